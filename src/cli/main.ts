@@ -1,0 +1,63 @@
+/**
+ * CLI entry: parse, run, and apply the error policy.
+ *
+ * - A SquadError prints one line, "✗ what went wrong — how to fix it", and exits 1 (2 for usage).
+ * - Anything else is a bug: one line too, and the stack only when DEBUG is set.
+ * - With --json, the error is also printed on stdout as {"ok": false, "error": {...}}.
+ */
+import { CommanderError } from 'commander';
+import { SquadError } from '../core/errors.js';
+import { packageVersion } from '../core/version.js';
+import { PROGRAM_NAME, buildProgram, type UsageErrorSink } from './program.js';
+import { createUi, type Ui } from './ui.js';
+
+export async function main(argv: string[] = process.argv.slice(2), ui: Ui = createUi()): Promise<number> {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
+  const sink: UsageErrorSink = {};
+  const program = buildProgram(packageVersion(), ui, sink);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    return reportError(error, argv, ui, sink);
+  }
+}
+
+function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSink): number {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+    if (!sink.message) return 2; // help was shown because a subcommand is missing
+    const squadError = new SquadError('USAGE', sink.message, {
+      hint: `see "${sink.command ?? PROGRAM_NAME} --help"`,
+    });
+    return printSquadError(squadError, argv, ui);
+  }
+  if (error instanceof SquadError) return printSquadError(error, argv, ui);
+
+  const message = error instanceof Error ? error.message : String(error);
+  const debug = isDebug();
+  ui.error(`unexpected error: ${message}${debug ? '' : ' — this is a bug; run again with DEBUG=1 for details and report it'}`);
+  if (debug && error instanceof Error && error.stack) ui.note(error.stack);
+  if (wantsJson(argv)) {
+    ui.write(`${JSON.stringify({ ok: false, error: { code: 'INTERNAL', message } }, null, 2)}\n`);
+  }
+  return 1;
+}
+
+function printSquadError(error: SquadError, argv: string[], ui: Ui): number {
+  ui.error(error.hint ? `${error.message} — ${error.hint}` : error.message);
+  if (isDebug() && error.stack) ui.note(error.stack);
+  if (wantsJson(argv)) ui.write(`${JSON.stringify({ ok: false, error: error.toJSON() }, null, 2)}\n`);
+  return error.exitCode;
+}
+
+function wantsJson(argv: string[]): boolean {
+  return argv.includes('--json');
+}
+
+function isDebug(): boolean {
+  const debug = process.env.DEBUG;
+  return debug !== undefined && debug !== '' && debug !== '0' && debug !== 'false';
+}

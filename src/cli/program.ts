@@ -1,0 +1,171 @@
+/**
+ * The command-line surface: every command, argument and flag. Command modules are imported only
+ * when their command runs, so `--help` loads nothing but commander.
+ */
+import { Command, Option } from 'commander';
+import { SquadError } from '../core/errors.js';
+import { execute, type CommonOptions } from './run.js';
+import type { Ui } from './ui.js';
+
+export const PROGRAM_NAME = 'create-squad';
+
+/** Filled by commander's output hook so `main` can print usage errors in its own format. */
+export interface UsageErrorSink {
+  message?: string;
+  command?: string;
+}
+
+type Opts = CommonOptions & Record<string, unknown>;
+
+function notAvailable(command: string): never {
+  throw new SquadError('NOT_AVAILABLE', `"${command}" is not available yet in this version of create-squad`, {
+    hint: 'see "create-squad --help" for the commands that work today',
+  });
+}
+
+export function buildProgram(version: string, ui: Ui, sink: UsageErrorSink): Command {
+  const program = new Command(PROGRAM_NAME);
+
+  const configure = (cmd: Command): Command =>
+    cmd.exitOverride().configureOutput({
+      writeOut: (text) => ui.write(text),
+      writeErr: (text) => ui.note(text.replace(/\n$/, '')),
+      outputError: (text) => {
+        sink.message = text
+          .replace(/^error:\s*/i, '')
+          .trim()
+          .replace(/\s*\n\s*\(Did you mean (.+)\)$/, ' (did you mean $1)');
+        sink.command = commandPath(cmd);
+      },
+    });
+
+  /** A subcommand with the options every command has. */
+  const sub = (parent: Command, spec: string, description: string, { json = true } = {}): Command => {
+    const cmd = configure(parent.command(spec).description(description));
+    cmd.option('--cwd <dir>', 'target repository (default: the current directory)');
+    if (json) cmd.option('--json', 'print one JSON document on stdout');
+    return cmd;
+  };
+
+  configure(program)
+    .description('Give a repository an AI agent team that GitHub Copilot runs.')
+    .version(version, '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand(false)
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ npx create-squad init                    set up a squad in this repository
+  $ create-squad skills list --agent keaton  skills one agent sees
+  $ create-squad teach fenster "always use Tailwind CSS"
+  $ create-squad prompt fenster --task "add OAuth login"
+
+Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, NO_COLOR=1 for plain output.`,
+    );
+
+  sub(program, 'init [dir]', 'scaffold a squad (.ai-team/ and the Copilot coordinator) in a repository')
+    .option('-y, --yes', 'use defaults, ask nothing')
+    .option('--roles <list>', 'comma-separated roles (default: Lead,Core Dev,Tester)')
+    .option('--universe <name>', 'casting universe for member names (default: "The Usual Suspects")')
+    .option('--project <text>', 'what the project is')
+    .option('--stack <text>', 'the technology stack')
+    .option('--owner <name>', 'who the squad works for')
+    .option('--no-team', 'infrastructure only: no members')
+    .option('--dry-run', 'print what would be created, write nothing')
+    .action(() => notAvailable('init'));
+
+  sub(program, 'hire <role>', 'add a member to the squad')
+    .option('--name <name>', 'member name (default: the next name from the casting universe)')
+    .option('--dry-run', 'print what would be created, write nothing')
+    .action(() => notAvailable('hire'));
+
+  const skills = configure(program.command('skills').description('list, validate and add Agent Skills')).helpCommand(false);
+  sub(skills, 'list', 'list skills with scope, version, MCP servers and validity')
+    .option('--agent <name>', 'only the skills this agent sees (built-in + team + its own)')
+    .action(async (opts: Opts) => {
+      const { skillsList } = await import('../commands/skills-list.js');
+      await execute(opts, ui, (ctx) => skillsList({ ...(opts.agent ? { agent: String(opts.agent) } : {}) }, ctx));
+    });
+  sub(skills, 'validate [paths...]', 'check skills against the Agent Skills standard (default: every skill of the squad)')
+    .option('--strict', 'treat warnings as errors')
+    .action(async (paths: string[], opts: Opts) => {
+      const { skillsValidate } = await import('../commands/skills-validate.js');
+      await execute(opts, ui, (ctx) => skillsValidate({ paths, strict: opts.strict === true }, ctx));
+    });
+  sub(skills, 'add <dir>', 'install a standard skill folder into the team or one agent')
+    .option('--agent <name>', "install into this agent's skills instead of the team's")
+    .option('--force', 'replace an existing skill of the same name (it is backed up first)')
+    .option('--dry-run', 'print what would be installed, write nothing')
+    .action(async (dir: string, opts: Opts) => {
+      const { skillsAdd } = await import('../commands/skills-add.js');
+      await execute(opts, ui, (ctx) =>
+        skillsAdd(
+          {
+            source: dir,
+            ...(opts.agent ? { agent: String(opts.agent) } : {}),
+            force: opts.force === true,
+            dryRun: opts.dryRun === true,
+          },
+          ctx,
+        ),
+      );
+    });
+
+  sub(program, 'teach [agent] [instruction]', 'teach an agent (or --team) a rule as a user-taught skill')
+    .option('--team', 'teach the whole team (give only the instruction)')
+    .option('--name <slug>', 'skill name (default: derived from the instruction)')
+    .option('--dry-run', 'print the skill that would be written, write nothing')
+    .action(async (agent: string | undefined, instruction: string | undefined, opts: Opts) => {
+      const { teach } = await import('../commands/teach.js');
+      const args = [agent, instruction].filter((a): a is string => a !== undefined);
+      await execute(opts, ui, (ctx) =>
+        teach(
+          {
+            args,
+            team: opts.team === true,
+            ...(opts.name === undefined ? {} : { name: String(opts.name) }),
+            dryRun: opts.dryRun === true,
+          },
+          ctx,
+        ),
+      );
+    });
+
+  sub(program, 'prompt <agent>', 'render the spawn prompt for an agent and a task')
+    .option('--task <text>', 'the task ("-" reads it from stdin)')
+    .addOption(new Option('--mode <mode>', 'spawn mode').choices(['standard', 'lightweight']).default('standard'))
+    .option('--skill <name...>', 'skills to inline in lightweight mode')
+    .action(() => notAvailable('prompt'));
+
+  sub(program, 'route <task>', 'suggest which agent, mode and skills fit a task')
+    .action(() => notAvailable('route'));
+
+  sub(program, 'upgrade', 'refresh the files create-squad owns; never touches what the team learned')
+    .option('--dry-run', 'print what would change, write nothing')
+    .action(() => notAvailable('upgrade'));
+
+  sub(program, 'export', 'write the squad to a portable .squad file')
+    .option('--out <file>', 'output file (default: squad-export.squad)')
+    .option('--no-history', 'leave agent histories out')
+    .option('--keep-private', 'do not redact e-mail addresses and credentials in histories')
+    .option('--force', 'overwrite an existing output file')
+    .action(() => notAvailable('export'));
+
+  sub(program, 'import <file>', 'rebuild a squad from a .squad file')
+    .option('--force', 'replace an existing squad (it is archived, never deleted)')
+    .option('--dry-run', 'print what would be imported, write nothing')
+    .action(() => notAvailable('import'));
+
+  sub(program, 'doctor', "check the squad's health and say how to fix each finding")
+    .action(() => notAvailable('doctor'));
+
+  return program;
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = cmd; current; current = current.parent) names.unshift(current.name());
+  return names.join(' ');
+}

@@ -1,0 +1,30 @@
+/**
+ * What every command receives and returns. Commands orchestrate core functions and describe their
+ * outcome; the CLI layer decides how it is printed (JSON or text) and which exit code follows.
+ */
+import type { Ui } from '../cli/ui.js';
+
+export interface CommandContext {
+  /** Absolute path of the target repository (`--cwd`, or the current directory). */
+  cwd: string;
+  /** Where the command was run: paths the user types (a skill folder, a .squad file) resolve here. */
+  invocationDir: string;
+  /** `--json` was given: the result's `data` is printed as one JSON document. */
+  json: boolean;
+  /** Questions may be asked (stdin and stdout are terminals, not CI, no --yes). */
+  interactive: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Home folder, for user-level configuration (overridable for tests through HOME). */
+  home: string;
+  /** Read all of stdin (for `--task -`). */
+  readStdin(): Promise<string>;
+}
+
+export interface CommandResult<T extends object = object> {
+  /** The JSON document printed with `--json`. */
+  data: T;
+  /** 0 on success, 1 when the command ran but found failures (invalid skills, …). */
+  exitCode: 0 | 1;
+  /** Human output. */
+  render(ui: Ui): void;
+}

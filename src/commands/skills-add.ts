@@ -1,0 +1,71 @@
+/**
+ * `create-squad skills add <dir> [--agent N] [--force] [--dry-run]`: install a standard skill
+ * folder into the team scope or one agent's scope, after validating it.
+ */
+import path from 'node:path';
+import { SquadError } from '../core/errors.js';
+import { agentSkillDir, isBuiltinSkillName, teamSkillDir } from '../core/paths.js';
+import { requireAgent, requireSquad } from '../core/roster.js';
+import { applySkillInstall, planSkillInstall, readSkillSource } from '../core/skill-install.js';
+import type { SkillIssue } from '../core/validate.js';
+import type { CommandContext, CommandResult } from './context.js';
+import { plural } from './skill-format.js';
+
+export interface SkillsAddOptions {
+  source: string;
+  agent?: string;
+  force: boolean;
+  dryRun: boolean;
+}
+
+export interface SkillsAddData {
+  name: string;
+  scope: 'team' | 'agent';
+  agent?: string;
+  destination: string;
+  files: string[];
+  backup?: string;
+  skipped: string[];
+  warnings: SkillIssue[];
+  dryRun: boolean;
+}
+
+export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext): Promise<CommandResult<SkillsAddData>> {
+  requireSquad(ctx.cwd);
+  const agent = options.agent === undefined ? undefined : requireAgent(ctx.cwd, options.agent);
+  const source = await readSkillSource(options.source, path.resolve(ctx.invocationDir, options.source));
+  const name = source.report.dirName;
+  if (!agent && isBuiltinSkillName(name)) {
+    throw new SquadError('CONFLICT', `"${name}" uses the squad- prefix, which is reserved for built-in skills`, {
+      hint: 'rename the skill (its folder and its name field), or add it to one agent with --agent',
+    });
+  }
+  const destination = agent ? agentSkillDir(agent.name, name) : teamSkillDir(name);
+  const plan = planSkillInstall(ctx.cwd, source, destination, options.force);
+  if (!options.dryRun) applySkillInstall(ctx.cwd, source, plan);
+
+  const data: SkillsAddData = {
+    name,
+    scope: agent ? 'agent' : 'team',
+    ...(agent ? { agent: agent.name } : {}),
+    destination: plan.destination,
+    files: plan.files,
+    ...(plan.backup ? { backup: plan.backup } : {}),
+    skipped: plan.skipped,
+    warnings: source.report.warnings,
+    dryRun: options.dryRun,
+  };
+  return {
+    data,
+    exitCode: 0,
+    render(ui) {
+      const who = agent ? `${agent.displayName}'s skills` : 'the team skills';
+      const verb = options.dryRun ? 'Would add' : 'Added';
+      ui.success(`${verb} skill "${name}" to ${who}: ${plan.destination}/ (${plural(plan.files.length, 'file')})`);
+      if (plan.backup) ui.out(`  ${options.dryRun ? 'Would back up' : 'Backed up'} the previous version to ${plan.backup}/`);
+      for (const file of plan.skipped) ui.warn(`${file} is a symlink or special file; not copied`);
+      for (const warning of source.report.warnings) ui.warn(`${name}: ${warning.message}`);
+      if (options.dryRun) ui.out('Dry run: nothing was written.');
+    },
+  };
+}

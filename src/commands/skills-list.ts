@@ -1,0 +1,88 @@
+/** `create-squad skills list [--agent N]`: every skill with its scope, version, MCP needs and validity. */
+import { discoverSkills, type DiscoveredSkill } from '../core/discover.js';
+import { hasSquad, requireAgent } from '../core/roster.js';
+import { squadPaths } from '../core/paths.js';
+import type { SkillIssue } from '../core/validate.js';
+import type { McpServerRequirement } from '../core/skill.js';
+import type { CommandContext, CommandResult } from './context.js';
+import { formatScope, formatMcp, formatStatus } from './skill-format.js';
+
+export interface SkillsListOptions {
+  agent?: string;
+}
+
+export interface ListedSkill {
+  name: string;
+  scope: DiscoveredSkill['scope'];
+  agent?: string;
+  version?: string;
+  description?: string;
+  location: string;
+  mcpServers: McpServerRequirement[];
+  disableModelInvocation: boolean;
+  valid: boolean;
+  errors: SkillIssue[];
+  warnings: SkillIssue[];
+}
+
+export interface SkillsListData {
+  agent?: string;
+  skills: ListedSkill[];
+  /** Locations of skills hidden for this agent by an agent skill of the same name. */
+  overridden: string[];
+  warnings: string[];
+}
+
+export async function skillsList(options: SkillsListOptions, ctx: CommandContext): Promise<CommandResult<SkillsListData>> {
+  const agent = options.agent === undefined ? undefined : requireAgent(ctx.cwd, options.agent).name;
+  const squadExists = hasSquad(ctx.cwd);
+  const discovery = discoverSkills(ctx.cwd, agent === undefined ? {} : { agent });
+  const skills = discovery.skills.map(toListed);
+  const data: SkillsListData = {
+    ...(agent === undefined ? {} : { agent }),
+    skills,
+    overridden: discovery.overridden.map((s) => s.location),
+    warnings: discovery.warnings.filter((w) => w.code !== 'skill-invalid').map((w) => w.message),
+  };
+  return {
+    data,
+    exitCode: 0,
+    render(ui) {
+      if (!squadExists) {
+        ui.out(`No skills: there is no ${squadPaths.root}/ folder here. Run "npx create-squad init" to create a squad.`);
+        return;
+      }
+      if (skills.length === 0) {
+        ui.out(agent ? `${agent} sees no skills yet.` : 'This squad has no skills yet.');
+      } else {
+        ui.table(
+          ['NAME', 'SCOPE', 'VERSION', 'MCP SERVERS', 'STATUS'],
+          skills.map((s) => [s.name, formatScope(s), s.version ?? '-', formatMcp(s.mcpServers), formatStatus(s, ui.style)]),
+        );
+        const invalid = skills.filter((s) => !s.valid).length;
+        ui.out();
+        ui.out(
+          `${skills.length} skill${skills.length === 1 ? '' : 's'}${agent ? ` visible to ${agent}` : ''}` +
+            (invalid ? `, ${invalid} invalid (run "create-squad skills validate" for details)` : ''),
+        );
+      }
+      for (const warning of data.warnings) ui.warn(warning);
+    },
+  };
+}
+
+function toListed(skill: DiscoveredSkill): ListedSkill {
+  return {
+    name: skill.dirName,
+    scope: skill.scope,
+    ...(skill.agent === undefined ? {} : { agent: skill.agent }),
+    ...(skill.version === undefined ? {} : { version: skill.version }),
+    ...(skill.description === undefined ? {} : { description: skill.description }),
+    location: skill.location,
+    mcpServers: skill.mcpServers,
+    disableModelInvocation: skill.disableModelInvocation,
+    valid: skill.valid,
+    errors: skill.errors,
+    warnings: skill.warnings,
+  };
+}

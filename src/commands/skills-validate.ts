@@ -1,0 +1,147 @@
+/**
+ * `create-squad skills validate [paths…] [--strict]`: check skills against the Agent Skills
+ * standard. A path may be a skill folder, a SKILL.md file, or a folder of skill folders; with no
+ * path, every skill of the squad is checked. Exit 1 when any skill has an error (or, with
+ * --strict, a warning).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { discoverSkills, readDirNames } from '../core/discover.js';
+import { SquadError } from '../core/errors.js';
+import { isDirectory } from '../core/fs-safe.js';
+import { inspectSkill, type SkillReport } from '../core/inspect.js';
+import { SKILL_FILE } from '../core/paths.js';
+import { requireSquad } from '../core/roster.js';
+import type { SkillIssue } from '../core/validate.js';
+import type { CommandContext, CommandResult } from './context.js';
+import { plural } from './skill-format.js';
+
+export interface SkillsValidateOptions {
+  paths: string[];
+  strict: boolean;
+}
+
+export interface ValidatedSkill {
+  /** SKILL.md path as given or found, relative to where the command ran when possible. */
+  path: string;
+  name: string;
+  valid: boolean;
+  errors: SkillIssue[];
+  warnings: SkillIssue[];
+}
+
+export interface SkillsValidateData {
+  strict: boolean;
+  skills: ValidatedSkill[];
+  /** Folders that were looked at but hold no SKILL.md. */
+  skipped: string[];
+  summary: { checked: number; valid: number; invalid: number; errors: number; warnings: number };
+}
+
+export async function skillsValidate(
+  options: SkillsValidateOptions,
+  ctx: CommandContext,
+): Promise<CommandResult<SkillsValidateData>> {
+  const skipped: string[] = [];
+  const files = options.paths.length > 0 ? expandPaths(options.paths, ctx, skipped) : squadSkillFiles(ctx);
+
+  const skills = files.map((file) => toValidated(inspectSkill(file, { readBody: true }), options.strict, ctx));
+  const summary = {
+    checked: skills.length,
+    valid: skills.filter((s) => s.valid).length,
+    invalid: skills.filter((s) => !s.valid).length,
+    errors: skills.reduce((n, s) => n + s.errors.length, 0),
+    warnings: skills.reduce((n, s) => n + s.warnings.length, 0),
+  };
+  const data: SkillsValidateData = { strict: options.strict, skills, skipped, summary };
+
+  return {
+    data,
+    exitCode: summary.invalid > 0 ? 1 : 0,
+    render(ui) {
+      const { style } = ui;
+      for (const skill of skills) {
+        const mark = skill.valid ? (skill.warnings.length ? style.yellow('⚠') : style.green('✓')) : style.red('✗');
+        ui.out(`${mark} ${skill.path}`);
+        for (const issue of skill.errors) ui.out(`    ${style.red('error')}    ${formatIssue(issue)}`);
+        for (const issue of skill.warnings) {
+          ui.out(`    ${options.strict ? style.red('error') : style.yellow('warning')}  ${formatIssue(issue)}`);
+        }
+      }
+      for (const folder of skipped) ui.warn(`${folder} has no ${SKILL_FILE}, skipped`);
+      ui.out();
+      ui.out(
+        `${plural(summary.checked, 'skill')} checked: ${summary.valid} valid, ${summary.invalid} invalid ` +
+          `(${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}${options.strict ? ', strict' : ''})`,
+      );
+    },
+  };
+}
+
+function formatIssue(issue: SkillIssue): string {
+  return `${issue.message}${issue.line === undefined ? '' : ` (line ${issue.line})`}`;
+}
+
+function toValidated(report: SkillReport, strict: boolean, ctx: CommandContext): ValidatedSkill {
+  const invalid = report.errors.length > 0 || (strict && report.warnings.length > 0);
+  return {
+    path: displayPath(report.file, ctx),
+    name: report.name,
+    valid: !invalid,
+    errors: report.errors,
+    warnings: report.warnings,
+  };
+}
+
+function displayPath(absPath: string, ctx: CommandContext): string {
+  const rel = path.relative(ctx.invocationDir, absPath);
+  return (rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : absPath).split(path.sep).join('/');
+}
+
+/** Every SKILL.md in the squad at ctx.cwd, across all scopes. */
+function squadSkillFiles(ctx: CommandContext): string[] {
+  requireSquad(ctx.cwd);
+  return discoverSkills(ctx.cwd).skills.map((s) => s.file);
+}
+
+function expandPaths(paths: string[], ctx: CommandContext, skipped: string[]): string[] {
+  const files = new Set<string>();
+  for (const given of paths) {
+    const abs = path.resolve(ctx.invocationDir, given);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(abs);
+    } catch {
+      throw new SquadError('NOT_FOUND', `${given} does not exist`, {
+        hint: 'pass a skill folder, a SKILL.md file, or a folder of skill folders',
+      });
+    }
+    if (stat.isFile()) {
+      files.add(abs);
+      continue;
+    }
+    const own = path.join(abs, SKILL_FILE);
+    if (fs.existsSync(own)) {
+      files.add(own);
+      continue;
+    }
+    let found = 0;
+    for (const name of readDirNames(abs)) {
+      const child = path.join(abs, name);
+      if (!isDirectory(child)) continue;
+      const file = path.join(child, SKILL_FILE);
+      if (fs.existsSync(file)) {
+        files.add(file);
+        found += 1;
+      } else {
+        skipped.push(displayPath(child, ctx));
+      }
+    }
+    if (found === 0) {
+      throw new SquadError('NOT_FOUND', `no ${SKILL_FILE} in ${given} or its sub-folders`, {
+        hint: 'pass a skill folder (one that holds SKILL.md) or a folder of skill folders',
+      });
+    }
+  }
+  return [...files];
+}

@@ -1,0 +1,72 @@
+/**
+ * Typed errors for everything create-squad refuses to do.
+ *
+ * Core code throws these; the CLI layer turns them into one `✗` line plus a hint and an exit code.
+ * `code` is stable and machine-readable (it appears in `--json` output); `message` says what is
+ * wrong, `hint` says how to fix it.
+ */
+export type SquadErrorCode =
+  | 'USAGE'
+  | 'NOT_FOUND'
+  | 'NO_SQUAD'
+  | 'UNKNOWN_AGENT'
+  | 'SKILL_PARSE'
+  | 'SKILL_INVALID'
+  | 'SKILL_EXISTS'
+  | 'FILE_EXISTS'
+  | 'UNSAFE_PATH'
+  | 'NOT_WRITABLE'
+  | 'INVALID_INPUT'
+  | 'INVALID_FORMAT'
+  | 'CONFLICT'
+  | 'ABORTED'
+  | 'NOT_AVAILABLE';
+
+export interface SquadErrorOptions {
+  hint?: string;
+  /** File the error is about, when there is one. */
+  file?: string;
+  /** 1-based line in `file`, when known. */
+  line?: number;
+  cause?: unknown;
+}
+
+export class SquadError extends Error {
+  readonly code: SquadErrorCode;
+  readonly hint: string | undefined;
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+
+  constructor(code: SquadErrorCode, message: string, options: SquadErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SquadError';
+    this.code = code;
+    this.hint = options.hint;
+    this.file = options.file;
+    this.line = options.line;
+  }
+
+  /** Exit code the CLI uses for this error: 2 for usage errors, 1 otherwise. */
+  get exitCode(): 1 | 2 {
+    return this.code === 'USAGE' ? 2 : 1;
+  }
+
+  toJSON(): { code: SquadErrorCode; message: string; hint?: string; file?: string; line?: number } {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.hint === undefined ? {} : { hint: this.hint }),
+      ...(this.file === undefined ? {} : { file: this.file }),
+      ...(this.line === undefined ? {} : { line: this.line }),
+    };
+  }
+}
+
+export function isSquadError(value: unknown): value is SquadError {
+  return value instanceof SquadError;
+}
+
+/** A usage error: wrong arguments or flags. Exit code 2. */
+export function usageError(message: string, hint?: string): SquadError {
+  return new SquadError('USAGE', message, hint === undefined ? {} : { hint });
+}

@@ -1,0 +1,217 @@
+/**
+ * The one way create-squad writes to a user's repository.
+ *
+ * - Atomic: content goes to a temporary file in the same folder, then `rename` puts it in place,
+ *   so a reader (or a crash) sees the old file or the new one, never half of one.
+ * - Contained: paths are repo-relative; `..`, absolute paths, NUL and backslashes are refused, and a
+ *   symlink on the way that leads out of the root is refused, as is writing through a symlink.
+ * - Countable: every completed write or move is counted. For crash-safety tests the environment
+ *   variable CREATE_SQUAD_CRASH_AFTER_WRITES=k kills the process (SIGKILL) right after the k-th one.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SquadError } from './errors.js';
+
+export const CRASH_AFTER_WRITES_ENV = 'CREATE_SQUAD_CRASH_AFTER_WRITES';
+
+let completedWrites = 0;
+
+function countWrite(): void {
+  completedWrites += 1;
+  const crashAfter = process.env[CRASH_AFTER_WRITES_ENV];
+  if (crashAfter !== undefined && Number(crashAfter) === completedWrites) {
+    process.kill(process.pid, 'SIGKILL');
+  }
+}
+
+/** Number of writes and moves completed by this process (for reports and tests). */
+export function writeCount(): number {
+  return completedWrites;
+}
+
+/** Why a repo-relative path is unacceptable, or undefined when it is fine. */
+export function relativePathProblem(relPath: string): string | undefined {
+  if (relPath === '') return 'the path is empty';
+  if (relPath.includes('\0')) return 'the path contains a NUL byte';
+  if (relPath.includes('\\')) return 'the path contains a backslash (use forward slashes)';
+  if (relPath.startsWith('/') || /^[a-zA-Z]:/.test(relPath)) return 'the path is absolute';
+  const segments = relPath.split('/');
+  if (segments.includes('..')) return 'the path contains ".."';
+  if (segments.some((segment) => segment === '' || segment === '.')) {
+    return 'the path has an empty or "." segment';
+  }
+  return undefined;
+}
+
+function unsafe(relPath: string, reason: string): SquadError {
+  return new SquadError('UNSAFE_PATH', `refusing to write ${relPath}: ${reason}`, {
+    hint: 'create-squad only writes inside the target repository and never through symlinks',
+  });
+}
+
+function realRoot(root: string): string {
+  try {
+    return fs.realpathSync(root);
+  } catch {
+    return path.resolve(root);
+  }
+}
+
+/** True when `child` is `parent` or below it (both absolute). */
+export function isWithin(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Resolve `relPath` under `root`, refusing anything that could land outside it: a bad path, a
+ * symlinked folder on the way that points outside, or (unless `allowFinalSymlink`) a symlink as
+ * the final component.
+ */
+export function resolveInside(root: string, relPath: string, options: { allowFinalSymlink?: boolean } = {}): string {
+  const problem = relativePathProblem(relPath);
+  if (problem) throw unsafe(relPath, problem);
+  const base = realRoot(root);
+  const segments = relPath.split('/');
+  let current = base;
+  for (let i = 0; i < segments.length; i += 1) {
+    current = path.join(current, segments[i]!);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(current);
+    } catch {
+      break; // does not exist yet: nothing below it can be a link
+    }
+    if (!stat.isSymbolicLink()) continue;
+    const isLast = i === segments.length - 1;
+    if (isLast && !options.allowFinalSymlink) throw unsafe(relPath, `${segments.slice(0, i + 1).join('/')} is a symlink`);
+    let target: string;
+    try {
+      target = fs.realpathSync(current);
+    } catch {
+      throw unsafe(relPath, `${segments.slice(0, i + 1).join('/')} is a dangling symlink`);
+    }
+    if (!isWithin(base, target)) {
+      throw unsafe(relPath, `${segments.slice(0, i + 1).join('/')} is a symlink that leads outside the repository`);
+    }
+  }
+  return path.join(base, ...segments);
+}
+
+export interface WriteOptions {
+  /** File mode, such as 0o755 for scripts. Default 0o644 (before umask). */
+  mode?: number;
+  /** Fail with FILE_EXISTS instead of replacing an existing file. */
+  exclusive?: boolean;
+}
+
+/** Atomically write `data` to `root/relPath`, creating folders as needed. */
+export function writeFileAtomic(root: string, relPath: string, data: string | Uint8Array, options: WriteOptions = {}): void {
+  const target = resolveInside(root, relPath);
+  const dir = path.dirname(target);
+  mkdirOrThrow(dir, relPath);
+  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  try {
+    fs.writeFileSync(temp, data, { flag: 'wx', mode: options.mode ?? 0o644 });
+    if (options.mode !== undefined) fs.chmodSync(temp, options.mode);
+    if (options.exclusive) {
+      // link() fails if the target exists, so "create only if missing" stays atomic.
+      fs.linkSync(temp, target);
+      fs.unlinkSync(temp);
+    } else {
+      fs.renameSync(temp, target);
+    }
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw toWriteError(error, relPath);
+  }
+  countWrite();
+}
+
+/** Create a folder (and its parents) inside the root. */
+export function makeDirInside(root: string, relPath: string): void {
+  mkdirOrThrow(resolveInside(root, relPath), relPath);
+}
+
+/** Rename within the root (a backup, an archive, a staging swap). Counts as one write. */
+export function moveInside(root: string, fromRel: string, toRel: string): void {
+  const from = resolveInside(root, fromRel, { allowFinalSymlink: true });
+  const to = resolveInside(root, toRel);
+  mkdirOrThrow(path.dirname(to), toRel);
+  if (fs.existsSync(to)) {
+    throw new SquadError('FILE_EXISTS', `cannot move ${fromRel} to ${toRel}: ${toRel} already exists`, {
+      hint: 'move or remove it yourself, then run the command again',
+    });
+  }
+  try {
+    fs.renameSync(from, to);
+  } catch (error) {
+    throw toWriteError(error, toRel);
+  }
+  countWrite();
+}
+
+function mkdirOrThrow(absDir: string, relPath: string): void {
+  try {
+    fs.mkdirSync(absDir, { recursive: true });
+  } catch (error) {
+    // mkdir reports a file standing where a folder must go as EEXIST (or ENOTDIR below it).
+    const code = (error as NodeJS.ErrnoException).code;
+    throw toWriteError(code === 'EEXIST' ? Object.assign(new Error(''), { code: 'ENOTDIR' }) : error, relPath);
+  }
+}
+
+function toWriteError(error: unknown, relPath: string): SquadError {
+  if (error instanceof SquadError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EEXIST') {
+    return new SquadError('FILE_EXISTS', `${relPath} already exists`, {
+      hint: 'create-squad never overwrites it; move it aside if you want it recreated',
+    });
+  }
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: permission denied (${code})`, {
+      hint: 'check the folder permissions, or choose another target directory',
+    });
+  }
+  if (code === 'ENOTDIR' || code === 'EISDIR') {
+    return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: a file is in the way of a folder (${code})`, {
+      hint: 'move the conflicting file aside and run the command again',
+    });
+  }
+  if (code === 'ENOSPC') {
+    return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: the disk is full`, { hint: 'free some space and run the command again' });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: ${message}`, { cause: error });
+}
+
+/** File content as UTF-8, or undefined when the file does not exist or cannot be read. */
+export function readTextIfExists(absPath: string): string | undefined {
+  try {
+    return fs.readFileSync(absPath, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export function isDirectory(absPath: string): boolean {
+  try {
+    return fs.statSync(absPath).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function isFile(absPath: string): boolean {
+  try {
+    return fs.statSync(absPath).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export function sha256(data: string | Uint8Array): string {
+  return crypto.createHash('sha256').update(data).digest('hex');
+}

@@ -1,0 +1,67 @@
+/**
+ * Read one skill from disk and validate it, turning parse failures into report entries rather than
+ * exceptions, so one broken skill never stops a listing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { FrontmatterError } from './frontmatter.js';
+import { parseSkill, readSkillFrontmatter, type Frontmatter } from './skill.js';
+import { validateSkill, type SkillIssue } from './validate.js';
+
+export interface SkillReport {
+  /** Absolute path of SKILL.md. */
+  file: string;
+  /** Absolute path of the skill folder. */
+  dir: string;
+  /** Name of the skill folder: the skill's identity on disk (a valid skill's `name` equals it). */
+  dirName: string;
+  /** The skill's name: its frontmatter `name` when that is a string, else its folder name. */
+  name: string;
+  /** Parsed frontmatter; undefined when the file could not be parsed. */
+  frontmatter: Frontmatter | undefined;
+  valid: boolean;
+  errors: SkillIssue[];
+  warnings: SkillIssue[];
+}
+
+export interface InspectOptions {
+  /** Read the body too (for its length limits). Discovery leaves it unread. */
+  readBody: boolean;
+}
+
+export function inspectSkill(file: string, options: InspectOptions): SkillReport {
+  const dir = path.dirname(file);
+  const dirName = path.basename(dir);
+  let frontmatter: Frontmatter;
+  let body: string | undefined;
+  try {
+    if (options.readBody) {
+      const parsed = parseSkill(fs.readFileSync(file, 'utf8'), file);
+      frontmatter = parsed.frontmatter;
+      body = parsed.body;
+    } else {
+      frontmatter = readSkillFrontmatter(file).frontmatter;
+    }
+  } catch (error) {
+    const issue = toIssue(error);
+    return { file, dir, dirName, name: dirName, frontmatter: undefined, valid: false, errors: [issue], warnings: [] };
+  }
+  const result = validateSkill({ frontmatter, dirName, ...(body === undefined ? {} : { body }) });
+  return {
+    file,
+    dir,
+    dirName,
+    name: typeof frontmatter.name === 'string' ? frontmatter.name : dirName,
+    frontmatter,
+    ...result,
+  };
+}
+
+function toIssue(error: unknown): SkillIssue {
+  if (error instanceof FrontmatterError) {
+    return { code: error.issue, message: error.detail, ...(error.line === undefined ? {} : { line: error.line }) };
+  }
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'read-failed', message: code ? `cannot read file (${code})` : message };
+}

@@ -1,0 +1,106 @@
+/**
+ * The state layout (SPEC §2): the one place that knows where things live.
+ *
+ * Every path here is repo-relative and uses forward slashes, so it can be shown to users, written
+ * into prompts and manifests, and joined onto a root with `path.join` on any platform.
+ * These paths are a frozen contract: never move them.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const AI_TEAM_DIR = '.ai-team';
+export const TEMPLATES_COPY_DIR = '.ai-team-templates';
+export const COORDINATOR_PATH = '.github/agents/squad.agent.md';
+export const GITATTRIBUTES_PATH = '.gitattributes';
+
+export const SKILL_FILE = 'SKILL.md';
+/** Prefix reserved for the built-in skills create-squad ships and upgrades. */
+export const BUILTIN_SKILL_PREFIX = 'squad-';
+/** Sub-folders of a skill the standard names; anything else in a skill is still kept. */
+export const SKILL_RESOURCE_DIRS = ['references', 'scripts', 'assets'] as const;
+
+export const SCRIBE_AGENT = 'scribe';
+
+export const squadPaths = {
+  root: AI_TEAM_DIR,
+  team: `${AI_TEAM_DIR}/team.md`,
+  routing: `${AI_TEAM_DIR}/routing.md`,
+  decisions: `${AI_TEAM_DIR}/decisions.md`,
+  decisionsInbox: `${AI_TEAM_DIR}/decisions/inbox`,
+  ceremonies: `${AI_TEAM_DIR}/ceremonies.md`,
+  casting: `${AI_TEAM_DIR}/casting`,
+  castingPolicy: `${AI_TEAM_DIR}/casting/policy.json`,
+  castingRegistry: `${AI_TEAM_DIR}/casting/registry.json`,
+  castingHistory: `${AI_TEAM_DIR}/casting/history.json`,
+  agents: `${AI_TEAM_DIR}/agents`,
+  teamSkills: `${AI_TEAM_DIR}/skills`,
+  log: `${AI_TEAM_DIR}/log`,
+  orchestrationLog: `${AI_TEAM_DIR}/orchestration-log`,
+  backups: `${AI_TEAM_DIR}/backups`,
+  manifest: `${AI_TEAM_DIR}/.squad-manifest.json`,
+  mcpConfig: `${AI_TEAM_DIR}/mcp-config.json`,
+  templatesCopy: TEMPLATES_COPY_DIR,
+  coordinator: COORDINATOR_PATH,
+  gitattributes: GITATTRIBUTES_PATH,
+} as const;
+
+export function agentDir(agent: string): string {
+  return `${squadPaths.agents}/${agent}`;
+}
+export function charterPath(agent: string): string {
+  return `${agentDir(agent)}/charter.md`;
+}
+export function historyPath(agent: string): string {
+  return `${agentDir(agent)}/history.md`;
+}
+export function agentSkillsDir(agent: string): string {
+  return `${agentDir(agent)}/skills`;
+}
+export function teamSkillDir(skill: string): string {
+  return `${squadPaths.teamSkills}/${skill}`;
+}
+export function agentSkillDir(agent: string, skill: string): string {
+  return `${agentSkillsDir(agent)}/${skill}`;
+}
+export function decisionInboxPath(agent: string, slug: string): string {
+  return `${squadPaths.decisionsInbox}/${agent}-${slug}.md`;
+}
+
+/** Folder names discovery ignores: dot-folders (staging, VCS) and underscore-folders (drafts). */
+export function isIgnoredEntry(name: string): boolean {
+  return name.startsWith('.') || name.startsWith('_');
+}
+
+export function isBuiltinSkillName(name: string): boolean {
+  return name.startsWith(BUILTIN_SKILL_PREFIX);
+}
+
+/** Timestamp used for backup and archive folder names: sortable, no characters Windows rejects. */
+export function folderTimestamp(date: Date = new Date()): string {
+  return date.toISOString().replace(/[:.]/g, '-');
+}
+
+export function backupDir(timestamp: string): string {
+  return `${squadPaths.backups}/${timestamp}`;
+}
+
+/** Where a backup of the repo-relative `relPath` goes: the same path under a timestamped folder. */
+export function backupPathFor(timestamp: string, relPath: string): string {
+  return `${backupDir(timestamp)}/${relPath}`;
+}
+
+/** Absolute path of a repo-relative layout path. */
+export function resolveIn(root: string, relPath: string): string {
+  return path.join(root, ...relPath.split('/'));
+}
+
+/** Repo-relative, forward-slash form of an absolute path under `root`. */
+export function toRepoRelative(root: string, absPath: string): string {
+  return path.relative(root, absPath).split(path.sep).join('/');
+}
+
+/** The installed package's root folder (holds package.json, templates/, squad.agent.md). */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const PACKAGE_TEMPLATES_DIR = path.join(PACKAGE_ROOT, 'templates');
+export const PACKAGE_BUILTIN_SKILLS_DIR = path.join(PACKAGE_TEMPLATES_DIR, 'skills');
+export const PACKAGE_COORDINATOR_SOURCE = path.join(PACKAGE_ROOT, 'squad.agent.md');

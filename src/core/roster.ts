@@ -1,0 +1,157 @@
+/**
+ * The squad's members: the roster table in `.ai-team/team.md` and the folders in
+ * `.ai-team/agents/`. Reads are defensive: a missing or hand-mangled roster means fewer known
+ * members, never a crash.
+ *
+ * Roster format (written by `init`, read here): a markdown table whose header has at least the
+ * columns Name and Role, and optionally Charter and Status:
+ *
+ *   | Name | Role | Charter | Status |
+ *   |------|------|---------|--------|
+ *   | Keaton | Lead | `.ai-team/agents/keaton/charter.md` | ✅ Active |
+ */
+import fs from 'node:fs';
+import { SquadError } from './errors.js';
+import { readDirNames } from './discover.js';
+import { isValidName, slugify } from './names.js';
+import { charterPath, resolveIn, squadPaths } from './paths.js';
+
+export interface RosterMember {
+  /** Folder name under `.ai-team/agents/`. */
+  name: string;
+  /** Name as shown in the roster ("Keaton"). */
+  displayName: string;
+  role: string;
+  /** Repo-relative charter path as written in the roster (or the conventional one). */
+  charter: string;
+  status: string;
+}
+
+export interface Agent {
+  name: string;
+  displayName: string;
+  role: string | undefined;
+  inRoster: boolean;
+  hasFolder: boolean;
+}
+
+const AGENT_FROM_CHARTER = /(?:^|\/)\.ai-team\/agents\/([^/]+)\/charter\.md$/;
+
+/** Parse roster rows from team.md text. Pure. */
+export function parseRoster(text: string): RosterMember[] {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  for (let i = 0; i + 1 < lines.length; i += 1) {
+    const header = splitRow(lines[i]!);
+    if (!header || !isSeparatorRow(lines[i + 1]!)) continue;
+    const columns = header.map((cell) => cell.toLowerCase());
+    const nameCol = columns.indexOf('name');
+    const roleCol = columns.indexOf('role');
+    if (nameCol === -1 || roleCol === -1) continue;
+    const charterCol = columns.indexOf('charter');
+    const statusCol = columns.indexOf('status');
+    const members: RosterMember[] = [];
+    for (let j = i + 2; j < lines.length; j += 1) {
+      const cells = splitRow(lines[j]!);
+      if (!cells) break;
+      const displayName = cells[nameCol] ?? '';
+      if (!displayName) continue;
+      const charterCell = stripCode(charterCol === -1 ? '' : (cells[charterCol] ?? ''));
+      const fromCharter = AGENT_FROM_CHARTER.exec(charterCell)?.[1];
+      const name = fromCharter && isValidName(fromCharter) ? fromCharter : slugify(displayName);
+      if (!name) continue;
+      members.push({
+        name,
+        displayName,
+        role: cells[roleCol] ?? '',
+        charter: charterCell || charterPath(name),
+        status: statusCol === -1 ? '' : (cells[statusCol] ?? ''),
+      });
+    }
+    return members;
+  }
+  return [];
+}
+
+function splitRow(line: string): string[] | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('|')) return undefined;
+  const inner = trimmed.replace(/^\|/, '').replace(/\|$/, '');
+  return inner.split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|'));
+}
+
+function isSeparatorRow(line: string): boolean {
+  const cells = splitRow(line);
+  return !!cells && cells.length > 0 && cells.every((cell) => /^:?-{1,}:?$/.test(cell));
+}
+
+function stripCode(cell: string): string {
+  return cell.replace(/^`+|`+$/g, '').trim();
+}
+
+/** Roster rows of the squad at `root`; [] when there is no roster. */
+export function readRoster(root: string): RosterMember[] {
+  try {
+    return parseRoster(fs.readFileSync(resolveIn(root, squadPaths.team), 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+/** Every member the squad knows of: roster rows first (in roster order), then unlisted folders. */
+export function listAgents(root: string): Agent[] {
+  const folders = new Set(readDirNames(resolveIn(root, squadPaths.agents)).filter(isValidName));
+  const agents: Agent[] = [];
+  const seen = new Set<string>();
+  for (const member of readRoster(root)) {
+    if (seen.has(member.name)) continue;
+    seen.add(member.name);
+    agents.push({
+      name: member.name,
+      displayName: member.displayName,
+      role: member.role || undefined,
+      inRoster: true,
+      hasFolder: folders.has(member.name),
+    });
+  }
+  for (const folder of folders) {
+    if (seen.has(folder)) continue;
+    agents.push({ name: folder, displayName: folder, role: undefined, inRoster: false, hasFolder: true });
+  }
+  return agents;
+}
+
+export function hasSquad(root: string): boolean {
+  try {
+    return fs.statSync(resolveIn(root, squadPaths.root)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Throw the standard "no squad here" error unless `root` has a `.ai-team/` folder. */
+export function requireSquad(root: string): void {
+  if (!hasSquad(root)) {
+    throw new SquadError('NO_SQUAD', `no squad found in ${root} (there is no ${squadPaths.root}/ folder)`, {
+      hint: 'run "npx create-squad init" first, or pass --cwd <dir> to point at the repository',
+    });
+  }
+}
+
+/**
+ * Find a member by folder name or roster name (case-insensitive). Throws UNKNOWN_AGENT listing
+ * the squad's members when there is no such member with a folder.
+ */
+export function requireAgent(root: string, wanted: string): Agent {
+  requireSquad(root);
+  const agents = listAgents(root).filter((agent) => agent.hasFolder);
+  const key = wanted.trim().toLowerCase();
+  const match = agents.find((agent) => agent.name === key || agent.displayName.toLowerCase() === key);
+  if (match) return match;
+  const known = agents.map((agent) => agent.name);
+  throw new SquadError('UNKNOWN_AGENT', `no agent named "${wanted}" in this squad`, {
+    hint: known.length
+      ? `agents: ${known.join(', ')}`
+      : `the squad has no members yet; add one with "create-squad hire <role>"`,
+  });
+}
+

@@ -1,0 +1,84 @@
+/**
+ * Installing a standard skill folder into a squad (`skills add`): validate, stage, back up the
+ * skill it replaces, swap. The destination is either complete and valid or untouched.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SquadError } from './errors.js';
+import { isDirectory, isFile, isWithin, moveInside, resolveInside } from './fs-safe.js';
+import { inspectSkill, type SkillReport } from './inspect.js';
+import { SKILL_FILE, backupPathFor, folderTimestamp, resolveIn } from './paths.js';
+import { copyTree, listTree, type Tree } from './tree.js';
+
+export interface SkillSource {
+  /** Absolute folder of the skill. */
+  dir: string;
+  report: SkillReport;
+  tree: Tree;
+}
+
+/** Read and validate a skill folder (or the folder of a SKILL.md). Throws SKILL_INVALID with the first errors. */
+export async function readSkillSource(given: string, absPath: string): Promise<SkillSource> {
+  const dir = isFile(absPath) ? path.dirname(absPath) : absPath;
+  const file = path.join(dir, SKILL_FILE);
+  if (!isDirectory(dir)) {
+    throw new SquadError('NOT_FOUND', `${given} does not exist`, { hint: 'pass the folder of a skill (the one holding SKILL.md)' });
+  }
+  if (!isFile(file)) {
+    throw new SquadError('NOT_FOUND', `${given} has no ${SKILL_FILE}`, { hint: 'pass the folder of a skill (the one holding SKILL.md)' });
+  }
+  const report = inspectSkill(file, { readBody: true });
+  if (!report.valid) {
+    const [first, ...rest] = report.errors;
+    throw new SquadError(
+      'SKILL_INVALID',
+      `${given} is not a valid skill: ${first!.message}${rest.length ? ` (and ${rest.length} more)` : ''}`,
+      { hint: `see every problem with "create-squad skills validate ${given}"` },
+    );
+  }
+  return { dir, report, tree: await listTree(dir) };
+}
+
+export interface InstallPlan {
+  /** Repo-relative destination folder. */
+  destination: string;
+  /** Repo-relative backup folder of the skill being replaced, if any. */
+  backup?: string;
+  files: string[];
+  /** Symlinks and special files in the source that are not copied. */
+  skipped: string[];
+}
+
+export function planSkillInstall(root: string, source: SkillSource, destination: string, force: boolean, now = new Date()): InstallPlan {
+  const target = resolveInside(root, destination, { allowFinalSymlink: true });
+  const exists = fs.existsSync(target);
+  if (exists && !force) {
+    throw new SquadError('SKILL_EXISTS', `a skill already exists at ${destination}`, {
+      hint: 'pass --force to replace it (the current one is backed up under .ai-team/backups/ first)',
+    });
+  }
+  if (exists && isWithin(fs.realpathSync(target), fs.realpathSync(source.dir))) {
+    throw new SquadError('CONFLICT', `${destination} is the skill being added`, { hint: 'add a skill from a folder outside the squad' });
+  }
+  return {
+    destination,
+    ...(exists ? { backup: backupPathFor(folderTimestamp(now), destination) } : {}),
+    files: source.tree.files.map((f) => f.path),
+    skipped: source.tree.skipped,
+  };
+}
+
+/** Carry out a plan: copy into a staging folder beside the destination, back up, swap in. */
+export function applySkillInstall(root: string, source: SkillSource, plan: InstallPlan): void {
+  const parent = path.posix.dirname(plan.destination);
+  const staging = `${parent}/.staging-${path.posix.basename(plan.destination)}-${crypto.randomBytes(4).toString('hex')}`;
+  try {
+    copyTree(source.dir, source.tree, root, staging);
+    if (plan.backup) moveInside(root, plan.destination, plan.backup);
+    moveInside(root, staging, plan.destination);
+  } catch (error) {
+    fs.rmSync(resolveIn(root, staging), { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Reading SKILL.md files: the whole file (`parseSkill`) or only its frontmatter
+ * (`readSkillFrontmatter`), plus typed accessors for the fields create-squad uses.
+ */
+import fs from 'node:fs';
+import {
+  FRONTMATTER_MAX_BYTES,
+  FrontmatterError,
+  locateFrontmatter,
+  normalizeNewlines,
+  parseFrontmatterYaml,
+  splitFrontmatter,
+} from './frontmatter.js';
+import { isMapping } from './util.js';
+
+export type Frontmatter = Record<string, unknown>;
+
+export interface ParsedSkill {
+  frontmatter: Frontmatter;
+  body: string;
+  /** 1-based line of the file where the body starts. */
+  bodyLine: number;
+}
+
+/** Parse a whole SKILL.md text. Throws FrontmatterError (a SquadError) naming `file` and line. */
+export function parseSkill(text: string, file?: string): ParsedSkill {
+  const split = splitFrontmatter(text, file);
+  return {
+    frontmatter: parseFrontmatterYaml(split.yaml, file),
+    body: split.body,
+    bodyLine: split.bodyLine,
+  };
+}
+
+export interface SkillHead {
+  frontmatter: Frontmatter;
+  /** How many bytes of the file were read to find the frontmatter. */
+  bytesRead: number;
+}
+
+const READ_CHUNK = 4096;
+
+/**
+ * Read a SKILL.md only as far as the closing `---`: the body is never read, so listing a skill
+ * with a 50 MB body costs the same as listing a small one. Frontmatter over FRONTMATTER_MAX_BYTES
+ * is refused.
+ */
+export function readSkillFrontmatter(file: string): SkillHead {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(READ_CHUNK);
+      const n = fs.readSync(fd, chunk, 0, READ_CHUNK, total);
+      const eof = n === 0;
+      if (!eof) {
+        chunks.push(chunk.subarray(0, n));
+        total += n;
+      }
+      // Multi-byte UTF-8 never contains "\n" or "-", so a chunk boundary inside a character can
+      // only garble the unterminated last line, which locateFrontmatter ignores until complete.
+      const text = normalizeNewlines(Buffer.concat(chunks, total).toString('utf8'));
+      const location = locateFrontmatter(text, eof);
+      if (location.state === 'closed') {
+        return { frontmatter: parseFrontmatterYaml(location.yaml, file), bytesRead: total };
+      }
+      if (location.state === 'missing') {
+        throw new FrontmatterError('frontmatter-missing', 'no YAML frontmatter (the file must start with "---")', file, 1);
+      }
+      if (eof) {
+        throw new FrontmatterError('frontmatter-unclosed', 'frontmatter is not closed with "---"', file, 1);
+      }
+      if (total > FRONTMATTER_MAX_BYTES + READ_CHUNK) {
+        throw new FrontmatterError(
+          'frontmatter-too-large',
+          `frontmatter is not closed within ${FRONTMATTER_MAX_BYTES / 1024} KB`,
+          file,
+          1,
+        );
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Read and parse a whole SKILL.md from disk. */
+export function readSkillFile(file: string): ParsedSkill {
+  return parseSkill(fs.readFileSync(file, 'utf8'), file);
+}
+
+/** An MCP server a skill declares in `metadata.mcp-servers` (the squad extension). */
+export interface McpServerRequirement {
+  name: string;
+  reason?: string;
+  optional: boolean;
+  fallback?: string;
+}
+
+export function skillMetadata(frontmatter: Frontmatter): Record<string, unknown> {
+  return isMapping(frontmatter.metadata) ? frontmatter.metadata : {};
+}
+
+/** A string field, or undefined when absent or not a string. */
+export function stringField(source: Record<string, unknown>, key: string): string | undefined {
+  const value = source[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `metadata.version`, accepting the common unquoted number form (`version: 1.0` reads as 1). */
+export function skillVersion(frontmatter: Frontmatter): string | undefined {
+  const version = skillMetadata(frontmatter).version;
+  if (typeof version === 'string') return version;
+  if (typeof version === 'number' && Number.isFinite(version)) return String(version);
+  return undefined;
+}
+
+/**
+ * The well-formed entries of `metadata.mcp-servers`. Malformed entries are left out here; the
+ * validator reports them.
+ */
+export function mcpServers(frontmatter: Frontmatter): McpServerRequirement[] {
+  const list = skillMetadata(frontmatter)['mcp-servers'];
+  if (!Array.isArray(list)) return [];
+  const servers: McpServerRequirement[] = [];
+  for (const entry of list) {
+    if (!isMapping(entry) || typeof entry.name !== 'string' || entry.name.trim() === '') continue;
+    const reason = stringField(entry, 'reason');
+    const fallback = stringField(entry, 'fallback');
+    servers.push({
+      name: entry.name.trim(),
+      optional: entry.optional === true,
+      ...(reason === undefined ? {} : { reason }),
+      ...(fallback === undefined ? {} : { fallback }),
+    });
+  }
+  return servers;
+}
+
+export function isModelInvocationDisabled(frontmatter: Frontmatter): boolean {
+  return frontmatter['disable-model-invocation'] === true;
+}
+

@@ -1,0 +1,67 @@
+/**
+ * Walking and copying whole folders (a skill with its references, scripts and assets).
+ * Symlinks are never followed: they are reported as skipped, so a copied tree can only contain
+ * what is really inside the source folder.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { compareCodePoints } from './util.js';
+import { writeFileAtomic } from './fs-safe.js';
+
+export interface TreeFile {
+  /** Path relative to the walked folder, forward slashes. */
+  path: string;
+  size: number;
+  /** True when any execute bit is set. */
+  executable: boolean;
+}
+
+export interface Tree {
+  files: TreeFile[];
+  /** Relative paths of symlinks and special files that were left out. */
+  skipped: string[];
+}
+
+/** Every regular file below `absDir` (dot-files included, `.git` excluded), sorted by path. */
+export async function listTree(absDir: string): Promise<Tree> {
+  const { default: fg } = await import('fast-glob');
+  const entries = await fg('**/*', {
+    cwd: absDir,
+    dot: true,
+    onlyFiles: false,
+    followSymbolicLinks: false,
+    objectMode: true,
+    stats: true,
+    ignore: ['**/.git/**', '.git'],
+  });
+  const files: TreeFile[] = [];
+  const skipped: string[] = [];
+  for (const entry of entries) {
+    const stats = entry.stats!;
+    if (stats.isDirectory()) continue;
+    if (!stats.isFile()) {
+      skipped.push(entry.path);
+      continue;
+    }
+    files.push({ path: entry.path, size: stats.size, executable: (stats.mode & 0o111) !== 0 });
+  }
+  files.sort((a, b) => compareCodePoints(a.path, b.path));
+  skipped.sort(compareCodePoints);
+  return { files, skipped };
+}
+
+/** File mode create-squad writes: 755 for executables, 644 otherwise. */
+export function modeFor(executable: boolean): number {
+  return executable ? 0o755 : 0o644;
+}
+
+/**
+ * Copy the files of `tree` from `sourceDir` to `root/destRel`, each through the atomic writer,
+ * keeping the executable bit.
+ */
+export function copyTree(sourceDir: string, tree: Tree, root: string, destRel: string): void {
+  for (const file of tree.files) {
+    const data = fs.readFileSync(path.join(sourceDir, ...file.path.split('/')));
+    writeFileAtomic(root, `${destRel}/${file.path}`, data, { mode: modeFor(file.executable) });
+  }
+}

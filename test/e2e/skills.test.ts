@@ -1,0 +1,290 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseSkill } from '../../src/core/skill.js';
+import { validateSkill } from '../../src/core/validate.js';
+import { cleanupTempDirs, hashTree, runCli, skillMd, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
+
+const TEAM_MD = `# Team Roster
+
+## Members
+
+| Name | Role | Charter | Status |
+|------|------|---------|--------|
+| Keaton | Lead | \`.ai-team/agents/keaton/charter.md\` | ✅ Active |
+| Fenster | Core Dev | \`.ai-team/agents/fenster/charter.md\` | ✅ Active |
+`;
+
+/** A small squad written by hand (what init would leave, minus what these tests do not need). */
+function squadRepo(extra: Record<string, string> = {}): string {
+  const root = tempRepo();
+  writeFiles(root, {
+    '.ai-team/team.md': TEAM_MD,
+    '.ai-team/agents/keaton/charter.md': '# Keaton\n',
+    '.ai-team/agents/fenster/charter.md': '# Fenster\n',
+    '.ai-team/skills/squad-git-workflow/SKILL.md': validSkill('squad-git-workflow', 'Git workflow.', 'metadata:\n  author: squad\n  version: "1.0"'),
+    ...extra,
+  });
+  return root;
+}
+
+function assertValidSkillFile(file: string): void {
+  const parsed = parseSkill(fs.readFileSync(file, 'utf8'), file);
+  const result = validateSkill({ ...parsed, dirName: path.basename(path.dirname(file)) });
+  expect(result.errors).toEqual([]);
+  expect(result.warnings).toEqual([]);
+}
+
+interface ValidateJson {
+  ok: boolean;
+  strict: boolean;
+  skills: { path: string; name: string; valid: boolean; errors: { code: string; message: string; line?: number }[]; warnings: { code: string }[] }[];
+  skipped: string[];
+  summary: { checked: number; valid: number; invalid: number; errors: number; warnings: number };
+}
+
+describe('skills validate', () => {
+  it('accepts a good skill folder, a SKILL.md path and a folder of skills', () => {
+    const cwd = tempDir();
+    writeFiles(cwd, {
+      'lib/pdf/SKILL.md': validSkill('pdf'),
+      'lib/csv/SKILL.md': validSkill('csv'),
+      'lib/csv/references/guide.md': '# guide',
+      'lib/notes/readme.txt': 'not a skill',
+    });
+    for (const args of [['lib/pdf'], ['lib/pdf/SKILL.md'], ['lib']]) {
+      const result = runCli(['skills', 'validate', ...args, '--json'], { cwd });
+      expect(result.code, result.stderr).toBe(0);
+      const data = result.json<ValidateJson>();
+      expect(data.ok).toBe(true);
+      expect(data.skills.every((s) => s.valid)).toBe(true);
+    }
+    const folder = runCli(['skills', 'validate', 'lib', '--json'], { cwd }).json<ValidateJson>();
+    expect(folder.skills.map((s) => s.path)).toEqual(['lib/csv/SKILL.md', 'lib/pdf/SKILL.md']);
+    expect(folder.skipped).toEqual(['lib/notes']);
+    expect(folder.summary).toEqual({ checked: 2, valid: 2, invalid: 0, errors: 0, warnings: 0 });
+  });
+
+  it('reports bad skills with codes and lines, exit 1', () => {
+    const cwd = tempDir();
+    writeFiles(cwd, {
+      'bad/Upper/SKILL.md': validSkill('Upper'),
+      'bad/broken-yaml/SKILL.md': '---\nname: broken-yaml\ndescription: Use when: broken\n---\n',
+      'bad/long-desc/SKILL.md': validSkill('long-desc', 'd'.repeat(1025)),
+      'bad/fine/SKILL.md': validSkill('fine'),
+    });
+    const result = runCli(['skills', 'validate', 'bad', '--json'], { cwd });
+    expect(result.code).toBe(1);
+    const data = result.json<ValidateJson>();
+    expect(data.ok).toBe(false);
+    const byName = Object.fromEntries(data.skills.map((s) => [s.path.split('/')[1], s]));
+    expect(byName.Upper!.errors.map((e) => e.code)).toEqual(['name-uppercase']);
+    expect(byName['broken-yaml']!.errors[0]).toMatchObject({ code: 'frontmatter-yaml', line: 3 });
+    expect(byName['long-desc']!.errors.map((e) => e.code)).toEqual(['description-too-long']);
+    expect(byName.fine!.valid).toBe(true);
+    expect(data.summary).toMatchObject({ checked: 4, valid: 1, invalid: 3 });
+  });
+
+  it('passes warnings without --strict and fails them with it', () => {
+    const cwd = tempDir();
+    writeFiles(cwd, { 'warn/SKILL.md': validSkill('warn', 'd', 'tags: [a]') });
+    const loose = runCli(['skills', 'validate', 'warn'], { cwd });
+    expect(loose.code).toBe(0);
+    expect(loose.stdout).toContain('warning');
+    const strict = runCli(['skills', 'validate', 'warn', '--strict', '--json'], { cwd });
+    expect(strict.code).toBe(1);
+    expect(strict.json<ValidateJson>()).toMatchObject({ strict: true, summary: { invalid: 1, warnings: 1 } });
+  });
+
+  it('validates the whole squad when no path is given', () => {
+    const cwd = squadRepo({ '.ai-team/agents/fenster/skills/bad/SKILL.md': skillMd('name: bad') });
+    const result = runCli(['skills', 'validate', '--json'], { cwd });
+    expect(result.code).toBe(1);
+    const data = result.json<ValidateJson>();
+    expect(data.skills.map((s) => [s.path, s.valid])).toEqual([
+      ['.ai-team/skills/squad-git-workflow/SKILL.md', true],
+      ['.ai-team/agents/fenster/skills/bad/SKILL.md', false],
+    ]);
+  });
+
+  it('refuses a path that does not exist, or holds no skill', () => {
+    const cwd = tempDir();
+    fs.mkdirSync(path.join(cwd, 'empty'));
+    const missing = runCli(['skills', 'validate', 'nope'], { cwd });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toMatch(/^✗ nope does not exist — /);
+    const empty = runCli(['skills', 'validate', 'empty'], { cwd });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/no SKILL\.md in empty/);
+  });
+});
+
+describe('skills list', () => {
+  it('lists scopes, versions, MCP servers and validity', () => {
+    const cwd = squadRepo({
+      '.ai-team/skills/db/SKILL.md': skillMd(
+        'name: db\ndescription: Databases.\nmetadata:\n  version: "2.1"\n  mcp-servers:\n    - name: postgres\n    - name: ado\n      optional: true',
+      ),
+      '.ai-team/agents/fenster/skills/react/SKILL.md': validSkill('react'),
+      '.ai-team/agents/keaton/skills/broken/SKILL.md': '# nothing',
+    });
+    const text = runCli(['skills', 'list'], { cwd });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/squad-git-workflow\s+builtin\s+1\.0\s+-\s+✓ valid/);
+    expect(text.stdout).toMatch(/db\s+team\s+2\.1\s+postgres, ado\?\s+✓ valid/);
+    expect(text.stdout).toMatch(/react\s+agent:fenster/);
+    expect(text.stdout).toMatch(/broken\s+agent:keaton\s+-\s+-\s+✗ 1 error/);
+
+    const json = runCli(['skills', 'list', '--agent', 'Fenster', '--json'], { cwd });
+    expect(json.code).toBe(0);
+    const data = json.json<{ agent: string; skills: { name: string; scope: string; mcpServers: unknown[] }[] }>();
+    expect(data.agent).toBe('fenster');
+    expect(data.skills.map((s) => `${s.scope}:${s.name}`)).toEqual(['builtin:squad-git-workflow', 'team:db', 'agent:react']);
+  });
+
+  it('lists the agents when --agent is unknown', () => {
+    const result = runCli(['skills', 'list', '--agent', 'mcmanus'], { cwd: squadRepo() });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('✗ no agent named "mcmanus" in this squad — agents: keaton, fenster');
+  });
+});
+
+describe('skills add', () => {
+  function source(): string {
+    const dir = tempDir();
+    writeFiles(dir, {
+      'api-design/SKILL.md': validSkill('api-design', 'REST API conventions.', 'metadata:\n  version: "1.0"'),
+      'api-design/references/pagination.md': '# Pagination\n',
+      'api-design/scripts/check.sh': '#!/bin/sh\necho ok\n',
+      'api-design/assets/logo.bin': Buffer.from([0, 1, 2, 255, 254]),
+    });
+    fs.chmodSync(path.join(dir, 'api-design/scripts/check.sh'), 0o755);
+    return path.join(dir, 'api-design');
+  }
+
+  it('installs a skill folder into the team scope, every file and the executable bit', () => {
+    const cwd = squadRepo();
+    const src = source();
+    const result = runCli(['skills', 'add', src, '--json'], { cwd });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json()).toMatchObject({ name: 'api-design', scope: 'team', destination: '.ai-team/skills/api-design' });
+    const dest = path.join(cwd, '.ai-team/skills/api-design');
+    expect(hashTree(dest)).toBe(hashTree(src));
+    expect(fs.statSync(path.join(dest, 'scripts/check.sh')).mode & 0o111).not.toBe(0);
+    assertValidSkillFile(path.join(dest, 'SKILL.md'));
+    expect(fs.readdirSync(path.join(cwd, '.ai-team/skills')).sort()).toEqual(['api-design', 'squad-git-workflow']);
+  });
+
+  it('installs into one agent with --agent', () => {
+    const cwd = squadRepo();
+    const result = runCli(['skills', 'add', source(), '--agent', 'fenster'], { cwd });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(".ai-team/agents/fenster/skills/api-design/");
+    assertValidSkillFile(path.join(cwd, '.ai-team/agents/fenster/skills/api-design/SKILL.md'));
+  });
+
+  it('refuses to replace an existing skill without --force, then backs it up with --force', () => {
+    const cwd = squadRepo({ '.ai-team/skills/api-design/SKILL.md': validSkill('api-design', 'My own edits.') });
+    const before = hashTree(path.join(cwd, '.ai-team'));
+    const refused = runCli(['skills', 'add', source()], { cwd });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^✗ a skill already exists at \.ai-team\/skills\/api-design — pass --force/);
+    expect(hashTree(path.join(cwd, '.ai-team'))).toBe(before);
+
+    const forced = runCli(['skills', 'add', source(), '--force', '--json'], { cwd });
+    expect(forced.code, forced.stderr).toBe(0);
+    const backup = forced.json<{ backup: string }>().backup;
+    expect(backup).toMatch(/^\.ai-team\/backups\/[\dT-]+Z\/\.ai-team\/skills\/api-design$/);
+    expect(fs.readFileSync(path.join(cwd, backup, 'SKILL.md'), 'utf8')).toContain('My own edits.');
+    expect(fs.readFileSync(path.join(cwd, '.ai-team/skills/api-design/SKILL.md'), 'utf8')).toContain('REST API conventions.');
+  });
+
+  it('refuses an invalid skill and writes nothing', () => {
+    const cwd = squadRepo();
+    const dir = tempDir();
+    writeFiles(dir, { 'Bad/SKILL.md': validSkill('Bad') });
+    const before = hashTree(cwd);
+    const result = runCli(['skills', 'add', path.join(dir, 'Bad')], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/is not a valid skill: name "Bad" must be lowercase/);
+    expect(hashTree(cwd)).toBe(before);
+  });
+
+  it('refuses the reserved squad- prefix in the team scope', () => {
+    const cwd = squadRepo();
+    const dir = tempDir();
+    writeFiles(dir, { 'squad-mine/SKILL.md': validSkill('squad-mine') });
+    const result = runCli(['skills', 'add', path.join(dir, 'squad-mine')], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('reserved for built-in skills');
+  });
+
+  it('does not copy symlinks, and --dry-run writes nothing', () => {
+    const cwd = squadRepo();
+    const src = source();
+    fs.symlinkSync('/etc/passwd', path.join(src, 'references', 'passwd'));
+    const before = hashTree(cwd);
+    const dry = runCli(['skills', 'add', src, '--dry-run', '--json'], { cwd });
+    expect(dry.code).toBe(0);
+    expect(dry.json()).toMatchObject({ dryRun: true, skipped: ['references/passwd'] });
+    expect(hashTree(cwd)).toBe(before);
+    const real = runCli(['skills', 'add', src], { cwd });
+    expect(real.code).toBe(0);
+    expect(real.stderr).toContain('references/passwd is a symlink');
+    expect(fs.existsSync(path.join(cwd, '.ai-team/skills/api-design/references/passwd'))).toBe(false);
+  });
+});
+
+describe('teach', () => {
+  it('creates a valid user-taught skill for an agent', () => {
+    const cwd = squadRepo();
+    const result = runCli(['teach', 'fenster', 'Always use Tailwind CSS for styling', '--json'], { cwd });
+    expect(result.code, result.stderr).toBe(0);
+    const data = result.json<{ name: string; path: string }>();
+    expect(data).toMatchObject({ name: 'tailwind-css-styling', scope: 'agent', agent: 'fenster' });
+    const file = path.join(cwd, data.path);
+    assertValidSkillFile(file);
+    const { frontmatter } = parseSkill(fs.readFileSync(file, 'utf8'));
+    expect(frontmatter.metadata).toMatchObject({ author: 'user-taught', version: '1.0' });
+  });
+
+  it('teaches the team with --team and a chosen --name', () => {
+    const cwd = squadRepo();
+    const result = runCli(['teach', '--team', 'Squash-merge every pull request', '--name', 'merge-policy'], { cwd });
+    expect(result.code, result.stderr).toBe(0);
+    assertValidSkillFile(path.join(cwd, '.ai-team/skills/merge-policy/SKILL.md'));
+    const list = runCli(['skills', 'list', '--agent', 'keaton', '--json'], { cwd });
+    expect(list.json<{ skills: { name: string }[] }>().skills.map((s) => s.name)).toContain('merge-policy');
+  });
+
+  it('lists the agents when the agent is unknown, and writes nothing', () => {
+    const cwd = squadRepo();
+    const before = hashTree(cwd);
+    const result = runCli(['teach', 'mcmanus', 'write docs'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('✗ no agent named "mcmanus" in this squad — agents: keaton, fenster');
+    expect(hashTree(cwd)).toBe(before);
+  });
+
+  it('refuses to overwrite an existing skill', () => {
+    const cwd = squadRepo();
+    expect(runCli(['teach', 'keaton', 'use ADRs', '--name', 'adrs'], { cwd }).code).toBe(0);
+    const file = path.join(cwd, '.ai-team/agents/keaton/skills/adrs/SKILL.md');
+    fs.appendFileSync(file, '\nMy edit.\n');
+    const again = runCli(['teach', 'keaton', 'something else', '--name', 'adrs'], { cwd });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists');
+    expect(fs.readFileSync(file, 'utf8')).toContain('My edit.');
+  });
+
+  it('reports usage errors with exit 2', () => {
+    const cwd = squadRepo();
+    expect(runCli(['teach', 'fenster'], { cwd }).code).toBe(2);
+    expect(runCli(['teach', '--team'], { cwd }).code).toBe(2);
+    expect(runCli(['teach', '--team', 'fenster', 'x'], { cwd }).code).toBe(2);
+    expect(runCli(['teach', 'fenster', 'x', '--name', 'Bad Name'], { cwd }).code).toBe(2);
+    expect(runCli(['teach', '--team', 'x', '--name', 'squad-x'], { cwd }).code).toBe(1);
+  });
+});

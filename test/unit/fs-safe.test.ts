@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SquadError } from '../../src/core/errors.js';
+import { moveInside, relativePathProblem, resolveInside, writeFileAtomic } from '../../src/core/fs-safe.js';
+import { cleanupTempDirs, tempDir } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return error instanceof SquadError ? error.code : `other: ${String(error)}`;
+  }
+  return undefined;
+}
+
+describe('relativePathProblem', () => {
+  it.each(['a', 'a/b/c.md', '.ai-team/skills/x/SKILL.md', 'dots..in..name'])('accepts %s', (p) => {
+    expect(relativePathProblem(p)).toBeUndefined();
+  });
+  it.each([
+    ['', /empty/],
+    ['/etc/passwd', /absolute/],
+    ['C:/x', /absolute/],
+    ['c:x', /absolute/],
+    ['a/../b', /\.\./],
+    ['..', /\.\./],
+    ['a\\b', /backslash/],
+    ['a\0b', /NUL/],
+    ['a//b', /empty/],
+    ['./a', /empty or "\."/],
+  ])('refuses %j', (p, reason) => {
+    expect(relativePathProblem(p)).toMatch(reason);
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('writes, creating folders, with the given mode, and leaves no temp files', () => {
+    const root = tempDir();
+    writeFileAtomic(root, 'a/b/run.sh', '#!/bin/sh\n', { mode: 0o755 });
+    writeFileAtomic(root, 'a/b/run.sh', '#!/bin/sh\necho hi\n', { mode: 0o755 });
+    const file = path.join(root, 'a/b/run.sh');
+    expect(fs.readFileSync(file, 'utf8')).toBe('#!/bin/sh\necho hi\n');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o755);
+    expect(fs.readdirSync(path.join(root, 'a/b'))).toEqual(['run.sh']);
+  });
+
+  it('with exclusive, refuses to replace an existing file and keeps it intact', () => {
+    const root = tempDir();
+    writeFileAtomic(root, 'x.md', 'mine');
+    expect(codeOf(() => writeFileAtomic(root, 'x.md', 'theirs', { exclusive: true }))).toBe('FILE_EXISTS');
+    expect(fs.readFileSync(path.join(root, 'x.md'), 'utf8')).toBe('mine');
+    expect(fs.readdirSync(root)).toEqual(['x.md']);
+  });
+
+  it('refuses paths that leave the root', () => {
+    const root = tempDir();
+    expect(codeOf(() => writeFileAtomic(root, '../escape.md', 'x'))).toBe('UNSAFE_PATH');
+    expect(codeOf(() => writeFileAtomic(root, '/tmp/escape.md', 'x'))).toBe('UNSAFE_PATH');
+  });
+
+  it('refuses to follow a symlinked folder that points outside the root', () => {
+    const root = tempDir();
+    const outside = tempDir();
+    fs.symlinkSync(outside, path.join(root, 'link'));
+    expect(codeOf(() => writeFileAtomic(root, 'link/file.md', 'x'))).toBe('UNSAFE_PATH');
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+
+  it('allows a symlinked folder that stays inside the root', () => {
+    const root = tempDir();
+    fs.mkdirSync(path.join(root, 'real'));
+    fs.symlinkSync(path.join(root, 'real'), path.join(root, 'alias'));
+    writeFileAtomic(root, 'alias/file.md', 'x');
+    expect(fs.readFileSync(path.join(root, 'real/file.md'), 'utf8')).toBe('x');
+  });
+
+  it('refuses to write through a symlinked file', () => {
+    const root = tempDir();
+    const outside = tempDir();
+    fs.writeFileSync(path.join(outside, 'target'), 'original');
+    fs.symlinkSync(path.join(outside, 'target'), path.join(root, 'file.md'));
+    expect(codeOf(() => writeFileAtomic(root, 'file.md', 'x'))).toBe('UNSAFE_PATH');
+    expect(fs.readFileSync(path.join(outside, 'target'), 'utf8')).toBe('original');
+  });
+
+  it('reports a file in the way of a folder as NOT_WRITABLE', () => {
+    const root = tempDir();
+    fs.writeFileSync(path.join(root, 'a'), 'file');
+    expect(codeOf(() => writeFileAtomic(root, 'a/b.md', 'x'))).toBe('NOT_WRITABLE');
+  });
+
+  it.skipIf(process.getuid?.() === 0)('reports a read-only folder as NOT_WRITABLE', () => {
+    const root = tempDir();
+    fs.chmodSync(root, 0o555);
+    try {
+      expect(codeOf(() => writeFileAtomic(root, 'x.md', 'x'))).toBe('NOT_WRITABLE');
+    } finally {
+      fs.chmodSync(root, 0o755);
+    }
+  });
+});
+
+describe('moveInside and resolveInside', () => {
+  it('moves within the root and refuses to clobber', () => {
+    const root = tempDir();
+    writeFileAtomic(root, 'a/one.md', '1');
+    writeFileAtomic(root, 'b/two.md', '2');
+    moveInside(root, 'a', 'backup/a');
+    expect(fs.readFileSync(path.join(root, 'backup/a/one.md'), 'utf8')).toBe('1');
+    expect(codeOf(() => moveInside(root, 'b', 'backup/a'))).toBe('FILE_EXISTS');
+  });
+
+  it('resolves to an absolute path inside the root', () => {
+    const root = tempDir();
+    expect(resolveInside(root, 'x/y.md')).toBe(path.join(fs.realpathSync(root), 'x', 'y.md'));
+  });
+});

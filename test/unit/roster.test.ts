@@ -1,0 +1,85 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { listAgents, parseRoster, requireAgent } from '../../src/core/roster.js';
+import { SquadError } from '../../src/core/errors.js';
+import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
+
+const TEAM = `# Team Roster
+
+> A dashboard.
+
+## Members
+
+| Name | Role | Charter | Status |
+|------|------|---------|--------|
+| Keaton | Lead | \`.ai-team/agents/keaton/charter.md\` | ✅ Active |
+| Fenster | Core Dev | \`.ai-team/agents/fenster/charter.md\` | ✅ Active |
+| Dr. Who | Tester | | ✅ Active |
+| Scribe | Session Logger | \`.ai-team/agents/scribe/charter.md\` | 📋 Silent |
+
+Some text after.
+`;
+
+describe('parseRoster', () => {
+  it('reads the members table', () => {
+    expect(parseRoster(TEAM)).toEqual([
+      { name: 'keaton', displayName: 'Keaton', role: 'Lead', charter: '.ai-team/agents/keaton/charter.md', status: '✅ Active' },
+      { name: 'fenster', displayName: 'Fenster', role: 'Core Dev', charter: '.ai-team/agents/fenster/charter.md', status: '✅ Active' },
+      { name: 'dr-who', displayName: 'Dr. Who', role: 'Tester', charter: '.ai-team/agents/dr-who/charter.md', status: '✅ Active' },
+      { name: 'scribe', displayName: 'Scribe', role: 'Session Logger', charter: '.ai-team/agents/scribe/charter.md', status: '📋 Silent' },
+    ]);
+  });
+
+  it('ignores tables without Name and Role columns and survives junk', () => {
+    expect(parseRoster('| a | b |\n|---|---|\n| 1 | 2 |\n')).toEqual([]);
+    expect(parseRoster('')).toEqual([]);
+    expect(parseRoster('| Name | Role |\n|---|---|\n| | x |\n|Bob|Dev|')).toEqual([
+      { name: 'bob', displayName: 'Bob', role: 'Dev', charter: '.ai-team/agents/bob/charter.md', status: '' },
+    ]);
+  });
+
+  it('accepts CRLF and escaped pipes', () => {
+    const members = parseRoster('| Name | Role |\r\n|:--|--:|\r\n| Ann | Dev \\| Ops |\r\n');
+    expect(members[0]!.role).toBe('Dev | Ops');
+  });
+});
+
+describe('listAgents / requireAgent', () => {
+  it('combines roster rows and folders', () => {
+    const root = tempDir();
+    writeFiles(root, {
+      '.ai-team/team.md': TEAM,
+      '.ai-team/agents/keaton/charter.md': 'x',
+      '.ai-team/agents/fenster/charter.md': 'x',
+      '.ai-team/agents/extra/charter.md': 'x',
+      '.ai-team/agents/_archived/charter.md': 'x',
+    });
+    expect(listAgents(root).map((a) => [a.name, a.inRoster, a.hasFolder])).toEqual([
+      ['keaton', true, true],
+      ['fenster', true, true],
+      ['dr-who', true, false],
+      ['scribe', true, false],
+      ['extra', false, true],
+    ]);
+    expect(requireAgent(root, 'Fenster').name).toBe('fenster');
+    expect(requireAgent(root, 'extra').name).toBe('extra');
+  });
+
+  it('lists the agents when one is unknown', () => {
+    const root = tempDir();
+    writeFiles(root, { '.ai-team/agents/keaton/charter.md': 'x', '.ai-team/agents/fenster/charter.md': 'x' });
+    try {
+      requireAgent(root, 'mcmanus');
+      throw new Error('expected failure');
+    } catch (error) {
+      expect(error).toBeInstanceOf(SquadError);
+      expect((error as SquadError).code).toBe('UNKNOWN_AGENT');
+      expect((error as SquadError).hint).toBe('agents: fenster, keaton');
+    }
+  });
+
+  it('says to run init when there is no squad', () => {
+    expect(() => requireAgent(tempDir(), 'x')).toThrow(/no squad found/);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { parseSkill } from '../../src/core/skill.js';
+import { buildTaughtSkill, deriveSkillName } from '../../src/core/teach.js';
+import { validateSkill } from '../../src/core/validate.js';
+
+describe('deriveSkillName', () => {
+  it.each([
+    ['always use Tailwind CSS for styling', 'tailwind-css-styling'],
+    ['We should know that our API uses JSON:API pagination', 'api-json-api-pagination'],
+    ['Never commit secrets', 'never-commit-secrets'],
+    ['use pnpm', 'pnpm'],
+    ['always use', 'always-use'],
+  ])('%j → %s', (instruction, name) => {
+    expect(deriveSkillName(instruction)).toBe(name);
+  });
+
+  it('gives an empty name when nothing usable is left', () => {
+    expect(deriveSkillName('日本語だけ')).toBe('');
+  });
+});
+
+describe('buildTaughtSkill', () => {
+  it('renders a valid user-taught skill', async () => {
+    const skill = await buildTaughtSkill({
+      instruction: 'Always use Tailwind CSS: no custom CSS unless Tailwind cannot express it.',
+      agentDisplayName: 'Fenster',
+      date: new Date('2026-11-22T10:00:00Z'),
+    });
+    expect(skill.name).toBe('tailwind-css-no-custom');
+    const parsed = parseSkill(skill.content);
+    expect(validateSkill({ ...parsed, dirName: skill.name })).toEqual({ valid: true, errors: [], warnings: [] });
+    expect(parsed.frontmatter.metadata).toEqual({ author: 'user-taught', version: '1.0', 'taught-on': '2026-11-22' });
+    expect(parsed.frontmatter.description).toContain('Always use Tailwind CSS: no custom CSS');
+    expect(parsed.body).toContain('to Fenster');
+  });
+
+  it('keeps hostile text inside the YAML strings', async () => {
+    const skill = await buildTaughtSkill({
+      instruction: 'x" \n---\nname: evil\n"quoted" \\ backslash: {braces} [list] #comment',
+      name: 'hostile',
+    });
+    const parsed = parseSkill(skill.content);
+    expect(parsed.frontmatter.name).toBe('hostile');
+    expect(validateSkill({ ...parsed, dirName: 'hostile' }).valid).toBe(true);
+  });
+
+  it('truncates the description to the standard limit', async () => {
+    const skill = await buildTaughtSkill({ instruction: 'use long words '.repeat(200), name: 'long' });
+    expect(skill.description.length).toBeLessThanOrEqual(1024);
+    expect(parseSkill(skill.content).body).toContain('use long words '.repeat(100).trim());
+  });
+
+  it('refuses an empty instruction and bad names', async () => {
+    await expect(buildTaughtSkill({ instruction: '   ' })).rejects.toThrow(/empty/);
+    await expect(buildTaughtSkill({ instruction: 'x', name: 'Bad Name' })).rejects.toMatchObject({ code: 'USAGE' });
+    await expect(buildTaughtSkill({ instruction: '日本語だけ' })).rejects.toMatchObject({ code: 'USAGE', hint: expect.stringMatching(/--name/) });
+  });
+});
