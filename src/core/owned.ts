@@ -1,0 +1,80 @@
+/**
+ * Squad-owned files: what create-squad ships and may refresh on upgrade. Everything else in a
+ * squad (roster, charters, histories, decisions, casting, logs, learned skills) belongs to the team.
+ *
+ *   squad.agent.md (package root)       → .github/agents/squad.agent.md   (version-stamped)
+ *   templates/squad/{name}.hbs          → .ai-team-templates/{name}       (verbatim copies)
+ *   templates/skills/squad-*\/**         → .ai-team/skills/squad-*\/**
+ *
+ * The `.ai-team-templates/` copies are the very handlebars templates the CLI renders, so a
+ * coordinator working by hand fills in the same shapes the CLI would.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { stampCoordinator } from './coordinator.js';
+import {
+  BUILTIN_SKILL_PREFIX,
+  COORDINATOR_PATH,
+  PACKAGE_BUILTIN_SKILLS_DIR,
+  PACKAGE_COORDINATOR_SOURCE,
+  PACKAGE_TEMPLATES_DIR,
+  TEMPLATES_COPY_DIR,
+  teamSkillDir,
+} from './paths.js';
+import { readDirNames } from './discover.js';
+import { listTree, modeFor } from './tree.js';
+import { packageVersion } from './version.js';
+
+/** Folder under the package's templates/ whose files are the squad's state templates. */
+export const STATE_TEMPLATES_DIR = path.join(PACKAGE_TEMPLATES_DIR, 'squad');
+const TEMPLATE_SUFFIX = '.hbs';
+
+export type OwnedKind = 'coordinator' | 'template' | 'builtin-skill';
+
+export interface OwnedFile {
+  /** Repo-relative destination path. */
+  path: string;
+  content: Buffer;
+  mode: number;
+  kind: OwnedKind;
+  /** For built-in skill files: the skill's name. */
+  skill?: string;
+}
+
+/** Names of the built-in skills this package ships, sorted. */
+export function shippedBuiltinSkills(): string[] {
+  return readDirNames(PACKAGE_BUILTIN_SKILLS_DIR).filter((name) => name.startsWith(BUILTIN_SKILL_PREFIX));
+}
+
+/** Every squad-owned file this package ships, as it would be installed. */
+export async function shippedOwnedFiles(version: string = packageVersion()): Promise<OwnedFile[]> {
+  const files: OwnedFile[] = [];
+  const coordinator = stampCoordinator(fs.readFileSync(PACKAGE_COORDINATOR_SOURCE, 'utf8'), version);
+  files.push({ path: COORDINATOR_PATH, content: Buffer.from(coordinator), mode: 0o644, kind: 'coordinator' });
+
+  const templates = await listTree(STATE_TEMPLATES_DIR);
+  for (const file of templates.files) {
+    const target = file.path.endsWith(TEMPLATE_SUFFIX) ? file.path.slice(0, -TEMPLATE_SUFFIX.length) : file.path;
+    files.push({
+      path: `${TEMPLATES_COPY_DIR}/${target}`,
+      content: fs.readFileSync(path.join(STATE_TEMPLATES_DIR, ...file.path.split('/'))),
+      mode: 0o644,
+      kind: 'template',
+    });
+  }
+
+  for (const skill of shippedBuiltinSkills()) {
+    const dir = path.join(PACKAGE_BUILTIN_SKILLS_DIR, skill);
+    const tree = await listTree(dir);
+    for (const file of tree.files) {
+      files.push({
+        path: `${teamSkillDir(skill)}/${file.path}`,
+        content: fs.readFileSync(path.join(dir, ...file.path.split('/'))),
+        mode: modeFor(file.executable),
+        kind: 'builtin-skill',
+        skill,
+      });
+    }
+  }
+  return files;
+}
