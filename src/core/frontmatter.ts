@@ -5,8 +5,18 @@
  * capped so a "billion laughs" document is refused instead of expanded; the frontmatter itself is
  * capped in size so a file without a closing `---` cannot make us read a 50 MB body.
  */
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
 import { SquadError } from './errors.js';
+import { parseSimpleYaml } from './simple-yaml.js';
+
+type YamlModule = typeof import('yaml');
+let yamlModule: YamlModule | undefined;
+
+/** The yaml library, loaded on first need: most frontmatter never needs it (see simple-yaml.ts). */
+function yaml(): YamlModule {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as YamlModule;
+  return yamlModule;
+}
 
 export const FRONTMATTER_MAX_BYTES = 64 * 1024;
 /** Upper bound on alias dereferences while building the JS value (yaml's own guard). */
@@ -142,7 +152,9 @@ export function parseFrontmatterYaml(
   file?: string,
   firstLine = 2,
 ): Record<string, unknown> {
-  const doc = parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true, strict: true });
+  const simple = parseSimpleYaml(yamlText);
+  if (simple !== undefined) return simple;
+  const doc = yaml().parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true, strict: true });
   const [firstError] = doc.errors;
   if (firstError) {
     const yamlLine = firstError.linePos?.[0]?.line;

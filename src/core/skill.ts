@@ -39,6 +39,9 @@ export interface SkillHead {
 }
 
 const READ_CHUNK = 4096;
+const READ_LIMIT = FRONTMATTER_MAX_BYTES + READ_CHUNK;
+/** One buffer reused by every read: listing a thousand skills allocates nothing per file. */
+let readBuffer: Buffer | undefined;
 
 /**
  * Read a SKILL.md only as far as the closing `---`: the body is never read, so listing a skill
@@ -46,21 +49,18 @@ const READ_CHUNK = 4096;
  * is refused.
  */
 export function readSkillFrontmatter(file: string): SkillHead {
+  readBuffer ??= Buffer.allocUnsafe(READ_LIMIT);
+  const buffer = readBuffer;
   const fd = fs.openSync(file, 'r');
   try {
-    const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(READ_CHUNK);
-      const n = fs.readSync(fd, chunk, 0, READ_CHUNK, total);
+      const n = fs.readSync(fd, buffer, total, Math.min(READ_CHUNK, READ_LIMIT - total), total);
       const eof = n === 0;
-      if (!eof) {
-        chunks.push(chunk.subarray(0, n));
-        total += n;
-      }
+      total += n;
       // Multi-byte UTF-8 never contains "\n" or "-", so a chunk boundary inside a character can
       // only garble the unterminated last line, which locateFrontmatter ignores until complete.
-      const text = normalizeNewlines(Buffer.concat(chunks, total).toString('utf8'));
+      const text = normalizeNewlines(buffer.toString('utf8', 0, total));
       const location = locateFrontmatter(text, eof);
       if (location.state === 'closed') {
         return { frontmatter: parseFrontmatterYaml(location.yaml, file), bytesRead: total };
@@ -71,7 +71,7 @@ export function readSkillFrontmatter(file: string): SkillHead {
       if (eof) {
         throw new FrontmatterError('frontmatter-unclosed', 'frontmatter is not closed with "---"', file, 1);
       }
-      if (total > FRONTMATTER_MAX_BYTES + READ_CHUNK) {
+      if (total >= READ_LIMIT) {
         throw new FrontmatterError(
           'frontmatter-too-large',
           `frontmatter is not closed within ${FRONTMATTER_MAX_BYTES / 1024} KB`,
