@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { discoverSkills, readDirNames } from '../core/discover.js';
+import { discoverSkills, missingSkillFile, readDirNames } from '../core/discover.js';
 import { SquadError } from '../core/errors.js';
 import { isDirectory } from '../core/fs-safe.js';
 import { inspectSkill, type SkillReport } from '../core/inspect.js';
@@ -34,7 +34,7 @@ export interface SkillsValidateData {
   strict: boolean;
   skills: ValidatedSkill[];
   /** Folders that were looked at but hold no SKILL.md. */
-  skipped: string[];
+  skipped: { path: string; message: string }[];
   summary: { checked: number; valid: number; invalid: number; errors: number; warnings: number };
 }
 
@@ -42,7 +42,7 @@ export async function skillsValidate(
   options: SkillsValidateOptions,
   ctx: CommandContext,
 ): Promise<CommandResult<SkillsValidateData>> {
-  const skipped: string[] = [];
+  const skipped: SkillsValidateData['skipped'] = [];
   const files = options.paths.length > 0 ? expandPaths(options.paths, ctx, skipped) : squadSkillFiles(ctx);
 
   const skills = files.map((file) => toValidated(inspectSkill(file, { readBody: true }), options.strict, ctx));
@@ -68,7 +68,7 @@ export async function skillsValidate(
           ui.out(`    ${options.strict ? style.red('error') : style.yellow('warning')}  ${formatIssue(issue)}`);
         }
       }
-      for (const folder of skipped) ui.warn(`${folder} has no ${SKILL_FILE}, skipped`);
+      for (const folder of skipped) ui.warn(`${folder.message}, skipped`);
       ui.out();
       ui.out(
         `${plural(summary.checked, 'skill')} checked: ${summary.valid} valid, ${summary.invalid} invalid ` +
@@ -104,7 +104,7 @@ function squadSkillFiles(ctx: CommandContext): string[] {
   return discoverSkills(ctx.cwd).skills.map((s) => s.file);
 }
 
-function expandPaths(paths: string[], ctx: CommandContext, skipped: string[]): string[] {
+function expandPaths(paths: string[], ctx: CommandContext, skipped: SkillsValidateData['skipped']): string[] {
   const files = new Set<string>();
   for (const given of paths) {
     const abs = path.resolve(ctx.invocationDir, given);
@@ -120,27 +120,29 @@ function expandPaths(paths: string[], ctx: CommandContext, skipped: string[]): s
       files.add(abs);
       continue;
     }
-    const own = path.join(abs, SKILL_FILE);
-    if (fs.existsSync(own)) {
-      files.add(own);
+    if (!missingSkillFile(abs, given)) {
+      files.add(path.join(abs, SKILL_FILE));
       continue;
     }
     let found = 0;
     for (const name of readDirNames(abs)) {
       const child = path.join(abs, name);
       if (!isDirectory(child)) continue;
-      const file = path.join(child, SKILL_FILE);
-      if (fs.existsSync(file)) {
-        files.add(file);
-        found += 1;
+      const missing = missingSkillFile(child, displayPath(child, ctx));
+      if (missing) {
+        skipped.push({ path: missing.path, message: missing.message });
       } else {
-        skipped.push(displayPath(child, ctx));
+        files.add(path.join(child, SKILL_FILE));
+        found += 1;
       }
     }
     if (found === 0) {
-      throw new SquadError('NOT_FOUND', `no ${SKILL_FILE} in ${given} or its sub-folders`, {
-        hint: 'pass a skill folder (one that holds SKILL.md) or a folder of skill folders',
-      });
+      const own = missingSkillFile(abs, given);
+      throw new SquadError(
+        'NOT_FOUND',
+        own?.code === 'skill-file-case' ? own.message : `no ${SKILL_FILE} in ${given} or its sub-folders`,
+        { hint: 'pass a skill folder (one that holds SKILL.md) or a folder of skill folders' },
+      );
     }
   }
   return [...files];

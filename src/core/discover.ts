@@ -128,20 +128,12 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
   for (const dirName of readDirNames(absDir)) {
     const skillDir = path.join(absDir, dirName);
     if (!isDirectory(skillDir)) continue;
-    const skillFile = path.join(skillDir, SKILL_FILE);
-    if (!isFile(skillFile)) {
-      const relPath = `${relDir}/${dirName}`;
-      if (isFile(path.join(skillDir, SKILL_FILE.toLowerCase()))) {
-        warnings.push({
-          code: 'skill-file-case',
-          path: relPath,
-          message: `${relPath} has skill.md; the standard file name is SKILL.md (rename it), skipped`,
-        });
-      } else {
-        warnings.push({ code: 'no-skill-file', path: relPath, message: `${relPath} has no SKILL.md, skipped` });
-      }
+    const missing = missingSkillFile(skillDir, `${relDir}/${dirName}`);
+    if (missing) {
+      warnings.push({ ...missing, message: `${missing.message}, skipped` });
       continue;
     }
+    const skillFile = path.join(skillDir, SKILL_FILE);
     found.push(inspectSkill(skillFile, { readBody: false }));
   }
   return found;
@@ -165,6 +157,18 @@ function toSkill(
     mcpServers: mcpServers(fm),
     disableModelInvocation: isModelInvocationDisabled(fm),
   };
+}
+
+/**
+ * Why `skillDir` is not a skill (no SKILL.md, or only a lowercase skill.md), or undefined when it
+ * has its SKILL.md. `shown` is how the folder is named in the message.
+ */
+export function missingSkillFile(skillDir: string, shown: string): { code: 'no-skill-file' | 'skill-file-case'; path: string; message: string } | undefined {
+  if (isFile(path.join(skillDir, SKILL_FILE))) return undefined;
+  if (isFile(path.join(skillDir, SKILL_FILE.toLowerCase()))) {
+    return { code: 'skill-file-case', path: shown, message: `${shown} has skill.md; the standard file name is SKILL.md (rename it)` };
+  }
+  return { code: 'no-skill-file', path: shown, message: `${shown} has no SKILL.md` };
 }
 
 /** Entry names of a folder, without ignored ones, sorted by code point; [] when it does not exist. */

@@ -77,8 +77,12 @@ export function validateSkill(input: ValidateSkillInput): SkillValidation {
 }
 
 function checkName(fm: Frontmatter, dirName: string | undefined, errors: SkillIssue[]): void {
-  if (!('name' in fm) || fm.name === null || fm.name === undefined) {
+  if (!('name' in fm) || fm.name === undefined) {
     errors.push({ code: 'name-missing', field: 'name', message: 'required field "name" is missing' });
+    return;
+  }
+  if (fm.name === null) {
+    errors.push({ code: 'name-empty', field: 'name', message: '"name" is empty' });
     return;
   }
   if (typeof fm.name !== 'string') {
@@ -103,12 +107,14 @@ function checkName(fm: Frontmatter, dirName: string | undefined, errors: SkillIs
 
 function checkDescription(fm: Frontmatter, errors: SkillIssue[]): void {
   const description = fm.description;
-  if (description === undefined || description === null) {
+  if (description === undefined) {
     errors.push({
       code: 'description-missing',
       field: 'description',
       message: 'required field "description" is missing',
     });
+  } else if (description === null) {
+    errors.push({ code: 'description-empty', field: 'description', message: '"description" is empty' });
   } else if (typeof description !== 'string') {
     errors.push({
       code: 'description-not-string',
@@ -158,10 +164,11 @@ function checkMetadata(fm: Frontmatter, errors: SkillIssue[], warnings: SkillIss
   for (const [key, value] of Object.entries(metadata)) {
     if ((STRUCTURED_METADATA_KEYS as readonly string[]).includes(key)) continue;
     if (typeof value !== 'string') {
+      const scalar = value === null || typeof value !== 'object';
       warnings.push({
         code: 'metadata-value-not-string',
         field: `metadata.${key}`,
-        message: `metadata.${key} is ${describeType(value)}; the standard expects string values (quote it: "${String(value)}")`,
+        message: `metadata.${key} is ${describeType(value)}; the standard expects string values${scalar ? ' (put the value in quotes in the YAML)' : ''}`,
       });
     }
   }

@@ -41,7 +41,7 @@ interface ValidateJson {
   ok: boolean;
   strict: boolean;
   skills: { path: string; name: string; valid: boolean; errors: { code: string; message: string; line?: number }[]; warnings: { code: string }[] }[];
-  skipped: string[];
+  skipped: { path: string; message: string }[];
   summary: { checked: number; valid: number; invalid: number; errors: number; warnings: number };
 }
 
@@ -63,7 +63,7 @@ describe('skills validate', () => {
     }
     const folder = runCli(['skills', 'validate', 'lib', '--json'], { cwd }).json<ValidateJson>();
     expect(folder.skills.map((s) => s.path)).toEqual(['lib/csv/SKILL.md', 'lib/pdf/SKILL.md']);
-    expect(folder.skipped).toEqual(['lib/notes']);
+    expect(folder.skipped).toEqual([{ path: 'lib/notes', message: 'lib/notes has no SKILL.md' }]);
     expect(folder.summary).toEqual({ checked: 2, valid: 2, invalid: 0, errors: 0, warnings: 0 });
   });
 
@@ -118,6 +118,14 @@ describe('skills validate', () => {
     const empty = runCli(['skills', 'validate', 'empty'], { cwd });
     expect(empty.code).toBe(1);
     expect(empty.stderr).toMatch(/no SKILL\.md in empty/);
+  });
+
+  it('points out a lowercase skill.md', () => {
+    const cwd = tempDir();
+    writeFiles(cwd, { 'lower/skill.md': validSkill('lower') });
+    const result = runCli(['skills', 'validate', 'lower'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^✗ lower has skill\.md; the standard file name is SKILL\.md \(rename it\)/);
   });
 });
 

@@ -72,7 +72,7 @@ describe('validateSkill: valid skills', () => {
 describe('validateSkill: name', () => {
   it.each([
     [{ description: 'd' }, 'name-missing'],
-    [{ ...base, name: null }, 'name-missing'],
+    [{ ...base, name: null }, 'name-empty'],
     [{ ...base, name: 42 }, 'name-not-string'],
     [{ ...base, name: ['a'] }, 'name-not-string'],
     [{ ...base, name: '' }, 'name-empty'],
@@ -103,6 +103,7 @@ describe('validateSkill: name', () => {
 describe('validateSkill: description', () => {
   it.each([
     [{ name: 'my-skill' }, 'description-missing'],
+    [{ ...base, description: null }, 'description-empty'],
     [{ ...base, description: 5 }, 'description-not-string'],
     [{ ...base, description: '' }, 'description-empty'],
     [{ ...base, description: '   \n' }, 'description-empty'],
@@ -138,6 +139,8 @@ describe('validateSkill: compatibility and metadata', () => {
     expect(result.valid).toBe(true);
     expect(result.warningCodes).toEqual(['metadata-value-not-string', 'metadata-value-not-string']);
     expect(result.warnings[0]!.field).toBe('metadata.version');
+    expect(result.warnings[0]!.message).toContain('put the value in quotes');
+    expect(result.warnings[1]!.message).not.toContain('quotes');
   });
 });
 
