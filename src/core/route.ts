@@ -74,6 +74,11 @@ export function detectBroadTask(task: string, otherMembers: readonly string[] = 
   return undefined;
 }
 
+/** Names (roster and folder) of every member but `self`, for detectBroadTask. */
+export function otherMemberNames(agents: readonly Agent[], self: string): string[] {
+  return agents.filter((a) => a.name !== self).flatMap((a) => [a.displayName, a.name]);
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -150,7 +155,8 @@ const ROUTE_WEIGHTS = { role: 3, skills: 2, charter: 1 };
  */
 export function routeTask(root: string, task: string): RouteSuggestion {
   requireSquad(root);
-  const members = listAgents(root).filter((agent) => agent.hasFolder && agent.name !== SCRIBE_AGENT);
+  const everyone = listAgents(root);
+  const members = everyone.filter((agent) => agent.hasFolder && agent.name !== SCRIBE_AGENT);
   if (members.length === 0) {
     return {
       task,
@@ -193,8 +199,7 @@ export function routeTask(root: string, task: string): RouteSuggestion {
   const chosen = matched ? byName.get(ranked[0]!.id)! : (members.find((m) => /\blead\b/i.test(m.role ?? '')) ?? members[0]!);
   const visible = promptableSkills(discoverSkills(root, { agent: chosen.name }).skills);
   const skillMatches = matchSkills(task, visible);
-  const others = members.filter((m) => m !== chosen).flatMap((m) => [m.displayName, m.name]);
-  const broad = detectBroadTask(task, others);
+  const broad = detectBroadTask(task, otherMemberNames(everyone, chosen.name));
   const mode: SpawnMode = matched && skillMatches.length > 0 && !broad ? 'lightweight' : 'standard';
 
   const top = ranking.find((r) => r.agent === chosen.name)!;

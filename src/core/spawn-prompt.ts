@@ -29,7 +29,7 @@ import {
   squadPaths,
 } from './paths.js';
 import { listAgents, requireAgent } from './roster.js';
-import { detectBroadTask, matchSkills, promptableSkills, type SpawnMode } from './route.js';
+import { detectBroadTask, matchSkills, otherMemberNames, promptableSkills, type SpawnMode } from './route.js';
 import { readSkillFile } from './skill.js';
 import { renderTemplate } from './templates.js';
 import { estimateTokens } from './tokens.js';
@@ -204,10 +204,7 @@ function chooseLightweightSkills(
   requested: readonly string[] | undefined,
   warnings: string[],
 ): { skills: DiscoveredSkill[]; refusal?: undefined } | { skills?: undefined; refusal: string } {
-  const others = listAgents(root)
-    .filter((a) => a.name !== agent)
-    .flatMap((a) => [a.displayName, a.name]);
-  const broad = detectBroadTask(task, others);
+  const broad = detectBroadTask(task, otherMemberNames(listAgents(root), agent));
   if (broad) return { refusal: `${broad.reason}, which needs the full context of a standard spawn` };
 
   if (requested && requested.length > 0) {
