@@ -133,7 +133,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
 
   const charterFile = charterPath(agent);
   const charterText = readTextIfExists(resolveIn(root, charterFile));
-  if (charterText === undefined) warnings.push(`${charterFile} is missing; the prompt has no charter`);
+  if (charterText === undefined && mode === 'standard') warnings.push(`${charterFile} is missing; the prompt has no charter`);
   const charter = mode === 'standard' ? normalizeNewlines(charterText ?? `(no charter yet: ${charterFile} is missing)`).trim() : '';
 
   const skillsBlock =
