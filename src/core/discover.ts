@@ -127,10 +127,9 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
   const found: SkillReport[] = [];
   for (const dirName of readDirNames(absDir)) {
     const skillDir = path.join(absDir, dirName);
+    if (!isDirectory(skillDir)) continue;
     const skillFile = path.join(skillDir, SKILL_FILE);
-    // One stat in the common case: a SKILL.md file implies its folder is a directory.
     if (!isFile(skillFile)) {
-      if (!isDirectory(skillDir)) continue;
       const relPath = `${relDir}/${dirName}`;
       if (isFile(path.join(skillDir, SKILL_FILE.toLowerCase()))) {
         warnings.push({

@@ -5,18 +5,8 @@
  * capped so a "billion laughs" document is refused instead of expanded; the frontmatter itself is
  * capped in size so a file without a closing `---` cannot make us read a 50 MB body.
  */
-import { createRequire } from 'node:module';
-import type { parseDocument as ParseDocument } from 'yaml';
+import { parseDocument } from 'yaml';
 import { SquadError } from './errors.js';
-import { parseSimpleYaml } from './simple-yaml.js';
-
-let parseDocument: typeof ParseDocument | undefined;
-
-/** The `yaml` package, loaded on first need: simple frontmatter never needs it. */
-function yamlParser(): typeof ParseDocument {
-  parseDocument ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parseDocument;
-  return parseDocument;
-}
 
 export const FRONTMATTER_MAX_BYTES = 64 * 1024;
 /** Upper bound on alias dereferences while building the JS value (yaml's own guard). */
@@ -152,9 +142,7 @@ export function parseFrontmatterYaml(
   file?: string,
   firstLine = 2,
 ): Record<string, unknown> {
-  const simple = parseSimpleYaml(yamlText);
-  if (simple !== undefined) return simple;
-  const doc = yamlParser()(yamlText, { prettyErrors: true, uniqueKeys: true, strict: true });
+  const doc = parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true, strict: true });
   const [firstError] = doc.errors;
   if (firstError) {
     const yamlLine = firstError.linePos?.[0]?.line;

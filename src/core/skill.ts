@@ -38,7 +38,7 @@ export interface SkillHead {
   bytesRead: number;
 }
 
-const READ_CHUNK = 1024;
+const READ_CHUNK = 4096;
 
 /**
  * Read a SKILL.md only as far as the closing `---`: the body is never read, so listing a skill
