@@ -53,4 +53,41 @@ export {
 export { hasSquad, listAgents, parseRoster, readRoster, requireAgent, requireSquad, type Agent, type RosterMember } from './core/roster.js';
 export { buildTaughtSkill, deriveSkillName, type TaughtSkill, type TaughtSkillInput } from './core/teach.js';
 export { estimateTokens } from './core/tokens.js';
+export { AVAILABLE_SKILLS_TAG, escapeXml, escapeXmlLine, renderAvailableSkills, skillEntry, type SkillSummary } from './core/xml.js';
+export {
+  MCP_CONFIG_MAX_BYTES,
+  collectMcpRequirements,
+  detectMcpConfig,
+  mcpServerStatus,
+  missingRequiredServers,
+  renderMcpBlock,
+  type McpConfigDetection,
+  type McpConfigSource,
+  type McpConfigured,
+  type McpRequirementRow,
+  type SkillMcpNeeds,
+} from './core/mcp.js';
+export { rankDocuments, stem, tokenize, type RankOptions, type RankedDocument, type TextDocument } from './core/text-match.js';
+export {
+  MAX_ACTIVATED_SKILLS,
+  SPAWN_MODES,
+  detectBroadTask,
+  matchSkills,
+  promptableSkills,
+  routeTask,
+  type BroadTask,
+  type RankedMember,
+  type RouteSuggestion,
+  type SkillMatch,
+  type SpawnMode,
+} from './core/route.js';
+export {
+  MAX_INLINED_SKILL_BYTES,
+  SPAWN_TEMPLATES,
+  buildSpawnPrompt,
+  type PromptSkill,
+  type SpawnPrompt,
+  type SpawnPromptOptions,
+  type SpawnPromptTokens,
+} from './core/spawn-prompt.js';
 export { packageVersion } from './core/version.js';

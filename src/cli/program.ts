@@ -137,10 +137,26 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--task <text>', 'the task ("-" reads it from stdin)')
     .addOption(new Option('--mode <mode>', 'spawn mode').choices(['standard', 'lightweight']).default('standard'))
     .option('--skill <name...>', 'skills to inline in lightweight mode')
-    .action(() => notAvailable('prompt'));
+    .action(async (agent: string, opts: Opts) => {
+      const { prompt } = await import('../commands/prompt.js');
+      await execute(opts, ui, (ctx) =>
+        prompt(
+          {
+            agent,
+            task: opts.task === undefined ? undefined : String(opts.task),
+            mode: opts.mode === undefined ? undefined : String(opts.mode),
+            skills: Array.isArray(opts.skill) ? opts.skill.map(String) : [],
+          },
+          ctx,
+        ),
+      );
+    });
 
-  sub(program, 'route <task>', 'suggest which agent, mode and skills fit a task')
-    .action(() => notAvailable('route'));
+  sub(program, 'route <task>', 'suggest which agent, mode and skills fit a task ("-" reads it from stdin)')
+    .action(async (task: string, opts: Opts) => {
+      const { route } = await import('../commands/route.js');
+      await execute(opts, ui, (ctx) => route({ task }, ctx));
+    });
 
   sub(program, 'upgrade', 'refresh the files create-squad owns; never touches what the team learned')
     .option('--dry-run', 'print what would change, write nothing')

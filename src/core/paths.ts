@@ -21,6 +21,19 @@ export const SKILL_RESOURCE_DIRS = ['references', 'scripts', 'assets'] as const;
 
 export const SCRIBE_AGENT = 'scribe';
 
+/**
+ * MCP configuration files create-squad reads (never writes) to tell whether a server is configured:
+ * repo-relative ones, and the user's Copilot CLI configuration relative to the home folder.
+ */
+export const MCP_CONFIG_PATHS = {
+  vscode: '.vscode/mcp.json',
+  workspace: '.mcp.json',
+  copilot: '.copilot/mcp-config.json',
+  squad: `${AI_TEAM_DIR}/mcp-config.json`,
+  /** Relative to the user's home folder. */
+  userCopilot: '.copilot/mcp-config.json',
+} as const;
+
 export const squadPaths = {
   root: AI_TEAM_DIR,
   team: `${AI_TEAM_DIR}/team.md`,
@@ -38,7 +51,7 @@ export const squadPaths = {
   orchestrationLog: `${AI_TEAM_DIR}/orchestration-log`,
   backups: `${AI_TEAM_DIR}/backups`,
   manifest: `${AI_TEAM_DIR}/.squad-manifest.json`,
-  mcpConfig: `${AI_TEAM_DIR}/mcp-config.json`,
+  mcpConfig: MCP_CONFIG_PATHS.squad,
   templatesCopy: TEMPLATES_COPY_DIR,
   coordinator: COORDINATOR_PATH,
   gitattributes: GITATTRIBUTES_PATH,

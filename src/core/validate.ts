@@ -262,10 +262,11 @@ function checkOptionalTypes(fm: Frontmatter, warnings: SkillIssue[]): void {
   }
 }
 
+const KNOWN_FIELDS: ReadonlySet<string> = new Set<string>([...STANDARD_FIELDS, ...KNOWN_EXTENSION_FIELDS]);
+
 function checkUnknownFields(fm: Frontmatter, warnings: SkillIssue[]): void {
-  const known = new Set<string>([...STANDARD_FIELDS, ...KNOWN_EXTENSION_FIELDS]);
   for (const key of Object.keys(fm)) {
-    if (!known.has(key)) {
+    if (!KNOWN_FIELDS.has(key)) {
       warnings.push({
         code: 'field-unknown',
         field: key,

@@ -1,0 +1,68 @@
+/**
+ * `create-squad prompt <agent> --task "<text>" [--mode standard|lightweight] [--skill name…] [--json]`:
+ * render the spawn prompt for one member and one task. In text mode stdout carries exactly the
+ * prompt (so it can be piped into Copilot's task tool) and warnings go to stderr.
+ */
+import { usageError } from '../core/errors.js';
+import type { McpConfigSource, McpRequirementRow } from '../core/mcp.js';
+import { SPAWN_MODES, type SpawnMode } from '../core/route.js';
+import { buildSpawnPrompt, type PromptSkill, type SpawnPromptTokens } from '../core/spawn-prompt.js';
+import type { CommandContext, CommandResult } from './context.js';
+import { readTaskInput } from './task-input.js';
+
+export interface PromptOptions {
+  agent: string;
+  /** `--task` as given; "-" reads stdin. */
+  task: string | undefined;
+  mode: string | undefined;
+  skills: string[];
+}
+
+export interface PromptData {
+  agent: string;
+  mode: SpawnMode;
+  requestedMode: SpawnMode;
+  prompt: string;
+  skills: PromptSkill[];
+  mcp: McpRequirementRow[];
+  mcpConfig: McpConfigSource[];
+  warnings: string[];
+  tokens: SpawnPromptTokens;
+}
+
+const USAGE = 'usage: create-squad prompt <agent> --task "<text>" [--mode standard|lightweight] (--task - reads stdin)';
+
+export async function prompt(options: PromptOptions, ctx: CommandContext): Promise<CommandResult<PromptData>> {
+  const mode = options.mode ?? 'standard';
+  if (!SPAWN_MODES.includes(mode as SpawnMode)) {
+    throw usageError(`unknown mode "${mode}"`, `choose one of: ${SPAWN_MODES.join(', ')}`);
+  }
+  const task = await readTaskInput(options.task, USAGE, ctx);
+  const built = await buildSpawnPrompt({
+    root: ctx.cwd,
+    agent: options.agent,
+    task,
+    mode: mode as SpawnMode,
+    skills: options.skills,
+    home: ctx.home,
+  });
+  const data: PromptData = {
+    agent: built.agent,
+    mode: built.mode,
+    requestedMode: built.requestedMode,
+    prompt: built.prompt,
+    skills: built.skills,
+    mcp: built.mcp,
+    mcpConfig: built.mcpConfig,
+    warnings: built.warnings,
+    tokens: built.tokens,
+  };
+  return {
+    data,
+    exitCode: 0,
+    render(ui) {
+      for (const warning of built.warnings) ui.warn(warning);
+      ui.write(built.prompt.endsWith('\n') ? built.prompt : `${built.prompt}\n`);
+    },
+  };
+}

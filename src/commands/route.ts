@@ -1,0 +1,52 @@
+/**
+ * `create-squad route "<task>" [--json]`: suggest the member, spawn mode and skills for a task,
+ * with the reason and the full ranking.
+ */
+import { routeTask, type RouteSuggestion } from '../core/route.js';
+import type { CommandContext, CommandResult } from './context.js';
+import { readTaskInput } from './task-input.js';
+
+export interface RouteOptions {
+  task: string | undefined;
+}
+
+const USAGE = 'usage: create-squad route "<task>" (or "-" to read it from stdin)';
+
+export async function route(options: RouteOptions, ctx: CommandContext): Promise<CommandResult<RouteSuggestion>> {
+  const task = await readTaskInput(options.task, USAGE, ctx);
+  const suggestion = routeTask(ctx.cwd, task);
+  return {
+    data: suggestion,
+    exitCode: 0,
+    render(ui) {
+      if (!suggestion.agent) {
+        ui.out(`No suggestion: ${suggestion.reason}. Add a member with "create-squad hire <role>".`);
+        return;
+      }
+      const who = suggestion.role ? `${suggestion.displayName} (${suggestion.role})` : suggestion.displayName;
+      ui.out(`${ui.style.bold('Agent:')}  ${who}`);
+      ui.out(`${ui.style.bold('Mode:')}   ${suggestion.mode}`);
+      ui.out(
+        `${ui.style.bold('Skills:')} ${
+          suggestion.skills.length ? suggestion.skills.map((s) => `${s.name} (${s.terms.join(', ')})`).join(', ') : '-'
+        }`,
+      );
+      ui.out(`${ui.style.bold('Why:')}    ${suggestion.reason}`);
+      ui.out();
+      ui.table(
+        ['AGENT', 'ROLE', 'SCORE', 'MATCHED'],
+        suggestion.ranking.map((r) => [
+          r.agent,
+          r.role ?? '-',
+          r.score.toFixed(2),
+          Object.entries(r.matches)
+            .map(([field, terms]) => `${field}: ${terms.join(', ')}`)
+            .join('; ') || '-',
+        ]),
+      );
+      ui.out();
+      const skillFlags = suggestion.mode === 'lightweight' ? ` --skill ${suggestion.skills.map((s) => s.name).join(' ')}` : '';
+      ui.out(`Next: create-squad prompt ${suggestion.agent} --mode ${suggestion.mode}${skillFlags} --task "<the task>"`);
+    },
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * MCP requirements of skills (the squad extension `metadata.mcp-servers`) and what the workspace's
+ * MCP configuration says about them.
+ *
+ * create-squad only reads MCP configuration, never writes it. Whether a server is configured has
+ * three answers: "yes" (a checked file lists it), "no" (checked files exist, were read, and none
+ * lists it) and "unknown" (no checked file exists, or one could not be read: Copilot may still
+ * have the server from settings create-squad does not read).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { MCP_CONFIG_PATHS, resolveIn } from './paths.js';
+import type { McpServerRequirement } from './skill.js';
+import { renderTemplate } from './templates.js';
+import { compareCodePoints, isMapping } from './util.js';
+
+export type McpConfigured = 'yes' | 'no' | 'unknown';
+
+/** Largest MCP configuration file read; a bigger one is reported and ignored. */
+export const MCP_CONFIG_MAX_BYTES = 1024 * 1024;
+export const MCP_BLOCK_TEMPLATE = 'prompts/mcp-requirements.md.hbs';
+
+interface ConfigLocation {
+  /** As shown to users: repo-relative, or `~/…` under the home folder. */
+  display: string;
+  base: 'root' | 'home';
+  relPath: string;
+  /** Top-level keys that hold the servers, in the order tried. */
+  keys: readonly string[];
+}
+
+/** The files checked, in the order they are reported. */
+const CONFIG_LOCATIONS: readonly ConfigLocation[] = [
+  { display: MCP_CONFIG_PATHS.vscode, base: 'root', relPath: MCP_CONFIG_PATHS.vscode, keys: ['servers'] },
+  { display: MCP_CONFIG_PATHS.workspace, base: 'root', relPath: MCP_CONFIG_PATHS.workspace, keys: ['mcpServers'] },
+  { display: MCP_CONFIG_PATHS.copilot, base: 'root', relPath: MCP_CONFIG_PATHS.copilot, keys: ['mcpServers'] },
+  { display: MCP_CONFIG_PATHS.squad, base: 'root', relPath: MCP_CONFIG_PATHS.squad, keys: ['mcpServers', 'servers'] },
+  {
+    display: `~/${MCP_CONFIG_PATHS.userCopilot}`,
+    base: 'home',
+    relPath: MCP_CONFIG_PATHS.userCopilot,
+    keys: ['mcpServers'],
+  },
+];
+
+export interface McpConfigSource {
+  /** Repo-relative path, or `~/…` for the user's own configuration. */
+  path: string;
+  exists: boolean;
+  /** Server names the file lists, sorted (empty when missing or unreadable). */
+  servers: string[];
+  /** Why an existing file could not be used; such a file makes "no" impossible to claim. */
+  error?: string;
+}
+
+export interface McpConfigDetection {
+  /** Every file checked, in a fixed order. */
+  sources: McpConfigSource[];
+  /** One line per unusable file (malformed JSON, wrong shape, too large, unreadable). */
+  warnings: string[];
+}
+
+type JsoncParse = (text: string, errors: { error: number; offset: number }[], options: object) => unknown;
+let jsoncParse: JsoncParse | undefined;
+
+async function loadJsonc(): Promise<JsoncParse> {
+  if (!jsoncParse) {
+    const mod = (await import('jsonc-parser')) as unknown as { parse?: JsoncParse; default?: { parse: JsoncParse } };
+    jsoncParse = mod.parse ?? mod.default!.parse;
+  }
+  return jsoncParse;
+}
+
+/**
+ * Read the MCP configuration files (SPEC §5). JSON with comments and trailing commas is accepted,
+ * as VS Code accepts it. A malformed file becomes a warning, never a failure.
+ */
+export async function detectMcpConfig(root: string, home: string | undefined): Promise<McpConfigDetection> {
+  const sources: McpConfigSource[] = [];
+  const warnings: string[] = [];
+  for (const location of CONFIG_LOCATIONS) {
+    if (location.base === 'home' && !home) continue;
+    const abs = location.base === 'root' ? resolveIn(root, location.relPath) : path.join(home!, ...location.relPath.split('/'));
+    const source = await readConfig(abs, location);
+    if (source.error) warnings.push(`MCP configuration ${source.path} ignored: ${source.error}`);
+    sources.push(source);
+  }
+  return { sources, warnings };
+}
+
+async function readConfig(abs: string, location: ConfigLocation): Promise<McpConfigSource> {
+  const base = { path: location.display, exists: false, servers: [] as string[] };
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch {
+    return base;
+  }
+  if (!stat.isFile()) return { ...base, exists: true, error: 'it is not a file' };
+  if (stat.size > MCP_CONFIG_MAX_BYTES) {
+    return { ...base, exists: true, error: `it is larger than ${MCP_CONFIG_MAX_BYTES / 1024} KB` };
+  }
+  let text: string;
+  try {
+    text = fs.readFileSync(abs, 'utf8');
+  } catch (error) {
+    return { ...base, exists: true, error: `cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+  const parse = await loadJsonc();
+  const errors: { error: number; offset: number }[] = [];
+  const value = parse(text.replace(/^\uFEFF/, ''), errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const offset = errors[0]!.offset;
+    const line = text.slice(0, offset).split('\n').length;
+    return { ...base, exists: true, error: `it is not valid JSON (line ${line})` };
+  }
+  if (!isMapping(value)) return { ...base, exists: true, error: 'it is not a JSON object' };
+  const key = location.keys.find((k) => k in value);
+  if (key === undefined) return { ...base, exists: true };
+  const servers = serverNames(value[key]);
+  if (servers === undefined) {
+    return { ...base, exists: true, error: `"${key}" is not an object of servers` };
+  }
+  return { ...base, exists: true, servers };
+}
+
+/** Server names from `{name: config}`, or from a list of names or `{name}` entries. */
+function serverNames(value: unknown): string[] | undefined {
+  let names: string[];
+  if (isMapping(value)) {
+    names = Object.keys(value);
+  } else if (Array.isArray(value)) {
+    names = value.flatMap((entry) =>
+      typeof entry === 'string' ? [entry] : isMapping(entry) && typeof entry.name === 'string' ? [entry.name] : [],
+    );
+  } else {
+    return undefined;
+  }
+  return [...new Set(names.map((n) => n.trim()).filter(Boolean))].sort(compareCodePoints);
+}
+
+/** Whether `server` is configured, and where. Names compare case-insensitively. */
+export function mcpServerStatus(
+  server: string,
+  detection: McpConfigDetection | undefined,
+): { configured: McpConfigured; configuredIn: string[] } {
+  if (!detection) return { configured: 'unknown', configuredIn: [] };
+  const key = server.toLowerCase();
+  const configuredIn = detection.sources
+    .filter((source) => source.servers.some((name) => name.toLowerCase() === key))
+    .map((source) => source.path);
+  if (configuredIn.length > 0) return { configured: 'yes', configuredIn };
+  const certain = detection.sources.some((s) => s.exists) && detection.sources.every((s) => s.error === undefined);
+  return { configured: certain ? 'no' : 'unknown', configuredIn };
+}
+
+/** One row of the MCP requirements table. */
+export interface McpRequirementRow {
+  skill: string;
+  server: string;
+  required: boolean;
+  purpose?: string;
+  /** What to do without the server; the prompt quotes it for optional servers. */
+  fallback?: string;
+  configured: McpConfigured;
+  /** The checked files that list the server. */
+  configuredIn: string[];
+}
+
+export interface SkillMcpNeeds {
+  name: string;
+  mcpServers: readonly McpServerRequirement[];
+}
+
+/**
+ * Aggregate the MCP servers the given skills declare: one row per skill and server (a server
+ * declared twice by one skill is one row, required if either declaration is), sorted by skill then
+ * server. With `detection`, each row says whether the server is configured.
+ */
+export function collectMcpRequirements(
+  skills: readonly SkillMcpNeeds[],
+  detection?: McpConfigDetection,
+): McpRequirementRow[] {
+  const rows = new Map<string, McpRequirementRow>();
+  for (const skill of skills) {
+    for (const need of skill.mcpServers) {
+      const key = `${skill.name}\u0000${need.name}`;
+      const row = rows.get(key);
+      if (row) {
+        row.required ||= !need.optional;
+        row.purpose ??= need.reason;
+        row.fallback ??= need.fallback;
+        continue;
+      }
+      rows.set(key, {
+        skill: skill.name,
+        server: need.name,
+        required: !need.optional,
+        ...(need.reason === undefined ? {} : { purpose: need.reason }),
+        ...(need.fallback === undefined ? {} : { fallback: need.fallback }),
+        ...mcpServerStatus(need.name, detection),
+      });
+    }
+  }
+  return [...rows.values()].sort(
+    (a, b) => compareCodePoints(a.skill, b.skill) || compareCodePoints(a.server, b.server),
+  );
+}
+
+/** Required servers that are certainly not configured: the ones the block flags at its top. */
+export function missingRequiredServers(rows: readonly McpRequirementRow[]): McpRequirementRow[] {
+  return rows.filter((row) => row.required && row.configured === 'no');
+}
+
+/** The MCP requirements block of a spawn prompt; empty string when no skill declares a server. */
+export async function renderMcpBlock(rows: readonly McpRequirementRow[], detection?: McpConfigDetection): Promise<string> {
+  if (rows.length === 0) return '';
+  const sources = detection?.sources ?? [];
+  const text = await renderTemplate(MCP_BLOCK_TEMPLATE, {
+    rows,
+    missing: missingRequiredServers(rows),
+    checked: sources.map((s) => s.path).join(', '),
+    found: sources.filter((s) => s.exists && !s.error).map((s) => s.path).join(', '),
+  });
+  return text.trimEnd();
+}

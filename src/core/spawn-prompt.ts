@@ -1,0 +1,248 @@
+/**
+ * Spawn prompts (SPEC §5): the text the coordinator gives Copilot's task tool to start one member.
+ *
+ * standard:    identity → charter → <available_skills> → MCP requirements → history and decisions
+ *              pointers → after-work instructions → task. Skills are listed from frontmatter only.
+ * lightweight: identity → the relevant skills' bodies inlined → their MCP requirements → task →
+ *              a one-line history note afterwards. Refused (standard instead) for architecture
+ *              decisions, multi-agent work, or when no skill is relevant.
+ */
+import fs from 'node:fs';
+import { discoverSkills, type DiscoveredSkill } from './discover.js';
+import { usageError } from './errors.js';
+import { readTextIfExists } from './fs-safe.js';
+import { normalizeNewlines } from './frontmatter.js';
+import {
+  collectMcpRequirements,
+  detectMcpConfig,
+  renderMcpBlock,
+  type McpConfigSource,
+  type McpRequirementRow,
+} from './mcp.js';
+import { MAX_NAME_LENGTH } from './names.js';
+import {
+  agentSkillsDir,
+  charterPath,
+  decisionInboxPath,
+  historyPath,
+  resolveIn,
+  squadPaths,
+} from './paths.js';
+import { listAgents, requireAgent } from './roster.js';
+import { detectBroadTask, matchSkills, otherMemberNames, promptableSkills, type SpawnMode } from './route.js';
+import { readSkillFile } from './skill.js';
+import { renderTemplate } from './templates.js';
+import { estimateTokens } from './tokens.js';
+import { MAX_BODY_LINES, MAX_DESCRIPTION_LENGTH } from './validate.js';
+import { renderAvailableSkills } from './xml.js';
+
+export const SPAWN_TEMPLATES: Record<SpawnMode, string> = {
+  standard: 'prompts/spawn-standard.md.hbs',
+  lightweight: 'prompts/spawn-lightweight.md.hbs',
+};
+
+/** A SKILL.md larger than this is not inlined in a lightweight prompt; the agent reads it instead. */
+export const MAX_INLINED_SKILL_BYTES = 128 * 1024;
+
+const DEFAULT_ROLE = 'team member';
+
+export interface SpawnPromptOptions {
+  root: string;
+  /** Folder name or roster name of the member. */
+  agent: string;
+  task: string;
+  mode?: SpawnMode;
+  /** Lightweight mode: the skills to inline (default: the skills the task matches). */
+  skills?: readonly string[];
+  /** Home folder, for `~/.copilot/mcp-config.json`; undefined skips that file. */
+  home?: string;
+}
+
+export interface PromptSkill {
+  name: string;
+  scope: DiscoveredSkill['scope'];
+  location: string;
+  description: string;
+  /** Lightweight mode: the body is in the prompt. */
+  inlined: boolean;
+}
+
+export interface SpawnPromptTokens {
+  charter: number;
+  skills: number;
+  mcp: number;
+  total: number;
+}
+
+export interface SpawnPrompt {
+  agent: string;
+  displayName: string;
+  role: string;
+  mode: SpawnMode;
+  requestedMode: SpawnMode;
+  prompt: string;
+  /** The variable parts, as they appear in the prompt. */
+  parts: { charter: string; skills: string; mcp: string; task: string };
+  skills: PromptSkill[];
+  mcp: McpRequirementRow[];
+  /** The MCP configuration files checked. */
+  mcpConfig: McpConfigSource[];
+  warnings: string[];
+  tokens: SpawnPromptTokens;
+}
+
+interface InlinedSkill {
+  skill: DiscoveredSkill;
+  body: string | undefined;
+}
+
+export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<SpawnPrompt> {
+  const { root } = options;
+  const task = normalizeNewlines(options.task).trim();
+  if (!task) throw usageError('the task is empty', 'say what the agent should do: --task "<text>" (or --task - to read it from stdin)');
+  const requestedMode = options.mode ?? 'standard';
+  const member = requireAgent(root, options.agent);
+  const agent = member.name;
+  const warnings: string[] = [];
+
+  const discovery = discoverSkills(root, { agent });
+  for (const warning of discovery.warnings) {
+    warnings.push(warning.code === 'skill-invalid' ? `${warning.message} (skipped)` : warning.message);
+  }
+  const visible = promptableSkills(discovery.skills);
+
+  let mode = requestedMode;
+  let inlined: InlinedSkill[] = [];
+  if (requestedMode === 'lightweight') {
+    const chosen = chooseLightweightSkills(root, agent, task, visible, discovery.skills, options.skills, warnings);
+    if (chosen.skills) {
+      inlined = chosen.skills.map((skill) => ({ skill, body: readInlineBody(skill, warnings) }));
+    } else {
+      warnings.push(`lightweight mode refused: ${chosen.refusal}; building a standard spawn instead`);
+      mode = 'standard';
+    }
+  } else if (options.skills && options.skills.length > 0) {
+    warnings.push('--skill only applies to lightweight mode; ignored (a standard spawn lists every skill)');
+  }
+
+  const shown = mode === 'standard' ? visible : inlined.map((i) => i.skill);
+  const detection = await detectMcpConfig(root, options.home);
+  warnings.push(...detection.warnings);
+  const mcp = collectMcpRequirements(shown, detection);
+  const mcpBlock = await renderMcpBlock(mcp, detection);
+
+  const charterFile = charterPath(agent);
+  const charterText = readTextIfExists(resolveIn(root, charterFile));
+  if (charterText === undefined && mode === 'standard') warnings.push(`${charterFile} is missing; the prompt has no charter`);
+  const charter = mode === 'standard' ? normalizeNewlines(charterText ?? `(no charter yet: ${charterFile} is missing)`).trim() : '';
+
+  const skillsBlock =
+    mode === 'standard'
+      ? renderAvailableSkills(shown.map((s) => ({ name: s.name, description: s.description ?? '', location: s.location })))
+      : '';
+  const common = {
+    agent,
+    name: member.displayName,
+    role: member.role || DEFAULT_ROLE,
+    task,
+    mcpBlock,
+    historyPath: historyPath(agent),
+    decisionsPath: squadPaths.decisions,
+    maxLines: MAX_BODY_LINES,
+  };
+  const prompt =
+    mode === 'standard'
+      ? await renderTemplate(SPAWN_TEMPLATES.standard, {
+          ...common,
+          charter,
+          charterPath: charterFile,
+          skillsBlock,
+          agentSkillsDir: agentSkillsDir(agent),
+          decisionInbox: decisionInboxPath(agent, '{brief-slug}'),
+          maxName: MAX_NAME_LENGTH,
+          maxDescription: MAX_DESCRIPTION_LENGTH,
+        })
+      : await renderTemplate(SPAWN_TEMPLATES.lightweight, {
+          ...common,
+          skills: inlined.map(({ skill, body }) => ({ name: skill.name, location: skill.location, body })),
+        });
+
+  const skillsText = mode === 'standard' ? skillsBlock : inlined.map((i) => i.body ?? '').join('\n');
+  return {
+    agent,
+    displayName: member.displayName,
+    role: common.role,
+    mode,
+    requestedMode,
+    prompt,
+    parts: { charter, skills: skillsText, mcp: mcpBlock, task },
+    skills: shown.map((s) => ({
+      name: s.name,
+      scope: s.scope,
+      location: s.location,
+      description: s.description ?? '',
+      inlined: mode === 'lightweight',
+    })),
+    mcp,
+    mcpConfig: detection.sources,
+    warnings,
+    tokens: {
+      charter: estimateTokens(charter),
+      skills: estimateTokens(skillsText),
+      mcp: estimateTokens(mcpBlock),
+      total: estimateTokens(prompt),
+    },
+  };
+}
+
+function chooseLightweightSkills(
+  root: string,
+  agent: string,
+  task: string,
+  visible: readonly DiscoveredSkill[],
+  all: readonly DiscoveredSkill[],
+  requested: readonly string[] | undefined,
+  warnings: string[],
+): { skills: DiscoveredSkill[]; refusal?: undefined } | { skills?: undefined; refusal: string } {
+  const broad = detectBroadTask(task, otherMemberNames(listAgents(root), agent));
+  if (broad) return { refusal: `${broad.reason}, which needs the full context of a standard spawn` };
+
+  if (requested && requested.length > 0) {
+    const skills: DiscoveredSkill[] = [];
+    for (const name of [...new Set(requested)]) {
+      const skill = visible.find((s) => s.name === name);
+      if (skill) {
+        skills.push(skill);
+        continue;
+      }
+      const hidden = all.find((s) => s.name === name || s.dirName === name);
+      warnings.push(
+        hidden && !hidden.valid
+          ? `skill "${name}" is invalid, skipped (run "create-squad skills validate")`
+          : hidden
+            ? `skill "${name}" is not offered to the model (disable-model-invocation), skipped`
+            : `${agent} has no skill named "${name}", skipped (see "create-squad skills list --agent ${agent}")`,
+      );
+    }
+    if (skills.length > 0) return { skills };
+  }
+  const matched = matchSkills(task, visible).map((m) => m.skill);
+  if (matched.length === 0) return { refusal: 'no skill of this agent matches the task (lightweight spawns are for a skilled domain)' };
+  return { skills: matched };
+}
+
+/** The body of a skill to inline, or undefined (with a warning) when it is too large or unreadable. */
+function readInlineBody(skill: DiscoveredSkill, warnings: string[]): string | undefined {
+  try {
+    const size = fs.statSync(skill.file).size;
+    if (size > MAX_INLINED_SKILL_BYTES) {
+      warnings.push(`${skill.location} is larger than ${MAX_INLINED_SKILL_BYTES / 1024} KB; the prompt points to it instead of inlining it`);
+      return undefined;
+    }
+    return readSkillFile(skill.file).body.trim();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    warnings.push(`cannot inline ${skill.location} (${reason}); the prompt points to it instead`);
+    return undefined;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * XML text for prompts: escaping, and the `<available_skills>` block of the Agent Skills standard.
+ *
+ * Whatever a skill's name, description or path contains (`&`, `<`, `</available_skills>`, quotes,
+ * control characters, lone surrogates, any script), the block stays well-formed XML 1.0: markup
+ * characters are escaped, characters XML 1.0 forbids become U+FFFD, and line breaks are folded so
+ * every `<skill>` stays on one line.
+ */
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const TEXT_MARKUP = /[&<>]/g;
+const ATTRIBUTE_MARKUP = /[&<>"']/g;
+
+/**
+ * Characters XML 1.0 does not allow in a document: C0 controls other than tab, LF and CR, the
+ * non-characters U+FFFE and U+FFFF, and unpaired surrogates.
+ */
+const FORBIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Escape text for XML. Element content needs only `&`, `<` and `>` escaped (quotes stay readable,
+ * which matters in a prompt); attribute values also get their quotes escaped.
+ */
+export function escapeXml(text: string, options: { attribute?: boolean } = {}): string {
+  const markup = options.attribute ? ATTRIBUTE_MARKUP : TEXT_MARKUP;
+  return text.replace(FORBIDDEN, '\uFFFD').replace(markup, (ch) => ESCAPES[ch]!);
+}
+
+/** Escape element text and fold every run of whitespace holding a line break into one space. */
+export function escapeXmlLine(text: string): string {
+  return escapeXml(text.replace(/\s*[\r\n\u2028\u2029\u0085]+\s*/g, ' ').trim());
+}
+
+/** What `<available_skills>` shows of one skill. */
+export interface SkillSummary {
+  name: string;
+  description: string;
+  /** Repo-relative path of SKILL.md, forward slashes. */
+  location: string;
+}
+
+export const AVAILABLE_SKILLS_TAG = 'available_skills';
+
+/** One `<skill>` entry on one line. */
+export function skillEntry(skill: SkillSummary): string {
+  return (
+    `<skill><name>${escapeXmlLine(skill.name)}</name>` +
+    `<description>${escapeXmlLine(skill.description)}</description>` +
+    `<location>${escapeXmlLine(skill.location)}</location></skill>`
+  );
+}
+
+/**
+ * The `<available_skills>` block: the opening and closing tags on lines of their own, one compact
+ * `<skill>` per line in the order given. Empty string for no skills (SPEC §5: no skills, no block).
+ */
+export function renderAvailableSkills(skills: readonly SkillSummary[]): string {
+  if (skills.length === 0) return '';
+  const lines = [`<${AVAILABLE_SKILLS_TAG}>`];
+  for (const skill of skills) lines.push(skillEntry(skill));
+  lines.push(`</${AVAILABLE_SKILLS_TAG}>`);
+  return lines.join('\n');
+}

@@ -1,0 +1,136 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  collectMcpRequirements,
+  detectMcpConfig,
+  mcpServerStatus,
+  missingRequiredServers,
+  renderMcpBlock,
+  type McpConfigDetection,
+} from '../../src/core/mcp.js';
+import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
+
+const CHECKED = ['.vscode/mcp.json', '.mcp.json', '.copilot/mcp-config.json', '.ai-team/mcp-config.json', '~/.copilot/mcp-config.json'];
+
+describe('detectMcpConfig', () => {
+  it('checks every location; none present means nothing is known', async () => {
+    const detection = await detectMcpConfig(tempDir(), tempDir());
+    expect(detection.sources.map((s) => s.path)).toEqual(CHECKED);
+    expect(detection.sources.every((s) => !s.exists && s.servers.length === 0)).toBe(true);
+    expect(detection.warnings).toEqual([]);
+    expect(mcpServerStatus('postgres', detection)).toEqual({ configured: 'unknown', configuredIn: [] });
+  });
+
+  it('reads each file with its own key, JSONC included', async () => {
+    const root = tempDir();
+    const home = tempDir();
+    writeFiles(root, {
+      '.vscode/mcp.json': '{\n  // comment\n  "servers": { "github": {}, /* block */ "Postgres": {}, },\n  "inputs": [],\n}\n',
+      '.mcp.json': '{ "mcpServers": { "filesystem": { "command": "x" } } }',
+      '.copilot/mcp-config.json': '\uFEFF{ "mcpServers": { "playwright": {} } }',
+      '.ai-team/mcp-config.json': '{ "servers": ["azure-devops", { "name": "sentry" }] }',
+    });
+    writeFiles(home, { '.copilot/mcp-config.json': '{ "mcpServers": { "github": {} } }' });
+    const detection = await detectMcpConfig(root, home);
+    expect(detection.warnings).toEqual([]);
+    expect(detection.sources.map((s) => [s.path, s.servers])).toEqual([
+      ['.vscode/mcp.json', ['Postgres', 'github']],
+      ['.mcp.json', ['filesystem']],
+      ['.copilot/mcp-config.json', ['playwright']],
+      ['.ai-team/mcp-config.json', ['azure-devops', 'sentry']],
+      ['~/.copilot/mcp-config.json', ['github']],
+    ]);
+    expect(mcpServerStatus('github', detection)).toEqual({
+      configured: 'yes',
+      configuredIn: ['.vscode/mcp.json', '~/.copilot/mcp-config.json'],
+    });
+    expect(mcpServerStatus('postgres', detection).configured).toBe('yes');
+    expect(mcpServerStatus('redis', detection)).toEqual({ configured: 'no', configuredIn: [] });
+  });
+
+  it('turns malformed files into warnings, and then never claims "no"', async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      '.vscode/mcp.json': '{ "servers": { "github": {} ',
+      '.mcp.json': '[1, 2]',
+      '.copilot/mcp-config.json': '{ "mcpServers": 42 }',
+      '.ai-team/mcp-config.json': '{ "mcpServers": { "filesystem": {} } }',
+    });
+    const detection = await detectMcpConfig(root, undefined);
+    expect(detection.sources.map((s) => s.path)).toEqual(CHECKED.slice(0, 4));
+    expect(detection.warnings).toEqual([
+      'MCP configuration .vscode/mcp.json ignored: it is not valid JSON (line 1)',
+      'MCP configuration .mcp.json ignored: it is not a JSON object',
+      'MCP configuration .copilot/mcp-config.json ignored: "mcpServers" is not an object of servers',
+    ]);
+    expect(mcpServerStatus('filesystem', detection).configured).toBe('yes');
+    expect(mcpServerStatus('github', detection).configured).toBe('unknown');
+  });
+
+  it('says "no" only when files exist, were read, and none lists the server', async () => {
+    const root = tempDir();
+    writeFiles(root, { '.mcp.json': '{}' });
+    expect(mcpServerStatus('postgres', await detectMcpConfig(root, undefined)).configured).toBe('no');
+  });
+});
+
+describe('collectMcpRequirements', () => {
+  const skills = [
+    {
+      name: 'db',
+      mcpServers: [
+        { name: 'postgres', reason: 'schema', optional: true, fallback: 'read migrations instead' },
+        { name: 'postgres', optional: false },
+        { name: 'ado', reason: 'work items', optional: true, fallback: 'skip linking' },
+      ],
+    },
+    { name: 'api', mcpServers: [{ name: 'postgres', reason: 'queries', optional: false }] },
+    { name: 'plain', mcpServers: [] },
+  ];
+
+  it('has one row per skill and server, sorted, required if any declaration is', () => {
+    const rows = collectMcpRequirements(skills);
+    expect(rows.map((r) => [r.skill, r.server, r.required, r.purpose, r.configured])).toEqual([
+      ['api', 'postgres', true, 'queries', 'unknown'],
+      ['db', 'ado', false, 'work items', 'unknown'],
+      ['db', 'postgres', true, 'schema', 'unknown'],
+    ]);
+    expect(collectMcpRequirements([...skills].reverse())).toEqual(rows);
+  });
+
+  it('flags required servers that are certainly not configured at the top of the block', async () => {
+    const detection: McpConfigDetection = {
+      sources: [
+        { path: '.vscode/mcp.json', exists: true, servers: ['ado'] },
+        { path: '.mcp.json', exists: false, servers: [] },
+      ],
+      warnings: [],
+    };
+    const rows = collectMcpRequirements(skills, detection);
+    expect(missingRequiredServers(rows).map((r) => `${r.skill}/${r.server}`)).toEqual(['api/postgres', 'db/postgres']);
+    const block = await renderMcpBlock(rows, detection);
+    const lines = block.split('\n');
+    expect(lines[0]).toMatch(/^⚠ REQUIRED MCP SERVER NOT CONFIGURED: postgres \(needed by api\); postgres \(needed by db\)\./);
+    expect(lines[0]).toContain('checked: .vscode/mcp.json, .mcp.json; found: .vscode/mcp.json');
+    expect(block).toContain('| Skill | MCP Server | Required? | Purpose | Configured? |');
+    expect(block).toContain('| db | ado | No | work items (if unavailable: "skip linking") | yes |');
+    expect(block).toContain('| db | postgres | Yes | schema | no |');
+    expect(block).toContain('If a required server is unavailable, STOP and tell the coordinator');
+    expect(block).toContain('If an optional server is unavailable, proceed without it');
+  });
+
+  it('renders nothing without requirements, and no flag when nothing is certain', async () => {
+    expect(await renderMcpBlock([])).toBe('');
+    const block = await renderMcpBlock(collectMcpRequirements(skills));
+    expect(block.startsWith('MCP TOOL REQUIREMENTS:')).toBe(true);
+  });
+
+  it('keeps table cells on one line with pipes escaped', async () => {
+    const rows = collectMcpRequirements([
+      { name: 's', mcpServers: [{ name: 'x|y', reason: 'a | b\nc', optional: true, fallback: 'f|g' }] },
+    ]);
+    const block = await renderMcpBlock(rows);
+    expect(block).toContain('| s | x\\|y | No | a \\| b c (if unavailable: "f\\|g") | unknown |');
+  });
+});

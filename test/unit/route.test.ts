@@ -1,0 +1,107 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { detectBroadTask, routeTask } from '../../src/core/route.js';
+import { rankDocuments, stem, tokenize } from '../../src/core/text-match.js';
+import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
+import { promptSquad } from '../helpers/prompt-squad.js';
+
+afterAll(cleanupTempDirs);
+
+describe('tokenize and stem', () => {
+  it('lowercases, drops stopwords and short tokens, and stems plurals and -ing/-ed', () => {
+    expect(tokenize('Fix the flaky Tests in the React components, testing & tested!')).toEqual([
+      'flaky', 'test', 'react', 'component', 'test', 'test',
+    ]);
+    expect(tokenize('Ünïcödé 日本語 v2 a')).toEqual(['ünïcödé', '日本語', 'v2']);
+    expect(stem('class')).toBe('class');
+    expect(stem('policies')).toBe('policy');
+  });
+});
+
+describe('rankDocuments (BM25 over fields)', () => {
+  const docs = [
+    { id: 'ui', fields: { role: 'Frontend', text: 'react components css layout' } },
+    { id: 'api', fields: { role: 'Backend', text: 'node api endpoints database' } },
+    { id: 'qa', fields: { role: 'Tester', text: 'tests flaky tests coverage' } },
+  ];
+
+  it('ranks by relevance and says which terms matched which field', () => {
+    const ranked = rankDocuments(docs, 'flaky tests in the api', { weights: { role: 2, text: 1 } });
+    expect(ranked.map((r) => r.id)).toEqual(['qa', 'api', 'ui']);
+    expect(ranked[0]!.matches).toEqual({ text: ['flaky', 'test'] });
+    expect(ranked[1]!.matches).toEqual({ text: ['api'] });
+    expect(ranked[2]!.score).toBe(0);
+  });
+
+  it('weights fields and keeps input order on ties', () => {
+    const weighted = rankDocuments(
+      [
+        { id: 'a', fields: { role: '', text: 'tester' } },
+        { id: 'b', fields: { role: 'tester', text: '' } },
+      ],
+      'tester',
+      { weights: { role: 3, text: 1 } },
+    );
+    expect(weighted.map((r) => r.id)).toEqual(['b', 'a']);
+    expect(rankDocuments(docs, 'nothing relevant').map((r) => r.id)).toEqual(['ui', 'api', 'qa']);
+  });
+});
+
+describe('detectBroadTask', () => {
+  it.each([
+    ['Design the architecture for payments', 'architecture'],
+    ['Choose between Postgres and Mongo', 'architecture'],
+    ['Write an ADR for caching', 'architecture'],
+    ['Migrate to Vite', 'architecture'],
+    ['Get the whole team to review the release', 'multi-agent'],
+    ['Coordinate with the backend on the API', 'multi-agent'],
+    ['Ask Keaton about the endpoint', 'multi-agent'],
+  ])('%j is %s work', (task, kind) => {
+    expect(detectBroadTask(task, ['Keaton'])?.kind).toBe(kind);
+  });
+
+  it('leaves focused tasks alone, and does not match names inside words', () => {
+    expect(detectBroadTask('Fix the flaky login test')).toBeUndefined();
+    expect(detectBroadTask('Update the keatonish helper', ['Keaton'])).toBeUndefined();
+  });
+});
+
+describe('routeTask', () => {
+  it('routes to the member whose role, charter and skills match, with a lightweight mode and skills', () => {
+    const root = promptSquad();
+    const route = routeTask(root, 'Fix the re-render loop in the React component');
+    expect(route.agent).toBe('fenster');
+    expect(route.mode).toBe('lightweight');
+    expect(route.skills.map((s) => s.name)).toEqual(['react-component-patterns']);
+    expect(route.reason).toContain('Fenster matched');
+    expect(route.reason).toContain('"react" in skills');
+    expect(route.ranking.map((r) => r.agent)).not.toContain('scribe');
+    expect(route.ranking[0]!.matches.skills).toEqual(['component', 'react']);
+  });
+
+  it('routes tests to the tester and architecture to standard mode', () => {
+    const root = promptSquad();
+    const flaky = routeTask(root, 'The checkout test fails intermittently, find the flaky test');
+    expect(flaky.agent).toBe('hockney');
+    expect(flaky.mode).toBe('lightweight');
+    expect(flaky.skills.map((s) => s.name)).toEqual(['flaky-tests']);
+
+    const arch = routeTask(root, 'Decide the architecture and trade-offs for the React state layer');
+    expect(arch.mode).toBe('standard');
+    expect(arch.reason).toContain('architecture decision');
+  });
+
+  it('sends a task nobody matches to the lead in standard mode', () => {
+    const root = promptSquad();
+    const route = routeTask(root, 'Plan the quarterly offsite');
+    expect(route.matched).toBe(false);
+    expect(route.agent).toBe('keaton');
+    expect(route.mode).toBe('standard');
+    expect(route.reason).toContain('no member');
+  });
+
+  it('copes with a squad without members', () => {
+    const root = tempDir();
+    writeFiles(root, { '.ai-team/team.md': '# Team\n' });
+    expect(routeTask(root, 'anything')).toMatchObject({ agent: '', mode: 'standard', ranking: [] });
+  });
+});
