@@ -2,11 +2,8 @@
  * The command-line surface: every command, argument and flag. Command modules are imported only
  * when their command runs, so `--help` loads nothing but commander.
  */
-import path from 'node:path';
 import { Command, Option } from 'commander';
-import { closestMatch } from '../core/edit-distance.js';
 import { SquadError, usageError } from '../core/errors.js';
-import { isDirectory } from '../core/fs-safe.js';
 import { execute, type CommonOptions } from './run.js';
 import type { Ui } from './ui.js';
 
@@ -68,22 +65,24 @@ Examples:
 Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, NO_COLOR=1 for plain output.`,
     );
 
-  sub(program, 'init [dir]', 'scaffold a squad (.ai-team/ and the Copilot coordinator) in a repository', { isDefault: true })
+  sub(program, 'init [dir]', 'scaffold a squad (.ai-team/ and the Copilot coordinator) in a repository (the default command)', { isDefault: true })
     .option('-y, --yes', 'use defaults, ask nothing')
     .option('--roles <list>', 'comma-separated roles (default: Lead,Core Dev,Tester)')
     .option('--universe <name>', 'casting universe for member names (default: "The Usual Suspects")')
     .option('--project <text>', 'what the project is')
     .option('--stack <text>', 'the technology stack')
     .option('--owner <name>', 'who the squad works for')
-    .option('--no-team', 'infrastructure only: no members')
+    .option('--no-team', 'infrastructure only: no cast members (Scribe is still created)')
     .option('--dry-run', 'print what would be created, write nothing')
     .allowExcessArguments(true)
     .action(async (_dir: string | undefined, opts: Opts, cmd: Command) => {
       // `init` is the default command (`npx create-squad`, `npm init squad`): a mistyped command
       // must not become a folder of that name.
       const operands = cmd.args;
-      const baseDir = path.resolve(opts.cwd ?? '.');
-      if (program.args[0] !== 'init') rejectMistypedCommand(operands, program, baseDir);
+      if (program.args[0] !== 'init') {
+        const { rejectMistypedCommand } = await import('./default-command.js');
+        rejectMistypedCommand(operands, program, opts.cwd ?? '.');
+      }
       if (operands.length > 1) {
         throw usageError(`too many arguments for 'init': ${operands.join(' ')}`, 'usage: create-squad init [dir]');
       }
@@ -196,22 +195,6 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .action(() => notAvailable('doctor'));
 
   return program;
-}
-
-/**
- * On the default path, a first operand that is not an existing folder and is close to a command
- * name ("uprade") is a typo, not a folder to create; several operands there are an unknown command.
- */
-function rejectMistypedCommand(operands: string[], program: Command, baseDir: string): void {
-  const first = operands[0];
-  if (first === undefined || isDirectory(path.resolve(baseDir, first))) return;
-  const commands = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
-  const suggestion = closestMatch(first, commands);
-  if (suggestion === undefined && operands.length === 1) return;
-  throw usageError(
-    `unknown command '${first}'${suggestion ? ` (did you mean ${suggestion}?)` : ''}`,
-    `see "${PROGRAM_NAME} --help"; to create a squad in a folder named "${first}", run ${PROGRAM_NAME} init ${first}`,
-  );
 }
 
 function commandPath(cmd: Command): string {

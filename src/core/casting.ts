@@ -103,7 +103,7 @@ export function defaultUniverseName(): string {
 }
 
 function universeKey(text: string): string {
-  return slugify(text, 1000).replace(/^the-/, '');
+  return slugify(text.replace(/['’]/g, ''), 1000).replace(/^the-/, '');
 }
 
 /** The universe `given` names: exact, case-insensitive, punctuation and a leading "The" ignored. */
