@@ -3,20 +3,12 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
 import { parseRoster } from '../../src/core/roster.js';
-import { cleanupTempDirs, hashTree, runCli, tempRepo, writeFiles } from '../helpers/cli.js';
+import type { HireData } from '../../src/commands/hire.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, tempRepo, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
-interface HireJson {
-  ok: boolean;
-  member: { name: string; role: string; folder: string };
-  universe: string | null;
-  casting: string;
-  created: string[];
-  modified: string[];
-  warnings: string[];
-  dryRun: boolean;
-}
+type HireJson = HireData & { ok: boolean };
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
@@ -29,18 +21,7 @@ function squad(args: string[] = []): string {
 
 /** Every file (path → content) except the ones a hire may change. */
 function others(root: string, except: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string, rel: string) => {
-    for (const name of fs.readdirSync(dir)) {
-      if (name === '.git') continue;
-      const abs = path.join(dir, name);
-      const childRel = rel ? `${rel}/${name}` : name;
-      if (fs.statSync(abs).isDirectory()) walk(abs, childRel);
-      else if (!except.includes(childRel)) out[childRel] = fs.readFileSync(abs, 'utf8');
-    }
-  };
-  walk(root, '');
-  return out;
+  return Object.fromEntries(listFiles(root).filter((rel) => !except.includes(rel)).map((rel) => [rel, read(root, rel)]));
 }
 
 const CHANGED = [squadPaths.team, squadPaths.routing, squadPaths.castingRegistry, squadPaths.castingHistory];

@@ -10,36 +10,13 @@ import { parseRoster } from '../../src/core/roster.js';
 import { parseSkill } from '../../src/core/skill.js';
 import { validateSkill } from '../../src/core/validate.js';
 import { packageVersion } from '../../src/core/version.js';
-import { cleanupTempDirs, hashTree, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import type { InitData } from '../../src/commands/init.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { teamStateLayout } from '../helpers/layout.js';
 
 afterAll(cleanupTempDirs);
 
-interface InitJson {
-  ok: boolean;
-  dir: string;
-  created: string[];
-  skipped: string[];
-  members: { name: string; role: string; folder: string }[];
-  universe: string;
-  dryRun: boolean;
-  notes: string[];
-}
-
-/** Every file below `root` (repo-relative, .git excluded), sorted. */
-function listFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, rel: string) => {
-    for (const name of fs.readdirSync(dir)) {
-      if (name === '.git') continue;
-      const abs = path.join(dir, name);
-      const childRel = rel ? `${rel}/${name}` : name;
-      if (fs.statSync(abs).isDirectory()) walk(abs, childRel);
-      else out.push(childRel);
-    }
-  };
-  walk(root, '');
-  return out.sort();
-}
+type InitJson = InitData & { ok: boolean };
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
@@ -51,20 +28,7 @@ describe('init --yes', () => {
     const files = listFiles(root);
     const owned = (await shippedOwnedFiles()).map((f) => f.path);
     const expected = [
-      squadPaths.team,
-      squadPaths.routing,
-      squadPaths.decisions,
-      `${squadPaths.decisionsInbox}/.gitkeep`,
-      squadPaths.ceremonies,
-      squadPaths.castingPolicy,
-      squadPaths.castingRegistry,
-      squadPaths.castingHistory,
-      ...['keaton', 'fenster', 'hockney'].flatMap((a) => [charterPath(a), historyPath(a)]),
-      charterPath('scribe'),
-      `${squadPaths.log}/.gitkeep`,
-      `${squadPaths.orchestrationLog}/.gitkeep`,
-      squadPaths.manifest,
-      squadPaths.gitattributes,
+      ...teamStateLayout(['keaton', 'fenster', 'hockney']),
       ...owned,
     ].sort();
     expect(files).toEqual(expected);
@@ -324,5 +288,25 @@ describe('init with bad input', () => {
     expect(runCli(['uprade', '--yes'], { cwd: root }).code).toBe(0);
     expect(runCli(['init', 'hier', '--yes'], { cwd: root }).code).toBe(0);
     expect(fs.existsSync(path.join(root, 'hier', squadPaths.team))).toBe(true);
+  });
+});
+
+describe('init interrupted', () => {
+  it('ends in the complete state when run again after being killed after any write', () => {
+    const reference = tempRepo();
+    const full = runCli(['init', '--yes', '--json'], { cwd: reference });
+    const total = full.json<InitJson>().created.length;
+    const withoutTimes = (root: string) =>
+      Object.fromEntries(listFiles(root).map((rel) => [rel, read(root, rel).replace(/"at": "[^"]+"/g, '"at": "…"')]));
+    const expected = withoutTimes(reference);
+    for (const k of [1, 2, 3, 4, 8, Math.floor(total / 2), total - 2, total - 1]) {
+      const root = tempRepo();
+      const killed = runCli(['init', '--yes'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
+      expect(killed.code, `k=${k}`).not.toBe(0);
+      expect(listFiles(root), `k=${k}`).toHaveLength(k);
+      const again = runCli(['init', '--yes'], { cwd: root });
+      expect(again.code, again.stderr).toBe(0);
+      expect(withoutTimes(root), `k=${k}`).toEqual(expected);
+    }
   });
 });

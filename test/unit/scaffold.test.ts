@@ -16,6 +16,7 @@ import {
 } from '../../src/core/scaffold.js';
 import { renderTemplate } from '../../src/core/templates.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
+import { teamStateLayout } from '../helpers/layout.js';
 
 afterAll(cleanupTempDirs);
 
@@ -34,23 +35,7 @@ describe('planScaffold on an empty folder', () => {
     expect(fs.readdirSync(root)).toEqual([]);
     const paths = plan.files.map((f) => f.path);
     for (const expected of [
-      squadPaths.team,
-      squadPaths.routing,
-      squadPaths.decisions,
-      `${squadPaths.decisionsInbox}/.gitkeep`,
-      squadPaths.ceremonies,
-      squadPaths.castingPolicy,
-      squadPaths.castingRegistry,
-      squadPaths.castingHistory,
-      charterPath('keaton'),
-      historyPath('keaton'),
-      charterPath('fenster'),
-      charterPath('hockney'),
-      charterPath('scribe'),
-      `${squadPaths.log}/.gitkeep`,
-      `${squadPaths.orchestrationLog}/.gitkeep`,
-      squadPaths.manifest,
-      squadPaths.gitattributes,
+      ...teamStateLayout(['keaton', 'fenster', 'hockney']),
       squadPaths.coordinator,
     ]) {
       expect(paths).toContain(expected);
