@@ -15,6 +15,9 @@ import { isDirectory } from '../core/fs-safe.js';
 export function rejectMistypedCommand(operands: string[], program: Command, cwd: string): void {
   const first = operands[0];
   if (first === undefined || isDirectory(path.resolve(cwd, first))) return;
+  if (first === 'help' || first === 'version') {
+    throw usageError(`unknown command '${first}' (did you mean --${first}?)`, `run "${program.name()} --${first}"`);
+  }
   const commands = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
   const suggestion = closestMatch(first, commands);
   if (suggestion === undefined && operands.length === 1) return;

@@ -112,7 +112,10 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
     }
     files.push({ path, content, mode: 0o644, kind: 'state' });
   };
-  const rewrite = (path: string, content: string) => files.push({ path, content, mode: 0o644, kind: 'state', update: true });
+  const rewrite = (path: string, content: string) => {
+    resolveInside(root, path); // refuses a symlink now, before the first write, not halfway through
+    files.push({ path, content, mode: 0o644, kind: 'state', update: true });
+  };
 
   for (const file of await renderMemberFiles(member, project)) create(file.path, file.content);
 

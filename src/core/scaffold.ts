@@ -210,21 +210,25 @@ function sameLine(a: string, b: string): boolean {
 }
 
 /** The .gitattributes lines that are missing, and the file's new text (undefined: nothing to add). */
-async function planGitattributes(root: string): Promise<{ added: string[]; content?: string; existed: boolean }> {
+async function planGitattributes(root: string): Promise<{ added: string[]; content?: string; existed: boolean; note?: string }> {
   const wanted = (await renderTemplate(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS }))
     .split('\n')
     .filter((line) => line.trim() !== '');
+  const existed = exists(root, squadPaths.gitattributes);
   const abs = resolveInside(root, squadPaths.gitattributes, { allowFinalSymlink: true });
-  const existing = exists(root, squadPaths.gitattributes) ? readTextIfExists(abs) : '';
-  if (existing === undefined) return { added: [], existed: true }; // a folder or unreadable: leave it alone
+  if (existed && fs.lstatSync(abs).isSymbolicLink()) {
+    return { added: [], existed, note: `${squadPaths.gitattributes} is a symlink; it was left as it is (add the merge=union lines yourself)` };
+  }
+  const existing = existed ? readTextIfExists(abs) : '';
+  if (existing === undefined) return { added: [], existed }; // a folder, or unreadable: leave it alone
   const have = existing.split('\n');
-  const rules = wanted.filter((line) => !line.startsWith('#'));
-  const missingRules = rules.filter((line) => !have.some((h) => sameLine(h, line)));
-  if (missingRules.length === 0) return { added: [], existed: existing !== '' };
+  const missingRules = wanted.filter((line) => !line.startsWith('#') && !have.some((h) => sameLine(h, line)));
+  if (missingRules.length === 0) return { added: [], existed };
+  // The comment line goes with the rules, unless it is already there.
   const added = wanted.filter((line) => (line.startsWith('#') ? !have.some((h) => sameLine(h, line)) : missingRules.includes(line)));
   const eol = existing.includes('\r\n') ? '\r\n' : '\n';
   const head = existing === '' || existing.endsWith('\n') ? existing : `${existing}${eol}`;
-  return { added, content: `${head}${added.map((line) => `${line}${eol}`).join('')}`, existed: existing !== '' };
+  return { added, content: `${head}${added.map((line) => `${line}${eol}`).join('')}`, existed };
 }
 
 /**
@@ -245,7 +249,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   const notes: string[] = [];
   const files: PlannedFile[] = [];
   const skipped: string[] = [];
-  const plan = (path: string, content: string | Buffer, kind: PlannedKind = 'state', mode = MODE): void => {
+  const add = (path: string, content: string | Buffer, kind: PlannedKind = 'state', mode = MODE): void => {
     if (exists(root, path)) skipped.push(path);
     else files.push({ path, content, mode, kind });
   };
@@ -305,20 +309,20 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   const members: ScaffoldMember[] = cast.map(({ name, role, folder }) => ({ name, role, folder }));
 
   // Casting files first: once the registry exists, a re-run (after a crash) keeps these names.
-  plan(squadPaths.castingPolicy, serializeCasting(policy));
-  plan(squadPaths.castingRegistry, appendCasting(undefined, 'members', cast));
-  plan(squadPaths.castingHistory, appendCasting(undefined, 'events', results.map((result) => castingEvent(result, now))));
+  add(squadPaths.castingPolicy, serializeCasting(policy));
+  add(squadPaths.castingRegistry, appendCasting(undefined, 'members', cast));
+  add(squadPaths.castingHistory, appendCasting(undefined, 'events', results.map((result) => castingEvent(result, now))));
 
   for (const member of members) {
-    for (const file of await renderMemberFiles(member, project)) plan(file.path, file.content);
+    for (const file of await renderMemberFiles(member, project)) add(file.path, file.content);
   }
-  plan(charterPath(SCRIBE_AGENT), await renderTemplate(STATE_TEMPLATES.scribeCharter, SCRIBE_MEMBER));
+  add(charterPath(SCRIBE_AGENT), await renderTemplate(STATE_TEMPLATES.scribeCharter, SCRIBE_MEMBER));
 
   const data = teamData(members, project, policy.universe);
-  plan(squadPaths.routing, await renderTemplate(STATE_TEMPLATES.routing, data));
-  plan(squadPaths.decisions, await renderTemplate(STATE_TEMPLATES.decisions, data));
-  plan(squadPaths.ceremonies, await renderTemplate(STATE_TEMPLATES.ceremonies, data));
-  for (const folder of KEEP_FOLDERS) plan(`${folder}/${KEEP_FILE}`, '');
+  add(squadPaths.routing, await renderTemplate(STATE_TEMPLATES.routing, data));
+  add(squadPaths.decisions, await renderTemplate(STATE_TEMPLATES.decisions, data));
+  add(squadPaths.ceremonies, await renderTemplate(STATE_TEMPLATES.ceremonies, data));
+  for (const folder of KEEP_FOLDERS) add(`${folder}/${KEEP_FILE}`, '');
 
   // Squad-owned files: written when missing; recorded in the manifest when written, or when the
   // file already there is exactly what this version ships (a file the user changed is not claimed).
@@ -342,6 +346,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   }
 
   const gitattributes = await planGitattributes(root);
+  if (gitattributes.note) notes.push(gitattributes.note);
   if (gitattributes.content !== undefined) {
     files.push({ path: squadPaths.gitattributes, content: gitattributes.content, mode: MODE, kind: 'gitattributes', update: gitattributes.existed });
   } else {
@@ -349,9 +354,9 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   }
 
   const manifest: Manifest = { schema: MANIFEST_SCHEMA, version, files: manifestFiles };
-  plan(squadPaths.manifest, serializeManifest(manifest), 'manifest');
+  add(squadPaths.manifest, serializeManifest(manifest), 'manifest');
 
-  plan(squadPaths.team, await renderTemplate(STATE_TEMPLATES.team, data));
+  add(squadPaths.team, await renderTemplate(STATE_TEMPLATES.team, data));
 
   if (teamSource === 'roster' && roster!.length === 0 && wantTeam) {
     notes.push(`the roster in ${squadPaths.team} has no members yet; add them with "create-squad hire <role>"`);

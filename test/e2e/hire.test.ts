@@ -142,6 +142,17 @@ describe('hire', () => {
     expect(team.replace(/\r\n/g, '')).not.toContain('\n');
   });
 
+  it('refuses a symlinked roster before writing anything', () => {
+    const root = squad();
+    fs.renameSync(path.join(root, squadPaths.team), path.join(root, 'team-real.md'));
+    fs.symlinkSync('../team-real.md', path.join(root, squadPaths.team));
+    const before = hashTree(root);
+    const result = runCli(['hire', 'Tester'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^✗ refusing to write \.ai-team\/team\.md: .* is a symlink/);
+    expect(hashTree(root)).toBe(before);
+  });
+
   it('warns and still hires when routing.md is missing', () => {
     const root = squad();
     fs.rmSync(path.join(root, squadPaths.routing));

@@ -195,6 +195,27 @@ describe('planScaffold on an existing squad', () => {
   });
 });
 
+describe('.gitattributes edge cases', () => {
+  it('fills an existing empty file, and leaves a symlink alone with a note', async () => {
+    const empty = tempDir();
+    writeFiles(empty, { [squadPaths.gitattributes]: '' });
+    const plan = await planScaffold(empty, { now: NOW });
+    expect(plan.files.find((f) => f.path === squadPaths.gitattributes)).toMatchObject({ update: true });
+    applyScaffold(plan);
+    expect(fs.readFileSync(path.join(empty, squadPaths.gitattributes), 'utf8')).toContain(`${UNION_MERGE_PATTERNS[0]} merge=union\n`);
+
+    const linked = tempDir();
+    writeFiles(linked, { 'real-attributes': '*.png binary\n' });
+    fs.symlinkSync('real-attributes', path.join(linked, squadPaths.gitattributes));
+    const linkedPlan = await planScaffold(linked, { now: NOW });
+    expect(linkedPlan.files.map((f) => f.path)).not.toContain(squadPaths.gitattributes);
+    expect(linkedPlan.skipped).toContain(squadPaths.gitattributes);
+    expect(linkedPlan.notes.join('\n')).toMatch(/\.gitattributes is a symlink/);
+    applyScaffold(linkedPlan);
+    expect(fs.readFileSync(path.join(linked, 'real-attributes'), 'utf8')).toBe('*.png binary\n');
+  });
+});
+
 describe('renderMemberRows', () => {
   it('cuts exactly the rows init writes for that member', async () => {
     const project = { project: 'x', stack: '', owner: '' };
