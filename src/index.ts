@@ -50,7 +50,7 @@ export {
   type DiscoverOptions,
   type SkillScope,
 } from './core/discover.js';
-export { hasSquad, listAgents, parseRoster, readRoster, requireAgent, requireSquad, type Agent, type RosterMember } from './core/roster.js';
+export { hasSquad, isRosterHeader, listAgents, parseRoster, readRoster, requireAgent, requireSquad, type Agent, type RosterMember } from './core/roster.js';
 export { buildTaughtSkill, deriveSkillName, type TaughtSkill, type TaughtSkillInput } from './core/teach.js';
 export { estimateTokens } from './core/tokens.js';
 export { AVAILABLE_SKILLS_TAG, escapeXml, escapeXmlLine, renderAvailableSkills, skillEntry, type SkillSummary } from './core/xml.js';
@@ -91,3 +91,58 @@ export {
   type SpawnPromptTokens,
 } from './core/spawn-prompt.js';
 export { packageVersion } from './core/version.js';
+export {
+  GITATTRIBUTES_TEMPLATE,
+  KEEP_FILE,
+  KEEP_FOLDERS,
+  SCRIBE_MEMBER,
+  STATE_TEMPLATES,
+  UNION_MERGE_PATTERNS,
+  applyScaffold,
+  isRoutingHeader,
+  parseProjectContext,
+  planScaffold,
+  renderMemberFiles,
+  renderMemberRows,
+  type PlannedFile,
+  type PlannedKind,
+  type ProjectContext,
+  type ScaffoldMember,
+  type ScaffoldOptions,
+  type ScaffoldPlan,
+  type TeamSource,
+} from './core/scaffold.js';
+export { applyHire, planHire, type HireOptions, type HirePlan } from './core/hire.js';
+export {
+  CASTING_SCHEMA,
+  SCRIBE_NAME,
+  UNIVERSES_DATA_FILE,
+  appendCasting,
+  castTeam,
+  castingEvent,
+  createPolicy,
+  defaultUniverseName,
+  findUniverse,
+  nextCast,
+  parseHistory,
+  parsePolicy,
+  parseRegistry,
+  readCasting,
+  resolveUniverse,
+  serializeCasting,
+  universes,
+  type CastEntry,
+  type CastResult,
+  type CastingEvent,
+  type CastingEventKind,
+  type CastingHistory,
+  type CastingPolicy,
+  type CastingRead,
+  type CastingRegistry,
+  type CastingState,
+  type Universe,
+} from './core/casting.js';
+export { MAX_ROLE_LENGTH, ROLES_DATA_FILE, checkRoles, defaultRoles, findRolePreset, normalizeRole, rolePresets, splitRoleList, type RolePreset } from './core/roles.js';
+export { findTable, insertTableRows, isTableSeparator, splitTableRow, tableRows, type TableLocation } from './core/md-table.js';
+export { closestMatch, editDistance } from './core/edit-distance.js';
+export { checkWritableDir, ensureWritableDir } from './core/fs-safe.js';

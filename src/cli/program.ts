@@ -3,7 +3,7 @@
  * when their command runs, so `--help` loads nothing but commander.
  */
 import { Command, Option } from 'commander';
-import { SquadError } from '../core/errors.js';
+import { SquadError, usageError } from '../core/errors.js';
 import { execute, type CommonOptions } from './run.js';
 import type { Ui } from './ui.js';
 
@@ -40,8 +40,8 @@ export function buildProgram(version: string, ui: Ui, sink: UsageErrorSink): Com
     });
 
   /** A subcommand with the options every command has. */
-  const sub = (parent: Command, spec: string, description: string, { json = true } = {}): Command => {
-    const cmd = configure(parent.command(spec).description(description));
+  const sub = (parent: Command, spec: string, description: string, { json = true, isDefault = false } = {}): Command => {
+    const cmd = configure(parent.command(spec, { isDefault }).description(description));
     cmd.option('--cwd <dir>', 'target repository (default: the current directory)');
     if (json) cmd.option('--json', 'print one JSON document on stdout');
     return cmd;
@@ -65,21 +65,54 @@ Examples:
 Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, NO_COLOR=1 for plain output.`,
     );
 
-  sub(program, 'init [dir]', 'scaffold a squad (.ai-team/ and the Copilot coordinator) in a repository')
+  sub(program, 'init [dir]', 'scaffold a squad (.ai-team/ and the Copilot coordinator) in a repository (the default command)', { isDefault: true })
     .option('-y, --yes', 'use defaults, ask nothing')
     .option('--roles <list>', 'comma-separated roles (default: Lead,Core Dev,Tester)')
     .option('--universe <name>', 'casting universe for member names (default: "The Usual Suspects")')
     .option('--project <text>', 'what the project is')
     .option('--stack <text>', 'the technology stack')
     .option('--owner <name>', 'who the squad works for')
-    .option('--no-team', 'infrastructure only: no members')
+    .option('--no-team', 'infrastructure only: no cast members (Scribe is still created)')
     .option('--dry-run', 'print what would be created, write nothing')
-    .action(() => notAvailable('init'));
+    .allowExcessArguments(true)
+    .action(async (_dir: string | undefined, opts: Opts, cmd: Command) => {
+      // `init` is the default command (`npx create-squad`, `npm init squad`): a mistyped command
+      // must not become a folder of that name.
+      const operands = cmd.args;
+      if (program.args[0] !== 'init') {
+        const { rejectMistypedCommand } = await import('./default-command.js');
+        rejectMistypedCommand(operands, program, opts.cwd ?? '.');
+      }
+      if (operands.length > 1) {
+        throw usageError(`too many arguments for 'init': ${operands.join(' ')}`, 'usage: create-squad init [dir]');
+      }
+      const { init } = await import('../commands/init.js');
+      await execute(opts, ui, (ctx) =>
+        init(
+          {
+            ...(operands[0] === undefined ? {} : { dir: operands[0] }),
+            ...(opts.roles === undefined ? {} : { roles: String(opts.roles) }),
+            ...(opts.universe === undefined ? {} : { universe: String(opts.universe) }),
+            ...(opts.project === undefined ? {} : { project: String(opts.project) }),
+            ...(opts.stack === undefined ? {} : { stack: String(opts.stack) }),
+            ...(opts.owner === undefined ? {} : { owner: String(opts.owner) }),
+            team: opts.team !== false,
+            dryRun: opts.dryRun === true,
+          },
+          ctx,
+        ),
+      );
+    });
 
   sub(program, 'hire <role>', 'add a member to the squad')
     .option('--name <name>', 'member name (default: the next name from the casting universe)')
     .option('--dry-run', 'print what would be created, write nothing')
-    .action(() => notAvailable('hire'));
+    .action(async (role: string, opts: Opts) => {
+      const { hire } = await import('../commands/hire.js');
+      await execute(opts, ui, (ctx) =>
+        hire({ role, ...(opts.name === undefined ? {} : { name: String(opts.name) }), dryRun: opts.dryRun === true }, ctx),
+      );
+    });
 
   const skills = configure(program.command('skills').description('list, validate and add Agent Skills')).helpCommand(false);
   sub(skills, 'list', 'list skills with scope, version, MCP servers and validity')

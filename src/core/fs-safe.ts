@@ -215,3 +215,69 @@ export function isFile(absPath: string): boolean {
 export function sha256(data: string | Uint8Array): string {
   return crypto.createHash('sha256').update(data).digest('hex');
 }
+
+/**
+ * Check, without writing, that `absDir` is (or can become) a writable folder: it is not a file,
+ * nothing on the way to it is a file, and its nearest existing folder is writable. Throws
+ * INVALID_INPUT when `absDir` is a file, NOT_WRITABLE otherwise.
+ */
+export function checkWritableDir(absDir: string): void {
+  let probe = path.resolve(absDir);
+  while (!fs.existsSync(probe)) {
+    const parent = path.dirname(probe);
+    if (parent === probe) break;
+    probe = parent;
+  }
+  if (!isDirectory(probe)) {
+    if (probe === path.resolve(absDir)) {
+      throw new SquadError('INVALID_INPUT', `${absDir} is a file, not a folder`, { hint: 'give the folder of the repository instead' });
+    }
+    throw new SquadError('NOT_WRITABLE', `cannot create ${absDir}: ${probe} is a file, not a folder`, {
+      hint: 'choose a target directory whose parents are folders',
+    });
+  }
+  try {
+    fs.accessSync(probe, fs.constants.W_OK);
+  } catch {
+    throw new SquadError('NOT_WRITABLE', `cannot write to ${probe}: permission denied`, {
+      hint: 'check the folder permissions, or choose another target directory',
+    });
+  }
+}
+
+/**
+ * Make sure `absDir` exists and really accepts files (creating it if needed), before the first
+ * real write: a read-only file system or a place like /proc fails here, with nothing written.
+ * Folders are created one level at a time (a recursive mkdir never returns under /proc on Node 20),
+ * and the ones this created are removed again when a step fails.
+ */
+export function ensureWritableDir(absDir: string): void {
+  checkWritableDir(absDir);
+  const target = path.resolve(absDir);
+  const missing: string[] = [];
+  for (let dir = target; !fs.existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
+  const created: string[] = [];
+  const undo = () => {
+    for (const dir of created.reverse()) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const dir of missing) {
+      fs.mkdirSync(dir);
+      created.push(dir);
+    }
+    const probe = path.join(target, `.create-squad-probe-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+    fs.writeFileSync(probe, '', { flag: 'wx' });
+    fs.rmSync(probe, { force: true });
+  } catch (error) {
+    undo();
+    throw notWritable(absDir, error);
+  }
+}
+
+function notWritable(absDir: string, error: unknown): SquadError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+  return new SquadError('NOT_WRITABLE', `cannot write to ${absDir} (${code})`, {
+    hint: 'check that the location exists and is writable, or choose another target directory',
+    cause: error,
+  });
+}

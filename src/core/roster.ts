@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import { SquadError } from './errors.js';
 import { readDirNames } from './discover.js';
+import { findTable, splitTableRow } from './md-table.js';
 import { isValidName, slugify } from './names.js';
 import { charterPath, resolveIn, squadPaths } from './paths.js';
 
@@ -37,51 +38,39 @@ export interface Agent {
 
 const AGENT_FROM_CHARTER = /(?:^|\/)\.ai-team\/agents\/([^/]+)\/charter\.md$/;
 
+/** The roster table: the first table whose header has Name and Role columns. */
+export function isRosterHeader(columns: string[]): boolean {
+  return columns.includes('name') && columns.includes('role');
+}
+
 /** Parse roster rows from team.md text. Pure. */
 export function parseRoster(text: string): RosterMember[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  for (let i = 0; i + 1 < lines.length; i += 1) {
-    const header = splitRow(lines[i]!);
-    if (!header || !isSeparatorRow(lines[i + 1]!)) continue;
-    const columns = header.map((cell) => cell.toLowerCase());
-    const nameCol = columns.indexOf('name');
-    const roleCol = columns.indexOf('role');
-    if (nameCol === -1 || roleCol === -1) continue;
-    const charterCol = columns.indexOf('charter');
-    const statusCol = columns.indexOf('status');
-    const members: RosterMember[] = [];
-    for (let j = i + 2; j < lines.length; j += 1) {
-      const cells = splitRow(lines[j]!);
-      if (!cells) break;
-      const displayName = cells[nameCol] ?? '';
-      if (!displayName) continue;
-      const charterCell = stripCode(charterCol === -1 ? '' : (cells[charterCol] ?? ''));
-      const fromCharter = AGENT_FROM_CHARTER.exec(charterCell)?.[1];
-      const name = fromCharter && isValidName(fromCharter) ? fromCharter : slugify(displayName);
-      if (!name) continue;
-      members.push({
-        name,
-        displayName,
-        role: cells[roleCol] ?? '',
-        charter: charterCell || charterPath(name),
-        status: statusCol === -1 ? '' : (cells[statusCol] ?? ''),
-      });
-    }
-    return members;
+  const table = findTable(lines, isRosterHeader);
+  if (!table) return [];
+  const { columns } = table;
+  const nameCol = columns.indexOf('name');
+  const roleCol = columns.indexOf('role');
+  const charterCol = columns.indexOf('charter');
+  const statusCol = columns.indexOf('status');
+  const members: RosterMember[] = [];
+  for (let j = table.firstRow; j < table.end; j += 1) {
+    const cells = splitTableRow(lines[j]!)!;
+    const displayName = cells[nameCol] ?? '';
+    if (!displayName) continue;
+    const charterCell = stripCode(charterCol === -1 ? '' : (cells[charterCol] ?? ''));
+    const fromCharter = AGENT_FROM_CHARTER.exec(charterCell)?.[1];
+    const name = fromCharter && isValidName(fromCharter) ? fromCharter : slugify(displayName);
+    if (!name) continue;
+    members.push({
+      name,
+      displayName,
+      role: cells[roleCol] ?? '',
+      charter: charterCell || charterPath(name),
+      status: statusCol === -1 ? '' : (cells[statusCol] ?? ''),
+    });
   }
-  return [];
-}
-
-function splitRow(line: string): string[] | undefined {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith('|')) return undefined;
-  const inner = trimmed.replace(/^\|/, '').replace(/\|$/, '');
-  return inner.split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|'));
-}
-
-function isSeparatorRow(line: string): boolean {
-  const cells = splitRow(line);
-  return !!cells && cells.length > 0 && cells.every((cell) => /^:?-{1,}:?$/.test(cell));
+  return members;
 }
 
 function stripCode(cell: string): string {

@@ -45,6 +45,18 @@ export function templatePath(relPath: string): string {
   return path.join(PACKAGE_TEMPLATES_DIR, ...relPath.split('/'));
 }
 
+/** Parse a JSON data file shipped under the package's templates/ folder. */
+export function readTemplateJson(relPath: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(templatePath(relPath), 'utf8')) as unknown;
+  } catch (error) {
+    throw new SquadError('NOT_FOUND', `data file templates/${relPath} is missing or broken in the create-squad package`, {
+      hint: 'reinstall create-squad; the package is incomplete',
+      cause: error,
+    });
+  }
+}
+
 /** Render `templates/{relPath}` with `data`. */
 export async function renderTemplate(relPath: string, data: object): Promise<string> {
   let template = compiled.get(relPath);

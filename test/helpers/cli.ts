@@ -108,3 +108,19 @@ export function hashTree(dir: string): string {
   if (fs.existsSync(dir)) walk(dir, '');
   return hash.digest('hex');
 }
+
+/** Every file below `root` (repo-relative, forward slashes, `.git` excluded), sorted. */
+export function listFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    for (const name of fs.readdirSync(dir)) {
+      if (name === '.git') continue;
+      const abs = path.join(dir, name);
+      const childRel = rel ? `${rel}/${name}` : name;
+      if (fs.statSync(abs).isDirectory()) walk(abs, childRel);
+      else out.push(childRel);
+    }
+  };
+  walk(root, '');
+  return out.sort();
+}

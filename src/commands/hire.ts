@@ -1,0 +1,49 @@
+/** `create-squad hire <role> [--name N]`: add one member to the squad. */
+import { applyHire, planHire } from '../core/hire.js';
+import type { CommandContext, CommandResult } from './context.js';
+
+export interface HireCommandOptions {
+  role: string;
+  name?: string;
+  dryRun: boolean;
+}
+
+export interface HireData {
+  member: { name: string; role: string; folder: string };
+  /** Universe the name came from; null for a name given with --name. */
+  universe: string | null;
+  /** How the name was chosen: cast, overflow (the universe ran out) or named (--name). */
+  casting: string;
+  created: string[];
+  modified: string[];
+  warnings: string[];
+  dryRun: boolean;
+}
+
+export async function hire(options: HireCommandOptions, ctx: CommandContext): Promise<CommandResult<HireData>> {
+  const plan = await planHire(ctx.cwd, { role: options.role, ...(options.name === undefined ? {} : { name: options.name }) });
+  if (!options.dryRun) applyHire(plan);
+  const data: HireData = {
+    member: plan.member,
+    universe: plan.universe,
+    casting: plan.event,
+    created: plan.created,
+    modified: plan.modified,
+    warnings: plan.warnings,
+    dryRun: options.dryRun,
+  };
+  return {
+    data,
+    exitCode: 0,
+    render(ui) {
+      for (const warning of plan.warnings) ui.warn(warning);
+      const { name, role } = plan.member;
+      const from = plan.universe ? ` (from ${plan.universe}${plan.event === 'overflow' ? ', overflow' : ''})` : '';
+      ui.success(`${options.dryRun ? 'Would hire' : 'Hired'} ${name} as ${role}${from}`);
+      for (const file of plan.created) ui.out(`  ${options.dryRun ? 'would create' : 'created'}  ${file}`);
+      for (const file of plan.modified) ui.out(`  ${options.dryRun ? 'would update' : 'updated'}  ${file}`);
+      if (options.dryRun) ui.out('Dry run: nothing was written.');
+      else ui.out(`  Edit ${plan.created[0]} to refine what ${name} owns.`);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The questions `init` asks on a terminal, with `prompts` (loaded only here, only when asking).
+ * Ctrl-C or Escape at any question aborts init before anything is written.
+ */
+import { SquadError } from '../core/errors.js';
+import { splitRoleList } from '../core/roles.js';
+import type { InitAnswers, InitQuestions } from './init.js';
+
+type Prompts = typeof import('prompts');
+
+function cancelled(): never {
+  throw new SquadError('ABORTED', 'init cancelled; nothing was written', { hint: 'run "create-squad init" again when you are ready' });
+}
+
+export async function askWithPrompts(questions: InitQuestions): Promise<Partial<InitAnswers>> {
+  const mod = (await import('prompts')) as unknown as { default?: Prompts } & Prompts;
+  const prompts = mod.default ?? mod;
+  const ask = async <T>(question: import('prompts').PromptObject): Promise<T> => {
+    const answer = (await prompts(question, { onCancel: cancelled })) as Record<string, T>;
+    return answer[question.name as string] as T;
+  };
+  const { defaults } = questions;
+  const answers: Partial<InitAnswers> = {};
+
+  if (questions.ask.project) {
+    answers.project = (await ask<string>({ type: 'text', name: 'project', message: 'What are you building?', initial: defaults.project })).trim();
+  }
+  if (questions.ask.stack) {
+    answers.stack = (await ask<string>({ type: 'text', name: 'stack', message: 'Which stack? (languages, frameworks)', initial: defaults.stack })).trim();
+  }
+  if (questions.ask.owner) {
+    answers.owner = (await ask<string>({ type: 'text', name: 'owner', message: 'Who does the squad work for? (your name)', initial: defaults.owner })).trim();
+  }
+  if (questions.ask.roles) {
+    const picked = await ask<string[]>({
+      type: 'multiselect',
+      name: 'roles',
+      message: 'Which roles should the team have?',
+      choices: questions.presets.map((preset) => ({
+        title: preset.title,
+        value: preset.title,
+        description: preset.handles,
+        selected: defaults.roles.includes(preset.title),
+      })),
+      hint: 'space to toggle, enter to confirm',
+      instructions: false,
+    });
+    const custom = await ask<string>({
+      type: 'text',
+      name: 'custom',
+      message: 'Other roles? (comma-separated, enter for none)',
+      validate: (value: string) =>
+        picked.length > 0 || splitRoleList(value).length > 0 ? true : 'Pick at least one role above, or name one here',
+    });
+    answers.roles = [...picked, ...splitRoleList(custom)];
+  }
+  if (questions.ask.universe) {
+    answers.universe = await ask<string>({
+      type: 'select',
+      name: 'universe',
+      message: 'Cast member names from which universe?',
+      choices: questions.universes.map((name) => ({ title: name, value: name })),
+      initial: Math.max(0, questions.universes.indexOf(defaults.universe)),
+    });
+  }
+  return answers;
+}

@@ -1,0 +1,194 @@
+/**
+ * `create-squad init [dir]`: scaffold everything a squad needs that is missing (SPEC §2), asking
+ * on a terminal for the project, stack, owner, roles and universe; defaults otherwise.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Ui } from '../cli/ui.js';
+import { defaultUniverseName, universes } from '../core/casting.js';
+import { checkWritableDir, ensureWritableDir } from '../core/fs-safe.js';
+import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
+import { defaultRoles, rolePresets, splitRoleList, type RolePreset } from '../core/roles.js';
+import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/scaffold.js';
+import { compareCodePoints, isMapping } from '../core/util.js';
+import type { CommandContext, CommandResult } from './context.js';
+import { plural } from './skill-format.js';
+
+export interface InitOptions {
+  /** Target folder (relative to --cwd); default: --cwd itself. */
+  dir?: string;
+  /** Comma-separated roles, as typed. */
+  roles?: string;
+  universe?: string;
+  project?: string;
+  stack?: string;
+  owner?: string;
+  /** false with --no-team. */
+  team: boolean;
+  dryRun: boolean;
+}
+
+export interface InitAnswers {
+  project: string;
+  stack: string;
+  owner: string;
+  roles: string[];
+  universe: string;
+}
+
+export interface InitQuestions {
+  /** Suggested answers (what --yes would use). */
+  defaults: InitAnswers;
+  /** Which questions apply: false when a flag answered it or the existing squad decides it. */
+  ask: Record<keyof InitAnswers, boolean>;
+  presets: RolePreset[];
+  universes: string[];
+}
+
+/** Asks the questions; resolves with the answers, or rejects (SquadError ABORTED) when cancelled. */
+export type AskInit = (questions: InitQuestions) => Promise<Partial<InitAnswers>>;
+
+export interface InitData {
+  dir: string;
+  created: string[];
+  skipped: string[];
+  members: { name: string; role: string; folder: string }[];
+  universe: string;
+  dryRun: boolean;
+  gitattributesAdded: string[];
+  notes: string[];
+}
+
+async function askWithPrompts(questions: InitQuestions): Promise<Partial<InitAnswers>> {
+  const { askWithPrompts: ask } = await import('./init-questions.js');
+  return ask(questions);
+}
+
+/** The project's own description from its package.json, as a suggestion. */
+function suggestedProject(root: string): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as unknown;
+    if (isMapping(pkg) && typeof pkg.description === 'string') return pkg.description.trim();
+  } catch {
+    // no package.json: no suggestion
+  }
+  return '';
+}
+
+export async function init(options: InitOptions, ctx: CommandContext, ask: AskInit = askWithPrompts): Promise<CommandResult<InitData>> {
+  const root = path.resolve(ctx.cwd, options.dir ?? '.');
+  checkWritableDir(root);
+
+  const flags: ScaffoldOptions = {
+    team: options.team,
+    ...(options.roles === undefined ? {} : { roles: splitRoleList(options.roles) }),
+    ...(options.universe === undefined ? {} : { universe: options.universe }),
+    ...(options.project === undefined ? {} : { project: options.project }),
+    ...(options.stack === undefined ? {} : { stack: options.stack }),
+    ...(options.owner === undefined ? {} : { owner: options.owner }),
+  };
+  // Planning validates every flag before a question is asked or a file written.
+  let plan = await planScaffold(root, flags);
+
+  if (ctx.interactive && plan.files.length > 0) {
+    const creates = (relPath: string) => plan.files.some((file) => file.path === relPath);
+    const newTeam = creates(squadPaths.team);
+    const questions: InitQuestions = {
+      defaults: {
+        project: options.project ?? suggestedProject(root),
+        stack: options.stack ?? '',
+        owner: options.owner ?? '',
+        roles: defaultRoles(),
+        universe: defaultUniverseName(),
+      },
+      ask: {
+        project: newTeam && options.project === undefined,
+        stack: newTeam && options.stack === undefined,
+        owner: newTeam && options.owner === undefined,
+        roles: plan.teamSource === 'cast' && options.roles === undefined,
+        universe: plan.teamSource === 'cast' && creates(squadPaths.castingPolicy) && options.universe === undefined,
+      },
+      presets: rolePresets(),
+      universes: universes().map((u) => u.name),
+    };
+    if (Object.values(questions.ask).some(Boolean)) {
+      const answers = await ask(questions);
+      plan = await planScaffold(root, { ...flags, ...answers });
+    }
+  }
+
+  if (!options.dryRun && plan.files.length > 0) {
+    ensureWritableDir(root);
+    applyScaffold(plan);
+  }
+
+  const created = plan.files.map((file) => file.path).sort(compareCodePoints);
+  const data: InitData = {
+    dir: root,
+    created,
+    skipped: plan.skipped,
+    members: plan.members.map(({ name, role, folder }) => ({ name, role, folder })),
+    universe: plan.universe,
+    dryRun: options.dryRun,
+    gitattributesAdded: plan.gitattributesAdded,
+    notes: plan.notes,
+  };
+  return { data, exitCode: 0, render: (ui) => renderInit(ui, plan, data) };
+}
+
+/** Paths grouped for display: one line per member folder, skill, or the templates folder. */
+export function groupPaths(paths: readonly string[]): { label: string; count: number }[] {
+  const groups = new Map<string, number>();
+  for (const file of [...paths].sort(compareCodePoints)) {
+    const segments = file.split('/');
+    let label = file;
+    if (file.startsWith(`${squadPaths.agents}/`) || file.startsWith(`${squadPaths.teamSkills}/`)) label = `${segments.slice(0, 3).join('/')}/`;
+    else if (file.startsWith(`${TEMPLATES_COPY_DIR}/`) || file.startsWith(`${squadPaths.casting}/`)) label = `${path.posix.dirname(file)}/`;
+    groups.set(label, (groups.get(label) ?? 0) + 1);
+  }
+  return [...groups].map(([label, count]) => ({ label, count }));
+}
+
+function renderGroups(ui: Ui, paths: readonly string[], extra: (label: string) => string = () => ''): void {
+  const groups = groupPaths(paths);
+  const width = Math.max(...groups.map((g) => g.label.length));
+  for (const { label, count } of groups) {
+    const detail = label.endsWith('/') ? plural(count, 'file') : extra(label);
+    ui.out(`  ${detail ? `${label.padEnd(width)}  ${ui.style.dim(detail)}` : label}`);
+  }
+}
+
+function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
+  const team = data.members.map((m) => `${m.name} (${m.role})`).join(', ');
+  for (const note of data.notes) ui.warn(note);
+  if (data.created.length === 0) {
+    ui.success(`Nothing to do: the squad is already complete in ${data.dir} (${plural(data.skipped.length, 'file')} already there)`);
+    ui.out(`  Team (${data.universe}): ${team}`);
+    return;
+  }
+  const verb = data.dryRun ? 'Would create' : 'Created';
+  ui.success(`${verb} ${plural(data.created.length, 'file')} in ${data.dir}`);
+  ui.out(`  Team (${data.universe}): ${team}`);
+  ui.out();
+  ui.out(data.dryRun ? 'Would create:' : 'Created:');
+  const appended = plan.files.some((f) => f.update);
+  renderGroups(ui, data.created, (label) =>
+    label === squadPaths.gitattributes ? `${appended ? '+' : ''}${plural(data.gitattributesAdded.length, 'line')}${appended ? ' appended' : ''}` : '',
+  );
+  if (data.skipped.length > 0) {
+    ui.out();
+    ui.out('Skipped (already there, left as they are):');
+    renderGroups(ui, data.skipped);
+  }
+  ui.out();
+  if (data.dryRun) {
+    ui.out('Dry run: nothing was written.');
+    return;
+  }
+  const lead = plan.members.find((m) => m.role === 'Lead') ?? plan.members[0]!;
+  ui.out('Next steps:');
+  ui.out(`  1. Commit the squad: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${COORDINATOR_PATH} ${squadPaths.gitattributes}`);
+  ui.out('  2. Open GitHub Copilot (agent mode in VS Code, or the Copilot CLI) and pick the "Squad" agent');
+  ui.out(`  3. Say what you are building, e.g. "${lead.name}, set up the project structure for …"`);
+  if (plan.teamSource === 'none') ui.out('  Add members first with: npx create-squad hire <role>');
+}

@@ -1,0 +1,74 @@
+/**
+ * Markdown tables in the squad's state files (the roster in team.md, the routing table): find a
+ * table by its header and add rows to it without changing a single existing byte.
+ */
+
+/** Cells of a table row (`| a | b |`), unescaping `\|`; undefined when the line is not a row. */
+export function splitTableRow(line: string): string[] | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('|')) return undefined;
+  const inner = trimmed.replace(/^\|/, '').replace(/\|$/, '');
+  return inner.split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|'));
+}
+
+/** True for a header separator row such as `|------|:---:|`. */
+export function isTableSeparator(line: string): boolean {
+  const cells = splitTableRow(line);
+  return !!cells && cells.length > 0 && cells.every((cell) => /^:?-{1,}:?$/.test(cell));
+}
+
+export interface TableLocation {
+  /** Header cells, lowercased. */
+  columns: string[];
+  /** Index of the header line. */
+  headerLine: number;
+  /** Index of the first data line (right after the separator). */
+  firstRow: number;
+  /** Index just past the last data line. */
+  end: number;
+}
+
+/**
+ * The first table whose lowercased header cells satisfy `accept`. `lines` may keep their `\r`
+ * (rows are trimmed before they are read).
+ */
+export function findTable(lines: readonly string[], accept: (columns: string[]) => boolean): TableLocation | undefined {
+  for (let i = 0; i + 1 < lines.length; i += 1) {
+    const header = splitTableRow(lines[i]!);
+    if (!header || !isTableSeparator(lines[i + 1]!)) continue;
+    const columns = header.map((cell) => cell.toLowerCase());
+    if (!accept(columns)) continue;
+    let end = i + 2;
+    while (end < lines.length && splitTableRow(lines[end]!)) end += 1;
+    return { columns, headerLine: i, firstRow: i + 2, end };
+  }
+  return undefined;
+}
+
+/** Data rows of the first table accepted by `accept`, as raw lines (without line endings). */
+export function tableRows(text: string, accept: (columns: string[]) => boolean): { columns: string[]; rows: string[] } | undefined {
+  const lines = text.split('\n').map((line) => line.replace(/\r$/, ''));
+  const table = findTable(lines, accept);
+  return table && { columns: table.columns, rows: lines.slice(table.firstRow, table.end) };
+}
+
+/**
+ * `text` with `rows` added after the last row of the first table accepted by `accept`; every
+ * existing byte is kept, and the file's line ending (LF or CRLF) is used for the new lines.
+ * Undefined when there is no such table.
+ */
+export function insertTableRows(text: string, accept: (columns: string[]) => boolean, rows: readonly string[]): string | undefined {
+  const lines = text.split('\n');
+  const table = findTable(lines, accept);
+  if (!table) return undefined;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const added = rows.map((row) => `${row}${eol}`).join('');
+  if (table.end === lines.length) {
+    // The table's last row is the file's last line, without a line ending.
+    const body = text.endsWith('\n') ? text : `${text}${eol}`;
+    return `${body}${added}`;
+  }
+  let offset = 0;
+  for (let i = 0; i < table.end; i += 1) offset += lines[i]!.length + 1;
+  return `${text.slice(0, offset)}${added}${text.slice(offset)}`;
+}

@@ -1,0 +1,106 @@
+/**
+ * Role presets: the roles `init` offers (Lead, Core Dev, Tester, …) with what each one handles
+ * (a routing row) and owns (charter lines). The text lives in `templates/team/roles.json`; any
+ * other role is allowed too, as a custom role with generic wording from the templates.
+ */
+import { usageError } from './errors.js';
+import { readTemplateJson } from './templates.js';
+import { isMapping } from './util.js';
+import { SCRIBE_AGENT } from './paths.js';
+
+export const ROLES_DATA_FILE = 'team/roles.json';
+/** Longest role title accepted (it appears in table cells and headings). */
+export const MAX_ROLE_LENGTH = 60;
+
+export interface RolePreset {
+  title: string;
+  aliases: string[];
+  /** What the role handles: its routing-table row. */
+  handles: string;
+  /** What the role owns: its charter lines. */
+  responsibilities: string[];
+}
+
+interface RoleCatalog {
+  defaults: string[];
+  presets: RolePreset[];
+}
+
+let catalog: RoleCatalog | undefined;
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function loadCatalog(): RoleCatalog {
+  if (catalog) return catalog;
+  const data = readTemplateJson(ROLES_DATA_FILE);
+  const presets: RolePreset[] = [];
+  if (isMapping(data) && Array.isArray(data.roles)) {
+    for (const role of data.roles) {
+      if (!isMapping(role) || typeof role.title !== 'string') continue;
+      presets.push({
+        title: role.title,
+        aliases: strings(role.aliases),
+        handles: typeof role.handles === 'string' ? role.handles : '',
+        responsibilities: strings(role.responsibilities),
+      });
+    }
+  }
+  catalog = { defaults: isMapping(data) ? strings(data.defaults) : [], presets };
+  return catalog;
+}
+
+/** Every preset, in catalog order. */
+export function rolePresets(): RolePreset[] {
+  return loadCatalog().presets;
+}
+
+/** The roles cast when none are given: Lead, Core Dev, Tester. */
+export function defaultRoles(): string[] {
+  return [...loadCatalog().defaults];
+}
+
+function roleKey(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** The preset a role title or alias names ("qa" → Tester), case-insensitively. */
+export function findRolePreset(role: string): RolePreset | undefined {
+  const key = roleKey(role);
+  return rolePresets().find((preset) => roleKey(preset.title) === key || preset.aliases.some((alias) => roleKey(alias) === key));
+}
+
+/** A role as it is recorded: the preset's title when one matches, else the text on one line. */
+export function normalizeRole(role: string): string {
+  return findRolePreset(role)?.title ?? role.trim().replace(/\s+/g, ' ');
+}
+
+/**
+ * Check and normalize a list of roles for casting. Throws a usage error for an empty list, an
+ * empty or over-long role, or the reserved Scribe role.
+ */
+export function checkRoles(roles: readonly string[]): string[] {
+  const normalized = roles.map(normalizeRole);
+  if (normalized.length === 0) {
+    throw usageError('no roles given', 'name at least one role, e.g. --roles "Lead,Core Dev,Tester", or pass --no-team for infrastructure only');
+  }
+  for (const role of normalized) {
+    if (role === '') throw usageError('a role is empty', 'give every role a name, e.g. --roles "Lead,Core Dev,Tester"');
+    if (role.length > MAX_ROLE_LENGTH) {
+      throw usageError(`the role "${role.slice(0, 20)}…" is ${role.length} characters; the limit is ${MAX_ROLE_LENGTH}`, 'use a short role title');
+    }
+    if (roleKey(role) === SCRIBE_AGENT) {
+      throw usageError('Scribe is not a role to cast: every squad has one already', 'leave Scribe out of the roles');
+    }
+  }
+  return normalized;
+}
+
+/** Split a comma-separated role list ("Lead, Core Dev,Tester"), dropping empty entries. */
+export function splitRoleList(text: string): string[] {
+  return text
+    .split(',')
+    .map((role) => role.trim())
+    .filter(Boolean);
+}

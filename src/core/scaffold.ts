@@ -1,0 +1,385 @@
+/**
+ * The scaffold planner: everything `init` would create in a repository, computed before anything
+ * is written. Given the answers (project, stack, owner, roles, universe) and what already exists,
+ * `planScaffold` returns the files to create (path, content, mode) and the ones it leaves alone;
+ * `applyScaffold` writes them, each one exclusively (an existing file is never replaced). The one
+ * file that may change is `.gitattributes`, and only by appending the union-merge lines it lacks.
+ *
+ * Other commands reuse it to "rebuild the squad as init would": `import` plans into its staging
+ * folder after writing the imported team, `upgrade` compares `plan.owned` with what is installed.
+ *
+ * Who is on the team:
+ *   1. `team.md` exists         → its roster, as it is (init never casts into an existing roster);
+ *   2. else the casting registry lists members → those members, with their recorded names;
+ *   3. else                    → a new cast: one member per role (unless `team: false`).
+ * Scribe is always there. Casting is deterministic, and names already in use (registry, folders)
+ * are never reused, so re-running init never renames anyone.
+ */
+import fs from 'node:fs';
+import {
+  SCRIBE_NAME,
+  appendCasting,
+  castTeam,
+  castingEvent,
+  createPolicy,
+  readCasting,
+  resolveUniverse,
+  serializeCasting,
+  type CastEntry,
+  type CastResult,
+  type CastingPolicy,
+} from './casting.js';
+import { readDirNames } from './discover.js';
+import { usageError } from './errors.js';
+import { readTextIfExists, resolveInside, sha256, writeFileAtomic } from './fs-safe.js';
+import type { Manifest } from './manifest.js';
+import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
+import { tableRows, splitTableRow } from './md-table.js';
+import { shippedOwnedFiles, type OwnedFile } from './owned.js';
+import { SCRIBE_AGENT, charterPath, historyPath, resolveIn, squadPaths } from './paths.js';
+import { checkRoles, defaultRoles, findRolePreset } from './roles.js';
+import { isRosterHeader, parseRoster } from './roster.js';
+import { renderTemplate } from './templates.js';
+import { compareCodePoints } from './util.js';
+import { packageVersion } from './version.js';
+
+/** The state templates init renders (their raw copies go to .ai-team-templates/). */
+export const STATE_TEMPLATES = {
+  team: 'squad/team.md.hbs',
+  routing: 'squad/routing.md.hbs',
+  decisions: 'squad/decisions.md.hbs',
+  ceremonies: 'squad/ceremonies.md.hbs',
+  charter: 'squad/charter.md.hbs',
+  history: 'squad/history.md.hbs',
+  scribeCharter: 'squad/scribe-charter.md.hbs',
+} as const;
+export const GITATTRIBUTES_TEMPLATE = 'init/gitattributes.hbs';
+
+/** Append-only state files: merged by union in git, so parallel branches never conflict. */
+export const UNION_MERGE_PATTERNS = [
+  squadPaths.decisions,
+  historyPath('*'),
+  `${squadPaths.log}/**`,
+  `${squadPaths.orchestrationLog}/**`,
+] as const;
+
+/** Empty folders the squad needs, kept in git by an empty `.gitkeep`. */
+export const KEEP_FOLDERS = [squadPaths.decisionsInbox, squadPaths.log, squadPaths.orchestrationLog] as const;
+export const KEEP_FILE = '.gitkeep';
+
+export interface ProjectContext {
+  project: string;
+  stack: string;
+  owner: string;
+}
+
+export interface ScaffoldOptions extends Partial<ProjectContext> {
+  /** Roles to cast when the squad has no team yet (default: Lead, Core Dev, Tester). */
+  roles?: string[];
+  /** Casting universe for a new squad (default: "The Usual Suspects"). */
+  universe?: string;
+  /** false: infrastructure only, no cast members (Scribe is still created). Default true. */
+  team?: boolean;
+  /** Time recorded in casting events (default: now). */
+  now?: Date;
+  /** Version stamped into the coordinator and the manifest (default: this package's). */
+  version?: string;
+}
+
+export interface ScaffoldMember {
+  /** Roster name ("Keaton"). */
+  name: string;
+  role: string;
+  /** Folder under .ai-team/agents/. */
+  folder: string;
+}
+
+export type PlannedKind = 'state' | 'owned' | 'gitattributes' | 'manifest';
+
+export interface PlannedFile {
+  /** Repo-relative path. */
+  path: string;
+  content: string | Buffer;
+  mode: number;
+  kind: PlannedKind;
+  /**
+   * True when the file exists and `content` is its current content plus additions (rows, lines,
+   * entries): it is replaced atomically instead of created exclusively.
+   */
+  update?: boolean;
+}
+
+export type TeamSource = 'roster' | 'registry' | 'cast' | 'none';
+
+export interface ScaffoldPlan {
+  root: string;
+  /** Files to write, in write order (team.md last, so an interrupted run is completed by the next). */
+  files: PlannedFile[];
+  /** Files that already exist and are left as they are, sorted. */
+  skipped: string[];
+  /** The team after the plan: cast members, then Scribe. */
+  members: ScaffoldMember[];
+  universe: string;
+  teamSource: TeamSource;
+  project: ProjectContext;
+  /** Every squad-owned file this package ships, as it would be installed. */
+  owned: OwnedFile[];
+  /** The manifest describing the squad-owned files (written only when there is none). */
+  manifest: Manifest;
+  /** Lines appended to .gitattributes (empty when it already has them all). */
+  gitattributesAdded: string[];
+  /** Things the user should know: options that did not apply, and why. */
+  notes: string[];
+}
+
+const MODE = 0o644;
+
+/** The Scribe as a member: fixed name and folder. */
+export const SCRIBE_MEMBER: ScaffoldMember = { name: SCRIBE_NAME, role: 'Session Logger', folder: SCRIBE_AGENT };
+
+const CONTEXT_LINE = /^\s*-\s*\*\*(Project|Stack|Owner):\*\*\s*(.*?)\s*$/;
+
+/** Project context from team.md's "Project Context" lines; a placeholder (`_…_`) counts as empty. */
+export function parseProjectContext(teamText: string): ProjectContext {
+  const context: ProjectContext = { project: '', stack: '', owner: '' };
+  for (const line of teamText.replace(/\r\n?/g, '\n').split('\n')) {
+    const match = CONTEXT_LINE.exec(line);
+    if (!match) continue;
+    const key = match[1]!.toLowerCase() as keyof ProjectContext;
+    const value = match[2]!;
+    if (!context[key] && !/^_.*_$/.test(value)) context[key] = value;
+  }
+  return context;
+}
+
+function templateMember(member: ScaffoldMember): object {
+  const preset = findRolePreset(member.role);
+  return { ...member, handles: preset?.handles ?? '', responsibilities: preset?.responsibilities ?? [] };
+}
+
+function teamData(members: readonly ScaffoldMember[], project: ProjectContext, universe: string): object {
+  return { ...project, universe, members: members.map(templateMember), scribe: SCRIBE_MEMBER };
+}
+
+/** A member's charter and history, rendered from the state templates. */
+export async function renderMemberFiles(member: ScaffoldMember, project: ProjectContext): Promise<{ path: string; content: string }[]> {
+  const data = { ...project, ...templateMember(member) };
+  return [
+    { path: charterPath(member.folder), content: await renderTemplate(STATE_TEMPLATES.charter, data) },
+    { path: historyPath(member.folder), content: await renderTemplate(STATE_TEMPLATES.history, data) },
+  ];
+}
+
+/** Header test for the routing table (its "Route To" column). */
+export function isRoutingHeader(columns: string[]): boolean {
+  return columns.includes('route to');
+}
+
+/**
+ * The rows `member` adds to the roster table of team.md and to the routing table of routing.md,
+ * cut from the same templates init renders, so a hired member's rows look exactly like init's.
+ */
+export async function renderMemberRows(member: ScaffoldMember, project: ProjectContext, universe: string): Promise<{ roster: string[]; routing: string[] }> {
+  const data = teamData([member], project, universe);
+  const pick = (text: string, accept: (columns: string[]) => boolean, column: string): string[] => {
+    const table = tableRows(text, accept);
+    if (!table) return [];
+    const index = table.columns.indexOf(column);
+    return table.rows.filter((row) => splitTableRow(row)?.[index] === member.name);
+  };
+  return {
+    roster: pick(await renderTemplate(STATE_TEMPLATES.team, data), isRosterHeader, 'name'),
+    routing: pick(await renderTemplate(STATE_TEMPLATES.routing, data), isRoutingHeader, 'route to'),
+  };
+}
+
+/** Whether anything (file, folder, symlink) is at `relPath`; refuses paths that escape the root. */
+function exists(root: string, relPath: string): boolean {
+  const abs = resolveInside(root, relPath, { allowFinalSymlink: true });
+  try {
+    fs.lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sameLine(a: string, b: string): boolean {
+  const norm = (line: string) => line.trim().split(/\s+/).join(' ');
+  return norm(a) === norm(b);
+}
+
+/** The .gitattributes lines that are missing, and the file's new text (undefined: nothing to add). */
+async function planGitattributes(root: string): Promise<{ added: string[]; content?: string; existed: boolean; note?: string }> {
+  const wanted = (await renderTemplate(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS }))
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  const existed = exists(root, squadPaths.gitattributes);
+  const abs = resolveInside(root, squadPaths.gitattributes, { allowFinalSymlink: true });
+  if (existed && fs.lstatSync(abs).isSymbolicLink()) {
+    return { added: [], existed, note: `${squadPaths.gitattributes} is a symlink; it was left as it is (add the merge=union lines yourself)` };
+  }
+  const existing = existed ? readTextIfExists(abs) : '';
+  if (existing === undefined) return { added: [], existed }; // a folder, or unreadable: leave it alone
+  const have = existing.split('\n');
+  const missingRules = wanted.filter((line) => !line.startsWith('#') && !have.some((h) => sameLine(h, line)));
+  if (missingRules.length === 0) return { added: [], existed };
+  // The comment line goes with the rules, unless it is already there.
+  const added = wanted.filter((line) => (line.startsWith('#') ? !have.some((h) => sameLine(h, line)) : missingRules.includes(line)));
+  const eol = existing.includes('\r\n') ? '\r\n' : '\n';
+  const head = existing === '' || existing.endsWith('\n') ? existing : `${existing}${eol}`;
+  return { added, content: `${head}${added.map((line) => `${line}${eol}`).join('')}`, existed };
+}
+
+/**
+ * Plan the scaffold of `root`. Reads only; throws a usage error for an unknown universe or a bad
+ * role list, and UNSAFE_PATH when the state folders lead outside the repository.
+ */
+export async function planScaffold(root: string, options: ScaffoldOptions = {}): Promise<ScaffoldPlan> {
+  const now = options.now ?? new Date();
+  const version = options.version ?? packageVersion();
+  const wantTeam = options.team !== false;
+  if (!wantTeam && options.roles !== undefined) {
+    throw usageError('--roles and --no-team contradict each other', 'give roles to cast a team, or --no-team for infrastructure only');
+  }
+  // Validate every input first, even when the existing squad means it will not be used.
+  const chosenUniverse = resolveUniverse(options.universe);
+  const roles = wantTeam ? checkRoles(options.roles ?? defaultRoles()) : [];
+
+  const notes: string[] = [];
+  const files: PlannedFile[] = [];
+  const skipped: string[] = [];
+  const add = (path: string, content: string | Buffer, kind: PlannedKind = 'state', mode = MODE): void => {
+    if (exists(root, path)) skipped.push(path);
+    else files.push({ path, content, mode, kind });
+  };
+
+  const teamText = exists(root, squadPaths.team) ? readTextIfExists(resolveIn(root, squadPaths.team)) : undefined;
+  const casting = readCasting(root);
+  const fromTeam = teamText === undefined ? { project: '', stack: '', owner: '' } : parseProjectContext(teamText);
+  const project: ProjectContext = {
+    project: options.project ?? fromTeam.project,
+    stack: options.stack ?? fromTeam.stack,
+    owner: options.owner ?? fromTeam.owner,
+  };
+
+  // Casting policy: the squad's own, when it has one.
+  let policy: CastingPolicy;
+  if (casting.policy.state === 'ok') {
+    policy = casting.policy.value;
+    if (options.universe !== undefined && policy.universe !== chosenUniverse.name) {
+      notes.push(`the casting policy already uses "${policy.universe}"; --universe "${chosenUniverse.name}" was not applied`);
+    }
+  } else {
+    policy = createPolicy(chosenUniverse);
+    if (casting.policy.state === 'invalid') notes.push(`${squadPaths.castingPolicy} is not valid (${casting.policy.reason}); it was left as it is`);
+  }
+
+  // The team.
+  let teamSource: TeamSource;
+  let results: CastResult[] = [];
+  const roster = teamText === undefined ? undefined : parseRoster(teamText).filter((m) => m.name !== SCRIBE_AGENT);
+  const registryMembers = casting.registry.state === 'ok' ? casting.registry.value.members.filter((m) => m.folder !== SCRIBE_AGENT) : [];
+  const ignoredRoles = (why: string) => {
+    if (options.roles !== undefined) notes.push(`${why}; --roles was not applied (add members with "create-squad hire <role>")`);
+  };
+  if (roster !== undefined) {
+    teamSource = 'roster';
+    results = roster.map((m) => ({ entry: { name: m.displayName, folder: m.name, role: m.role, universe: null }, event: 'adopted' }));
+    ignoredRoles(`${squadPaths.team} already exists`);
+  } else if (registryMembers.length > 0) {
+    teamSource = 'registry';
+    results = registryMembers.map((entry) => ({ entry, event: 'cast' }));
+    ignoredRoles(`the casting registry already lists the team`);
+  } else if (!wantTeam) {
+    teamSource = 'none';
+  } else if (casting.registry.state !== 'missing') {
+    teamSource = 'none';
+    notes.push(
+      casting.registry.state === 'invalid'
+        ? `${squadPaths.castingRegistry} is not valid (${casting.registry.reason}); no team was cast — fix it, then add members with "create-squad hire <role>"`
+        : `${squadPaths.castingRegistry} exists with no members; no team was cast — add members with "create-squad hire <role>"`,
+    );
+  } else {
+    teamSource = 'cast';
+    const taken = new Set([SCRIBE_AGENT, ...readDirNames(resolveIn(root, squadPaths.agents))]);
+    results = castTeam(roles, policy, taken);
+  }
+  const cast: CastEntry[] = results.map((result) => result.entry);
+  const members: ScaffoldMember[] = cast.map(({ name, role, folder }) => ({ name, role, folder }));
+
+  // Casting files first: once the registry exists, a re-run (after a crash) keeps these names.
+  add(squadPaths.castingPolicy, serializeCasting(policy));
+  add(squadPaths.castingRegistry, appendCasting(undefined, 'members', cast));
+  add(squadPaths.castingHistory, appendCasting(undefined, 'events', results.map((result) => castingEvent(result, now))));
+
+  for (const member of members) {
+    for (const file of await renderMemberFiles(member, project)) add(file.path, file.content);
+  }
+  add(charterPath(SCRIBE_AGENT), await renderTemplate(STATE_TEMPLATES.scribeCharter, SCRIBE_MEMBER));
+
+  const data = teamData(members, project, policy.universe);
+  add(squadPaths.routing, await renderTemplate(STATE_TEMPLATES.routing, data));
+  add(squadPaths.decisions, await renderTemplate(STATE_TEMPLATES.decisions, data));
+  add(squadPaths.ceremonies, await renderTemplate(STATE_TEMPLATES.ceremonies, data));
+  for (const folder of KEEP_FOLDERS) add(`${folder}/${KEEP_FILE}`, '');
+
+  // Squad-owned files: written when missing; recorded in the manifest when written, or when the
+  // file already there is exactly what this version ships (a file the user changed is not claimed).
+  const owned = await shippedOwnedFiles(version);
+  const manifestFiles: Record<string, string> = {};
+  for (const file of owned) {
+    const hash = sha256(file.content);
+    if (!exists(root, file.path)) {
+      files.push({ path: file.path, content: file.content, mode: file.mode, kind: 'owned' });
+      manifestFiles[file.path] = hash;
+      continue;
+    }
+    skipped.push(file.path);
+    let current: Buffer | undefined;
+    try {
+      current = fs.readFileSync(resolveIn(root, file.path));
+    } catch {
+      current = undefined;
+    }
+    if (current && sha256(current) === hash) manifestFiles[file.path] = hash;
+  }
+
+  const gitattributes = await planGitattributes(root);
+  if (gitattributes.note) notes.push(gitattributes.note);
+  if (gitattributes.content !== undefined) {
+    files.push({ path: squadPaths.gitattributes, content: gitattributes.content, mode: MODE, kind: 'gitattributes', update: gitattributes.existed });
+  } else {
+    skipped.push(squadPaths.gitattributes);
+  }
+
+  const manifest: Manifest = { schema: MANIFEST_SCHEMA, version, files: manifestFiles };
+  add(squadPaths.manifest, serializeManifest(manifest), 'manifest');
+
+  add(squadPaths.team, await renderTemplate(STATE_TEMPLATES.team, data));
+
+  if (teamSource === 'roster' && roster!.length === 0 && wantTeam) {
+    notes.push(`the roster in ${squadPaths.team} has no members yet; add them with "create-squad hire <role>"`);
+  }
+
+  return {
+    root,
+    files,
+    skipped: skipped.sort(compareCodePoints),
+    members: [...members, SCRIBE_MEMBER],
+    universe: policy.universe,
+    teamSource,
+    project,
+    owned,
+    manifest,
+    gitattributesAdded: gitattributes.added,
+    notes,
+  };
+}
+
+/** Write a plan: every new file exclusively (never replacing one), `.gitattributes` by appending. */
+export function applyScaffold(plan: ScaffoldPlan): void {
+  for (const file of plan.files) {
+    writeFileAtomic(plan.root, file.path, file.content, { mode: file.mode, exclusive: !file.update });
+  }
+}

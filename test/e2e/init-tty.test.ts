@@ -1,0 +1,86 @@
+/**
+ * `init` in a real terminal: the built CLI runs in a pseudo-terminal driven by python3's pty
+ * module, answering the questions with keystrokes (arrows, space, enter, Ctrl-C).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { squadPaths } from '../../src/core/paths.js';
+import { parseRoster } from '../../src/core/roster.js';
+import { BIN, REPO_ROOT, cleanupTempDirs, tempRepo } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
+
+const DRIVER = path.join(REPO_ROOT, 'test', 'helpers', 'pty-drive.py');
+const python = spawnSync('python3', ['-c', 'import pty'], { encoding: 'utf8' });
+const skipReason =
+  process.platform === 'win32'
+    ? 'skipped: no pseudo-terminals on Windows'
+    : python.error || python.status !== 0
+      ? 'skipped: python3 (with its pty module) is not installed'
+      : undefined;
+
+const DOWN = '\u001b[B';
+const ENTER = '\r';
+
+function drive(cwd: string, args: string[], steps: [string, string[]][]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm', NO_COLOR: '1' };
+  delete env.CI;
+  delete env.FORCE_COLOR;
+  const result = spawnSync('python3', [DRIVER, JSON.stringify({ argv: [process.execPath, BIN, ...args], cwd, steps })], {
+    encoding: 'utf8',
+    env,
+    timeout: 90_000,
+  });
+  return { code: result.status, output: result.stdout + result.stderr };
+}
+
+describe.skipIf(skipReason !== undefined)(`init in a real terminal${skipReason ? ` (${skipReason})` : ''}`, () => {
+  it('asks the questions and builds the squad from the answers', () => {
+    const root = tempRepo();
+    const { code, output } = drive(root, ['init', 'app'], [
+      ['What are you building?', [`A recipe planner${ENTER}`]],
+      ['Which stack?', [`TypeScript, Postgres${ENTER}`]],
+      ['Who does the squad work for?', [`Ada${ENTER}`]],
+      // Lead and Core Dev stay selected, Tester is deselected, Frontend Dev is selected.
+      ['Which roles should the team have?', [DOWN, DOWN, ' ', DOWN, ' ', ENTER]],
+      ['Other roles?', [`Release Manager${ENTER}`]],
+      ['Cast member names from which universe?', [DOWN, ENTER]],
+    ]);
+    expect(code, output).toBe(0);
+    expect(output).toContain("Team (Ocean's Eleven): Danny (Lead), Rusty (Core Dev), Linus (Frontend Dev), Basher (Release Manager)");
+    const team = fs.readFileSync(path.join(root, 'app', squadPaths.team), 'utf8');
+    expect(parseRoster(team).map((m) => `${m.displayName}:${m.role}`)).toEqual([
+      'Danny:Lead',
+      'Rusty:Core Dev',
+      'Linus:Frontend Dev',
+      'Basher:Release Manager',
+      'Scribe:Session Logger',
+    ]);
+    expect(team).toContain('- **Project:** A recipe planner');
+    expect(team).toContain('- **Stack:** TypeScript, Postgres');
+    expect(team).toContain('- **Owner:** Ada');
+  });
+
+  it('writes nothing when the user presses Ctrl-C', () => {
+    const root = tempRepo();
+    const { code, output } = drive(root, ['init', 'app'], [
+      ['What are you building?', [`A recipe planner${ENTER}`]],
+      ['Which stack?', ['\u0003']],
+    ]);
+    expect(code, output).toBe(1);
+    expect(output).toContain('✗ init cancelled; nothing was written');
+    expect(fs.existsSync(path.join(root, 'app'))).toBe(false);
+    expect(fs.readdirSync(root)).toEqual(['.git']);
+  });
+
+  it('asks nothing and changes nothing when the squad is complete', () => {
+    const root = tempRepo();
+    const first = drive(root, ['init', '--yes'], []);
+    expect(first.code, first.output).toBe(0);
+    const again = drive(root, ['init'], [['Nothing to do', []]]);
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).not.toContain('?');
+  });
+});

@@ -1,0 +1,314 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { COPILOT_PROMPT_LIMIT, coordinatorBodyLength, readCoordinatorStamp } from '../../src/core/coordinator.js';
+import { parseFrontmatterYaml, splitFrontmatter } from '../../src/core/frontmatter.js';
+import { parseManifest } from '../../src/core/manifest.js';
+import { shippedOwnedFiles } from '../../src/core/owned.js';
+import { COORDINATOR_PATH, SKILL_FILE, charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
+import { parseRoster } from '../../src/core/roster.js';
+import { parseSkill } from '../../src/core/skill.js';
+import { validateSkill } from '../../src/core/validate.js';
+import { packageVersion } from '../../src/core/version.js';
+import type { InitData } from '../../src/commands/init.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { teamStateLayout } from '../helpers/layout.js';
+
+afterAll(cleanupTempDirs);
+
+type InitJson = InitData & { ok: boolean };
+
+const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
+
+describe('init --yes', () => {
+  it('creates the full layout of SPEC §2', async () => {
+    const root = tempRepo();
+    const result = runCli(['init', '--yes'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    const files = listFiles(root);
+    const owned = (await shippedOwnedFiles()).map((f) => f.path);
+    const expected = [
+      ...teamStateLayout(['keaton', 'fenster', 'hockney']),
+      ...owned,
+    ].sort();
+    expect(files).toEqual(expected);
+    expect(owned).toContain(COORDINATOR_PATH);
+    expect(owned.filter((f) => f.startsWith('.ai-team-templates/'))).toHaveLength(10);
+    expect(owned.some((f) => f.startsWith(`${squadPaths.teamSkills}/squad-`))).toBe(true);
+
+    expect(parseRoster(read(root, squadPaths.team)).map((m) => `${m.displayName}|${m.role}|${m.charter}`)).toEqual([
+      `Keaton|Lead|${charterPath('keaton')}`,
+      `Fenster|Core Dev|${charterPath('fenster')}`,
+      `Hockney|Tester|${charterPath('hockney')}`,
+      `Scribe|Session Logger|${charterPath('scribe')}`,
+    ]);
+    expect(read(root, squadPaths.team)).toContain('The Usual Suspects');
+    for (const pattern of ['.ai-team/decisions.md', '.ai-team/agents/*/history.md', '.ai-team/log/**', '.ai-team/orchestration-log/**']) {
+      expect(read(root, squadPaths.gitattributes)).toContain(`${pattern} merge=union\n`);
+    }
+    for (const file of owned) expect(fs.readFileSync(path.join(root, file)).length, file).toBeGreaterThan(0);
+    expect(read(root, '.ai-team-templates/team.md')).toBe(read(path.resolve('templates'), 'squad/team.md.hbs'));
+
+    expect(result.stdout).toContain('Created');
+    expect(result.stdout).toMatch(/Next steps:[\s\S]*Copilot[\s\S]*"Squad" agent[\s\S]*Keaton/);
+  });
+
+  it('installs only valid skills, and a coordinator with valid frontmatter within the size limit', () => {
+    const root = tempRepo();
+    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    const skillFiles = listFiles(root).filter((f) => f.endsWith(`/${SKILL_FILE}`));
+    expect(skillFiles.length).toBeGreaterThan(0);
+    for (const file of skillFiles) {
+      const parsed = parseSkill(read(root, file), file);
+      const validation = validateSkill({ ...parsed, dirName: path.basename(path.dirname(file)) });
+      expect(validation.errors, file).toEqual([]);
+      expect(parsed.frontmatter.metadata, file).toMatchObject({ author: 'squad' });
+    }
+
+    const coordinator = read(root, COORDINATOR_PATH);
+    const split = splitFrontmatter(coordinator, COORDINATOR_PATH);
+    const frontmatter = parseFrontmatterYaml(split.yaml, COORDINATOR_PATH);
+    expect(typeof frontmatter.name).toBe('string');
+    expect(typeof frontmatter.description).toBe('string');
+    expect((frontmatter.description as string).length).toBeGreaterThan(0);
+    expect(Array.isArray(frontmatter.tools) || typeof frontmatter.tools === 'string').toBe(true);
+    expect(readCoordinatorStamp(coordinator)).toBe(packageVersion());
+    // Copilot rejects a custom agent whose prompt body is longer: fail the build before that happens.
+    expect(coordinatorBodyLength(coordinator)).toBeLessThanOrEqual(COPILOT_PROMPT_LIMIT);
+  });
+
+  it('records version and sha256 of every squad-owned file in the manifest', async () => {
+    const root = tempRepo();
+    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    const manifest = parseManifest(read(root, squadPaths.manifest));
+    expect(manifest.state).toBe('ok');
+    if (manifest.state !== 'ok') return;
+    expect(manifest.manifest.version).toBe(packageVersion());
+    const owned = await shippedOwnedFiles();
+    expect(Object.keys(manifest.manifest.files).sort()).toEqual(owned.map((f) => f.path).sort());
+    const { createHash } = await import('node:crypto');
+    for (const [file, hash] of Object.entries(manifest.manifest.files)) {
+      expect(createHash('sha256').update(fs.readFileSync(path.join(root, file))).digest('hex'), file).toBe(hash);
+    }
+  });
+
+  it('puts the flags into the roster, charters and histories', () => {
+    const root = tempRepo();
+    const result = runCli(
+      ['init', '--yes', '--roles', 'lead, frontend,Release Manager', '--universe', 'the matrix', '--project', 'A dashboard', '--stack', 'React + Node', '--owner', 'Brady'],
+      { cwd: root },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const team = read(root, squadPaths.team);
+    expect(parseRoster(team).map((m) => `${m.displayName}:${m.role}`)).toEqual(['Neo:Lead', 'Trinity:Frontend Dev', 'Morpheus:Release Manager', 'Scribe:Session Logger']);
+    expect(team).toContain('- **Project:** A dashboard');
+    expect(team).toContain('- **Casting universe:** The Matrix');
+    expect(read(root, historyPath('trinity'))).toContain('- **Owner:** Brady');
+    expect(read(root, charterPath('morpheus'))).toContain('# Morpheus — Release Manager');
+    expect(read(root, squadPaths.routing)).toMatch(/\| Release Manager work \| Morpheus \| Release Manager \|/);
+  });
+
+  it('prints one JSON document with --json', () => {
+    const root = tempRepo();
+    const result = runCli(['init', '--json', '--no-team'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    const data = result.json<InitJson>();
+    expect(data).toMatchObject({ ok: true, dir: root, universe: 'The Usual Suspects', dryRun: false });
+    expect(data.members).toEqual([{ name: 'Scribe', role: 'Session Logger', folder: 'scribe' }]);
+    expect(data.created).toEqual(listFiles(root));
+    expect(data.skipped).toEqual([]);
+  });
+
+  it('is the default command: no "init" needed', () => {
+    const root = tempRepo();
+    const result = runCli(['--yes', '--json'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json<InitJson>().members.map((m) => m.name)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe']);
+    const named = runCli(['my-app', '--json'], { cwd: root });
+    expect(named.code, named.stderr).toBe(0);
+    expect(fs.existsSync(path.join(root, 'my-app', squadPaths.team))).toBe(true);
+  });
+});
+
+describe('init run twice', () => {
+  it('changes nothing the second time and says so', () => {
+    const root = tempRepo();
+    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    const before = hashTree(root);
+    const second = runCli(['init', '--yes'], { cwd: root });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('Nothing to do: the squad is already complete');
+    expect(hashTree(root)).toBe(before);
+    const json = runCli(['init', '--json'], { cwd: root }).json<InitJson>();
+    expect(json.created).toEqual([]);
+    expect(json.skipped).toEqual(listFiles(root));
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('never touches user edits, and recreates only what is missing, with the same names', () => {
+    const root = tempRepo();
+    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    const edited = {
+      [squadPaths.team]: `${read(root, squadPaths.team)}\nOur own note.\n`,
+      [charterPath('keaton')]: '# Keaton\n\nMy own charter.\n',
+      [COORDINATOR_PATH]: '---\nname: Squad\ndescription: mine\n---\nmine\n',
+      [squadPaths.gitattributes]: '*.png binary\n',
+    };
+    writeFiles(root, edited);
+    fs.rmSync(path.join(root, historyPath('fenster')));
+    fs.rmSync(path.join(root, squadPaths.ceremonies));
+    const result = runCli(['init', '--yes', '--json', '--roles', 'Designer', '--universe', 'Firefly'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    const data = result.json<InitJson>();
+    expect(data.created.sort()).toEqual([historyPath('fenster'), squadPaths.ceremonies, squadPaths.gitattributes].sort());
+    expect(data.members.map((m) => m.name)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe']);
+    expect(data.notes.join('\n')).toMatch(/--roles was not applied/);
+    expect(data.notes.join('\n')).toMatch(/--universe "Firefly" was not applied/);
+    for (const [file, text] of Object.entries(edited)) {
+      if (file === squadPaths.gitattributes) expect(read(root, file).startsWith(text)).toBe(true);
+      else expect(read(root, file)).toBe(text);
+    }
+    expect(read(root, historyPath('fenster'))).toContain('# Fenster — History');
+  });
+
+  it('keeps the names when team.md is lost but the registry remains', () => {
+    const root = tempRepo();
+    expect(runCli(['init', '--yes', '--universe', 'Alien'], { cwd: root }).code).toBe(0);
+    const team = read(root, squadPaths.team);
+    fs.rmSync(path.join(root, squadPaths.team));
+    expect(runCli(['init', '--yes', '--roles', 'Tester'], { cwd: root }).code).toBe(0);
+    expect(read(root, squadPaths.team)).toBe(team);
+  });
+});
+
+describe('init --dry-run', () => {
+  it('writes nothing, not even the target folder', () => {
+    const root = tempRepo();
+    const before = hashTree(root);
+    const result = runCli(['init', '--yes', '--dry-run'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Would create');
+    expect(result.stdout).toContain('Dry run: nothing was written.');
+    expect(hashTree(root)).toBe(before);
+    const json = runCli(['init', 'sub/dir', '--dry-run', '--json'], { cwd: root });
+    expect(json.code).toBe(0);
+    expect(json.json<InitJson>()).toMatchObject({ dryRun: true, dir: path.join(root, 'sub', 'dir') });
+    expect(json.json<InitJson>().created.length).toBeGreaterThan(20);
+    expect(fs.existsSync(path.join(root, 'sub'))).toBe(false);
+  });
+});
+
+describe('init --no-team', () => {
+  it('creates the infrastructure and Scribe, and no cast member', () => {
+    const root = tempRepo();
+    const result = runCli(['init', '--no-team'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(fs.readdirSync(path.join(root, squadPaths.agents))).toEqual(['scribe']);
+    expect(parseRoster(read(root, squadPaths.team)).map((m) => m.name)).toEqual(['scribe']);
+    expect(JSON.parse(read(root, squadPaths.castingRegistry)).members).toEqual([]);
+    expect(fs.existsSync(path.join(root, COORDINATOR_PATH))).toBe(true);
+    expect(result.stdout).toContain('hire <role>');
+    expect(runCli(['init', '--no-team', '--roles', 'Lead'], { cwd: root }).code).toBe(2);
+  });
+});
+
+describe('casting overflow', () => {
+  it('falls back to the next universe when the team outgrows the chosen one, and records it', () => {
+    const root = tempRepo();
+    const roles = Array.from({ length: 18 }, (_, i) => `Role ${i + 1}`).join(',');
+    const result = runCli(['init', '--yes', '--json', '--roles', roles], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    const members = result.json<InitJson>().members;
+    expect(members).toHaveLength(19);
+    expect(new Set(members.map((m) => m.folder)).size).toBe(19);
+    const registry = JSON.parse(read(root, squadPaths.castingRegistry)).members as { universe: string }[];
+    expect(registry.filter((m) => m.universe === 'The Usual Suspects')).toHaveLength(15);
+    expect(registry.slice(15).every((m) => m.universe === "Ocean's Eleven")).toBe(true);
+    const events = JSON.parse(read(root, squadPaths.castingHistory)).events as { event: string; note?: string }[];
+    expect(events.filter((e) => e.event === 'overflow')).toHaveLength(3);
+    expect(events[15]!.note).toContain('capacity 15');
+    const policy = JSON.parse(read(root, squadPaths.castingPolicy));
+    expect(policy.capacities['The Usual Suspects']).toBe(15);
+  });
+});
+
+describe('init with bad input', () => {
+  it('refuses a target whose parent is a file', () => {
+    const root = tempDir();
+    writeFiles(root, { 'plain-file': 'x' });
+    const before = hashTree(root);
+    const result = runCli(['init', 'plain-file/squad', '--yes'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^✗ cannot create .*plain-file\/squad: .*plain-file is a file, not a folder — /);
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('refuses a target that is a file', () => {
+    const root = tempDir();
+    writeFiles(root, { 'plain-file': 'x' });
+    const result = runCli(['init', 'plain-file', '--yes', '--json'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.json()).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('is a file, not a folder') } });
+    expect(read(root, 'plain-file')).toBe('x');
+  });
+
+  it.skipIf(!fs.existsSync('/proc/self'))('refuses a target where nothing can be written (/proc)', () => {
+    const root = tempDir();
+    const result = runCli(['init', '/proc/create-squad-test', '--yes'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^✗ cannot write to \/proc\b.* — /);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(fs.existsSync('/proc/create-squad-test')).toBe(false);
+  });
+
+  it('rejects an unknown universe and an empty role list as usage errors, writing nothing', () => {
+    const root = tempRepo();
+    const before = hashTree(root);
+    const universe = runCli(['init', '--yes', '--universe', 'Narnia'], { cwd: root });
+    expect(universe.code).toBe(2);
+    expect(universe.stderr).toMatch(/^✗ unknown casting universe "Narnia" — universes: "The Usual Suspects", /);
+    for (const roles of ['', ' , ,']) {
+      const empty = runCli(['init', '--yes', '--roles', roles], { cwd: root });
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toMatch(/^✗ no roles given — .*--no-team/);
+    }
+    const scribe = runCli(['init', '--yes', '--roles', 'Lead,Scribe'], { cwd: root });
+    expect(scribe.code).toBe(2);
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('treats a mistyped command as a typo, not as a folder to create', () => {
+    const root = tempRepo();
+    const typo = runCli(['uprade'], { cwd: root });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.trim()).toMatch(/^✗ unknown command 'uprade' \(did you mean upgrade\?\) — /);
+    expect(fs.readdirSync(root)).toEqual(['.git']);
+    expect(runCli(['help'], { cwd: root }).stderr).toMatch(/^✗ unknown command 'help' \(did you mean --help\?\)/);
+    expect(fs.readdirSync(root)).toEqual(['.git']);
+    // An existing folder of that name is a target, and "init" given explicitly always is.
+    fs.mkdirSync(path.join(root, 'uprade'));
+    expect(runCli(['uprade', '--yes'], { cwd: root }).code).toBe(0);
+    expect(runCli(['init', 'hier', '--yes'], { cwd: root }).code).toBe(0);
+    expect(fs.existsSync(path.join(root, 'hier', squadPaths.team))).toBe(true);
+  });
+});
+
+describe('init interrupted', () => {
+  it('ends in the complete state when run again after being killed after any write', () => {
+    const reference = tempRepo();
+    const full = runCli(['init', '--yes', '--json'], { cwd: reference });
+    const total = full.json<InitJson>().created.length;
+    const withoutTimes = (root: string) =>
+      Object.fromEntries(listFiles(root).map((rel) => [rel, read(root, rel).replace(/"at": "[^"]+"/g, '"at": "…"')]));
+    const expected = withoutTimes(reference);
+    for (const k of [1, 2, 3, 4, 8, Math.floor(total / 2), total - 2, total - 1]) {
+      const root = tempRepo();
+      const killed = runCli(['init', '--yes'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
+      expect(killed.code, `k=${k}`).not.toBe(0);
+      expect(listFiles(root), `k=${k}`).toHaveLength(k);
+      const again = runCli(['init', '--yes'], { cwd: root });
+      expect(again.code, again.stderr).toBe(0);
+      expect(withoutTimes(root), `k=${k}`).toEqual(expected);
+    }
+  });
+});

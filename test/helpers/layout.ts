@@ -1,0 +1,21 @@
+/** The files `init` creates besides the squad-owned ones, for the given member folders. */
+import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
+
+export function teamStateLayout(members: string[]): string[] {
+  return [
+    squadPaths.team,
+    squadPaths.routing,
+    squadPaths.decisions,
+    `${squadPaths.decisionsInbox}/.gitkeep`,
+    squadPaths.ceremonies,
+    squadPaths.castingPolicy,
+    squadPaths.castingRegistry,
+    squadPaths.castingHistory,
+    ...members.flatMap((agent) => [charterPath(agent), historyPath(agent)]),
+    charterPath('scribe'),
+    `${squadPaths.log}/.gitkeep`,
+    `${squadPaths.orchestrationLog}/.gitkeep`,
+    squadPaths.manifest,
+    squadPaths.gitattributes,
+  ];
+}

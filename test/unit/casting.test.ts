@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import {
+  appendCasting,
+  castTeam,
+  createPolicy,
+  defaultUniverseName,
+  findUniverse,
+  nextCast,
+  parseHistory,
+  parsePolicy,
+  parseRegistry,
+  resolveUniverse,
+  universes,
+  type Universe,
+} from '../../src/core/casting.js';
+import { SquadError } from '../../src/core/errors.js';
+import { isValidName, slugify } from '../../src/core/names.js';
+import { SCRIBE_AGENT } from '../../src/core/paths.js';
+
+describe('the universes data file', () => {
+  it('has several universes, each with enough valid, distinct names', () => {
+    const all = universes();
+    expect(all.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(all.map((u) => u.name)).size).toBe(all.length);
+    for (const universe of all) {
+      expect(universe.names.length, universe.name).toBeGreaterThanOrEqual(12);
+      const folders = universe.names.map((name) => slugify(name));
+      expect(folders.every(isValidName), universe.name).toBe(true);
+      expect(new Set(folders).size, universe.name).toBe(folders.length);
+      expect(folders, universe.name).not.toContain(SCRIBE_AGENT);
+    }
+    expect(all.reduce((sum, u) => sum + u.names.length, 0)).toBeGreaterThanOrEqual(100);
+  });
+
+  it('makes The Usual Suspects the default', () => {
+    expect(defaultUniverseName()).toBe('The Usual Suspects');
+    const suspects = resolveUniverse(undefined);
+    expect(suspects.names.slice(0, 9)).toEqual(['Keaton', 'Fenster', 'Hockney', 'McManus', 'Verbal', 'Kobayashi', 'Kujan', 'Redfoot', 'Edie']);
+  });
+});
+
+describe('resolveUniverse', () => {
+  it('matches case, punctuation and a leading "The" loosely', () => {
+    expect(findUniverse('the usual suspects')?.name).toBe('The Usual Suspects');
+    expect(findUniverse('Usual Suspects')?.name).toBe('The Usual Suspects');
+    expect(findUniverse('oceans eleven')?.name).toBe("Ocean's Eleven");
+    expect(findUniverse('')).toBeUndefined();
+  });
+
+  it('rejects an unknown universe with a usage error listing the universes', () => {
+    let error: unknown;
+    try {
+      resolveUniverse('Narnia');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SquadError);
+    expect((error as SquadError).code).toBe('USAGE');
+    expect((error as SquadError).message).toContain('Narnia');
+    expect((error as SquadError).hint).toContain('"The Usual Suspects"');
+    expect((error as SquadError).hint).toContain('"Firefly"');
+  });
+});
+
+const tiny: Universe[] = [
+  { name: 'Small', names: ['Alpha', 'Beta'] },
+  { name: 'Spare', names: ['Gamma'] },
+];
+
+describe('casting', () => {
+  it('records the universe, the overflow order and the capacities in a new policy', () => {
+    expect(createPolicy(tiny[0]!, tiny)).toEqual({ schema: 1, universe: 'Small', overflow: ['Spare'], capacities: { Small: 2, Spare: 1 } });
+  });
+
+  it('casts names in order, skipping names already taken', () => {
+    const policy = createPolicy(tiny[0]!, tiny);
+    const cast = castTeam(['Lead', 'Dev'], policy, new Set(['alpha']), tiny);
+    expect(cast.map((c) => [c.entry.name, c.entry.folder, c.entry.role, c.event])).toEqual([
+      ['Beta', 'beta', 'Lead', 'cast'],
+      ['Gamma', 'gamma', 'Dev', 'overflow'],
+    ]);
+    expect(cast[1]!.note).toMatch(/"Small" has no free name left \(capacity 2\); cast from "Spare"/);
+  });
+
+  it('falls back to numbered names when every universe is out of names', () => {
+    const policy = createPolicy(tiny[0]!, tiny);
+    const cast = castTeam(['A', 'B', 'C', 'D', 'E', 'F'], policy, new Set(), tiny);
+    expect(cast.map((c) => c.entry.name)).toEqual(['Alpha', 'Beta', 'Gamma', 'Alpha 2', 'Beta 2', 'Alpha 3']);
+    expect(cast.map((c) => c.entry.folder)).toEqual(['alpha', 'beta', 'gamma', 'alpha-2', 'beta-2', 'alpha-3']);
+    expect(cast.slice(3).every((c) => c.event === 'overflow' && /numbered/.test(c.note ?? ''))).toBe(true);
+    expect(new Set(cast.map((c) => c.entry.folder)).size).toBe(6);
+  });
+
+  it('is deterministic and never hands out Scribe or a taken folder', () => {
+    const policy = createPolicy(resolveUniverse(undefined));
+    const taken = new Set(['keaton', 'hockney', SCRIBE_AGENT]);
+    const a = castTeam(['Lead', 'Dev', 'Tester'], policy, taken);
+    const b = castTeam(['Lead', 'Dev', 'Tester'], policy, taken);
+    expect(a).toEqual(b);
+    expect(a.map((c) => c.entry.name)).toEqual(['Fenster', 'McManus', 'Verbal']);
+    expect(taken.size).toBe(3); // castTeam does not change its input
+  });
+
+  it('skips policy universes the catalog does not know', () => {
+    const policy = { schema: 1, universe: 'Gone', overflow: ['Spare'], capacities: {} };
+    expect(nextCast('Lead', policy, new Set(), tiny).entry).toEqual({ name: 'Gamma', folder: 'gamma', role: 'Lead', universe: 'Spare' });
+  });
+
+  it('casts a large team from the real catalog with unique folders', () => {
+    const policy = createPolicy(resolveUniverse('The Usual Suspects'));
+    const cast = castTeam(Array.from({ length: 40 }, (_, i) => `Role ${i}`), policy, new Set([SCRIBE_AGENT]));
+    expect(new Set(cast.map((c) => c.entry.folder)).size).toBe(40);
+    expect(cast.filter((c) => c.event === 'cast')).toHaveLength(15);
+    expect(cast[15]!.entry.universe).toBe("Ocean's Eleven");
+  });
+});
+
+describe('casting files', () => {
+  it('parses valid files and reports invalid ones', () => {
+    expect(parsePolicy('{"universe": "Firefly"}')).toMatchObject({ state: 'ok', value: { universe: 'Firefly', overflow: [], capacities: {} } });
+    expect(parsePolicy('{"universe": 3}')).toMatchObject({ state: 'invalid' });
+    expect(parsePolicy('nope')).toMatchObject({ state: 'invalid', reason: expect.stringContaining('not valid JSON') });
+    expect(parseRegistry('[]')).toMatchObject({ state: 'invalid', reason: 'not a JSON object' });
+    expect(parseRegistry('{"members": {}}')).toMatchObject({ state: 'invalid' });
+    expect(parseHistory('{"events": []}')).toMatchObject({ state: 'ok' });
+  });
+
+  it('keeps registry entries it can read and drops broken ones', () => {
+    const read = parseRegistry('{"members": [{"name": "Keaton", "folder": "keaton", "role": "Lead"}, {"name": "X", "folder": "../x"}, 5]}');
+    expect(read.state === 'ok' && read.value.members).toEqual([{ name: 'Keaton', folder: 'keaton', role: 'Lead', universe: null }]);
+  });
+
+  it('appends entries, keeping unknown keys and existing entries as they are', () => {
+    const raw = { schema: 1, note: 'kept', members: [{ name: 'Old', folder: 'old', custom: true }] };
+    const text = appendCasting(raw, 'members', [{ name: 'New', folder: 'new', role: 'Dev', universe: null }]);
+    expect(JSON.parse(text)).toEqual({ ...raw, members: [...raw.members, { name: 'New', folder: 'new', role: 'Dev', universe: null }] });
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(JSON.parse(appendCasting(undefined, 'events', []))).toEqual({ schema: 1, events: [] });
+  });
+});

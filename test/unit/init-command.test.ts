@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CommandContext } from '../../src/commands/context.js';
+import { groupPaths, init, type InitAnswers, type InitOptions, type InitQuestions } from '../../src/commands/init.js';
+import { SquadError } from '../../src/core/errors.js';
+import { squadPaths } from '../../src/core/paths.js';
+import { readRoster } from '../../src/core/roster.js';
+import { cleanupTempDirs, hashTree, tempDir, writeFiles } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
+
+function context(cwd: string, interactive: boolean): CommandContext {
+  return { cwd, invocationDir: cwd, json: false, interactive, env: {}, home: cwd, readStdin: async () => '' };
+}
+
+const defaults: InitOptions = { team: true, dryRun: false };
+
+/** An `ask` that records the questions and answers with `answers`. */
+function scripted(answers: Partial<InitAnswers>) {
+  const calls: InitQuestions[] = [];
+  const ask = async (questions: InitQuestions) => {
+    calls.push(questions);
+    return answers;
+  };
+  return { ask, calls };
+}
+
+describe('init (interactive, with injected answers)', () => {
+  it('asks every question on a new repository and uses the answers', async () => {
+    const root = tempDir();
+    writeFiles(root, { 'package.json': JSON.stringify({ description: 'A todo app' }) });
+    const { ask, calls } = scripted({ project: 'A todo app', stack: 'Svelte', owner: 'Ada', roles: ['Lead', 'Frontend Dev', 'Release Manager'], universe: 'Alien' });
+    const result = await init(defaults, context(root, true), ask);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.ask).toEqual({ project: true, stack: true, owner: true, roles: true, universe: true });
+    expect(calls[0]!.defaults).toMatchObject({ project: 'A todo app', roles: ['Lead', 'Core Dev', 'Tester'], universe: 'The Usual Suspects' });
+    expect(calls[0]!.universes).toContain('The Usual Suspects');
+    expect(calls[0]!.presets.map((p) => p.title)).toContain('Tester');
+    expect(result.data.universe).toBe('Alien');
+    expect(result.data.members.map((m) => `${m.name}:${m.role}`)).toEqual(['Ripley:Lead', 'Dallas:Frontend Dev', 'Kane:Release Manager', 'Scribe:Session Logger']);
+    expect(readRoster(root).map((m) => m.displayName)).toEqual(['Ripley', 'Dallas', 'Kane', 'Scribe']);
+    const team = fs.readFileSync(`${root}/${squadPaths.team}`, 'utf8');
+    expect(team).toContain('- **Stack:** Svelte');
+    expect(team).toContain('- **Owner:** Ada');
+  });
+
+  it('does not ask what a flag already answers', async () => {
+    const root = tempDir();
+    const { ask, calls } = scripted({ stack: 'Go' });
+    await init({ ...defaults, project: 'CLI', owner: 'Ada', roles: 'Lead', universe: 'Firefly' }, context(root, true), ask);
+    expect(calls[0]!.ask).toEqual({ project: false, stack: true, owner: false, roles: false, universe: false });
+    expect(readRoster(root).map((m) => m.displayName)).toEqual(['Mal', 'Scribe']);
+  });
+
+  it('asks nothing when the squad is complete, or when not interactive', async () => {
+    const root = tempDir();
+    const first = scripted({});
+    await init(defaults, context(root, false), first.ask);
+    expect(first.calls).toHaveLength(0);
+    const second = scripted({});
+    const result = await init(defaults, context(root, true), second.ask);
+    expect(second.calls).toHaveLength(0);
+    expect(result.data.created).toEqual([]);
+  });
+
+  it('asks neither roles nor universe when the roster exists', async () => {
+    const root = tempDir();
+    await init(defaults, context(root, false));
+    fs.rmSync(`${root}/${squadPaths.routing}`);
+    const { ask, calls } = scripted({});
+    const result = await init(defaults, context(root, true), ask);
+    expect(calls).toHaveLength(0);
+    expect(result.data.created).toEqual([squadPaths.routing]);
+  });
+
+  it('writes nothing when the questions are cancelled', async () => {
+    const root = tempDir();
+    const target = `${root}/new-repo`;
+    const cancel = async (): Promise<Partial<InitAnswers>> => {
+      throw new SquadError('ABORTED', 'init cancelled; nothing was written');
+    };
+    await expect(init({ ...defaults, dir: 'new-repo' }, context(root, true), cancel)).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(fs.existsSync(target)).toBe(false);
+    const before = hashTree(root);
+    await expect(init(defaults, context(root, true), cancel)).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('rejects an answer that makes the team invalid, writing nothing', async () => {
+    const root = tempDir();
+    const { ask } = scripted({ roles: [] });
+    await expect(init(defaults, context(root, true), ask)).rejects.toMatchObject({ code: 'USAGE' });
+    expect(fs.readdirSync(root)).toEqual([]);
+  });
+});
+
+describe('groupPaths', () => {
+  it('folds member folders, skills, casting and templates into one line each', () => {
+    expect(
+      groupPaths([
+        '.ai-team/agents/keaton/charter.md',
+        '.ai-team/agents/keaton/history.md',
+        '.ai-team/skills/squad-x/SKILL.md',
+        '.ai-team/skills/squad-x/references/a.md',
+        '.ai-team/casting/policy.json',
+        '.ai-team-templates/team.md',
+        '.ai-team/team.md',
+      ]),
+    ).toEqual([
+      { label: '.ai-team-templates/', count: 1 },
+      { label: '.ai-team/agents/keaton/', count: 2 },
+      { label: '.ai-team/casting/', count: 1 },
+      { label: '.ai-team/skills/squad-x/', count: 2 },
+      { label: '.ai-team/team.md', count: 1 },
+    ]);
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { findTable, insertTableRows, tableRows } from '../../src/core/md-table.js';
+
+const accept = (columns: string[]) => columns.includes('name');
+const DOC = '# Title\n\n| Other | X |\n|---|---|\n| a | b |\n\n| Name | Role |\n|------|------|\n| Keaton | Lead |\n\nAfter.\n';
+
+describe('markdown tables', () => {
+  it('finds the first accepted table and its rows', () => {
+    const lines = DOC.split('\n');
+    expect(findTable(lines, accept)).toEqual({ columns: ['name', 'role'], headerLine: 6, firstRow: 8, end: 9 });
+    expect(tableRows(DOC, accept)).toEqual({ columns: ['name', 'role'], rows: ['| Keaton | Lead |'] });
+    expect(tableRows('no table', accept)).toBeUndefined();
+  });
+
+  it('inserts rows after the last row, keeping every existing byte', () => {
+    const out = insertTableRows(DOC, accept, ['| Fenster | Dev |'])!;
+    expect(out).toBe(DOC.replace('| Keaton | Lead |\n', '| Keaton | Lead |\n| Fenster | Dev |\n'));
+    expect(out.replace('| Fenster | Dev |\n', '')).toBe(DOC);
+  });
+
+  it('keeps CRLF files CRLF, and handles a table at the end of a file without a newline', () => {
+    const crlf = DOC.replace(/\n/g, '\r\n');
+    expect(insertTableRows(crlf, accept, ['| F | D |'])).toBe(crlf.replace('| Keaton | Lead |\r\n', '| Keaton | Lead |\r\n| F | D |\r\n'));
+    expect(insertTableRows('| Name | Role |\n|---|---|\n| K | L |', accept, ['| F | D |'])).toBe('| Name | Role |\n|---|---|\n| K | L |\n| F | D |\n');
+    expect(insertTableRows('| Name | Role |\n|---|---|\n', accept, ['| F | D |'])).toBe('| Name | Role |\n|---|---|\n| F | D |\n');
+  });
+
+  it('returns undefined when there is no such table', () => {
+    expect(insertTableRows('| A | B |\n|---|---|\n', accept, ['| x |'])).toBeUndefined();
+  });
+});

@@ -1,0 +1,258 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SquadError } from '../../src/core/errors.js';
+import { parseManifest } from '../../src/core/manifest.js';
+import { shippedOwnedFiles } from '../../src/core/owned.js';
+import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
+import { parseRoster } from '../../src/core/roster.js';
+import {
+  UNION_MERGE_PATTERNS,
+  applyScaffold,
+  parseProjectContext,
+  planScaffold,
+  renderMemberRows,
+  type ScaffoldPlan,
+} from '../../src/core/scaffold.js';
+import { renderTemplate } from '../../src/core/templates.js';
+import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
+import { teamStateLayout } from '../helpers/layout.js';
+
+afterAll(cleanupTempDirs);
+
+const NOW = new Date('2026-11-22T10:00:00Z');
+
+function content(plan: ScaffoldPlan, relPath: string): string {
+  const file = plan.files.find((f) => f.path === relPath);
+  if (!file) throw new Error(`${relPath} is not in the plan`);
+  return file.content.toString();
+}
+
+describe('planScaffold on an empty folder', () => {
+  it('plans every file of the layout, team.md last, and writes nothing', async () => {
+    const root = tempDir();
+    const plan = await planScaffold(root, { now: NOW, project: 'A dashboard', stack: 'React', owner: 'Brady' });
+    expect(fs.readdirSync(root)).toEqual([]);
+    const paths = plan.files.map((f) => f.path);
+    for (const expected of [
+      ...teamStateLayout(['keaton', 'fenster', 'hockney']),
+      squadPaths.coordinator,
+    ]) {
+      expect(paths).toContain(expected);
+    }
+    expect(paths).not.toContain(historyPath('scribe'));
+    expect(paths.at(-1)).toBe(squadPaths.team);
+    expect(paths.indexOf(squadPaths.castingRegistry)).toBeLessThan(paths.indexOf(charterPath('keaton')));
+    expect(plan.skipped).toEqual([]);
+    expect(plan.teamSource).toBe('cast');
+    expect(plan.members).toEqual([
+      { name: 'Keaton', role: 'Lead', folder: 'keaton' },
+      { name: 'Fenster', role: 'Core Dev', folder: 'fenster' },
+      { name: 'Hockney', role: 'Tester', folder: 'hockney' },
+      { name: 'Scribe', role: 'Session Logger', folder: 'scribe' },
+    ]);
+  });
+
+  it('writes a roster parseRoster reads back, with the project context', async () => {
+    const plan = await planScaffold(tempDir(), { now: NOW, project: 'A | dashboard', stack: 'React\nNode', owner: 'Brady' });
+    const team = content(plan, squadPaths.team);
+    expect(parseRoster(team).map((m) => [m.name, m.displayName, m.role, m.charter])).toEqual([
+      ['keaton', 'Keaton', 'Lead', charterPath('keaton')],
+      ['fenster', 'Fenster', 'Core Dev', charterPath('fenster')],
+      ['hockney', 'Hockney', 'Tester', charterPath('hockney')],
+      ['scribe', 'Scribe', 'Session Logger', charterPath('scribe')],
+    ]);
+    expect(parseProjectContext(team)).toEqual({ project: 'A | dashboard', stack: 'React Node', owner: 'Brady' });
+    expect(content(plan, historyPath('keaton'))).toContain('- **Stack:** React Node');
+    expect(content(plan, charterPath('fenster'))).toContain('- **Works for:** Brady');
+  });
+
+  it('treats the "not specified" placeholder as empty', async () => {
+    const team = content(await planScaffold(tempDir(), { now: NOW }), squadPaths.team);
+    expect(team).toContain('_not specified yet_');
+    expect(parseProjectContext(team)).toEqual({ project: '', stack: '', owner: '' });
+  });
+
+  it('records the cast in the registry and history', async () => {
+    const plan = await planScaffold(tempDir(), { now: NOW, roles: ['Lead', 'qa'], universe: 'firefly' });
+    expect(JSON.parse(content(plan, squadPaths.castingRegistry)).members).toEqual([
+      { name: 'Mal', folder: 'mal', role: 'Lead', universe: 'Firefly' },
+      { name: 'Zoe', folder: 'zoe', role: 'Tester', universe: 'Firefly' },
+    ]);
+    expect(JSON.parse(content(plan, squadPaths.castingHistory)).events[0]).toEqual({
+      at: NOW.toISOString(),
+      event: 'cast',
+      name: 'Mal',
+      folder: 'mal',
+      role: 'Lead',
+      universe: 'Firefly',
+    });
+    expect(JSON.parse(content(plan, squadPaths.castingPolicy)).universe).toBe('Firefly');
+  });
+
+  it('plans every squad-owned file and a manifest of exactly those', async () => {
+    const plan = await planScaffold(tempDir(), { now: NOW });
+    const owned = await shippedOwnedFiles();
+    const manifest = parseManifest(content(plan, squadPaths.manifest));
+    expect(manifest.state).toBe('ok');
+    expect(manifest.state === 'ok' && Object.keys(manifest.manifest.files).sort()).toEqual(owned.map((f) => f.path).sort());
+  });
+
+  it('casts nobody with team: false, but still creates Scribe', async () => {
+    const plan = await planScaffold(tempDir(), { now: NOW, team: false });
+    expect(plan.teamSource).toBe('none');
+    expect(plan.members).toEqual([{ name: 'Scribe', role: 'Session Logger', folder: 'scribe' }]);
+    expect(parseRoster(content(plan, squadPaths.team)).map((m) => m.name)).toEqual(['scribe']);
+    expect(JSON.parse(content(plan, squadPaths.castingRegistry)).members).toEqual([]);
+  });
+
+  it('rejects bad input before planning anything', async () => {
+    const root = tempDir();
+    await expect(planScaffold(root, { universe: 'Narnia' })).rejects.toMatchObject({ code: 'USAGE' });
+    await expect(planScaffold(root, { roles: [] })).rejects.toMatchObject({ code: 'USAGE' });
+    await expect(planScaffold(root, { roles: ['Lead'], team: false })).rejects.toBeInstanceOf(SquadError);
+  });
+});
+
+describe('planScaffold on an existing squad', () => {
+  it('plans nothing after applying a plan, and skips everything', async () => {
+    const root = tempDir();
+    const first = await planScaffold(root, { now: NOW });
+    applyScaffold(first);
+    const second = await planScaffold(root, { now: NOW });
+    expect(second.files).toEqual([]);
+    expect(second.skipped.sort()).toEqual(first.files.map((f) => f.path).sort());
+    expect(second.teamSource).toBe('roster');
+    expect(second.members).toEqual(first.members);
+    expect(second.notes).toEqual([]);
+  });
+
+  it('keeps an existing roster, casts nobody new, and says why --roles did not apply', async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      [squadPaths.team]: '# Team\n\n- **Project:** Legacy app\n\n| Name | Role |\n|---|---|\n| Dallas | Captain |\n',
+    });
+    const plan = await planScaffold(root, { now: NOW, roles: ['Lead'] });
+    expect(plan.teamSource).toBe('roster');
+    expect(plan.members.map((m) => m.name)).toEqual(['Dallas', 'Scribe']);
+    expect(plan.files.map((f) => f.path)).toContain(charterPath('dallas'));
+    expect(content(plan, historyPath('dallas'))).toContain('- **Project:** Legacy app');
+    expect(plan.skipped).toContain(squadPaths.team);
+    expect(plan.notes.join('\n')).toMatch(/--roles was not applied/);
+    const registry = JSON.parse(content(plan, squadPaths.castingRegistry));
+    expect(registry.members).toEqual([{ name: 'Dallas', folder: 'dallas', role: 'Captain', universe: null }]);
+    expect(JSON.parse(content(plan, squadPaths.castingHistory)).events[0].event).toBe('adopted');
+  });
+
+  it('rebuilds a lost team.md from the registry with the same names', async () => {
+    const root = tempDir();
+    applyScaffold(await planScaffold(root, { now: NOW, roles: ['Lead', 'Designer'], universe: 'The Matrix' }));
+    fs.rmSync(path.join(root, squadPaths.team));
+    fs.rmSync(path.join(root, historyPath('trinity')));
+    const plan = await planScaffold(root, { now: NOW });
+    expect(plan.teamSource).toBe('registry');
+    expect(plan.files.map((f) => f.path).sort()).toEqual([historyPath('trinity'), squadPaths.team].sort());
+    expect(parseRoster(content(plan, squadPaths.team)).map((m) => `${m.displayName}:${m.role}`)).toEqual(['Neo:Lead', 'Trinity:Designer', 'Scribe:Session Logger']);
+  });
+
+  it('does not cast names of folders that already exist', async () => {
+    const root = tempDir();
+    writeFiles(root, { [charterPath('keaton')]: '# my own Keaton\n' });
+    const plan = await planScaffold(root, { now: NOW });
+    expect(plan.members.map((m) => m.name)).toEqual(['Fenster', 'Hockney', 'McManus', 'Scribe']);
+  });
+
+  it('claims only the squad-owned files that match what is shipped', async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      [squadPaths.coordinator]: '---\nname: Mine\n---\nmy own coordinator\n',
+      '.ai-team-templates/charter.md': fs.readFileSync(path.join('templates', 'squad', 'charter.md.hbs')),
+    });
+    const plan = await planScaffold(root, { now: NOW });
+    const manifest = parseManifest(content(plan, squadPaths.manifest));
+    const files = manifest.state === 'ok' ? manifest.manifest.files : {};
+    expect(files).not.toHaveProperty(squadPaths.coordinator);
+    expect(files).toHaveProperty('.ai-team-templates/charter.md');
+    expect(plan.skipped).toEqual(expect.arrayContaining([squadPaths.coordinator, '.ai-team-templates/charter.md']));
+  });
+
+  it('appends only the missing .gitattributes lines after the existing content', async () => {
+    const root = tempDir();
+    const existing = `*.png binary\r\n${UNION_MERGE_PATTERNS[0]}   merge=union\r\n*.sh text eol=lf`;
+    writeFiles(root, { [squadPaths.gitattributes]: existing });
+    const plan = await planScaffold(root, { now: NOW });
+    const file = plan.files.find((f) => f.path === squadPaths.gitattributes)!;
+    expect(file.update).toBe(true);
+    const text = file.content.toString();
+    expect(text.startsWith(`${existing}\r\n`)).toBe(true);
+    for (const pattern of UNION_MERGE_PATTERNS.slice(1)) expect(text).toContain(`${pattern} merge=union\r\n`);
+    expect(text.split(UNION_MERGE_PATTERNS[0]).length).toBe(2); // not duplicated
+    expect(plan.gitattributesAdded).toHaveLength(4); // the comment and three rules
+    applyScaffold(plan);
+    const again = await planScaffold(root, { now: NOW });
+    expect(again.files).toEqual([]);
+    expect(again.skipped).toContain(squadPaths.gitattributes);
+  });
+});
+
+describe('.gitattributes edge cases', () => {
+  it('fills an existing empty file, and leaves a symlink alone with a note', async () => {
+    const empty = tempDir();
+    writeFiles(empty, { [squadPaths.gitattributes]: '' });
+    const plan = await planScaffold(empty, { now: NOW });
+    expect(plan.files.find((f) => f.path === squadPaths.gitattributes)).toMatchObject({ update: true });
+    applyScaffold(plan);
+    expect(fs.readFileSync(path.join(empty, squadPaths.gitattributes), 'utf8')).toContain(`${UNION_MERGE_PATTERNS[0]} merge=union\n`);
+
+    const linked = tempDir();
+    writeFiles(linked, { 'real-attributes': '*.png binary\n' });
+    fs.symlinkSync('real-attributes', path.join(linked, squadPaths.gitattributes));
+    const linkedPlan = await planScaffold(linked, { now: NOW });
+    expect(linkedPlan.files.map((f) => f.path)).not.toContain(squadPaths.gitattributes);
+    expect(linkedPlan.skipped).toContain(squadPaths.gitattributes);
+    expect(linkedPlan.notes.join('\n')).toMatch(/\.gitattributes is a symlink/);
+    applyScaffold(linkedPlan);
+    expect(fs.readFileSync(path.join(linked, 'real-attributes'), 'utf8')).toBe('*.png binary\n');
+  });
+});
+
+describe('renderMemberRows', () => {
+  it('cuts exactly the rows init writes for that member', async () => {
+    const project = { project: 'x', stack: '', owner: '' };
+    const member = { name: 'Verbal', role: 'Tester', folder: 'verbal' };
+    const rows = await renderMemberRows(member, project, 'The Usual Suspects');
+    expect(rows.roster).toEqual(['| Verbal | Tester | `.ai-team/agents/verbal/charter.md` | ✅ Active |']);
+    expect(rows.routing).toHaveLength(1);
+    expect(rows.routing[0]).toMatch(/^\| Tests, .* \| Verbal \| Tester \|$/);
+    const plan = await planScaffold(tempDir(), { now: NOW, roles: ['Tester'] });
+    expect(content(plan, squadPaths.team)).toContain(rows.roster[0]!.replace(/Verbal/, 'Keaton').replace('verbal', 'keaton'));
+  });
+});
+
+describe('the state templates', () => {
+  it('are exactly the ten agreed files, each starting with a handlebars comment', () => {
+    const names = fs.readdirSync(path.join('templates', 'squad')).sort();
+    expect(names).toEqual(
+      [
+        'ceremonies.md.hbs',
+        'charter.md.hbs',
+        'decision.md.hbs',
+        'decisions.md.hbs',
+        'history.md.hbs',
+        'orchestration-log.md.hbs',
+        'routing.md.hbs',
+        'scribe-charter.md.hbs',
+        'session-log.md.hbs',
+        'team.md.hbs',
+      ].sort(),
+    );
+    for (const name of names) expect(fs.readFileSync(path.join('templates', 'squad', name), 'utf8'), name).toMatch(/^\{\{!--[\s\S]*?--\}\}\n/);
+  });
+
+  it('render the agent-only shapes as valid handlebars', async () => {
+    const entry = await renderTemplate('squad/decision.md.hbs', { date: '2026-11-22', title: 'Use pnpm', author: 'Keaton', what: 'pnpm only', why: 'speed' });
+    expect(entry).toBe('### 2026-11-22: Use pnpm\n\n**By:** Keaton\n**What:** pnpm only\n**Why:** speed\n');
+    expect(await renderTemplate('squad/orchestration-log.md.hbs', { agent: 'Fenster', mode: 'standard' })).toContain('— Fenster (standard)');
+    expect(await renderTemplate('squad/session-log.md.hbs', { date: '2026-11-22', topic: 'OAuth' })).toMatch(/^# Session 2026-11-22: OAuth\n/);
+  });
+});
