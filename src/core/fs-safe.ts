@@ -152,9 +152,24 @@ export function moveInside(root: string, fromRel: string, toRel: string): void {
   countWrite();
 }
 
+/** Create `absDir` and its missing parents, recording in `created` each folder made (outermost first). */
+function mkdirLevels(absDir: string, created: string[] = []): string[] {
+  const missing: string[] = [];
+  for (let dir = path.resolve(absDir); !fs.existsSync(dir); dir = path.dirname(dir)) {
+    missing.unshift(dir);
+    if (path.dirname(dir) === dir) break;
+  }
+  // One level at a time: a recursive mkdir never returns under /proc on Node 20.
+  for (const dir of missing) {
+    fs.mkdirSync(dir);
+    created.push(dir);
+  }
+  return created;
+}
+
 function mkdirOrThrow(absDir: string, relPath: string): void {
   try {
-    fs.mkdirSync(absDir, { recursive: true });
+    mkdirLevels(absDir);
   } catch (error) {
     // mkdir reports a file standing where a folder must go as EEXIST (or ENOTDIR below it).
     const code = (error as NodeJS.ErrnoException).code;
@@ -254,17 +269,12 @@ export function checkWritableDir(absDir: string): void {
 export function ensureWritableDir(absDir: string): void {
   checkWritableDir(absDir);
   const target = path.resolve(absDir);
-  const missing: string[] = [];
-  for (let dir = target; !fs.existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
   const created: string[] = [];
   const undo = () => {
     for (const dir of created.reverse()) fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (const dir of missing) {
-      fs.mkdirSync(dir);
-      created.push(dir);
-    }
+    mkdirLevels(target, created);
     const probe = path.join(target, `.create-squad-probe-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
     fs.writeFileSync(probe, '', { flag: 'wx' });
     fs.rmSync(probe, { force: true });
