@@ -123,7 +123,7 @@ export function writeFileAtomic(root: string, relPath: string, data: string | Ui
       fs.renameSync(temp, target);
     }
   } catch (error) {
-    fs.rmSync(temp, { force: true });
+    removeQuietly(temp);
     throw toWriteError(error, relPath);
   }
   countWrite();
@@ -150,6 +150,14 @@ export function moveInside(root: string, fromRel: string, toRel: string): void {
     throw toWriteError(error, toRel);
   }
   countWrite();
+}
+
+function removeQuietly(absPath: string): void {
+  try {
+    fs.rmSync(absPath, { force: true });
+  } catch {
+    // Nothing was created there (a file stands in the way of the folder): nothing to clean.
+  }
 }
 
 /** Create `absDir` and its missing parents, recording in `created` each folder made (outermost first). */
