@@ -1,0 +1,101 @@
+/**
+ * The package as users get it: `npm pack`, install the tarball into an empty folder, and run the
+ * installed CLI there (`npx create-squad`, `npm init squad`). This needs the npm registry for the
+ * package's dependencies.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSkill } from '../../src/core/skill.js';
+import { validateSkill } from '../../src/core/validate.js';
+import { REPO_ROOT, cleanupTempDirs, tempDir } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
+
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+function run(command: string, args: string[], cwd: string, timeout = 180_000) {
+  const env = { ...process.env, NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout });
+  if (result.error) throw result.error;
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string; files: string[] };
+
+describe('the published package', () => {
+  let packDir: string;
+  let tarball: string;
+  let app: string;
+
+  beforeAll(() => {
+    packDir = tempDir('squad-pack-');
+    const packed = run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], REPO_ROOT);
+    expect(packed.code, packed.stderr).toBe(0);
+    const [info] = JSON.parse(packed.stdout) as { filename: string }[];
+    tarball = path.join(packDir, info!.filename);
+
+    app = tempDir('squad-app-');
+    fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+    const installed = run(NPM, ['install', '--no-audit', '--no-fund', tarball], app);
+    expect(installed.code, installed.stderr).toBe(0);
+  }, 300_000);
+
+  it('ships exactly what runs: dist, bin, templates, the coordinator, README, LICENSE', () => {
+    const listed = run(NPM, ['pack', '--ignore-scripts', '--dry-run', '--json'], REPO_ROOT);
+    const [info] = JSON.parse(listed.stdout) as { files: { path: string }[] }[];
+    const tops = [...new Set(info!.files.map((f) => f.path.split('/')[0]!))].sort();
+    expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'index.js', 'package.json', 'squad.agent.md', 'templates']);
+    const paths = info!.files.map((f) => f.path);
+    expect(paths).toContain('bin/create-squad.js');
+    expect(paths).toContain('dist/cli/main.js');
+    expect(paths.some((p) => p.startsWith('dist/') && p.endsWith('.test.js'))).toBe(false);
+    expect(paths.some((p) => p.startsWith('templates/skills/squad-'))).toBe(true);
+  });
+
+  it('runs init --yes and prompt from the installed package with npx', () => {
+    const repo = path.join(app, 'repo');
+    fs.mkdirSync(repo);
+    spawnSync('git', ['init', '-q', repo]);
+
+    const version = run(NPX, ['--no-install', 'create-squad', '--version'], repo);
+    expect(version.stdout.trim()).toBe(pkg.version);
+
+    const init = run(NPX, ['--no-install', 'create-squad', 'init', '--yes', '--project', 'A packaged test'], repo);
+    expect(init.code, init.stderr).toBe(0);
+    for (const file of ['.github/agents/squad.agent.md', '.ai-team/team.md', '.ai-team/.squad-manifest.json']) {
+      expect(fs.existsSync(path.join(repo, file)), file).toBe(true);
+    }
+    const skills = path.join(repo, '.ai-team/skills');
+    for (const name of fs.readdirSync(skills)) {
+      const text = fs.readFileSync(path.join(skills, name, 'SKILL.md'), 'utf8');
+      expect(validateSkill({ ...parseSkill(text), dirName: name }).errors).toEqual([]);
+    }
+
+    const agents = fs.readdirSync(path.join(repo, '.ai-team/agents')).filter((a) => a !== 'scribe');
+    const prompt = run(NPX, ['--no-install', 'create-squad', 'prompt', agents[0]!, '--task', 'Plan the first milestone'], repo);
+    expect(prompt.code, prompt.stderr).toBe(0);
+    expect(prompt.stdout).toMatch(/^You are /);
+    expect(prompt.stdout).toContain('<available_skills>');
+    expect(prompt.stdout).toContain('Plan the first milestone');
+  });
+
+  it('works as `npm init squad` (the initializer form)', () => {
+    const repo = path.join(app, 'repo-init');
+    fs.mkdirSync(repo);
+    spawnSync('git', ['init', '-q', repo]);
+    const result = run(NPM, ['init', 'squad', '--', '--yes'], repo);
+    expect(result.code, result.stderr).toBe(0);
+    expect(fs.existsSync(path.join(repo, '.github/agents/squad.agent.md'))).toBe(true);
+    expect(fs.existsSync(path.join(repo, '.ai-team/team.md'))).toBe(true);
+  });
+
+  it('exposes the library API from the package entry', () => {
+    const script = "import('create-squad').then((m) => console.log(typeof m.discoverSkills, typeof m.validateSkill, typeof m.buildSpawnPrompt))";
+    const result = run(process.execPath, ['-e', script], app);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('function function function');
+  });
+});
