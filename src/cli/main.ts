@@ -36,7 +36,7 @@ function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSin
   }
   if (error instanceof SquadError) return printSquadError(error, argv, ui);
 
-  const message = error instanceof Error ? error.message : String(error);
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
   const debug = isDebug();
   ui.error(`unexpected error: ${message}${debug ? '' : ' — this is a bug; run again with DEBUG=1 for details and report it'}`);
   if (debug && error instanceof Error && error.stack) ui.note(error.stack);

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SquadError } from './errors.js';
 import { isDirectory, isFile } from './fs-safe.js';
-import { inspectSkill, type SkillReport } from './inspect.js';
+import { FILE_MISSING, inspectSkill, type SkillReport } from './inspect.js';
 import { isValidName } from './names.js';
 import {
   SKILL_FILE,
@@ -21,7 +21,6 @@ import {
   isIgnoredEntry,
   resolveIn,
   squadPaths,
-  toRepoRelative,
 } from './paths.js';
 import {
   isModelInvocationDisabled,
@@ -81,12 +80,12 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   }
 
   const teamFolder = scanSkillFolder(root, squadPaths.teamSkills, warnings);
-  const builtin = teamFolder.filter((s) => isBuiltinSkillName(s.dirName)).map((s) => toSkill(root, s, 'builtin'));
-  const team = teamFolder.filter((s) => !isBuiltinSkillName(s.dirName)).map((s) => toSkill(root, s, 'team'));
+  const builtin = teamFolder.filter((s) => isBuiltinSkillName(s.report.dirName)).map((s) => toSkill(s, 'builtin'));
+  const team = teamFolder.filter((s) => !isBuiltinSkillName(s.report.dirName)).map((s) => toSkill(s, 'team'));
 
   const agents = agent === undefined ? listAgentSkillOwners(root) : [agent];
   const agentSkills = agents.flatMap((name) =>
-    scanSkillFolder(root, agentSkillsDir(name), warnings).map((s) => toSkill(root, s, 'agent', name)),
+    scanSkillFolder(root, agentSkillsDir(name), warnings).map((s) => toSkill(s, 'agent', name)),
   );
 
   const shared = new Map([...builtin, ...team].map((s) => [s.dirName, s]));
@@ -122,35 +121,38 @@ function listAgentSkillOwners(root: string): string[] {
   );
 }
 
-function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarning[]): SkillReport[] {
+interface ScannedSkill {
+  report: SkillReport;
+  /** Repo-relative SKILL.md path. */
+  location: string;
+}
+
+function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarning[]): ScannedSkill[] {
   const absDir = resolveIn(root, relDir);
-  const found: SkillReport[] = [];
-  for (const dirName of readDirNames(absDir)) {
-    const skillDir = path.join(absDir, dirName);
-    if (!isDirectory(skillDir)) continue;
-    const missing = missingSkillFile(skillDir, `${relDir}/${dirName}`);
-    if (missing) {
+  const found: ScannedSkill[] = [];
+  for (const entry of readDirEntries(absDir)) {
+    const skillDir = path.join(absDir, entry.name);
+    if (!entry.isDirectory() && !(entry.isSymbolicLink() && isDirectory(skillDir))) continue;
+    // Open SKILL.md directly (one system call in the common case); work out why only if it is missing.
+    const report = inspectSkill(path.join(skillDir, SKILL_FILE), { readBody: false });
+    if (report.errors[0]?.code === FILE_MISSING) {
+      const shown = `${relDir}/${entry.name}`;
+      const missing = missingSkillFile(skillDir, shown) ?? { code: 'no-skill-file' as const, path: shown, message: `${shown} has no SKILL.md` };
       warnings.push({ ...missing, message: `${missing.message}, skipped` });
       continue;
     }
-    const skillFile = path.join(skillDir, SKILL_FILE);
-    found.push(inspectSkill(skillFile, { readBody: false }));
+    found.push({ report, location: `${relDir}/${entry.name}/${SKILL_FILE}` });
   }
   return found;
 }
 
-function toSkill(
-  root: string,
-  scanned: SkillReport,
-  scope: SkillScope,
-  agent?: string,
-): DiscoveredSkill {
-  const fm = scanned.frontmatter ?? {};
+function toSkill({ report, location }: ScannedSkill, scope: SkillScope, agent?: string): DiscoveredSkill {
+  const fm = report.frontmatter ?? {};
   return {
-    ...scanned,
+    ...report,
     scope,
     ...(agent === undefined ? {} : { agent }),
-    location: toRepoRelative(root, scanned.file),
+    location,
     description: stringField(fm, 'description'),
     version: skillVersion(fm),
     author: stringField(skillMetadata(fm), 'author'),
@@ -171,13 +173,18 @@ export function missingSkillFile(skillDir: string, shown: string): { code: 'no-s
   return { code: 'no-skill-file', path: shown, message: `${shown} has no SKILL.md` };
 }
 
-/** Entry names of a folder, without ignored ones, sorted by code point; [] when it does not exist. */
-export function readDirNames(absDir: string): string[] {
-  let names: string[];
+/** Entries of a folder, without ignored ones, sorted by name (code points); [] when it does not exist. */
+export function readDirEntries(absDir: string): fs.Dirent[] {
+  let entries: fs.Dirent[];
   try {
-    names = fs.readdirSync(absDir);
+    entries = fs.readdirSync(absDir, { withFileTypes: true });
   } catch {
     return [];
   }
-  return names.filter((name) => !isIgnoredEntry(name)).sort(compareCodePoints);
+  return entries.filter((entry) => !isIgnoredEntry(entry.name)).sort((a, b) => compareCodePoints(a.name, b.name));
+}
+
+/** Entry names of a folder, without ignored ones, sorted by code point; [] when it does not exist. */
+export function readDirNames(absDir: string): string[] {
+  return readDirEntries(absDir).map((entry) => entry.name);
 }

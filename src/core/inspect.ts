@@ -24,6 +24,9 @@ export interface SkillReport {
   warnings: SkillIssue[];
 }
 
+/** Issue code of a SKILL.md that does not exist (discovery then explains the folder instead). */
+export const FILE_MISSING = 'file-missing';
+
 export interface InspectOptions {
   /** Read the body too (for its length limits). Discovery leaves it unread. */
   readBody: boolean;
@@ -62,6 +65,7 @@ function toIssue(error: unknown): SkillIssue {
     return { code: error.issue, message: error.detail, ...(error.line === undefined ? {} : { line: error.line }) };
   }
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { code: FILE_MISSING, message: 'the file does not exist' };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'read-failed', message: code ? `cannot read file (${code})` : message };
 }

@@ -1,6 +1,7 @@
 /**
  * Rendering the handlebars files under `templates/`. Handlebars is loaded on first use, so
- * commands that render nothing never pay for it.
+ * commands that render nothing never pay for it; templates precompiled at build time need only its
+ * small runtime (see scripts/precompile-templates.mjs).
  *
  * Templates produce markdown and YAML, not HTML, so nothing is HTML-escaped. Helpers:
  *   {{json value}}   a JSON literal; for strings this is also a valid double-quoted YAML scalar,
@@ -15,8 +16,12 @@ import { SquadError } from './errors.js';
 import { PACKAGE_TEMPLATES_DIR } from './paths.js';
 
 type Handlebars = typeof import('handlebars');
+type TemplateSpec = Parameters<Handlebars['template']>[0];
+interface Precompiled {
+  source: string;
+  spec: TemplateSpec;
+}
 
-let engine: Handlebars | undefined;
 const compiled = new Map<string, TemplateDelegate>();
 
 const helpers: Record<string, HelperDelegate> = {
@@ -30,14 +35,25 @@ function oneLine(value: unknown): string {
   return String(value ?? '').replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
 
-async function loadEngine(): Promise<Handlebars> {
-  if (!engine) {
-    const mod = (await import('handlebars')) as unknown as { default?: Handlebars } & Handlebars;
-    const instance = (mod.default ?? mod).create();
-    for (const [name, helper] of Object.entries(helpers)) instance.registerHelper(name, helper);
-    engine = instance as Handlebars;
-  }
-  return engine;
+/** A private handlebars instance with our helpers, from the full package or only its runtime. */
+async function instance(which: 'handlebars' | 'handlebars/runtime.js'): Promise<Handlebars> {
+  const mod = (await import(which)) as unknown as { default?: Handlebars } & Handlebars;
+  const hbs = (mod.default ?? mod).create();
+  for (const [name, helper] of Object.entries(helpers)) hbs.registerHelper(name, helper);
+  return hbs as Handlebars;
+}
+
+let compiler: Promise<Handlebars> | undefined;
+let runtime: Promise<Handlebars> | undefined;
+let precompiled: Promise<Record<string, Precompiled>> | undefined;
+
+/** Templates precompiled at build time (dist/templates.precompiled.js); {} when running from source. */
+function loadPrecompiled(): Promise<Record<string, Precompiled>> {
+  precompiled ??= import(new URL('../templates.precompiled.js', import.meta.url).href).then(
+    (mod: { templates: Record<string, Precompiled> }) => mod.templates,
+    () => ({}),
+  );
+  return precompiled;
 }
 
 /** Absolute path of a file under the package's templates/ folder. */
@@ -61,7 +77,6 @@ export function readTemplateJson(relPath: string): unknown {
 export async function renderTemplate(relPath: string, data: object): Promise<string> {
   let template = compiled.get(relPath);
   if (!template) {
-    const hbs = await loadEngine();
     let source: string;
     try {
       source = fs.readFileSync(templatePath(relPath), 'utf8');
@@ -71,7 +86,13 @@ export async function renderTemplate(relPath: string, data: object): Promise<str
         cause: error,
       });
     }
-    template = hbs.compile(source, { noEscape: true, strict: false });
+    const built = (await loadPrecompiled())[relPath];
+    if (built && built.source === source) {
+      template = (await (runtime ??= instance('handlebars/runtime.js'))).template(built.spec);
+    } else {
+      // Running from source, or the file changed since the build: compile it now.
+      template = (await (compiler ??= instance('handlebars'))).compile(source, { noEscape: true, strict: false });
+    }
     compiled.set(relPath, template);
   }
   return template(data);
