@@ -17,14 +17,39 @@ import {
   splitCoordinator,
   stampCoordinator,
 } from '../../src/core/coordinator.js';
+import {
+  castTeam,
+  castingEvent,
+  createPolicy,
+  nextCast,
+  parseRegistry,
+  resolveUniverse,
+  serializeCasting,
+  universes,
+  type CastEntry,
+  type CastingEvent,
+} from '../../src/core/casting.js';
+import { isTableSeparator, splitTableRow } from '../../src/core/md-table.js';
+import { slugify } from '../../src/core/names.js';
 import { shippedBuiltinSkills } from '../../src/core/owned.js';
 import {
   BUILTIN_SKILL_PREFIX,
   PACKAGE_BUILTIN_SKILLS_DIR,
   PACKAGE_COORDINATOR_SOURCE,
   SKILL_FILE,
+  teamSkillDir,
 } from '../../src/core/paths.js';
+import { defaultRoles } from '../../src/core/roles.js';
+import { isRosterHeader } from '../../src/core/roster.js';
+import {
+  GITATTRIBUTES_TEMPLATE,
+  SCRIBE_MEMBER,
+  STATE_TEMPLATES,
+  UNION_MERGE_PATTERNS,
+  isRoutingHeader,
+} from '../../src/core/scaffold.js';
 import { parseSkill, skillMetadata, type ParsedSkill } from '../../src/core/skill.js';
+import { renderTemplate, templatePath } from '../../src/core/templates.js';
 import { validateSkill } from '../../src/core/validate.js';
 import { isMapping } from '../../src/core/util.js';
 
@@ -196,5 +221,143 @@ describe('coordinator and built-in skills refer to each other', () => {
       }
     }
     expect(checked).toBeGreaterThan(20);
+  });
+});
+
+/** The contents of the fenced code blocks of a markdown text, without their common indentation. */
+function fencedBlocks(text: string): string[] {
+  return [...text.matchAll(FENCED_BLOCK)].map((match) => {
+    const lines = match[2]!.replace(/\n$/, '').split('\n');
+    const indent = Math.min(...lines.filter((line) => line.trim()).map((line) => /^ */.exec(line)![0].length));
+    return lines.map((line) => line.slice(indent)).join('\n');
+  });
+}
+
+function jsonBlocks(text: string): unknown[] {
+  return fencedBlocks(text).flatMap((block) => {
+    try {
+      return [JSON.parse(block) as unknown];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** A state template without its leading comment, as a pattern: every `{{…}}` matches one line's worth of text. */
+function templateShape(relPath: string, { whole = true } = {}): RegExp {
+  const text = fs.readFileSync(templatePath(relPath), 'utf8').replace(/^\{\{!--[\s\S]*?--\}\}\n/, '').trim();
+  const pattern = text
+    .split(/\{\{[^}]+\}\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.+');
+  return new RegExp(`^${pattern}${whole ? '$' : ''}`);
+}
+
+/** Header and separator lines of every markdown table in a text, with the header's lowercased columns. */
+function tableHeaders(text: string): { columns: string[]; lines: string }[] {
+  const lines = text.split('\n').map((line) => line.trim());
+  const found: { columns: string[]; lines: string }[] = [];
+  for (let i = 0; i + 1 < lines.length; i += 1) {
+    const header = splitTableRow(lines[i]!);
+    if (header && isTableSeparator(lines[i + 1]!)) found.push({ columns: header.map((c) => c.toLowerCase()), lines: `${lines[i]}\n${lines[i + 1]}` });
+  }
+  return found;
+}
+
+describe('coordinator and built-in skills describe the files create-squad writes', () => {
+  const shipped: [string, string][] = [['squad.agent.md', body], ...skillFolders.map((folder): [string, string] => [folder, readBuiltin(folder).body])];
+  const castingBody = readBuiltin('squad-casting').body;
+
+  it('squad-casting shows policy.json as init writes it for the default universe', () => {
+    expect(jsonBlocks(castingBody)).toContainEqual(JSON.parse(serializeCasting(createPolicy(resolveUniverse(undefined)))));
+  });
+
+  it('squad-casting shows registry.json and history.json entries with exactly the fields the CLI writes', () => {
+    const registry = jsonBlocks(castingBody).find((value) => isMapping(value) && 'members' in value) as { members: CastEntry[] };
+    const read = parseRegistry(JSON.stringify(registry));
+    expect(read.state).toBe('ok');
+    expect(read.state === 'ok' && read.value.members).toEqual(registry.members);
+    const history = jsonBlocks(castingBody).find((value) => isMapping(value) && 'events' in value) as { events: CastingEvent[] };
+    expect(history.events.length).toBeGreaterThan(0);
+    for (const shown of history.events) {
+      const { at, event, note, ...entry } = shown;
+      expect(castingEvent({ entry, event, ...(note ? { note } : {}) }, new Date(at))).toEqual(shown);
+    }
+  });
+
+  it('squad-casting lists every universe in catalog order and quotes the overflow notes casting.ts writes', () => {
+    const prose = castingBody.replace(/\s+/g, ' ');
+    const positions = universes().map((u) => prose.indexOf(`"${u.name}"`));
+    expect(positions.every((at) => at >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+
+    const policy = createPolicy(resolveUniverse(undefined));
+    const primary = universes().find((u) => u.name === policy.universe)!;
+    expect(prose).toContain(`${primary.names.slice(0, 7).join(', ')}, …`);
+    const defaultTeam = castTeam(defaultRoles(), policy, new Set([SCRIBE_MEMBER.folder]));
+    expect(prose).toContain(defaultTeam.map(({ entry }) => `${entry.name} (${entry.role})`).join(', '));
+    const toNextUniverse = nextCast('Tester', policy, new Set(primary.names.map((n) => slugify(n))));
+    expect(toNextUniverse.entry.universe).toBe(policy.overflow[0]);
+    expect(prose).toContain(toNextUniverse.note);
+    const numbered = nextCast('Tester', policy, new Set(universes().flatMap((u) => u.names.map((n) => slugify(n)))));
+    expect(numbered.entry.name).toBe(`${primary.names[0]} 2`);
+    expect(prose).toContain(`"${numbered.entry.name}"`);
+    expect(prose).toContain(numbered.note);
+  });
+
+  it('shows the Members and Routing tables with the headers init writes, wherever it shows them', async () => {
+    const data = { universe: resolveUniverse(undefined).name, members: [{ name: 'Keaton', role: 'Lead', folder: 'keaton' }], scribe: SCRIBE_MEMBER };
+    const [roster] = tableHeaders(await renderTemplate(STATE_TEMPLATES.team, data)).filter((t) => isRosterHeader(t.columns));
+    const [routing] = tableHeaders(await renderTemplate(STATE_TEMPLATES.routing, data)).filter((t) => isRoutingHeader(t.columns));
+    for (const [source, text] of shipped) {
+      for (const table of tableHeaders(text)) {
+        if (isRosterHeader(table.columns)) expect(table.lines, source).toBe(roster!.lines);
+        if (isRoutingHeader(table.columns)) expect(table.lines, source).toBe(routing!.lines);
+      }
+    }
+    for (const folder of ['squad-team-changes', 'squad-manual-setup']) {
+      const headers = tableHeaders(readBuiltin(folder).body).map((t) => t.lines);
+      expect(headers, folder).toContain(roster!.lines);
+    }
+    expect(tableHeaders(readBuiltin('squad-team-changes').body).map((t) => t.lines)).toContain(routing!.lines);
+    expect(readBuiltin('squad-manual-setup').body).toContain(routing!.lines.split('\n')[0]);
+  });
+
+  it.each(['decision', 'orchestration-log', 'session-log'])('squad-scribe shows a %s entry exactly as its template shapes it', (name) => {
+    const shape = templateShape(`squad/${name}.md.hbs`);
+    expect(fencedBlocks(readBuiltin('squad-scribe').body).filter((block) => shape.test(block))).not.toEqual([]);
+  });
+
+  it('squad-work-planning writes its plan as a decision entry', () => {
+    const shape = templateShape('squad/decision.md.hbs', { whole: false });
+    expect(fencedBlocks(readBuiltin('squad-work-planning').body).filter((block) => shape.test(block))).not.toEqual([]);
+  });
+
+  it('squad-ceremonies quotes a ceremony exactly as ceremonies.md has it', () => {
+    const ceremonies = fs.readFileSync(templatePath(STATE_TEMPLATES.ceremonies), 'utf8');
+    const quoted = fencedBlocks(readBuiltin('squad-ceremonies').body).filter((block) => block.startsWith('## '));
+    expect(quoted).not.toEqual([]);
+    for (const block of quoted) expect(ceremonies).toContain(block);
+  });
+
+  it('squad-manual-setup gives the .gitattributes lines init appends, comment included', async () => {
+    const lines = (await renderTemplate(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS })).trim();
+    expect(fencedBlocks(readBuiltin('squad-manual-setup').body)).toContain(lines);
+  });
+
+  it('quotes only history and state headings the templates write', () => {
+    const templates = fs.readdirSync(path.dirname(templatePath(STATE_TEMPLATES.team)));
+    const headings = new Set(
+      templates.flatMap((name) => [...fs.readFileSync(templatePath(`squad/${name}`), 'utf8').matchAll(/^#+ ([A-Z][A-Za-z ]*)$/gm)].map((m) => m[1]!)),
+    );
+    headings.add('Alumni'); // the heading squad-team-changes tells the coordinator to add
+    for (const [source, text] of shipped) {
+      for (const match of text.matchAll(/["`]## ([A-Z][A-Za-z ]*)["`]/g)) expect(headings.has(match[1]!), `${source}: ## ${match[1]}`).toBe(true);
+    }
+  });
+
+  it("points Scribe's charter to the squad-scribe skill", () => {
+    const charter = fs.readFileSync(templatePath(STATE_TEMPLATES.scribeCharter), 'utf8');
+    expect(charter).toContain(`\`${teamSkillDir('squad-scribe')}/${SKILL_FILE}\``);
   });
 });
