@@ -24,7 +24,7 @@ export const PROMPT_SQUAD_FILES: Record<string, string> = {
   '.ai-team/agents/keaton/history.md': '# History\n',
   '.ai-team/agents/fenster/charter.md':
     '# Fenster — Core Dev\n\nBuilds the React front end and the Node.js API.\n\n## Boundaries\n- Does not merge without review.\n',
-  '.ai-team/agents/fenster/history.md': '# History\n\n## Learnings\n',
+  '.ai-team/agents/fenster/history.md': '# History\n\n## Portable Knowledge\n\n## Project Learnings\n',
   '.ai-team/agents/hockney/charter.md': '# Hockney — Tester\n\nWrites unit and end-to-end tests; hunts flaky tests.\n',
   '.ai-team/agents/scribe/charter.md': '# Scribe\n\nLogs sessions silently.\n',
   '.ai-team/skills/squad-git-workflow/SKILL.md': validSkill(
