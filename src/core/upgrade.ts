@@ -164,7 +164,7 @@ export function blockedReason(root: string, relPath: string): string | undefined
   try {
     abs = resolveInside(root, relPath);
   } catch (error) {
-    if (isSquadError(error)) return error.message;
+    if (isSquadError(error)) return error.message.replace(`refusing to write ${relPath}: `, '');
     throw error;
   }
   const segments = relPath.split('/');
@@ -246,12 +246,10 @@ export function countLearnedSkills(root: string): number {
   return count;
 }
 
-/** The older of the coordinator's stamp and the manifest's version (an interrupted upgrade stamps first). */
-function installedVersion(root: string, manifestVersion: string | undefined): string {
+/** The version stamped into the coordinator, if it has a create-squad stamp. */
+function coordinatorStamp(root: string): string | undefined {
   const coordinator = readIfExists(root, squadPaths.coordinator);
-  const stamp = coordinator === undefined ? undefined : readCoordinatorStamp(coordinator.data.toString('utf8'));
-  if (stamp === undefined) return UNKNOWN_VERSION;
-  return manifestVersion !== undefined && compareVersions(manifestVersion, stamp) < 0 ? manifestVersion : stamp;
+  return coordinator === undefined ? undefined : readCoordinatorStamp(coordinator.data.toString('utf8'));
 }
 
 /** Compute the upgrade of `root`. Reads only. Throws CONFLICT when the squad is newer than `version`. */
@@ -263,8 +261,11 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
 
   const manifestRead = readManifest(root);
   const recorded = manifestRead.state === 'ok' ? manifestRead.manifest.files : {};
-  const from = installedVersion(root, manifestRead.state === 'ok' ? manifestRead.manifest.version : undefined);
-  for (const installed of [from, manifestRead.state === 'ok' ? manifestRead.manifest.version : undefined]) {
+  const stamp = coordinatorStamp(root);
+  const manifestVersion = manifestRead.state === 'ok' ? manifestRead.manifest.version : undefined;
+  // The older of the stamp and the manifest's version: an interrupted upgrade restamps first.
+  const from = stamp === undefined ? UNKNOWN_VERSION : manifestVersion !== undefined && compareVersions(manifestVersion, stamp) < 0 ? manifestVersion : stamp;
+  for (const installed of [stamp, manifestVersion]) {
     if (installed !== undefined && compareVersions(installed, to) > 0) {
       throw new SquadError('CONFLICT', `this squad was set up by create-squad ${installed}, which is newer than this one (${to})`, {
         hint: 'upgrade with the newer version: npx create-squad@latest upgrade',
