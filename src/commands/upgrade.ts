@@ -80,8 +80,12 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
     for (const line of lines) ui.out(`  ${line}`);
   };
 
+  const onlyMigrations = plan.writes.every((w) => w.role === 'migration');
   if (data.upToDate) {
     ui.success(`Already up to date with create-squad ${data.to}: nothing was changed`);
+  } else if (onlyMigrations) {
+    ui.success(`Already up to date with create-squad ${data.to}; ${data.dryRun ? 'would run' : 'ran'} the missing migrations in ${data.dir}`);
+    section(verb('Ran migrations', 'run migrations'), data.migrations.map((m) => `${m.version} ${m.id}: ${m.paths.join(', ')}`));
   } else {
     const versions = data.from === data.to ? `at ${data.to}` : `from ${data.from} to ${data.to}`;
     ui.success(`${data.dryRun ? 'Would upgrade' : 'Upgraded'} the squad ${versions} in ${data.dir}`);

@@ -211,6 +211,19 @@ describe('upgrade at the installed version', () => {
   });
 });
 
+describe('upgrade at the installed version, with only a migration missing', () => {
+  it('says the files are up to date and runs the migration', () => {
+    const root = tempRepo();
+    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    fs.rmSync(path.join(root, squadPaths.gitattributes));
+    const result = runCli(['upgrade'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^✓ Already up to date with create-squad .*; ran the missing migrations in .*\nRan migrations:\n {2}0\.1\.0 gitattributes-union: \.gitattributes\n/);
+    expect(read(root, squadPaths.gitattributes).toString()).toContain('merge=union');
+    expect(runCli(['upgrade', '--json'], { cwd: root }).json()).toMatchObject({ upToDate: true, migrations: [] });
+  });
+});
+
 describe('upgrade refuses bad situations with nothing written', () => {
   it('no squad', () => {
     const root = tempRepo();
