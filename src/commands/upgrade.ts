@@ -7,7 +7,7 @@ import type { Ui } from '../cli/ui.js';
 import { ensureWritableDir } from '../core/fs-safe.js';
 import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
 import { requireSquad } from '../core/roster.js';
-import { applyUpgrade, planUpgrade, type UpgradeBackup, type UpgradeMigration, type UpgradePlan, type UpgradeSkip } from '../core/upgrade.js';
+import { applyUpgrade, planUpgrade, type UpgradePlan } from '../core/upgrade.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { groupPaths } from './init.js';
 import { plural } from './skill-format.js';
@@ -16,23 +16,14 @@ export interface UpgradeCommandOptions {
   dryRun: boolean;
 }
 
-export interface UpgradeData {
+/** The --json document: the plan's lists as they are, plus where, whether adopted, and the count of learned skills. */
+export type UpgradeData = Pick<UpgradePlan, 'from' | 'to' | 'upToDate' | 'created' | 'replaced' | 'backedUp' | 'skipped' | 'migrations' | 'notes'> & {
   dir: string;
-  from: string;
-  to: string;
-  /** Nothing was (or would be) written. */
-  upToDate: boolean;
   /** The squad had no install record (original Squad layout, or made by hand). */
   adopted: boolean;
-  created: string[];
-  replaced: string[];
-  backedUp: UpgradeBackup[];
-  skipped: UpgradeSkip[];
-  migrations: UpgradeMigration[];
   learnedSkillsUntouched: number;
-  notes: string[];
   dryRun: boolean;
-}
+};
 
 export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContext): Promise<CommandResult<UpgradeData>> {
   requireSquad(ctx.cwd);
@@ -81,11 +72,12 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
   };
 
   const onlyMigrations = plan.writes.every((w) => w.role === 'migration');
+  const migrations = () => section(verb('Ran migrations', 'run migrations'), data.migrations.map((m) => `${m.version} ${m.id}: ${m.paths.join(', ')}`));
   if (data.upToDate) {
     ui.success(`Already up to date with create-squad ${data.to}: nothing was changed`);
   } else if (onlyMigrations) {
     ui.success(`Already up to date with create-squad ${data.to}; ${data.dryRun ? 'would run' : 'ran'} the missing migrations in ${data.dir}`);
-    section(verb('Ran migrations', 'run migrations'), data.migrations.map((m) => `${m.version} ${m.id}: ${m.paths.join(', ')}`));
+    migrations();
   } else {
     const versions = data.from === data.to ? `at ${data.to}` : `from ${data.from} to ${data.to}`;
     ui.success(`${data.dryRun ? 'Would upgrade' : 'Upgraded'} the squad ${versions} in ${data.dir}`);
@@ -97,7 +89,7 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
     if (data.backedUp.length > 0) {
       section(`${verb('Backed up', 'back up')} your edits to ${plan.backupDir}/`, data.backedUp.map((b) => b.path));
     }
-    section(verb('Ran migrations', 'run migrations'), data.migrations.map((m) => `${m.version} ${m.id}: ${m.paths.join(', ')}`));
+    migrations();
     if (!plan.writes.some((w) => w.role !== 'manifest')) ui.out(`  Only the install record (${squadPaths.manifest}) needed an update.`);
   }
   section('Left as they are', data.skipped.map((s) => `${s.path} — ${s.reason}`));
