@@ -215,6 +215,16 @@ if (!quick) {
   if (runOnce([BIN, 'init', '--yes'], upgradeDir).code === 0) {
     log(measure('upgrade (up to date)', () => ({ argv: ['upgrade'], cwd: upgradeDir }), { group: 'upgrade' }));
   }
+  // A squad left by create-squad 0.0.1 (the test fixture), fresh for every run.
+  const oldSquad = path.join(ROOT, 'test', 'fixtures', 'upgrade', 'v0.0.1');
+  let upgradeCounter = 0;
+  log(
+    measure('upgrade (from 0.0.1)', () => {
+      const dir = path.join(work, `upgrade-old-${upgradeCounter++}`);
+      fs.cpSync(oldSquad, dir, { recursive: true });
+      return { argv: ['upgrade'], cwd: dir };
+    }, { group: 'upgrade' }),
+  );
 }
 
 // ---------------------------------------------------------------- static budgets

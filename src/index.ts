@@ -90,7 +90,22 @@ export {
   type SpawnPromptOptions,
   type SpawnPromptTokens,
 } from './core/spawn-prompt.js';
-export { packageVersion } from './core/version.js';
+export { compareVersions, packageVersion } from './core/version.js';
+export {
+  UNKNOWN_VERSION,
+  applyUpgrade,
+  countLearnedSkills,
+  isLearnedSkillPath,
+  planUpgrade,
+  type UpgradeBackup,
+  type UpgradeMigration,
+  type UpgradeOptions,
+  type UpgradePlan,
+  type UpgradeSkip,
+  type UpgradeWrite,
+  type UpgradeWriteRole,
+} from './core/upgrade.js';
+export { MIGRATIONS, migrationsUpTo, type Migration, type MigrationPlan, type MigrationWrite } from './core/migrations.js';
 export {
   GITATTRIBUTES_TEMPLATE,
   KEEP_FILE,

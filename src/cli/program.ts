@@ -193,7 +193,10 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
 
   sub(program, 'upgrade', 'refresh the files create-squad owns; never touches what the team learned')
     .option('--dry-run', 'print what would change, write nothing')
-    .action(() => notAvailable('upgrade'));
+    .action(async (opts: Opts) => {
+      const { upgrade } = await import('../commands/upgrade.js');
+      await execute(opts, ui, (ctx) => upgrade({ dryRun: opts.dryRun === true }, ctx));
+    });
 
   sub(program, 'export', 'write the squad to a portable .squad file')
     .option('--out <file>', 'output file (default: squad-export.squad)')

@@ -210,7 +210,7 @@ function sameLine(a: string, b: string): boolean {
 }
 
 /** The .gitattributes lines that are missing, and the file's new text (undefined: nothing to add). */
-async function planGitattributes(root: string): Promise<{ added: string[]; content?: string; existed: boolean; note?: string }> {
+export async function planGitattributes(root: string): Promise<{ added: string[]; content?: string; existed: boolean; note?: string }> {
   const wanted = (await renderTemplate(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS }))
     .split('\n')
     .filter((line) => line.trim() !== '');

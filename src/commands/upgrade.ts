@@ -1,0 +1,107 @@
+/**
+ * `create-squad upgrade [--dry-run] [--json]`: refresh the files create-squad owns (coordinator,
+ * `.ai-team-templates/`, built-in skills), run the additive migrations, and report what changed,
+ * what was backed up and where, and that the learned skills were left alone.
+ */
+import type { Ui } from '../cli/ui.js';
+import { ensureWritableDir } from '../core/fs-safe.js';
+import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
+import { requireSquad } from '../core/roster.js';
+import { applyUpgrade, planUpgrade, type UpgradePlan } from '../core/upgrade.js';
+import type { CommandContext, CommandResult } from './context.js';
+import { groupPaths } from './init.js';
+import { plural } from './skill-format.js';
+
+export interface UpgradeCommandOptions {
+  dryRun: boolean;
+}
+
+/** The --json document: the plan's lists as they are, plus where, whether adopted, and the count of learned skills. */
+export type UpgradeData = Pick<UpgradePlan, 'from' | 'to' | 'upToDate' | 'created' | 'replaced' | 'backedUp' | 'skipped' | 'migrations' | 'notes'> & {
+  dir: string;
+  /** The squad had no install record (original Squad layout, or made by hand). */
+  adopted: boolean;
+  learnedSkillsUntouched: number;
+  dryRun: boolean;
+};
+
+export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContext): Promise<CommandResult<UpgradeData>> {
+  requireSquad(ctx.cwd);
+  const plan = await planUpgrade(ctx.cwd);
+  if (!options.dryRun && !plan.upToDate) {
+    ensureWritableDir(ctx.cwd);
+    applyUpgrade(plan);
+  }
+  const data: UpgradeData = {
+    dir: ctx.cwd,
+    from: plan.from,
+    to: plan.to,
+    upToDate: plan.upToDate,
+    adopted: plan.adopting && !plan.upToDate,
+    created: plan.created,
+    replaced: plan.replaced,
+    backedUp: plan.backedUp,
+    skipped: plan.skipped,
+    migrations: plan.migrations,
+    learnedSkillsUntouched: plan.learnedSkills,
+    notes: plan.notes,
+    dryRun: options.dryRun,
+  };
+  return { data, exitCode: 0, render: (ui) => renderUpgrade(ui, plan, data) };
+}
+
+/** Replaced files one per line, except the template copies: one line for all of them. */
+function replacedLines(paths: readonly string[]): string[] {
+  const templates = paths.filter((p) => p.startsWith(`${TEMPLATES_COPY_DIR}/`));
+  if (templates.length < 2) return [...paths];
+  return [`${TEMPLATES_COPY_DIR}/ (${plural(templates.length, 'file')})`, ...paths.filter((p) => !templates.includes(p))];
+}
+
+/** Created files as init shows them: one line per skill folder and for the template copies. */
+function createdLines(paths: readonly string[]): string[] {
+  return groupPaths(paths).map(({ label, count }) => (label.endsWith('/') ? `${label} (${plural(count, 'file')})` : label));
+}
+
+function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
+  for (const note of data.notes) ui.warn(note);
+  const verb = (past: string, base: string) => (data.dryRun ? `Would ${base}` : past);
+  const section = (title: string, lines: readonly string[]) => {
+    if (lines.length === 0) return;
+    ui.out(`${title}:`);
+    for (const line of lines) ui.out(`  ${line}`);
+  };
+
+  const onlyMigrations = plan.writes.every((w) => w.role === 'migration');
+  const migrations = () => section(verb('Ran migrations', 'run migrations'), data.migrations.map((m) => `${m.version} ${m.id}: ${m.paths.join(', ')}`));
+  if (data.upToDate) {
+    ui.success(`Already up to date with create-squad ${data.to}: nothing was changed`);
+  } else if (onlyMigrations) {
+    ui.success(`Already up to date with create-squad ${data.to}; ${data.dryRun ? 'would run' : 'ran'} the missing migrations in ${data.dir}`);
+    migrations();
+  } else {
+    const versions = data.from === data.to ? `at ${data.to}` : `from ${data.from} to ${data.to}`;
+    ui.success(`${data.dryRun ? 'Would upgrade' : 'Upgraded'} the squad ${versions} in ${data.dir}`);
+    if (data.adopted) {
+      ui.out(`  No install record was found (a squad from the original Squad, or made by hand): every file create-squad owns that differs from the shipped one is treated as your edit, so it is backed up before it is replaced.`);
+    }
+    section(verb('Replaced', 'replace'), replacedLines(data.replaced));
+    section(verb('Created', 'create'), createdLines(data.created));
+    if (data.backedUp.length > 0) {
+      section(`${verb('Backed up', 'back up')} your edits to ${plan.backupDir}/`, data.backedUp.map((b) => b.path));
+    }
+    migrations();
+    if (!plan.writes.some((w) => w.role !== 'manifest')) ui.out(`  Only the install record (${squadPaths.manifest}) needed an update.`);
+  }
+  section('Left as they are', data.skipped.map((s) => `${s.path} — ${s.reason}`));
+  ui.out(`learned skills untouched: ${data.learnedSkillsUntouched}`);
+
+  if (data.upToDate) return;
+  if (data.dryRun) {
+    ui.out('Dry run: nothing was written.');
+    return;
+  }
+  if (data.replaced.includes(COORDINATOR_PATH) || data.created.includes(COORDINATOR_PATH)) {
+    ui.out('The coordinator changed: start a new Copilot session so the squad runs on the new instructions.');
+  }
+  ui.out(`Commit it on its own: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${COORDINATOR_PATH} ${squadPaths.gitattributes} && git commit -m "chore(squad): upgrade create-squad to ${data.to}"`);
+}

@@ -1,0 +1,397 @@
+/**
+ * `upgrade`: bring the files create-squad owns up to this version without losing anything the team
+ * wrote or learned (SPEC §6).
+ *
+ * `planUpgrade` reads the repository and computes every write, in order; `applyUpgrade` carries
+ * them out, each through the atomic writer. Nothing is deleted, ever.
+ *
+ * What is whose:
+ *   squad-owned   the coordinator, `.ai-team-templates/*`, the files of the built-in skills this
+ *                 version ships (`owned.ts`). Refreshed here.
+ *   the team's    everything else: roster, routing, charters, histories, decisions, casting, logs,
+ *                 learned skills (`agents/{name}/skills/**`, team skills not named `squad-*`), and
+ *                 any file the user added inside a built-in skill. Never written here.
+ *
+ * A squad-owned file is "edited" (by the user) when its hash differs from the one the manifest
+ * recorded, or, when the manifest has no entry for it (no manifest: a squad made by the original
+ * Squad or by hand), when it differs from what this version ships. Comparisons accept CRLF line
+ * endings in text files (a checkout with core.autocrlf is not an edit).
+ *
+ * Rules, per file (`shipped` = this version's content):
+ *   missing                              → create it
+ *   equal to shipped                     → nothing
+ *   coordinator, template                → replace; an edited one is first copied to the backups
+ *   built-in SKILL.md                    → shipped metadata.version newer: replace (backing up an
+ *                                          edited one); same version and not edited: refresh;
+ *                                          otherwise (edited, or the installed one is newer) keep
+ *   other files of a built-in skill      → not edited: replace; edited: keep (SPEC §6)
+ *   a folder, symlink or blocked path    → keep, and say why
+ *
+ * Backups: one timestamped folder per run, `.ai-team/backups/{timestamp}/{path}`. The edited file
+ * is copied there (exclusive write) before the replacement is written, so at every instant the
+ * edit exists somewhere. A rerun after a crash may back the same edit up again under a newer
+ * timestamp; a file that already is the shipped content is never backed up.
+ *
+ * Order of writes: migrations (additive, idempotent) → owned files (backup, then replacement) →
+ * the manifest, last. The manifest records, for every owned file equal to what was shipped, the
+ * shipped hash; for an edited file left as it is, the entry it had (what create-squad installed
+ * there), so the next upgrade still sees it as edited — or no entry when it had none, which means
+ * the same thing. Entries of files this version no longer ships are dropped (the files are kept).
+ * Because the manifest comes last and every rule above looks only at what is on disk, a run killed
+ * at any write and started again finishes the job.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { readCoordinatorStamp } from './coordinator.js';
+import { readDirNames } from './discover.js';
+import { SquadError, isSquadError } from './errors.js';
+import { isFile, resolveInside, sha256, writeFileAtomic } from './fs-safe.js';
+import { MANIFEST_SCHEMA, readManifest, serializeManifest, type Manifest } from './manifest.js';
+import { migrationsUpTo, type Migration } from './migrations.js';
+import { shippedOwnedFiles, type OwnedFile } from './owned.js';
+import {
+  SKILL_FILE,
+  agentSkillDir,
+  agentSkillsDir,
+  backupDir,
+  backupPathFor,
+  folderTimestamp,
+  isBuiltinSkillName,
+  resolveIn,
+  squadPaths,
+  teamSkillDir,
+} from './paths.js';
+import { parseSkill, skillVersion } from './skill.js';
+import { compareCodePoints } from './util.js';
+import { compareVersions, packageVersion } from './version.js';
+
+/** The installed version when the coordinator carries no create-squad stamp. */
+export const UNKNOWN_VERSION = 'unknown';
+
+export type UpgradeWriteRole = 'migration' | 'backup' | 'owned' | 'manifest';
+
+export interface UpgradeWrite {
+  /** Repo-relative path. */
+  path: string;
+  content: string | Buffer;
+  mode: number;
+  /** Create only (never replace): new files and backups. */
+  exclusive: boolean;
+  role: UpgradeWriteRole;
+}
+
+export interface UpgradeBackup {
+  /** The edited file. */
+  path: string;
+  /** Where its copy goes. */
+  backup: string;
+}
+
+export interface UpgradeSkip {
+  path: string;
+  reason: string;
+}
+
+export interface UpgradeMigration {
+  version: string;
+  id: string;
+  description: string;
+  /** Files the step creates or extends. */
+  paths: string[];
+}
+
+export interface UpgradePlan {
+  root: string;
+  /** Installed version: the coordinator's stamp (or the manifest's, when older), else "unknown". */
+  from: string;
+  to: string;
+  /** No usable manifest: every owned file that differs from the shipped one counts as edited. */
+  adopting: boolean;
+  /** Every write, in order; empty when the squad is up to date. */
+  writes: UpgradeWrite[];
+  /** Owned files created (missing before), sorted. */
+  created: string[];
+  /** Owned files replaced by the shipped version, sorted. */
+  replaced: string[];
+  /** Edited files copied to the backups before being replaced, sorted by path. */
+  backedUp: UpgradeBackup[];
+  /** Owned files that differ from the shipped ones and are left as they are, with the reason. */
+  skipped: UpgradeSkip[];
+  /** Migrations that have something to do, in the order they run. */
+  migrations: UpgradeMigration[];
+  /** This run's backup folder (used only when something is backed up). */
+  backupDir: string;
+  manifest: Manifest;
+  /** Learned skills (agent skills, team skills not named squad-*): counted, never written. */
+  learnedSkills: number;
+  /** Nothing to write at all. */
+  upToDate: boolean;
+  notes: string[];
+}
+
+export interface UpgradeOptions {
+  /** Version to upgrade to (default: this package's). */
+  version?: string;
+  /** The squad-owned files to install (default: what this package ships for `version`). */
+  owned?: OwnedFile[];
+  /** Migration registry (default: MIGRATIONS). */
+  migrations?: readonly Migration[];
+  /** Time of the run, naming its backup folder (default: now). */
+  now?: Date;
+}
+
+/** Content with CRLF turned into LF, for text (no NUL byte); binary content as it is. */
+function withLf(data: Buffer): Buffer {
+  if (!data.includes(13) || data.includes(0)) return data;
+  return Buffer.from(data.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
+}
+
+function sameContent(a: Buffer, b: Buffer): boolean {
+  return a.equals(b) || withLf(a).equals(withLf(b));
+}
+
+function matchesHash(data: Buffer, hash: string): boolean {
+  return sha256(data) === hash || sha256(withLf(data)) === hash;
+}
+
+/**
+ * Why `relPath` cannot be written as a regular file, or undefined when it can: a symlink (on the
+ * way out of the repository, or as the file itself), a file where a folder must be, a folder where
+ * the file must be.
+ */
+export function blockedReason(root: string, relPath: string): string | undefined {
+  let abs: string;
+  try {
+    abs = resolveInside(root, relPath);
+  } catch (error) {
+    if (isSquadError(error)) return error.message.replace(`refusing to write ${relPath}: `, '');
+    throw error;
+  }
+  const segments = relPath.split('/');
+  let current = abs;
+  for (let i = segments.length - 1; i > 0; i -= 1) {
+    current = path.dirname(current);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(current);
+    } catch {
+      continue; // missing: it will be created
+    }
+    if (!stat.isDirectory()) return `${segments.slice(0, i).join('/')} is a file, not a folder`;
+  }
+  try {
+    if (!fs.statSync(abs).isFile()) return `${relPath} is not a regular file`;
+  } catch {
+    // missing: fine
+  }
+  return undefined;
+}
+
+function readIfExists(root: string, relPath: string): { data: Buffer; mode: number } | undefined {
+  const abs = resolveIn(root, relPath);
+  try {
+    return { data: fs.readFileSync(abs), mode: fs.statSync(abs).mode & 0o777 };
+  } catch {
+    return undefined;
+  }
+}
+
+function readSkillVersionOf(data: Buffer): string | undefined {
+  try {
+    return skillVersion(parseSkill(data.toString('utf8')).frontmatter);
+  } catch {
+    return undefined; // unparsable: counts as older than any version
+  }
+}
+
+/** Built-in SKILL.md files follow the version rule; every other owned file the plain one. */
+function isBuiltinSkillFile(file: OwnedFile): boolean {
+  return file.kind === 'builtin-skill' && file.skill !== undefined && file.path === `${teamSkillDir(file.skill)}/${SKILL_FILE}`;
+}
+
+type Decision = { action: 'replace' } | { action: 'keep'; reason: string };
+
+function decide(file: OwnedFile, current: Buffer, edited: boolean): Decision {
+  if (isBuiltinSkillFile(file)) {
+    const shipped = readSkillVersionOf(file.content);
+    const installed = readSkillVersionOf(current);
+    const order = compareVersions(shipped, installed);
+    const versions = `installed ${installed ?? 'without a version'}, shipped ${shipped ?? 'without a version'}`;
+    if (order > 0 || (!edited && order === 0)) return { action: 'replace' };
+    if (!edited) return { action: 'keep', reason: `the installed version is newer (${versions})` };
+    return { action: 'keep', reason: `edited by you, and the shipped version is not newer (${versions})` };
+  }
+  if (file.kind === 'builtin-skill' && edited) {
+    return { action: 'keep', reason: 'edited by you (a built-in skill file you changed is kept, not replaced)' };
+  }
+  return { action: 'replace' };
+}
+
+/** True for paths inside learned skills: upgrade must never write there. */
+export function isLearnedSkillPath(relPath: string): boolean {
+  const segments = relPath.split('/');
+  const [first, second, third, fourth] = segments;
+  if (first !== squadPaths.root || segments.length < 4) return false;
+  if (`${first}/${second}` === squadPaths.teamSkills) return !isBuiltinSkillName(third!);
+  return `${first}/${second}` === squadPaths.agents && fourth === 'skills' && segments.length > 4;
+}
+
+/** Learned skills of the squad: skill folders (with SKILL.md) of the agents and the non-squad- team skills. */
+export function countLearnedSkills(root: string): number {
+  const isSkill = (relDir: string) => isFile(resolveIn(root, `${relDir}/${SKILL_FILE}`));
+  let count = readDirNames(resolveIn(root, squadPaths.teamSkills)).filter((name) => !isBuiltinSkillName(name) && isSkill(teamSkillDir(name))).length;
+  for (const agent of readDirNames(resolveIn(root, squadPaths.agents))) {
+    count += readDirNames(resolveIn(root, agentSkillsDir(agent))).filter((name) => isSkill(agentSkillDir(agent, name))).length;
+  }
+  return count;
+}
+
+/** The version stamped into the coordinator, if it has a create-squad stamp. */
+function coordinatorStamp(root: string): string | undefined {
+  const coordinator = readIfExists(root, squadPaths.coordinator);
+  return coordinator === undefined ? undefined : readCoordinatorStamp(coordinator.data.toString('utf8'));
+}
+
+/** Compute the upgrade of `root`. Reads only. Throws CONFLICT when the squad is newer than `version`. */
+export async function planUpgrade(root: string, options: UpgradeOptions = {}): Promise<UpgradePlan> {
+  const to = options.version ?? packageVersion();
+  const owned = options.owned ?? (await shippedOwnedFiles(to));
+  const timestamp = folderTimestamp(options.now ?? new Date());
+  const notes: string[] = [];
+
+  const manifestRead = readManifest(root);
+  const recorded = manifestRead.state === 'ok' ? manifestRead.manifest.files : {};
+  const stamp = coordinatorStamp(root);
+  const manifestVersion = manifestRead.state === 'ok' ? manifestRead.manifest.version : undefined;
+  // The older of the stamp and the manifest's version: an interrupted upgrade restamps first.
+  const from = stamp === undefined ? UNKNOWN_VERSION : manifestVersion !== undefined && compareVersions(manifestVersion, stamp) < 0 ? manifestVersion : stamp;
+  for (const installed of [stamp, manifestVersion]) {
+    if (installed !== undefined && compareVersions(installed, to) > 0) {
+      throw new SquadError('CONFLICT', `this squad was set up by create-squad ${installed}, which is newer than this one (${to})`, {
+        hint: 'upgrade with the newer version: npx create-squad@latest upgrade',
+      });
+    }
+  }
+  const adopting = manifestRead.state !== 'ok';
+  if (manifestRead.state === 'invalid') {
+    notes.push(`${squadPaths.manifest} is not valid (${manifestRead.reason}): every squad-owned file that differs from the shipped one is treated as your edit`);
+  }
+
+  const writes: UpgradeWrite[] = [];
+  const created: string[] = [];
+  const replaced: string[] = [];
+  const backedUp: UpgradeBackup[] = [];
+  const skipped: UpgradeSkip[] = [];
+  const migrations: UpgradeMigration[] = [];
+
+  const backUp = (relPath: string, current: { data: Buffer; mode: number }) => {
+    const backup = backupPathFor(timestamp, relPath);
+    const blocked = blockedReason(root, backup);
+    if (blocked !== undefined) {
+      throw new SquadError('NOT_WRITABLE', `cannot back up ${relPath} to ${backup}: ${blocked}`, {
+        hint: `move ${squadPaths.backups} aside, then run the upgrade again (nothing was changed)`,
+      });
+    }
+    writes.push({ path: backup, content: current.data, mode: current.mode, exclusive: true, role: 'backup' });
+    backedUp.push({ path: relPath, backup });
+  };
+
+  for (const migration of migrationsUpTo(to, options.migrations)) {
+    const planned = await migration.plan(root);
+    notes.push(...planned.notes);
+    const paths: string[] = [];
+    for (const write of planned.writes) {
+      const blocked = blockedReason(root, write.path);
+      if (blocked !== undefined) {
+        skipped.push({ path: write.path, reason: blocked });
+        continue;
+      }
+      writes.push({ path: write.path, content: write.content, mode: 0o644, exclusive: !write.update, role: 'migration' });
+      paths.push(write.path);
+    }
+    if (paths.length > 0) migrations.push({ version: migration.version, id: migration.id, description: migration.description, paths });
+  }
+
+  const files: Record<string, string> = {};
+  for (const file of owned) {
+    const shippedHash = sha256(file.content);
+    const entry = recorded[file.path];
+    const keepEntry = () => {
+      if (entry !== undefined) files[file.path] = entry;
+    };
+    const blocked = blockedReason(root, file.path);
+    if (blocked !== undefined) {
+      skipped.push({ path: file.path, reason: blocked });
+      keepEntry();
+      continue;
+    }
+    const current = readIfExists(root, file.path);
+    if (current === undefined) {
+      writes.push({ path: file.path, content: file.content, mode: file.mode, exclusive: true, role: 'owned' });
+      created.push(file.path);
+      files[file.path] = shippedHash;
+      continue;
+    }
+    if (sameContent(current.data, file.content)) {
+      files[file.path] = shippedHash;
+      continue;
+    }
+    const edited = entry === undefined || !matchesHash(current.data, entry);
+    const decision = decide(file, current.data, edited);
+    if (decision.action === 'keep') {
+      skipped.push({ path: file.path, reason: decision.reason });
+      keepEntry();
+      continue;
+    }
+    if (edited) backUp(file.path, current);
+    writes.push({ path: file.path, content: file.content, mode: file.mode, exclusive: false, role: 'owned' });
+    replaced.push(file.path);
+    files[file.path] = shippedHash;
+  }
+
+  const manifest: Manifest = { schema: MANIFEST_SCHEMA, version: to, files };
+  const manifestText = serializeManifest(manifest);
+  const manifestNow = readIfExists(root, squadPaths.manifest);
+  if (manifestNow === undefined || !manifestNow.data.equals(Buffer.from(manifestText))) {
+    const blocked = blockedReason(root, squadPaths.manifest);
+    if (blocked !== undefined) {
+      throw new SquadError('NOT_WRITABLE', `cannot write ${squadPaths.manifest}: ${blocked}`, {
+        hint: 'move it aside, then run the upgrade again (nothing was changed)',
+      });
+    }
+    // An install record that cannot be read may hold someone's hand edits: keep a copy.
+    if (manifestRead.state === 'invalid' && manifestNow !== undefined) backUp(squadPaths.manifest, manifestNow);
+    writes.push({ path: squadPaths.manifest, content: manifestText, mode: 0o644, exclusive: false, role: 'manifest' });
+  }
+
+  for (const write of writes) {
+    if (write.role !== 'backup' && isLearnedSkillPath(write.path)) {
+      throw new Error(`internal error: upgrade planned a write inside a learned skill (${write.path})`);
+    }
+  }
+
+  return {
+    root,
+    from,
+    to,
+    adopting,
+    writes,
+    created: created.sort(compareCodePoints),
+    replaced: replaced.sort(compareCodePoints),
+    backedUp: backedUp.sort((a, b) => compareCodePoints(a.path, b.path)),
+    skipped: skipped.sort((a, b) => compareCodePoints(a.path, b.path)),
+    migrations,
+    backupDir: backupDir(timestamp),
+    manifest,
+    learnedSkills: countLearnedSkills(root),
+    upToDate: writes.length === 0,
+    notes,
+  };
+}
+
+/** Carry out a plan, write by write, in order (the manifest last). */
+export function applyUpgrade(plan: UpgradePlan): void {
+  for (const write of plan.writes) {
+    writeFileAtomic(plan.root, write.path, write.content, { mode: write.mode, exclusive: write.exclusive });
+  }
+}

@@ -1,0 +1,328 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readCoordinatorStamp } from '../../src/core/coordinator.js';
+import { sha256 } from '../../src/core/fs-safe.js';
+import { parseManifest } from '../../src/core/manifest.js';
+import { shippedOwnedFiles, type OwnedFile } from '../../src/core/owned.js';
+import { COORDINATOR_PATH, squadPaths, teamSkillDir } from '../../src/core/paths.js';
+import { packageVersion } from '../../src/core/version.js';
+import type { UpgradeData } from '../../src/commands/upgrade.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, tempRepo, writeFiles } from '../helpers/cli.js';
+import { V001_EDITS, V001_TEAM_PATHS, V001_USER_FILE, editV001, fixtureRepo } from '../helpers/upgrade.js';
+
+afterAll(cleanupTempDirs);
+
+type UpgradeJson = UpgradeData & { ok: boolean };
+
+const VERSION = packageVersion();
+const owned: OwnedFile[] = await shippedOwnedFiles();
+const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel));
+const exists = (root: string, rel: string) => fs.existsSync(path.join(root, rel));
+
+/** sha256 of each of the given folders and files (path, mode, content of every file below). */
+function hashPaths(root: string, paths: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    paths.map((rel) => {
+      const abs = path.join(root, rel);
+      return [rel, fs.statSync(abs).isDirectory() ? hashTree(abs) : `${fs.statSync(abs).mode & 0o777}:${sha256(fs.readFileSync(abs))}`];
+    }),
+  );
+}
+
+/** Every backed-up copy of `rel` in any run's backup folder. */
+function backupsOf(root: string, rel: string): Buffer[] {
+  const dir = path.join(root, squadPaths.backups);
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .map((stamp) => path.join(dir, stamp, ...rel.split('/')))
+    .filter((file) => fs.existsSync(file))
+    .map((file) => fs.readFileSync(file));
+}
+
+/** Every file outside .ai-team/backups/ with its mode and content: the state an upgrade must end in. */
+function stateWithoutBackups(root: string): Record<string, string> {
+  return Object.fromEntries(
+    listFiles(root)
+      .filter((rel) => !rel.startsWith(`${squadPaths.backups}/`))
+      .map((rel) => [rel, `${fs.statSync(path.join(root, rel)).mode & 0o777}:${sha256(read(root, rel))}`]),
+  );
+}
+
+function upgradeJson(root: string, extra: string[] = []): UpgradeJson {
+  const result = runCli(['upgrade', '--json', ...extra], { cwd: root });
+  expect(result.code, result.stderr).toBe(0);
+  return result.json<UpgradeJson>();
+}
+
+describe('upgrade of a squad made by create-squad 0.0.1', () => {
+  it('refreshes what create-squad owns, backs up edits, and leaves everything learned byte for byte', () => {
+    const root = fixtureRepo('v0.0.1');
+    const edits = editV001(root);
+    const script = '.ai-team/agents/fenster/skills/react-patterns/scripts/check.sh';
+    fs.chmodSync(path.join(root, script), 0o755);
+    const team = hashPaths(root, V001_TEAM_PATHS);
+    const oldManifest = parseManifest(read(root, squadPaths.manifest).toString());
+
+    const result = runCli(['upgrade'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^✓ Upgraded the squad from 0\\.0\\.1 to ${VERSION.replace(/\./g, '\\.')} in `));
+    expect(result.stdout).toContain('learned skills untouched: 2\n');
+    expect(result.stdout).toMatch(/Backed up your edits to \.ai-team\/backups\/[^/]+\/:\n {2}\.ai-team-templates\/charter\.md\n {2}\.ai-team\/skills\/squad-git-workflow\/SKILL\.md\n {2}\.github\/agents\/squad\.agent\.md\n/);
+
+    // Learned skills (references, +x script, binary asset), histories, decisions, charters, casting, logs.
+    expect(hashPaths(root, V001_TEAM_PATHS)).toEqual(team);
+    expect(fs.statSync(path.join(root, script)).mode & 0o111).not.toBe(0);
+
+    // The edits: in a backup (replaced files) or in place (an edited built-in reference, a file the user added).
+    const [backupFolder] = fs.readdirSync(path.join(root, squadPaths.backups));
+    for (const rel of [V001_EDITS.coordinator, V001_EDITS.template, V001_EDITS.skill]) {
+      expect(read(root, `${squadPaths.backups}/${backupFolder}/${rel}`).equals(edits.get(rel)!), rel).toBe(true);
+    }
+    expect(read(root, V001_EDITS.reference).equals(edits.get(V001_EDITS.reference)!)).toBe(true);
+    expect(read(root, V001_USER_FILE).equals(edits.get(V001_USER_FILE)!)).toBe(true);
+    expect(listFiles(path.join(root, squadPaths.backups))).toHaveLength(3);
+
+    // Every owned file is what this version ships, except the edited reference that was kept.
+    for (const file of owned) {
+      if (file.path === V001_EDITS.reference) continue;
+      expect(read(root, file.path).equals(file.content), file.path).toBe(true);
+    }
+    expect(readCoordinatorStamp(read(root, COORDINATOR_PATH).toString())).toBe(VERSION);
+    expect(exists(root, `${squadPaths.orchestrationLog}/.gitkeep`)).toBe(true);
+    expect(read(root, squadPaths.gitattributes).toString()).toContain('.ai-team/agents/*/history.md merge=union');
+
+    // The manifest: this version; the kept reference still recorded as 0.0.1 installed it (so it stays "edited").
+    const manifest = parseManifest(read(root, squadPaths.manifest).toString());
+    expect(manifest.state).toBe('ok');
+    if (manifest.state !== 'ok' || oldManifest.state !== 'ok') return;
+    expect(manifest.manifest.version).toBe(VERSION);
+    expect(manifest.manifest.files[V001_EDITS.reference]).toBe(oldManifest.manifest.files[V001_EDITS.reference]);
+    expect(manifest.manifest.files[COORDINATOR_PATH]).toBe(sha256(read(root, COORDINATOR_PATH)));
+    expect(manifest.manifest.files).not.toHaveProperty(`${teamSkillDir('squad-retired')}/SKILL.md`);
+
+    // A second run changes nothing.
+    const before = hashTree(root);
+    const again = runCli(['upgrade'], { cwd: root });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^✓ Already up to date with create-squad .*: nothing was changed\n/);
+    expect(again.stdout).toContain(`${V001_EDITS.reference} — edited by you`);
+    expect(again.stdout).toContain('learned skills untouched: 2\n');
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('reports the same plan as JSON, and --dry-run writes nothing', () => {
+    const root = fixtureRepo('v0.0.1');
+    editV001(root);
+    const before = hashTree(root);
+    const dry = upgradeJson(root, ['--dry-run']);
+    expect(hashTree(root)).toBe(before);
+    expect(dry.dryRun).toBe(true);
+    expect(dry.upToDate).toBe(false);
+
+    const real = upgradeJson(root);
+    expect({ ...dry, dryRun: false, backedUp: dry.backedUp.map((b) => b.path) }).toEqual({ ...real, backedUp: real.backedUp.map((b) => b.path) });
+    expect(real).toMatchObject({ ok: true, from: '0.0.1', to: VERSION, upToDate: false, adopted: false, learnedSkillsUntouched: 2, dryRun: false });
+    expect(real.replaced).toEqual(expect.arrayContaining([COORDINATOR_PATH, V001_EDITS.template, V001_EDITS.skill, `${teamSkillDir('squad-casting')}/SKILL.md`]));
+    expect(real.created).toContain(`${teamSkillDir('squad-upgrade')}/SKILL.md`);
+    expect(real.backedUp.map((b) => b.path)).toEqual([V001_EDITS.template, V001_EDITS.skill, COORDINATOR_PATH]);
+    for (const b of real.backedUp) expect(b.backup).toMatch(new RegExp(`^\\.ai-team/backups/[0-9T-]+Z/${b.path.replace(/\./g, '\\.')}$`));
+    expect(real.skipped).toEqual([{ path: V001_EDITS.reference, reason: expect.stringMatching(/^edited by you/) }]);
+    expect(real.migrations.map((m) => `${m.version} ${m.id}`)).toEqual(['0.1.0 state-folders', '0.1.0 gitattributes-union']);
+
+    const second = upgradeJson(root);
+    expect(second).toMatchObject({ upToDate: true, from: VERSION, to: VERSION, created: [], replaced: [], backedUp: [], migrations: [] });
+    const dryAgain = hashTree(root);
+    expect(upgradeJson(root, ['--dry-run']).upToDate).toBe(true);
+    expect(hashTree(root)).toBe(dryAgain);
+  });
+});
+
+describe('upgrade of a squad in the original Squad layout (no manifest, no stamp)', () => {
+  it('adopts it: every differing owned file is backed up, learned skills and foreign templates are left alone', () => {
+    const root = fixtureRepo('original-squad');
+    const learned = [
+      '.ai-team/agents',
+      '.ai-team/skills/git-workflow',
+      '.ai-team/casting',
+      '.ai-team/team.md',
+      '.ai-team/routing.md',
+      '.ai-team/decisions.md',
+      '.ai-team/orchestration-log',
+      '.ai-team-templates/roster.md',
+      '.ai-team-templates/run-output.md',
+    ];
+    const kept = hashPaths(root, learned);
+    const originals = new Map(
+      owned.filter((f) => exists(root, f.path)).map((f) => [f.path, read(root, f.path)] as const),
+    );
+    expect(originals.size).toBeGreaterThan(0);
+
+    const data = upgradeJson(root);
+    expect(data).toMatchObject({ from: 'unknown', to: VERSION, adopted: true, learnedSkillsUntouched: 2 });
+    expect(data.backedUp.map((b) => b.path)).toEqual([...originals.keys()].sort());
+    for (const b of data.backedUp) expect(read(root, b.backup).equals(originals.get(b.path)!), b.path).toBe(true);
+    for (const file of owned) expect(read(root, file.path).equals(file.content), file.path).toBe(true);
+    expect(hashPaths(root, learned)).toEqual(kept);
+    expect(data.migrations.flatMap((m) => m.paths)).toEqual([`${squadPaths.decisionsInbox}/.gitkeep`, `${squadPaths.log}/.gitkeep`, squadPaths.gitattributes]);
+    expect(parseManifest(read(root, squadPaths.manifest).toString())).toMatchObject({ state: 'ok', manifest: { version: VERSION } });
+
+    const text = runCli(['upgrade'], { cwd: root });
+    expect(text.stdout).toMatch(/^✓ Already up to date/);
+  });
+
+  it('prints the adoption in the text report', () => {
+    const root = fixtureRepo('original-squad');
+    const result = runCli(['upgrade', '--dry-run'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^✓ Would upgrade the squad from unknown to /);
+    expect(result.stdout).toContain('No install record was found');
+    expect(result.stdout).toContain('Would back up your edits to .ai-team/backups/');
+    expect(result.stdout).toMatch(/Dry run: nothing was written\.\n$/);
+  });
+});
+
+describe('upgrade at the installed version', () => {
+  it('is a no-op right after init', () => {
+    const root = tempRepo();
+    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    const before = hashTree(root);
+    const result = runCli(['upgrade'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`✓ Already up to date with create-squad ${VERSION}: nothing was changed\nlearned skills untouched: 0\n`);
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('recreates missing owned files and runs the migrations still missing', () => {
+    const root = tempRepo();
+    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    const complete = stateWithoutBackups(root);
+    fs.rmSync(path.join(root, teamSkillDir('squad-upgrade')), { recursive: true });
+    fs.rmSync(path.join(root, '.ai-team-templates/charter.md'));
+    fs.rmSync(path.join(root, squadPaths.log), { recursive: true });
+    fs.writeFileSync(path.join(root, squadPaths.gitattributes), '');
+    const data = upgradeJson(root);
+    expect(data).toMatchObject({ from: VERSION, to: VERSION, upToDate: false, replaced: [], backedUp: [] });
+    expect(data.created).toEqual(['.ai-team-templates/charter.md', `${teamSkillDir('squad-upgrade')}/SKILL.md`]);
+    expect(data.migrations.map((m) => m.id)).toEqual(['state-folders', 'gitattributes-union']);
+    expect(stateWithoutBackups(root)).toEqual(complete);
+    expect(exists(root, squadPaths.backups)).toBe(false);
+  });
+});
+
+describe('upgrade at the installed version, with only a migration missing', () => {
+  it('says the files are up to date and runs the migration', () => {
+    const root = tempRepo();
+    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    fs.rmSync(path.join(root, squadPaths.gitattributes));
+    const result = runCli(['upgrade'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^✓ Already up to date with create-squad .*; ran the missing migrations in .*\nRan migrations:\n {2}0\.1\.0 gitattributes-union: \.gitattributes\n/);
+    expect(read(root, squadPaths.gitattributes).toString()).toContain('merge=union');
+    expect(runCli(['upgrade', '--json'], { cwd: root }).json()).toMatchObject({ upToDate: true, migrations: [] });
+  });
+});
+
+describe('upgrade refuses bad situations with nothing written', () => {
+  it('no squad', () => {
+    const root = tempRepo();
+    const result = runCli(['upgrade'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^✗ no squad found in .* — run "npx create-squad init" first/);
+    expect(fs.readdirSync(root)).toEqual(['.git']);
+  });
+
+  it('a squad set up by a newer create-squad', () => {
+    const root = fixtureRepo('v0.0.1');
+    const coordinator = path.join(root, COORDINATOR_PATH);
+    fs.writeFileSync(coordinator, fs.readFileSync(coordinator, 'utf8').replace('create-squad: 0.0.1', 'create-squad: 99.0.0'));
+    const before = hashTree(root);
+    const result = runCli(['upgrade', '--json'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.json()).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringMatching(/99\.0\.0, which is newer/) } });
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('a file standing where the backups folder goes', () => {
+    const root = fixtureRepo('v0.0.1');
+    editV001(root);
+    writeFiles(root, { [squadPaths.backups]: 'not a folder' });
+    const before = hashTree(root);
+    const result = runCli(['upgrade'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^✗ cannot back up .* \.ai-team\/backups is a file, not a folder — move \.ai-team\/backups aside/);
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('an unexpected argument (usage error, exit 2)', () => {
+    const root = fixtureRepo('v0.0.1');
+    const before = hashTree(root);
+    const result = runCli(['upgrade', 'now'], { cwd: root });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^✗ too many arguments/);
+    expect(hashTree(root)).toBe(before);
+  });
+});
+
+describe('upgrade interrupted', () => {
+  /**
+   * Kill the upgrade right after its k-th write, for every k, then run it again: it must end in
+   * the state of an uninterrupted upgrade (backups aside), with every user edit in place or in a
+   * backup, and the learned state byte-identical.
+   */
+  function crashAndRerun(prepare: () => { root: string; edits: Map<string, Buffer> }, teamPaths: readonly string[], ks?: (total: number) => number[]) {
+    const reference = prepare();
+    const team = hashPaths(reference.root, teamPaths);
+    const plan = upgradeJson(reference.root, ['--dry-run']);
+    const total = plan.created.length + plan.replaced.length + plan.backedUp.length + plan.migrations.flatMap((m) => m.paths).length + 1;
+    upgradeJson(reference.root);
+    const expected = stateWithoutBackups(reference.root);
+    const kept = new Set(plan.skipped.map((s) => s.path));
+
+    for (const k of ks ? ks(total) : Array.from({ length: total }, (_, i) => i + 1)) {
+      const { root, edits } = prepare();
+      const killed = runCli(['upgrade'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
+      expect(killed.code, `k=${k}: the process should have been killed`).toBe(-1);
+      const again = runCli(['upgrade'], { cwd: root });
+      expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
+
+      expect(stateWithoutBackups(root), `k=${k}`).toEqual(expected);
+      expect(hashPaths(root, teamPaths), `k=${k}`).toEqual(team);
+      for (const [rel, content] of edits) {
+        const found = read(root, rel).equals(content) || backupsOf(root, rel).some((copy) => copy.equals(content));
+        expect(found, `k=${k}: the edit of ${rel} is lost`).toBe(true);
+      }
+      for (const file of owned) {
+        if (kept.has(file.path)) continue;
+        expect(read(root, file.path).equals(file.content), `k=${k}: ${file.path}`).toBe(true);
+      }
+      // Nothing but real edits is ever backed up.
+      for (const rel of listFiles(path.join(root, squadPaths.backups))) {
+        const original = rel.split('/').slice(1).join('/');
+        expect(edits.has(original) || !owned.some((f) => f.path === original && read(root, `${squadPaths.backups}/${rel}`).equals(f.content)), `k=${k}: ${rel}`).toBe(true);
+      }
+    }
+    return total;
+  }
+
+  it('after any write of an upgrade from 0.0.1, a rerun ends in the correct state with nothing lost', () => {
+    const total = crashAndRerun(() => {
+      const root = fixtureRepo('v0.0.1');
+      return { root, edits: editV001(root) };
+    }, V001_TEAM_PATHS);
+    expect(total).toBeGreaterThan(20);
+  });
+
+  it('after any write of an adoption of the original Squad layout, likewise', () => {
+    crashAndRerun(
+      () => {
+        const root = fixtureRepo('original-squad');
+        const edits = new Map(owned.filter((f) => exists(root, f.path)).map((f) => [f.path, read(root, f.path)] as const));
+        return { root, edits };
+      },
+      ['.ai-team/agents', '.ai-team/skills/git-workflow', '.ai-team/team.md', '.ai-team/decisions.md', '.ai-team-templates/roster.md'],
+      (total) => [...new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, Math.floor(total / 2), total - 2, total - 1])],
+    );
+  });
+});
