@@ -12,7 +12,7 @@ import { defaultRoles, rolePresets, splitRoleList, type RolePreset } from '../co
 import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/scaffold.js';
 import { compareCodePoints, isMapping } from '../core/util.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { plural } from './skill-format.js';
+import { groupPaths, plural } from './format.js';
 
 export interface InitOptions {
   /** Target folder (relative to --cwd); default: --cwd itself. */
@@ -134,19 +134,6 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
     notes: plan.notes,
   };
   return { data, exitCode: 0, render: (ui) => renderInit(ui, plan, data) };
-}
-
-/** Paths grouped for display: one line per member folder, skill, or the templates folder. */
-export function groupPaths(paths: readonly string[]): { label: string; count: number }[] {
-  const groups = new Map<string, number>();
-  for (const file of [...paths].sort(compareCodePoints)) {
-    const segments = file.split('/');
-    let label = file;
-    if (file.startsWith(`${squadPaths.agents}/`) || file.startsWith(`${squadPaths.teamSkills}/`)) label = `${segments.slice(0, 3).join('/')}/`;
-    else if (file.startsWith(`${TEMPLATES_COPY_DIR}/`) || file.startsWith(`${squadPaths.casting}/`)) label = `${path.posix.dirname(file)}/`;
-    groups.set(label, (groups.get(label) ?? 0) + 1);
-  }
-  return [...groups].map(([label, count]) => ({ label, count }));
 }
 
 function renderGroups(ui: Ui, paths: readonly string[], extra: (label: string) => string = () => ''): void {

@@ -9,7 +9,7 @@ import { requireAgent, requireSquad } from '../core/roster.js';
 import { applySkillInstall, planSkillInstall, readSkillSource } from '../core/skill-install.js';
 import type { SkillIssue } from '../core/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { plural } from './skill-format.js';
+import { plural } from './format.js';
 
 export interface SkillsAddOptions {
   source: string;

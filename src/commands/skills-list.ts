@@ -5,7 +5,7 @@ import { squadPaths } from '../core/paths.js';
 import type { SkillIssue } from '../core/validate.js';
 import type { McpServerRequirement } from '../core/skill.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { formatScope, formatMcp, formatStatus } from './skill-format.js';
+import { formatScope, formatMcp, formatStatus } from './format.js';
 
 export interface SkillsListOptions {
   agent?: string;

@@ -14,7 +14,7 @@ import { SKILL_FILE } from '../core/paths.js';
 import { requireSquad } from '../core/roster.js';
 import type { SkillIssue } from '../core/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { plural } from './skill-format.js';
+import { plural } from './format.js';
 
 export interface SkillsValidateOptions {
   paths: string[];

@@ -9,8 +9,7 @@ import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.
 import { requireSquad } from '../core/roster.js';
 import { applyUpgrade, planUpgrade, type UpgradePlan } from '../core/upgrade.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { groupPaths } from './init.js';
-import { plural } from './skill-format.js';
+import { groupPaths, plural } from './format.js';
 
 export interface UpgradeCommandOptions {
   dryRun: boolean;

@@ -1,0 +1,39 @@
+/** Short text forms shared by the commands that print reports (skills, file lists, counts). */
+import path from 'node:path';
+import type { Style } from '../cli/ui.js';
+import { TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
+import { compareCodePoints } from '../core/util.js';
+import type { McpServerRequirement } from '../core/skill.js';
+import type { SkillIssue } from '../core/validate.js';
+
+export function formatScope(skill: { scope: string; agent?: string }): string {
+  return skill.agent === undefined ? skill.scope : `agent:${skill.agent}`;
+}
+
+export function formatMcp(servers: McpServerRequirement[]): string {
+  if (servers.length === 0) return '-';
+  return servers.map((s) => (s.optional ? `${s.name}?` : s.name)).join(', ');
+}
+
+export function formatStatus(skill: { valid: boolean; errors: SkillIssue[]; warnings: SkillIssue[] }, style: Style): string {
+  if (!skill.valid) return style.red(`✗ ${plural(skill.errors.length, 'error')}`);
+  if (skill.warnings.length > 0) return style.yellow(`⚠ ${plural(skill.warnings.length, 'warning')}`);
+  return style.green('✓ valid');
+}
+
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** Paths grouped for display: one line per member folder, skill, or the templates folder. */
+export function groupPaths(paths: readonly string[]): { label: string; count: number }[] {
+  const groups = new Map<string, number>();
+  for (const file of [...paths].sort(compareCodePoints)) {
+    const segments = file.split('/');
+    let label = file;
+    if (file.startsWith(`${squadPaths.agents}/`) || file.startsWith(`${squadPaths.teamSkills}/`)) label = `${segments.slice(0, 3).join('/')}/`;
+    else if (file.startsWith(`${TEMPLATES_COPY_DIR}/`) || file.startsWith(`${squadPaths.casting}/`)) label = `${path.posix.dirname(file)}/`;
+    groups.set(label, (groups.get(label) ?? 0) + 1);
+  }
+  return [...groups].map(([label, count]) => ({ label, count }));
+}
