@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../src/commands/context.js';
-import { groupPaths, init, type InitAnswers, type InitOptions, type InitQuestions } from '../../src/commands/init.js';
+import { init, type InitAnswers, type InitOptions, type InitQuestions } from '../../src/commands/init.js';
+import { groupPaths } from '../../src/commands/format.js';
 import { SquadError } from '../../src/core/errors.js';
 import { squadPaths } from '../../src/core/paths.js';
 import { readRoster } from '../../src/core/roster.js';
