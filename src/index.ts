@@ -161,3 +161,4 @@ export { MAX_ROLE_LENGTH, ROLES_DATA_FILE, checkRoles, defaultRoles, findRolePre
 export { findTable, insertTableRows, isTableSeparator, splitTableRow, tableRows, type TableLocation } from './core/md-table.js';
 export { closestMatch, editDistance } from './core/edit-distance.js';
 export { checkWritableDir, ensureWritableDir } from './core/fs-safe.js';
+export { runDoctor, type DoctorOptions, type DoctorReport, type Finding, type Severity } from './core/doctor.js';

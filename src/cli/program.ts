@@ -210,8 +210,10 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--dry-run', 'print what would be imported, write nothing')
     .action(() => notAvailable('import'));
 
-  sub(program, 'doctor', "check the squad's health and say how to fix each finding")
-    .action(() => notAvailable('doctor'));
+  sub(program, 'doctor', "check the squad's health and say how to fix each finding").action(async (opts: Opts) => {
+    const { doctor } = await import('../commands/doctor.js');
+    await execute(opts, ui, (ctx) => doctor(ctx));
+  });
 
   return program;
 }

@@ -25,6 +25,13 @@ function countWrite(): void {
   }
 }
 
+/** Name of the temporary file a write of `base` goes through (left behind only if the process dies). */
+export function tempFileName(base: string): string {
+  return `.${base}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+}
+/** Matches the names tempFileName makes. */
+export const TEMP_FILE_PATTERN = /^\..+\.\d+\.[0-9a-f]{8}\.tmp$/;
+
 /** Number of writes and moves completed by this process (for reports and tests). */
 export function writeCount(): number {
   return completedWrites;
@@ -111,7 +118,7 @@ export function writeFileAtomic(root: string, relPath: string, data: string | Ui
   const target = resolveInside(root, relPath);
   const dir = path.dirname(target);
   mkdirOrThrow(dir, relPath);
-  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  const temp = path.join(dir, tempFileName(path.basename(target)));
   try {
     fs.writeFileSync(temp, data, { flag: 'wx', mode: options.mode ?? 0o644 });
     if (options.mode !== undefined) fs.chmodSync(temp, options.mode);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { SquadError } from './errors.js';
 import { isDirectory, isFile, isWithin, moveInside, resolveInside } from './fs-safe.js';
 import { inspectSkill, type SkillReport } from './inspect.js';
-import { SKILL_FILE, backupPathFor, folderTimestamp, resolveIn } from './paths.js';
+import { SKILL_FILE, backupPathFor, folderTimestamp, resolveIn, skillStagingDir } from './paths.js';
 import { copyTree, listTree, type Tree } from './tree.js';
 
 export interface SkillSource {
@@ -71,8 +71,7 @@ export function planSkillInstall(root: string, source: SkillSource, destination:
 
 /** Carry out a plan: copy into a staging folder beside the destination, back up, swap in. */
 export function applySkillInstall(root: string, source: SkillSource, plan: InstallPlan): void {
-  const parent = path.posix.dirname(plan.destination);
-  const staging = `${parent}/.staging-${path.posix.basename(plan.destination)}-${crypto.randomBytes(4).toString('hex')}`;
+  const staging = skillStagingDir(plan.destination, crypto.randomBytes(4).toString('hex'));
   try {
     copyTree(source.dir, source.tree, root, staging);
     if (plan.backup) moveInside(root, plan.destination, plan.backup);

@@ -1,0 +1,354 @@
+/**
+ * `doctor`: a read-only health check of a squad. Every finding says what is wrong, where, and how
+ * to fix it; errors are what breaks the squad (Copilot cannot use it as it is), warnings what
+ * degrades it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { COPILOT_PROMPT_LIMIT, coordinatorBodyLength, readCoordinatorStamp } from './coordinator.js';
+import { discoverSkills, type DiscoveredSkill } from './discover.js';
+import { TEMP_FILE_PATTERN, isDirectory, isFile, readTextIfExists } from './fs-safe.js';
+import { inspectSkill } from './inspect.js';
+import { readManifest } from './manifest.js';
+import { collectMcpRequirements, detectMcpConfig, missingRequiredServers } from './mcp.js';
+import { shippedOwnedFiles } from './owned.js';
+import {
+  COORDINATOR_PATH,
+  SCRIBE_AGENT,
+  SKILL_STAGING_PREFIX,
+  charterPath,
+  historyPath,
+  isImportStagingDir,
+  resolveIn,
+  squadPaths,
+} from './paths.js';
+import { listAgents, readRoster } from './roster.js';
+import { readCasting } from './casting.js';
+import { planGitattributes } from './scaffold.js';
+import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
+import { compareVersions, packageVersion } from './version.js';
+
+export type Severity = 'error' | 'warning';
+
+export interface Finding {
+  severity: Severity;
+  /** Stable identifier of the kind of finding. */
+  code: string;
+  message: string;
+  /** How to fix it. */
+  fix: string;
+  /** Repo-relative path the finding is about, when there is one. */
+  path?: string;
+}
+
+export interface DoctorReport {
+  findings: Finding[];
+  summary: { errors: number; warnings: number };
+  checked: { skills: number; members: number; mcpServers: number };
+  /** Versions: of this create-squad, and stamped in the coordinator. */
+  version: { package: string; coordinator: string | undefined };
+}
+
+export interface DoctorOptions {
+  /** Home folder for the user's MCP configuration (~/.copilot/mcp-config.json). */
+  home?: string;
+}
+
+const RECREATE = 'run "create-squad init": it recreates missing files and never touches existing ones';
+const UPGRADE = 'run "create-squad upgrade": it restores what create-squad owns and backs up anything you changed';
+
+/** Files and folders of SPEC §2 that a healthy squad has, and how bad it is to miss each one. */
+const LAYOUT: { path: string; kind: 'file' | 'folder'; severity: Severity }[] = [
+  { path: squadPaths.team, kind: 'file', severity: 'error' },
+  { path: squadPaths.routing, kind: 'file', severity: 'warning' },
+  { path: squadPaths.decisions, kind: 'file', severity: 'warning' },
+  { path: squadPaths.decisionsInbox, kind: 'folder', severity: 'warning' },
+  { path: squadPaths.ceremonies, kind: 'file', severity: 'warning' },
+  { path: squadPaths.agents, kind: 'folder', severity: 'warning' },
+  { path: squadPaths.log, kind: 'folder', severity: 'warning' },
+  { path: squadPaths.orchestrationLog, kind: 'folder', severity: 'warning' },
+  { path: squadPaths.castingPolicy, kind: 'file', severity: 'warning' },
+  { path: squadPaths.castingRegistry, kind: 'file', severity: 'warning' },
+  { path: squadPaths.castingHistory, kind: 'file', severity: 'warning' },
+  { path: charterPath(SCRIBE_AGENT), kind: 'file', severity: 'warning' },
+];
+
+export async function runDoctor(root: string, options: DoctorOptions = {}): Promise<DoctorReport> {
+  const findings: Finding[] = [];
+  const add = (finding: Finding) => findings.push(finding);
+  const exists = (rel: string, kind: 'file' | 'folder') => (kind === 'file' ? isFile : isDirectory)(resolveIn(root, rel));
+
+  if (!isDirectory(resolveIn(root, squadPaths.root))) {
+    add({
+      severity: 'error',
+      code: 'no-squad',
+      message: `no squad here: there is no ${squadPaths.root}/ folder`,
+      fix: 'run "npx create-squad init" to create one (or pass --cwd <dir> to check another repository)',
+    });
+    return report(findings, { skills: 0, members: 0, mcpServers: 0 }, undefined);
+  }
+
+  for (const entry of LAYOUT) {
+    if (!exists(entry.path, entry.kind)) {
+      add({ severity: entry.severity, code: 'layout-missing', path: entry.path, message: `${entry.path}${entry.kind === 'folder' ? '/' : ''} is missing`, fix: RECREATE });
+    }
+  }
+  checkCasting(root, add);
+  await checkGitattributes(root, add);
+
+  const stamp = checkCoordinator(root, add);
+  await checkOwnedFiles(root, add);
+
+  const members = checkRoster(root, add);
+  const skills = checkSkills(root, add);
+  const mcpServers = await checkMcp(root, skills, options.home, add);
+  checkLeftovers(root, add);
+
+  return report(findings, { skills: skills.length, members, mcpServers }, stamp);
+}
+
+function report(findings: Finding[], checked: DoctorReport['checked'], stamp: string | undefined): DoctorReport {
+  const order = (f: Finding) => (f.severity === 'error' ? 0 : 1);
+  const sorted = findings.map((f, i) => ({ f, i })).sort((a, b) => order(a.f) - order(b.f) || a.i - b.i).map(({ f }) => f);
+  return {
+    findings: sorted,
+    summary: {
+      errors: findings.filter((f) => f.severity === 'error').length,
+      warnings: findings.filter((f) => f.severity === 'warning').length,
+    },
+    checked,
+    version: { package: packageVersion(), coordinator: stamp },
+  };
+}
+
+type Add = (finding: Finding) => void;
+
+function checkCasting(root: string, add: Add): void {
+  const casting = readCasting(root);
+  const files = [
+    [squadPaths.castingPolicy, casting.policy],
+    [squadPaths.castingRegistry, casting.registry],
+    [squadPaths.castingHistory, casting.history],
+  ] as const;
+  for (const [file, read] of files) {
+    if (read.state === 'invalid') {
+      add({
+        severity: 'error',
+        code: 'casting-invalid',
+        path: file,
+        message: `${file} is not valid: ${read.reason}`,
+        fix: 'repair the JSON by hand (the skill squad-casting shows its shape), or restore it from git',
+      });
+    }
+  }
+}
+
+async function checkGitattributes(root: string, add: Add): Promise<void> {
+  const plan = await planGitattributes(root);
+  const missing = plan.added.filter((line) => !line.startsWith('#'));
+  if (missing.length > 0) {
+    add({
+      severity: 'warning',
+      code: 'gitattributes-union',
+      path: squadPaths.gitattributes,
+      message: `${squadPaths.gitattributes} lacks the merge=union line${missing.length === 1 ? '' : 's'} for ${missing.map((l) => l.split(' ')[0]).join(', ')}: parallel branches will conflict on append-only files`,
+      fix: 'run "create-squad upgrade" (it appends the missing lines and changes nothing else)',
+    });
+  }
+}
+
+/** Checks the coordinator; returns its version stamp. */
+function checkCoordinator(root: string, add: Add): string | undefined {
+  const text = readTextIfExists(resolveIn(root, COORDINATOR_PATH));
+  if (text === undefined) {
+    add({ severity: 'error', code: 'coordinator-missing', path: COORDINATOR_PATH, message: `the coordinator ${COORDINATOR_PATH} is missing: Copilot has no Squad agent`, fix: UPGRADE });
+    return undefined;
+  }
+  try {
+    const fm = parseFrontmatterYaml(splitFrontmatter(text, COORDINATOR_PATH).yaml, COORDINATOR_PATH);
+    if (typeof fm.description !== 'string' || fm.description.trim() === '') {
+      add({ severity: 'error', code: 'coordinator-frontmatter', path: COORDINATOR_PATH, message: `${COORDINATOR_PATH} has no "description" in its frontmatter (Copilot requires one)`, fix: UPGRADE });
+    }
+  } catch (error) {
+    add({ severity: 'error', code: 'coordinator-frontmatter', path: COORDINATOR_PATH, message: `${COORDINATOR_PATH}: ${(error as Error).message}`, fix: UPGRADE });
+  }
+  const length = coordinatorBodyLength(text);
+  if (length > COPILOT_PROMPT_LIMIT) {
+    add({
+      severity: 'error',
+      code: 'coordinator-too-large',
+      path: COORDINATOR_PATH,
+      message: `the coordinator prompt is ${length} characters; Copilot accepts at most ${COPILOT_PROMPT_LIMIT} for a custom agent`,
+      fix: 'move rarely needed procedures out of it into skills, or run "create-squad upgrade" to restore the shipped one (your version is backed up)',
+    });
+  }
+  const stamp = readCoordinatorStamp(text);
+  const current = packageVersion();
+  if (stamp === undefined) {
+    add({ severity: 'warning', code: 'coordinator-unstamped', path: COORDINATOR_PATH, message: `${COORDINATOR_PATH} has no create-squad version stamp (set up by hand or by the original Squad)`, fix: UPGRADE });
+  } else if (compareVersions(stamp, current) < 0) {
+    add({ severity: 'warning', code: 'coordinator-outdated', path: COORDINATOR_PATH, message: `the coordinator is from create-squad ${stamp}; this is ${current}`, fix: UPGRADE });
+  } else if (compareVersions(stamp, current) > 0) {
+    add({ severity: 'warning', code: 'coordinator-newer', path: COORDINATOR_PATH, message: `the coordinator is from create-squad ${stamp}, newer than this ${current}`, fix: 'update create-squad (npx create-squad@latest …) before running commands that write' });
+  }
+  return stamp;
+}
+
+/** Squad-owned files create-squad ships but the squad lacks; the manifest's state. */
+async function checkOwnedFiles(root: string, add: Add): Promise<void> {
+  const missing = (await shippedOwnedFiles()).filter((file) => file.kind !== 'coordinator' && !isFile(resolveIn(root, file.path)));
+  const groups = new Map<string, number>();
+  for (const file of missing) {
+    const group = file.skill ? `${squadPaths.teamSkills}/${file.skill}` : path.posix.dirname(file.path);
+    groups.set(group, (groups.get(group) ?? 0) + 1);
+  }
+  for (const [group, count] of groups) {
+    add({ severity: 'warning', code: 'owned-missing', path: group, message: `${group}/ lacks ${count} file${count === 1 ? '' : 's'} create-squad ships`, fix: UPGRADE });
+  }
+  const manifest = readManifest(root);
+  if (manifest.state === 'missing') {
+    add({ severity: 'warning', code: 'manifest-missing', path: squadPaths.manifest, message: `${squadPaths.manifest} is missing: upgrades cannot tell your edits from untouched files`, fix: `${UPGRADE} (it adopts the squad and records what it installed)` });
+  } else if (manifest.state === 'invalid') {
+    add({ severity: 'warning', code: 'manifest-invalid', path: squadPaths.manifest, message: `${squadPaths.manifest} is not valid: ${manifest.reason}`, fix: `restore it from git, or delete it and ${UPGRADE}` });
+  }
+}
+
+/** Roster and member folders agree; returns the number of roster members. */
+function checkRoster(root: string, add: Add): number {
+  const roster = readRoster(root).filter((m) => m.name !== SCRIBE_AGENT);
+  if (isFile(resolveIn(root, squadPaths.team)) && roster.length === 0) {
+    add({ severity: 'warning', code: 'roster-empty', path: squadPaths.team, message: `${squadPaths.team} lists no members`, fix: 'add members with "create-squad hire <role>"' });
+  }
+  for (const member of roster) {
+    if (!isFile(resolveIn(root, charterPath(member.name)))) {
+      add({
+        severity: 'error',
+        code: 'charter-missing',
+        path: charterPath(member.name),
+        message: `${member.displayName} is in the roster but ${charterPath(member.name)} is missing`,
+        fix: `create it from .ai-team-templates/charter.md, or remove ${member.displayName}'s row from ${squadPaths.team}`,
+      });
+    } else if (!isFile(resolveIn(root, historyPath(member.name)))) {
+      add({
+        severity: 'warning',
+        code: 'history-missing',
+        path: historyPath(member.name),
+        message: `${historyPath(member.name)} is missing: ${member.displayName} remembers nothing between sessions`,
+        fix: 'create it from .ai-team-templates/history.md',
+      });
+    }
+  }
+  for (const agent of listAgents(root)) {
+    if (agent.inRoster || agent.name === SCRIBE_AGENT || !isFile(resolveIn(root, charterPath(agent.name)))) continue;
+    add({
+      severity: 'warning',
+      code: 'member-not-in-roster',
+      path: charterPath(agent.name),
+      message: `${agent.name} has a charter but no row in ${squadPaths.team}: the coordinator will never route to it`,
+      fix: `add a roster row for ${agent.name} to ${squadPaths.team}, or move the folder out of ${squadPaths.agents}/`,
+    });
+  }
+  return roster.length;
+}
+
+/** Every skill of the squad, with body limits checked too. */
+function checkSkills(root: string, add: Add): DiscoveredSkill[] {
+  const discovery = discoverSkills(root);
+  for (const warning of discovery.warnings) {
+    if (warning.code === 'skill-invalid') continue; // reported per error below
+    add({
+      severity: 'warning',
+      code: warning.code,
+      path: warning.path,
+      message: warning.message,
+      fix: warning.code === 'skill-overridden' ? 'intended? then nothing to do; otherwise rename one of the two skills' : 'give the folder a SKILL.md (see the skill squad-skill-authoring), or move it out of the skills folder',
+    });
+  }
+  for (const skill of discovery.skills) {
+    const full = inspectSkill(skill.file, { readBody: true });
+    const dir = path.posix.dirname(skill.location);
+    for (const issue of full.errors) {
+      add({
+        severity: 'error',
+        code: `skill-${issue.code}`,
+        path: skill.location,
+        message: `skill ${dir}: ${issue.message}${issue.line === undefined ? '' : ` (line ${issue.line})`}`,
+        fix: `edit ${skill.location}; "create-squad skills validate ${dir}" re-checks it`,
+      });
+    }
+    for (const issue of full.warnings) {
+      add({
+        severity: 'warning',
+        code: `skill-${issue.code}`,
+        path: skill.location,
+        message: `skill ${dir}: ${issue.message}`,
+        fix: `edit ${skill.location} (see the skill squad-skill-authoring)`,
+      });
+    }
+  }
+  return discovery.skills;
+}
+
+/** Required MCP servers that the workspace configuration certainly lacks. */
+async function checkMcp(root: string, skills: DiscoveredSkill[], home: string | undefined, add: Add): Promise<number> {
+  const usable = skills.filter((s) => s.valid && s.mcpServers.length > 0);
+  if (usable.length === 0) return 0;
+  const detection = await detectMcpConfig(root, home);
+  for (const warning of detection.warnings) {
+    add({ severity: 'warning', code: 'mcp-config-invalid', message: warning, fix: 'fix the JSON of that file (comments and trailing commas are fine in .vscode/mcp.json)' });
+  }
+  const rows = collectMcpRequirements(usable.map((s) => ({ name: s.dirName, mcpServers: s.mcpServers })), detection);
+  const found = detection.sources.filter((s) => s.exists && !s.error).map((s) => s.path);
+  for (const row of missingRequiredServers(rows)) {
+    add({
+      severity: 'warning',
+      code: 'mcp-not-configured',
+      message: `skill ${row.skill} requires the MCP server "${row.server}"${row.purpose ? ` (${row.purpose})` : ''}, and no MCP configuration lists it (checked: ${found.join(', ')})`,
+      fix: `add "${row.server}" to .vscode/mcp.json (or .mcp.json, .copilot/mcp-config.json); agents stop when a required server is missing`,
+    });
+  }
+  return new Set(rows.map((r) => r.server)).size;
+}
+
+/** Debris of interrupted runs: import staging folders, skill staging folders, temp files. */
+function checkLeftovers(root: string, add: Add): void {
+  for (const entry of safeEntries(root)) {
+    if (entry.isDirectory() && isImportStagingDir(entry.name)) {
+      add({
+        severity: 'warning',
+        code: 'import-staging-leftover',
+        path: entry.name,
+        message: `${entry.name}/ is left over from an interrupted import`,
+        fix: `run the import again (it starts a fresh staging folder), then delete ${entry.name}/; nothing in it is lost (it is rebuilt from the .squad file)`,
+      });
+    }
+  }
+  walk(root, squadPaths.root, (rel, entry) => {
+    if (entry.isDirectory() && entry.name.startsWith(SKILL_STAGING_PREFIX)) {
+      add({ severity: 'warning', code: 'skill-staging-leftover', path: rel, message: `${rel}/ is left over from an interrupted "skills add"`, fix: `delete ${rel}/ and run "create-squad skills add" again` });
+      return false;
+    }
+    if (entry.isFile() && TEMP_FILE_PATTERN.test(entry.name)) {
+      add({ severity: 'warning', code: 'temp-file-leftover', path: rel, message: `${rel} is a temporary file left by an interrupted write`, fix: `delete ${rel}; the file it was written for is intact` });
+    }
+    return true;
+  });
+}
+
+function safeEntries(absDir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(absDir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** Visit every entry below `rel` (dot-entries included, symlinks not followed); `visit` returning false skips a folder. */
+function walk(root: string, rel: string, visit: (rel: string, entry: fs.Dirent) => boolean): void {
+  for (const entry of safeEntries(resolveIn(root, rel))) {
+    const childRel = `${rel}/${entry.name}`;
+    if (!visit(childRel, entry)) continue;
+    if (entry.isDirectory()) walk(root, childRel, visit);
+  }
+}
+

@@ -1,0 +1,240 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stampCoordinator } from '../../src/core/coordinator.js';
+import { cleanupTempDirs, hashTree, runCli, skillMd, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
+
+interface Finding {
+  severity: 'error' | 'warning';
+  code: string;
+  message: string;
+  fix: string;
+  path?: string;
+}
+interface DoctorJson {
+  ok: boolean;
+  findings: Finding[];
+  summary: { errors: number; warnings: number };
+  checked: { skills: number; members: number; mcpServers: number };
+}
+
+let pristine: string;
+
+beforeAll(() => {
+  pristine = tempRepo();
+  const init = runCli(['init', '--yes', '--project', 'Doctor test'], { cwd: pristine });
+  if (init.code !== 0) throw new Error(init.stderr);
+});
+
+/** A fresh copy of a healthy squad made by init. */
+function squad(): string {
+  const dir = tempDir('squad-doctor-');
+  fs.cpSync(pristine, dir, { recursive: true });
+  return dir;
+}
+
+function doctor(cwd: string, env: Record<string, string> = {}): { code: number; data: DoctorJson } {
+  const result = runCli(['doctor', '--json'], { cwd, env: { HOME: tempDir('home-'), ...env } });
+  return { code: result.code, data: result.json<DoctorJson>() };
+}
+
+function codes(data: DoctorJson): string[] {
+  return data.findings.map((f) => `${f.severity}:${f.code}`);
+}
+
+function edit(dir: string, rel: string, change: (text: string) => string): void {
+  const file = path.join(dir, rel);
+  fs.writeFileSync(file, change(fs.readFileSync(file, 'utf8')));
+}
+
+describe('doctor', () => {
+  it('finds nothing wrong with a fresh squad, changes nothing, exit 0', () => {
+    const dir = squad();
+    const before = hashTree(dir);
+    const result = runCli(['doctor'], { cwd: dir, env: { HOME: tempDir('home-') } });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toMatch(/^✓ The squad is healthy \(checked 3 members, \d+ skills/m);
+    expect(hashTree(dir)).toBe(before);
+    const { data } = doctor(dir);
+    expect(data).toMatchObject({ ok: true, findings: [], summary: { errors: 0, warnings: 0 } });
+  });
+
+  it('reports a missing squad as an error that says to run init', () => {
+    const { code, data } = doctor(tempRepo());
+    expect(code).toBe(1);
+    expect(data.findings).toEqual([expect.objectContaining({ severity: 'error', code: 'no-squad', fix: expect.stringContaining('create-squad init') })]);
+  });
+
+  it('reports missing layout files: team.md is an error, the rest warnings, all fixed by init', () => {
+    const dir = squad();
+    fs.rmSync(path.join(dir, '.ai-team/routing.md'));
+    fs.rmSync(path.join(dir, '.ai-team/log'), { recursive: true });
+    const warned = doctor(dir);
+    expect(warned.code).toBe(0);
+    expect(codes(warned.data)).toEqual(['warning:layout-missing', 'warning:layout-missing']);
+    expect(warned.data.findings[0]!.fix).toContain('create-squad init');
+
+    fs.rmSync(path.join(dir, '.ai-team/team.md'));
+    const failed = doctor(dir);
+    expect(failed.code).toBe(1);
+    expect(failed.data.findings[0]).toMatchObject({ severity: 'error', code: 'layout-missing', path: '.ai-team/team.md' });
+  });
+
+  it('reports a broken casting file', () => {
+    const dir = squad();
+    fs.writeFileSync(path.join(dir, '.ai-team/casting/registry.json'), '{ "members": ');
+    const { code, data } = doctor(dir);
+    expect(code).toBe(1);
+    expect(data.findings).toEqual([expect.objectContaining({ code: 'casting-invalid', path: '.ai-team/casting/registry.json' })]);
+  });
+
+  it('reports missing merge=union lines in .gitattributes', () => {
+    const dir = squad();
+    edit(dir, '.gitattributes', (text) => text.split('\n').filter((l) => !l.includes('history.md')).join('\n'));
+    const { data } = doctor(dir);
+    expect(data.findings).toEqual([expect.objectContaining({ severity: 'warning', code: 'gitattributes-union', fix: expect.stringContaining('upgrade') })]);
+    expect(data.findings[0]!.message).toContain('.ai-team/agents/*/history.md');
+  });
+
+  it('reports the coordinator: missing, without description, too large, unstamped, outdated, newer', () => {
+    const coordinator = '.github/agents/squad.agent.md';
+    const missing = squad();
+    fs.rmSync(path.join(missing, coordinator));
+    expect(codes(doctor(missing).data)).toEqual(['error:coordinator-missing']);
+
+    const noDescription = squad();
+    edit(noDescription, coordinator, (t) => t.replace(/^description:.*$/m, 'x: y'));
+    expect(codes(doctor(noDescription).data)).toEqual(['error:coordinator-frontmatter']);
+
+    const large = squad();
+    edit(large, coordinator, (t) => `${t}\n${'x'.repeat(30_001)}\n`);
+    const largeResult = doctor(large);
+    expect(largeResult.code).toBe(1);
+    expect(codes(largeResult.data)).toEqual(['error:coordinator-too-large']);
+
+    const unstamped = squad();
+    edit(unstamped, coordinator, (t) => t.replace(/^<!-- create-squad: .* -->\n/m, ''));
+    expect(codes(doctor(unstamped).data)).toEqual(['warning:coordinator-unstamped']);
+
+    const old = squad();
+    edit(old, coordinator, (t) => stampCoordinator(t, '0.0.1'));
+    const oldResult = doctor(old).data.findings;
+    expect(oldResult).toEqual([expect.objectContaining({ code: 'coordinator-outdated', fix: expect.stringContaining('create-squad upgrade') })]);
+    expect(oldResult[0]!.message).toContain('0.0.1');
+
+    const newer = squad();
+    edit(newer, coordinator, (t) => stampCoordinator(t, '99.0.0'));
+    expect(codes(doctor(newer).data)).toEqual(['warning:coordinator-newer']);
+  });
+
+  it('reports missing shipped files and a missing or broken manifest', () => {
+    const dir = squad();
+    fs.rmSync(path.join(dir, '.ai-team/skills/squad-code-review'), { recursive: true });
+    fs.rmSync(path.join(dir, '.ai-team-templates/charter.md'));
+    const { data } = doctor(dir);
+    expect(data.findings.map((f) => [f.code, f.path])).toEqual([
+      ['owned-missing', '.ai-team-templates'],
+      ['owned-missing', '.ai-team/skills/squad-code-review'],
+    ]);
+
+    const noManifest = squad();
+    fs.rmSync(path.join(noManifest, '.ai-team/.squad-manifest.json'));
+    expect(codes(doctor(noManifest).data)).toEqual(['warning:manifest-missing']);
+    fs.writeFileSync(path.join(noManifest, '.ai-team/.squad-manifest.json'), '[]');
+    expect(codes(doctor(noManifest).data)).toEqual(['warning:manifest-invalid']);
+  });
+
+  it('checks that roster and member folders agree', () => {
+    const dir = squad();
+    const agents = path.join(dir, '.ai-team/agents');
+    const [first, second] = fs.readdirSync(agents).filter((a) => a !== 'scribe').sort();
+    fs.rmSync(path.join(agents, first!, 'charter.md'));
+    fs.rmSync(path.join(agents, second!, 'history.md'));
+    writeFiles(dir, { '.ai-team/agents/stray/charter.md': '# Stray\n' });
+    const { code, data } = doctor(dir);
+    expect(code).toBe(1);
+    expect(data.findings.map((f) => `${f.severity}:${f.code}:${f.path}`)).toEqual([
+      `error:charter-missing:.ai-team/agents/${first}/charter.md`,
+      `warning:history-missing:.ai-team/agents/${second}/history.md`,
+      'warning:member-not-in-roster:.ai-team/agents/stray/charter.md',
+    ]);
+
+    const empty = squad();
+    edit(empty, '.ai-team/team.md', (t) => t.replace(/^\| (?!Name|-|Scribe).*\|$\n/gm, ''));
+    expect(codes(doctor(empty).data)).toContain('warning:roster-empty');
+  });
+
+  it('reports every skill error and warning, and skill folders that are not skills', () => {
+    const dir = squad();
+    const agent = fs.readdirSync(path.join(dir, '.ai-team/agents')).find((a) => a !== 'scribe')!;
+    writeFiles(dir, {
+      '.ai-team/skills/broken/SKILL.md': skillMd('name: Broken\ndescription: d'),
+      '.ai-team/skills/noisy/SKILL.md': validSkill('noisy', 'd', 'tags: [x]'),
+      '.ai-team/skills/long/SKILL.md': `${validSkill('long')}${'line\n'.repeat(600)}`,
+      '.ai-team/skills/empty-folder/notes.txt': 'x',
+      '.ai-team/skills/lower/skill.md': validSkill('lower'),
+      [`.ai-team/agents/${agent}/skills/squad-git-workflow/SKILL.md`]: validSkill('squad-git-workflow', 'Mine.'),
+    });
+    const { code, data } = doctor(dir);
+    expect(code).toBe(1);
+    expect(codes(data).sort()).toEqual(
+      [
+        'error:skill-name-uppercase',
+        'error:skill-name-folder-mismatch',
+        'warning:skill-field-unknown',
+        'warning:skill-body-too-long',
+        'warning:no-skill-file',
+        'warning:skill-file-case',
+        'warning:skill-overridden',
+      ].sort(),
+    );
+    const error = data.findings.find((f) => f.code === 'skill-name-uppercase')!;
+    expect(error.fix).toContain('create-squad skills validate .ai-team/skills/broken');
+  });
+
+  it('reports required MCP servers no configuration lists, and malformed MCP configuration', () => {
+    const dir = squad();
+    writeFiles(dir, {
+      '.ai-team/skills/db/SKILL.md': skillMd(
+        'name: db\ndescription: Databases.\nmetadata:\n  mcp-servers:\n    - name: postgres\n      reason: schema\n    - name: github\n    - name: ado\n      optional: true',
+      ),
+      '.vscode/mcp.json': '{ "servers": { "github": {} } }',
+    });
+    const { data } = doctor(dir);
+    expect(data.findings).toEqual([expect.objectContaining({ severity: 'warning', code: 'mcp-not-configured', fix: expect.stringContaining('.vscode/mcp.json') })]);
+    expect(data.findings[0]!.message).toContain('"postgres"');
+    expect(data.checked.mcpServers).toBe(3);
+
+    fs.writeFileSync(path.join(dir, '.vscode/mcp.json'), '{ "servers": ');
+    const broken = doctor(dir).data;
+    expect(codes(broken)).toEqual(['warning:mcp-config-invalid']);
+  });
+
+  it('reports debris of interrupted runs: import staging, skills-add staging, temporary files', () => {
+    const dir = squad();
+    writeFiles(dir, {
+      '.ai-team-import-staging-1a2b3c/.ai-team/team.md': '# partial',
+      '.ai-team/skills/.staging-api-1a2b3c4d/SKILL.md': 'partial',
+      '.ai-team/.team.md.4242.0123abcd.tmp': 'partial',
+    });
+    const { code, data } = doctor(dir);
+    expect(code).toBe(0);
+    expect(data.findings.map((f) => `${f.code}:${f.path}`)).toEqual([
+      'import-staging-leftover:.ai-team-import-staging-1a2b3c',
+      'temp-file-leftover:.ai-team/.team.md.4242.0123abcd.tmp',
+      'skill-staging-leftover:.ai-team/skills/.staging-api-1a2b3c4d',
+    ]);
+  });
+
+  it('prints every finding with its fix, and a summary', () => {
+    const dir = squad();
+    fs.rmSync(path.join(dir, '.ai-team/routing.md'));
+    const result = runCli(['doctor'], { cwd: dir, env: { HOME: tempDir('home-') } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('⚠ warning .ai-team/routing.md is missing');
+    expect(result.stdout).toMatch(/^ {10}fix: run "create-squad init"/m);
+    expect(result.stdout).toMatch(/0 errors, 1 warning \(checked 3 members/);
+  });
+});
