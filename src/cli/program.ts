@@ -200,12 +200,28 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--no-history', 'leave agent histories out')
     .option('--keep-private', 'do not redact e-mail addresses and credentials in histories')
     .option('--force', 'overwrite an existing output file')
-    .action(() => notAvailable('export'));
+    .action(async (opts: Opts) => {
+      const { exportCommand } = await import('../commands/export.js');
+      await execute(opts, ui, (ctx) =>
+        exportCommand(
+          {
+            ...(opts.out === undefined ? {} : { out: String(opts.out) }),
+            history: opts.history !== false,
+            keepPrivate: opts.keepPrivate === true,
+            force: opts.force === true,
+          },
+          ctx,
+        ),
+      );
+    });
 
   sub(program, 'import <file>', 'rebuild a squad from a .squad file')
     .option('--force', 'replace an existing squad (it is archived, never deleted)')
     .option('--dry-run', 'print what would be imported, write nothing')
-    .action(() => notAvailable('import'));
+    .action(async (file: string, opts: Opts) => {
+      const { importCommand } = await import('../commands/import.js');
+      await execute(opts, ui, (ctx) => importCommand({ file, force: opts.force === true, dryRun: opts.dryRun === true }, ctx));
+    });
 
   sub(program, 'doctor', "check the squad's health and say how to fix each finding")
     .action(() => notAvailable('doctor'));

@@ -1,7 +1,9 @@
-/** Short text forms of skill facts, shared by the commands that print skills. */
+/** Short text forms of skill facts and paths, shared by the commands that print them. */
+import path from 'node:path';
 import type { Style } from '../cli/ui.js';
 import type { McpServerRequirement } from '../core/skill.js';
 import type { SkillIssue } from '../core/validate.js';
+import type { CommandContext } from './context.js';
 
 export function formatScope(skill: { scope: string; agent?: string }): string {
   return skill.agent === undefined ? skill.scope : `agent:${skill.agent}`;
@@ -20,4 +22,16 @@ export function formatStatus(skill: { valid: boolean; errors: SkillIssue[]; warn
 
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** A path as the user would type it: relative to where the command was run when below it, else absolute. */
+export function displayPath(absPath: string, ctx: CommandContext): string {
+  const rel = path.relative(ctx.invocationDir, absPath);
+  return (rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : absPath).split(path.sep).join('/');
+}
+
+/** Names joined with ", ", at most `max` of them, then "and N more". */
+export function listNames(names: readonly string[], max = 8): string {
+  if (names.length <= max) return names.join(', ');
+  return `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
 }

@@ -102,6 +102,25 @@ export function backupPathFor(timestamp: string, relPath: string): string {
   return `${backupDir(timestamp)}/${relPath}`;
 }
 
+/**
+ * `import` builds the new squad in a hidden folder at the repository root and swaps it in at the
+ * end; a folder with this prefix left behind is the debris of an interrupted import (`doctor`
+ * reports it; deleting it loses nothing: it is rebuilt from the .squad file).
+ */
+export const IMPORT_STAGING_PREFIX = '.ai-team-import-staging-';
+/** Where `import --force` moves the squad it replaces (never deleted). */
+export const ARCHIVE_PREFIX = '.ai-team-archive-';
+
+export function importStagingDir(id: string): string {
+  return `${IMPORT_STAGING_PREFIX}${id}`;
+}
+export function isImportStagingDir(name: string): boolean {
+  return name.startsWith(IMPORT_STAGING_PREFIX);
+}
+export function archiveDir(timestamp: string): string {
+  return `${ARCHIVE_PREFIX}${timestamp}`;
+}
+
 /** Absolute path of a repo-relative layout path. */
 export function resolveIn(root: string, relPath: string): string {
   return path.join(root, ...relPath.split('/'));
