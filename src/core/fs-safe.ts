@@ -129,6 +129,25 @@ export function writeFileAtomic(root: string, relPath: string, data: string | Ui
   countWrite();
 }
 
+/**
+ * Create a new file inside a private staging folder: one this process created and nobody reads
+ * until it is moved into place (import builds a whole squad this way). The file is written
+ * directly, without the temporary file and rename, and refused if it exists; containment checks
+ * and the write count are those of writeFileAtomic. Anything a reader may see goes through
+ * writeFileAtomic instead.
+ */
+export function writeStagedFile(root: string, relPath: string, data: string | Uint8Array, options: Pick<WriteOptions, 'mode'> = {}): void {
+  const target = resolveInside(root, relPath);
+  mkdirOrThrow(path.dirname(target), relPath);
+  try {
+    fs.writeFileSync(target, data, { flag: 'wx', mode: options.mode ?? 0o644 });
+    if (options.mode !== undefined) fs.chmodSync(target, options.mode);
+  } catch (error) {
+    throw toWriteError(error, relPath);
+  }
+  countWrite();
+}
+
 /** Create a folder (and its parents) inside the root. */
 export function makeDirInside(root: string, relPath: string): void {
   mkdirOrThrow(resolveInside(root, relPath), relPath);

@@ -40,7 +40,7 @@ import {
 } from './casting.js';
 import { readDirNames } from './discover.js';
 import { SquadError } from './errors.js';
-import { checkWritableDir, ensureWritableDir, moveInside, resolveInside, writeFileAtomic } from './fs-safe.js';
+import { checkWritableDir, ensureWritableDir, moveInside, resolveInside, writeFileAtomic, writeStagedFile } from './fs-safe.js';
 import { demoteHeadings } from './history.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { MAX_NAME_LENGTH } from './names.js';
@@ -281,8 +281,7 @@ export function withSkillName(text: string, name: string): string | undefined {
       lines.splice(1, 0, `name: ${name}${eol}`);
       return bom + lines.join('\n');
     }
-    const match = /^name[ \t]*:(.*)$/.exec(line);
-    if (!match) continue;
+    if (!/^name[ \t]*:/.test(line)) continue;
     lines[i] = `name: ${name}${eol}`;
     // A value continued on indented lines (a block scalar, a folded string) goes with it.
     let end = i + 1;
@@ -536,15 +535,15 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   try {
     for (const staged of overlay.files) {
       const { data, mode } = decodeFile(staged.entry);
-      writeFileAtomic(root, `${staging}/${staged.path}`, data, { mode, exclusive: true });
+      writeStagedFile(root, `${staging}/${staged.path}`, data, { mode });
     }
     const plan = await planScaffold(stagingRoot, { team: false, now, version });
     const squadFiles = plan.files.filter((f) => insideSquad(f.path) && f.kind !== 'manifest');
-    for (const planned of squadFiles) writeFileAtomic(stagingRoot, planned.path, planned.content, { mode: planned.mode, exclusive: true });
+    for (const planned of squadFiles) writeStagedFile(stagingRoot, planned.path, planned.content, { mode: planned.mode });
     const manifestFiles = Object.fromEntries(Object.entries(plan.manifest.files).filter(([relPath]) => insideSquad(relPath)));
     const manifest = { schema: MANIFEST_SCHEMA, version, files: { ...manifestFiles, ...outside.manifestFiles } };
-    writeFileAtomic(stagingRoot, squadPaths.manifest, serializeManifest(manifest), { exclusive: true });
-    for (const planned of outside.files) writeFileAtomic(stagingRoot, planned.path, planned.content, { mode: planned.mode, exclusive: true });
+    writeStagedFile(stagingRoot, squadPaths.manifest, serializeManifest(manifest));
+    for (const planned of outside.files) writeStagedFile(stagingRoot, planned.path, planned.content, { mode: planned.mode });
     report.files = overlay.files.length + squadFiles.length + 1;
     report.universe = plan.universe;
     report.notes.push(...plan.notes);

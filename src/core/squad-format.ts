@@ -399,6 +399,11 @@ function plainString(value: unknown, where: string): string | undefined {
   return value;
 }
 
+/** `text` with everything outside printable ASCII as \uXXXX, so names that look alike can be told apart. */
+function visible(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Agent or skill names: no two the same once normalised, each by the name rules. */
 function checkNames(names: readonly string[], where: string, what: string): void {
   const seen = new Map<string, string>();
@@ -406,7 +411,7 @@ function checkNames(names: readonly string[], where: string, what: string): void
     const key = normalizedKey(name);
     const first = seen.get(key);
     if (first !== undefined) {
-      throw new SquadFormatError(entryPath(where, name), `duplicate ${what}: "${first}" and "${name}" are the same name once case and Unicode normalisation are ignored`);
+      throw new SquadFormatError(entryPath(where, name), `duplicate ${what}: "${visible(first)}" and "${visible(name)}" are the same name once case and Unicode normalisation are ignored`);
     }
     seen.set(key, name);
   }
