@@ -44,13 +44,9 @@ class Fences {
   }
 }
 
-/** The lines without leading and trailing blank lines. */
-function tidy(lines: string[]): string {
-  let start = 0;
-  let end = lines.length;
-  while (start < end && lines[start]!.trim() === '') start += 1;
-  while (end > start && lines[end - 1]!.trim() === '') end -= 1;
-  return lines.slice(start, end).join('\n');
+/** A history part as it travels: no leading blank lines, no trailing whitespace. */
+export function tidyHistoryPart(text: string): string {
+  return text.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd();
 }
 
 export function splitHistory(text: string): HistoryParts {
@@ -81,7 +77,7 @@ export function splitHistory(text: string): HistoryParts {
     dropped = false;
     target.push(line);
   }
-  return { portable: tidy(portable), project: tidy(project) };
+  return { portable: tidyHistoryPart(portable.join('\n')), project: tidyHistoryPart(project.join('\n')) };
 }
 
 /** Every markdown heading one level deeper (`##` → `###`, at most `######`), code blocks untouched. */

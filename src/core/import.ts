@@ -41,7 +41,7 @@ import {
 import { readDirNames } from './discover.js';
 import { SquadError } from './errors.js';
 import { checkWritableDir, ensureWritableDir, moveInside, resolveInside, writeFileAtomic, writeStagedFile } from './fs-safe.js';
-import { demoteHeadings } from './history.js';
+import { demoteHeadings, tidyHistoryPart } from './history.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { MAX_NAME_LENGTH } from './names.js';
 import { shippedBuiltinSkills, shippedOwnedFiles } from './owned.js';
@@ -438,8 +438,8 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
         name: infos.get(folder)!.name,
         source,
         date,
-        portable: agent.history.portable.trim(),
-        project: demoteHeadings(agent.history.project.trim()),
+        portable: tidyHistoryPart(agent.history.portable),
+        project: demoteHeadings(tidyHistoryPart(agent.history.project)),
       });
       overlay.files.push({ path: historyPath(folder), entry: history });
     }

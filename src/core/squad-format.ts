@@ -191,7 +191,9 @@ export function parseJsonText(text: string, maxDepth: number = SQUAD_LIMITS.dept
   } catch (error) {
     if (error instanceof RangeError) throw new SquadFormatError(undefined, `the JSON nests too deeply to read (${oneLine(error.message)})`);
     const message = error instanceof Error ? error.message : String(error);
-    const truncated = /end of (JSON )?input|unterminated/i.test(message);
+    // Cut short: the parser ran into the end of the text (V8 says so, or reports that position).
+    const position = /at position (\d+)/.exec(message)?.[1];
+    const truncated = /end of (JSON )?input/i.test(message) || (position !== undefined && Number(position) >= text.trimEnd().length);
     throw new SquadFormatError(undefined, `not valid JSON${truncated ? ', or cut short' : ''} (${oneLine(message)})`);
   }
 }
