@@ -35,11 +35,14 @@ import { redactText, type RedactionCounts } from './redact.js';
 import { readRoster, requireSquad } from './roster.js';
 import { parseProjectContext } from './scaffold.js';
 import {
+  CASTING_FILES,
   SQUAD_FORMAT_VERSION,
   SQUAD_LIMITS,
+  TEAM_FILES,
   SquadFormatError,
   bucketOf,
   encodeFile,
+  fileTable,
   formatBytes,
   parseJsonText,
   serializeSquad,
@@ -54,7 +57,7 @@ import {
   type SquadSkill,
   type SquadTeam,
 } from './squad-format.js';
-import { listTree, type TreeFile } from './tree.js';
+import { listTree, type Tree, type TreeFile } from './tree.js';
 import { compareCodePoints, isMapping } from './util.js';
 import { packageVersion } from './version.js';
 
@@ -175,15 +178,27 @@ class Collector {
   }
 
   /**
-   * Every skill folder of `relDir` (except those `exclude` names), with all its files. Folders
-   * starting with `.` or `_` are ignored, as discovery ignores them.
+   * The trees of the skill folders `relDirs`, walked in parallel (the walks wait on the disk, not
+   * on each other). A folder that is missing or a symlink has none.
    */
-  async skillsIn(relDir: string, scope: 'team' | 'agent', agent?: string, exclude?: ReadonlySet<string>): Promise<Record<string, SquadSkill>> {
-    const kind = entryKind(this.root, relDir);
-    if (kind === 'symlink') this.skip(relDir, 'a symlink; not followed');
-    if (kind !== 'dir') return {};
+  async walk(relDirs: readonly string[]): Promise<Map<string, Tree>> {
+    const trees = await Promise.all(
+      relDirs.map(async (relDir): Promise<[string, Tree] | undefined> => {
+        const kind = entryKind(this.root, relDir);
+        if (kind === 'symlink') this.skip(relDir, 'a symlink; not followed');
+        return kind === 'dir' ? [relDir, await listTree(resolveIn(this.root, relDir))] : undefined;
+      }),
+    );
+    return new Map(trees.filter((entry) => entry !== undefined));
+  }
+
+  /**
+   * Every skill folder of `relDir` (except those `exclude` names), with all its files, from its
+   * walked `tree`. Folders starting with `.` or `_` are ignored, as discovery ignores them.
+   */
+  skillsIn(relDir: string, tree: Tree | undefined, scope: 'team' | 'agent', agent?: string, exclude?: ReadonlySet<string>): Record<string, SquadSkill> {
+    if (!tree) return {};
     const absDir = resolveIn(this.root, relDir);
-    const tree = await listTree(absDir);
     const bySkill = new Map<string, TreeFile[]>();
     for (const file of tree.files) {
       const head = file.path.slice(0, file.path.indexOf('/'));
@@ -275,14 +290,12 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
   const collect = new Collector(root, limits);
 
   const team: SquadTeam = {};
-  const teamFiles = { team_md: squadPaths.team, routing_md: squadPaths.routing, ceremonies_md: squadPaths.ceremonies } as const;
-  for (const [key, relPath] of Object.entries(teamFiles) as [keyof SquadTeam, string][]) {
+  for (const [key, relPath] of fileTable(TEAM_FILES)) {
     const text = collect.text(relPath);
     if (text !== undefined) team[key] = text;
   }
   const casting: SquadCasting = {};
-  const castingFiles = { policy: squadPaths.castingPolicy, registry: squadPaths.castingRegistry, history: squadPaths.castingHistory } as const;
-  for (const [key, relPath] of Object.entries(castingFiles) as [keyof SquadCasting, string][]) {
+  for (const [key, relPath] of fileTable(CASTING_FILES)) {
     const value = collect.json(relPath);
     if (value !== undefined) casting[key] = value;
   }
@@ -295,9 +308,12 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
     return index === -1 ? rosterList.length : index;
   };
   const redaction: ExportRedaction = { enabled: redact, email: 0, secret: 0, agents: [] };
+  const agentNames = readDirNames(resolveIn(root, squadPaths.agents));
+  const walked = agentNames.filter((name) => isValidName(name) && entryKind(root, agentDir(name)) === 'dir');
+  const trees = await collect.walk([squadPaths.teamSkills, ...walked.map(agentSkillsDir)]);
   const agents: [string, SquadAgent][] = [];
   const exportedAgents: ExportedAgent[] = [];
-  for (const name of readDirNames(resolveIn(root, squadPaths.agents))) {
+  for (const name of agentNames) {
     const kind = entryKind(root, agentDir(name));
     if (kind === 'symlink') collect.skip(agentDir(name), 'a symlink; not followed');
     if (kind !== 'dir') continue;
@@ -321,7 +337,7 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
     for (const other of readDirNames(resolveIn(root, agentDir(name)))) {
       if (!['charter.md', 'history.md', 'skills'].includes(other)) collect.skip(`${agentDir(name)}/${other}`, 'not part of a .squad file; not exported');
     }
-    const skills = await collect.skillsIn(agentSkillsDir(name), 'agent', name);
+    const skills = collect.skillsIn(agentSkillsDir(name), trees.get(agentSkillsDir(name)), 'agent', name);
     agents.push([name, { ...(charter === undefined ? {} : { charter }), ...(history === undefined ? {} : { history }), skills }]);
     const member = roster.get(name);
     exportedAgents.push({
@@ -336,7 +352,7 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
   exportedAgents.sort((a, b) => rosterOrder(a.name) - rosterOrder(b.name) || compareCodePoints(a.name, b.name));
 
   const builtins = builtinSkillNames(root);
-  const teamSkills = await collect.skillsIn(squadPaths.teamSkills, 'team', undefined, builtins);
+  const teamSkills = collect.skillsIn(squadPaths.teamSkills, trees.get(squadPaths.teamSkills), 'team', undefined, builtins);
   const presentBuiltins = readDirNames(resolveIn(root, squadPaths.teamSkills)).filter((name) => builtins.has(name));
 
   const document: SquadDocument = {

@@ -52,7 +52,7 @@ function unsafe(relPath: string, reason: string): SquadError {
 
 function realRoot(root: string): string {
   try {
-    return fs.realpathSync(root);
+    return fs.realpathSync.native(root);
   } catch {
     return path.resolve(root);
   }

@@ -68,13 +68,17 @@ import { listAgents, parseRoster } from './roster.js';
 import { SCRIBE_MEMBER, planGitattributes, planOwnedFiles, planScaffold } from './scaffold.js';
 import { parseSkill, skillMetadata } from './skill.js';
 import {
+  CASTING_FILES,
   LEGACY_FORMAT_VERSION,
+  TEAM_FILES,
   SQUAD_LIMITS,
   SquadFormatError,
   decodeFile,
+  fileTable,
   formatBytes,
   readSquadDocument,
   skillFileEntries,
+  type CastingFileKey,
   type FileEntry,
   type SquadDocument,
   type SquadLimits,
@@ -354,9 +358,9 @@ function memberInfos(document: SquadDocument): Map<string, MemberInfo> {
  * Squad 1.0 export, a hand-made file) the registry gets every imported member, so the roster is
  * rebuilt from it, not left blank.
  */
-function castingTexts(document: SquadDocument, infos: Map<string, MemberInfo>, now: Date): Partial<Record<'policy' | 'registry' | 'history', string>> {
+function castingTexts(document: SquadDocument, infos: Map<string, MemberInfo>, now: Date): Partial<Record<CastingFileKey, string>> {
   const { policy, registry, history } = document.casting;
-  const texts: Partial<Record<'policy' | 'registry' | 'history', string>> = {};
+  const texts: Partial<Record<CastingFileKey, string>> = {};
   if (policy) texts.policy = serializeCasting(policy);
   if (registry) texts.registry = serializeCasting(registry);
   if (history) texts.history = serializeCasting(history);
@@ -447,16 +451,14 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
   }
   place(document.team_skills, 'team');
 
-  const teamFiles = { team_md: squadPaths.team, routing_md: squadPaths.routing, ceremonies_md: squadPaths.ceremonies } as const;
-  for (const [key, relPath] of Object.entries(teamFiles) as [keyof typeof teamFiles, string][]) {
+  for (const [key, relPath] of fileTable(TEAM_FILES)) {
     const text = document.team[key];
     if (text !== undefined) overlay.files.push({ path: relPath, entry: text });
   }
   const casting = castingTexts(document, infos, now);
-  const castingFiles = { policy: squadPaths.castingPolicy, registry: squadPaths.castingRegistry, history: squadPaths.castingHistory } as const;
-  for (const key of ['policy', 'registry', 'history'] as const) {
+  for (const [key, relPath] of fileTable(CASTING_FILES)) {
     const text = casting[key];
-    if (text !== undefined) overlay.files.push({ path: castingFiles[key], entry: text });
+    if (text !== undefined) overlay.files.push({ path: relPath, entry: text });
   }
   return overlay;
 }

@@ -28,7 +28,7 @@ import { parseSkill } from './skill.js';
 import { relativePathProblem } from './fs-safe.js';
 import { splitHistory } from './history.js';
 import { nameProblems } from './names.js';
-import { SKILL_FILE, SKILL_RESOURCE_DIRS } from './paths.js';
+import { SKILL_FILE, SKILL_RESOURCE_DIRS, squadPaths } from './paths.js';
 import { compareCodePoints, isMapping } from './util.js';
 
 export const SQUAD_FORMAT_VERSION = '1.1';
@@ -99,16 +99,19 @@ export interface SquadAgent {
   skills: Record<string, SquadSkill>;
 }
 
-export interface SquadTeam {
-  team_md?: string;
-  routing_md?: string;
-  ceremonies_md?: string;
-}
+/** The files of `team`, by key: where each one lives in a squad. */
+export const TEAM_FILES = { team_md: squadPaths.team, routing_md: squadPaths.routing, ceremonies_md: squadPaths.ceremonies } as const;
+/** The files of `casting`, by key. */
+export const CASTING_FILES = { policy: squadPaths.castingPolicy, registry: squadPaths.castingRegistry, history: squadPaths.castingHistory } as const;
+export type TeamFileKey = keyof typeof TEAM_FILES;
+export type CastingFileKey = keyof typeof CASTING_FILES;
 
-export interface SquadCasting {
-  policy?: Record<string, unknown>;
-  registry?: Record<string, unknown>;
-  history?: Record<string, unknown>;
+export type SquadTeam = Partial<Record<TeamFileKey, string>>;
+export type SquadCasting = Partial<Record<CastingFileKey, Record<string, unknown>>>;
+
+/** Key/path pairs of a files table, typed. */
+export function fileTable<K extends string>(table: Readonly<Record<K, string>>): [K, string][] {
+  return Object.entries(table) as [K, string][];
 }
 
 export interface SquadDocument {
@@ -502,7 +505,7 @@ function checkCasting(value: unknown, budget: Budget): SquadCasting {
   const raw = optionalMapping(value, 'casting');
   const casting: SquadCasting = {};
   if (!raw) return casting;
-  for (const key of ['policy', 'registry', 'history'] as const) {
+  for (const [key] of fileTable(CASTING_FILES)) {
     const where = entryPath('casting', key);
     const file = optionalMapping(raw[key], where);
     if (!file) continue;
@@ -512,33 +515,39 @@ function checkCasting(value: unknown, budget: Budget): SquadCasting {
   return casting;
 }
 
+/** The `agents` object: names checked, then each agent's charter and what `rest` reads. */
+function checkAgents(
+  value: unknown,
+  budget: Budget,
+  rest: (raw: Record<string, unknown>, where: string) => Omit<SquadAgent, 'charter'>,
+): Record<string, SquadAgent> {
+  const agentsRaw = mapping(value, 'agents');
+  const names = Object.keys(agentsRaw);
+  checkNames(names, 'agents', 'agent name');
+  return Object.fromEntries(
+    names.map((name) => {
+      const where = entryPath('agents', name);
+      const raw = mapping(agentsRaw[name], where);
+      const charter = optionalText(raw.charter, entryPath(where, 'charter'), budget);
+      return [name, { ...(charter === undefined ? {} : { charter }), ...rest(raw, where) }];
+    }),
+  );
+}
+
 function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDocument {
   const team = optionalMapping(root.team, 'team') ?? {};
   const source = optionalMapping(root.source, 'source') ?? {};
-  const agentsRaw = mapping(root.agents, 'agents');
-  const names = Object.keys(agentsRaw);
-  checkNames(names, 'agents', 'agent name');
-  const agents: [string, SquadAgent][] = [];
-  for (const name of names) {
-    const where = entryPath('agents', name);
-    const raw = mapping(agentsRaw[name], where);
-    const charter = optionalText(raw.charter, entryPath(where, 'charter'), budget);
-    const historyRaw = optionalMapping(raw.history, entryPath(where, 'history'));
+  const agents = checkAgents(root.agents, budget, (raw, where) => {
+    const historyWhere = entryPath(where, 'history');
+    const historyRaw = optionalMapping(raw.history, historyWhere);
     const history = historyRaw && {
-      portable: optionalText(historyRaw.portable, entryPath(entryPath(where, 'history'), 'portable'), budget) ?? '',
-      project: optionalText(historyRaw.project, entryPath(entryPath(where, 'history'), 'project'), budget) ?? '',
+      portable: optionalText(historyRaw.portable, entryPath(historyWhere, 'portable'), budget) ?? '',
+      project: optionalText(historyRaw.project, entryPath(historyWhere, 'project'), budget) ?? '',
     };
-    agents.push([
-      name,
-      {
-        ...(charter === undefined ? {} : { charter }),
-        ...(history === undefined ? {} : { history }),
-        skills: checkSkills(raw.skills, entryPath(where, 'skills'), budget),
-      },
-    ]);
-  }
+    return { ...(history === undefined ? {} : { history }), skills: checkSkills(raw.skills, entryPath(where, 'skills'), budget) };
+  });
   const teamFiles: SquadTeam = {};
-  for (const key of ['team_md', 'routing_md', 'ceremonies_md'] as const) {
+  for (const [key] of fileTable(TEAM_FILES)) {
     const value = optionalText(team[key], entryPath('team', key), budget);
     if (value !== undefined) teamFiles[key] = value;
   }
@@ -549,24 +558,17 @@ function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDoc
     source: { project: plainString(source.project, 'source.project') ?? '' },
     team: teamFiles,
     casting: checkCasting(root.casting, budget),
-    agents: Object.fromEntries(agents),
+    agents,
     team_skills: checkSkills(root.team_skills, 'team_skills', budget),
   };
 }
 
 /** The original Squad's export: skills are SKILL.md texts named by their frontmatter. */
 function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: string): SquadDocument {
-  const agentsRaw = mapping(root.agents, 'agents');
-  const names = Object.keys(agentsRaw);
-  checkNames(names, 'agents', 'agent name');
-  const agents: [string, SquadAgent][] = [];
-  for (const name of names) {
-    const where = entryPath('agents', name);
-    const raw = mapping(agentsRaw[name], where);
-    const charter = optionalText(raw.charter, entryPath(where, 'charter'), budget);
+  const agents = checkAgents(root.agents, budget, (raw, where) => {
     const history = optionalText(raw.history, entryPath(where, 'history'), budget);
-    agents.push([name, { ...(charter === undefined ? {} : { charter }), ...(history === undefined ? {} : { history: splitHistory(history) }), skills: {} }]);
-  }
+    return { ...(history === undefined ? {} : { history: splitHistory(history) }), skills: {} };
+  });
   const skillsRaw = root.skills;
   if (skillsRaw !== undefined && skillsRaw !== null && !Array.isArray(skillsRaw)) {
     throw new SquadFormatError('skills', `must be a list of SKILL.md texts, not ${kindOf(skillsRaw)}`);
@@ -599,7 +601,7 @@ function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: 
     source: { project: sourceName },
     team: {},
     casting: checkCasting(root.casting, budget),
-    agents: Object.fromEntries(agents),
+    agents,
     team_skills: Object.fromEntries(skills),
   };
 }
