@@ -200,6 +200,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--no-history', 'leave agent histories out')
     .option('--keep-private', 'do not redact e-mail addresses and credentials in histories')
     .option('--force', 'overwrite an existing output file')
+    .option('--dry-run', 'print what would be exported, write nothing')
     .action(async (opts: Opts) => {
       const { exportCommand } = await import('../commands/export.js');
       await execute(opts, ui, (ctx) =>
@@ -209,6 +210,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
             history: opts.history !== false,
             keepPrivate: opts.keepPrivate === true,
             force: opts.force === true,
+            dryRun: opts.dryRun === true,
           },
           ctx,
         ),

@@ -16,12 +16,15 @@ export interface ExportCommandOptions {
   history: boolean;
   keepPrivate: boolean;
   force: boolean;
+  /** Build and report the export, write nothing. */
+  dryRun: boolean;
 }
 
 export interface ExportData extends ExportReport {
   file: string;
   bytes: number;
   format: string;
+  dryRun: boolean;
 }
 
 function found(counts: { email: number; secret: number }): string {
@@ -37,15 +40,15 @@ export async function exportCommand(options: ExportCommandOptions, ctx: CommandC
   const shown = displayPath(absOut, ctx);
   checkExportTarget(absOut, shown, options.force);
   const result = await exportSquad(ctx.cwd, { history: options.history, redact: !options.keepPrivate });
-  writeSquadFile(absOut, result.text, options.force);
+  if (!options.dryRun) writeSquadFile(absOut, result.text, options.force);
 
   const report = result.report;
-  const data: ExportData = { file: shown, bytes: Buffer.byteLength(result.text), format: SQUAD_FORMAT_VERSION, ...report };
+  const data: ExportData = { file: shown, bytes: Buffer.byteLength(result.text), format: SQUAD_FORMAT_VERSION, ...report, dryRun: options.dryRun };
   return {
     data,
     exitCode: 0,
     render(ui) {
-      ui.success(`Exported the squad to ${shown} (${formatBytes(data.bytes)})`);
+      ui.success(`${options.dryRun ? 'Would export' : 'Exported'} the squad to ${shown} (${formatBytes(data.bytes)})`);
       const members = report.agents.map((a) => (a.role ? `${a.displayName} (${a.role})` : a.displayName));
       ui.out(`  Members: ${members.length ? listNames(members, 12) : 'none'}`);
       const skills = report.skills.map((s) => `${s.name} (${s.agent ?? 'team'})`);
@@ -59,6 +62,10 @@ export async function exportCommand(options: ExportCommandOptions, ctx: CommandC
         else ui.warn(`Kept ${found(counts)} ${who} (--keep-private): the file contains them`);
       }
       for (const skip of report.skipped) ui.warn(`${skip.path}: ${skip.reason}`);
+      if (options.dryRun) {
+        ui.out('Dry run: nothing was written.');
+        return;
+      }
       ui.out(`  The file holds what the team learned about this project: look through it before you share it.`);
       ui.out(`  Import it in another repository with: npx create-squad import ${path.basename(shown)}`);
     },

@@ -143,6 +143,10 @@ describe('export', () => {
     expect(again.stderr.trim()).toBe('✗ squad-export.squad already exists — pass --force to replace it, or choose another file with --out');
     expect(fs.readFileSync(path.join(source, 'squad-export.squad')).equals(before)).toBe(true);
     expect(runCli(['export', '--force'], { cwd: source }).code).toBe(0);
+    const dry = runCli(['export', '--out', 'other.squad', '--dry-run', '--json'], { cwd: source });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.json<ExportJson>()).toMatchObject({ dryRun: true, file: 'other.squad' });
+    expect(fs.existsSync(path.join(source, 'other.squad'))).toBe(false);
   });
 
   it('leaves out histories with --no-history, and refuses to run without a squad', () => {
