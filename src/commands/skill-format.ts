@@ -1,4 +1,4 @@
-/** Short text forms of skill facts and paths, shared by the commands that print them. */
+/** Short text forms of skill facts, shared by the commands that print skills. */
 import path from 'node:path';
 import type { Style } from '../cli/ui.js';
 import type { McpServerRequirement } from '../core/skill.js';

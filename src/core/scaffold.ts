@@ -209,6 +209,28 @@ function sameLine(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
+/** The .gitattributes lines that are missing, and the file's new text (undefined: nothing to add). */
+export async function planGitattributes(root: string): Promise<{ added: string[]; content?: string; existed: boolean; note?: string }> {
+  const wanted = (await renderTemplate(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS }))
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  const existed = exists(root, squadPaths.gitattributes);
+  const abs = resolveInside(root, squadPaths.gitattributes, { allowFinalSymlink: true });
+  if (existed && fs.lstatSync(abs).isSymbolicLink()) {
+    return { added: [], existed, note: `${squadPaths.gitattributes} is a symlink; it was left as it is (add the merge=union lines yourself)` };
+  }
+  const existing = existed ? readTextIfExists(abs) : '';
+  if (existing === undefined) return { added: [], existed }; // a folder, or unreadable: leave it alone
+  const have = existing.split('\n');
+  const missingRules = wanted.filter((line) => !line.startsWith('#') && !have.some((h) => sameLine(h, line)));
+  if (missingRules.length === 0) return { added: [], existed };
+  // The comment line goes with the rules, unless it is already there.
+  const added = wanted.filter((line) => (line.startsWith('#') ? !have.some((h) => sameLine(h, line)) : missingRules.includes(line)));
+  const eol = existing.includes('\r\n') ? '\r\n' : '\n';
+  const head = existing === '' || existing.endsWith('\n') ? existing : `${existing}${eol}`;
+  return { added, content: `${head}${added.map((line) => `${line}${eol}`).join('')}`, existed };
+}
+
 /**
  * Squad-owned files: planned when missing; recorded in the manifest when planned, or when the file
  * already there is exactly what this version ships (a file the user changed is not claimed).
@@ -234,28 +256,6 @@ export function planOwnedFiles(root: string, owned: readonly OwnedFile[]): { fil
     if (current && sha256(current) === hash) manifestFiles[file.path] = hash;
   }
   return { files, skipped, manifestFiles };
-}
-
-/** The .gitattributes lines that are missing, and the file's new text (undefined: nothing to add). */
-export async function planGitattributes(root: string): Promise<{ added: string[]; content?: string; existed: boolean; note?: string }> {
-  const wanted = (await renderTemplate(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS }))
-    .split('\n')
-    .filter((line) => line.trim() !== '');
-  const existed = exists(root, squadPaths.gitattributes);
-  const abs = resolveInside(root, squadPaths.gitattributes, { allowFinalSymlink: true });
-  if (existed && fs.lstatSync(abs).isSymbolicLink()) {
-    return { added: [], existed, note: `${squadPaths.gitattributes} is a symlink; it was left as it is (add the merge=union lines yourself)` };
-  }
-  const existing = existed ? readTextIfExists(abs) : '';
-  if (existing === undefined) return { added: [], existed }; // a folder, or unreadable: leave it alone
-  const have = existing.split('\n');
-  const missingRules = wanted.filter((line) => !line.startsWith('#') && !have.some((h) => sameLine(h, line)));
-  if (missingRules.length === 0) return { added: [], existed };
-  // The comment line goes with the rules, unless it is already there.
-  const added = wanted.filter((line) => (line.startsWith('#') ? !have.some((h) => sameLine(h, line)) : missingRules.includes(line)));
-  const eol = existing.includes('\r\n') ? '\r\n' : '\n';
-  const head = existing === '' || existing.endsWith('\n') ? existing : `${existing}${eol}`;
-  return { added, content: `${head}${added.map((line) => `${line}${eol}`).join('')}`, existed };
 }
 
 /**

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AI_TEAM_DIR, IMPORT_STAGING_PREFIX, agentSkillDir, historyPath, teamSkillDir } from '../../src/core/paths.js';
+import { ARCHIVE_PREFIX, IMPORT_STAGING_PREFIX, agentSkillDir, historyPath, teamSkillDir } from '../../src/core/paths.js';
 import { hashTree, runCli, tempRepo, validSkill, writeFiles } from './cli.js';
 
 /** Bytes that are not UTF-8 (a PNG header and random bytes from a fixed seed). */
@@ -53,5 +53,5 @@ export function skillTreeHash(root: string, relDir: string): string {
 
 /** The names at the top of a folder that are import staging or archive folders. */
 export function debris(root: string): string[] {
-  return fs.readdirSync(root).filter((name) => name.startsWith(IMPORT_STAGING_PREFIX) || name.startsWith(`${AI_TEAM_DIR}-archive-`));
+  return fs.readdirSync(root).filter((name) => name.startsWith(IMPORT_STAGING_PREFIX) || name.startsWith(ARCHIVE_PREFIX));
 }
