@@ -496,8 +496,9 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   const owned = await shippedOwnedFiles(version);
   const outside = planOwnedFiles(root, owned.filter((file) => !insideSquad(file.path)));
   const gitattributes = await planGitattributes(root);
-  // A symlink on the way that leads outside the repository is refused now, not halfway through.
-  for (const planned of outside.files) resolveInside(root, planned.path);
+  // A symlink on the way that leads outside the repository, or a file where a folder must go, is
+  // refused now, not halfway through.
+  for (const planned of outside.files) checkWritableDir(path.dirname(resolveInside(root, planned.path)));
   if (gitattributes.content !== undefined) resolveInside(root, GITATTRIBUTES_PATH);
 
   const policyText = overlay.files.find((f) => f.path === squadPaths.castingPolicy)?.entry;

@@ -415,6 +415,7 @@ describe('import refuses bad input with one line naming the entry, and writes no
       },
     });
     expect(fs.readdirSync(outside)).toEqual([]);
+    expectRejected(document, /^✗ cannot create .*\.github\/agents: .*\.github is a file, not a folder/, { setup: (root) => fs.writeFileSync(path.join(root, '.github'), 'not a folder') });
   });
 });
 

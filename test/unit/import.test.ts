@@ -1,15 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { SquadError } from '../../src/core/errors.js';
 import { importSquad, withSkillName } from '../../src/core/import.js';
 import { SQUAD_LIMITS } from '../../src/core/squad-format.js';
-import { agentSkillDir, squadPaths } from '../../src/core/paths.js';
+import { IMPORT_STAGING_PREFIX, agentSkillDir, squadPaths } from '../../src/core/paths.js';
 import { parseRoster } from '../../src/core/roster.js';
 import { parseSkill } from '../../src/core/skill.js';
 import { cleanupTempDirs, hashTree, tempDir, validSkill } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
+afterEach(() => vi.restoreAllMocks());
 
 function squadFile(document: unknown): string {
   const file = path.join(tempDir(), 'in.squad');
@@ -93,5 +94,41 @@ describe('importSquad', () => {
     expect(report.renamed).toEqual([{ scope: 'agent', agent: 'a', from: 'squad-git-workflow', to: 'squad-git-workflow-imported', reason: 'a built-in skill has this name' }]);
     const text = fs.readFileSync(path.join(target, agentSkillDir('a', 'squad-git-workflow-imported'), 'SKILL.md'), 'utf8');
     expect(parseSkill(text).frontmatter.name).toBe('squad-git-workflow-imported');
+  });
+});
+
+describe('importSquad failing halfway', () => {
+  const document = { squad_format_version: '1.1', agents: { fenster: { charter: '# Fenster — Core Dev\n', skills: { react: { skill_md: validSkill('react'), assets: { 'a.bin': { content: 'AAE=', encoding: 'base64' } } } } } } };
+
+  async function squadTarget(): Promise<string> {
+    const target = tempDir();
+    await importSquad(target, squadFile({ squad_format_version: '1.1', agents: { keaton: { charter: '# Keaton — Lead\n' } } }));
+    return target;
+  }
+
+  it('a write that fails while staging leaves the target as it was', async () => {
+    const target = await squadTarget();
+    const before = hashTree(target);
+    const write = fs.writeFileSync;
+    vi.spyOn(fs, 'writeFileSync').mockImplementation((file, data, options) => {
+      if (String(file).endsWith('a.bin')) throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
+      return write(file, data, options);
+    });
+    const error = await rejection(importSquad(target, squadFile(document), { force: true }));
+    expect(error.message).toMatch(/^cannot write \.ai-team-import-staging-[0-9a-f]+\/\.ai-team\/agents\/fenster\/skills\/react\/assets\/a\.bin: the disk is full$/);
+    expect(hashTree(target)).toBe(before);
+  });
+
+  it('a swap that fails puts the archived squad back', async () => {
+    const target = await squadTarget();
+    const before = hashTree(target);
+    const rename = fs.renameSync;
+    vi.spyOn(fs, 'renameSync').mockImplementation((from, to) => {
+      if (String(from).includes(IMPORT_STAGING_PREFIX) && path.basename(String(to)) === '.ai-team') throw Object.assign(new Error('busy'), { code: 'EBUSY' });
+      return rename(from, to);
+    });
+    const error = await rejection(importSquad(target, squadFile(document), { force: true }));
+    expect(error.code).toBe('NOT_WRITABLE');
+    expect(hashTree(target)).toBe(before);
   });
 });
