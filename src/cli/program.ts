@@ -3,7 +3,7 @@
  * when their command runs, so `--help` loads nothing but commander.
  */
 import { Command, Option } from 'commander';
-import { SquadError, usageError } from '../core/errors.js';
+import { usageError } from '../core/errors.js';
 import { execute, type CommonOptions } from './run.js';
 import type { Ui } from './ui.js';
 
@@ -16,12 +16,6 @@ export interface UsageErrorSink {
 }
 
 type Opts = CommonOptions & Record<string, unknown>;
-
-function notAvailable(command: string): never {
-  throw new SquadError('NOT_AVAILABLE', `"${command}" is not available yet in this version of create-squad`, {
-    hint: 'see "create-squad --help" for the commands that work today',
-  });
-}
 
 export function buildProgram(version: string, ui: Ui, sink: UsageErrorSink): Command {
   const program = new Command(PROGRAM_NAME);
@@ -203,12 +197,30 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--no-history', 'leave agent histories out')
     .option('--keep-private', 'do not redact e-mail addresses and credentials in histories')
     .option('--force', 'overwrite an existing output file')
-    .action(() => notAvailable('export'));
+    .option('--dry-run', 'print what would be exported, write nothing')
+    .action(async (opts: Opts) => {
+      const { exportCommand } = await import('../commands/export.js');
+      await execute(opts, ui, (ctx) =>
+        exportCommand(
+          {
+            ...(opts.out === undefined ? {} : { out: String(opts.out) }),
+            history: opts.history !== false,
+            keepPrivate: opts.keepPrivate === true,
+            force: opts.force === true,
+            dryRun: opts.dryRun === true,
+          },
+          ctx,
+        ),
+      );
+    });
 
   sub(program, 'import <file>', 'rebuild a squad from a .squad file')
     .option('--force', 'replace an existing squad (it is archived, never deleted)')
     .option('--dry-run', 'print what would be imported, write nothing')
-    .action(() => notAvailable('import'));
+    .action(async (file: string, opts: Opts) => {
+      const { importCommand } = await import('../commands/import.js');
+      await execute(opts, ui, (ctx) => importCommand({ file, force: opts.force === true, dryRun: opts.dryRun === true }, ctx));
+    });
 
   sub(program, 'doctor', "check the squad's health and say how to fix each finding").action(async (opts: Opts) => {
     const { doctor } = await import('../commands/doctor.js');

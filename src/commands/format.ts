@@ -1,6 +1,7 @@
 /** Short text forms shared by the commands that print reports (skills, file lists, counts). */
 import path from 'node:path';
 import type { Style } from '../cli/ui.js';
+import type { CommandContext } from './context.js';
 import { TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
 import { compareCodePoints } from '../core/util.js';
 import type { McpServerRequirement } from '../core/skill.js';
@@ -36,4 +37,16 @@ export function groupPaths(paths: readonly string[]): { label: string; count: nu
     groups.set(label, (groups.get(label) ?? 0) + 1);
   }
   return [...groups].map(([label, count]) => ({ label, count }));
+}
+
+/** A path as the user would type it: relative to where the command was run when below it, else absolute. */
+export function displayPath(absPath: string, ctx: CommandContext): string {
+  const rel = path.relative(ctx.invocationDir, absPath);
+  return (rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : absPath).split(path.sep).join('/');
+}
+
+/** Names joined with ", ", at most `max` of them, then "and N more". */
+export function listNames(names: readonly string[], max = 8): string {
+  if (names.length <= max) return names.join(', ');
+  return `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
 }

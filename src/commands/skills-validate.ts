@@ -14,7 +14,7 @@ import { SKILL_FILE } from '../core/paths.js';
 import { requireSquad } from '../core/roster.js';
 import type { SkillIssue } from '../core/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { plural } from './format.js';
+import { displayPath, plural } from './format.js';
 
 export interface SkillsValidateOptions {
   paths: string[];
@@ -91,11 +91,6 @@ function toValidated(report: SkillReport, strict: boolean, ctx: CommandContext):
     errors: report.errors,
     warnings: report.warnings,
   };
-}
-
-function displayPath(absPath: string, ctx: CommandContext): string {
-  const rel = path.relative(ctx.invocationDir, absPath);
-  return (rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : absPath).split(path.sep).join('/');
 }
 
 /** Every SKILL.md in the squad at ctx.cwd, across all scopes. */

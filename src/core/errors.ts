@@ -19,8 +19,7 @@ export type SquadErrorCode =
   | 'INVALID_INPUT'
   | 'INVALID_FORMAT'
   | 'CONFLICT'
-  | 'ABORTED'
-  | 'NOT_AVAILABLE';
+  | 'ABORTED';
 
 export interface SquadErrorOptions {
   hint?: string;

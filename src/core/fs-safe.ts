@@ -59,7 +59,7 @@ function unsafe(relPath: string, reason: string): SquadError {
 
 function realRoot(root: string): string {
   try {
-    return fs.realpathSync(root);
+    return fs.realpathSync.native(root);
   } catch {
     return path.resolve(root);
   }
@@ -131,6 +131,25 @@ export function writeFileAtomic(root: string, relPath: string, data: string | Ui
     }
   } catch (error) {
     removeQuietly(temp);
+    throw toWriteError(error, relPath);
+  }
+  countWrite();
+}
+
+/**
+ * Create a new file inside a private staging folder: one this process created and nobody reads
+ * until it is moved into place (import builds a whole squad this way). The file is written
+ * directly, without the temporary file and rename, and refused if it exists; containment checks
+ * and the write count are those of writeFileAtomic. Anything a reader may see goes through
+ * writeFileAtomic instead.
+ */
+export function writeStagedFile(root: string, relPath: string, data: string | Uint8Array, options: Pick<WriteOptions, 'mode'> = {}): void {
+  const target = resolveInside(root, relPath);
+  mkdirOrThrow(path.dirname(target), relPath);
+  try {
+    fs.writeFileSync(target, data, { flag: 'wx', mode: options.mode ?? 0o644 });
+    if (options.mode !== undefined) fs.chmodSync(target, options.mode);
+  } catch (error) {
     throw toWriteError(error, relPath);
   }
   countWrite();

@@ -232,6 +232,33 @@ export async function planGitattributes(root: string): Promise<{ added: string[]
 }
 
 /**
+ * Squad-owned files: planned when missing; recorded in the manifest when planned, or when the file
+ * already there is exactly what this version ships (a file the user changed is not claimed).
+ */
+export function planOwnedFiles(root: string, owned: readonly OwnedFile[]): { files: PlannedFile[]; skipped: string[]; manifestFiles: Record<string, string> } {
+  const files: PlannedFile[] = [];
+  const skipped: string[] = [];
+  const manifestFiles: Record<string, string> = {};
+  for (const file of owned) {
+    const hash = sha256(file.content);
+    if (!exists(root, file.path)) {
+      files.push({ path: file.path, content: file.content, mode: file.mode, kind: 'owned' });
+      manifestFiles[file.path] = hash;
+      continue;
+    }
+    skipped.push(file.path);
+    let current: Buffer | undefined;
+    try {
+      current = fs.readFileSync(resolveIn(root, file.path));
+    } catch {
+      current = undefined;
+    }
+    if (current && sha256(current) === hash) manifestFiles[file.path] = hash;
+  }
+  return { files, skipped, manifestFiles };
+}
+
+/**
  * Plan the scaffold of `root`. Reads only; throws a usage error for an unknown universe or a bad
  * role list, and UNSAFE_PATH when the state folders lead outside the repository.
  */
@@ -324,26 +351,11 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   add(squadPaths.ceremonies, await renderTemplate(STATE_TEMPLATES.ceremonies, data));
   for (const folder of KEEP_FOLDERS) add(`${folder}/${KEEP_FILE}`, '');
 
-  // Squad-owned files: written when missing; recorded in the manifest when written, or when the
-  // file already there is exactly what this version ships (a file the user changed is not claimed).
   const owned = await shippedOwnedFiles(version);
-  const manifestFiles: Record<string, string> = {};
-  for (const file of owned) {
-    const hash = sha256(file.content);
-    if (!exists(root, file.path)) {
-      files.push({ path: file.path, content: file.content, mode: file.mode, kind: 'owned' });
-      manifestFiles[file.path] = hash;
-      continue;
-    }
-    skipped.push(file.path);
-    let current: Buffer | undefined;
-    try {
-      current = fs.readFileSync(resolveIn(root, file.path));
-    } catch {
-      current = undefined;
-    }
-    if (current && sha256(current) === hash) manifestFiles[file.path] = hash;
-  }
+  const ownedPlan = planOwnedFiles(root, owned);
+  files.push(...ownedPlan.files);
+  skipped.push(...ownedPlan.skipped);
+  const manifestFiles = ownedPlan.manifestFiles;
 
   const gitattributes = await planGitattributes(root);
   if (gitattributes.note) notes.push(gitattributes.note);

@@ -84,13 +84,4 @@ describe('the CLI shell', () => {
     const both = runCli(['skills', 'lst'], { cwd, env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
     expect(both.stderr).not.toContain('\u001b[');
   });
-
-  it('says which commands are not available yet instead of pretending', () => {
-    const cwd = tempRepo();
-    const result = runCli(['upgrade'], { cwd });
-    if (result.stderr.includes('not available yet')) {
-      expect(result.code).toBe(1);
-      expect(fs.readdirSync(cwd)).toEqual(['.git']);
-    }
-  });
 });

@@ -1,0 +1,57 @@
+/** `create-squad import <file> [--force] [--dry-run]`: rebuild a squad from a .squad file. */
+import path from 'node:path';
+import { importSquad, type ImportReport } from '../core/import.js';
+import { TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
+import type { CommandContext, CommandResult } from './context.js';
+import { displayPath, listNames, plural } from './format.js';
+
+export interface ImportCommandOptions {
+  /** The .squad file as typed (relative to where the command runs). */
+  file: string;
+  force: boolean;
+  dryRun: boolean;
+}
+
+export type ImportData = ImportReport;
+
+function scopeOf(entry: { agent?: string }): string {
+  return entry.agent ?? 'team';
+}
+
+export async function importCommand(options: ImportCommandOptions, ctx: CommandContext): Promise<CommandResult<ImportData>> {
+  const absFile = path.resolve(ctx.invocationDir, options.file);
+  const data = await importSquad(ctx.cwd, absFile, { force: options.force, dryRun: options.dryRun, shownFile: displayPath(absFile, ctx) });
+  return {
+    data,
+    exitCode: 0,
+    render(ui) {
+      const would = (done: string, planned: string) => (data.dryRun ? planned : done);
+      const members = data.agents.map((a) => (a.role ? `${a.displayName} (${a.role})` : a.displayName));
+      ui.success(`${would('Imported', 'Would import')} squad: ${plural(data.agents.length, 'agent')} from ${data.universe}${members.length ? `: ${listNames(members, 12)}` : ''}`);
+      const learned = data.skills.map((s) => s.name);
+      ui.success(`${would('Imported', 'Would import')} ${plural(learned.length, 'learned skill')}${learned.length ? ` (${listNames(learned)})` : ''}`);
+      ui.success(`Built-in skills ${would('applied', 'to apply')}: ${listNames(data.builtinSkills, 6)}`);
+      for (const rename of data.renamed) ui.warn(`Renamed ${rename.from} → ${rename.to} (${scopeOf(rename)}): ${rename.reason}`);
+      for (const skip of data.skipped) ui.out(`  Skipped ${skip.name} (${scopeOf(skip)}): ${skip.reason}`);
+      if (data.replaced) {
+        const { archive, members: count, learnedSkills } = data.replaced;
+        ui.success(`${would('Archived', 'Would archive')} the previous squad (${plural(count, 'member')}, ${plural(learnedSkills, 'learned skill')}) to ${archive}/`);
+      }
+      const templates = data.created.filter((f) => f.startsWith(`${TEMPLATES_COPY_DIR}/`)).length;
+      const created = [...data.created.filter((f) => !f.startsWith(`${TEMPLATES_COPY_DIR}/`)), ...(templates ? [`${TEMPLATES_COPY_DIR}/ (${plural(templates, 'file')})`] : [])];
+      if (data.gitattributesAdded.length) created.push(`${squadPaths.gitattributes} (+${plural(data.gitattributesAdded.length, 'line')})`);
+      if (created.length) ui.out(`  ${would('Created', 'Would create')} outside ${squadPaths.root}/: ${created.join(', ')}`);
+      for (const note of data.notes) ui.warn(note);
+      for (const leftover of data.leftovers) ui.warn(`${leftover}/ is left from an interrupted import; it is safe to delete`);
+      ui.out();
+      if (data.dryRun) {
+        ui.out('Dry run: nothing was written.');
+        return;
+      }
+      ui.out('Next steps:');
+      ui.out(`  1. ${squadPaths.team} still describes "${data.source}": update its project context for this repository`);
+      ui.out('  2. Start a new Copilot session and pick the "Squad" agent');
+      ui.out('  3. Check the imported skills: npx create-squad skills validate');
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * A member's history.md, split for travel: what holds on any project ("portable knowledge") and
+ * what was learned about the project it came from ("project learnings").
+ *
+ * The rule, by the level-2 sections init writes (`templates/squad/history.md.hbs`):
+ *   - a `## …` section whose heading starts with "Portable" (`## Portable Knowledge`) is portable:
+ *     its body, without the heading;
+ *   - every other `## …` section (Project Context, Project Learnings, Learnings, anything custom)
+ *     is project learnings, heading included; so is text before the first section, except the
+ *     `# …` title line;
+ *   - lines that are only an HTML comment (the template's writing hints) are dropped;
+ *   - headings inside fenced code blocks do not count.
+ * When in doubt a section is project learnings: it still travels, under its own heading.
+ */
+import { normalizeNewlines } from './frontmatter.js';
+
+export interface HistoryParts {
+  portable: string;
+  project: string;
+}
+
+const PORTABLE_HEADING = /^portable\b/i;
+const SECTION = /^ {0,3}##[ \t]+(.*?)[ \t#]*$/;
+const TITLE = /^ {0,3}#[ \t]/;
+const COMMENT_LINE = /^\s*<!--.*-->\s*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Tracks fenced code blocks line by line. */
+class Fences {
+  private open: string | undefined;
+
+  /** True when `line` is inside a fence or opens/closes one (so it is not markdown structure). */
+  inCode(line: string): boolean {
+    const match = FENCE.exec(line);
+    if (this.open !== undefined) {
+      if (match && match[1]![0] === this.open[0] && match[1]!.length >= this.open.length && line.trim() === match[1]) this.open = undefined;
+      return true;
+    }
+    if (match) {
+      this.open = match[1];
+      return true;
+    }
+    return false;
+  }
+}
+
+/** A history part as it travels: no leading blank lines, no trailing whitespace. */
+export function tidyHistoryPart(text: string): string {
+  return text.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd();
+}
+
+export function splitHistory(text: string): HistoryParts {
+  const portable: string[] = [];
+  const project: string[] = [];
+  const fences = new Fences();
+  let section: 'preamble' | 'portable' | 'project' = 'preamble';
+  let dropped = false;
+  for (const line of normalizeNewlines(text).split('\n')) {
+    const target = section === 'portable' ? portable : project;
+    if (fences.inCode(line)) {
+      target.push(line);
+      continue;
+    }
+    const heading = SECTION.exec(line);
+    if (heading) {
+      section = PORTABLE_HEADING.test(heading[1]!) ? 'portable' : 'project';
+      if (section === 'project') project.push(line);
+      continue;
+    }
+    if (COMMENT_LINE.test(line)) {
+      dropped = true;
+      continue;
+    }
+    if (section === 'preamble' && TITLE.test(line)) continue;
+    // A dropped comment line leaves no double blank line behind.
+    if (dropped && line.trim() === '' && (target[target.length - 1] ?? '').trim() === '') continue;
+    dropped = false;
+    target.push(line);
+  }
+  return { portable: tidyHistoryPart(portable.join('\n')), project: tidyHistoryPart(project.join('\n')) };
+}
+
+/** Every markdown heading one level deeper (`##` → `###`, at most `######`), code blocks untouched. */
+export function demoteHeadings(text: string): string {
+  const fences = new Fences();
+  return text
+    .split('\n')
+    .map((line) => (fences.inCode(line) ? line : line.replace(/^( {0,3})(#{1,5})(?=[ \t]|$)/, '$1#$2')))
+    .join('\n');
+}

@@ -1,0 +1,581 @@
+/**
+ * `importSquad(root, file)`: rebuild a squad from a `.squad` file (SPEC §7), as `init` would, with
+ * the imported members, skills, roster and casting laid over it.
+ *
+ * Order of work, so that a failure or a kill never loses anything:
+ *   1. read and validate the whole file (squad-format.ts), check the target (symlinks, an existing
+ *      squad: refused without `force`), plan every file: nothing is written before all of it passed;
+ *   2. build the complete new `.ai-team/` in a hidden staging folder at the repository root
+ *      (`.ai-team-import-staging-{random}/`): the imported files, then what init adds (built-in
+ *      skills, decisions, logs, Scribe, a roster from the casting registry when the file has none),
+ *      then the manifest; squad-owned files missing outside `.ai-team/` (the coordinator,
+ *      `.ai-team-templates/`) are staged there too;
+ *   3. move those squad-owned files into place (only where still missing), append the missing
+ *      `.gitattributes` lines;
+ *   4. with `force`, rename the old `.ai-team/` to `.ai-team-archive-{timestamp}/` (never deleted);
+ *   5. rename the staged `.ai-team/` to `.ai-team/`, and remove the empty staging folder.
+ * Until step 3 the target is as it was (plus the hidden staging folder if killed). A kill in step
+ * 3 leaves squad-owned files init would create; between 4 and 5 the old squad is in its archive and
+ * `.ai-team/` is missing: running the same import again completes the job (see the README).
+ *
+ * Skills: built-in skills in the file (a team skill named `squad-*` whose `metadata.author` is
+ * `squad`) are skipped: the target gets its own. A learned skill whose name is a built-in skill this
+ * package ships is imported as `{name}-imported`, its frontmatter `name` rewritten to match.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  CASTING_SCHEMA,
+  appendCasting,
+  castingEvent,
+  createPolicy,
+  defaultUniverseName,
+  findUniverse,
+  parsePolicy,
+  parseRegistry,
+  resolveUniverse,
+  serializeCasting,
+  type CastResult,
+} from './casting.js';
+import { readDirNames } from './discover.js';
+import { SquadError } from './errors.js';
+import { checkWritableDir, ensureWritableDir, moveInside, resolveInside, writeFileAtomic, writeStagedFile } from './fs-safe.js';
+import { demoteHeadings, tidyHistoryPart } from './history.js';
+import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
+import { MAX_NAME_LENGTH } from './names.js';
+import { shippedBuiltinSkills, shippedOwnedFiles } from './owned.js';
+import {
+  AI_TEAM_DIR,
+  GITATTRIBUTES_PATH,
+  SCRIBE_AGENT,
+  SKILL_FILE,
+  TEMPLATES_COPY_DIR,
+  agentSkillDir,
+  agentSkillsDir,
+  archiveDir,
+  charterPath,
+  folderTimestamp,
+  historyPath,
+  importStagingDir,
+  isBuiltinSkillName,
+  isImportStagingDir,
+  resolveIn,
+  squadPaths,
+  teamSkillDir,
+} from './paths.js';
+import { listAgents, parseRoster } from './roster.js';
+import { SCRIBE_MEMBER, planGitattributes, planOwnedFiles, planScaffold } from './scaffold.js';
+import { parseSkill, skillMetadata } from './skill.js';
+import {
+  CASTING_FILES,
+  LEGACY_FORMAT_VERSION,
+  TEAM_FILES,
+  SQUAD_LIMITS,
+  SquadFormatError,
+  decodeFile,
+  fileTable,
+  formatBytes,
+  readSquadDocument,
+  skillFileEntries,
+  type CastingFileKey,
+  type FileEntry,
+  type SquadDocument,
+  type SquadLimits,
+  type SquadSkill,
+  type ValidatedSquad,
+} from './squad-format.js';
+import { renderTemplate } from './templates.js';
+import { compareCodePoints, isMapping } from './util.js';
+import { packageVersion } from './version.js';
+
+export const IMPORTED_HISTORY_TEMPLATE = 'import/history.md.hbs';
+/** Suffix of a learned skill renamed because a built-in skill has its name. */
+export const IMPORTED_SUFFIX = '-imported';
+/** The `metadata.author` of the built-in skills create-squad ships. */
+export const BUILTIN_AUTHOR = 'squad';
+
+export interface ImportOptions {
+  /** Replace an existing squad (archived, never deleted). */
+  force?: boolean;
+  /** Plan and report only; write nothing. */
+  dryRun?: boolean;
+  now?: Date;
+  version?: string;
+  limits?: SquadLimits;
+  /** How the file is named in messages (default: the path as given). */
+  shownFile?: string;
+}
+
+export type SkillScope = 'team' | 'agent';
+
+export interface ImportedAgent {
+  /** Folder name. */
+  name: string;
+  displayName: string;
+  role: string;
+  skills: number;
+}
+
+export interface ImportedSkill {
+  name: string;
+  scope: SkillScope;
+  agent?: string;
+  /** Files, SKILL.md included. */
+  files: number;
+  /** The name in the file, when the skill was renamed. */
+  renamedFrom?: string;
+}
+
+export interface SkillRename {
+  scope: SkillScope;
+  agent?: string;
+  from: string;
+  to: string;
+  reason: string;
+}
+
+export interface SkillSkip {
+  scope: SkillScope;
+  agent?: string;
+  name: string;
+  reason: string;
+}
+
+export interface ImportReport {
+  file: string;
+  format: ValidatedSquad['format'];
+  source: string;
+  exportedAt: string;
+  exportedBy: string;
+  universe: string;
+  /** Imported members, Scribe left out. */
+  agents: ImportedAgent[];
+  skills: ImportedSkill[];
+  /** Built-in skills installed, as init installs them. */
+  builtinSkills: string[];
+  renamed: SkillRename[];
+  skipped: SkillSkip[];
+  /** The squad this import replaced (or would replace): where it went and what it held. */
+  replaced?: { archive: string; members: number; learnedSkills: number };
+  /** Squad-owned files created outside .ai-team/ (the coordinator, .ai-team-templates/). */
+  created: string[];
+  gitattributesAdded: string[];
+  /** Staging folders left by earlier interrupted imports (safe to delete). */
+  leftovers: string[];
+  notes: string[];
+  /** Files written into the new .ai-team/. */
+  files: number;
+  dryRun: boolean;
+}
+
+interface StagedFile {
+  /** Repo-relative path as it will be after the swap. */
+  path: string;
+  entry: FileEntry;
+}
+
+interface MemberInfo {
+  name: string;
+  role: string;
+  /** Position in the roster (or registry); members found in neither come last. */
+  order: number;
+}
+
+function insideSquad(relPath: string): boolean {
+  return relPath === AI_TEAM_DIR || relPath.startsWith(`${AI_TEAM_DIR}/`);
+}
+
+function readSquadFile(file: string, shown: string, limits: SquadLimits): Buffer {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    throw new SquadError('NOT_FOUND', `${shown} does not exist`, { hint: 'give the path of a .squad file ("create-squad export" writes one)' });
+  }
+  if (stat.isDirectory()) throw new SquadError('INVALID_INPUT', `${shown} is a folder, not a .squad file`, { hint: 'give the path of a .squad file' });
+  if (stat.size > limits.documentBytes) {
+    throw new SquadFormatError(undefined, `the file is ${formatBytes(stat.size)}; the limit is ${formatBytes(limits.documentBytes)}`);
+  }
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    throw new SquadError('NOT_FOUND', `cannot read ${shown} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { hint: 'check the path and its permissions' });
+  }
+}
+
+interface TargetState {
+  hasSquad: boolean;
+  members: number;
+  learnedSkills: number;
+  leftovers: string[];
+}
+
+/** Refuse a target whose squad folders are symlinks or files; count what an existing squad holds. */
+function inspectTarget(root: string): TargetState {
+  for (const relPath of [AI_TEAM_DIR, TEMPLATES_COPY_DIR]) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(resolveIn(root, relPath));
+    } catch {
+      continue;
+    }
+    if (stat.isSymbolicLink()) {
+      throw new SquadError('UNSAFE_PATH', `${relPath} is a symlink; import never writes through symlinks`, {
+        hint: `replace ${relPath} with a real folder (or move the link away), then import again; nothing was written`,
+      });
+    }
+    if (!stat.isDirectory()) {
+      throw new SquadError('CONFLICT', `${relPath} is a file, not a folder`, { hint: 'move it aside, then import again; nothing was written' });
+    }
+  }
+  let leftovers: string[] = [];
+  try {
+    leftovers = fs.readdirSync(root).filter(isImportStagingDir).sort(compareCodePoints);
+  } catch {
+    // the target does not exist yet
+  }
+  const squadDir = resolveIn(root, AI_TEAM_DIR);
+  if (!fs.existsSync(squadDir)) return { hasSquad: false, members: 0, learnedSkills: 0, leftovers };
+  const members = listAgents(root).filter((agent) => agent.name !== SCRIBE_AGENT).length;
+  const isDir = (relPath: string) => {
+    try {
+      return fs.lstatSync(resolveIn(root, relPath)).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  let learnedSkills = readDirNames(resolveIn(root, squadPaths.teamSkills)).filter((name) => !isBuiltinSkillName(name) && isDir(teamSkillDir(name))).length;
+  for (const agent of readDirNames(resolveIn(root, squadPaths.agents))) {
+    learnedSkills += readDirNames(resolveIn(root, agentSkillsDir(agent))).filter((name) => isDir(agentSkillDir(agent, name))).length;
+  }
+  return { hasSquad: true, members, learnedSkills, leftovers };
+}
+
+function authoredBySquad(skillMd: string): boolean {
+  try {
+    return skillMetadata(parseSkill(skillMd).frontmatter).author === BUILTIN_AUTHOR;
+  } catch {
+    return false;
+  }
+}
+
+/** `stem` + `suffix`, shortened to the name limit and numbered until it is not in `taken`. */
+function freeName(stem: string, suffix: string, taken: ReadonlySet<string>): string {
+  for (let n = 1; ; n += 1) {
+    const tail = n === 1 ? suffix : `${suffix}-${n}`;
+    const candidate = `${stem.slice(0, MAX_NAME_LENGTH - tail.length).replace(/-+$/, '')}${tail}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * SKILL.md text with its frontmatter `name` set to `name`; every other byte (BOM, line endings,
+ * other fields) kept. Undefined when the text has no frontmatter to change.
+ */
+export function withSkillName(text: string, name: string): string | undefined {
+  const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
+  const lines = text.slice(bom.length).split('\n');
+  const delimiter = /^---[ \t]*\r?$/;
+  if (!delimiter.test(lines[0] ?? '')) return undefined;
+  for (let i = 1; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    const eol = line.endsWith('\r') ? '\r' : '';
+    if (delimiter.test(line)) {
+      lines.splice(1, 0, `name: ${name}${eol}`);
+      return bom + lines.join('\n');
+    }
+    if (!/^name[ \t]*:/.test(line)) continue;
+    lines[i] = `name: ${name}${eol}`;
+    // A value continued on indented lines (a block scalar, a folded string) goes with it.
+    let end = i + 1;
+    while (end < lines.length && /^[ \t]+\S/.test(lines[end]!)) end += 1;
+    lines.splice(i + 1, end - i - 1);
+    return bom + lines.join('\n');
+  }
+  return undefined;
+}
+
+function titleCase(folder: string): string {
+  return folder
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+}
+
+/** Name and role as a charter states them ("- **Name:** Keaton", or the "# Keaton — Lead" title). */
+function charterIdentity(charter: string): { name?: string; role?: string } {
+  const field = (label: string) => new RegExp(`^\\s*-\\s*\\*\\*${label}:\\*\\*\\s*(.+?)\\s*$`, 'm').exec(charter)?.[1];
+  const title = /^#\s+(.+?)\s+[—–-]\s+(.+?)\s*$/m.exec(charter);
+  const name = field('Name') ?? title?.[1];
+  const role = field('Role') ?? title?.[2];
+  return { ...(name ? { name } : {}), ...(role ? { role } : {}) };
+}
+
+function own(record: Record<string, unknown> | undefined, key: string): unknown {
+  return record && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** Each imported member's roster name and role: roster, then casting registry, then charter, then folder. */
+function memberInfos(document: SquadDocument): Map<string, MemberInfo> {
+  const roster = new Map((document.team.team_md === undefined ? [] : parseRoster(document.team.team_md)).map((m) => [m.name, m]));
+  const registry = document.casting.registry;
+  const registered = new Map<string, Record<string, unknown>>();
+  const members = own(registry, 'members');
+  if (Array.isArray(members)) {
+    for (const member of members) if (isMapping(member) && typeof member.folder === 'string') registered.set(member.folder, member);
+  }
+  const legacy = own(registry, 'agents');
+  const order = [...roster.keys(), ...registered.keys(), ...(isMapping(legacy) ? Object.keys(legacy) : [])];
+  const infos = new Map<string, MemberInfo>();
+  for (const [folder, agent] of Object.entries(document.agents)) {
+    const position = order.indexOf(folder);
+    const rank = position === -1 ? order.length : position;
+    if (folder === SCRIBE_AGENT) {
+      infos.set(folder, { name: SCRIBE_MEMBER.name, role: SCRIBE_MEMBER.role, order: rank });
+      continue;
+    }
+    const fromCharter = charterIdentity(agent.charter ?? '');
+    const legacyEntry = isMapping(legacy) ? own(legacy, folder) : undefined;
+    const name =
+      stringOf(roster.get(folder)?.displayName) ??
+      stringOf(registered.get(folder)?.name) ??
+      stringOf(isMapping(legacyEntry) ? legacyEntry.persistent_name : undefined) ??
+      fromCharter.name ??
+      titleCase(folder);
+    const role = stringOf(roster.get(folder)?.role) ?? stringOf(registered.get(folder)?.role) ?? fromCharter.role ?? '';
+    infos.set(folder, { name, role, order: rank });
+  }
+  return infos;
+}
+
+/**
+ * The casting files to write. With a roster in the file they travel as they are. Without one (a
+ * Squad 1.0 export, a hand-made file) the registry gets every imported member, so the roster is
+ * rebuilt from it, not left blank.
+ */
+function castingTexts(document: SquadDocument, infos: Map<string, MemberInfo>, now: Date): Partial<Record<CastingFileKey, string>> {
+  const { policy, registry, history } = document.casting;
+  const texts: Partial<Record<CastingFileKey, string>> = {};
+  if (policy) texts.policy = serializeCasting(policy);
+  if (registry) texts.registry = serializeCasting(registry);
+  if (history) texts.history = serializeCasting(history);
+  if (document.team.team_md !== undefined) return texts;
+
+  const read = registry ? parseRegistry(JSON.stringify(registry)) : undefined;
+  const known = new Set(read?.state === 'ok' ? read.value.members.map((m) => m.folder) : []);
+  const legacy = own(registry, 'agents');
+  const added: CastResult[] = [];
+  for (const folder of Object.keys(document.agents)) {
+    if (folder === SCRIBE_AGENT || known.has(folder)) continue;
+    const info = infos.get(folder)!;
+    const legacyEntry = isMapping(legacy) ? own(legacy, folder) : undefined;
+    const universe = isMapping(legacyEntry) ? (stringOf(legacyEntry.universe) ?? null) : null;
+    added.push({ entry: { name: info.name, folder, role: info.role || 'Member', universe }, event: 'adopted', note: 'imported from a .squad file' });
+  }
+  if (added.length > 0) {
+    texts.registry = appendCasting({ schema: CASTING_SCHEMA, ...(read?.state === 'ok' ? read.raw : (registry ?? {})) }, 'members', added.map((r) => r.entry));
+    texts.history = appendCasting({ schema: CASTING_SCHEMA, ...(history ?? {}) }, 'events', added.map((r) => castingEvent(r, now)));
+  }
+  if (policy === undefined || parsePolicy(JSON.stringify(policy)).state !== 'ok') {
+    const named = added.map((r) => r.entry.universe).find((u): u is string => u !== null);
+    const universe = (named === undefined ? undefined : findUniverse(named)) ?? resolveUniverse(undefined);
+    if (policy !== undefined || named !== undefined) texts.policy = serializeCasting({ ...(policy ?? {}), ...createPolicy(universe) });
+  }
+  return texts;
+}
+
+interface Overlay {
+  files: StagedFile[];
+  skills: ImportedSkill[];
+  renamed: SkillRename[];
+  skipped: SkillSkip[];
+  notes: string[];
+}
+
+async function buildOverlay(document: SquadDocument, infos: Map<string, MemberInfo>, source: string, now: Date): Promise<Overlay> {
+  const shipped = new Set(shippedBuiltinSkills());
+  const overlay: Overlay = { files: [], skills: [], renamed: [], skipped: [], notes: [] };
+  const where = (agent?: string) => (agent === undefined ? {} : { agent });
+
+  const place = (skills: Record<string, SquadSkill>, scope: SkillScope, agent?: string) => {
+    const names = Object.keys(skills).sort(compareCodePoints);
+    const taken = new Set(names);
+    for (const name of names) {
+      const skill = skills[name]!;
+      if (scope === 'team' && isBuiltinSkillName(name) && authoredBySquad(skill.skill_md)) {
+        overlay.skipped.push({
+          scope,
+          name,
+          reason: shipped.has(name) ? 'built-in skill: this repository gets its own version' : 'built-in skill of another create-squad version, not shipped by this one',
+        });
+        continue;
+      }
+      let target = name;
+      let skillMd = skill.skill_md;
+      if (shipped.has(name)) {
+        target = freeName(name, IMPORTED_SUFFIX, new Set([...taken, ...shipped]));
+        taken.add(target);
+        const renamed = withSkillName(skillMd, target);
+        if (renamed === undefined) overlay.notes.push(`${name}: its SKILL.md has no frontmatter, so its name could not be rewritten to "${target}"`);
+        else skillMd = renamed;
+        overlay.renamed.push({ scope, ...where(agent), from: name, to: target, reason: 'a built-in skill has this name' });
+      }
+      const dir = agent === undefined ? teamSkillDir(target) : agentSkillDir(agent, target);
+      overlay.files.push({ path: `${dir}/${SKILL_FILE}`, entry: skillMd });
+      const files = skillFileEntries(skill);
+      for (const [relPath, entry] of files) overlay.files.push({ path: `${dir}/${relPath}`, entry });
+      overlay.skills.push({ name: target, scope, ...where(agent), files: files.length + 1, ...(target === name ? {} : { renamedFrom: name }) });
+    }
+  };
+
+  const date = now.toISOString().slice(0, 10);
+  for (const folder of Object.keys(document.agents).sort(compareCodePoints)) {
+    const agent = document.agents[folder]!;
+    if (agent.charter !== undefined) overlay.files.push({ path: charterPath(folder), entry: agent.charter });
+    if (agent.history !== undefined) {
+      const history = await renderTemplate(IMPORTED_HISTORY_TEMPLATE, {
+        name: infos.get(folder)!.name,
+        source,
+        date,
+        portable: tidyHistoryPart(agent.history.portable),
+        project: demoteHeadings(tidyHistoryPart(agent.history.project)),
+      });
+      overlay.files.push({ path: historyPath(folder), entry: history });
+    }
+    place(agent.skills, 'agent', folder);
+  }
+  place(document.team_skills, 'team');
+
+  for (const [key, relPath] of fileTable(TEAM_FILES)) {
+    const text = document.team[key];
+    if (text !== undefined) overlay.files.push({ path: relPath, entry: text });
+  }
+  const casting = castingTexts(document, infos, now);
+  for (const [key, relPath] of fileTable(CASTING_FILES)) {
+    const text = casting[key];
+    if (text !== undefined) overlay.files.push({ path: relPath, entry: text });
+  }
+  return overlay;
+}
+
+function removeQuietly(root: string, relPath: string): void {
+  try {
+    fs.rmSync(resolveIn(root, relPath), { recursive: true, force: true });
+  } catch {
+    // left for doctor to report
+  }
+}
+
+/** Import `file` (absolute path) into the repository at `root`. */
+export async function importSquad(root: string, file: string, options: ImportOptions = {}): Promise<ImportReport> {
+  const now = options.now ?? new Date();
+  const limits = options.limits ?? SQUAD_LIMITS;
+  const version = options.version ?? packageVersion();
+  const shown = options.shownFile ?? file;
+
+  // 1. Read and check everything before the first write.
+  const sourceName = path.basename(file).replace(/\.[^.]*$/, '');
+  const { format, document } = readSquadDocument(readSquadFile(file, shown, limits), { limits, sourceName });
+  checkWritableDir(root);
+  const target = inspectTarget(root);
+  if (target.hasSquad && (target.members > 0 || target.learnedSkills > 0) && !options.force) {
+    throw new SquadError('CONFLICT', `this repository already has a squad (${target.members} member${target.members === 1 ? '' : 's'}, ${target.learnedSkills} learned skill${target.learnedSkills === 1 ? '' : 's'})`, {
+      hint: `pass --force to replace it: the current ${AI_TEAM_DIR}/ is moved to ${archiveDir('{timestamp}')}/, never deleted; nothing was written`,
+    });
+  }
+  const archive = target.hasSquad ? archiveDir(folderTimestamp(now)) : undefined;
+  const source = document.source.project.trim() || 'another project';
+  const infos = memberInfos(document);
+  const overlay = await buildOverlay(document, infos, source, now);
+
+  const owned = await shippedOwnedFiles(version);
+  const outside = planOwnedFiles(root, owned.filter((file) => !insideSquad(file.path)));
+  const gitattributes = await planGitattributes(root);
+  // A symlink on the way that leads outside the repository, or a file where a folder must go, is
+  // refused now, not halfway through.
+  for (const planned of outside.files) checkWritableDir(path.dirname(resolveInside(root, planned.path)));
+  if (gitattributes.content !== undefined) resolveInside(root, GITATTRIBUTES_PATH);
+
+  const policyText = overlay.files.find((f) => f.path === squadPaths.castingPolicy)?.entry;
+  const policy = typeof policyText === 'string' ? parsePolicy(policyText) : undefined;
+  const notes = [...overlay.notes];
+  if (format === LEGACY_FORMAT_VERSION) notes.push('a Squad 1.0 export: histories were split into portable knowledge and project learnings, and the roster was rebuilt from the casting registry and the charters');
+  if (gitattributes.note) notes.push(gitattributes.note);
+  const report: ImportReport = {
+    file: shown,
+    format,
+    source,
+    exportedAt: document.exported_at,
+    exportedBy: document.exported_by,
+    universe: policy?.state === 'ok' ? policy.value.universe : defaultUniverseName(),
+    agents: Object.keys(document.agents)
+      .filter((folder) => folder !== SCRIBE_AGENT)
+      .sort((a, b) => infos.get(a)!.order - infos.get(b)!.order || compareCodePoints(a, b))
+      .map((folder) => ({ name: folder, displayName: infos.get(folder)!.name, role: infos.get(folder)!.role, skills: Object.keys(document.agents[folder]!.skills).length })),
+    skills: overlay.skills,
+    builtinSkills: shippedBuiltinSkills(),
+    renamed: overlay.renamed,
+    skipped: overlay.skipped,
+    ...(archive === undefined ? {} : { replaced: { archive, members: target.members, learnedSkills: target.learnedSkills } }),
+    created: outside.files.map((f) => f.path).sort(compareCodePoints),
+    gitattributesAdded: gitattributes.added,
+    leftovers: target.leftovers,
+    notes,
+    files: overlay.files.length,
+    dryRun: options.dryRun === true,
+  };
+  if (options.dryRun) return report;
+
+  // 2. Stage the complete new squad.
+  ensureWritableDir(root);
+  const staging = importStagingDir(crypto.randomBytes(6).toString('hex'));
+  const stagingRoot = resolveIn(root, staging);
+  try {
+    for (const staged of overlay.files) {
+      const { data, mode } = decodeFile(staged.entry);
+      writeStagedFile(root, `${staging}/${staged.path}`, data, { mode });
+    }
+    const plan = await planScaffold(stagingRoot, { team: false, now, version });
+    const squadFiles = plan.files.filter((f) => insideSquad(f.path) && f.kind !== 'manifest');
+    for (const planned of squadFiles) writeStagedFile(stagingRoot, planned.path, planned.content, { mode: planned.mode });
+    const manifestFiles = Object.fromEntries(Object.entries(plan.manifest.files).filter(([relPath]) => insideSquad(relPath)));
+    const manifest = { schema: MANIFEST_SCHEMA, version, files: { ...manifestFiles, ...outside.manifestFiles } };
+    writeStagedFile(stagingRoot, squadPaths.manifest, serializeManifest(manifest));
+    for (const planned of outside.files) writeStagedFile(stagingRoot, planned.path, planned.content, { mode: planned.mode });
+    report.files = overlay.files.length + squadFiles.length + 1;
+    report.universe = plan.universe;
+    report.notes.push(...plan.notes);
+    const roster = new Map(parseRoster(fs.readFileSync(resolveIn(stagingRoot, squadPaths.team), 'utf8')).map((m) => [m.name, m]));
+    for (const agent of report.agents) {
+      const member = roster.get(agent.name);
+      if (member) Object.assign(agent, { displayName: member.displayName, role: member.role });
+    }
+
+    // 3. Squad-owned files outside .ai-team/, where still missing.
+    for (const planned of outside.files) {
+      if (!fs.existsSync(resolveInside(root, planned.path, { allowFinalSymlink: true }))) moveInside(root, `${staging}/${planned.path}`, planned.path);
+    }
+    if (gitattributes.content !== undefined) {
+      writeFileAtomic(root, GITATTRIBUTES_PATH, gitattributes.content, { exclusive: !gitattributes.existed });
+    }
+
+    // 4–5. Archive the old squad, swap the new one in.
+    if (archive !== undefined) moveInside(root, AI_TEAM_DIR, archive);
+    try {
+      moveInside(root, `${staging}/${AI_TEAM_DIR}`, AI_TEAM_DIR);
+    } catch (error) {
+      if (archive !== undefined && !fs.existsSync(resolveIn(root, AI_TEAM_DIR))) moveInside(root, archive, AI_TEAM_DIR);
+      throw error;
+    }
+  } catch (error) {
+    removeQuietly(root, staging);
+    throw error;
+  }
+  removeQuietly(root, staging);
+  return report;
+}

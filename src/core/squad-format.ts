@@ -1,0 +1,645 @@
+/**
+ * The portable squad format (SPEC §7): a `.squad` file is one JSON document, format "1.1".
+ *
+ *   { "squad_format_version": "1.1", "exported_at": ISO-8601, "exported_by": "create-squad@x.y.z",
+ *     "source": { "project": "…" },
+ *     "team": { "team_md", "routing_md", "ceremonies_md" },
+ *     "casting": { "policy", "registry", "history" },                  (the JSON of the casting files)
+ *     "agents": { "<name>": { "charter", "history": { "portable", "project" }, "skills": { "<skill>": SKILL } } },
+ *     "team_skills": { "<skill>": SKILL } }
+ *   SKILL = { "skill_md", "references": FILES, "scripts": FILES, "assets": FILES, "files": FILES }
+ *   FILES = { "<relative/path>": "utf-8 text" | { "content", "encoding": "utf8"|"base64", "mode": "644"|"755" } }
+ *
+ * `references`, `scripts` and `assets` hold the files under those folders of the skill (paths
+ * relative to that folder); `files` holds every other file except SKILL.md (paths relative to the
+ * skill folder). A file is a plain string when it is valid UTF-8 and not executable; otherwise an
+ * object: UTF-8 text as is, anything else base64, and its mode. Decoding gives back the exact bytes.
+ *
+ * The original Squad's export (`version: "1.0"`: `agents.{name}.charter`, `agents.{name}.history`
+ * as one string, `skills` as an array of SKILL.md texts) is read too, and converted to this model.
+ *
+ * Everything is checked before anything is written: format version, types, names, paths, sizes.
+ * The first problem is thrown as a SquadFormatError naming the entry, e.g.
+ *   agents.fenster.skills.api-design.references["../x"]: the path contains ".."
+ */
+import { isUtf8 } from 'node:buffer';
+import { SquadError } from './errors.js';
+import { parseSkill } from './skill.js';
+import { relativePathProblem } from './fs-safe.js';
+import { splitHistory } from './history.js';
+import { nameProblems } from './names.js';
+import { SKILL_FILE, SKILL_RESOURCE_DIRS, squadPaths } from './paths.js';
+import { compareCodePoints, isMapping } from './util.js';
+
+export const SQUAD_FORMAT_VERSION = '1.1';
+/** The original Squad's export format, read (never written). */
+export const LEGACY_FORMAT_VERSION = '1.0';
+export const DEFAULT_EXPORT_FILE = 'squad-export.squad';
+
+const MiB = 1024 * 1024;
+
+export interface SquadLimits {
+  /** Size of the .squad file itself. */
+  documentBytes: number;
+  /** One file once decoded: a skill file, SKILL.md, a charter, a history part, team.md. */
+  fileBytes: number;
+  /** All of them together, decoded. */
+  totalBytes: number;
+  /** How many files (every skill file, SKILL.md, charters, history parts, team files). */
+  fileCount: number;
+  /** JSON nesting depth (objects and arrays). A real .squad file needs about 8. */
+  depth: number;
+  /** Characters in one file path inside a skill. */
+  pathLength: number;
+  /** Bytes (UTF-8) in one segment of such a path: most file systems refuse longer names. */
+  segmentBytes: number;
+}
+
+/** The limits import and export enforce (documented in the README). */
+export const SQUAD_LIMITS: Readonly<SquadLimits> = Object.freeze({
+  documentBytes: 128 * MiB,
+  fileBytes: 8 * MiB,
+  totalBytes: 64 * MiB,
+  fileCount: 50_000,
+  depth: 64,
+  pathLength: 512,
+  segmentBytes: 255,
+});
+
+export type FileMode = '644' | '755';
+export type FileEncoding = 'utf8' | 'base64';
+export interface FileObject {
+  content: string;
+  encoding: FileEncoding;
+  mode: FileMode;
+}
+export type FileEntry = string | FileObject;
+export type SquadFiles = Record<string, FileEntry>;
+
+/** The folders of a skill that have their own bucket, plus `files` for everything else. */
+export type SkillBucket = (typeof SKILL_RESOURCE_DIRS)[number] | 'files';
+export const SKILL_BUCKETS: readonly SkillBucket[] = [...SKILL_RESOURCE_DIRS, 'files'];
+
+export interface SquadSkill {
+  skill_md: string;
+  references: SquadFiles;
+  scripts: SquadFiles;
+  assets: SquadFiles;
+  files: SquadFiles;
+}
+
+export interface SquadHistory {
+  portable: string;
+  project: string;
+}
+
+export interface SquadAgent {
+  charter?: string;
+  history?: SquadHistory;
+  skills: Record<string, SquadSkill>;
+}
+
+/** The files of `team`, by key: where each one lives in a squad. */
+export const TEAM_FILES = { team_md: squadPaths.team, routing_md: squadPaths.routing, ceremonies_md: squadPaths.ceremonies } as const;
+/** The files of `casting`, by key. */
+export const CASTING_FILES = { policy: squadPaths.castingPolicy, registry: squadPaths.castingRegistry, history: squadPaths.castingHistory } as const;
+export type TeamFileKey = keyof typeof TEAM_FILES;
+export type CastingFileKey = keyof typeof CASTING_FILES;
+
+export type SquadTeam = Partial<Record<TeamFileKey, string>>;
+export type SquadCasting = Partial<Record<CastingFileKey, Record<string, unknown>>>;
+
+/** Key/path pairs of a files table, typed. */
+export function fileTable<K extends string>(table: Readonly<Record<K, string>>): [K, string][] {
+  return Object.entries(table) as [K, string][];
+}
+
+export interface SquadDocument {
+  squad_format_version: typeof SQUAD_FORMAT_VERSION;
+  exported_at: string;
+  exported_by: string;
+  source: { project: string };
+  team: SquadTeam;
+  casting: SquadCasting;
+  agents: Record<string, SquadAgent>;
+  team_skills: Record<string, SquadSkill>;
+}
+
+export interface ValidatedSquad {
+  /** The format the file was in; the document is always the 1.1 model. */
+  format: typeof SQUAD_FORMAT_VERSION | typeof LEGACY_FORMAT_VERSION;
+  document: SquadDocument;
+}
+
+/** A problem in a .squad document: `where` names the entry, `detail` says what is wrong. */
+export class SquadFormatError extends SquadError {
+  readonly where: string | undefined;
+  readonly detail: string;
+
+  constructor(where: string | undefined, detail: string) {
+    super('INVALID_FORMAT', `invalid .squad file: ${where === undefined ? '' : `${where}: `}${detail}`, {
+      hint: 'nothing was written; fix the file, or export the squad again with "create-squad export"',
+    });
+    this.name = 'SquadFormatError';
+    this.where = where;
+    this.detail = detail;
+  }
+}
+
+// ---------------------------------------------------------------- reading JSON safely
+
+/**
+ * Where `text` nests objects and arrays deeper than `maxDepth`, or undefined. A linear scan that
+ * skips strings, run before JSON.parse (which can overflow the stack on pathological nesting).
+ */
+export function jsonNestingProblem(text: string, maxDepth: number): string | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Jump to the closing quote: one not preceded by an odd number of backslashes.
+      let from = i + 1;
+      for (;;) {
+        const quote = text.indexOf('"', from);
+        if (quote === -1) return undefined; // unterminated string: JSON.parse reports it
+        let backslashes = 0;
+        for (let k = quote - 1; k > i && text.charCodeAt(k) === 0x5c; k -= 1) backslashes += 1;
+        if (backslashes % 2 === 0) {
+          i = quote;
+          break;
+        }
+        from = quote + 1;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      depth += 1;
+      if (depth > maxDepth) return `the JSON nests deeper than ${maxDepth} levels (at character ${i + 1})`;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth -= 1;
+    }
+  }
+  return undefined;
+}
+
+function oneLine(text: string, max = 160): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** Parse JSON text with the nesting limit. Throws SquadFormatError (not JSON, truncated, too deep). */
+export function parseJsonText(text: string, maxDepth: number = SQUAD_LIMITS.depth): unknown {
+  const nesting = jsonNestingProblem(text, maxDepth);
+  if (nesting) throw new SquadFormatError(undefined, nesting);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    if (error instanceof RangeError) throw new SquadFormatError(undefined, `the JSON nests too deeply to read (${oneLine(error.message)})`);
+    const message = error instanceof Error ? error.message : String(error);
+    // Cut short: the parser ran into the end of the text (V8 says so, or reports that position).
+    const position = /at position (\d+)/.exec(message)?.[1];
+    const truncated = /end of (JSON )?input/i.test(message) || (position !== undefined && Number(position) >= text.trimEnd().length);
+    throw new SquadFormatError(undefined, `not valid JSON${truncated ? ', or cut short' : ''} (${oneLine(message)})`);
+  }
+}
+
+/** Decode the bytes of a .squad file: UTF-8 (a BOM is allowed), within the size limit. */
+export function squadText(data: Uint8Array, limits: SquadLimits = SQUAD_LIMITS): string {
+  if (data.length > limits.documentBytes) {
+    throw new SquadFormatError(undefined, `the file is ${formatBytes(data.length)}; the limit is ${formatBytes(limits.documentBytes)}`);
+  }
+  if (!isUtf8(data)) throw new SquadFormatError(undefined, 'not UTF-8 text (a .squad file is JSON)');
+  const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < MiB) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, '')} KB`;
+  return `${(bytes / MiB).toFixed(1).replace(/\.0$/, '')} MB`;
+}
+
+// ---------------------------------------------------------------- files of a skill
+
+/** A file's skill-relative path from its bucket and its path in the bucket. */
+export function skillFilePath(bucket: SkillBucket, relPath: string): string {
+  return bucket === 'files' ? relPath : `${bucket}/${relPath}`;
+}
+
+/** The bucket a skill-relative path belongs in, and its path within that bucket. */
+export function bucketOf(skillRelPath: string): { bucket: SkillBucket; path: string } {
+  const slash = skillRelPath.indexOf('/');
+  if (slash > 0) {
+    const head = skillRelPath.slice(0, slash);
+    const bucket = SKILL_RESOURCE_DIRS.find((dir) => dir === head);
+    if (bucket) return { bucket, path: skillRelPath.slice(slash + 1) };
+  }
+  return { bucket: 'files', path: skillRelPath };
+}
+
+/** Every file of a skill except SKILL.md, as [skill-relative path, entry], in bucket order. */
+export function skillFileEntries(skill: SquadSkill): [string, FileEntry][] {
+  const out: [string, FileEntry][] = [];
+  for (const bucket of SKILL_BUCKETS) {
+    for (const [relPath, entry] of Object.entries(skill[bucket])) out.push([skillFilePath(bucket, relPath), entry]);
+  }
+  return out;
+}
+
+/** The FILES value for a file's bytes: a plain string for non-executable UTF-8 text. */
+export function encodeFile(data: Buffer, executable: boolean): FileEntry {
+  const text = isUtf8(data);
+  if (text && !executable) return data.toString('utf8');
+  return { content: data.toString(text ? 'utf8' : 'base64'), encoding: text ? 'utf8' : 'base64', mode: executable ? '755' : '644' };
+}
+
+/** The bytes (a string is written as UTF-8) and mode a FILES value stands for. */
+export function decodeFile(entry: FileEntry): { data: string | Buffer; mode: number } {
+  if (typeof entry === 'string') return { data: entry, mode: 0o644 };
+  return {
+    data: entry.encoding === 'base64' ? Buffer.from(entry.content, 'base64') : entry.content,
+    mode: entry.mode === '755' ? 0o755 : 0o644,
+  };
+}
+
+/**
+ * Why a path inside a skill is unacceptable in a .squad file, or undefined. Adds to the
+ * repository path rules (empty, NUL, backslash, absolute, `..`, empty or `.` segments): a drive
+ * letter at the start of any segment, control characters, a `.git` folder, and length limits.
+ */
+export function squadPathProblem(relPath: string, limits: SquadLimits = SQUAD_LIMITS): string | undefined {
+  const base = relativePathProblem(relPath);
+  if (base) return base;
+  if (relPath.length > limits.pathLength) return `the path is ${relPath.length} characters; the limit is ${limits.pathLength}`;
+  if (/[\u0000-\u001f\u007f]/.test(relPath)) return 'the path contains a control character';
+  for (const segment of relPath.split('/')) {
+    if (/^[a-zA-Z]:/.test(segment)) return 'the path contains a drive letter';
+    if (segment.toLowerCase() === '.git') return 'the path contains a .git folder';
+    if (Buffer.byteLength(segment) > limits.segmentBytes) return `a path segment is longer than ${limits.segmentBytes} bytes`;
+  }
+  return undefined;
+}
+
+/** The key under which two names or paths count as the same: Unicode NFC, case ignored. */
+export function normalizedKey(text: string): string {
+  return text.normalize('NFC').toLowerCase();
+}
+
+// ---------------------------------------------------------------- canonical JSON
+
+/**
+ * JSON with every object's keys sorted by code point (also integer-like keys, which a plain
+ * JSON.stringify would put first), two-space indent: the same squad always gives the same text.
+ * Objects in `verbatim` (and everything inside them) keep their own key order.
+ */
+export function canonicalJson(value: unknown, verbatim: ReadonlySet<object> = new Set()): string {
+  const out: string[] = [];
+  const write = (current: unknown, pad: string, keepOrder = false): void => {
+    if (current === null || typeof current !== 'object') {
+      out.push(JSON.stringify(current) ?? 'null');
+      return;
+    }
+    const inner = `${pad}  `;
+    if (Array.isArray(current)) {
+      if (current.length === 0) {
+        out.push('[]');
+        return;
+      }
+      out.push('[\n');
+      current.forEach((item, index) => {
+        out.push(inner);
+        write(item, inner, keepOrder);
+        out.push(index < current.length - 1 ? ',\n' : '\n');
+      });
+      out.push(`${pad}]`);
+      return;
+    }
+    const record = current as Record<string, unknown>;
+    const ordered = keepOrder || verbatim.has(record);
+    const keys = Object.keys(record).filter((key) => record[key] !== undefined);
+    if (!ordered) keys.sort(compareCodePoints);
+    if (keys.length === 0) {
+      out.push('{}');
+      return;
+    }
+    out.push('{\n');
+    keys.forEach((key, index) => {
+      out.push(inner, JSON.stringify(key), ': ');
+      write(record[key], inner, ordered);
+      out.push(index < keys.length - 1 ? ',\n' : '\n');
+    });
+    out.push(`${pad}}`);
+  };
+  write(value, '');
+  return out.join('');
+}
+
+/**
+ * The text of a .squad file: keys sorted, except inside the casting files, which keep their own
+ * order so that they come back byte for byte.
+ */
+export function serializeSquad(document: SquadDocument): string {
+  const casting = [document.casting.policy, document.casting.registry, document.casting.history].filter((value): value is Record<string, unknown> => value !== undefined);
+  return `${canonicalJson(document, new Set(casting))}\n`;
+}
+
+// ---------------------------------------------------------------- validation
+
+/** How an entry is named in messages: `.name` for plain names, `["…"]` for anything else. */
+export function entryPath(base: string, key: string | number, bracket = false): string {
+  if (typeof key === 'number') return `${base}[${key}]`;
+  if (!bracket && /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/.test(key)) return base ? `${base}.${key}` : key;
+  const shown = key.length > 80 ? `${key.slice(0, 79)}…` : key;
+  return `${base}[${JSON.stringify(shown)}]`;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
+/** Running totals while a document is checked. */
+class Budget {
+  files = 0;
+  bytes = 0;
+  constructor(readonly limits: SquadLimits) {}
+
+  add(where: string, bytes: number): void {
+    if (bytes > this.limits.fileBytes) {
+      throw new SquadFormatError(where, `the file is ${formatBytes(bytes)}; the limit is ${formatBytes(this.limits.fileBytes)} per file`);
+    }
+    this.files += 1;
+    this.bytes += bytes;
+    if (this.files > this.limits.fileCount) throw new SquadFormatError(where, `the squad has more than ${this.limits.fileCount} files, the limit`);
+    if (this.bytes > this.limits.totalBytes) {
+      throw new SquadFormatError(where, `the files add up to more than ${formatBytes(this.limits.totalBytes)}, the limit for a whole squad`);
+    }
+  }
+}
+
+function mapping(value: unknown, where: string): Record<string, unknown> {
+  if (!isMapping(value)) throw new SquadFormatError(where, `must be an object, not ${kindOf(value)}`);
+  return value;
+}
+
+/** An optional object: absent or null means "none". */
+function optionalMapping(value: unknown, where: string): Record<string, unknown> | undefined {
+  return value === undefined || value === null ? undefined : mapping(value, where);
+}
+
+function text(value: unknown, where: string, budget: Budget): string {
+  if (typeof value !== 'string') throw new SquadFormatError(where, `must be a string, not ${kindOf(value)}`);
+  budget.add(where, Buffer.byteLength(value));
+  return value;
+}
+
+function optionalText(value: unknown, where: string, budget: Budget): string | undefined {
+  return value === undefined || value === null ? undefined : text(value, where, budget);
+}
+
+function plainString(value: unknown, where: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new SquadFormatError(where, `must be a string, not ${kindOf(value)}`);
+  if (value.length > 1000) throw new SquadFormatError(where, 'is longer than 1000 characters');
+  return value;
+}
+
+/** `text` with everything outside printable ASCII as \uXXXX, so names that look alike can be told apart. */
+function visible(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Agent or skill names: no two the same once normalised, each by the name rules. */
+function checkNames(names: readonly string[], where: string, what: string): void {
+  const seen = new Map<string, string>();
+  for (const name of names) {
+    const key = normalizedKey(name);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw new SquadFormatError(entryPath(where, name), `duplicate ${what}: "${visible(first)}" and "${visible(name)}" are the same name once case and Unicode normalisation are ignored`);
+    }
+    seen.set(key, name);
+  }
+  for (const name of names) {
+    const [problem] = nameProblems(name, what);
+    if (problem) throw new SquadFormatError(entryPath(where, name), problem.message);
+  }
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const FILE_OBJECT_KEYS = ['content', 'encoding', 'mode'];
+
+function checkFileEntry(value: unknown, where: string, budget: Budget): FileEntry {
+  if (typeof value === 'string') {
+    budget.add(where, Buffer.byteLength(value));
+    return value;
+  }
+  if (!isMapping(value)) throw new SquadFormatError(where, `must be a text string or an object {content, encoding, mode}, not ${kindOf(value)}`);
+  for (const key of Object.keys(value)) {
+    if (!FILE_OBJECT_KEYS.includes(key)) throw new SquadFormatError(where, `unexpected field "${oneLine(key, 40)}" (a file has content, encoding and mode)`);
+  }
+  const { content, encoding = 'utf8', mode = '644' } = value;
+  if (typeof content !== 'string') throw new SquadFormatError(entryPath(where, 'content'), `must be a string, not ${kindOf(content)}`);
+  if (encoding !== 'utf8' && encoding !== 'base64') throw new SquadFormatError(entryPath(where, 'encoding'), 'must be "utf8" or "base64"');
+  if (mode !== '644' && mode !== '755') throw new SquadFormatError(entryPath(where, 'mode'), 'must be "644" or "755"');
+  if (encoding === 'base64') {
+    if (content.length % 4 !== 0 || !BASE64.test(content)) throw new SquadFormatError(entryPath(where, 'content'), 'is not valid base64');
+    const padding = content.endsWith('==') ? 2 : content.endsWith('=') ? 1 : 0;
+    budget.add(where, (content.length / 4) * 3 - padding);
+  } else {
+    budget.add(where, Buffer.byteLength(content));
+  }
+  return { content, encoding, mode };
+}
+
+function checkSkill(value: unknown, where: string, budget: Budget): SquadSkill {
+  const raw = mapping(value, where);
+  const skill: SquadSkill = {
+    skill_md: text(raw.skill_md, entryPath(where, 'skill_md'), budget),
+    references: {},
+    scripts: {},
+    assets: {},
+    files: {},
+  };
+  // Full skill-relative paths, normalised: each file once, no file where a folder must be.
+  const taken = new Map<string, string>([[normalizedKey(SKILL_FILE), entryPath(where, 'skill_md')]]);
+  const entries: { key: string; where: string }[] = [];
+  for (const bucket of SKILL_BUCKETS) {
+    const bucketWhere = entryPath(where, bucket);
+    const files = optionalMapping(raw[bucket], bucketWhere);
+    if (!files) continue;
+    const checked: [string, FileEntry][] = [];
+    for (const [relPath, entry] of Object.entries(files)) {
+      const fileWhere = entryPath(bucketWhere, relPath, true);
+      const problem = squadPathProblem(relPath, budget.limits);
+      if (problem) throw new SquadFormatError(fileWhere, problem);
+      const key = normalizedKey(skillFilePath(bucket, relPath));
+      const other = taken.get(key);
+      if (other !== undefined) throw new SquadFormatError(fileWhere, `the same file as ${other} once case and Unicode normalisation are ignored`);
+      taken.set(key, fileWhere);
+      entries.push({ key, where: fileWhere });
+      checked.push([relPath, checkFileEntry(entry, fileWhere, budget)]);
+    }
+    // Own data properties only: a path such as "__proto__" stays a file name.
+    skill[bucket] = Object.fromEntries(checked);
+  }
+  for (const { key, where: fileWhere } of entries) {
+    const segments = key.split('/');
+    for (let i = 1; i < segments.length; i += 1) {
+      const folder = taken.get(segments.slice(0, i).join('/'));
+      if (folder !== undefined) throw new SquadFormatError(fileWhere, `its folder "${segments.slice(0, i).join('/')}" is also a file (${folder})`);
+    }
+  }
+  return skill;
+}
+
+function checkSkills(value: unknown, where: string, budget: Budget): Record<string, SquadSkill> {
+  const raw = optionalMapping(value, where);
+  if (!raw) return {};
+  const names = Object.keys(raw);
+  checkNames(names, where, 'skill name');
+  return Object.fromEntries(names.map((name) => [name, checkSkill(raw[name], entryPath(where, name), budget)]));
+}
+
+function checkCasting(value: unknown, budget: Budget): SquadCasting {
+  const raw = optionalMapping(value, 'casting');
+  const casting: SquadCasting = {};
+  if (!raw) return casting;
+  for (const [key] of fileTable(CASTING_FILES)) {
+    const where = entryPath('casting', key);
+    const file = optionalMapping(raw[key], where);
+    if (!file) continue;
+    budget.add(where, Buffer.byteLength(JSON.stringify(file)));
+    casting[key] = file;
+  }
+  return casting;
+}
+
+/** The `agents` object: names checked, then each agent's charter and what `rest` reads. */
+function checkAgents(
+  value: unknown,
+  budget: Budget,
+  rest: (raw: Record<string, unknown>, where: string) => Omit<SquadAgent, 'charter'>,
+): Record<string, SquadAgent> {
+  const agentsRaw = mapping(value, 'agents');
+  const names = Object.keys(agentsRaw);
+  checkNames(names, 'agents', 'agent name');
+  return Object.fromEntries(
+    names.map((name) => {
+      const where = entryPath('agents', name);
+      const raw = mapping(agentsRaw[name], where);
+      const charter = optionalText(raw.charter, entryPath(where, 'charter'), budget);
+      return [name, { ...(charter === undefined ? {} : { charter }), ...rest(raw, where) }];
+    }),
+  );
+}
+
+function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDocument {
+  const team = optionalMapping(root.team, 'team') ?? {};
+  const source = optionalMapping(root.source, 'source') ?? {};
+  const agents = checkAgents(root.agents, budget, (raw, where) => {
+    const historyWhere = entryPath(where, 'history');
+    const historyRaw = optionalMapping(raw.history, historyWhere);
+    const history = historyRaw && {
+      portable: optionalText(historyRaw.portable, entryPath(historyWhere, 'portable'), budget) ?? '',
+      project: optionalText(historyRaw.project, entryPath(historyWhere, 'project'), budget) ?? '',
+    };
+    return { ...(history === undefined ? {} : { history }), skills: checkSkills(raw.skills, entryPath(where, 'skills'), budget) };
+  });
+  const teamFiles: SquadTeam = {};
+  for (const [key] of fileTable(TEAM_FILES)) {
+    const value = optionalText(team[key], entryPath('team', key), budget);
+    if (value !== undefined) teamFiles[key] = value;
+  }
+  return {
+    squad_format_version: SQUAD_FORMAT_VERSION,
+    exported_at: plainString(root.exported_at, 'exported_at') ?? '',
+    exported_by: plainString(root.exported_by, 'exported_by') ?? '',
+    source: { project: plainString(source.project, 'source.project') ?? '' },
+    team: teamFiles,
+    casting: checkCasting(root.casting, budget),
+    agents,
+    team_skills: checkSkills(root.team_skills, 'team_skills', budget),
+  };
+}
+
+/** The original Squad's export: skills are SKILL.md texts named by their frontmatter. */
+function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: string): SquadDocument {
+  const agents = checkAgents(root.agents, budget, (raw, where) => {
+    const history = optionalText(raw.history, entryPath(where, 'history'), budget);
+    return { ...(history === undefined ? {} : { history: splitHistory(history) }), skills: {} };
+  });
+  const skillsRaw = root.skills;
+  if (skillsRaw !== undefined && skillsRaw !== null && !Array.isArray(skillsRaw)) {
+    throw new SquadFormatError('skills', `must be a list of SKILL.md texts, not ${kindOf(skillsRaw)}`);
+  }
+  const skills: [string, SquadSkill][] = [];
+  const seen = new Map<string, string>();
+  (skillsRaw ?? []).forEach((value: unknown, index: number) => {
+    const where = entryPath('skills', index);
+    const skillMd = text(value, where, budget);
+    let name: unknown;
+    try {
+      name = parseSkill(skillMd).frontmatter.name;
+    } catch (error) {
+      throw new SquadFormatError(where, `the SKILL.md cannot be read: ${error instanceof SquadError ? error.message : String(error)}`);
+    }
+    if (typeof name !== 'string') throw new SquadFormatError(where, 'the SKILL.md has no "name" in its frontmatter');
+    const key = normalizedKey(name);
+    const first = seen.get(key);
+    if (first !== undefined) throw new SquadFormatError(where, `duplicate skill name "${name}" (also ${first})`);
+    seen.set(key, where);
+    const [problem] = nameProblems(name, 'skill name');
+    if (problem) throw new SquadFormatError(where, problem.message);
+    skills.push([name, { skill_md: skillMd, references: {}, scripts: {}, assets: {}, files: {} }]);
+  });
+  const version = plainString(root.squad_version, 'squad_version');
+  return {
+    squad_format_version: SQUAD_FORMAT_VERSION,
+    exported_at: plainString(root.exported_at, 'exported_at') ?? '',
+    exported_by: version === undefined ? 'squad' : `squad@${version}`,
+    source: { project: sourceName },
+    team: {},
+    casting: checkCasting(root.casting, budget),
+    agents,
+    team_skills: Object.fromEntries(skills),
+  };
+}
+
+export interface ValidateOptions {
+  limits?: SquadLimits;
+  /** The source project to record for a 1.0 file (which does not name it): usually the file's name. */
+  sourceName?: string;
+}
+
+/**
+ * Check a parsed .squad document completely and return it as the 1.1 model. Throws
+ * SquadFormatError naming the first offending entry. Pure: no I/O.
+ */
+export function validateSquadDocument(value: unknown, options: ValidateOptions = {}): ValidatedSquad {
+  const budget = new Budget(options.limits ?? SQUAD_LIMITS);
+  if (!isMapping(value)) throw new SquadFormatError(undefined, `the document must be a JSON object, not ${kindOf(value)}`);
+  const version = value.squad_format_version;
+  if (version !== undefined) {
+    if (version !== SQUAD_FORMAT_VERSION) {
+      throw new SquadFormatError(
+        'squad_format_version',
+        `unknown format version ${oneLine(JSON.stringify(version) ?? String(version), 40)} (this create-squad reads "${SQUAD_FORMAT_VERSION}" and Squad "${LEGACY_FORMAT_VERSION}" exports)`,
+      );
+    }
+    return { format: SQUAD_FORMAT_VERSION, document: checkVersion11(value, budget) };
+  }
+  if (value.version === LEGACY_FORMAT_VERSION) {
+    return { format: LEGACY_FORMAT_VERSION, document: checkLegacy(value, budget, options.sourceName ?? '') };
+  }
+  if (value.version !== undefined) {
+    throw new SquadFormatError('version', `unknown format version ${oneLine(JSON.stringify(value.version) ?? '', 40)} (expected squad_format_version "${SQUAD_FORMAT_VERSION}", or a Squad "${LEGACY_FORMAT_VERSION}" export)`);
+  }
+  throw new SquadFormatError(undefined, `no format version (expected "squad_format_version": "${SQUAD_FORMAT_VERSION}")`);
+}
+
+/** Bytes → validated document: the whole reading side of import, without touching the disk. */
+export function readSquadDocument(data: Uint8Array, options: ValidateOptions = {}): ValidatedSquad {
+  const limits = options.limits ?? SQUAD_LIMITS;
+  return validateSquadDocument(parseJsonText(squadText(data, limits), limits.depth), options);
+}

@@ -1,0 +1,521 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ExportData } from '../../src/commands/export.js';
+import type { ImportData } from '../../src/commands/import.js';
+import { shippedBuiltinSkills, shippedOwnedFiles } from '../../src/core/owned.js';
+import {
+  COORDINATOR_PATH,
+  SKILL_FILE,
+  agentSkillDir,
+  charterPath,
+  historyPath,
+  squadPaths,
+  teamSkillDir,
+} from '../../src/core/paths.js';
+import { parseRoster } from '../../src/core/roster.js';
+import { parseSkill } from '../../src/core/skill.js';
+import { SQUAD_LIMITS } from '../../src/core/squad-format.js';
+import { validateSkill } from '../../src/core/validate.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { BINARY_ASSET, REACT_SKILL, TEAM_SKILL, debris, skillTreeHash, sourceSquad } from '../helpers/portable.js';
+
+afterAll(cleanupTempDirs);
+
+type ExportJson = ExportData & { ok: boolean };
+type ImportJson = ImportData & { ok: boolean };
+
+const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
+
+function exportTo(root: string, out: string, ...flags: string[]): ExportJson {
+  const result = runCli(['export', '--out', out, '--json', ...flags], { cwd: root });
+  expect(result.code, result.stderr).toBe(0);
+  return result.json<ExportJson>();
+}
+
+function importInto(root: string, file: string, ...flags: string[]): ImportJson {
+  const result = runCli(['import', file, '--json', ...flags], { cwd: root });
+  expect(result.code, result.stderr).toBe(0);
+  return result.json<ImportJson>();
+}
+
+describe('export → import round trip', () => {
+  it('carries every learned skill byte for byte, binary assets, nested references and executable bits included', async () => {
+    const source = sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    const exported = exportTo(source, file);
+    expect(exported.skills.map((s) => `${s.agent ?? 'team'}:${s.name}:${s.files}`)).toEqual([`fenster:${REACT_SKILL}:7`, `team:${TEAM_SKILL}:2`]);
+    expect(exported.builtinSkills).toEqual(shippedBuiltinSkills());
+
+    const target = tempRepo();
+    const imported = importInto(target, file);
+    for (const dir of [agentSkillDir('fenster', REACT_SKILL), teamSkillDir(TEAM_SKILL)]) {
+      expect(skillTreeHash(target, dir), dir).toBe(skillTreeHash(source, dir));
+    }
+    const react = agentSkillDir('fenster', REACT_SKILL);
+    expect(fs.readFileSync(path.join(target, react, 'assets/logo.png')).equals(BINARY_ASSET)).toBe(true);
+    expect(fs.statSync(path.join(target, react, 'scripts/generate.sh')).mode & 0o777).toBe(0o755);
+    expect(fs.readFileSync(path.join(target, react, 'notes/crlf.txt'), 'utf8')).toBe('\uFEFFline one\r\nline two\r\n');
+
+    // The roster, routing, ceremonies, casting and charters are restored, not blanked.
+    for (const rel of [squadPaths.team, squadPaths.routing, squadPaths.ceremonies, squadPaths.castingPolicy, squadPaths.castingRegistry, squadPaths.castingHistory, charterPath('fenster'), charterPath('scribe')]) {
+      expect(read(target, rel), rel).toBe(read(source, rel));
+    }
+    expect(parseRoster(read(target, squadPaths.team)).map((m) => m.displayName)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe']);
+    expect(imported.agents.map((a) => `${a.displayName} (${a.role})`)).toEqual(['Keaton (Lead)', 'Fenster (Core Dev)', 'Hockney (Tester)']);
+    expect(imported.universe).toBe('The Usual Suspects');
+    expect(imported.skills.map((s) => s.name)).toEqual([REACT_SKILL, TEAM_SKILL]);
+
+    // Everything else init would create is there: the target is a complete squad.
+    const owned = (await shippedOwnedFiles()).map((f) => f.path);
+    const files = listFiles(target);
+    for (const rel of owned) expect(files, rel).toContain(rel);
+    for (const rel of [squadPaths.decisions, `${squadPaths.decisionsInbox}/.gitkeep`, squadPaths.manifest]) expect(files).toContain(rel);
+    expect(read(target, COORDINATOR_PATH)).toBe(read(source, COORDINATOR_PATH));
+    expect(read(target, squadPaths.manifest)).toBe(read(source, squadPaths.manifest));
+    expect(debris(target)).toEqual([]);
+
+    // A second trip (import → export → import) gives the same skills again.
+    const again = path.join(tempDir(), 'again.squad');
+    exportTo(target, again);
+    const third = tempRepo();
+    importInto(third, again);
+    for (const dir of [react, teamSkillDir(TEAM_SKILL)]) expect(skillTreeHash(third, dir)).toBe(skillTreeHash(source, dir));
+  });
+
+  it('splits histories, redacts e-mail addresses and tokens, and starts them with an import note', () => {
+    const source = sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    const exported = exportTo(source, file);
+    expect(exported.redaction).toEqual({ enabled: true, email: 1, secret: 1, agents: ['fenster'] });
+    const document = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(document.agents.fenster.history.portable).toBe('- Ada likes small pull requests.\n- Ask [REDACTED:email] before a release.');
+    expect(document.agents.fenster.history.project).toMatch(/^## Project Context\n/);
+    expect(document.agents.fenster.history.project).toContain('deploy token: [REDACTED:secret]');
+    expect(fs.readFileSync(file, 'utf8')).not.toMatch(/ada@example\.com|ghp_/);
+
+    const target = tempRepo();
+    importInto(target, file);
+    const history = read(target, historyPath('fenster'));
+    const [first] = history.split('\n');
+    expect(first).toMatch(/^📌 Imported from "Dashboard" on \d{4}-\d{2}-\d{2}/);
+    expect(history).toContain('## Portable Knowledge\n\n- Ada likes small pull requests.\n');
+    expect(history).toContain('## Project Learnings (from Dashboard)\n\n### Project Context\n');
+    expect(history.trimEnd()).toMatch(/## Project Learnings\n\n<!--.*-->$/);
+
+    const kept = exportTo(source, path.join(tempDir(), 'kept.squad'), '--keep-private');
+    expect(kept.redaction).toEqual({ enabled: false, email: 1, secret: 1, agents: ['fenster'] });
+    const keptText = runCli(['export', '--out', path.join(tempDir(), 'kept2.squad'), '--keep-private'], { cwd: source });
+    expect(keptText.stderr).toContain('⚠ Kept 1 e-mail address and 1 credential-looking string in fenster\'s history (--keep-private)');
+
+  });
+
+  it('is deterministic: two exports differ only in exported_at', () => {
+    const source = sourceSquad();
+    const dir = tempDir();
+    exportTo(source, path.join(dir, 'a.squad'));
+    exportTo(source, path.join(dir, 'b.squad'));
+    const a = fs.readFileSync(path.join(dir, 'a.squad'), 'utf8');
+    const b = fs.readFileSync(path.join(dir, 'b.squad'), 'utf8');
+    const strip = (text: string) => text.replace(/"exported_at": "[^"]*"/, '"exported_at": "…"');
+    expect(strip(a)).toBe(strip(b));
+    const keys = (text: string) => [...text.matchAll(/^ {2}"([^"]+)":/gm)].map((m) => m[1]);
+    expect(keys(a)).toEqual(['agents', 'casting', 'exported_at', 'exported_by', 'source', 'squad_format_version', 'team', 'team_skills']);
+    const skill = JSON.parse(a).agents.fenster.skills[REACT_SKILL];
+    expect(Object.keys(skill)).toEqual(['assets', 'files', 'references', 'scripts', 'skill_md']);
+    expect(skill.assets['logo.png']).toEqual({ content: BINARY_ASSET.toString('base64'), encoding: 'base64', mode: '644' });
+    expect(skill.scripts['generate.sh']).toEqual({ content: '#!/bin/sh\necho generate\n', encoding: 'utf8', mode: '755' });
+    expect(skill.references['deep/nested/state.md']).toBe('# State\n\nLift state up.\n');
+    expect(skill.files['notes/crlf.txt']).toBe('\uFEFFline one\r\nline two\r\n');
+  });
+});
+
+describe('export', () => {
+  it('writes squad-export.squad by default and refuses to overwrite it without --force', () => {
+    const source = sourceSquad();
+    const first = runCli(['export'], { cwd: source });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^✓ Exported the squad to squad-export\.squad \(\d+(\.\d)? KB\)/);
+    expect(first.stdout).toContain('Members: Keaton (Lead), Fenster (Core Dev), Hockney (Tester), Scribe (Session Logger)');
+    const before = fs.readFileSync(path.join(source, 'squad-export.squad'));
+    const again = runCli(['export'], { cwd: source });
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim()).toBe('✗ squad-export.squad already exists — pass --force to replace it, or choose another file with --out');
+    expect(fs.readFileSync(path.join(source, 'squad-export.squad')).equals(before)).toBe(true);
+    expect(runCli(['export', '--force'], { cwd: source }).code).toBe(0);
+    const dry = runCli(['export', '--out', 'other.squad', '--dry-run', '--json'], { cwd: source });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.json<ExportJson>()).toMatchObject({ dryRun: true, file: 'other.squad' });
+    expect(fs.existsSync(path.join(source, 'other.squad'))).toBe(false);
+  });
+
+  it('leaves out histories with --no-history, and refuses to run without a squad', () => {
+    const source = sourceSquad();
+    const file = path.join(tempDir(), 'bare.squad');
+    expect(exportTo(source, file, '--no-history').history).toBe(false);
+    const document = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(Object.values(document.agents).every((agent) => !('history' in (agent as object)))).toBe(true);
+    const empty = tempDir();
+    const result = runCli(['export'], { cwd: empty });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^✗ no squad found/);
+    expect(fs.readdirSync(empty)).toEqual([]);
+  });
+
+  it('skips symlinks inside skills and never follows them', () => {
+    const source = sourceSquad();
+    const outside = tempDir();
+    writeFiles(outside, { 'secret.txt': 'do not export' });
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(source, agentSkillDir('fenster', REACT_SKILL), 'references/link.md'));
+    const file = path.join(tempDir(), 'x.squad');
+    const data = exportTo(source, file);
+    expect(data.skipped).toContainEqual({ path: `${agentSkillDir('fenster', REACT_SKILL)}/references/link.md`, reason: 'a symlink or special file; not exported' });
+    expect(fs.readFileSync(file, 'utf8')).not.toContain('do not export');
+  });
+});
+
+describe('import into a repository that has a squad', () => {
+  it('refuses without --force and writes nothing; with --force archives the old squad', () => {
+    const source = sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    exportTo(source, file);
+    const target = tempRepo();
+    expect(runCli(['init', '--yes', '--roles', 'Designer'], { cwd: target }).code).toBe(0);
+    writeFiles(target, { [`${agentSkillDir('keaton', 'figma')}/SKILL.md`]: validSkill('figma') });
+    const before = hashTree(target);
+    const oldSquad = hashTree(path.join(target, '.ai-team'));
+
+    const refused = runCli(['import', file], { cwd: target });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toMatch(/^✗ this repository already has a squad \(1 member, 1 learned skill\) — pass --force/);
+    expect(hashTree(target)).toBe(before);
+
+    const dry = runCli(['import', file, '--force', '--dry-run'], { cwd: target });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('Would archive the previous squad (1 member, 1 learned skill)');
+    expect(dry.stdout).toContain('Dry run: nothing was written.');
+    expect(hashTree(target)).toBe(before);
+
+    const forced = importInto(target, file, '--force');
+    expect(forced.replaced?.archive).toMatch(/^\.ai-team-archive-\d{4}-\d{2}-\d{2}T/);
+    expect(hashTree(path.join(target, forced.replaced!.archive))).toBe(oldSquad);
+    expect(skillTreeHash(target, agentSkillDir('fenster', REACT_SKILL))).toBe(skillTreeHash(source, agentSkillDir('fenster', REACT_SKILL)));
+    expect(fs.existsSync(path.join(target, agentSkillDir('keaton', 'figma')))).toBe(false);
+    expect(debris(target)).toEqual([forced.replaced!.archive]);
+  });
+
+  it('replaces an infrastructure-only squad without --force, archiving it', () => {
+    const source = sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    exportTo(source, file);
+    const target = tempRepo();
+    expect(runCli(['init', '--yes', '--no-team'], { cwd: target }).code).toBe(0);
+    const data = importInto(target, file);
+    expect(data.replaced).toMatchObject({ members: 0, learnedSkills: 0 });
+    expect(data.created).toEqual([]);
+    expect(parseRoster(read(target, squadPaths.team)).map((m) => m.name)).toEqual(['keaton', 'fenster', 'hockney', 'scribe']);
+  });
+});
+
+describe('import of an original Squad export (format 1.0)', () => {
+  it('restores the roster from the casting registry and charters, splits histories, imports skills', () => {
+    const legacy = {
+      version: '1.0',
+      exported_at: '2025-01-01T00:00:00.000Z',
+      squad_version: '0.4.1',
+      casting: {
+        registry: {
+          agents: {
+            ripley: { persistent_name: 'Ripley', universe: 'Alien', status: 'active' },
+            dallas: { persistent_name: 'Dallas', universe: 'Alien', status: 'active' },
+          },
+        },
+        history: { universe_usage_history: [{ universe: 'Alien' }] },
+      },
+      agents: {
+        ripley: {
+          charter: '# Ripley — Lead\n\n## Identity\n\n- **Name:** Ripley\n- **Role:** Lead\n',
+          history: '# Project Context\n\n## Learnings\n\n- The build uses pnpm.\n\n## Portable Knowledge\n\n- The owner wants tests first.\n',
+        },
+        dallas: { charter: '# Dallas — Frontend Dev\n\nBuilds the UI.\n', history: 'Joined the team.\n' },
+        scribe: { charter: '# Scribe\n' },
+      },
+      skills: [validSkill('testing-patterns', 'Testing patterns. Use when writing tests.'), validSkill('tailwind', 'Tailwind rules. Use when styling.')],
+    };
+    const file = path.join(tempDir(), 'squad-export.json');
+    fs.writeFileSync(file, JSON.stringify(legacy, null, 2));
+    const target = tempRepo();
+    const data = importInto(target, file);
+    expect(data.format).toBe('1.0');
+    expect(data.universe).toBe('Alien');
+    expect(data.agents.map((a) => `${a.displayName} (${a.role})`)).toEqual(['Ripley (Lead)', 'Dallas (Frontend Dev)']);
+    const roster = parseRoster(read(target, squadPaths.team));
+    expect(roster.map((m) => `${m.displayName}|${m.role}`)).toEqual(['Ripley|Lead', 'Dallas|Frontend Dev', 'Scribe|Session Logger']);
+    expect(read(target, squadPaths.routing)).toContain('Ripley');
+    expect(read(target, charterPath('ripley'))).toBe(legacy.agents.ripley.charter);
+    const history = read(target, historyPath('ripley'));
+    expect(history).toMatch(/^📌 Imported from "squad-export"/);
+    expect(history).toContain('## Portable Knowledge\n\n- The owner wants tests first.\n');
+    expect(history).toContain('## Project Learnings (from squad-export)\n\n### Learnings\n\n- The build uses pnpm.');
+    expect(data.skills.map((s) => `${s.scope}:${s.name}`)).toEqual(['team:tailwind', 'team:testing-patterns']);
+    expect(read(target, `${teamSkillDir('tailwind')}/${SKILL_FILE}`)).toBe(legacy.skills[1]);
+    const registry = JSON.parse(read(target, squadPaths.castingRegistry));
+    expect(registry.members.map((m: { folder: string; universe: string }) => `${m.folder}:${m.universe}`)).toEqual(['ripley:Alien', 'dallas:Alien']);
+    expect(registry.agents.ripley.persistent_name).toBe('Ripley');
+    expect(JSON.parse(read(target, squadPaths.castingPolicy)).universe).toBe('Alien');
+    // hire keeps working on the imported squad.
+    const hired = runCli(['hire', 'Tester', '--json'], { cwd: target });
+    expect(hired.code, hired.stderr).toBe(0);
+    expect(hired.json<{ universe: string }>().universe).toBe('Alien');
+  });
+});
+
+describe('skills named like built-ins', () => {
+  it('renames learned skills to {name}-imported with their frontmatter name, and skips built-ins in the file', () => {
+    const source = sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    exportTo(source, file);
+    const document = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const learned = (name: string, extra = '') => ({ skill_md: `\uFEFF${validSkill(name, `My own ${name}. Use when needed.`, extra).replace(/\n/g, '\r\n')}`, references: { 'a.md': 'A' } });
+    document.agents.fenster.skills['squad-git-workflow'] = learned('squad-git-workflow');
+    document.team_skills['squad-code-review'] = learned('squad-code-review', 'metadata:\n  author: hockney');
+    document.team_skills['squad-code-review-imported'] = learned('squad-code-review-imported');
+    document.team_skills['squad-scribe'] = { skill_md: validSkill('squad-scribe', 'Built-in.', 'metadata:\n  author: squad\n  version: "0.9"') };
+    fs.writeFileSync(file, JSON.stringify(document));
+
+    const target = tempRepo();
+    const result = runCli(['import', file], { cwd: target });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('⚠ Renamed squad-git-workflow → squad-git-workflow-imported (fenster): a built-in skill has this name');
+    expect(result.stderr).toContain('⚠ Renamed squad-code-review → squad-code-review-imported-2 (team): a built-in skill has this name');
+    expect(result.stdout).toContain('Skipped squad-scribe (team): built-in skill: this repository gets its own version');
+
+    const renamed = agentSkillDir('fenster', 'squad-git-workflow-imported');
+    const text = read(target, `${renamed}/${SKILL_FILE}`);
+    expect(text.startsWith('\uFEFF---\r\nname: squad-git-workflow-imported\r\n')).toBe(true);
+    const parsed = parseSkill(text);
+    expect(validateSkill({ ...parsed, dirName: 'squad-git-workflow-imported' }).errors).toEqual([]);
+    expect(read(target, `${renamed}/references/a.md`)).toBe('A');
+    const second = teamSkillDir('squad-code-review-imported-2');
+    expect(parseSkill(read(target, `${second}/${SKILL_FILE}`)).frontmatter.name).toBe('squad-code-review-imported-2');
+    // The built-ins themselves are this package's, untouched.
+    const shipped = fs.readFileSync(path.resolve('templates/skills/squad-scribe/SKILL.md'), 'utf8');
+    expect(read(target, `${teamSkillDir('squad-scribe')}/${SKILL_FILE}`)).toBe(shipped);
+    expect(read(target, `${teamSkillDir('squad-git-workflow')}/${SKILL_FILE}`)).toBe(fs.readFileSync(path.resolve('templates/skills/squad-git-workflow/SKILL.md'), 'utf8'));
+    const validate = runCli(['skills', 'validate'], { cwd: target });
+    expect(validate.code, validate.stdout).toBe(0);
+  });
+});
+
+/** Run a failing import and check: exit 1, one ✗ line naming the problem, nothing written. */
+function expectRejected(document: unknown, pattern: RegExp, options: { raw?: string | Buffer; setup?: (root: string) => void } = {}): void {
+  const dir = tempDir();
+  const file = path.join(dir, 'bad.squad');
+  fs.writeFileSync(file, options.raw ?? JSON.stringify(document));
+  const target = tempRepo();
+  options.setup?.(target);
+  const before = hashTree(target);
+  const result = runCli(['import', file], { cwd: target });
+  expect(result.code, result.stdout).toBe(1);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^✗ /);
+  expect(lines[0]).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(hashTree(target)).toBe(before);
+}
+
+function minimal(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    squad_format_version: '1.1',
+    exported_at: '2025-01-01T00:00:00.000Z',
+    agents: { fenster: { charter: '# Fenster\n', skills: { react: { skill_md: validSkill('react'), references: {} } } } },
+    ...extra,
+  };
+}
+
+function withReference(relPath: string): Record<string, unknown> {
+  return minimal({ agents: { fenster: { skills: { react: { skill_md: validSkill('react'), references: { [relPath]: 'x' } } } } } });
+}
+
+describe('import refuses bad input with one line naming the entry, and writes nothing', () => {
+  it('not JSON, truncated JSON, not UTF-8', () => {
+    expectRejected(undefined, /^✗ invalid \.squad file: not valid JSON \(/, { raw: 'hello, this is not json' });
+    const whole = JSON.stringify(minimal());
+    expectRejected(undefined, /^✗ invalid \.squad file: not valid JSON, or cut short \(/, { raw: whole.slice(0, whole.length / 2) });
+    expectRejected(undefined, /not UTF-8 text/, { raw: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) });
+    expectRejected(undefined, /the document must be a JSON object, not a list/, { raw: '[1, 2]' });
+  });
+
+  it('unknown or missing format version', () => {
+    expectRejected(minimal({ squad_format_version: '2.0' }), /squad_format_version: unknown format version "2\.0"/);
+    expectRejected(minimal({ squad_format_version: 1.1 }), /squad_format_version: unknown format version 1\.1/);
+    const { squad_format_version: _, ...none } = minimal();
+    expectRejected(none, /no format version \(expected "squad_format_version": "1\.1"\)/);
+    expectRejected({ version: '0.9', agents: {} }, /^✗ invalid \.squad file: version: unknown format version "0\.9"/);
+  });
+
+  it('wrong types', () => {
+    expectRejected(minimal({ agents: [] }), /invalid \.squad file: agents: must be an object, not a list/);
+    expectRejected(minimal({ agents: { fenster: { charter: 42 } } }), /agents\.fenster\.charter: must be a string, not a number/);
+    expectRejected(minimal({ agents: { fenster: { skills: { react: { skill_md: null } } } } }), /agents\.fenster\.skills\.react\.skill_md: must be a string, not null/);
+    expectRejected(withReferenceValue({ content: 'x', encoding: 'hex' }), /references\["a\.md"\]\.encoding: must be "utf8" or "base64"/);
+    expectRejected(withReferenceValue({ content: 'x', mode: '777' }), /references\["a\.md"\]\.mode: must be "644" or "755"/);
+    expectRejected(withReferenceValue({ content: '!!!', encoding: 'base64' }), /references\["a\.md"\]\.content: is not valid base64/);
+    expectRejected(withReferenceValue(12), /references\["a\.md"\]: must be a text string or an object/);
+    expectRejected(minimal({ team: { team_md: ['x'] } }), /team\.team_md: must be a string, not a list/);
+  });
+
+  it('agent and skill names that break the rules, and duplicates after normalisation', () => {
+    expectRejected(minimal({ agents: { 'Bad Name': {} } }), /agents\["Bad Name"\]: agent name "Bad Name" must be lowercase/);
+    expectRejected(minimal({ agents: { fenster: { skills: { '-react': { skill_md: 'x' } } } } }), /agents\.fenster\.skills\["-react"\]: skill name "-react" must not start or end with a hyphen/);
+    expectRejected(minimal({ team_skills: { 'a--b': { skill_md: 'x' } } }), /team_skills\.a--b: skill name "a--b" must not contain consecutive hyphens/);
+    expectRejected(minimal({ agents: { fenster: {}, Fenster: {} } }), /agents\.Fenster: duplicate agent name: "fenster" and "Fenster" are the same name/);
+    expectRejected(
+      minimal({ team_skills: { 'caf\u00e9': { skill_md: 'x' }, 'cafe\u0301': { skill_md: 'x' } } }),
+      /duplicate skill name: "caf\\u00e9" and "cafe\\u0301" are the same name once case and Unicode normalisation are ignored/,
+    );
+    expectRejected(
+      minimal({ team_skills: { api: { skill_md: 'x', references: { 'Guide.md': 'a' }, files: { 'references/guide.md': 'b' } } } }),
+      /team_skills\.api\.files\["references\/guide\.md"\]: the same file as team_skills\.api\.references\["Guide\.md"\]/,
+    );
+    expectRejected(
+      minimal({ team_skills: { api: { skill_md: 'x', references: { a: 'file', 'a/b.md': 'nested' } } } }),
+      /team_skills\.api\.references\["a\/b\.md"\]: its folder "references\/a" is also a file/,
+    );
+    expectRejected({ version: '1.0', agents: {}, skills: [validSkill('same'), validSkill('same')] }, /skills\[1\]: duplicate skill name "same"/);
+  });
+
+  it('file paths that are absolute, contain .., backslashes, NUL or a drive letter', () => {
+    expectRejected(withReference('/etc/passwd'), /references\["\/etc\/passwd"\]: the path is absolute/);
+    expectRejected(withReference('../x'), /^✗ invalid \.squad file: agents\.fenster\.skills\.react\.references\["\.\.\/x"\]: the path contains "\.\."/);
+    expectRejected(withReference('a/../../x'), /the path contains "\.\."/);
+    expectRejected(withReference('a\\b'), /references\["a\\\\b"\]: the path contains a backslash/);
+    expectRejected(withReference('a\u0000b'), /references\["a\\u0000b"\]: the path contains a NUL byte/);
+    expectRejected(withReference('C:/Windows/x'), /the path is absolute/);
+    expectRejected(withReference('docs/C:x'), /references\["docs\/C:x"\]: the path contains a drive letter/);
+    expectRejected(withReference('.git/config'), /the path contains a \.git folder/);
+  });
+
+  it('a file over the size limit, deeply nested JSON', () => {
+    const big = 'x'.repeat(SQUAD_LIMITS.fileBytes + 1);
+    expectRejected(withReferenceValue(big), /references\["a\.md"\]: the file is 8 MB; the limit is 8 MB per file/);
+    expectRejected(undefined, /the JSON nests deeper than 64 levels/, { raw: `{"squad_format_version":"1.1","agents":{},"casting":{"policy":${'['.repeat(100000)}${']'.repeat(100000)}}}` });
+  });
+
+  it('a target whose squad folders are symlinks, or lead outside the repository', () => {
+    const outside = tempDir();
+    const document = minimal();
+    expectRejected(document, /^✗ \.ai-team is a symlink; import never writes through symlinks/, { setup: (root) => fs.symlinkSync(outside, path.join(root, '.ai-team')) });
+    expectRejected(document, /^✗ \.ai-team-templates is a symlink/, { setup: (root) => fs.symlinkSync(outside, path.join(root, '.ai-team-templates')) });
+    expectRejected(document, /^✗ refusing to write \.github\/agents\/squad\.agent\.md: \.github\/agents is a symlink that leads outside the repository/, {
+      setup: (root) => {
+        fs.mkdirSync(path.join(root, '.github'));
+        fs.symlinkSync(outside, path.join(root, '.github/agents'));
+      },
+    });
+    expect(fs.readdirSync(outside)).toEqual([]);
+    expectRejected(document, /^✗ cannot create .*\.github\/agents: .*\.github is a file, not a folder/, { setup: (root) => fs.writeFileSync(path.join(root, '.github'), 'not a folder') });
+  });
+});
+
+function withReferenceValue(value: unknown): Record<string, unknown> {
+  return minimal({ agents: { fenster: { skills: { react: { skill_md: validSkill('react'), references: { 'a.md': value } } } } } });
+}
+
+describe('import interrupted', () => {
+  /** The smallest k for which the import is not killed (its number of writes + 1), by bisection. */
+  function writesOf(args: string[], prepare: () => string): number {
+    let low = 1;
+    let high = 512;
+    while (low < high) {
+      const mid = Math.floor((low + high) / 2);
+      const root = prepare();
+      const result = runCli(args, { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(mid) } });
+      if (result.code === 0) high = mid;
+      else low = mid + 1;
+    }
+    return low - 1;
+  }
+
+  it('never loses the old squad, and a rerun (with --force) completes the job', () => {
+    const source = sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    exportTo(source, file);
+    const reactDir = agentSkillDir('fenster', REACT_SKILL);
+    const expectedSkill = skillTreeHash(source, reactDir);
+
+    // A repository with its own squad, replaced with --force.
+    const template = tempRepo();
+    expect(runCli(['init', '--yes', '--roles', 'Designer'], { cwd: template }).code).toBe(0);
+    writeFiles(template, { [`${agentSkillDir('keaton', 'figma')}/SKILL.md`]: validSkill('figma'), 'README.md': '# app\n' });
+    const oldSquad = hashTree(path.join(template, '.ai-team'));
+    const copy = () => {
+      const root = tempRepo();
+      fs.cpSync(template, root, { recursive: true });
+      return root;
+    };
+    const total = writesOf(['import', file, '--force'], copy);
+    expect(total).toBeGreaterThan(20);
+    const ks = [...new Set([1, Math.floor(total / 2), total - 2, total - 1, total])].filter((k) => k >= 1);
+    for (const k of ks) {
+      const root = copy();
+      const killed = runCli(['import', file, '--force'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
+      expect(killed.code, `k=${k}`).not.toBe(0);
+      // The old squad is whole: still in place, or in its archive.
+      const archives = debris(root).filter((name) => name.startsWith('.ai-team-archive-'));
+      const intact = [path.join(root, '.ai-team'), ...archives.map((a) => path.join(root, a))].some((dir) => fs.existsSync(dir) && hashTree(dir) === oldSquad);
+      expect(intact, `k=${k}`).toBe(true);
+      expect(read(root, 'README.md')).toBe('# app\n');
+      const again = runCli(['import', file, '--force'], { cwd: root });
+      expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
+      expect(skillTreeHash(root, reactDir), `k=${k}`).toBe(expectedSkill);
+      expect(parseRoster(read(root, squadPaths.team)).map((m) => m.name)).toEqual(['keaton', 'fenster', 'hockney', 'scribe']);
+      const archived = debris(root).filter((name) => name.startsWith('.ai-team-archive-'));
+      expect(archived.some((a) => hashTree(path.join(root, a)) === oldSquad), `k=${k}`).toBe(true);
+    }
+  });
+
+  it('into a fresh repository: killed anywhere, the rerun ends in the same squad', () => {
+    const source = sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    exportTo(source, file);
+    const reference = tempRepo();
+    importInto(reference, file);
+    const stable = (root: string) =>
+      Object.fromEntries(
+        listFiles(root)
+          .filter((rel) => !rel.startsWith('.ai-team-import-staging-'))
+          .map((rel) => [rel, read(root, rel).replace(/"at": "[^"]+"/g, '"at": "…"').replace(/on \d{4}-\d{2}-\d{2}/, 'on …')]),
+      );
+    const expected = stable(reference);
+    const total = writesOf(['import', file], tempRepo);
+    for (const k of [1, Math.floor(total / 3), total - 14, total - 8, total - 2, total - 1, total]) {
+      const root = tempRepo();
+      const killed = runCli(['import', file], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
+      expect(killed.code, `k=${k}`).not.toBe(0);
+      const again = runCli(['import', file, '--force'], { cwd: root });
+      expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
+      const files = stable(root);
+      for (const [rel, content] of Object.entries(expected)) expect(files[rel], `k=${k} ${rel}`).toBe(content);
+    }
+  });
+});
+
+describe('import output', () => {
+  it('reports agents, learned skills, built-ins and the next steps', () => {
+    const source = sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    exportTo(source, file);
+    const target = tempRepo();
+    const result = runCli(['import', file], { cwd: target });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toBe('✓ Imported squad: 3 agents from The Usual Suspects: Keaton (Lead), Fenster (Core Dev), Hockney (Tester)');
+    expect(lines[1]).toBe(`✓ Imported 2 learned skills (${REACT_SKILL}, ${TEAM_SKILL})`);
+    expect(lines[2]).toMatch(/^✓ Built-in skills applied: squad-casting, /);
+    expect(result.stdout).toContain('Created outside .ai-team/: .github/agents/squad.agent.md, .ai-team-templates/ (10 files), .gitattributes (+5 lines)');
+    expect(result.stdout).toContain('.ai-team/team.md still describes "Dashboard"');
+  });
+});
+

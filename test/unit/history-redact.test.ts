@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { demoteHeadings, splitHistory } from '../../src/core/history.js';
+import { redactText } from '../../src/core/redact.js';
+import { renderTemplate } from '../../src/core/templates.js';
+import { STATE_TEMPLATES } from '../../src/core/scaffold.js';
+
+describe('splitHistory', () => {
+  it('splits the history init writes: Portable Knowledge travels as portable, the rest as project', async () => {
+    const text = await renderTemplate(STATE_TEMPLATES.history, { name: 'Fenster', role: 'Core Dev', project: 'Shop' });
+    const filled = text
+      .replace('## Portable Knowledge\n\n', '## Portable Knowledge\n\n- Prefers tabs.\n')
+      .concat('\n- Orders live in src/orders.\n');
+    expect(splitHistory(filled)).toEqual({
+      portable: '- Prefers tabs.',
+      project: [
+        '## Project Context',
+        '',
+        '- **Project:** Shop',
+        '- **Stack:** _not specified yet_',
+        '- **Owner:** _not specified yet_',
+        '- **My role:** Core Dev',
+        '',
+        '## Project Learnings',
+        '',
+        '- Orders live in src/orders.',
+      ].join('\n'),
+    });
+    expect(splitHistory(text)).toEqual({ portable: '', project: expect.stringMatching(/^## Project Context[\s\S]*## Project Learnings$/) });
+  });
+
+  it('counts only level-2 headings outside code blocks, and any heading starting with "Portable"', () => {
+    const text = [
+      '# Title',
+      'Loose note before any section.',
+      '## Portable',
+      '- a',
+      '### Sub heading stays',
+      '```md',
+      '## Not a heading',
+      '```',
+      '## Learnings',
+      '- b',
+      '## portable knowledge ##',
+      '- c',
+    ].join('\r\n');
+    expect(splitHistory(text)).toEqual({
+      portable: '- a\n### Sub heading stays\n```md\n## Not a heading\n```\n- c',
+      project: 'Loose note before any section.\n## Learnings\n- b',
+    });
+  });
+
+  it('is stable: splitting what an import wrote gives the same portable part back', async () => {
+    const parts = splitHistory('# X\n\n## Portable Knowledge\n\n- keep\n\n## Notes\n\n- there\n');
+    const imported = await renderTemplate('import/history.md.hbs', { name: 'X', source: 'old', date: '2025-01-01', portable: parts.portable, project: demoteHeadings(parts.project) });
+    const again = splitHistory(imported);
+    expect(again.portable).toBe(parts.portable);
+    expect(again.project).toContain('## Project Learnings (from old)\n\n### Notes\n\n- there');
+  });
+});
+
+describe('demoteHeadings', () => {
+  it('adds a level to every heading up to h6, and leaves code blocks alone', () => {
+    expect(demoteHeadings('# A\n## B\n###### F\n#nospace\n~~~\n## code\n~~~\n   ## indented')).toBe('## A\n### B\n###### F\n#nospace\n~~~\n## code\n~~~\n   ### indented');
+  });
+});
+
+describe('redactText', () => {
+  it.each([
+    ['mail ada.lovelace+x@example.co.uk today', 'mail [REDACTED:email] today', 1, 0],
+    ['gh token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB here', 'gh token [REDACTED:secret] here', 0, 1],
+    ['pat github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', 'pat [REDACTED:secret]', 0, 1],
+    ['aws AKIAIOSFODNN7EXAMPLE key', 'aws [REDACTED:secret] key', 0, 1],
+    ['openai sk-proj-abcdefghijklmnop1234567890', 'openai [REDACTED:secret]', 0, 1],
+    ['slack xoxb-123456789012-abcdefghij', 'slack [REDACTED:secret]', 0, 1],
+    ['password=hunter22!', 'password=[REDACTED:secret]', 0, 1],
+    ['api_key: "Zx81kLmn0pQ"', 'api_key: "[REDACTED:secret]"', 0, 1],
+    ['Authorization: Bearer abcdefghijklmnop.qrstuvwx', 'Authorization: Bearer [REDACTED:secret]', 0, 1],
+    ['db postgres://admin:s3cret@db.internal:5432/app', 'db postgres://[REDACTED:secret]@db.internal:5432/app', 0, 1],
+    ['hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 'hash [REDACTED:secret]', 0, 1],
+    ['key 4Kp9Xw2LmQ7vZr8tYb3NcJ6hGd1FsA5eWq0UoIiE', 'key [REDACTED:secret]', 0, 1],
+    ['-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY----- after', '[REDACTED:secret] after', 0, 1],
+    ['-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXkt', '[REDACTED:secret]', 0, 1],
+  ])('redacts %j', (text, expected, email, secret) => {
+    expect(redactText(text)).toEqual({ text: expected, counts: { email, secret } });
+  });
+
+  it.each([
+    'commit 3f786850e387550fdab836ed7e6dc881de23001b fixed it',
+    'see src/components/OrderList/OrderListItem/index.tsx for it',
+    'the token: expires daily',
+    'token: ${GITHUB_TOKEN} from the environment',
+    'password: <your password>',
+    'use logo@2x.png on retina screens',
+    'the react-component-patterns skill and the api-design skill',
+    'npm i @scope/pkg@1.2.3',
+  ])('keeps %j', (text) => {
+    expect(redactText(text)).toEqual({ text, counts: { email: 0, secret: 0 } });
+  });
+});

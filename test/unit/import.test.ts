@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { SquadError } from '../../src/core/errors.js';
+import { importSquad, withSkillName } from '../../src/core/import.js';
+import { SQUAD_LIMITS } from '../../src/core/squad-format.js';
+import { IMPORT_STAGING_PREFIX, agentSkillDir, squadPaths } from '../../src/core/paths.js';
+import { parseRoster } from '../../src/core/roster.js';
+import { parseSkill } from '../../src/core/skill.js';
+import { cleanupTempDirs, hashTree, tempDir, validSkill } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
+afterEach(() => vi.restoreAllMocks());
+
+function squadFile(document: unknown): string {
+  const file = path.join(tempDir(), 'in.squad');
+  fs.writeFileSync(file, JSON.stringify(document));
+  return file;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<SquadError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof SquadError) return error;
+    throw error;
+  }
+  throw new Error('expected a SquadError');
+}
+
+describe('withSkillName', () => {
+  it('replaces the name line and keeps every other byte', () => {
+    expect(withSkillName('---\nname: a\ndescription: d\n---\nbody\n', 'b')).toBe('---\nname: b\ndescription: d\n---\nbody\n');
+    expect(withSkillName('\uFEFF---\r\nname:   "a"  # comment\r\ndescription: d\r\n---\r\n', 'b')).toBe('\uFEFF---\r\nname: b\r\ndescription: d\r\n---\r\n');
+    expect(withSkillName('---\nname: >-\n  long\n  name\ndescription: d\n---\n', 'b')).toBe('---\nname: b\ndescription: d\n---\n');
+  });
+
+  it('adds a name when the frontmatter has none, and gives up without frontmatter', () => {
+    expect(withSkillName('---\ndescription: d\n---\n', 'b')).toBe('---\nname: b\ndescription: d\n---\n');
+    expect(withSkillName('# no frontmatter\nname: x\n', 'b')).toBeUndefined();
+    expect(withSkillName('---\nmetadata:\n  name: inner\n---\n', 'b')).toBe('---\nname: b\nmetadata:\n  name: inner\n---\n');
+  });
+});
+
+describe('importSquad', () => {
+  it('refuses a squad over the total size limit before writing anything', async () => {
+    const target = tempDir();
+    const before = hashTree(target);
+    const file = squadFile({ squad_format_version: '1.1', agents: { a: { charter: 'x'.repeat(600) }, b: { charter: 'y'.repeat(600) } } });
+    const error = await rejection(importSquad(target, file, { limits: { ...SQUAD_LIMITS, totalBytes: 1000 } }));
+    expect(error.message).toBe('invalid .squad file: agents.b.charter: the files add up to more than 1000 bytes, the limit for a whole squad');
+    expect(error.hint).toMatch(/^nothing was written/);
+    expect(hashTree(target)).toBe(before);
+  });
+
+  it('refuses a missing file, a folder, and a file over the document limit', async () => {
+    const target = tempDir();
+    expect((await rejection(importSquad(target, path.join(target, 'nope.squad'), { shownFile: 'nope.squad' }))).message).toBe('nope.squad does not exist');
+    expect((await rejection(importSquad(target, target, { shownFile: 'dir' }))).message).toBe('dir is a folder, not a .squad file');
+    const file = squadFile({ squad_format_version: '1.1', agents: {} });
+    expect((await rejection(importSquad(target, file, { limits: { ...SQUAD_LIMITS, documentBytes: 10 } }))).message).toMatch(/the file is \d+ bytes; the limit is 10 bytes/);
+    expect(fs.readdirSync(target)).toEqual([]);
+  });
+
+  it('writes nothing in a dry run', async () => {
+    const target = tempDir();
+    const file = squadFile({ squad_format_version: '1.1', agents: { fenster: { charter: '# Fenster — Core Dev\n' } } });
+    const report = await importSquad(target, file, { dryRun: true });
+    expect(report.dryRun).toBe(true);
+    expect(report.agents).toEqual([{ name: 'fenster', displayName: 'Fenster', role: 'Core Dev', skills: 0 }]);
+    expect(report.created).toContain('.github/agents/squad.agent.md');
+    expect(fs.readdirSync(target)).toEqual([]);
+  });
+
+  it('builds a roster from the charters when the file has neither roster nor registry', async () => {
+    const target = tempDir();
+    const file = squadFile({
+      squad_format_version: '1.1',
+      agents: { 'kaylee-frye': {}, mal: { charter: '# Malcolm Reynolds — Lead\n' } },
+    });
+    const report = await importSquad(target, file);
+    expect(report.agents.map((a) => `${a.displayName}|${a.role}`)).toEqual(['Kaylee Frye|Member', 'Malcolm Reynolds|Lead']);
+    expect(parseRoster(fs.readFileSync(path.join(target, squadPaths.team), 'utf8')).map((m) => `${m.name}|${m.displayName}`)).toEqual([
+      'kaylee-frye|Kaylee Frye',
+      'mal|Malcolm Reynolds',
+      'scribe|Scribe',
+    ]);
+  });
+
+  it('renames an agent skill named like a built-in and rewrites its frontmatter name', async () => {
+    const target = tempDir();
+    const file = squadFile({ squad_format_version: '1.1', agents: { a: { skills: { 'squad-git-workflow': { skill_md: validSkill('squad-git-workflow') } } } } });
+    const report = await importSquad(target, file);
+    expect(report.renamed).toEqual([{ scope: 'agent', agent: 'a', from: 'squad-git-workflow', to: 'squad-git-workflow-imported', reason: 'a built-in skill has this name' }]);
+    const text = fs.readFileSync(path.join(target, agentSkillDir('a', 'squad-git-workflow-imported'), 'SKILL.md'), 'utf8');
+    expect(parseSkill(text).frontmatter.name).toBe('squad-git-workflow-imported');
+  });
+});
+
+describe('importSquad failing halfway', () => {
+  const document = { squad_format_version: '1.1', agents: { fenster: { charter: '# Fenster — Core Dev\n', skills: { react: { skill_md: validSkill('react'), assets: { 'a.bin': { content: 'AAE=', encoding: 'base64' } } } } } } };
+
+  async function squadTarget(): Promise<string> {
+    const target = tempDir();
+    await importSquad(target, squadFile({ squad_format_version: '1.1', agents: { keaton: { charter: '# Keaton — Lead\n' } } }));
+    return target;
+  }
+
+  it('a write that fails while staging leaves the target as it was', async () => {
+    const target = await squadTarget();
+    const before = hashTree(target);
+    const write = fs.writeFileSync;
+    vi.spyOn(fs, 'writeFileSync').mockImplementation((file, data, options) => {
+      if (String(file).endsWith('a.bin')) throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
+      return write(file, data, options);
+    });
+    const error = await rejection(importSquad(target, squadFile(document), { force: true }));
+    expect(error.message).toMatch(/^cannot write \.ai-team-import-staging-[0-9a-f]+\/\.ai-team\/agents\/fenster\/skills\/react\/assets\/a\.bin: the disk is full$/);
+    expect(hashTree(target)).toBe(before);
+  });
+
+  it('a swap that fails puts the archived squad back', async () => {
+    const target = await squadTarget();
+    const before = hashTree(target);
+    const rename = fs.renameSync;
+    vi.spyOn(fs, 'renameSync').mockImplementation((from, to) => {
+      if (String(from).includes(IMPORT_STAGING_PREFIX) && path.basename(String(to)) === '.ai-team') throw Object.assign(new Error('busy'), { code: 'EBUSY' });
+      return rename(from, to);
+    });
+    const error = await rejection(importSquad(target, squadFile(document), { force: true }));
+    expect(error.code).toBe('NOT_WRITABLE');
+    expect(hashTree(target)).toBe(before);
+  });
+});

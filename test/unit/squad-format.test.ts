@@ -1,0 +1,228 @@
+import { describe, expect, it } from 'vitest';
+import {
+  SQUAD_LIMITS,
+  SquadFormatError,
+  bucketOf,
+  canonicalJson,
+  decodeFile,
+  encodeFile,
+  jsonNestingProblem,
+  parseJsonText,
+  readSquadDocument,
+  serializeSquad,
+  skillFileEntries,
+  squadPathProblem,
+  squadText,
+  validateSquadDocument,
+  type SquadLimits,
+} from '../../src/core/squad-format.js';
+import { validSkill } from '../helpers/cli.js';
+
+function problem(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof SquadFormatError) return `${error.where ?? '-'}: ${error.detail}`;
+    throw error;
+  }
+  return 'accepted';
+}
+
+const doc = (agents: unknown, extra: Record<string, unknown> = {}) => ({ squad_format_version: '1.1', agents, ...extra });
+const skill = (files: Record<string, unknown> = {}) => ({ skill_md: validSkill('s'), ...files });
+
+describe('reading the JSON', () => {
+  it('finds nesting deeper than the limit, ignoring brackets inside strings', () => {
+    expect(jsonNestingProblem('[[[]]]', 3)).toBeUndefined();
+    expect(jsonNestingProblem('[[[[]]]]', 3)).toBe('the JSON nests deeper than 3 levels (at character 4)');
+    expect(jsonNestingProblem('{"a": "[[[[[[\\"[[[[["}', 2)).toBeUndefined();
+    expect(jsonNestingProblem('{"a\\\\": [[["x"]]]}', 3)).toBe('the JSON nests deeper than 3 levels (at character 11)');
+    expect(jsonNestingProblem('"unterminated [[[[', 1)).toBeUndefined();
+  });
+
+  it('refuses pathological nesting before JSON.parse sees it', () => {
+    const deep = `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`;
+    expect(problem(() => parseJsonText(deep))).toBe('-: the JSON nests deeper than 64 levels (at character 65)');
+  });
+
+  it('says whether JSON is broken or cut short', () => {
+    expect(problem(() => parseJsonText('{"a": 1,}'))).toMatch(/^-: not valid JSON \(/);
+    expect(problem(() => parseJsonText('{"a": [1, 2'))).toMatch(/^-: not valid JSON, or cut short \(/);
+    expect(problem(() => parseJsonText(''))).toMatch(/cut short/);
+    expect(problem(() => parseJsonText('{"a": "unterminated'))).toMatch(/cut short/);
+    expect(problem(() => parseJsonText('{"a": 1} x'))).not.toMatch(/cut short/);
+  });
+
+  it('takes UTF-8 with or without a BOM, within the document size limit', () => {
+    expect(squadText(Buffer.from('\uFEFF{}'))).toBe('{}');
+    expect(problem(() => squadText(Buffer.from([0xc3, 0x28])))).toBe('-: not UTF-8 text (a .squad file is JSON)');
+    expect(problem(() => squadText(Buffer.alloc(11), { ...SQUAD_LIMITS, documentBytes: 10 }))).toBe('-: the file is 11 bytes; the limit is 10 bytes');
+  });
+});
+
+describe('validateSquadDocument', () => {
+  it('accepts a minimal document and fills in the defaults', () => {
+    const { format, document } = validateSquadDocument(doc({ fenster: {} }));
+    expect(format).toBe('1.1');
+    expect(document).toEqual({
+      squad_format_version: '1.1',
+      exported_at: '',
+      exported_by: '',
+      source: { project: '' },
+      team: {},
+      casting: {},
+      agents: { fenster: { skills: {} } },
+      team_skills: {},
+    });
+  });
+
+  it('checks the format version', () => {
+    expect(problem(() => validateSquadDocument({ agents: {} }))).toBe('-: no format version (expected "squad_format_version": "1.1")');
+    expect(problem(() => validateSquadDocument(doc({}, { squad_format_version: '1.2' })))).toMatch(/^squad_format_version: unknown format version "1\.2"/);
+    expect(problem(() => validateSquadDocument({ version: '2.0', agents: {} }))).toMatch(/^version: unknown format version "2\.0"/);
+    expect(problem(() => validateSquadDocument('1.1'))).toBe('-: the document must be a JSON object, not a string');
+  });
+
+  it('checks the type of every field', () => {
+    expect(problem(() => validateSquadDocument(doc(null)))).toBe('agents: must be an object, not null');
+    expect(problem(() => validateSquadDocument(doc({ a: { history: 'text' } })))).toBe('agents.a.history: must be an object, not a string');
+    expect(problem(() => validateSquadDocument(doc({ a: { history: { portable: 1 } } })))).toBe('agents.a.history.portable: must be a string, not a number');
+    expect(problem(() => validateSquadDocument(doc({ a: { skills: [] } })))).toBe('agents.a.skills: must be an object, not a list');
+    expect(problem(() => validateSquadDocument(doc({}, { team_skills: { s: skill({ scripts: 'x' }) } })))).toBe('team_skills.s.scripts: must be an object, not a string');
+    expect(problem(() => validateSquadDocument(doc({}, { team_skills: { s: skill({ files: { a: { content: 'x', extra: 1 } } }) } })))).toBe(
+      'team_skills.s.files["a"]: unexpected field "extra" (a file has content, encoding and mode)',
+    );
+    expect(problem(() => validateSquadDocument(doc({}, { team_skills: { s: skill({ files: { a: { encoding: 'utf8' } } }) } })))).toBe(
+      'team_skills.s.files["a"].content: must be a string, not a undefined',
+    );
+    expect(problem(() => validateSquadDocument(doc({}, { casting: { policy: [] } })))).toBe('casting.policy: must be an object, not a list');
+    expect(problem(() => validateSquadDocument(doc({}, { source: { project: 3 } })))).toBe('source.project: must be a string, not a number');
+    expect(problem(() => validateSquadDocument(doc({}, { exported_at: 5 })))).toBe('exported_at: must be a string, not a number');
+  });
+
+  it('checks names, and duplicates after normalisation', () => {
+    expect(problem(() => validateSquadDocument(doc({ ['x'.repeat(65)]: {} })))).toMatch(/agent name is 65 characters; the limit is 64/);
+    expect(problem(() => validateSquadDocument(doc({ 'a_b': {} })))).toBe('agents.a_b: agent name "a_b" may only contain lowercase letters a-z, digits and hyphens');
+    expect(problem(() => validateSquadDocument(doc({ '': {} })))).toBe('agents[""]: agent name is empty');
+    expect(problem(() => validateSquadDocument(doc({ api: {}, API: {} })))).toMatch(/^agents\.API: duplicate agent name: "api" and "API"/);
+  });
+
+  it('checks every path, and that no file is also a folder', () => {
+    const files = (bucket: string, relPath: string) => doc({}, { team_skills: { s: skill({ [bucket]: { [relPath]: 'x' } }) } });
+    expect(problem(() => validateSquadDocument(files('references', 'ok/fine.md')))).toBe('accepted');
+    expect(problem(() => validateSquadDocument(files('references', '')))).toBe('team_skills.s.references[""]: the path is empty');
+    expect(problem(() => validateSquadDocument(files('assets', 'a\tb')))).toBe('team_skills.s.assets["a\\tb"]: the path contains a control character');
+    expect(problem(() => validateSquadDocument(files('files', 'SKILL.md')))).toBe('team_skills.s.files["SKILL.md"]: the same file as team_skills.s.skill_md once case and Unicode normalisation are ignored');
+    expect(problem(() => validateSquadDocument(files('files', 'skill.md')))).toMatch(/the same file as team_skills\.s\.skill_md/);
+    expect(problem(() => validateSquadDocument(files('scripts', `${'a'.repeat(256)}.sh`)))).toMatch(/a path segment is longer than 255 bytes/);
+    expect(problem(() => validateSquadDocument(doc({}, { team_skills: { s: skill({ files: { references: 'file' }, references: { 'x.md': 'x' } }) } })))).toBe(
+      'team_skills.s.references["x.md"]: its folder "references" is also a file (team_skills.s.files["references"])',
+    );
+  });
+
+  it('keeps a path such as __proto__ as a file name', () => {
+    const parsed = JSON.parse('{"squad_format_version":"1.1","agents":{},"team_skills":{"s":{"skill_md":"x","files":{"__proto__":"data"}}}}');
+    const { document } = validateSquadDocument(parsed);
+    expect(skillFileEntries(document.team_skills.s!)).toEqual([['__proto__', 'data']]);
+    expect(Object.getPrototypeOf(document.team_skills.s!.files)).toBe(Object.prototype);
+  });
+
+  it('enforces the per-file, total and count limits', () => {
+    const limits: SquadLimits = { ...SQUAD_LIMITS, fileBytes: 10, totalBytes: 25, fileCount: 4 };
+    const files = (entries: Record<string, unknown>) => doc({}, { team_skills: { s: { skill_md: 'x', files: entries } } });
+    expect(problem(() => validateSquadDocument(files({ a: '12345678901' }), { limits }))).toBe('team_skills.s.files["a"]: the file is 11 bytes; the limit is 10 bytes per file');
+    expect(problem(() => validateSquadDocument(files({ a: { content: Buffer.alloc(11).toString('base64'), encoding: 'base64' } }), { limits }))).toMatch(/the file is 11 bytes/);
+    expect(problem(() => validateSquadDocument(files({ a: '1234567890', b: '1234567890', c: '12345' }), { limits }))).toBe(
+      'team_skills.s.files["c"]: the files add up to more than 25 bytes, the limit for a whole squad',
+    );
+    expect(problem(() => validateSquadDocument(files({ a: '', b: '', c: '', d: '' }), { limits }))).toBe('team_skills.s.files["d"]: the squad has more than 4 files, the limit');
+  });
+
+  it('reads a Squad 1.0 export into the 1.1 model', () => {
+    const { format, document } = validateSquadDocument(
+      {
+        version: '1.0',
+        squad_version: '0.4.1',
+        exported_at: 'then',
+        casting: { registry: { agents: {} } },
+        agents: { keaton: { charter: '# Keaton', history: '# H\n\n## Portable Knowledge\n\n- p\n\n## Sprint 3\n\n- q\n' } },
+        skills: [validSkill('testing')],
+      },
+      { sourceName: 'old-app' },
+    );
+    expect(format).toBe('1.0');
+    expect(document.source.project).toBe('old-app');
+    expect(document.exported_by).toBe('squad@0.4.1');
+    expect(document.agents.keaton).toEqual({ charter: '# Keaton', history: { portable: '- p', project: '## Sprint 3\n\n- q' }, skills: {} });
+    expect(Object.keys(document.team_skills)).toEqual(['testing']);
+    expect(document.casting.registry).toEqual({ agents: {} });
+    expect(problem(() => validateSquadDocument({ version: '1.0', agents: {}, skills: 'x' }))).toBe('skills: must be a list of SKILL.md texts, not a string');
+    expect(problem(() => validateSquadDocument({ version: '1.0', agents: {}, skills: ['no frontmatter'] }))).toMatch(/^skills\[0\]: the SKILL\.md cannot be read: no YAML frontmatter/);
+    expect(problem(() => validateSquadDocument({ version: '1.0', agents: {}, skills: [validSkill('Bad')] }))).toBe('skills[0]: skill name "Bad" must be lowercase');
+  });
+
+  it('reads bytes end to end', () => {
+    const { document } = readSquadDocument(Buffer.from(JSON.stringify(doc({ a: {} }))));
+    expect(Object.keys(document.agents)).toEqual(['a']);
+  });
+});
+
+describe('paths and files', () => {
+  it.each([
+    ['references/a.md', undefined],
+    ['a..b/c', undefined],
+    ['.hidden', undefined],
+    ['../a', 'the path contains ".."'],
+    ['/a', 'the path is absolute'],
+    ['C:', 'the path is absolute'],
+    ['x/d:/y', 'the path contains a drive letter'],
+    ['a\\b', 'the path contains a backslash (use forward slashes)'],
+    ['a/.GIT/x', 'the path contains a .git folder'],
+    ['a\u007f', 'the path contains a control character'],
+  ])('squadPathProblem(%j)', (relPath, expected) => {
+    expect(squadPathProblem(relPath)).toBe(expected);
+  });
+
+  it('sorts a path into its bucket', () => {
+    expect(bucketOf('references/deep/x.md')).toEqual({ bucket: 'references', path: 'deep/x.md' });
+    expect(bucketOf('scripts/run.sh')).toEqual({ bucket: 'scripts', path: 'run.sh' });
+    expect(bucketOf('references')).toEqual({ bucket: 'files', path: 'references' });
+    expect(bucketOf('notes/references/x')).toEqual({ bucket: 'files', path: 'notes/references/x' });
+  });
+
+  it('encodes text as a string and everything else as an object, and decodes to the same bytes', () => {
+    const cases: [Buffer, boolean, 'text' | 'utf8' | 'base64'][] = [
+      [Buffer.from('plain\n'), false, 'text'],
+      [Buffer.from('\uFEFFbom\r\ncrlf\r\n'), false, 'text'],
+      [Buffer.alloc(0), false, 'text'],
+      [Buffer.from('#!/bin/sh\n'), true, 'utf8'],
+      [Buffer.from([0, 1, 2, 0xff, 0xfe]), false, 'base64'],
+      [Buffer.from([0xed, 0xa0, 0x80]), true, 'base64'],
+    ];
+    for (const [data, executable, kind] of cases) {
+      const entry = encodeFile(data, executable);
+      expect(typeof entry === 'string' ? 'text' : entry.encoding).toBe(kind);
+      const decoded = decodeFile(JSON.parse(JSON.stringify(entry)));
+      expect(Buffer.from(decoded.data).equals(data)).toBe(true);
+      expect(decoded.mode).toBe(executable ? 0o755 : 0o644);
+    }
+  });
+});
+
+describe('canonicalJson', () => {
+  it('sorts keys by code point, integer-like keys too, except in verbatim objects', () => {
+    const kept = { z: 1, a: { y: 2, b: 3 } };
+    const text = canonicalJson({ b: 1, a: [{ d: 1, c: 2 }], 10: 'x', 9: 'y', kept, skip: undefined }, new Set([kept]));
+    expect(text).toBe(
+      '{\n  "10": "x",\n  "9": "y",\n  "a": [\n    {\n      "c": 2,\n      "d": 1\n    }\n  ],\n  "b": 1,\n  "kept": {\n    "z": 1,\n    "a": {\n      "y": 2,\n      "b": 3\n    }\n  }\n}',
+    );
+    expect(JSON.parse(text)).toEqual({ b: 1, a: [{ d: 1, c: 2 }], 10: 'x', 9: 'y', kept });
+  });
+
+  it('gives the same text for the same document, whatever the key order', () => {
+    const one = validateSquadDocument(doc({ b: {}, a: {} })).document;
+    const two = validateSquadDocument(doc({ a: {}, b: {} })).document;
+    expect(serializeSquad(one)).toBe(serializeSquad(two));
+    expect(serializeSquad(one).endsWith('}\n')).toBe(true);
+  });
+});
