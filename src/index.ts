@@ -94,7 +94,6 @@ export { compareVersions, packageVersion } from './core/version.js';
 export {
   UNKNOWN_VERSION,
   applyUpgrade,
-  countLearnedSkills,
   isLearnedSkillPath,
   planUpgrade,
   type UpgradeBackup,

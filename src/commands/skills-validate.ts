@@ -6,7 +6,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { discoverSkills, missingSkillFile, readDirNames } from '../core/discover.js';
+import { discoverSkills, missingSkillFile } from '../core/discover.js';
+import { readDirNames } from '../core/fs-safe.js';
 import { SquadError } from '../core/errors.js';
 import { isDirectory } from '../core/fs-safe.js';
 import { inspectSkill, type SkillReport } from '../core/inspect.js';

@@ -1,24 +1,22 @@
 /**
  * Skill discovery across the three scopes of SPEC §3.
  *
- *   built-in  .ai-team/skills/squad-*            shipped by create-squad, upgradable
+ *   built-in  .ai-team/skills/squad-*            the ones create-squad ships or installed, upgradable
  *   team      .ai-team/skills/*                  every agent sees these
  *   agent     .ai-team/agents/{name}/skills/*    learned by one agent
  *
  * Precedence: an agent skill overrides a team or built-in skill of the same name for that agent.
  * Only frontmatter is read. Missing folders mean "no skills". Output order is deterministic.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { SquadError } from './errors.js';
-import { isDirectory, isFile } from './fs-safe.js';
+import { isDirectory, isFile, readDirEntries, readDirNames } from './fs-safe.js';
 import { FILE_MISSING, inspectSkill, type SkillReport } from './inspect.js';
 import { isValidName } from './names.js';
+import { installedBuiltinSkills } from './owned.js';
 import {
   SKILL_FILE,
   agentSkillsDir,
-  isBuiltinSkillName,
-  isIgnoredEntry,
   resolveIn,
   squadPaths,
 } from './paths.js';
@@ -30,7 +28,6 @@ import {
   stringField,
   type McpServerRequirement,
 } from './skill.js';
-import { compareCodePoints } from './util.js';
 
 export type SkillScope = 'builtin' | 'team' | 'agent';
 
@@ -80,8 +77,9 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   }
 
   const teamFolder = scanSkillFolder(root, squadPaths.teamSkills, warnings);
-  const builtin = teamFolder.filter((s) => isBuiltinSkillName(s.report.dirName)).map((s) => toSkill(s, 'builtin'));
-  const team = teamFolder.filter((s) => !isBuiltinSkillName(s.report.dirName)).map((s) => toSkill(s, 'team'));
+  const builtins = installedBuiltinSkills(root);
+  const builtin = teamFolder.filter((s) => builtins.has(s.report.dirName)).map((s) => toSkill(s, 'builtin'));
+  const team = teamFolder.filter((s) => !builtins.has(s.report.dirName)).map((s) => toSkill(s, 'team'));
 
   const agents = agent === undefined ? listAgentSkillOwners(root) : [agent];
   const agentSkills = agents.flatMap((name) =>
@@ -171,20 +169,4 @@ export function missingSkillFile(skillDir: string, shown: string): { code: 'no-s
     return { code: 'skill-file-case', path: shown, message: `${shown} has skill.md; the standard file name is SKILL.md (rename it)` };
   }
   return { code: 'no-skill-file', path: shown, message: `${shown} has no SKILL.md` };
-}
-
-/** Entries of a folder, without ignored ones, sorted by name (code points); [] when it does not exist. */
-export function readDirEntries(absDir: string): fs.Dirent[] {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(absDir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.filter((entry) => !isIgnoredEntry(entry.name)).sort((a, b) => compareCodePoints(a.name, b.name));
-}
-
-/** Entry names of a folder, without ignored ones, sorted by code point; [] when it does not exist. */
-export function readDirNames(absDir: string): string[] {
-  return readDirEntries(absDir).map((entry) => entry.name);
 }

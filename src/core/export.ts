@@ -14,20 +14,18 @@
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readDirNames } from './discover.js';
+import { readDirNames } from './fs-safe.js';
 import { SquadError } from './errors.js';
 import { writeFileAtomic } from './fs-safe.js';
 import { splitHistory, type HistoryParts } from './history.js';
-import { readManifest } from './manifest.js';
 import { isValidName } from './names.js';
-import { shippedBuiltinSkills } from './owned.js';
+import { installedBuiltinSkills } from './owned.js';
 import {
   SKILL_FILE,
   agentDir,
   agentSkillsDir,
   charterPath,
   historyPath,
-  isBuiltinSkillName,
   resolveIn,
   squadPaths,
 } from './paths.js';
@@ -263,19 +261,6 @@ class Collector {
   }
 }
 
-/** Built-in skills of this squad: `squad-*` names this package ships or the manifest says it installed. */
-function builtinSkillNames(root: string): Set<string> {
-  const names = new Set(shippedBuiltinSkills());
-  const manifest = readManifest(root);
-  if (manifest.state === 'ok') {
-    const prefix = `${squadPaths.teamSkills}/`;
-    for (const file of Object.keys(manifest.manifest.files)) {
-      if (file.startsWith(prefix)) names.add(file.slice(prefix.length).split('/')[0]!);
-    }
-  }
-  return new Set([...names].filter(isBuiltinSkillName));
-}
-
 function addCounts(total: RedactionCounts, counts: RedactionCounts): void {
   total.email += counts.email;
   total.secret += counts.secret;
@@ -351,7 +336,7 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
 
   exportedAgents.sort((a, b) => rosterOrder(a.name) - rosterOrder(b.name) || compareCodePoints(a.name, b.name));
 
-  const builtins = builtinSkillNames(root);
+  const builtins = installedBuiltinSkills(root);
   const teamSkills = collect.skillsIn(squadPaths.teamSkills, trees.get(squadPaths.teamSkills), 'team', undefined, builtins);
   const presentBuiltins = readDirNames(resolveIn(root, squadPaths.teamSkills)).filter((name) => builtins.has(name));
 

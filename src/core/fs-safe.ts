@@ -12,6 +12,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SquadError } from './errors.js';
+import { isIgnoredEntry } from './paths.js';
+import { compareCodePoints } from './util.js';
 
 export const CRASH_AFTER_WRITES_ENV = 'CREATE_SQUAD_CRASH_AFTER_WRITES';
 
@@ -324,4 +326,20 @@ function notWritable(absDir: string, error: unknown): SquadError {
     hint: 'check that the location exists and is writable, or choose another target directory',
     cause: error,
   });
+}
+
+/** Entries of a folder, without ignored ones, sorted by name (code points); [] when it does not exist. */
+export function readDirEntries(absDir: string): fs.Dirent[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(absDir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.filter((entry) => !isIgnoredEntry(entry.name)).sort((a, b) => compareCodePoints(a.name, b.name));
+}
+
+/** Entry names of a folder, without ignored ones, sorted by code point; [] when it does not exist. */
+export function readDirNames(absDir: string): string[] {
+  return readDirEntries(absDir).map((entry) => entry.name);
 }

@@ -16,7 +16,7 @@ import {
   type CastingRead,
   type CastingPolicy,
 } from './casting.js';
-import { readDirNames } from './discover.js';
+import { readDirNames } from './fs-safe.js';
 import { SquadError, usageError } from './errors.js';
 import { readTextIfExists, resolveInside, writeFileAtomic } from './fs-safe.js';
 import { insertTableRows } from './md-table.js';

@@ -38,13 +38,12 @@ import {
   serializeCasting,
   type CastResult,
 } from './casting.js';
-import { readDirNames } from './discover.js';
 import { SquadError } from './errors.js';
 import { checkWritableDir, ensureWritableDir, moveInside, resolveInside, writeFileAtomic, writeStagedFile } from './fs-safe.js';
 import { demoteHeadings, tidyHistoryPart } from './history.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { MAX_NAME_LENGTH } from './names.js';
-import { shippedBuiltinSkills, shippedOwnedFiles } from './owned.js';
+import { countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles } from './owned.js';
 import {
   AI_TEAM_DIR,
   GITATTRIBUTES_PATH,
@@ -52,7 +51,6 @@ import {
   SKILL_FILE,
   TEMPLATES_COPY_DIR,
   agentSkillDir,
-  agentSkillsDir,
   archiveDir,
   charterPath,
   folderTimestamp,
@@ -238,17 +236,7 @@ function inspectTarget(root: string): TargetState {
   const squadDir = resolveIn(root, AI_TEAM_DIR);
   if (!fs.existsSync(squadDir)) return { hasSquad: false, members: 0, learnedSkills: 0, leftovers };
   const members = listAgents(root).filter((agent) => agent.name !== SCRIBE_AGENT).length;
-  const isDir = (relPath: string) => {
-    try {
-      return fs.lstatSync(resolveIn(root, relPath)).isDirectory();
-    } catch {
-      return false;
-    }
-  };
-  let learnedSkills = readDirNames(resolveIn(root, squadPaths.teamSkills)).filter((name) => !isBuiltinSkillName(name) && isDir(teamSkillDir(name))).length;
-  for (const agent of readDirNames(resolveIn(root, squadPaths.agents))) {
-    learnedSkills += readDirNames(resolveIn(root, agentSkillsDir(agent))).filter((name) => isDir(agentSkillDir(agent, name))).length;
-  }
+  const learnedSkills = countLearnedSkills(root);
   return { hasSquad: true, members, learnedSkills, leftovers };
 }
 

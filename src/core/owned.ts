@@ -18,10 +18,17 @@ import {
   PACKAGE_BUILTIN_SKILLS_DIR,
   PACKAGE_COORDINATOR_SOURCE,
   PACKAGE_TEMPLATES_DIR,
+  SKILL_FILE,
   TEMPLATES_COPY_DIR,
+  agentSkillDir,
+  agentSkillsDir,
+  isBuiltinSkillName,
+  resolveIn,
+  squadPaths,
   teamSkillDir,
 } from './paths.js';
-import { readDirNames } from './discover.js';
+import { isFile, readDirNames } from './fs-safe.js';
+import { readManifest } from './manifest.js';
 import { listTree, modeFor } from './tree.js';
 import { packageVersion } from './version.js';
 
@@ -41,9 +48,29 @@ export interface OwnedFile {
   skill?: string;
 }
 
+let shippedNames: string[] | undefined;
+
 /** Names of the built-in skills this package ships, sorted. */
 export function shippedBuiltinSkills(): string[] {
-  return readDirNames(PACKAGE_BUILTIN_SKILLS_DIR).filter((name) => name.startsWith(BUILTIN_SKILL_PREFIX));
+  shippedNames ??= readDirNames(PACKAGE_BUILTIN_SKILLS_DIR).filter((name) => name.startsWith(BUILTIN_SKILL_PREFIX));
+  return [...shippedNames];
+}
+
+/**
+ * The built-in skills of a squad: the `squad-*` skills this package ships, and those the manifest
+ * says create-squad installed (built-ins an older version shipped). Other team skills, even with the
+ * reserved prefix (an imported "squad-x-imported"), are the team's own.
+ */
+export function installedBuiltinSkills(root: string): Set<string> {
+  const names = new Set(shippedBuiltinSkills());
+  const manifest = readManifest(root);
+  if (manifest.state === 'ok') {
+    const prefix = `${squadPaths.teamSkills}/`;
+    for (const file of Object.keys(manifest.manifest.files)) {
+      if (file.startsWith(prefix)) names.add(file.slice(prefix.length).split('/')[0]!);
+    }
+  }
+  return new Set([...names].filter(isBuiltinSkillName));
 }
 
 /** Every squad-owned file this package ships, as it would be installed. */
@@ -77,4 +104,14 @@ export async function shippedOwnedFiles(version: string = packageVersion()): Pro
     }
   }
   return files;
+}
+
+/** Learned skills of the squad: skill folders (with SKILL.md) of the agents, and team skills that are not shipped built-ins. */
+export function countLearnedSkills(root: string, builtins: ReadonlySet<string> = installedBuiltinSkills(root)): number {
+  const isSkill = (relDir: string) => isFile(resolveIn(root, `${relDir}/${SKILL_FILE}`));
+  let count = readDirNames(resolveIn(root, squadPaths.teamSkills)).filter((name) => !builtins.has(name) && isSkill(teamSkillDir(name))).length;
+  for (const agent of readDirNames(resolveIn(root, squadPaths.agents))) {
+    count += readDirNames(resolveIn(root, agentSkillsDir(agent))).filter((name) => isSkill(agentSkillDir(agent, name))).length;
+  }
+  return count;
 }

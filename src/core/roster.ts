@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import { SquadError } from './errors.js';
-import { readDirNames } from './discover.js';
+import { readDirNames } from './fs-safe.js';
 import { findTable, splitTableRow } from './md-table.js';
 import { isValidName, slugify } from './names.js';
 import { charterPath, resolveIn, squadPaths } from './paths.js';

@@ -29,7 +29,7 @@ import {
   type CastResult,
   type CastingPolicy,
 } from './casting.js';
-import { readDirNames } from './discover.js';
+import { readDirNames } from './fs-safe.js';
 import { usageError } from './errors.js';
 import { readTextIfExists, resolveInside, sha256, writeFileAtomic } from './fs-safe.js';
 import type { Manifest } from './manifest.js';

@@ -36,27 +36,25 @@
  * the manifest, last. The manifest records, for every owned file equal to what was shipped, the
  * shipped hash; for an edited file left as it is, the entry it had (what create-squad installed
  * there), so the next upgrade still sees it as edited — or no entry when it had none, which means
- * the same thing. Entries of files this version no longer ships are dropped (the files are kept).
+ * the same thing. Entries of built-in skill files this version no longer ships are kept while the file
+ * is on disk (it stays create-squad's, never a learned skill); other entries of files no longer
+ * shipped are dropped (the files are kept).
  * Because the manifest comes last and every rule above looks only at what is on disk, a run killed
  * at any write and started again finishes the job.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { readCoordinatorStamp } from './coordinator.js';
-import { readDirNames } from './discover.js';
 import { SquadError, isSquadError } from './errors.js';
-import { isFile, resolveInside, sha256, writeFileAtomic } from './fs-safe.js';
+import { resolveInside, sha256, writeFileAtomic } from './fs-safe.js';
 import { MANIFEST_SCHEMA, readManifest, serializeManifest, type Manifest } from './manifest.js';
 import { migrationsUpTo, type Migration } from './migrations.js';
-import { shippedOwnedFiles, type OwnedFile } from './owned.js';
+import { countLearnedSkills, installedBuiltinSkills, shippedOwnedFiles, type OwnedFile } from './owned.js';
 import {
   SKILL_FILE,
-  agentSkillDir,
-  agentSkillsDir,
   backupDir,
   backupPathFor,
   folderTimestamp,
-  isBuiltinSkillName,
   resolveIn,
   squadPaths,
   teamSkillDir,
@@ -227,23 +225,16 @@ function decide(file: OwnedFile, current: Buffer, edited: boolean): Decision {
   return { action: 'replace' };
 }
 
-/** True for paths inside learned skills: upgrade must never write there. */
-export function isLearnedSkillPath(relPath: string): boolean {
+/**
+ * True for paths inside learned skills: upgrade must never write there. `builtins` are the team
+ * skill folders that are built-ins (see installedBuiltinSkills).
+ */
+export function isLearnedSkillPath(relPath: string, builtins: ReadonlySet<string>): boolean {
   const segments = relPath.split('/');
   const [first, second, third, fourth] = segments;
   if (first !== squadPaths.root || segments.length < 4) return false;
-  if (`${first}/${second}` === squadPaths.teamSkills) return !isBuiltinSkillName(third!);
+  if (`${first}/${second}` === squadPaths.teamSkills) return !builtins.has(third!);
   return `${first}/${second}` === squadPaths.agents && fourth === 'skills' && segments.length > 4;
-}
-
-/** Learned skills of the squad: skill folders (with SKILL.md) of the agents and the non-squad- team skills. */
-export function countLearnedSkills(root: string): number {
-  const isSkill = (relDir: string) => isFile(resolveIn(root, `${relDir}/${SKILL_FILE}`));
-  let count = readDirNames(resolveIn(root, squadPaths.teamSkills)).filter((name) => !isBuiltinSkillName(name) && isSkill(teamSkillDir(name))).length;
-  for (const agent of readDirNames(resolveIn(root, squadPaths.agents))) {
-    count += readDirNames(resolveIn(root, agentSkillsDir(agent))).filter((name) => isSkill(agentSkillDir(agent, name))).length;
-  }
-  return count;
 }
 
 /** The version stamped into the coordinator, if it has a create-squad stamp. */
@@ -348,6 +339,13 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     replaced.push(file.path);
     files[file.path] = shippedHash;
   }
+  // Built-in skill files an older version installed and this one no longer ships stay recorded while
+  // they are on disk: they remain create-squad's (not learned skills, never exported), and untouched.
+  const shippedPaths = new Set(owned.map((file) => file.path));
+  for (const [relPath, hash] of Object.entries(recorded)) {
+    if (shippedPaths.has(relPath) || !relPath.startsWith(`${squadPaths.teamSkills}/`)) continue;
+    if (readIfExists(root, relPath) !== undefined) files[relPath] = hash;
+  }
 
   const manifest: Manifest = { schema: MANIFEST_SCHEMA, version: to, files };
   const manifestText = serializeManifest(manifest);
@@ -364,8 +362,9 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     writes.push({ path: squadPaths.manifest, content: manifestText, mode: 0o644, exclusive: false, role: 'manifest' });
   }
 
+  const builtins = new Set([...installedBuiltinSkills(root), ...owned.flatMap((file) => (file.skill === undefined ? [] : [file.skill]))]);
   for (const write of writes) {
-    if (write.role !== 'backup' && isLearnedSkillPath(write.path)) {
+    if (write.role !== 'backup' && isLearnedSkillPath(write.path, builtins)) {
       throw new Error(`internal error: upgrade planned a write inside a learned skill (${write.path})`);
     }
   }
@@ -383,7 +382,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     migrations,
     backupDir: backupDir(timestamp),
     manifest,
-    learnedSkills: countLearnedSkills(root),
+    learnedSkills: countLearnedSkills(root, builtins),
     upToDate: writes.length === 0,
     notes,
   };

@@ -100,7 +100,7 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     expect(manifest.manifest.version).toBe(VERSION);
     expect(manifest.manifest.files[V001_EDITS.reference]).toBe(oldManifest.manifest.files[V001_EDITS.reference]);
     expect(manifest.manifest.files[COORDINATOR_PATH]).toBe(sha256(read(root, COORDINATOR_PATH)));
-    expect(manifest.manifest.files).not.toHaveProperty(`${teamSkillDir('squad-retired')}/SKILL.md`);
+    expect(manifest.manifest.files).toHaveProperty(`${teamSkillDir('squad-retired')}/SKILL.md`);
 
     // A second run changes nothing.
     const before = hashTree(root);

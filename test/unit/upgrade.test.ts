@@ -12,11 +12,11 @@ import {
   UNKNOWN_VERSION,
   applyUpgrade,
   blockedReason,
-  countLearnedSkills,
   isLearnedSkillPath,
   planUpgrade,
   type UpgradeOptions,
 } from '../../src/core/upgrade.js';
+import { countLearnedSkills } from '../../src/core/owned.js';
 import { compareVersions } from '../../src/core/version.js';
 import { cleanupTempDirs, hashTree, tempDir, writeFiles } from '../helpers/cli.js';
 import { UPGRADE_FIXTURES } from '../helpers/upgrade.js';
@@ -92,7 +92,7 @@ describe('isLearnedSkillPath', () => {
     ['.ai-team/agents/fenster/skills', false],
     [COORDINATOR_PATH, false],
   ])('%s → %s', (relPath, learned) => {
-    expect(isLearnedSkillPath(relPath)).toBe(learned);
+    expect(isLearnedSkillPath(relPath, new Set(['squad-casting']))).toBe(learned);
   });
 });
 
@@ -268,12 +268,16 @@ describe('planUpgrade', () => {
     expect(p.replaced).toEqual([REFERENCE, TEMPLATE, COORDINATOR_PATH].sort());
   });
 
-  it('drops manifest entries of files no longer shipped, and keeps the files', async () => {
-    const old = [...shipped('0.1.0'), { path: `${teamSkillDir('squad-gone')}/SKILL.md`, content: Buffer.from(skillText('squad-gone', '1.0')), mode: 0o644, kind: 'builtin-skill' as const, skill: 'squad-gone' }];
+  it('keeps the files and manifest entries of built-ins no longer shipped (they stay create-squad\'s, not learned)', async () => {
+    const gone = `${teamSkillDir('squad-gone')}/SKILL.md`;
+    const old = [...shipped('0.1.0'), { path: gone, content: Buffer.from(skillText('squad-gone', '1.0')), mode: 0o644, kind: 'builtin-skill' as const, skill: 'squad-gone' }];
     const root = installed(old, '0.1.0');
     const p = await plan(root, shipped('0.1.0'), '0.1.0');
-    expect(p.manifest.files).not.toHaveProperty(`${teamSkillDir('squad-gone')}/SKILL.md`);
-    expect(p.writes.map((w) => w.path)).toEqual([squadPaths.manifest]);
+    expect(p.manifest.files).toHaveProperty(gone);
+    expect(p.writes).toEqual([]);
+    expect(p.learnedSkills).toBe(0);
+    fs.rmSync(path.join(root, gone));
+    expect((await plan(root, shipped('0.1.0'), '0.1.0')).manifest.files).not.toHaveProperty(gone);
   });
 
   it('reads the installed version from the stamp, the manifest when it is older, else "unknown"', async () => {
@@ -330,7 +334,8 @@ describe('planUpgrade', () => {
     expect(countLearnedSkills(root)).toBe(4);
     const p = await planUpgrade(root, { owned: shipped('0.2.0'), version: '0.2.0', now: NOW });
     expect(p.learnedSkills).toBe(4);
-    for (const write of p.writes) expect(isLearnedSkillPath(write.path), write.path).toBe(false);
+    const builtins = new Set(shipped('0.2.0').flatMap((file) => (file.skill === undefined ? [] : [file.skill])));
+    for (const write of p.writes) expect(isLearnedSkillPath(write.path, builtins), write.path).toBe(false);
   });
 });
 
