@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const BIN = path.join(ROOT, 'bin', 'create-squad.js');
+const BIN = path.join(ROOT, 'bin', 'create-squad.cjs');
 const RSS_HOOK = path.join(ROOT, 'bench', 'rss-hook.mjs');
 
 const args = process.argv.slice(2);
@@ -100,11 +100,11 @@ function peakRssMb(argv, cwd) {
  * Measure a scenario: `prepare(i)` returns {argv, cwd} for run i (fresh state when the command
  * writes). Baseline `node -e 0` runs alternate with the command's runs.
  */
-function measure(label, prepare, { budgetRatio, budgetMs, budgetMb, group } = {}) {
+function measure(label, prepare, { budgetRatio, budgetMs, budgetMb, group, runs = RUNS } = {}) {
   const base = [];
   const times = [];
   let failure;
-  for (let i = 0; i < RUNS; i += 1) {
+  for (let i = 0; i < runs; i += 1) {
     base.push(runOnce(['-e', '0'], work).ms);
     const { argv, cwd } = prepare(i);
     const result = runOnce([BIN, ...argv], cwd);
@@ -118,11 +118,13 @@ function measure(label, prepare, { budgetRatio, budgetMs, budgetMb, group } = {}
     const unavailable = /not available yet/.test(failure);
     return { label, group, status: unavailable ? 'n/a' : 'failed', note: failure };
   }
-  const { argv, cwd } = prepare(RUNS);
+  const { argv, cwd } = prepare(runs);
   const rssMb = peakRssMb([BIN, ...argv], cwd);
   const ms = median(times);
   const baseMs = median(base);
-  const ratio = ms / baseMs;
+  // Each run is paired with the baseline run just before it; the median of the pairs' ratios
+  // cancels the slow drifts of a shared machine better than a ratio of two medians.
+  const ratio = median(times.map((t, i) => t / base[i]));
   const misses = [];
   if (budgetRatio !== undefined && ratio > budgetRatio) misses.push(`ratio ${ratio.toFixed(2)} > ${budgetRatio}`);
   if (budgetMs !== undefined && ms > budgetMs) misses.push(`${ms.toFixed(0)} ms > ${budgetMs} ms`);
@@ -158,8 +160,10 @@ const log = (row) => {
   if (!args.includes('--json-only')) process.stderr.write(`  measured ${row.label}: ${row.status}${row.ms ? ` ${row.ms} ms` : ''}\n`);
 };
 
-log(measure('--version', () => ({ argv: ['--version'], cwd: work }), { budgetRatio: 1.5, group: 'startup' }));
-log(measure('--help', () => ({ argv: ['--help'], cwd: work }), { budgetRatio: 1.5, group: 'startup' }));
+// Start-up costs are a few milliseconds over Node's own: more runs, so noise does not decide.
+const STARTUP_RUNS = Math.max(RUNS, quick ? 9 : 31);
+log(measure('--version', () => ({ argv: ['--version'], cwd: work }), { budgetRatio: 1.5, group: 'startup', runs: STARTUP_RUNS }));
+log(measure('--help', () => ({ argv: ['--help'], cwd: work }), { budgetRatio: 1.5, group: 'startup', runs: STARTUP_RUNS }));
 
 let initCounter = 0;
 log(
@@ -256,7 +260,7 @@ if (!args.includes('--json-only')) {
   for (const s of staticChecks) rows.push([s.label, fmt(s.value), '', '', '', s.budget ?? '', s.status + (s.note ? ` (${s.note})` : '')]);
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => String(row[i]).length)));
   const line = (row) => `| ${row.map((cell, i) => String(cell).padEnd(widths[i])).join(' | ')} |`;
-  console.log(`create-squad bench — Node ${node}, ${os.cpus().length} CPUs, median of ${RUNS} runs (alternating with node -e 0)\n`);
+  console.log(`create-squad bench — Node ${node}, ${os.cpus().length} CPUs, medians of ${RUNS} runs (${STARTUP_RUNS} for start-up) alternating with node -e 0; ratio = median of per-pair ratios\n`);
   console.log(line(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const row of rows) console.log(line(row));

@@ -3,7 +3,7 @@
  * be a mistyped command rather than a folder to create.
  */
 import path from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from './commander.js';
 import { closestMatch } from '../core/edit-distance.js';
 import { usageError } from '../core/errors.js';
 import { isDirectory } from '../core/fs-safe.js';

@@ -5,8 +5,8 @@
  * - Anything else is a bug: one line too, and the stack only when DEBUG is set.
  * - With --json, the error is also printed on stdout as {"ok": false, "error": {...}}.
  */
-import { CommanderError } from 'commander';
-import { SquadError } from '../core/errors.js';
+import { CommanderError } from './commander.js';
+import { SquadError, isSquadError } from '../core/errors.js';
 import { packageVersion } from '../core/version.js';
 import { PROGRAM_NAME, buildProgram, type UsageErrorSink } from './program.js';
 import { createUi, type Ui } from './ui.js';
@@ -34,7 +34,7 @@ function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSin
     });
     return printSquadError(squadError, argv, ui);
   }
-  if (error instanceof SquadError) return printSquadError(error, argv, ui);
+  if (isSquadError(error)) return printSquadError(error, argv, ui);
 
   const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
   const debug = isDebug();

@@ -2,9 +2,10 @@
  * The command-line surface: every command, argument and flag. Command modules are imported only
  * when their command runs, so `--help` loads nothing but commander.
  */
-import { Command, Option } from 'commander';
+import type { CommandContext, CommandResult } from '../commands/context.js';
+import { Command, Option } from './commander.js';
 import { usageError } from '../core/errors.js';
-import { execute, type CommonOptions } from './run.js';
+import type { CommonOptions } from './run.js';
 import type { Ui } from './ui.js';
 
 export const PROGRAM_NAME = 'create-squad';
@@ -16,6 +17,12 @@ export interface UsageErrorSink {
 }
 
 type Opts = CommonOptions & Record<string, unknown>;
+
+/** Run a command through the runner, loaded (like the command itself) only when a command runs. */
+async function execute(opts: Opts, ui: Ui, command: (ctx: CommandContext) => Promise<CommandResult>): Promise<void> {
+  const run = await import('./run.js');
+  await run.execute(opts, ui, command);
+}
 
 export function buildProgram(version: string, ui: Ui, sink: UsageErrorSink): Command {
   const program = new Command(PROGRAM_NAME);

@@ -30,6 +30,12 @@ export interface SquadErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * Marks SquadError instances across copies of this module: the CLI's start-up bundle has its own
+ * copy, so `instanceof` alone would miss errors thrown by the commands it loads.
+ */
+const SQUAD_ERROR_BRAND = Symbol.for('create-squad.SquadError');
+
 export class SquadError extends Error {
   readonly code: SquadErrorCode;
   readonly hint: string | undefined;
@@ -61,8 +67,10 @@ export class SquadError extends Error {
   }
 }
 
+Object.defineProperty(SquadError.prototype, SQUAD_ERROR_BRAND, { value: true });
+
 export function isSquadError(value: unknown): value is SquadError {
-  return value instanceof SquadError;
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SQUAD_ERROR_BRAND] === true;
 }
 
 /** A usage error: wrong arguments or flags. Exit code 2. */

@@ -49,7 +49,7 @@ describe('the published package', () => {
     const tops = [...new Set(info!.files.map((f) => f.path.split('/')[0]!))].sort();
     expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'index.js', 'package.json', 'squad.agent.md', 'templates']);
     const paths = info!.files.map((f) => f.path);
-    expect(paths).toContain('bin/create-squad.js');
+    expect(paths).toContain('bin/create-squad.cjs');
     expect(paths).toContain('dist/cli/main.js');
     expect(paths.some((p) => p.startsWith('dist/') && p.endsWith('.test.js'))).toBe(false);
     expect(paths.some((p) => p.startsWith('templates/skills/squad-'))).toBe(true);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const BIN = path.join(REPO_ROOT, 'bin', 'create-squad.js');
+export const BIN = path.join(REPO_ROOT, 'bin', 'create-squad.cjs');
 
 export interface CliResult {
   code: number;
