@@ -146,10 +146,17 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
 
 function toSkill({ report, location }: ScannedSkill, scope: SkillScope, agent?: string): DiscoveredSkill {
   const fm = report.frontmatter ?? {};
-  return {
-    ...report,
+  // An explicit literal, not spreads: discovery builds one of these per skill, thousands at a time.
+  const skill: DiscoveredSkill = {
+    file: report.file,
+    dir: report.dir,
+    dirName: report.dirName,
+    name: report.name,
+    frontmatter: report.frontmatter,
+    valid: report.valid,
+    errors: report.errors,
+    warnings: report.warnings,
     scope,
-    ...(agent === undefined ? {} : { agent }),
     location,
     description: stringField(fm, 'description'),
     version: skillVersion(fm),
@@ -157,6 +164,8 @@ function toSkill({ report, location }: ScannedSkill, scope: SkillScope, agent?: 
     mcpServers: mcpServers(fm),
     disableModelInvocation: isModelInvocationDisabled(fm),
   };
+  if (agent !== undefined) skill.agent = agent;
+  return skill;
 }
 
 /**

@@ -8,7 +8,7 @@
  * - Countable: every completed write or move is counted. For crash-safety tests the environment
  *   variable CREATE_SQUAD_CRASH_AFTER_WRITES=k kills the process (SIGKILL) right after the k-th one.
  */
-import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SquadError } from './errors.js';
@@ -27,9 +27,22 @@ function countWrite(): void {
   }
 }
 
+type Crypto = typeof import('node:crypto');
+let cryptoModule: Crypto | undefined;
+/** node:crypto, loaded on first use: commands that only read never pay for it. */
+function crypto(): Crypto {
+  cryptoModule ??= createRequire(import.meta.url)('node:crypto') as Crypto;
+  return cryptoModule;
+}
+
+/** Eight random hex digits, for names of temporary files and folders. */
+export function randomId(): string {
+  return crypto().randomBytes(4).toString('hex');
+}
+
 /** Name of the temporary file a write of `base` goes through (left behind only if the process dies). */
 export function tempFileName(base: string): string {
-  return `.${base}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  return `.${base}.${process.pid}.${randomId()}.tmp`;
 }
 /** Matches the names tempFileName makes. */
 export const TEMP_FILE_PATTERN = /^\..+\.\d+\.[0-9a-f]{8}\.tmp$/;
@@ -264,7 +277,7 @@ export function isFile(absPath: string): boolean {
 }
 
 export function sha256(data: string | Uint8Array): string {
-  return crypto.createHash('sha256').update(data).digest('hex');
+  return crypto().createHash('sha256').update(data).digest('hex');
 }
 
 /**
@@ -311,7 +324,7 @@ export function ensureWritableDir(absDir: string): void {
   };
   try {
     mkdirLevels(target, created);
-    const probe = path.join(target, `.create-squad-probe-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+    const probe = path.join(target, `.create-squad-probe-${process.pid}-${randomId()}`);
     fs.writeFileSync(probe, '', { flag: 'wx' });
     fs.rmSync(probe, { force: true });
   } catch (error) {

@@ -22,7 +22,6 @@
  * `squad`) are skipped: the target gets its own. A learned skill whose name is a built-in skill this
  * package ships is imported as `{name}-imported`, its frontmatter `name` rewritten to match.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -39,7 +38,7 @@ import {
   type CastResult,
 } from './casting.js';
 import { SquadError } from './errors.js';
-import { checkWritableDir, ensureWritableDir, moveInside, resolveInside, writeFileAtomic, writeStagedFile } from './fs-safe.js';
+import { checkWritableDir, ensureWritableDir, moveInside, randomId, resolveInside, writeFileAtomic, writeStagedFile } from './fs-safe.js';
 import { demoteHeadings, tidyHistoryPart } from './history.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { MAX_NAME_LENGTH } from './names.js';
@@ -521,7 +520,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
 
   // 2. Stage the complete new squad.
   ensureWritableDir(root);
-  const staging = importStagingDir(crypto.randomBytes(6).toString('hex'));
+  const staging = importStagingDir(randomId());
   const stagingRoot = resolveIn(root, staging);
   try {
     for (const staged of overlay.files) {

@@ -49,14 +49,16 @@ export function inspectSkill(file: string, options: InspectOptions): SkillReport
     const issue = toIssue(error);
     return { file, dir, dirName, name: dirName, frontmatter: undefined, valid: false, errors: [issue], warnings: [] };
   }
-  const result = validateSkill({ frontmatter, dirName, ...(body === undefined ? {} : { body }) });
+  const result = validateSkill(body === undefined ? { frontmatter, dirName } : { frontmatter, dirName, body });
   return {
     file,
     dir,
     dirName,
     name: typeof frontmatter.name === 'string' ? frontmatter.name : dirName,
     frontmatter,
-    ...result,
+    valid: result.valid,
+    errors: result.errors,
+    warnings: result.warnings,
   };
 }
 

@@ -2,11 +2,10 @@
  * Installing a standard skill folder into a squad (`skills add`): validate, stage, back up the
  * skill it replaces, swap. The destination is either complete and valid or untouched.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SquadError } from './errors.js';
-import { isDirectory, isFile, isWithin, moveInside, resolveInside } from './fs-safe.js';
+import { isDirectory, isFile, isWithin, moveInside, randomId, resolveInside } from './fs-safe.js';
 import { inspectSkill, type SkillReport } from './inspect.js';
 import { SKILL_FILE, backupPathFor, folderTimestamp, resolveIn, skillStagingDir } from './paths.js';
 import { copyTree, listTree, type Tree } from './tree.js';
@@ -71,7 +70,7 @@ export function planSkillInstall(root: string, source: SkillSource, destination:
 
 /** Carry out a plan: copy into a staging folder beside the destination, back up, swap in. */
 export function applySkillInstall(root: string, source: SkillSource, plan: InstallPlan): void {
-  const staging = skillStagingDir(plan.destination, crypto.randomBytes(4).toString('hex'));
+  const staging = skillStagingDir(plan.destination, randomId());
   try {
     copyTree(source.dir, source.tree, root, staging);
     if (plan.backup) moveInside(root, plan.destination, plan.backup);

@@ -38,8 +38,9 @@ export interface SkillHead {
   bytesRead: number;
 }
 
-const READ_CHUNK = 4096;
-const READ_LIMIT = FRONTMATTER_MAX_BYTES + READ_CHUNK;
+/** Most frontmatter fits in the first read; each further read doubles the amount read so far. */
+const FIRST_READ = 1024;
+const READ_LIMIT = FRONTMATTER_MAX_BYTES + 4096;
 /** One buffer reused by every read: listing a thousand skills allocates nothing per file. */
 let readBuffer: Buffer | undefined;
 
@@ -55,7 +56,7 @@ export function readSkillFrontmatter(file: string): SkillHead {
   try {
     let total = 0;
     for (;;) {
-      const n = fs.readSync(fd, buffer, total, Math.min(READ_CHUNK, READ_LIMIT - total), total);
+      const n = fs.readSync(fd, buffer, total, Math.min(Math.max(FIRST_READ, total), READ_LIMIT - total), total);
       const eof = n === 0;
       total += n;
       // Multi-byte UTF-8 never contains "\n" or "-", so a chunk boundary inside a character can

@@ -27,8 +27,13 @@ export function escapeXml(text: string, options: { attribute?: boolean } = {}): 
   return text.replace(FORBIDDEN, '\uFFFD').replace(markup, (ch) => ESCAPES[ch]!);
 }
 
+/** Anything escapeXmlLine would change besides trimming: markup, line breaks, forbidden characters. */
+const NEEDS_ESCAPING = /[&<>\r\n\u2028\u2029\u0085\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 /** Escape element text and fold every run of whitespace holding a line break into one space. */
 export function escapeXmlLine(text: string): string {
+  // Most names, descriptions and paths hold none of these: skip the replacements (1,000 skills add up).
+  if (!NEEDS_ESCAPING.test(text)) return text.trim();
   return escapeXml(text.replace(/\s*[\r\n\u2028\u2029\u0085]+\s*/g, ' ').trim());
 }
 
