@@ -52,7 +52,7 @@ export async function exportCommand(options: ExportCommandOptions, ctx: CommandC
       const members = report.agents.map((a) => (a.role ? `${a.displayName} (${a.role})` : a.displayName));
       ui.out(`  Members: ${members.length ? listNames(members, 12) : 'none'}`);
       const skills = report.skills.map((s) => `${s.name} (${s.agent ?? 'team'})`);
-      ui.out(`  Learned skills: ${skills.length ? `${skills.length}: ${listNames(skills)}` : 'none'}`);
+      ui.out(`  Learned skills: ${skills.length ? `${skills.length} (${listNames(skills)})` : 'none'}`);
       if (report.builtinSkills.length) ui.out(`  Built-in skills left out: ${report.builtinSkills.length} (the target repository installs its own)`);
       ui.out(`  Histories: ${report.history ? 'split into portable knowledge and project learnings' : 'left out (--no-history)'}`);
       const counts = report.redaction;

@@ -17,7 +17,7 @@ const FILLER_WORDS = new Set(
   ('a an the and or but of to for in on at by with from into as is are be been was were it its this that these those ' +
     'we our us you your they their he she his her i me my should must shall will would can could may might ' +
     'always use uses using used know knows knowing remember please make sure do does prefer prefers when whenever ' +
-    'every all any each so then than also just only about team everyone agent agents')
+    'every all any each so then than also just only about team everyone agent agents follow follows following')
     .split(' '),
 );
 
