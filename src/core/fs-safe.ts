@@ -47,11 +47,6 @@ export function tempFileName(base: string): string {
 /** Matches the names tempFileName makes. */
 export const TEMP_FILE_PATTERN = /^\..+\.\d+\.[0-9a-f]{8}\.tmp$/;
 
-/** Number of writes and moves completed by this process (for reports and tests). */
-export function writeCount(): number {
-  return completedWrites;
-}
-
 /** Why a repo-relative path is unacceptable, or undefined when it is fine. */
 export function relativePathProblem(relPath: string): string | undefined {
   if (relPath === '') return 'the path is empty';
@@ -80,20 +75,25 @@ function realRoot(root: string): string {
   }
 }
 
-/** True when `child` is `parent` or below it (both absolute). */
+/** True when `child` is `parent` or below it (both absolute). A folder named "..cache" is below. */
 export function isWithin(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+export interface InsideOptions {
+  /** Accept a symlink as the final component (when it stays inside the root). */
+  allowFinalSymlink?: boolean;
 }
 
 /**
- * Resolve `relPath` under `root`, refusing anything that could land outside it: a bad path, a
- * symlinked folder on the way that points outside, or (unless `allowFinalSymlink`) a symlink as
- * the final component.
+ * Why `relPath` under `root` is unsafe to read or write, or undefined when it is safe: a bad path,
+ * a symlinked folder on the way that points outside (or nowhere), or (unless `allowFinalSymlink`)
+ * a symlink as the final component. Never throws.
  */
-export function resolveInside(root: string, relPath: string, options: { allowFinalSymlink?: boolean } = {}): string {
+export function pathProblem(root: string, relPath: string, options: InsideOptions = {}): string | undefined {
   const problem = relativePathProblem(relPath);
-  if (problem) throw unsafe(relPath, problem);
+  if (problem) return problem;
   const base = realRoot(root);
   const segments = relPath.split('/');
   let current = base;
@@ -103,22 +103,49 @@ export function resolveInside(root: string, relPath: string, options: { allowFin
     try {
       stat = fs.lstatSync(current);
     } catch {
-      break; // does not exist yet: nothing below it can be a link
+      return undefined; // does not exist yet: nothing below it can be a link
     }
     if (!stat.isSymbolicLink()) continue;
-    const isLast = i === segments.length - 1;
-    if (isLast && !options.allowFinalSymlink) throw unsafe(relPath, `${segments.slice(0, i + 1).join('/')} is a symlink`);
+    const shown = segments.slice(0, i + 1).join('/');
+    if (i === segments.length - 1 && !options.allowFinalSymlink) return `${shown} is a symlink`;
     let target: string;
     try {
       target = fs.realpathSync(current);
     } catch {
-      throw unsafe(relPath, `${segments.slice(0, i + 1).join('/')} is a dangling symlink`);
+      return `${shown} is a dangling symlink`;
     }
-    if (!isWithin(base, target)) {
-      throw unsafe(relPath, `${segments.slice(0, i + 1).join('/')} is a symlink that leads outside the repository`);
-    }
+    if (!isWithin(base, target)) return `${shown} is a symlink that leads outside the repository`;
   }
-  return path.join(base, ...segments);
+  return undefined;
+}
+
+/**
+ * Resolve `relPath` under `root`, refusing (UNSAFE_PATH) anything that could land outside it; see
+ * pathProblem.
+ */
+export function resolveInside(root: string, relPath: string, options: InsideOptions = {}): string {
+  const problem = pathProblem(root, relPath, options);
+  if (problem) throw unsafe(relPath, problem);
+  return path.join(realRoot(root), ...relPath.split('/'));
+}
+
+/** Whether `relPath` exists under `root`, without following a final symlink (a dangling one exists). */
+export function existsInside(root: string, relPath: string): boolean {
+  try {
+    fs.lstatSync(path.join(root, ...relPath.split('/')));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Remove a file or folder inside the root (a staging folder create-squad made itself); quiet when
+ * it is already gone. Refuses paths that leave the root.
+ */
+export function removeInside(root: string, relPath: string): void {
+  const target = resolveInside(root, relPath, { allowFinalSymlink: true });
+  fs.rmSync(target, { recursive: true, force: true });
 }
 
 export interface WriteOptions {
@@ -168,11 +195,6 @@ export function writeStagedFile(root: string, relPath: string, data: string | Ui
     throw toWriteError(error, relPath);
   }
   countWrite();
-}
-
-/** Create a folder (and its parents) inside the root. */
-export function makeDirInside(root: string, relPath: string): void {
-  mkdirOrThrow(resolveInside(root, relPath), relPath);
 }
 
 /** Rename within the root (a backup, an archive, a staging swap). Counts as one write. */

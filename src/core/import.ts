@@ -38,7 +38,7 @@ import {
   type CastResult,
 } from './casting.js';
 import { SquadError } from './errors.js';
-import { checkWritableDir, ensureWritableDir, moveInside, randomId, resolveInside, writeFileAtomic, writeStagedFile } from './fs-safe.js';
+import { checkWritableDir, ensureWritableDir, moveInside, randomId, removeInside, resolveInside, writeFileAtomic, writeStagedFile } from './fs-safe.js';
 import { demoteHeadings, tidyHistoryPart } from './history.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { MAX_NAME_LENGTH } from './names.js';
@@ -452,7 +452,7 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
 
 function removeQuietly(root: string, relPath: string): void {
   try {
-    fs.rmSync(resolveIn(root, relPath), { recursive: true, force: true });
+    removeInside(root, relPath);
   } catch {
     // left for doctor to report
   }

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SquadError } from './errors.js';
-import { isDirectory, isFile, isWithin, moveInside, randomId, resolveInside } from './fs-safe.js';
+import { existsInside, isDirectory, isFile, isWithin, moveInside, randomId, removeInside, resolveInside } from './fs-safe.js';
 import { inspectSkill, type SkillReport } from './inspect.js';
-import { SKILL_FILE, backupPathFor, folderTimestamp, resolveIn, skillStagingDir } from './paths.js';
+import { SKILL_FILE, backupPathFor, folderTimestamp, skillStagingDir } from './paths.js';
 import { copyTree, listTree, type Tree } from './tree.js';
 
 export interface SkillSource {
@@ -74,9 +74,14 @@ export function applySkillInstall(root: string, source: SkillSource, plan: Insta
   try {
     copyTree(source.dir, source.tree, root, staging);
     if (plan.backup) moveInside(root, plan.destination, plan.backup);
-    moveInside(root, staging, plan.destination);
-  } catch (error) {
-    fs.rmSync(resolveIn(root, staging), { recursive: true, force: true });
-    throw error;
+    try {
+      moveInside(root, staging, plan.destination);
+    } catch (error) {
+      // Never leave the destination empty: put the replaced skill back where it was.
+      if (plan.backup && !existsInside(root, plan.destination)) moveInside(root, plan.backup, plan.destination);
+      throw error;
+    }
+  } finally {
+    removeInside(root, staging);
   }
 }

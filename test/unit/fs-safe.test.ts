@@ -118,3 +118,37 @@ describe('moveInside and resolveInside', () => {
     expect(resolveInside(root, 'x/y.md')).toBe(path.join(fs.realpathSync(root), 'x', 'y.md'));
   });
 });
+
+describe('pathProblem, existsInside, removeInside', async () => {
+  const { existsInside, isWithin, pathProblem, removeInside } = await import('../../src/core/fs-safe.js');
+
+  it('says why a path is unsafe without throwing', () => {
+    const root = tempDir();
+    const outside = tempDir();
+    fs.symlinkSync(outside, path.join(root, 'out'));
+    fs.symlinkSync(path.join(root, 'missing'), path.join(root, 'dangling'));
+    expect(pathProblem(root, 'a/b.md')).toBeUndefined();
+    expect(pathProblem(root, '../x')).toMatch(/\.\./);
+    expect(pathProblem(root, 'out/x.md')).toMatch(/leads outside/);
+    expect(pathProblem(root, 'dangling/x.md')).toMatch(/dangling/);
+    expect(pathProblem(root, 'out')).toMatch(/is a symlink/);
+  });
+
+  it('treats a folder named "..cache" as inside', () => {
+    expect(isWithin('/repo', '/repo/..cache/x')).toBe(true);
+    expect(isWithin('/repo', '/other')).toBe(false);
+    expect(isWithin('/repo', '/repo')).toBe(true);
+  });
+
+  it('sees a dangling symlink as existing, and removes only inside the root', () => {
+    const root = tempDir();
+    fs.symlinkSync(path.join(root, 'nowhere'), path.join(root, 'link'));
+    expect(existsInside(root, 'link')).toBe(true);
+    expect(existsInside(root, 'nothing')).toBe(false);
+    writeFileAtomic(root, 'stage/a/b.md', 'x');
+    removeInside(root, 'stage');
+    expect(fs.existsSync(path.join(root, 'stage'))).toBe(false);
+    removeInside(root, 'stage');
+    expect(codeOf(() => removeInside(root, '../x'))).toBe('UNSAFE_PATH');
+  });
+});
