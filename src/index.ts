@@ -9,6 +9,7 @@ export {
   FRONTMATTER_MAX_BYTES,
   YAML_MAX_ALIAS_COUNT,
   FrontmatterError,
+  checkedFrontmatterYaml,
   locateFrontmatter,
   normalizeNewlines,
   parseFrontmatterYaml,
@@ -17,6 +18,7 @@ export {
 } from './core/frontmatter.js';
 export {
   isModelInvocationDisabled,
+  isVersionUnquoted,
   mcpServers,
   parseSkill,
   readSkillFile,
@@ -51,7 +53,16 @@ export {
   type SkillScope,
 } from './core/discover.js';
 export { hasSquad, isRosterHeader, listAgents, parseRoster, readRoster, requireAgent, requireSquad, type Agent, type RosterMember } from './core/roster.js';
-export { buildTaughtSkill, deriveSkillName, type TaughtSkill, type TaughtSkillInput } from './core/teach.js';
+export {
+  applyTeach,
+  buildTaughtSkill,
+  deriveSkillName,
+  planTeach,
+  type TaughtSkill,
+  type TaughtSkillInput,
+  type TeachOptions,
+  type TeachPlan,
+} from './core/teach.js';
 export { estimateTokens } from './core/tokens.js';
 export { AVAILABLE_SKILLS_TAG, escapeXml, escapeXmlLine, renderAvailableSkills, skillEntry, type SkillSummary } from './core/xml.js';
 export {
@@ -120,6 +131,7 @@ export {
   planScaffold,
   renderMemberFiles,
   renderMemberRows,
+  writePlannedFile,
   type PlannedFile,
   type PlannedKind,
   type ProjectContext,
@@ -133,12 +145,15 @@ export {
   CASTING_SCHEMA,
   SCRIBE_NAME,
   UNIVERSES_DATA_FILE,
+  adoptRoster,
   appendCasting,
   castTeam,
   castingEvent,
   createPolicy,
   defaultUniverseName,
   findUniverse,
+  legacyPolicy,
+  legacyRegistryMembers,
   nextCast,
   parseHistory,
   parsePolicy,
@@ -146,20 +161,34 @@ export {
   readCasting,
   resolveUniverse,
   serializeCasting,
+  takenNames,
   universes,
   type CastEntry,
   type CastResult,
   type CastingEvent,
   type CastingEventKind,
   type CastingHistory,
+  type CastingParseOptions,
   type CastingPolicy,
   type CastingRead,
   type CastingRegistry,
   type CastingState,
+  type Taken,
   type Universe,
 } from './core/casting.js';
-export { MAX_ROLE_LENGTH, ROLES_DATA_FILE, checkRoles, defaultRoles, findRolePreset, normalizeRole, rolePresets, splitRoleList, type RolePreset } from './core/roles.js';
-export { findTable, insertTableRows, isTableSeparator, splitTableRow, tableRows, type TableLocation } from './core/md-table.js';
+export { MAX_ROLE_LENGTH, ROLES_DATA_FILE, checkRoles, defaultRoles, findRolePreset, isLeadRole, normalizeRole, rolePresets, splitRoleList, type RolePreset } from './core/roles.js';
+export {
+  findTable,
+  formatTableRow,
+  insertTableRecords,
+  insertTableRows,
+  isTableSeparator,
+  splitTableRow,
+  tableRecords,
+  tableRows,
+  type TableLocation,
+  type TableRecord,
+} from './core/md-table.js';
 export { closestMatch, editDistance } from './core/edit-distance.js';
 export { checkWritableDir, ensureWritableDir } from './core/fs-safe.js';
 export { runDoctor, type DoctorOptions, type DoctorReport, type Finding, type Severity } from './core/doctor.js';

@@ -11,10 +11,12 @@ import { isDirectory } from '../core/fs-safe.js';
 /**
  * On the default path, a first operand that is not an existing folder and is close to a command
  * name ("uprade") is a typo, not a folder to create; several operands there are an unknown command.
+ * An operand written as a path (`./doctor`, `../hire`, `apps/web`) is a folder, never a typo.
  */
 export function rejectMistypedCommand(operands: string[], program: Command, cwd: string): void {
   const first = operands[0];
   if (first === undefined || isDirectory(path.resolve(cwd, first))) return;
+  if (first.includes('/') || first.includes(path.sep) || first.startsWith('.')) return;
   if (first === 'help' || first === 'version') {
     throw usageError(`unknown command '${first}' (did you mean --${first}?)`, `run "${program.name()} --${first}"`);
   }

@@ -1,5 +1,6 @@
 /** `create-squad hire <role> [--name N]`: add one member to the squad. */
 import { applyHire, planHire } from '../core/hire.js';
+import { charterPath } from '../core/paths.js';
 import type { CommandContext, CommandResult } from './context.js';
 
 export interface HireCommandOptions {
@@ -14,6 +15,8 @@ export interface HireData {
   universe: string | null;
   /** How the name was chosen: cast, overflow (the universe ran out) or named (--name). */
   casting: string;
+  /** True when this finished an interrupted hire instead of casting someone new. */
+  resumed: boolean;
   created: string[];
   modified: string[];
   warnings: string[];
@@ -27,6 +30,7 @@ export async function hire(options: HireCommandOptions, ctx: CommandContext): Pr
     member: plan.member,
     universe: plan.universe,
     casting: plan.event,
+    resumed: plan.resumed,
     created: plan.created,
     modified: plan.modified,
     warnings: plan.warnings,
@@ -43,7 +47,7 @@ export async function hire(options: HireCommandOptions, ctx: CommandContext): Pr
       for (const file of plan.created) ui.out(`  ${options.dryRun ? 'would create' : 'created'}  ${file}`);
       for (const file of plan.modified) ui.out(`  ${options.dryRun ? 'would update' : 'updated'}  ${file}`);
       if (options.dryRun) ui.out('Dry run: nothing was written.');
-      else ui.out(`  Edit ${plan.created[0]} to refine what ${name} owns.`);
+      else ui.out(`  Edit ${charterPath(plan.member.folder)} to refine what ${name} owns.`);
     },
   };
 }

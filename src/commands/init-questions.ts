@@ -3,13 +3,29 @@
  * Ctrl-C or Escape at any question aborts init before anything is written.
  */
 import { SquadError } from '../core/errors.js';
-import { splitRoleList } from '../core/roles.js';
+import { checkRoles, splitRoleList } from '../core/roles.js';
 import type { InitAnswers, InitQuestions } from './init.js';
 
 type Prompts = typeof import('prompts');
 
 function cancelled(): never {
   throw new SquadError('ABORTED', 'init cancelled; nothing was written', { hint: 'run "create-squad init" again when you are ready' });
+}
+
+/**
+ * The answer to "Other roles?" given the roles picked above: true when the whole list is one init
+ * accepts, else what is wrong with it (shown under the question, which is asked again).
+ */
+export function customRolesProblem(picked: readonly string[], typed: string): true | string {
+  const roles = [...picked, ...splitRoleList(typed)];
+  if (roles.length === 0) return 'Pick at least one role above, or name one here';
+  try {
+    checkRoles(roles);
+    return true;
+  } catch (error) {
+    if (error instanceof SquadError) return `${error.message} — ${error.hint ?? ''}`.replace(/ — $/, '');
+    throw error;
+  }
 }
 
 export async function askWithPrompts(questions: InitQuestions): Promise<Partial<InitAnswers>> {
@@ -49,8 +65,7 @@ export async function askWithPrompts(questions: InitQuestions): Promise<Partial<
       type: 'text',
       name: 'custom',
       message: 'Other roles? (comma-separated, enter for none)',
-      validate: (value: string) =>
-        picked.length > 0 || splitRoleList(value).length > 0 ? true : 'Pick at least one role above, or name one here',
+      validate: (value: string) => customRolesProblem(picked, value),
     });
     answers.roles = [...picked, ...splitRoleList(custom)];
   }

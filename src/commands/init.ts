@@ -7,8 +7,8 @@ import path from 'node:path';
 import type { Ui } from '../cli/ui.js';
 import { defaultUniverseName, universes } from '../core/casting.js';
 import { checkWritableDir, ensureWritableDir } from '../core/fs-safe.js';
-import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
-import { defaultRoles, rolePresets, splitRoleList, type RolePreset } from '../core/roles.js';
+import { COORDINATOR_PATH, SCRIBE_AGENT, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
+import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/roles.js';
 import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/scaffold.js';
 import { compareCodePoints, isMapping } from '../core/util.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -172,10 +172,11 @@ function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
     ui.out('Dry run: nothing was written.');
     return;
   }
-  const lead = plan.members.find((m) => m.role === 'Lead') ?? plan.members[0]!;
+  const cast = plan.members.filter((m) => m.folder !== SCRIBE_AGENT);
+  const lead = cast.find((m) => isLeadRole(m.role)) ?? cast[0];
   ui.out('Next steps:');
   ui.out(`  1. Commit the squad: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${COORDINATOR_PATH} ${squadPaths.gitattributes}`);
   ui.out('  2. Open GitHub Copilot (agent mode in VS Code, or the Copilot CLI) and pick the "Squad" agent');
-  ui.out(`  3. Say what you are building, e.g. "${lead.name}, set up the project structure for …"`);
-  if (plan.teamSource === 'none') ui.out('  Add members first with: npx create-squad hire <role>');
+  ui.out(`  3. Say what you are building${lead ? `, e.g. "${lead.name}, set up the project structure for …"` : ''}`);
+  if (!lead) ui.out('  Add members first with: npx create-squad hire <role>');
 }

@@ -3,10 +3,8 @@
  * folder into the team scope or one agent's scope, after validating it.
  */
 import path from 'node:path';
-import { SquadError } from '../core/errors.js';
-import { agentSkillDir, isBuiltinSkillName, teamSkillDir } from '../core/paths.js';
 import { requireAgent, requireSquad } from '../core/roster.js';
-import { applySkillInstall, planSkillInstall, readSkillSource } from '../core/skill-install.js';
+import { applySkillInstall, planSkillInstall, readSkillSource, skillDestination } from '../core/skill-install.js';
 import type { SkillIssue } from '../core/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { plural } from './format.js';
@@ -35,12 +33,7 @@ export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext):
   const agent = options.agent === undefined ? undefined : requireAgent(ctx.cwd, options.agent);
   const source = await readSkillSource(options.source, path.resolve(ctx.invocationDir, options.source));
   const name = source.report.dirName;
-  if (!agent && isBuiltinSkillName(name)) {
-    throw new SquadError('CONFLICT', `"${name}" uses the squad- prefix, which is reserved for built-in skills`, {
-      hint: 'rename the skill (its folder and its name field), or add it to one agent with --agent',
-    });
-  }
-  const destination = agent ? agentSkillDir(agent.name, name) : teamSkillDir(name);
+  const destination = skillDestination(name, agent?.name, 'rename the skill (its folder and its name field), or add it to one agent with --agent');
   const plan = planSkillInstall(ctx.cwd, source, destination, options.force);
   if (!options.dryRun) applySkillInstall(ctx.cwd, source, plan);
 

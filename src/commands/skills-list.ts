@@ -16,6 +16,8 @@ export interface ListedSkill {
   scope: DiscoveredSkill['scope'];
   agent?: string;
   version?: string;
+  /** The version was written unquoted, so YAML read it as a number (`1.10` as "1.1"): shown as "1.1?". */
+  versionUnquoted?: true;
   description?: string;
   location: string;
   mcpServers: McpServerRequirement[];
@@ -57,7 +59,7 @@ export async function skillsList(options: SkillsListOptions, ctx: CommandContext
       } else {
         ui.table(
           ['NAME', 'SCOPE', 'VERSION', 'MCP SERVERS', 'STATUS'],
-          skills.map((s) => [s.name, formatScope(s), s.version ?? '-', formatMcp(s.mcpServers), formatStatus(s, ui.style)]),
+          skills.map((s) => [s.name, formatScope(s), formatVersion(s), formatMcp(s.mcpServers), formatStatus(s, ui.style)]),
         );
         const invalid = skills.filter((s) => !s.valid).length;
         ui.out();
@@ -77,6 +79,7 @@ function toListed(skill: DiscoveredSkill): ListedSkill {
     scope: skill.scope,
     ...(skill.agent === undefined ? {} : { agent: skill.agent }),
     ...(skill.version === undefined ? {} : { version: skill.version }),
+    ...(skill.versionUnquoted ? { versionUnquoted: true as const } : {}),
     ...(skill.description === undefined ? {} : { description: skill.description }),
     location: skill.location,
     mcpServers: skill.mcpServers,
@@ -85,4 +88,10 @@ function toListed(skill: DiscoveredSkill): ListedSkill {
     errors: skill.errors,
     warnings: skill.warnings,
   };
+}
+
+/** The version column: "-" when there is none, "1.1?" when YAML read it as a number (it may have been 1.10). */
+function formatVersion(skill: ListedSkill): string {
+  if (skill.version === undefined) return '-';
+  return skill.versionUnquoted ? `${skill.version}?` : skill.version;
 }

@@ -7,11 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { discoverSkills, missingSkillFile } from '../core/discover.js';
-import { readDirNames } from '../core/fs-safe.js';
 import { SquadError } from '../core/errors.js';
-import { isDirectory } from '../core/fs-safe.js';
+import { isDirectory, readDirNames } from '../core/fs-safe.js';
 import { inspectSkill, type SkillReport } from '../core/inspect.js';
-import { SKILL_FILE } from '../core/paths.js';
+import { SKILL_FILE, resolveIn } from '../core/paths.js';
 import { requireSquad } from '../core/roster.js';
 import type { SkillIssue } from '../core/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -44,7 +43,7 @@ export async function skillsValidate(
   ctx: CommandContext,
 ): Promise<CommandResult<SkillsValidateData>> {
   const skipped: SkillsValidateData['skipped'] = [];
-  const files = options.paths.length > 0 ? expandPaths(options.paths, ctx, skipped) : squadSkillFiles(ctx);
+  const files = options.paths.length > 0 ? expandPaths(options.paths, ctx, skipped) : squadSkillFiles(ctx, skipped);
 
   const skills = files.map((file) => toValidated(inspectSkill(file, { readBody: true }), options.strict, ctx));
   const summary = {
@@ -94,10 +93,20 @@ function toValidated(report: SkillReport, strict: boolean, ctx: CommandContext):
   };
 }
 
-/** Every SKILL.md in the squad at ctx.cwd, across all scopes. */
-function squadSkillFiles(ctx: CommandContext): string[] {
+/** Every SKILL.md in the squad at ctx.cwd, across all scopes; skill folders without one go to `skipped`. */
+function squadSkillFiles(ctx: CommandContext, skipped: SkillsValidateData['skipped']): string[] {
   requireSquad(ctx.cwd);
-  return discoverSkills(ctx.cwd).skills.map((s) => s.file);
+  const discovery = discoverSkills(ctx.cwd);
+  for (const warning of discovery.warnings) {
+    if (warning.code !== 'no-skill-file' && warning.code !== 'skill-file-case') continue;
+    const dir = resolveIn(ctx.cwd, warning.path);
+    skipped.push(skippedFolder(missingSkillFile(dir, displayPath(dir, ctx)) ?? warning));
+  }
+  return discovery.skills.map((s) => s.file);
+}
+
+function skippedFolder(missing: { path: string; message: string }): SkillsValidateData['skipped'][number] {
+  return { path: missing.path, message: missing.message };
 }
 
 function expandPaths(paths: string[], ctx: CommandContext, skipped: SkillsValidateData['skipped']): string[] {
@@ -126,7 +135,7 @@ function expandPaths(paths: string[], ctx: CommandContext, skipped: SkillsValida
       if (!isDirectory(child)) continue;
       const missing = missingSkillFile(child, displayPath(child, ctx));
       if (missing) {
-        skipped.push({ path: missing.path, message: missing.message });
+        skipped.push(skippedFolder(missing));
       } else {
         files.add(path.join(child, SKILL_FILE));
         found += 1;

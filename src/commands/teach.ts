@@ -2,12 +2,8 @@
  * `create-squad teach <agent> "<instruction>" [--name slug]` and
  * `create-squad teach --team "<instruction>"`: turn a user's instruction into a standard skill.
  */
-import { SquadError, usageError } from '../core/errors.js';
-import { writeFileAtomic, resolveInside } from '../core/fs-safe.js';
-import { SKILL_FILE, agentSkillDir, isBuiltinSkillName, teamSkillDir } from '../core/paths.js';
-import { requireAgent, requireSquad } from '../core/roster.js';
-import { buildTaughtSkill } from '../core/teach.js';
-import fs from 'node:fs';
+import { usageError } from '../core/errors.js';
+import { applyTeach, planTeach } from '../core/teach.js';
 import type { CommandContext, CommandResult } from './context.js';
 
 export interface TeachOptions {
@@ -29,33 +25,19 @@ export interface TeachData {
 
 export async function teach(options: TeachOptions, ctx: CommandContext): Promise<CommandResult<TeachData>> {
   const { agentArg, instruction } = splitArgs(options);
-  requireSquad(ctx.cwd);
-  const agent = agentArg === undefined ? undefined : requireAgent(ctx.cwd, agentArg);
-
-  const skill = await buildTaughtSkill({
+  const plan = await planTeach(ctx.cwd, {
     instruction,
+    ...(agentArg === undefined ? {} : { agent: agentArg }),
     ...(options.name === undefined ? {} : { name: options.name }),
-    ...(agent ? { agentDisplayName: agent.displayName } : {}),
   });
-  if (!agent && isBuiltinSkillName(skill.name)) {
-    throw new SquadError('CONFLICT', `"${skill.name}" uses the squad- prefix, which is reserved for built-in skills`, {
-      hint: 'choose another name with --name',
-    });
-  }
-  const dir = agent ? agentSkillDir(agent.name, skill.name) : teamSkillDir(skill.name);
-  const file = `${dir}/${SKILL_FILE}`;
-  if (fs.existsSync(resolveInside(ctx.cwd, dir, { allowFinalSymlink: true }))) {
-    throw new SquadError('SKILL_EXISTS', `a skill named "${skill.name}" already exists at ${dir}`, {
-      hint: 'pick another name with --name, or edit that SKILL.md to extend it',
-    });
-  }
-  if (!options.dryRun) writeFileAtomic(ctx.cwd, file, skill.content, { exclusive: true });
+  if (!options.dryRun) applyTeach(plan);
 
+  const { agent, skill } = plan;
   const data: TeachData = {
     name: skill.name,
     scope: agent ? 'agent' : 'team',
     ...(agent ? { agent: agent.name } : {}),
-    path: file,
+    path: plan.path,
     description: skill.description,
     dryRun: options.dryRun,
   };
@@ -65,12 +47,12 @@ export async function teach(options: TeachOptions, ctx: CommandContext): Promise
     render(ui) {
       const who = agent ? agent.displayName : 'the whole team';
       if (options.dryRun) {
-        ui.out(`Dry run: would teach ${who} the skill "${skill.name}" at ${file}:`);
+        ui.out(`Dry run: would teach ${who} the skill "${skill.name}" at ${plan.path}:`);
         ui.out();
         ui.write(skill.content);
         return;
       }
-      ui.success(`Taught ${who} "${skill.name}": ${file}`);
+      ui.success(`Taught ${who} "${skill.name}": ${plan.path}`);
       ui.out(`  Edit that file to refine the rule; agents read it when a task matches its description.`);
     },
   };

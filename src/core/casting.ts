@@ -11,11 +11,20 @@
  * chosen universe runs out of names, casting overflows to the policy's next universes in order, and
  * after those to numbered names ("Keaton 2"); each overflow is recorded as such in the history.
  * Scribe is not cast: it is always "Scribe" in the folder `scribe`.
+ *
+ * A squad set up by the original Squad keeps its casting files in other shapes, which are read too
+ * (and kept as they are: entries are appended beside them):
+ *
+ *   policy.json    { casting_policy_version, allowlist_universes: [universe…], universe_capacity }
+ *   registry.json  { agents: { folder: { persistent_name, role?, universe, status, … } } }
+ *   history.json   { universe_usage_history: […], assignment_cast_snapshots: {…} }
  */
 import fs from 'node:fs';
 import { usageError } from './errors.js';
+import { readDirNames } from './fs-safe.js';
 import { isValidName, slugify } from './names.js';
 import { SCRIBE_AGENT, resolveIn, squadPaths } from './paths.js';
+import type { RosterMember } from './roster.js';
 import { readTemplateJson } from './templates.js';
 import { isMapping } from './util.js';
 
@@ -51,7 +60,10 @@ export interface CastEntry {
 
 export interface CastingRegistry {
   schema: number;
+  /** Every member: the original Squad's `agents` map first (when there is one), then `members`. */
   members: CastEntry[];
+  /** Folders that come only from the original Squad's `agents` map. */
+  legacy: string[];
 }
 
 /**
@@ -141,19 +153,44 @@ export interface CastResult {
   note?: string;
 }
 
+/** Names already in use: folders, and roster names (lowercased). */
+export interface Taken {
+  folders: ReadonlySet<string>;
+  names: ReadonlySet<string>;
+}
+
 /**
- * The next free name for `role`. `taken` holds the folder names already in use (registry, roster,
- * existing folders, Scribe); the caller adds the result to it before casting again.
+ * What nobody else may be named: Scribe, `members` (roster rows, registry entries: their folders
+ * and names) and every folder under `.ai-team/agents/`.
  */
-export function nextCast(role: string, policy: CastingPolicy, taken: ReadonlySet<string>, catalogUniverses: readonly Universe[] = universes()): CastResult {
-  const isFree = (folder: string) => isValidName(folder) && folder !== SCRIBE_AGENT && !taken.has(folder);
+export function takenNames(root: string, members: readonly { folder: string; name: string }[]): Taken {
+  return {
+    folders: new Set([SCRIBE_AGENT, ...members.map((m) => m.folder), ...readDirNames(resolveIn(root, squadPaths.agents))]),
+    names: new Set([SCRIBE_NAME, ...members.map((m) => m.name)].map((name) => name.toLowerCase())),
+  };
+}
+
+/** Roster rows as cast members, Scribe left out: the names are kept, recorded as `adopted`. */
+export function adoptRoster(roster: readonly RosterMember[]): CastResult[] {
+  return roster
+    .filter((m) => m.name !== SCRIBE_AGENT)
+    .map((m) => ({ entry: { name: m.displayName, folder: m.name, role: m.role, universe: null }, event: 'adopted' }));
+}
+
+/**
+ * The next free name for `role`: one whose folder and name are not `taken`; the caller adds the
+ * result to it before casting again.
+ */
+export function nextCast(role: string, policy: CastingPolicy, taken: Taken, catalogUniverses: readonly Universe[] = universes()): CastResult {
+  const isFree = (name: string, folder: string) =>
+    isValidName(folder) && folder !== SCRIBE_AGENT && !taken.folders.has(folder) && !taken.names.has(name.toLowerCase());
   const order = [policy.universe, ...policy.overflow.filter((name) => name !== policy.universe)];
   for (const universeName of order) {
     const universe = catalogUniverses.find((u) => u.name === universeName);
     if (!universe) continue;
     for (const name of universe.names) {
       const folder = slugify(name);
-      if (!isFree(folder)) continue;
+      if (!isFree(name, folder)) continue;
       const entry = { name, folder, role, universe: universe.name };
       if (universe.name === policy.universe) return { entry, event: 'cast' };
       return {
@@ -170,7 +207,7 @@ export function nextCast(role: string, policy: CastingPolicy, taken: ReadonlySet
     for (const base of pool) {
       const name = `${base} ${round}`;
       const folder = slugify(name);
-      if (isFree(folder)) {
+      if (isFree(name, folder)) {
         return {
           entry: { name, folder, role, universe: policy.universe },
           event: 'overflow',
@@ -182,11 +219,13 @@ export function nextCast(role: string, policy: CastingPolicy, taken: ReadonlySet
 }
 
 /** Cast one member per role, in order. Pure: `taken` is not modified. */
-export function castTeam(roles: readonly string[], policy: CastingPolicy, taken: ReadonlySet<string>, catalogUniverses: readonly Universe[] = universes()): CastResult[] {
-  const used = new Set(taken);
+export function castTeam(roles: readonly string[], policy: CastingPolicy, taken: Taken, catalogUniverses: readonly Universe[] = universes()): CastResult[] {
+  const folders = new Set(taken.folders);
+  const names = new Set(taken.names);
   return roles.map((role) => {
-    const result = nextCast(role, policy, used, catalogUniverses);
-    used.add(result.entry.folder);
+    const result = nextCast(role, policy, { folders, names }, catalogUniverses);
+    folders.add(result.entry.folder);
+    names.add(result.entry.name.toLowerCase());
     return result;
   });
 }
@@ -197,11 +236,19 @@ export function castingEvent(result: CastResult, at: Date): CastingEvent {
 
 // ---- reading and writing .ai-team/casting/ ----
 
-/** A casting file: missing, unreadable as what it should be, or its value plus the raw object (unknown keys kept). */
+/**
+ * A casting file: missing, unreadable as what it should be, or its value plus the raw object
+ * (unknown keys kept) and the text it was read from.
+ */
 export type CastingRead<T> =
   | { state: 'missing' }
   | { state: 'invalid'; reason: string }
-  | { state: 'ok'; value: T; raw: Record<string, unknown> };
+  | { state: 'ok'; value: T; raw: Record<string, unknown>; text: string };
+
+export interface CastingParseOptions {
+  /** Also accept the original Squad's shapes (see the top of this file). Default: create-squad's own only. */
+  legacy?: boolean;
+}
 
 function parseObject(text: string): { raw: Record<string, unknown> } | { reason: string } {
   let value: unknown;
@@ -220,45 +267,93 @@ function castEntry(value: unknown): CastEntry | undefined {
   return { name, folder, role: typeof role === 'string' ? role : '', universe: typeof universe === 'string' ? universe : null };
 }
 
-export function parsePolicy(text: string): CastingRead<CastingPolicy> {
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/**
+ * The members of an original Squad registry (`{ agents: { folder: { persistent_name, role?,
+ * universe, … } } }`), in the map's order; [] when `raw` has no such map. Entries whose key makes
+ * no folder name are left out.
+ */
+export function legacyRegistryMembers(raw: Record<string, unknown>): CastEntry[] {
+  const agents = Object.hasOwn(raw, 'agents') ? raw.agents : undefined;
+  if (!isMapping(agents)) return [];
+  const members: CastEntry[] = [];
+  for (const [key, value] of Object.entries(agents)) {
+    if (!isMapping(value)) continue;
+    const folder = isValidName(key) ? key : slugify(key);
+    if (!folder) continue;
+    members.push({ name: nonEmpty(value.persistent_name) ?? key, folder, role: nonEmpty(value.role) ?? '', universe: nonEmpty(value.universe) ?? null });
+  }
+  return members;
+}
+
+/**
+ * The policy of an original Squad `policy.json` (`allowlist_universes`, no `universe`): its first
+ * universe create-squad knows, else the first known universe of `members` (the registry's), else the
+ * default; the rest of the allow-list, then every other universe, as overflow. Undefined when `raw`
+ * has no allow-list.
+ */
+export function legacyPolicy(raw: Record<string, unknown>, members: readonly CastEntry[] = [], catalogUniverses: readonly Universe[] = universes()): CastingPolicy | undefined {
+  if (!Array.isArray(raw.allowlist_universes)) return undefined;
+  const known = (names: readonly unknown[]) =>
+    names.flatMap((name) => (typeof name === 'string' ? [findUniverse(name, catalogUniverses)] : [])).filter((u): u is Universe => u !== undefined);
+  const allowed = known(raw.allowlist_universes);
+  const primary = allowed[0] ?? known(members.map((m) => m.universe))[0] ?? findUniverse(defaultUniverseName(), catalogUniverses) ?? catalogUniverses[0];
+  if (!primary) return undefined;
+  const policy = createPolicy(primary, catalogUniverses);
+  const first = allowed.map((u) => u.name).filter((name) => name !== primary.name);
+  return { ...policy, overflow: [...new Set([...first, ...policy.overflow])] };
+}
+
+export function parsePolicy(text: string, options: CastingParseOptions & { members?: readonly CastEntry[] } = {}): CastingRead<CastingPolicy> {
   const parsed = parseObject(text);
   if ('reason' in parsed) return { state: 'invalid', reason: parsed.reason };
   const { raw } = parsed;
-  if (typeof raw.universe !== 'string') return { state: 'invalid', reason: '"universe" is not a string' };
+  if (typeof raw.universe !== 'string') {
+    const legacy = options.legacy ? legacyPolicy(raw, options.members) : undefined;
+    return legacy ? { state: 'ok', raw, text, value: legacy } : { state: 'invalid', reason: '"universe" is not a string' };
+  }
   const overflow = Array.isArray(raw.overflow) ? raw.overflow.filter((u): u is string => typeof u === 'string') : [];
   const capacities: Record<string, number> = {};
   if (isMapping(raw.capacities)) {
     for (const [name, count] of Object.entries(raw.capacities)) if (typeof count === 'number') capacities[name] = count;
   }
-  return { state: 'ok', raw, value: { schema: CASTING_SCHEMA, universe: raw.universe, overflow, capacities } };
+  return { state: 'ok', raw, text, value: { schema: CASTING_SCHEMA, universe: raw.universe, overflow, capacities } };
 }
 
-export function parseRegistry(text: string): CastingRead<CastingRegistry> {
+export function parseRegistry(text: string, options: CastingParseOptions = {}): CastingRead<CastingRegistry> {
   const parsed = parseObject(text);
   if ('reason' in parsed) return { state: 'invalid', reason: parsed.reason };
   const { raw } = parsed;
-  if (!Array.isArray(raw.members)) return { state: 'invalid', reason: '"members" is not a list' };
-  const members = raw.members.map(castEntry).filter((entry): entry is CastEntry => entry !== undefined);
-  return { state: 'ok', raw, value: { schema: CASTING_SCHEMA, members } };
+  const legacy = options.legacy ? legacyRegistryMembers(raw) : [];
+  const hasLegacy = options.legacy === true && isMapping(raw.agents);
+  if (!Array.isArray(raw.members) && !(hasLegacy && raw.members === undefined)) return { state: 'invalid', reason: '"members" is not a list' };
+  const own = (Array.isArray(raw.members) ? raw.members : []).map(castEntry).filter((entry): entry is CastEntry => entry !== undefined);
+  const ownFolders = new Set(own.map((m) => m.folder));
+  const older = legacy.filter((m) => !ownFolders.has(m.folder));
+  return { state: 'ok', raw, text, value: { schema: CASTING_SCHEMA, members: [...older, ...own], legacy: older.map((m) => m.folder) } };
 }
 
-export function parseHistory(text: string): CastingRead<CastingHistory> {
+const LEGACY_HISTORY_KEYS = ['universe_usage_history', 'assignment_cast_snapshots'];
+
+export function parseHistory(text: string, options: CastingParseOptions = {}): CastingRead<CastingHistory> {
   const parsed = parseObject(text);
   if ('reason' in parsed) return { state: 'invalid', reason: parsed.reason };
   const { raw } = parsed;
-  if (!Array.isArray(raw.events)) return { state: 'invalid', reason: '"events" is not a list' };
+  const legacy = options.legacy === true && raw.events === undefined && LEGACY_HISTORY_KEYS.some((key) => Object.hasOwn(raw, key));
+  if (!Array.isArray(raw.events) && !legacy) return { state: 'invalid', reason: '"events" is not a list' };
   // Events are a log: they are kept as they are, never interpreted beyond their count.
-  return { state: 'ok', raw, value: { schema: CASTING_SCHEMA, events: raw.events as CastingEvent[] } };
+  return { state: 'ok', raw, text, value: { schema: CASTING_SCHEMA, events: (Array.isArray(raw.events) ? raw.events : []) as CastingEvent[] } };
 }
 
-function readWith<T>(root: string, relPath: string, parse: (text: string) => CastingRead<T>): CastingRead<T> {
-  let text: string;
+function readText(root: string, relPath: string): string | undefined {
   try {
-    text = fs.readFileSync(resolveIn(root, relPath), 'utf8');
+    return fs.readFileSync(resolveIn(root, relPath), 'utf8');
   } catch {
-    return { state: 'missing' };
+    return undefined;
   }
-  return parse(text);
 }
 
 export interface CastingState {
@@ -267,12 +362,18 @@ export interface CastingState {
   history: CastingRead<CastingHistory>;
 }
 
-/** The squad's casting files, read defensively. */
+/** The squad's casting files, read defensively, in create-squad's shapes or the original Squad's. */
 export function readCasting(root: string): CastingState {
+  const read = <T>(relPath: string, parse: (text: string) => CastingRead<T>): CastingRead<T> => {
+    const text = readText(root, relPath);
+    return text === undefined ? { state: 'missing' } : parse(text);
+  };
+  const registry = read(squadPaths.castingRegistry, (text) => parseRegistry(text, { legacy: true }));
+  const members = registry.state === 'ok' ? registry.value.members : [];
   return {
-    policy: readWith(root, squadPaths.castingPolicy, parsePolicy),
-    registry: readWith(root, squadPaths.castingRegistry, parseRegistry),
-    history: readWith(root, squadPaths.castingHistory, parseHistory),
+    policy: read(squadPaths.castingPolicy, (text) => parsePolicy(text, { legacy: true, members })),
+    registry,
+    history: read(squadPaths.castingHistory, (text) => parseHistory(text, { legacy: true })),
   };
 }
 

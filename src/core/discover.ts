@@ -22,6 +22,7 @@ import {
 } from './paths.js';
 import {
   isModelInvocationDisabled,
+  isVersionUnquoted,
   mcpServers,
   skillMetadata,
   skillVersion,
@@ -31,7 +32,10 @@ import {
 
 export type SkillScope = 'builtin' | 'team' | 'agent';
 
-/** Lowest precedence first: a later scope overrides an earlier one on a name clash. */
+/**
+ * Lowest precedence first: a later scope overrides an earlier one on a name clash. Discovery lists
+ * skills in this order and applies overrides by it.
+ */
 export const SCOPE_PRECEDENCE: readonly SkillScope[] = ['builtin', 'team', 'agent'];
 
 export interface DiscoveredSkill extends SkillReport {
@@ -42,6 +46,8 @@ export interface DiscoveredSkill extends SkillReport {
   location: string;
   description: string | undefined;
   version: string | undefined;
+  /** `metadata.version` was written unquoted: YAML read it as a number (1.10 as 1.1). */
+  versionUnquoted: boolean;
   author: string | undefined;
   mcpServers: McpServerRequirement[];
   disableModelInvocation: boolean;
@@ -86,20 +92,26 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
     scanSkillFolder(root, agentSkillsDir(name), warnings).map((s) => toSkill(s, 'agent', name)),
   );
 
-  const shared = new Map([...builtin, ...team].map((s) => [s.dirName, s]));
+  // Scopes in precedence order: a skill overrides the one of the same name from a lower scope that
+  // its agent sees (built-in and team skills are seen by every agent; an agent skill only by its own).
+  const byScope: Record<SkillScope, DiscoveredSkill[]> = { builtin, team, agent: agentSkills };
+  const ordered = SCOPE_PRECEDENCE.flatMap((scope) => byScope[scope]);
+  const seenByAll = new Map<string, DiscoveredSkill>();
   const overridden: DiscoveredSkill[] = [];
-  for (const skill of agentSkills) {
-    const hidden = shared.get(skill.dirName);
-    if (!hidden) continue;
-    warnings.push({
-      code: 'skill-overridden',
-      path: skill.location,
-      message: `${skill.agent}'s skill "${skill.dirName}" overrides the ${hidden.scope} skill of the same name`,
-    });
-    if (agent !== undefined) overridden.push(hidden);
+  for (const skill of ordered) {
+    const hidden = seenByAll.get(skill.dirName);
+    if (hidden) {
+      warnings.push({
+        code: 'skill-overridden',
+        path: skill.location,
+        message: `${skill.agent ?? 'the team'}'s skill "${skill.dirName}" overrides the ${hidden.scope} skill of the same name`,
+      });
+      if (agent !== undefined) overridden.push(hidden);
+    }
+    if (skill.agent === undefined) seenByAll.set(skill.dirName, skill);
   }
 
-  const skills = [...builtin, ...team, ...agentSkills].filter((s) => !overridden.includes(s));
+  const skills = ordered.filter((s) => !overridden.includes(s));
   for (const skill of skills) {
     if (!skill.valid) {
       warnings.push({
@@ -160,6 +172,7 @@ function toSkill({ report, location }: ScannedSkill, scope: SkillScope, agent?: 
     location,
     description: stringField(fm, 'description'),
     version: skillVersion(fm),
+    versionUnquoted: isVersionUnquoted(fm),
     author: stringField(skillMetadata(fm), 'author'),
     mcpServers: mcpServers(fm),
     disableModelInvocation: isModelInvocationDisabled(fm),

@@ -121,6 +121,17 @@ export interface SplitFrontmatter {
   bodyLine: number;
 }
 
+/**
+ * The YAML of closed frontmatter, refused (frontmatter-too-large) over FRONTMATTER_MAX_BYTES: the
+ * one size rule for a whole file (`splitFrontmatter`) and a file read only up to its frontmatter.
+ */
+export function checkedFrontmatterYaml(yaml: string, file?: string): string {
+  if (Buffer.byteLength(yaml) > FRONTMATTER_MAX_BYTES) {
+    throw new FrontmatterError('frontmatter-too-large', `frontmatter is larger than ${FRONTMATTER_MAX_BYTES / 1024} KB`, file, 1);
+  }
+  return yaml;
+}
+
 /** Split a whole file into frontmatter YAML and body. Throws FrontmatterError. */
 export function splitFrontmatter(rawText: string, file?: string): SplitFrontmatter {
   const text = normalizeNewlines(rawText);
@@ -131,15 +142,7 @@ export function splitFrontmatter(rawText: string, file?: string): SplitFrontmatt
   if (location.state === 'open') {
     throw new FrontmatterError('frontmatter-unclosed', 'frontmatter is not closed with "---"', file, 1);
   }
-  if (Buffer.byteLength(location.yaml) > FRONTMATTER_MAX_BYTES) {
-    throw new FrontmatterError(
-      'frontmatter-too-large',
-      `frontmatter is larger than ${FRONTMATTER_MAX_BYTES / 1024} KB`,
-      file,
-      1,
-    );
-  }
-  return { yaml: location.yaml, body: text.slice(location.bodyStart), bodyLine: location.bodyLine };
+  return { yaml: checkedFrontmatterYaml(location.yaml, file), body: text.slice(location.bodyStart), bodyLine: location.bodyLine };
 }
 
 /**

@@ -2,33 +2,47 @@
  * Hiring: add one member to an existing squad — charter and history (new files), a roster row in
  * team.md and a routing row in routing.md (rows added, every existing byte kept), and the casting
  * registry and history. Nobody else's files are touched.
+ *
+ * Safe to kill, safe to run twice at once:
+ *   - The casting files are written first and team.md last. The registry entry is the record that
+ *     a hire started: a member who is the registry's last entry, has no row in team.md and whose
+ *     name team.md does not mention at all (an interrupted hire) is finished by the next hire of
+ *     the same role (or --name), instead of someone else being cast. Only what is missing is
+ *     written: the casting event, the charter, the history, the routing row, the roster row.
+ *   - Each file that gets additions is re-read just before it is replaced; if it changed since it
+ *     was read, the hire stops there (CONFLICT) and writes nothing further: running it again
+ *     finishes it from the files as they are then.
  */
-import fs from 'node:fs';
 import {
+  adoptRoster,
   appendCasting,
   castingEvent,
   createPolicy,
+  findUniverse,
   nextCast,
   readCasting,
   resolveUniverse,
   serializeCasting,
+  takenNames,
+  type CastEntry,
   type CastResult,
-  type CastingRead,
+  type CastingEvent,
   type CastingPolicy,
+  type CastingRead,
 } from './casting.js';
-import { readDirNames } from './fs-safe.js';
 import { SquadError, usageError } from './errors.js';
-import { readTextIfExists, resolveInside, writeFileAtomic } from './fs-safe.js';
-import { insertTableRows } from './md-table.js';
+import { existsInside, readTextIfExists, resolveInside } from './fs-safe.js';
+import { insertTableRecords, tableRecords } from './md-table.js';
 import { slugify } from './names.js';
 import { SCRIBE_AGENT, resolveIn, squadPaths } from './paths.js';
 import { checkRoles } from './roles.js';
-import { isRosterHeader, parseRoster, requireSquad } from './roster.js';
+import { isRosterHeader, parseRoster, requireSquad, type RosterMember } from './roster.js';
 import {
   isRoutingHeader,
   parseProjectContext,
   renderMemberFiles,
   renderMemberRows,
+  writePlannedFile,
   type PlannedFile,
   type ScaffoldMember,
 } from './scaffold.js';
@@ -46,7 +60,9 @@ export interface HirePlan {
   /** The casting universe the name came from; null for a name given by hand. */
   universe: string | null;
   event: CastResult['event'];
-  /** Files to write, in order: new ones (exclusive), then the ones that get additions (`update`). */
+  /** True when this finishes an interrupted hire (the member was already in the casting registry). */
+  resumed: boolean;
+  /** Files to write, in order: casting files, the member's files, routing, roster last. */
   files: PlannedFile[];
   created: string[];
   modified: string[];
@@ -62,11 +78,30 @@ function readableCasting<T>(read: CastingRead<T>, relPath: string): Extract<Cast
   return read.state === 'ok' ? read : undefined;
 }
 
+/** Whether `text` has `name` as a whole word (any case). */
+function mentions(text: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
+/**
+ * The member an interrupted hire left behind, if this hire asks for the same one: the registry's
+ * last own entry, not in the roster nor named anywhere in team.md, with the requested role (and
+ * name, when one is given). A retired member (named in team.md's Alumni list) or a renamed one (not
+ * the last entry) is never taken for one.
+ */
+function interruptedHire(registry: { members: CastEntry[]; legacy: string[] }, roster: RosterMember[], teamText: string, role: string, name: string | undefined): CastEntry | undefined {
+  const last = registry.members.at(-1);
+  if (!last || last.folder === SCRIBE_AGENT || registry.legacy.includes(last.folder)) return undefined;
+  if (roster.some((m) => m.name === last.folder) || mentions(teamText, last.name)) return undefined;
+  if (last.role.toLowerCase() !== role.toLowerCase()) return undefined;
+  if (name !== undefined && last.name.toLowerCase() !== name.toLowerCase()) return undefined;
+  return last;
+}
+
 /** Plan a hire. Reads only; throws before anything is written when the input or the squad is wrong. */
 export async function planHire(root: string, options: HireOptions): Promise<HirePlan> {
-  const role = options.role.trim();
-  if (!role) throw usageError('the role is empty', 'say which role to hire, e.g. create-squad hire "Frontend Dev"');
-  const [normalizedRole] = checkRoles([role]);
+  const [role] = checkRoles([options.role]) as [string];
   requireSquad(root);
   const teamText = readTextIfExists(resolveIn(root, squadPaths.team));
   if (teamText === undefined) {
@@ -77,28 +112,34 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
   const policyRead = readableCasting(casting.policy, squadPaths.castingPolicy);
   const registryRead = readableCasting(casting.registry, squadPaths.castingRegistry);
   const historyRead = readableCasting(casting.history, squadPaths.castingHistory);
-  const policy: CastingPolicy = policyRead?.value ?? createPolicy(resolveUniverse(undefined));
+  const registry = registryRead?.value ?? { members: [], legacy: [] };
+  // Without a policy, casting goes on in the universe the registry's members came from, if known.
+  const knownUniverse = registry.members.map((m) => (m.universe === null ? undefined : findUniverse(m.universe))).find((u) => u !== undefined);
+  const policy: CastingPolicy = policyRead?.value ?? createPolicy(knownUniverse ?? resolveUniverse(undefined));
 
   const roster = parseRoster(teamText);
-  const registry = registryRead?.value.members ?? [];
-  const folders = readDirNames(resolveIn(root, squadPaths.agents));
-  const taken = new Set([SCRIBE_AGENT, ...roster.map((m) => m.name), ...registry.map((m) => m.folder), ...folders]);
-  const takenNames = new Set([...roster.map((m) => m.displayName), ...registry.map((m) => m.name)].map((n) => n.toLowerCase()));
+  const givenName = options.name === undefined ? undefined : options.name.trim().replace(/\s+/g, ' ');
+  const pending = interruptedHire(registry, roster, teamText, role, givenName);
 
   let result: CastResult;
-  if (options.name !== undefined) {
-    const name = options.name.trim().replace(/\s+/g, ' ');
-    const folder = slugify(name);
-    if (!folder) throw usageError(`cannot make a folder name from "${options.name}"`, 'use a name with letters or digits, e.g. --name Kobayashi');
-    if (taken.has(folder) || takenNames.has(name.toLowerCase())) {
-      const members = roster.map((m) => m.displayName);
-      throw new SquadError('CONFLICT', `the squad already has a member named "${name}"`, {
-        hint: `members: ${members.length ? members.join(', ') : '(none)'}; choose another --name, or leave it out to get the next casting name`,
-      });
-    }
-    result = { entry: { name, folder, role: normalizedRole!, universe: null }, event: 'named' };
+  if (pending) {
+    const recorded = (historyRead?.value.events ?? []).findLast((e: Partial<CastingEvent>) => e?.folder === pending.folder);
+    result = { entry: pending, event: recorded?.event ?? (pending.universe === null ? 'named' : 'cast') };
   } else {
-    result = nextCast(normalizedRole!, policy, taken);
+    const taken = takenNames(root, [...roster.map((m) => ({ folder: m.name, name: m.displayName })), ...registry.members]);
+    if (givenName !== undefined) {
+      const folder = slugify(givenName);
+      if (!folder) throw usageError(`cannot make a folder name from "${options.name}"`, 'use a name with letters or digits, e.g. --name Kobayashi');
+      if (taken.folders.has(folder) || taken.names.has(givenName.toLowerCase())) {
+        const members = roster.map((m) => m.displayName);
+        throw new SquadError('CONFLICT', `the squad already has a member named "${givenName}"`, {
+          hint: `members: ${members.length ? members.join(', ') : '(none)'}; choose another --name, or leave it out to get the next casting name`,
+        });
+      }
+      result = { entry: { name: givenName, folder, role, universe: null }, event: 'named' };
+    } else {
+      result = nextCast(role, policy, taken);
+    }
   }
   const member: ScaffoldMember = { name: result.entry.name, role: result.entry.role, folder: result.entry.folder };
   const now = options.now ?? new Date();
@@ -106,57 +147,62 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
 
   const files: PlannedFile[] = [];
   const warnings: string[] = [];
+  if (pending) warnings.push(`finishing the interrupted hire of ${member.name} (${member.role}): the casting registry already has them`);
   const create = (path: string, content: string) => {
-    if (fs.existsSync(resolveInside(root, path, { allowFinalSymlink: true }))) {
+    if (existsInside(root, path)) {
+      if (pending) return; // written before the interruption
       throw new SquadError('FILE_EXISTS', `${path} already exists`, { hint: 'choose another --name; hire never overwrites a file' });
     }
+    resolveInside(root, path); // refuses a path leading out of the repository now, not halfway through
     files.push({ path, content, mode: 0o644, kind: 'state' });
   };
-  const rewrite = (path: string, content: string) => {
+  const rewrite = (path: string, base: string, content: string) => {
     resolveInside(root, path); // refuses a symlink now, before the first write, not halfway through
-    files.push({ path, content, mode: 0o644, kind: 'state', update: true });
+    files.push({ path, content, mode: 0o644, kind: 'state', update: true, base });
   };
+
+  // Casting first: once the registry has the member, a rerun finishes this hire.
+  if (!policyRead) create(squadPaths.castingPolicy, serializeCasting(policy));
+  // The registry adopts the roster's members when it does not exist yet, so it stays complete.
+  const adopted = registryRead ? [] : adoptRoster(roster);
+  const joined = pending ? [] : [...adopted, result];
+  const registryText = appendCasting(registryRead?.raw, 'members', joined.map((r) => r.entry));
+  if (!registryRead) create(squadPaths.castingRegistry, registryText);
+  else if (joined.length > 0) rewrite(squadPaths.castingRegistry, registryRead.text, registryText);
+  const recorded = (historyRead?.value.events ?? []).some((e: Partial<CastingEvent>) => e?.folder === member.folder);
+  const events = (pending && recorded ? [] : [...adopted, result]).map((r) => castingEvent(r, now));
+  const historyText = appendCasting(historyRead?.raw, 'events', events);
+  if (!historyRead) create(squadPaths.castingHistory, historyText);
+  else if (events.length > 0) rewrite(squadPaths.castingHistory, historyRead.text, historyText);
 
   for (const file of await renderMemberFiles(member, project)) create(file.path, file.content);
 
-  // The registry adopts the roster's members when it does not exist yet, so it stays complete.
-  const adopted: CastResult[] = registryRead
-    ? []
-    : roster
-        .filter((m) => m.name !== SCRIBE_AGENT)
-        .map((m) => ({ entry: { name: m.displayName, folder: m.name, role: m.role, universe: null }, event: 'adopted' }));
-  if (!policyRead) create(squadPaths.castingPolicy, serializeCasting(policy));
-  const registryText = appendCasting(registryRead?.raw, 'members', [...adopted, result].map((r) => r.entry));
-  const historyText = appendCasting(historyRead?.raw, 'events', [...adopted, result].map((r) => castingEvent(r, now)));
-  if (registryRead) rewrite(squadPaths.castingRegistry, registryText);
-  else create(squadPaths.castingRegistry, registryText);
-  if (historyRead) rewrite(squadPaths.castingHistory, historyText);
-  else create(squadPaths.castingHistory, historyText);
-
   const rows = await renderMemberRows(member, project, policy.universe);
   const routingText = readTextIfExists(resolveIn(root, squadPaths.routing));
-  const routing = routingText === undefined ? undefined : insertTableRows(routingText, isRoutingHeader, rows.routing);
-  if (routing !== undefined) rewrite(squadPaths.routing, routing);
-  else {
+  const routed = routingText === undefined ? undefined : tableRecords(routingText, isRoutingHeader)?.records.some((r) => r['route to'] === member.name);
+  const routing = routingText === undefined || routed ? undefined : insertTableRecords(routingText, isRoutingHeader, rows.routing);
+  if (routing !== undefined) rewrite(squadPaths.routing, routingText!, routing);
+  else if (!routed) {
     warnings.push(
       routingText === undefined
         ? `${squadPaths.routing} is missing: no routing row was added (run "create-squad init" to recreate it)`
         : `${squadPaths.routing} has no routing table (| Work Type | Route To | … |): no routing row was added`,
     );
   }
-  const team = insertTableRows(teamText, isRosterHeader, rows.roster);
+  const team = insertTableRecords(teamText, isRosterHeader, rows.roster);
   if (team === undefined) {
     throw new SquadError('INVALID_FORMAT', `${squadPaths.team} has no roster table (| Name | Role | Charter | Status |)`, {
       hint: 'restore the "## Members" table in team.md, then hire again; nothing was written',
     });
   }
-  rewrite(squadPaths.team, team);
+  rewrite(squadPaths.team, teamText, team);
 
   return {
     root,
     member,
     universe: result.entry.universe,
     event: result.event,
+    resumed: pending !== undefined,
     files,
     created: files.filter((f) => !f.update).map((f) => f.path),
     modified: files.filter((f) => f.update).map((f) => f.path),
@@ -164,7 +210,10 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
   };
 }
 
-/** Write a hire plan: new files exclusively, then the rewritten registry, history, routing and roster. */
+/**
+ * Write a hire plan in its order: casting files, the member's new files (exclusively), routing, the
+ * roster. A file that changed since it was planned on stops the hire there (CONFLICT).
+ */
 export function applyHire(plan: HirePlan): void {
-  for (const file of plan.files) writeFileAtomic(plan.root, file.path, file.content, { mode: file.mode, exclusive: !file.update });
+  for (const file of plan.files) writePlannedFile(plan.root, file, 'hiring');
 }

@@ -11,6 +11,14 @@ export function splitTableRow(line: string): string[] | undefined {
   return inner.split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|'));
 }
 
+/** A table row (`| a | b |`) of `cells`, each one on one line with its pipes escaped. */
+export function formatTableRow(cells: readonly string[]): string {
+  return `| ${cells.map((cell) => cell.replace(/\s*[\r\n]+\s*/g, ' ').replace(/\|/g, '\\|')).join(' | ')} |`;
+}
+
+/** A table row as cells keyed by lowercased column name. */
+export type TableRecord = Record<string, string>;
+
 /** True for a header separator row such as `|------|:---:|`. */
 export function isTableSeparator(line: string): boolean {
   const cells = splitTableRow(line);
@@ -71,4 +79,26 @@ export function insertTableRows(text: string, accept: (columns: string[]) => boo
   let offset = 0;
   for (let i = 0; i < table.end; i += 1) offset += lines[i]!.length + 1;
   return `${text.slice(0, offset)}${added}${text.slice(offset)}`;
+}
+
+/** Data rows of the first table accepted by `accept`, as records keyed by its (lowercased) columns. */
+export function tableRecords(text: string, accept: (columns: string[]) => boolean): { columns: string[]; records: TableRecord[] } | undefined {
+  const table = tableRows(text, accept);
+  if (!table) return undefined;
+  const records = table.rows.map((row) => {
+    const cells = splitTableRow(row) ?? [];
+    return Object.fromEntries(table.columns.map((column, i) => [column, cells[i] ?? '']));
+  });
+  return { columns: table.columns, records };
+}
+
+/**
+ * `text` with `records` added as rows of the first table accepted by `accept`, each cell in that
+ * table's own column order (a column the record lacks stays empty, a key the table lacks is left
+ * out); every existing byte is kept. Undefined when there is no such table.
+ */
+export function insertTableRecords(text: string, accept: (columns: string[]) => boolean, records: readonly TableRecord[]): string | undefined {
+  const table = findTable(text.split('\n'), accept);
+  if (!table) return undefined;
+  return insertTableRows(text, accept, records.map((record) => formatTableRow(table.columns.map((column) => record[column] ?? ''))));
 }

@@ -23,6 +23,8 @@ export interface RolePreset {
 
 interface RoleCatalog {
   defaults: string[];
+  /** The preset that leads: architecture questions and work nobody else fits go to it first. */
+  lead: string | undefined;
   presets: RolePreset[];
 }
 
@@ -47,7 +49,8 @@ function loadCatalog(): RoleCatalog {
       });
     }
   }
-  catalog = { defaults: isMapping(data) ? strings(data.defaults) : [], presets };
+  const lead = isMapping(data) && typeof data.lead === 'string' ? data.lead : undefined;
+  catalog = { defaults: isMapping(data) ? strings(data.defaults) : [], lead, presets };
   return catalog;
 }
 
@@ -71,6 +74,12 @@ export function findRolePreset(role: string): RolePreset | undefined {
   return rolePresets().find((preset) => roleKey(preset.title) === key || preset.aliases.some((alias) => roleKey(alias) === key));
 }
 
+/** Whether `role` is the lead role of the presets (its title or an alias: "Tech Lead", "architect"). */
+export function isLeadRole(role: string): boolean {
+  const lead = loadCatalog().lead;
+  return lead !== undefined && findRolePreset(role)?.title === lead;
+}
+
 /** A role as it is recorded: the preset's title when one matches, else the text on one line. */
 export function normalizeRole(role: string): string {
   return findRolePreset(role)?.title ?? role.trim().replace(/\s+/g, ' ');
@@ -86,7 +95,7 @@ export function checkRoles(roles: readonly string[]): string[] {
     throw usageError('no roles given', 'name at least one role, e.g. --roles "Lead,Core Dev,Tester", or pass --no-team for infrastructure only');
   }
   for (const role of normalized) {
-    if (role === '') throw usageError('a role is empty', 'give every role a name, e.g. --roles "Lead,Core Dev,Tester"');
+    if (role === '') throw usageError('the role is empty', 'give every role a name, e.g. hire "Frontend Dev" or --roles "Lead,Core Dev,Tester"');
     if (role.length > MAX_ROLE_LENGTH) {
       throw usageError(`the role "${role.slice(0, 20)}…" is ${role.length} characters; the limit is ${MAX_ROLE_LENGTH}`, 'use a short role title');
     }

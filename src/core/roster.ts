@@ -23,8 +23,10 @@ export interface RosterMember {
   /** Name as shown in the roster ("Keaton"). */
   displayName: string;
   role: string;
-  /** Repo-relative charter path as written in the roster (or the conventional one). */
+  /** Repo-relative charter path as written in the roster (or the conventional one); '' with `noCharter`. */
   charter: string;
+  /** The Charter cell says there is none, on purpose ("—", "-", "n/a"): a member without files. */
+  noCharter: boolean;
   status: string;
 }
 
@@ -36,14 +38,24 @@ export interface Agent {
   hasFolder: boolean;
 }
 
-const AGENT_FROM_CHARTER = /(?:^|\/)\.ai-team\/agents\/([^/]+)\/charter\.md$/;
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The folder in a charter path (`….ai-team/agents/{folder}/charter.md`), built from the layout. */
+const AGENT_FROM_CHARTER = (() => {
+  const [before, after] = charterPath('\0').split('\0') as [string, string];
+  return new RegExp(`(?:^|/)${escapeRegExp(before)}([^/]+)${escapeRegExp(after)}$`);
+})();
+/** A Charter cell that says a member has no charter on purpose. */
+const NO_CHARTER = /^(?:[—–-]+|n\/a|none)$/i;
 
 /** The roster table: the first table whose header has Name and Role columns. */
 export function isRosterHeader(columns: string[]): boolean {
   return columns.includes('name') && columns.includes('role');
 }
 
-/** Parse roster rows from team.md text. Pure. */
+/** Parse roster rows from team.md text; a second row for the same folder is left out. Pure. */
 export function parseRoster(text: string): RosterMember[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const table = findTable(lines, isRosterHeader);
@@ -54,19 +66,23 @@ export function parseRoster(text: string): RosterMember[] {
   const charterCol = columns.indexOf('charter');
   const statusCol = columns.indexOf('status');
   const members: RosterMember[] = [];
+  const seen = new Set<string>();
   for (let j = table.firstRow; j < table.end; j += 1) {
     const cells = splitTableRow(lines[j]!)!;
     const displayName = cells[nameCol] ?? '';
     if (!displayName) continue;
     const charterCell = stripCode(charterCol === -1 ? '' : (cells[charterCol] ?? ''));
+    const noCharter = NO_CHARTER.test(charterCell);
     const fromCharter = AGENT_FROM_CHARTER.exec(charterCell)?.[1];
     const name = fromCharter && isValidName(fromCharter) ? fromCharter : slugify(displayName);
-    if (!name) continue;
+    if (!name || seen.has(name)) continue;
+    seen.add(name);
     members.push({
       name,
       displayName,
       role: cells[roleCol] ?? '',
-      charter: charterCell || charterPath(name),
+      charter: noCharter ? '' : charterCell || charterPath(name),
+      noCharter,
       status: statusCol === -1 ? '' : (cells[statusCol] ?? ''),
     });
   }

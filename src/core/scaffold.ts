@@ -18,6 +18,7 @@
 import fs from 'node:fs';
 import {
   SCRIBE_NAME,
+  adoptRoster,
   appendCasting,
   castTeam,
   castingEvent,
@@ -25,18 +26,18 @@ import {
   readCasting,
   resolveUniverse,
   serializeCasting,
+  takenNames,
   type CastEntry,
   type CastResult,
   type CastingPolicy,
 } from './casting.js';
-import { readDirNames } from './fs-safe.js';
-import { usageError } from './errors.js';
-import { readTextIfExists, resolveInside, sha256, writeFileAtomic } from './fs-safe.js';
+import { SquadError, usageError } from './errors.js';
+import { existsInside, pathProblem, readTextIfExists, resolveInside, sha256, writeFileAtomic } from './fs-safe.js';
 import type { Manifest } from './manifest.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
-import { tableRows, splitTableRow } from './md-table.js';
+import { tableRecords, type TableRecord } from './md-table.js';
 import { shippedOwnedFiles, type OwnedFile } from './owned.js';
-import { SCRIBE_AGENT, charterPath, historyPath, resolveIn, squadPaths } from './paths.js';
+import { SCRIBE_AGENT, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths } from './paths.js';
 import { checkRoles, defaultRoles, findRolePreset } from './roles.js';
 import { isRosterHeader, parseRoster } from './roster.js';
 import { renderTemplate } from './templates.js';
@@ -107,6 +108,8 @@ export interface PlannedFile {
    * entries): it is replaced atomically instead of created exclusively.
    */
   update?: boolean;
+  /** For an update: the text it was planned on; the file is replaced only while it still holds it. */
+  base?: string;
 }
 
 export type TeamSource = 'roster' | 'registry' | 'cast' | 'none';
@@ -134,7 +137,7 @@ export interface ScaffoldPlan {
 
 const MODE = 0o644;
 
-/** The Scribe as a member: fixed name and folder. */
+/** The Scribe as a member: fixed name, role and folder (the templates take all three from here). */
 export const SCRIBE_MEMBER: ScaffoldMember = { name: SCRIBE_NAME, role: 'Session Logger', folder: SCRIBE_AGENT };
 
 const CONTEXT_LINE = /^\s*-\s*\*\*(Project|Stack|Owner):\*\*\s*(.*?)\s*$/;
@@ -152,13 +155,21 @@ export function parseProjectContext(teamText: string): ProjectContext {
   return context;
 }
 
+/** What the templates know of a member: the member, its role preset's wording, and its paths. */
 function templateMember(member: ScaffoldMember): object {
   const preset = findRolePreset(member.role);
-  return { ...member, handles: preset?.handles ?? '', responsibilities: preset?.responsibilities ?? [] };
+  return {
+    ...member,
+    handles: preset?.handles ?? '',
+    responsibilities: preset?.responsibilities ?? [],
+    charterPath: charterPath(member.folder),
+    historyPath: historyPath(member.folder),
+    decisionPath: decisionInboxPath(member.folder, '{short-slug}'),
+  };
 }
 
 function teamData(members: readonly ScaffoldMember[], project: ProjectContext, universe: string): object {
-  return { ...project, universe, members: members.map(templateMember), scribe: SCRIBE_MEMBER };
+  return { ...project, universe, members: members.map(templateMember), scribe: templateMember(SCRIBE_MEMBER) };
 }
 
 /** A member's charter and history, rendered from the state templates. */
@@ -177,31 +188,29 @@ export function isRoutingHeader(columns: string[]): boolean {
 
 /**
  * The rows `member` adds to the roster table of team.md and to the routing table of routing.md,
- * cut from the same templates init renders, so a hired member's rows look exactly like init's.
+ * cut from the same templates init renders, so a hired member's rows say exactly what init's do:
+ * cells keyed by (lowercased) column, to be laid out in the columns of the table they go into.
  */
-export async function renderMemberRows(member: ScaffoldMember, project: ProjectContext, universe: string): Promise<{ roster: string[]; routing: string[] }> {
+export async function renderMemberRows(member: ScaffoldMember, project: ProjectContext, universe: string): Promise<{ roster: TableRecord[]; routing: TableRecord[] }> {
   const data = teamData([member], project, universe);
-  const pick = (text: string, accept: (columns: string[]) => boolean, column: string): string[] => {
-    const table = tableRows(text, accept);
-    if (!table) return [];
-    const index = table.columns.indexOf(column);
-    return table.rows.filter((row) => splitTableRow(row)?.[index] === member.name);
-  };
+  const pick = (text: string, accept: (columns: string[]) => boolean, column: string): TableRecord[] =>
+    (tableRecords(text, accept)?.records ?? []).filter((record) => record[column] === member.name);
   return {
     roster: pick(await renderTemplate(STATE_TEMPLATES.team, data), isRosterHeader, 'name'),
     routing: pick(await renderTemplate(STATE_TEMPLATES.routing, data), isRoutingHeader, 'route to'),
   };
 }
 
-/** Whether anything (file, folder, symlink) is at `relPath`; refuses paths that escape the root. */
+/**
+ * Whether anything (file, folder, symlink, even a dangling one) is at `relPath`. Refuses
+ * (UNSAFE_PATH) a path whose folders lead outside the root; a symlink as the last part is just there.
+ */
 function exists(root: string, relPath: string): boolean {
-  const abs = resolveInside(root, relPath, { allowFinalSymlink: true });
-  try {
-    fs.lstatSync(abs);
-    return true;
-  } catch {
-    return false;
+  const slash = relPath.lastIndexOf('/');
+  if (slash !== -1 && pathProblem(root, relPath.slice(0, slash), { allowFinalSymlink: true }) !== undefined) {
+    resolveInside(root, relPath, { allowFinalSymlink: true }); // throws UNSAFE_PATH, naming relPath
   }
+  return existsInside(root, relPath);
 }
 
 function sameLine(a: string, b: string): boolean {
@@ -209,14 +218,24 @@ function sameLine(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-/** The .gitattributes lines that are missing, and the file's new text (undefined: nothing to add). */
-export async function planGitattributes(root: string): Promise<{ added: string[]; content?: string; existed: boolean; note?: string }> {
+/**
+ * The .gitattributes lines that are missing, and the file's new text (undefined: nothing to add);
+ * `base` is the text it was planned on. Never throws for what is at that path: a symlink (wherever
+ * it points, if anywhere) is left as it is, with a note; a folder or an unreadable file is left alone.
+ */
+export async function planGitattributes(root: string): Promise<{ added: string[]; content?: string; base?: string; existed: boolean; note?: string }> {
   const wanted = (await renderTemplate(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS }))
     .split('\n')
     .filter((line) => line.trim() !== '');
-  const existed = exists(root, squadPaths.gitattributes);
-  const abs = resolveInside(root, squadPaths.gitattributes, { allowFinalSymlink: true });
-  if (existed && fs.lstatSync(abs).isSymbolicLink()) {
+  const abs = resolveIn(root, squadPaths.gitattributes);
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.lstatSync(abs);
+  } catch {
+    stat = undefined;
+  }
+  const existed = stat !== undefined;
+  if (stat?.isSymbolicLink()) {
     return { added: [], existed, note: `${squadPaths.gitattributes} is a symlink; it was left as it is (add the merge=union lines yourself)` };
   }
   const existing = existed ? readTextIfExists(abs) : '';
@@ -228,7 +247,7 @@ export async function planGitattributes(root: string): Promise<{ added: string[]
   const added = wanted.filter((line) => (line.startsWith('#') ? !have.some((h) => sameLine(h, line)) : missingRules.includes(line)));
   const eol = existing.includes('\r\n') ? '\r\n' : '\n';
   const head = existing === '' || existing.endsWith('\n') ? existing : `${existing}${eol}`;
-  return { added, content: `${head}${added.map((line) => `${line}${eol}`).join('')}`, existed };
+  return { added, content: `${head}${added.map((line) => `${line}${eol}`).join('')}`, base: existing, existed };
 }
 
 /**
@@ -277,6 +296,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   const files: PlannedFile[] = [];
   const skipped: string[] = [];
   const add = (path: string, content: string | Buffer, kind: PlannedKind = 'state', mode = MODE): void => {
+    if (files.some((file) => file.path === path)) return; // planned already (a roster row given twice)
     if (exists(root, path)) skipped.push(path);
     else files.push({ path, content, mode, kind });
   };
@@ -312,7 +332,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   };
   if (roster !== undefined) {
     teamSource = 'roster';
-    results = roster.map((m) => ({ entry: { name: m.displayName, folder: m.name, role: m.role, universe: null }, event: 'adopted' }));
+    results = adoptRoster(roster);
     ignoredRoles(`${squadPaths.team} already exists`);
   } else if (registryMembers.length > 0) {
     teamSource = 'registry';
@@ -329,8 +349,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
     );
   } else {
     teamSource = 'cast';
-    const taken = new Set([SCRIBE_AGENT, ...readDirNames(resolveIn(root, squadPaths.agents))]);
-    results = castTeam(roles, policy, taken);
+    results = castTeam(roles, policy, takenNames(root, []));
   }
   const cast: CastEntry[] = results.map((result) => result.entry);
   const members: ScaffoldMember[] = cast.map(({ name, role, folder }) => ({ name, role, folder }));
@@ -340,10 +359,13 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   add(squadPaths.castingRegistry, appendCasting(undefined, 'members', cast));
   add(squadPaths.castingHistory, appendCasting(undefined, 'events', results.map((result) => castingEvent(result, now))));
 
+  // A roster row whose Charter cell says "—" is a member without files, on purpose.
+  const withoutFiles = new Set(roster?.filter((m) => m.noCharter).map((m) => m.name));
   for (const member of members) {
+    if (withoutFiles.has(member.folder)) continue;
     for (const file of await renderMemberFiles(member, project)) add(file.path, file.content);
   }
-  add(charterPath(SCRIBE_AGENT), await renderTemplate(STATE_TEMPLATES.scribeCharter, SCRIBE_MEMBER));
+  add(charterPath(SCRIBE_AGENT), await renderTemplate(STATE_TEMPLATES.scribeCharter, templateMember(SCRIBE_MEMBER)));
 
   const data = teamData(members, project, policy.universe);
   add(squadPaths.routing, await renderTemplate(STATE_TEMPLATES.routing, data));
@@ -360,7 +382,8 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   const gitattributes = await planGitattributes(root);
   if (gitattributes.note) notes.push(gitattributes.note);
   if (gitattributes.content !== undefined) {
-    files.push({ path: squadPaths.gitattributes, content: gitattributes.content, mode: MODE, kind: 'gitattributes', update: gitattributes.existed });
+    const update = gitattributes.existed ? { update: true, base: gitattributes.base ?? '' } : {};
+    files.push({ path: squadPaths.gitattributes, content: gitattributes.content, mode: MODE, kind: 'gitattributes', ...update });
   } else {
     skipped.push(squadPaths.gitattributes);
   }
@@ -389,9 +412,21 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   };
 }
 
+/**
+ * Write one planned file: a new one exclusively (never replacing a file), an update atomically,
+ * and only while the file still holds the `base` it was planned on; otherwise CONFLICT, nothing
+ * written. `activity` says what was running ("hiring"), for the message.
+ */
+export function writePlannedFile(root: string, file: PlannedFile, activity: string): void {
+  if (file.update && file.base !== undefined && readTextIfExists(resolveInside(root, file.path)) !== file.base) {
+    throw new SquadError('CONFLICT', `${file.path} changed while ${activity}; nothing further was written`, {
+      hint: 'run the command again: it starts from the files as they are now',
+    });
+  }
+  writeFileAtomic(root, file.path, file.content, { mode: file.mode, exclusive: !file.update });
+}
+
 /** Write a plan: every new file exclusively (never replacing one), `.gitattributes` by appending. */
 export function applyScaffold(plan: ScaffoldPlan): void {
-  for (const file of plan.files) {
-    writeFileAtomic(plan.root, file.path, file.content, { mode: file.mode, exclusive: !file.update });
-  }
+  for (const file of plan.files) writePlannedFile(plan.root, file, 'init was running');
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SquadError } from './errors.js';
 import { existsInside, isDirectory, isFile, isWithin, moveInside, randomId, removeInside, resolveInside } from './fs-safe.js';
 import { inspectSkill, type SkillReport } from './inspect.js';
-import { SKILL_FILE, backupPathFor, folderTimestamp, skillStagingDir } from './paths.js';
+import { BUILTIN_SKILL_PREFIX, SKILL_FILE, agentSkillDir, backupPathFor, folderTimestamp, isBuiltinSkillName, skillStagingDir, teamSkillDir } from './paths.js';
 import { copyTree, listTree, type Tree } from './tree.js';
 
 export interface SkillSource {
@@ -37,6 +37,19 @@ export async function readSkillSource(given: string, absPath: string): Promise<S
     );
   }
   return { dir, report, tree: await listTree(dir) };
+}
+
+/**
+ * Where a skill named `name` goes: `agent`'s skills folder, or the team's when `agent` is undefined.
+ * A team skill may not take the `squad-` prefix, which is reserved for built-in skills: CONFLICT,
+ * with `hint` saying what to do instead.
+ */
+export function skillDestination(name: string, agent: string | undefined, hint: string): string {
+  if (agent !== undefined) return agentSkillDir(agent, name);
+  if (isBuiltinSkillName(name)) {
+    throw new SquadError('CONFLICT', `"${name}" uses the ${BUILTIN_SKILL_PREFIX} prefix, which is reserved for built-in skills`, { hint });
+  }
+  return teamSkillDir(name);
 }
 
 export interface InstallPlan {

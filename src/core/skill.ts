@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import {
   FRONTMATTER_MAX_BYTES,
   FrontmatterError,
+  checkedFrontmatterYaml,
   locateFrontmatter,
   normalizeNewlines,
   parseFrontmatterYaml,
@@ -64,7 +65,7 @@ export function readSkillFrontmatter(file: string): SkillHead {
       const text = normalizeNewlines(buffer.toString('utf8', 0, total));
       const location = locateFrontmatter(text, eof);
       if (location.state === 'closed') {
-        return { frontmatter: parseFrontmatterYaml(location.yaml, file), bytesRead: total };
+        return { frontmatter: parseFrontmatterYaml(checkedFrontmatterYaml(location.yaml, file), file), bytesRead: total };
       }
       if (location.state === 'missing') {
         throw new FrontmatterError('frontmatter-missing', 'no YAML frontmatter (the file must start with "---")', file, 1);
@@ -109,12 +110,20 @@ export function stringField(source: Record<string, unknown>, key: string): strin
   return typeof value === 'string' ? value : undefined;
 }
 
-/** `metadata.version`, accepting the common unquoted number form (`version: 1.0` reads as 1). */
+/**
+ * `metadata.version`, accepting the common unquoted number form, which YAML reads as a number:
+ * `version: 1.0` reads as 1 and `version: 1.10` as 1.1 (see isVersionUnquoted).
+ */
 export function skillVersion(frontmatter: Frontmatter): string | undefined {
   const version = skillMetadata(frontmatter).version;
   if (typeof version === 'string') return version;
   if (typeof version === 'number' && Number.isFinite(version)) return String(version);
   return undefined;
+}
+
+/** True when `metadata.version` was written unquoted: YAML made it a number, which may not read as written. */
+export function isVersionUnquoted(frontmatter: Frontmatter): boolean {
+  return typeof skillMetadata(frontmatter).version === 'number';
 }
 
 /**

@@ -1,9 +1,14 @@
 /**
  * User-taught skills: "Fenster should know we always use Tailwind CSS" becomes a standard skill
- * folder with `metadata.author: user-taught`.
+ * folder with `metadata.author: user-taught`. `planTeach` works out the skill and where it goes
+ * (reading only), `applyTeach` writes it.
  */
 import { SquadError, usageError } from './errors.js';
-import { MAX_NAME_LENGTH, isValidName, nameProblems, slugify } from './names.js';
+import { existsInside, resolveInside, writeFileAtomic } from './fs-safe.js';
+import { MAX_NAME_LENGTH, nameProblems, slugify } from './names.js';
+import { SKILL_FILE } from './paths.js';
+import { requireAgent, requireSquad, type Agent } from './roster.js';
+import { skillDestination } from './skill-install.js';
 import { parseSkill } from './skill.js';
 import { renderTemplate } from './templates.js';
 import { MAX_DESCRIPTION_LENGTH, validateSkill } from './validate.js';
@@ -11,6 +16,8 @@ import { MAX_DESCRIPTION_LENGTH, validateSkill } from './validate.js';
 export const TAUGHT_SKILL_AUTHOR = 'user-taught';
 export const TAUGHT_SKILL_VERSION = '1.0';
 export const TAUGHT_SKILL_TEMPLATE = 'teach/SKILL.md.hbs';
+/** The one-sentence description of a taught skill. */
+export const TAUGHT_DESCRIPTION_TEMPLATE = 'teach/description.hbs';
 
 /** Words that carry no topic; left out when a name is derived from the instruction. */
 const FILLER_WORDS = new Set(
@@ -64,10 +71,8 @@ export async function buildTaughtSkill(input: TaughtSkillInput): Promise<TaughtS
   const title = firstLine.length > 80 ? `${firstLine.slice(0, 79).trimEnd()}…` : firstLine;
   const date = (input.date ?? new Date()).toISOString().slice(0, 10);
   const sentence = instruction.replace(/\s+/g, ' ');
-  const description = truncate(
-    `User-taught rule: ${/[.!?]$/.test(sentence) ? sentence : `${sentence}.`} Apply it whenever a task touches ${name.replace(/-/g, ' ')}.`,
-    MAX_DESCRIPTION_LENGTH,
-  );
+  const rule = /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+  const description = truncate((await renderTemplate(TAUGHT_DESCRIPTION_TEMPLATE, { rule, topic: name.replace(/-/g, ' ') })).trim(), MAX_DESCRIPTION_LENGTH);
   const content = await renderTemplate(TAUGHT_SKILL_TEMPLATE, {
     name,
     description,
@@ -81,7 +86,7 @@ export async function buildTaughtSkill(input: TaughtSkillInput): Promise<TaughtS
 
   // The template is ours; a skill it renders must pass our own validator.
   const check = validateSkill({ ...parseSkill(content), dirName: name });
-  if (!check.valid || !isValidName(name)) {
+  if (!check.valid) {
     throw new SquadError('SKILL_INVALID', `internal error: the taught skill is invalid (${check.errors.map((e) => e.message).join('; ')})`);
   }
   return { name, description, content };
@@ -89,4 +94,51 @@ export async function buildTaughtSkill(input: TaughtSkillInput): Promise<TaughtS
 
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+
+export interface TeachOptions {
+  instruction: string;
+  /** Explicit skill name (`--name`); derived from the instruction when absent. */
+  name?: string;
+  /** The agent to teach (folder or roster name); the whole team when absent. */
+  agent?: string;
+  date?: Date;
+}
+
+export interface TeachPlan {
+  root: string;
+  skill: TaughtSkill;
+  /** The taught agent; undefined for a team skill. */
+  agent?: Agent;
+  /** Repo-relative skill folder and SKILL.md. */
+  dir: string;
+  path: string;
+}
+
+/**
+ * Plan teaching a skill: the agent must exist, a team skill may not take the reserved `squad-`
+ * prefix, and an existing skill of the same name is never replaced. Reads only.
+ */
+export async function planTeach(root: string, options: TeachOptions): Promise<TeachPlan> {
+  requireSquad(root);
+  const agent = options.agent === undefined ? undefined : requireAgent(root, options.agent);
+  const skill = await buildTaughtSkill({
+    instruction: options.instruction,
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(agent ? { agentDisplayName: agent.displayName } : {}),
+    ...(options.date === undefined ? {} : { date: options.date }),
+  });
+  const dir = skillDestination(skill.name, agent?.name, 'choose another name with --name');
+  resolveInside(root, dir, { allowFinalSymlink: true }); // refuses a folder leading out of the repository
+  if (existsInside(root, dir)) {
+    throw new SquadError('SKILL_EXISTS', `a skill named "${skill.name}" already exists at ${dir}`, {
+      hint: 'pick another name with --name, or edit that SKILL.md to extend it',
+    });
+  }
+  return { root, skill, ...(agent ? { agent } : {}), dir, path: `${dir}/${SKILL_FILE}` };
+}
+
+/** Write a planned taught skill (a new file; an existing one is never replaced). */
+export function applyTeach(plan: TeachPlan): void {
+  writeFileAtomic(plan.root, plan.path, plan.skill.content, { exclusive: true });
 }

@@ -163,7 +163,14 @@ function checkMetadata(fm: Frontmatter, errors: SkillIssue[], warnings: SkillIss
   }
   for (const [key, value] of Object.entries(metadata)) {
     if ((STRUCTURED_METADATA_KEYS as readonly string[]).includes(key)) continue;
-    if (typeof value !== 'string') {
+    if (key === 'version' && typeof value === 'number') {
+      // The text is gone: YAML read `version: 1.10` as the number 1.1, so say that, not the number alone.
+      warnings.push({
+        code: 'metadata-value-not-string',
+        field: 'metadata.version',
+        message: `metadata.version is written unquoted; YAML reads it as the number ${String(value)} — quote the version, e.g. version: "1.10" (unquoted, 1.10 reads as 1.1)`,
+      });
+    } else if (typeof value !== 'string') {
       const scalar = value === null || typeof value !== 'object';
       warnings.push({
         code: 'metadata-value-not-string',

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { applyHire, planHire } from '../../src/core/hire.js';
 import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
 import { parseRoster } from '../../src/core/roster.js';
 import type { HireData } from '../../src/commands/hire.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, tempRepo, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
@@ -168,5 +169,164 @@ describe('hire', () => {
     expect(result.json<HireJson>()).toMatchObject({ member: { name: 'Danny' }, universe: "Ocean's Eleven", casting: 'overflow' });
     const event = JSON.parse(read(root, squadPaths.castingHistory)).events.at(-1);
     expect(event).toMatchObject({ event: 'overflow', name: 'Danny', note: expect.stringContaining('capacity 15') });
+  });
+});
+
+/** A copy of the repository at `root` (git folder included), in a new temporary folder. */
+function copyRepo(root: string): string {
+  const copy = tempDir('squad-copy-');
+  fs.cpSync(root, copy, { recursive: true });
+  return copy;
+}
+
+/** Every file's text, with the casting history's times left out. */
+function withoutTimes(root: string): Record<string, string> {
+  return Object.fromEntries(listFiles(root).map((rel) => [rel, read(root, rel).replace(/"at": "[^"]+"/g, '"at": "…"')]));
+}
+
+describe('hire interrupted', () => {
+  it('ends with one complete hire when run again after being killed after any write', () => {
+    const base = squad();
+    const reference = copyRepo(base);
+    const full = runCli(['hire', 'Frontend Dev', '--json'], { cwd: reference });
+    expect(full.code, full.stderr).toBe(0);
+    const data = full.json<HireJson>();
+    const total = data.created.length + data.modified.length;
+    expect(total).toBe(6);
+    const expected = withoutTimes(reference);
+    for (let k = 1; k < total; k += 1) {
+      const root = copyRepo(base);
+      const killed = runCli(['hire', 'Frontend Dev'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
+      expect(killed.code, `k=${k}`).not.toBe(0);
+      const again = runCli(['hire', 'Frontend Dev', '--json'], { cwd: root });
+      expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
+      expect(again.json<HireJson>()).toMatchObject({ member: { name: 'McManus', folder: 'mcmanus' }, resumed: true, casting: 'cast' });
+      expect(again.json<HireJson>().warnings, `k=${k}`).toEqual([expect.stringMatching(/^finishing the interrupted hire of McManus \(Frontend Dev\)/)]);
+      expect(withoutTimes(root), `k=${k}`).toEqual(expected);
+      // The next hire is someone new again.
+      expect(runCli(['hire', 'Frontend Dev', '--json'], { cwd: root }).json<HireJson>()).toMatchObject({ member: { name: 'Verbal' }, resumed: false });
+    }
+  });
+
+  it('never mistakes a retired or renamed member for an interrupted hire', () => {
+    const root = squad();
+    expect(runCli(['hire', 'Designer'], { cwd: root }).code).toBe(0);
+    // Retire McManus as squad-team-changes says: folder to _alumni, row out, an Alumni line in.
+    fs.mkdirSync(path.join(root, '.ai-team/agents/_alumni'));
+    fs.renameSync(path.join(root, '.ai-team/agents/mcmanus'), path.join(root, '.ai-team/agents/_alumni/mcmanus'));
+    const team = read(root, squadPaths.team);
+    writeFiles(root, { [squadPaths.team]: `${team.replace(/^\| McManus .*\n/m, '')}\n## Alumni\n\n- McManus — Designer — retired 2026-01-01\n` });
+    const hired = runCli(['hire', 'Designer', '--json'], { cwd: root });
+    expect(hired.json<HireJson>()).toMatchObject({ member: { name: 'Verbal' }, resumed: false });
+  });
+});
+
+describe('hire and files changed meanwhile', () => {
+  it('stops before replacing a file that changed since it was read, writing nothing further', async () => {
+    const root = squad();
+    const plan = await planHire(root, { role: 'Tester' });
+    // Another hire got there first: the registry changed. Nothing at all is written.
+    const registry = read(root, squadPaths.castingRegistry);
+    writeFiles(root, { [squadPaths.castingRegistry]: registry.replace('"members": [', '"members": [\n    { "name": "Kujan", "folder": "kujan", "role": "Tester", "universe": null },') });
+    const before = hashTree(root);
+    expect(() => applyHire(plan)).toThrow(expect.objectContaining({ code: 'CONFLICT', message: `${squadPaths.castingRegistry} changed while hiring; nothing further was written` }));
+    expect(hashTree(root)).toBe(before);
+
+    // team.md changed after the rest was written: the roster is not replaced, and a rerun finishes the hire.
+    writeFiles(root, { [squadPaths.castingRegistry]: registry });
+    const again = await planHire(root, { role: 'Tester' });
+    const edited = `${read(root, squadPaths.team)}\nA note added meanwhile.\n`;
+    const written: string[] = [];
+    for (const file of again.files) {
+      if (file.path === squadPaths.team) writeFiles(root, { [squadPaths.team]: edited });
+      try {
+        applyHire({ ...again, files: [file] });
+        written.push(file.path);
+      } catch (error) {
+        expect(error).toMatchObject({ code: 'CONFLICT', message: `${squadPaths.team} changed while hiring; nothing further was written` });
+      }
+    }
+    expect(written).not.toContain(squadPaths.team);
+    expect(read(root, squadPaths.team)).toBe(edited);
+    const finished = runCli(['hire', 'Tester', '--json'], { cwd: root });
+    expect(finished.json<HireJson>()).toMatchObject({ member: { name: 'McManus' }, resumed: true });
+    expect(parseRoster(read(root, squadPaths.team)).map((m) => m.displayName)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe', 'McManus']);
+    expect(read(root, squadPaths.team)).toContain('A note added meanwhile.');
+  });
+});
+
+describe('hire into hand-made and original Squad rosters', () => {
+  it('lays the new rows out in the columns of the tables it finds', () => {
+    const root = squad();
+    writeFiles(root, {
+      [squadPaths.team]: read(root, squadPaths.team).replace(
+        /\| Name \| Role \| Charter \| Status \|\n\|[-|]+\|\n((?:\|.*\n)+)/,
+        (_all, rows: string) =>
+          `| Role | Name | Status | Charter | Notes |\n|---|---|---|---|---|\n${rows
+            .split('\n')
+            .filter(Boolean)
+            .map((row) => {
+              const [name, role, charter, status] = row.split('|').slice(1, 5).map((c) => c.trim());
+              return `| ${role} | ${name} | ${status} | ${charter} | |\n`;
+            })
+            .join('')}`,
+      ),
+      [squadPaths.routing]: read(root, squadPaths.routing).replace('| Work Type | Route To | Role |', '| Route To | Role | Work Type |'),
+    });
+    const result = runCli(['hire', 'Frontend Dev'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(read(root, squadPaths.team)).toContain('| Frontend Dev | McManus | ✅ Active | `.ai-team/agents/mcmanus/charter.md` |  |\n');
+    expect(parseRoster(read(root, squadPaths.team)).at(-1)).toMatchObject({ name: 'mcmanus', displayName: 'McManus', role: 'Frontend Dev' });
+    expect(read(root, squadPaths.routing)).toMatch(/\n\| McManus \| Frontend Dev \| User interface: [^|]+ \|\n/);
+  });
+
+  it('never casts a name the roster already uses, whatever its folder', () => {
+    const root = squad();
+    const team = read(root, squadPaths.team);
+    writeFiles(root, { [squadPaths.team]: team.replace('| Scribe |', '| McManus | Designer | `.ai-team/agents/designer-one/charter.md` | ✅ Active |\n| Scribe |') });
+    const result = runCli(['hire', 'Frontend Dev', '--json'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json<HireJson>().member).toMatchObject({ name: 'Verbal', folder: 'verbal' });
+  });
+
+  it('hires into a squad the original Squad set up, keeping its casting files as they are', () => {
+    const root = tempRepo();
+    const policy = { casting_policy_version: '1.1', allowlist_universes: ['Alien', 'The Usual Suspects'], universe_capacity: { Alien: 15 } };
+    const registry = {
+      agents: {
+        ripley: { persistent_name: 'Ripley', role: 'Lead', universe: 'Alien', created_at: '2025-01-01T00:00:00Z', legacy_named: false, status: 'active' },
+        dallas: { persistent_name: 'Dallas', universe: 'Alien', status: 'active' },
+      },
+    };
+    const history = { universe_usage_history: [{ assignment_id: 'a1', universe: 'Alien', timestamp: '2025-01-01T00:00:00Z' }], assignment_cast_snapshots: { a1: {} } };
+    writeFiles(root, {
+      [squadPaths.team]:
+        '# Team Roster\n\n## Members\n\n| Name | Role | Charter | Status |\n|------|------|---------|--------|\n' +
+        '| Ripley | Lead | `.ai-team/agents/ripley/charter.md` | ✅ Active |\n| Dallas | Backend Dev | `.ai-team/agents/dallas/charter.md` | ✅ Active |\n' +
+        '| Scribe | Session Logger | `.ai-team/agents/scribe/charter.md` | 📋 Silent |\n| Ralph | Work Monitor | — | 🔄 Monitor |\n',
+      [squadPaths.castingPolicy]: JSON.stringify(policy, null, 2),
+      [squadPaths.castingRegistry]: JSON.stringify(registry, null, 2),
+      [squadPaths.castingHistory]: JSON.stringify(history, null, 2),
+      [charterPath('ripley')]: '# Ripley — Lead\n',
+      [charterPath('dallas')]: '# Dallas — Backend Dev\n',
+    });
+    const init = runCli(['init', '--yes', '--json'], { cwd: root });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.json<{ notes: string[]; universe: string }>()).toMatchObject({ notes: [], universe: 'Alien' });
+    expect(fs.existsSync(path.join(root, '.ai-team/agents/ralph'))).toBe(false);
+    expect(read(root, squadPaths.castingRegistry)).toBe(JSON.stringify(registry, null, 2));
+
+    const hired = runCli(['hire', 'Tester', '--json'], { cwd: root });
+    expect(hired.code, hired.stderr).toBe(0);
+    expect(hired.json<HireJson>()).toMatchObject({ member: { name: 'Kane', folder: 'kane', role: 'Tester' }, universe: 'Alien', casting: 'cast' });
+    const newRegistry = JSON.parse(read(root, squadPaths.castingRegistry));
+    expect(newRegistry.agents).toEqual(registry.agents);
+    expect(newRegistry.members).toEqual([{ name: 'Kane', folder: 'kane', role: 'Tester', universe: 'Alien' }]);
+    const newHistory = JSON.parse(read(root, squadPaths.castingHistory));
+    expect(newHistory).toMatchObject(history);
+    expect(newHistory.events).toEqual([expect.objectContaining({ event: 'cast', name: 'Kane' })]);
+    expect(read(root, squadPaths.castingPolicy)).toBe(JSON.stringify(policy, null, 2));
+    expect(runCli(['hire', 'Tester', '--json'], { cwd: root }).json<HireJson>().member.name).toBe('Lambert');
+    expect(runCli(['hire', 'Tester', '--name', 'dallas'], { cwd: root }).code).toBe(1);
   });
 });

@@ -312,3 +312,69 @@ describe('init interrupted', () => {
     }
   });
 });
+
+describe('init on what is already there', () => {
+  it('plans a file once when the roster lists a member twice', () => {
+    const root = tempRepo();
+    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    const team = read(root, squadPaths.team);
+    const row = team.split('\n').find((line) => line.startsWith('| Keaton |'))!;
+    writeFiles(root, { [squadPaths.team]: team.replace(`${row}\n`, `${row}\n${row}\n`) });
+    fs.rmSync(path.join(root, '.ai-team/agents/keaton'), { recursive: true });
+    const result = runCli(['init', '--yes', '--json'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json<InitJson>().created).toEqual([charterPath('keaton'), historyPath('keaton')]);
+    expect(read(root, charterPath('keaton'))).toContain('# Keaton — Lead');
+  });
+
+  it('leaves a symlinked .gitattributes alone, wherever it points, and so do doctor and upgrade', () => {
+    const outside = tempDir();
+    writeFiles(outside, { attributes: '*.png binary\n' });
+    for (const target of [path.join(outside, 'attributes'), path.join(outside, 'missing')]) {
+      const root = tempRepo();
+      fs.symlinkSync(target, path.join(root, squadPaths.gitattributes));
+      const result = runCli(['init', '--yes', '--json'], { cwd: root });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.json<InitJson>().notes).toContain(`${squadPaths.gitattributes} is a symlink; it was left as it is (add the merge=union lines yourself)`);
+      expect(fs.readlinkSync(path.join(root, squadPaths.gitattributes))).toBe(target);
+      expect(read(outside, 'attributes')).toBe('*.png binary\n');
+      const doctor = runCli(['doctor', '--json'], { cwd: root });
+      expect(doctor.json(), doctor.stderr).toMatchObject({ ok: true, summary: { errors: 0 } });
+      const upgrade = runCli(['upgrade', '--dry-run'], { cwd: root });
+      expect(upgrade.code, upgrade.stderr).toBe(0);
+    }
+  });
+
+  it('counts a dangling symlink at a planned path as there, and leaves it', () => {
+    const root = tempRepo();
+    fs.mkdirSync(path.join(root, squadPaths.root));
+    fs.symlinkSync('nowhere.md', path.join(root, squadPaths.ceremonies));
+    const result = runCli(['init', '--yes', '--json'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json<InitJson>().skipped).toContain(squadPaths.ceremonies);
+    expect(fs.readlinkSync(path.join(root, squadPaths.ceremonies))).toBe('nowhere.md');
+  });
+
+  it('suggests a first request to the lead, and none when nobody was cast', () => {
+    const root = tempRepo();
+    const team = runCli(['init', '--yes', '--roles', 'Tester,Tech Lead'], { cwd: root });
+    expect(team.stdout).toContain('3. Say what you are building, e.g. "Fenster, set up the project structure for …"');
+    const empty = runCli(['init', '--yes', '--no-team'], { cwd: tempRepo() });
+    expect(empty.stdout).toContain('  3. Say what you are building\n  Add members first with: npx create-squad hire <role>\n');
+    expect(empty.stdout).not.toContain('Scribe, set up');
+  });
+
+  it('takes an operand written as a path for a folder, even one named like a command', () => {
+    const root = tempRepo();
+    fs.mkdirSync(path.join(root, 'apps'));
+    for (const operand of ['./doctor', 'apps/hire']) {
+      const result = runCli([operand, '--yes'], { cwd: root });
+      expect(result.code, `${operand}: ${result.stderr}`).toBe(0);
+      expect(fs.existsSync(path.join(root, operand, squadPaths.team)), operand).toBe(true);
+    }
+    const up = runCli(['../hire', '--yes'], { cwd: path.join(root, 'apps') });
+    expect(up.code, up.stderr).toBe(0);
+    expect(fs.existsSync(path.join(root, 'hire', squadPaths.team))).toBe(true);
+    expect(runCli(['hire', '--yes'], { cwd: root }).code).toBe(2);
+  });
+});

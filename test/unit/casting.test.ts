@@ -1,21 +1,30 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
+  adoptRoster,
   appendCasting,
   castTeam,
   createPolicy,
   defaultUniverseName,
   findUniverse,
+  legacyPolicy,
+  legacyRegistryMembers,
   nextCast,
   parseHistory,
   parsePolicy,
   parseRegistry,
   resolveUniverse,
+  takenNames,
   universes,
+  type Taken,
   type Universe,
 } from '../../src/core/casting.js';
 import { SquadError } from '../../src/core/errors.js';
 import { isValidName, slugify } from '../../src/core/names.js';
 import { SCRIBE_AGENT } from '../../src/core/paths.js';
+import { parseRoster } from '../../src/core/roster.js';
+import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
 
 describe('the universes data file', () => {
   it('has several universes, each with enough valid, distinct names', () => {
@@ -62,6 +71,9 @@ describe('resolveUniverse', () => {
   });
 });
 
+/** Taken folders only. */
+const folders = (...taken: string[]): Taken => ({ folders: new Set(taken), names: new Set() });
+
 const tiny: Universe[] = [
   { name: 'Small', names: ['Alpha', 'Beta'] },
   { name: 'Spare', names: ['Gamma'] },
@@ -74,7 +86,7 @@ describe('casting', () => {
 
   it('casts names in order, skipping names already taken', () => {
     const policy = createPolicy(tiny[0]!, tiny);
-    const cast = castTeam(['Lead', 'Dev'], policy, new Set(['alpha']), tiny);
+    const cast = castTeam(['Lead', 'Dev'], policy, folders('alpha'), tiny);
     expect(cast.map((c) => [c.entry.name, c.entry.folder, c.entry.role, c.event])).toEqual([
       ['Beta', 'beta', 'Lead', 'cast'],
       ['Gamma', 'gamma', 'Dev', 'overflow'],
@@ -84,7 +96,7 @@ describe('casting', () => {
 
   it('falls back to numbered names when every universe is out of names', () => {
     const policy = createPolicy(tiny[0]!, tiny);
-    const cast = castTeam(['A', 'B', 'C', 'D', 'E', 'F'], policy, new Set(), tiny);
+    const cast = castTeam(['A', 'B', 'C', 'D', 'E', 'F'], policy, folders(), tiny);
     expect(cast.map((c) => c.entry.name)).toEqual(['Alpha', 'Beta', 'Gamma', 'Alpha 2', 'Beta 2', 'Alpha 3']);
     expect(cast.map((c) => c.entry.folder)).toEqual(['alpha', 'beta', 'gamma', 'alpha-2', 'beta-2', 'alpha-3']);
     expect(cast.slice(3).every((c) => c.event === 'overflow' && /numbered/.test(c.note ?? ''))).toBe(true);
@@ -93,22 +105,22 @@ describe('casting', () => {
 
   it('is deterministic and never hands out Scribe or a taken folder', () => {
     const policy = createPolicy(resolveUniverse(undefined));
-    const taken = new Set(['keaton', 'hockney', SCRIBE_AGENT]);
+    const taken = folders('keaton', 'hockney', SCRIBE_AGENT);
     const a = castTeam(['Lead', 'Dev', 'Tester'], policy, taken);
     const b = castTeam(['Lead', 'Dev', 'Tester'], policy, taken);
     expect(a).toEqual(b);
     expect(a.map((c) => c.entry.name)).toEqual(['Fenster', 'McManus', 'Verbal']);
-    expect(taken.size).toBe(3); // castTeam does not change its input
+    expect(taken.folders.size).toBe(3); // castTeam does not change its input
   });
 
   it('skips policy universes the catalog does not know', () => {
     const policy = { schema: 1, universe: 'Gone', overflow: ['Spare'], capacities: {} };
-    expect(nextCast('Lead', policy, new Set(), tiny).entry).toEqual({ name: 'Gamma', folder: 'gamma', role: 'Lead', universe: 'Spare' });
+    expect(nextCast('Lead', policy, folders(), tiny).entry).toEqual({ name: 'Gamma', folder: 'gamma', role: 'Lead', universe: 'Spare' });
   });
 
   it('casts a large team from the real catalog with unique folders', () => {
     const policy = createPolicy(resolveUniverse('The Usual Suspects'));
-    const cast = castTeam(Array.from({ length: 40 }, (_, i) => `Role ${i}`), policy, new Set([SCRIBE_AGENT]));
+    const cast = castTeam(Array.from({ length: 40 }, (_, i) => `Role ${i}`), policy, folders(SCRIBE_AGENT));
     expect(new Set(cast.map((c) => c.entry.folder)).size).toBe(40);
     expect(cast.filter((c) => c.event === 'cast')).toHaveLength(15);
     expect(cast[15]!.entry.universe).toBe("Ocean's Eleven");
@@ -136,5 +148,82 @@ describe('casting files', () => {
     expect(JSON.parse(text)).toEqual({ ...raw, members: [...raw.members, { name: 'New', folder: 'new', role: 'Dev', universe: null }] });
     expect(text.endsWith('}\n')).toBe(true);
     expect(JSON.parse(appendCasting(undefined, 'events', []))).toEqual({ schema: 1, events: [] });
+  });
+});
+
+describe('names already taken', () => {
+  it('skips a name the roster uses under another folder', () => {
+    const policy = createPolicy(tiny[0]!, tiny);
+    const taken: Taken = { folders: new Set(['someone']), names: new Set(['alpha']) };
+    expect(nextCast('Dev', policy, taken, tiny).entry.name).toBe('Beta');
+    expect(castTeam(['A', 'B'], policy, taken, tiny).map((c) => c.entry.name)).toEqual(['Beta', 'Gamma']);
+  });
+
+  it('takes Scribe, the members given and every folder under agents/', () => {
+    const root = tempDir();
+    writeFiles(root, { '.ai-team/agents/stray/notes.md': 'x' });
+    const taken = takenNames(root, [{ folder: 'designer-one', name: 'McManus' }]);
+    expect([...taken.folders].sort()).toEqual(['designer-one', SCRIBE_AGENT, 'stray']);
+    expect([...taken.names].sort()).toEqual(['mcmanus', 'scribe']);
+  });
+
+  it('adopts roster rows, Scribe left out, keeping their names', () => {
+    const roster = parseRoster('| Name | Role |\n|---|---|\n| Ann | Dev |\n| Scribe | Session Logger |\n');
+    expect(adoptRoster(roster)).toEqual([{ entry: { name: 'Ann', folder: 'ann', role: 'Dev', universe: null }, event: 'adopted' }]);
+  });
+});
+
+describe("the original Squad's casting files", () => {
+  const registry = JSON.stringify({
+    agents: {
+      keaton: { persistent_name: 'Keaton', role: 'Lead', universe: 'The Usual Suspects', status: 'active' },
+      Trinity: { persistent_name: 'Trinity', universe: 'The Matrix' },
+      broken: 'x',
+    },
+  });
+
+  it('are invalid unless asked for, so a reader that does not know them never misreads them', () => {
+    expect(parseRegistry(registry)).toMatchObject({ state: 'invalid' });
+    expect(parsePolicy('{"allowlist_universes": ["Firefly"]}')).toMatchObject({ state: 'invalid' });
+    expect(parseHistory('{"universe_usage_history": []}')).toMatchObject({ state: 'invalid' });
+  });
+
+  it('read members from the agents map, before the members list, each folder once', () => {
+    const read = parseRegistry(registry, { legacy: true });
+    expect(read.state === 'ok' && read.value).toEqual({
+      schema: 1,
+      members: [
+        { name: 'Keaton', folder: 'keaton', role: 'Lead', universe: 'The Usual Suspects' },
+        { name: 'Trinity', folder: 'trinity', role: '', universe: 'The Matrix' },
+      ],
+      legacy: ['keaton', 'trinity'],
+    });
+    const both = parseRegistry(JSON.stringify({ ...JSON.parse(registry), members: [{ name: 'Keaton', folder: 'keaton', role: 'Lead', universe: null }, { name: 'New', folder: 'new', role: 'Dev', universe: null }] }), { legacy: true });
+    expect(both.state === 'ok' && both.value.members.map((m) => `${m.folder}:${m.universe}`)).toEqual(['trinity:The Matrix', 'keaton:null', 'new:null']);
+    expect(both.state === 'ok' && both.value.legacy).toEqual(['trinity']);
+    expect(parseRegistry('{"agents": {}, "members": {}}', { legacy: true })).toMatchObject({ state: 'invalid' });
+    expect(legacyRegistryMembers({ members: [] })).toEqual([]);
+  });
+
+  it('take the universe from the allow-list, else from the members, else the default', () => {
+    const allow = parsePolicy('{"casting_policy_version": "1.1", "allowlist_universes": ["Seinfeld", "firefly", "Alien"], "universe_capacity": {}}', { legacy: true });
+    expect(allow.state === 'ok' && allow.value.universe).toBe('Firefly');
+    expect(allow.state === 'ok' && allow.value.overflow.slice(0, 2)).toEqual(['Alien', 'The Usual Suspects']);
+    const members = [{ name: 'Neo', folder: 'neo', role: 'Lead', universe: 'The Matrix' }];
+    const fromMembers = parsePolicy('{"allowlist_universes": []}', { legacy: true, members });
+    expect(fromMembers.state === 'ok' && fromMembers.value.universe).toBe('The Matrix');
+    const fallback = parsePolicy('{"allowlist_universes": []}', { legacy: true });
+    expect(fallback.state === 'ok' && fallback.value.universe).toBe(defaultUniverseName());
+    expect(legacyPolicy({ universe: 'x' })).toBeUndefined();
+  });
+
+  it('accept a history without events, and append events beside what it has', () => {
+    const text = '{"universe_usage_history": [{"universe": "Alien"}], "assignment_cast_snapshots": {}}';
+    const read = parseHistory(text, { legacy: true });
+    expect(read).toMatchObject({ state: 'ok', value: { events: [] }, text });
+    const appended = JSON.parse(appendCasting(read.state === 'ok' ? read.raw : undefined, 'events', [{ at: 'now' }]));
+    expect(appended).toEqual({ universe_usage_history: [{ universe: 'Alien' }], assignment_cast_snapshots: {}, events: [{ at: 'now' }] });
+    expect(parseHistory('{"events": 3}', { legacy: true })).toMatchObject({ state: 'invalid' });
+    expect(parseHistory('{}', { legacy: true })).toMatchObject({ state: 'invalid' });
   });
 });

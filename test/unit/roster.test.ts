@@ -24,10 +24,10 @@ Some text after.
 describe('parseRoster', () => {
   it('reads the members table', () => {
     expect(parseRoster(TEAM)).toEqual([
-      { name: 'keaton', displayName: 'Keaton', role: 'Lead', charter: '.ai-team/agents/keaton/charter.md', status: '✅ Active' },
-      { name: 'fenster', displayName: 'Fenster', role: 'Core Dev', charter: '.ai-team/agents/fenster/charter.md', status: '✅ Active' },
-      { name: 'dr-who', displayName: 'Dr. Who', role: 'Tester', charter: '.ai-team/agents/dr-who/charter.md', status: '✅ Active' },
-      { name: 'scribe', displayName: 'Scribe', role: 'Session Logger', charter: '.ai-team/agents/scribe/charter.md', status: '📋 Silent' },
+      { name: 'keaton', displayName: 'Keaton', role: 'Lead', charter: '.ai-team/agents/keaton/charter.md', noCharter: false, status: '✅ Active' },
+      { name: 'fenster', displayName: 'Fenster', role: 'Core Dev', charter: '.ai-team/agents/fenster/charter.md', noCharter: false, status: '✅ Active' },
+      { name: 'dr-who', displayName: 'Dr. Who', role: 'Tester', charter: '.ai-team/agents/dr-who/charter.md', noCharter: false, status: '✅ Active' },
+      { name: 'scribe', displayName: 'Scribe', role: 'Session Logger', charter: '.ai-team/agents/scribe/charter.md', noCharter: false, status: '📋 Silent' },
     ]);
   });
 
@@ -35,7 +35,30 @@ describe('parseRoster', () => {
     expect(parseRoster('| a | b |\n|---|---|\n| 1 | 2 |\n')).toEqual([]);
     expect(parseRoster('')).toEqual([]);
     expect(parseRoster('| Name | Role |\n|---|---|\n| | x |\n|Bob|Dev|')).toEqual([
-      { name: 'bob', displayName: 'Bob', role: 'Dev', charter: '.ai-team/agents/bob/charter.md', status: '' },
+      { name: 'bob', displayName: 'Bob', role: 'Dev', charter: '.ai-team/agents/bob/charter.md', noCharter: false, status: '' },
+    ]);
+  });
+
+  it('keeps the first row of a member listed twice', () => {
+    const row = '| Keaton | Lead | `.ai-team/agents/keaton/charter.md` | ✅ Active |';
+    const twice = TEAM.replace(row, `${row}\n| Keaton Again | Tester | \`.ai-team/agents/keaton/charter.md\` | ✅ Active |\n${row}`);
+    expect(parseRoster(twice).map((m) => `${m.name}:${m.displayName}:${m.role}`)).toEqual(['keaton:Keaton:Lead', 'fenster:Fenster:Core Dev', 'dr-who:Dr. Who:Tester', 'scribe:Scribe:Session Logger']);
+  });
+
+  it('reads a Charter cell of "—" as a member without a charter, on purpose', () => {
+    const team = '| Name | Role | Charter | Status |\n|---|---|---|---|\n| Ralph | Work Monitor | — | 🔄 Monitor |\n| @copilot | Coding Agent | n/a | 🤖 |\n| Ann | Dev |  | ✅ |\n';
+    expect(parseRoster(team).map((m) => [m.name, m.charter, m.noCharter])).toEqual([
+      ['ralph', '', true],
+      ['copilot', '', true],
+      ['ann', '.ai-team/agents/ann/charter.md', false],
+    ]);
+  });
+
+  it('finds the folder in a charter path, wherever the file lives', () => {
+    const team = '| Name | Role | Charter |\n|---|---|---|\n| Dr. Who | Tester | `./.ai-team/agents/who/charter.md` |\n| Ann | Dev | `docs/ann.md` |\n';
+    expect(parseRoster(team).map((m) => [m.name, m.charter])).toEqual([
+      ['who', './.ai-team/agents/who/charter.md'],
+      ['ann', 'docs/ann.md'],
     ]);
   });
 

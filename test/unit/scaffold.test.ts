@@ -5,6 +5,7 @@ import { SquadError } from '../../src/core/errors.js';
 import { parseManifest } from '../../src/core/manifest.js';
 import { shippedOwnedFiles } from '../../src/core/owned.js';
 import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
+import { formatTableRow } from '../../src/core/md-table.js';
 import { parseRoster } from '../../src/core/roster.js';
 import {
   UNION_MERGE_PATTERNS,
@@ -221,11 +222,11 @@ describe('renderMemberRows', () => {
     const project = { project: 'x', stack: '', owner: '' };
     const member = { name: 'Verbal', role: 'Tester', folder: 'verbal' };
     const rows = await renderMemberRows(member, project, 'The Usual Suspects');
-    expect(rows.roster).toEqual(['| Verbal | Tester | `.ai-team/agents/verbal/charter.md` | ✅ Active |']);
+    expect(rows.roster).toEqual([{ name: 'Verbal', role: 'Tester', charter: '`.ai-team/agents/verbal/charter.md`', status: '✅ Active' }]);
     expect(rows.routing).toHaveLength(1);
-    expect(rows.routing[0]).toMatch(/^\| Tests, .* \| Verbal \| Tester \|$/);
+    expect(rows.routing[0]).toMatchObject({ 'work type': expect.stringMatching(/^Tests, /), 'route to': 'Verbal', role: 'Tester' });
     const plan = await planScaffold(tempDir(), { now: NOW, roles: ['Tester'] });
-    expect(content(plan, squadPaths.team)).toContain(rows.roster[0]!.replace(/Verbal/, 'Keaton').replace('verbal', 'keaton'));
+    expect(content(plan, squadPaths.team)).toContain(formatTableRow(Object.values(rows.roster[0]!)).replace(/Verbal/, 'Keaton').replace('verbal', 'keaton'));
   });
 });
 

@@ -294,12 +294,12 @@ describe('coordinator and built-in skills describe the files create-squad writes
     const policy = createPolicy(resolveUniverse(undefined));
     const primary = universes().find((u) => u.name === policy.universe)!;
     expect(prose).toContain(`${primary.names.slice(0, 7).join(', ')}, …`);
-    const defaultTeam = castTeam(defaultRoles(), policy, new Set([SCRIBE_MEMBER.folder]));
+    const defaultTeam = castTeam(defaultRoles(), policy, { folders: new Set([SCRIBE_MEMBER.folder]), names: new Set() });
     expect(prose).toContain(defaultTeam.map(({ entry }) => `${entry.name} (${entry.role})`).join(', '));
-    const toNextUniverse = nextCast('Tester', policy, new Set(primary.names.map((n) => slugify(n))));
+    const toNextUniverse = nextCast('Tester', policy, { folders: new Set(primary.names.map((n) => slugify(n))), names: new Set() });
     expect(toNextUniverse.entry.universe).toBe(policy.overflow[0]);
     expect(prose).toContain(toNextUniverse.note);
-    const numbered = nextCast('Tester', policy, new Set(universes().flatMap((u) => u.names.map((n) => slugify(n)))));
+    const numbered = nextCast('Tester', policy, { folders: new Set(universes().flatMap((u) => u.names.map((n) => slugify(n)))), names: new Set() });
     expect(numbered.entry.name).toBe(`${primary.names[0]} 2`);
     expect(prose).toContain(`"${numbered.entry.name}"`);
     expect(prose).toContain(numbered.note);

@@ -139,8 +139,15 @@ describe('validateSkill: compatibility and metadata', () => {
     expect(result.valid).toBe(true);
     expect(result.warningCodes).toEqual(['metadata-value-not-string', 'metadata-value-not-string']);
     expect(result.warnings[0]!.field).toBe('metadata.version');
-    expect(result.warnings[0]!.message).toContain('put the value in quotes');
-    expect(result.warnings[1]!.message).not.toContain('quotes');
+    expect(result.warnings[0]!.message).toContain('quote the version');
+    expect(result.warnings[1]!.message).not.toContain('quote');
+    expect(check({ ...base, metadata: { author: 3 } }).warnings[0]!.message).toContain('put the value in quotes');
+  });
+
+  it('says that an unquoted version is read as a number, which may not be what was written', () => {
+    const warning = check({ ...base, metadata: { version: 1.1 } }).warnings[0]!;
+    expect(warning).toMatchObject({ code: 'metadata-value-not-string', field: 'metadata.version' });
+    expect(warning.message).toBe('metadata.version is written unquoted; YAML reads it as the number 1.1 — quote the version, e.g. version: "1.10" (unquoted, 1.10 reads as 1.1)');
   });
 });
 
