@@ -63,6 +63,21 @@ describe.skipIf(skipReason !== undefined)(`init in a real terminal${skipReason ?
     expect(team).toContain('- **Owner:** Ada');
   });
 
+  it('checks the roles typed at the question itself, and asks again', () => {
+    const root = tempRepo();
+    const { code, output } = drive(root, ['init', 'app'], [
+      ['What are you building?', [ENTER]],
+      ['Which stack?', [ENTER]],
+      ['Who does the squad work for?', [ENTER]],
+      ['Which roles should the team have?', [ENTER]],
+      ['Other roles?', [`Scribe${ENTER}`]],
+      ['Scribe is not a role to cast', ['\u007f'.repeat(6), `Designer${ENTER}`]],
+      ['Cast member names from which universe?', [ENTER]],
+    ]);
+    expect(code, output).toBe(0);
+    expect(output).toContain('Team (The Usual Suspects): Keaton (Lead), Fenster (Core Dev), Hockney (Tester), McManus (Designer)');
+  });
+
   it('writes nothing when the user presses Ctrl-C', () => {
     const root = tempRepo();
     const { code, output } = drive(root, ['init', 'app'], [

@@ -296,3 +296,47 @@ describe('teach', () => {
     expect(runCli(['teach', '--team', 'x', '--name', 'squad-x'], { cwd }).code).toBe(1);
   });
 });
+
+describe('skills validate and list agree', () => {
+  it('lists folders without a SKILL.md as skipped when no path is given', () => {
+    const cwd = squadRepo({ '.ai-team/skills/notes/README.md': 'x', '.ai-team/agents/fenster/skills/lower/skill.md': validSkill('lower') });
+    const result = runCli(['skills', 'validate', '--json'], { cwd });
+    expect(result.code).toBe(0);
+    expect(result.json<ValidateJson>().skipped).toEqual([
+      { path: '.ai-team/skills/notes', message: '.ai-team/skills/notes has no SKILL.md' },
+      { path: '.ai-team/agents/fenster/skills/lower', message: '.ai-team/agents/fenster/skills/lower has skill.md; the standard file name is SKILL.md (rename it)' },
+    ]);
+    const text = runCli(['skills', 'validate'], { cwd });
+    expect(text.stderr).toContain('⚠ .ai-team/skills/notes has no SKILL.md, skipped\n');
+  });
+
+  it('refuse the same frontmatter over 64 KB, even when it is closed within the first 68 KB read', () => {
+    const big = `name: big\ndescription: Big.\nmetadata:\n  notes: "${'x'.repeat(66 * 1024)}"`;
+    const cwd = squadRepo({ '.ai-team/skills/big/SKILL.md': skillMd(big) });
+    const list = runCli(['skills', 'list', '--json'], { cwd }).json<{ skills: { name: string; valid: boolean; errors: { code: string }[] }[] }>();
+    expect(list.skills.find((s) => s.name === 'big')).toMatchObject({ valid: false, errors: [{ code: 'frontmatter-too-large' }] });
+    const validate = runCli(['skills', 'validate', '.ai-team/skills/big', '--json'], { cwd }).json<ValidateJson>();
+    expect(validate.skills[0]).toMatchObject({ valid: false, errors: [{ code: 'frontmatter-too-large' }] });
+  });
+
+  it('mark a version YAML read as a number, and say why', () => {
+    const cwd = squadRepo({ '.ai-team/skills/num/SKILL.md': validSkill('num', 'Numbers.', 'metadata:\n  version: 1.10') });
+    const list = runCli(['skills', 'list'], { cwd });
+    expect(list.stdout).toMatch(/num\s+team\s+1\.1\?\s+-\s+✓ valid/);
+    expect(runCli(['skills', 'list', '--json'], { cwd }).json<{ skills: { name: string }[] }>().skills.find((s) => s.name === 'num')).toMatchObject({ version: '1.1', versionUnquoted: true });
+    const validate = runCli(['skills', 'validate', '.ai-team/skills/num'], { cwd });
+    expect(validate.stdout).toContain('warning  metadata.version is written unquoted; YAML reads it as the number 1.1 — quote the version');
+  });
+});
+
+describe('teach and the reserved prefix', () => {
+  it('refuses a team skill named squad-*, as skills add does, and writes nothing', () => {
+    const cwd = squadRepo();
+    const before = hashTree(cwd);
+    const result = runCli(['teach', '--team', 'Release every Friday', '--name', 'squad-release'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('✗ "squad-release" uses the squad- prefix, which is reserved for built-in skills — choose another name with --name');
+    expect(hashTree(cwd)).toBe(before);
+    expect(runCli(['teach', 'fenster', 'Release every Friday', '--name', 'squad-release'], { cwd }).code).toBe(0);
+  });
+});

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../src/commands/context.js';
 import { init, type InitAnswers, type InitOptions, type InitQuestions } from '../../src/commands/init.js';
 import { groupPaths } from '../../src/commands/format.js';
+import { customRolesProblem } from '../../src/commands/init-questions.js';
 import { SquadError } from '../../src/core/errors.js';
 import { squadPaths } from '../../src/core/paths.js';
 import { readRoster } from '../../src/core/roster.js';
@@ -92,6 +93,16 @@ describe('init (interactive, with injected answers)', () => {
     const { ask } = scripted({ roles: [] });
     await expect(init(defaults, context(root, true), ask)).rejects.toMatchObject({ code: 'USAGE' });
     expect(fs.readdirSync(root)).toEqual([]);
+  });
+});
+
+describe('the custom roles question', () => {
+  it('checks the whole role list as init will, so a bad answer is asked again', () => {
+    expect(customRolesProblem(['Lead'], '')).toBe(true);
+    expect(customRolesProblem([], 'Release Manager, Designer')).toBe(true);
+    expect(customRolesProblem([], ' , ')).toBe('Pick at least one role above, or name one here');
+    expect(customRolesProblem(['Lead'], 'scribe')).toBe('Scribe is not a role to cast: every squad has one already — leave Scribe out of the roles');
+    expect(customRolesProblem(['Lead'], 'x'.repeat(61))).toMatch(/^the role "x{20}…" is 61 characters; the limit is 60/);
   });
 });
 

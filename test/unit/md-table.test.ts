@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTable, insertTableRows, tableRows } from '../../src/core/md-table.js';
+import { findTable, formatTableRow, insertTableRecords, insertTableRows, tableRecords, tableRows } from '../../src/core/md-table.js';
 
 const accept = (columns: string[]) => columns.includes('name');
 const DOC = '# Title\n\n| Other | X |\n|---|---|\n| a | b |\n\n| Name | Role |\n|------|------|\n| Keaton | Lead |\n\nAfter.\n';
@@ -27,5 +27,13 @@ describe('markdown tables', () => {
 
   it('returns undefined when there is no such table', () => {
     expect(insertTableRows('| A | B |\n|---|---|\n', accept, ['| x |'])).toBeUndefined();
+  });
+
+  it('lays records out in the columns of the table they go into', () => {
+    const doc = '| Role | Notes | Name |\n|---|---|---|\n| Lead |  | Keaton |\n';
+    expect(tableRecords(doc, accept)).toEqual({ columns: ['role', 'notes', 'name'], records: [{ role: 'Lead', notes: '', name: 'Keaton' }] });
+    expect(insertTableRecords(doc, accept, [{ name: 'Ann | B', role: 'Dev', status: 'dropped: no such column' }])).toBe(`${doc}| Dev |  | Ann \\| B |\n`);
+    expect(insertTableRecords('no table', accept, [{ name: 'x' }])).toBeUndefined();
+    expect(formatTableRow(['a\nb', 'c|d'])).toBe('| a b | c\\|d |');
   });
 });

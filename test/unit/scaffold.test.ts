@@ -4,13 +4,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SquadError } from '../../src/core/errors.js';
 import { parseManifest } from '../../src/core/manifest.js';
 import { shippedOwnedFiles } from '../../src/core/owned.js';
-import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
+import { charterPath, decisionInboxPath, historyPath, squadPaths } from '../../src/core/paths.js';
 import { formatTableRow } from '../../src/core/md-table.js';
 import { parseRoster } from '../../src/core/roster.js';
 import {
+  SCRIBE_MEMBER,
+  STATE_TEMPLATES,
   UNION_MERGE_PATTERNS,
   applyScaffold,
   parseProjectContext,
+  planGitattributes,
   planScaffold,
   renderMemberRows,
   type ScaffoldPlan,
@@ -255,5 +258,55 @@ describe('the state templates', () => {
     expect(entry).toBe('### 2026-11-22: Use pnpm\n\n**By:** Keaton\n**What:** pnpm only\n**Why:** speed\n');
     expect(await renderTemplate('squad/orchestration-log.md.hbs', { agent: 'Fenster', mode: 'standard' })).toContain('— Fenster (standard)');
     expect(await renderTemplate('squad/session-log.md.hbs', { date: '2026-11-22', topic: 'OAuth' })).toMatch(/^# Session 2026-11-22: OAuth\n/);
+  });
+});
+
+describe('symlinks, duplicates and charterless rows', () => {
+  it('plans .gitattributes around a symlink that points outside or nowhere, without throwing', async () => {
+    const outside = tempDir();
+    for (const target of [path.join(outside, 'attributes'), 'nowhere']) {
+      const root = tempDir();
+      fs.symlinkSync(target, path.join(root, squadPaths.gitattributes));
+      await expect(planGitattributes(root)).resolves.toEqual({ added: [], existed: true, note: expect.stringMatching(/is a symlink; it was left as it is/) });
+      const plan = await planScaffold(root, { now: NOW });
+      expect(plan.skipped).toContain(squadPaths.gitattributes);
+    }
+  });
+
+  it('still refuses a state folder that leads outside the repository', async () => {
+    const root = tempDir();
+    fs.mkdirSync(path.join(root, squadPaths.root));
+    fs.symlinkSync(tempDir(), path.join(root, squadPaths.agents));
+    await expect(planScaffold(root, { now: NOW })).rejects.toMatchObject({ code: 'UNSAFE_PATH', message: expect.stringMatching(/^refusing to write \.ai-team\/agents\/\w+\/charter\.md: \.ai-team\/agents is a symlink that leads outside/) });
+  });
+
+  it('plans each file once when the roster lists a member twice, and none for a charterless row', async () => {
+    const root = tempDir();
+    const row = '| Keaton | Lead | `.ai-team/agents/keaton/charter.md` | ✅ Active |';
+    writeFiles(root, {
+      [squadPaths.team]: `| Name | Role | Charter | Status |\n|---|---|---|---|\n${row}\n${row.replace('Keaton |', 'Keaton (again) |')}\n| Ralph | Work Monitor | — | 🔄 Monitor |\n`,
+    });
+    const plan = await planScaffold(root, { now: NOW });
+    const paths = plan.files.map((f) => f.path);
+    expect(paths.filter((p) => p === charterPath('keaton'))).toHaveLength(1);
+    expect(paths.some((p) => p.startsWith('.ai-team/agents/ralph'))).toBe(false);
+    expect(plan.members.map((m) => m.name)).toEqual(['Keaton', 'Ralph', 'Scribe']);
+    applyScaffold(plan);
+  });
+
+  it("fills the templates' paths and Scribe's role from one place", async () => {
+    const plan = await planScaffold(tempDir(), { now: NOW, roles: ['Lead'] });
+    const scribeRole = SCRIBE_MEMBER.role;
+    expect(content(plan, squadPaths.team)).toContain(`| Scribe | ${scribeRole} | \`${charterPath('scribe')}\` | 📋 Silent |`);
+    expect(content(plan, squadPaths.routing)).toMatch(new RegExp(`\\| Scribe \\| ${scribeRole} \\|\\n`));
+    expect(content(plan, charterPath('scribe'))).toContain(`# Scribe — ${scribeRole}\n`);
+    const charter = content(plan, charterPath('keaton'));
+    expect(charter).toContain(`read \`${historyPath('keaton')}\``);
+    expect(charter).toContain(`\`${decisionInboxPath('keaton', '{short-slug}')}\``);
+    for (const name of ['team', 'routing', 'charter', 'scribeCharter'] as const) {
+      const source = fs.readFileSync(path.join('templates', STATE_TEMPLATES[name]), 'utf8');
+      expect(source, name).not.toMatch(/\.ai-team\/agents\/\{\{/);
+      expect(source, name).not.toContain(`| ${scribeRole} |`);
+    }
   });
 });

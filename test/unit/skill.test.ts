@@ -2,12 +2,32 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FrontmatterError } from '../../src/core/frontmatter.js';
-import { mcpServers, readSkillFrontmatter, skillVersion } from '../../src/core/skill.js';
+import { isVersionUnquoted, mcpServers, parseSkill, readSkillFrontmatter, skillVersion } from '../../src/core/skill.js';
 import { cleanupTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
 describe('readSkillFrontmatter', () => {
+  it('applies the same 64 KB limit as a whole-file parse, to closed frontmatter too', () => {
+    const dir = tempDir();
+    for (const [size, valid] of [[63 * 1024, true], [65 * 1024, false], [67 * 1024, false]] as const) {
+      const file = path.join(dir, `${size}.md`);
+      const text = `---\nname: a\ndescription: "${'x'.repeat(size)}"\n---\nbody\n`;
+      fs.writeFileSync(file, text);
+      const outcome = (read: () => unknown) => {
+        try {
+          read();
+          return 'ok';
+        } catch (error) {
+          return (error as FrontmatterError).issue;
+        }
+      };
+      const expected = valid ? 'ok' : 'frontmatter-too-large';
+      expect(outcome(() => readSkillFrontmatter(file)), `${size}`).toBe(expected);
+      expect(outcome(() => parseSkill(text)), `${size}`).toBe(expected);
+    }
+  });
+
   it('reads only as far as the closing delimiter, whatever the body size', () => {
     const dir = tempDir();
     const file = path.join(dir, 'SKILL.md');
@@ -86,5 +106,11 @@ describe('skill accessors', () => {
     expect(skillVersion({ metadata: { version: '1.2' } })).toBe('1.2');
     expect(skillVersion({ metadata: { version: 2 } })).toBe('2');
     expect(skillVersion({ metadata: {} })).toBeUndefined();
+  });
+
+  it('tells an unquoted version, which YAML read as a number', () => {
+    expect(isVersionUnquoted(parseSkill('---\nmetadata:\n  version: 1.10\n---\n').frontmatter)).toBe(true);
+    expect(isVersionUnquoted(parseSkill('---\nmetadata:\n  version: "1.10"\n---\n').frontmatter)).toBe(false);
+    expect(isVersionUnquoted({})).toBe(false);
   });
 });

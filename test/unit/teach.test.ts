@@ -1,7 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SKILL_FILE, agentSkillDir } from '../../src/core/paths.js';
 import { parseSkill } from '../../src/core/skill.js';
-import { buildTaughtSkill, deriveSkillName } from '../../src/core/teach.js';
+import { applyTeach, buildTaughtSkill, deriveSkillName, planTeach } from '../../src/core/teach.js';
 import { validateSkill } from '../../src/core/validate.js';
+import { cleanupTempDirs, hashTree, tempDir, writeFiles } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
 
 describe('deriveSkillName', () => {
   it.each([
@@ -54,5 +60,36 @@ describe('buildTaughtSkill', () => {
     await expect(buildTaughtSkill({ instruction: '   ' })).rejects.toThrow(/empty/);
     await expect(buildTaughtSkill({ instruction: 'x', name: 'Bad Name' })).rejects.toMatchObject({ code: 'USAGE' });
     await expect(buildTaughtSkill({ instruction: '日本語だけ' })).rejects.toMatchObject({ code: 'USAGE', hint: expect.stringMatching(/--name/) });
+  });
+});
+
+describe('planTeach / applyTeach', () => {
+  const squad = () => {
+    const root = tempDir();
+    writeFiles(root, {
+      '.ai-team/team.md': '| Name | Role | Charter | Status |\n|---|---|---|---|\n| Fenster | Core Dev | `.ai-team/agents/fenster/charter.md` | ✅ Active |\n',
+      '.ai-team/agents/fenster/charter.md': '# Fenster\n',
+    });
+    return root;
+  };
+
+  it('plans the skill and where it goes without writing, then writes it', async () => {
+    const root = squad();
+    const before = hashTree(root);
+    const plan = await planTeach(root, { agent: 'Fenster', instruction: 'Always use Tailwind CSS', date: new Date('2026-11-22T10:00:00Z') });
+    expect(plan).toMatchObject({ dir: agentSkillDir('fenster', 'tailwind-css'), path: `${agentSkillDir('fenster', 'tailwind-css')}/${SKILL_FILE}`, agent: { name: 'fenster' } });
+    expect(plan.skill.description).toBe('User-taught rule: Always use Tailwind CSS. Apply it whenever a task touches tailwind css.');
+    expect(hashTree(root)).toBe(before);
+    applyTeach(plan);
+    expect(fs.readFileSync(path.join(root, plan.path), 'utf8')).toBe(plan.skill.content);
+    await expect(planTeach(root, { agent: 'fenster', instruction: 'Always use Tailwind CSS' })).rejects.toMatchObject({ code: 'SKILL_EXISTS' });
+  });
+
+  it('refuses the reserved prefix for the team, an unknown agent, and a missing squad', async () => {
+    const root = squad();
+    await expect(planTeach(root, { instruction: 'x', name: 'squad-x' })).rejects.toMatchObject({ code: 'CONFLICT', hint: 'choose another name with --name' });
+    await expect(planTeach(root, { instruction: 'x', name: 'squad-x', agent: 'fenster' })).resolves.toMatchObject({ dir: agentSkillDir('fenster', 'squad-x') });
+    await expect(planTeach(root, { agent: 'mcmanus', instruction: 'x' })).rejects.toMatchObject({ code: 'UNKNOWN_AGENT' });
+    await expect(planTeach(tempDir(), { instruction: 'x' })).rejects.toMatchObject({ code: 'NO_SQUAD' });
   });
 });
