@@ -5,7 +5,7 @@ import { applyHire, planHire } from '../../src/core/hire.js';
 import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
 import { parseRoster } from '../../src/core/roster.js';
 import type { HireData } from '../../src/commands/hire.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, filesWithoutTimes, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
@@ -179,10 +179,6 @@ function copyRepo(root: string): string {
   return copy;
 }
 
-/** Every file's text, with the casting history's times left out. */
-function withoutTimes(root: string): Record<string, string> {
-  return Object.fromEntries(listFiles(root).map((rel) => [rel, read(root, rel).replace(/"at": "[^"]+"/g, '"at": "…"')]));
-}
 
 describe('hire interrupted', () => {
   it('ends with one complete hire when run again after being killed after any write', () => {
@@ -193,7 +189,7 @@ describe('hire interrupted', () => {
     const data = full.json<HireJson>();
     const total = data.created.length + data.modified.length;
     expect(total).toBe(6);
-    const expected = withoutTimes(reference);
+    const expected = filesWithoutTimes(reference);
     for (let k = 1; k < total; k += 1) {
       const root = copyRepo(base);
       const killed = runCli(['hire', 'Frontend Dev'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
@@ -202,7 +198,7 @@ describe('hire interrupted', () => {
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
       expect(again.json<HireJson>()).toMatchObject({ member: { name: 'McManus', folder: 'mcmanus' }, resumed: true, casting: 'cast' });
       expect(again.json<HireJson>().warnings, `k=${k}`).toEqual([expect.stringMatching(/^finishing the interrupted hire of McManus \(Frontend Dev\)/)]);
-      expect(withoutTimes(root), `k=${k}`).toEqual(expected);
+      expect(filesWithoutTimes(root), `k=${k}`).toEqual(expected);
       // The next hire is someone new again.
       expect(runCli(['hire', 'Frontend Dev', '--json'], { cwd: root }).json<HireJson>()).toMatchObject({ member: { name: 'Verbal' }, resumed: false });
     }

@@ -11,7 +11,7 @@ import { parseSkill } from '../../src/core/skill.js';
 import { validateSkill } from '../../src/core/validate.js';
 import { packageVersion } from '../../src/core/version.js';
 import type { InitData } from '../../src/commands/init.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, filesWithoutTimes, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { teamStateLayout } from '../helpers/layout.js';
 
 afterAll(cleanupTempDirs);
@@ -298,9 +298,7 @@ describe('init interrupted', () => {
     const reference = tempRepo();
     const full = runCli(['init', '--yes', '--json'], { cwd: reference });
     const total = full.json<InitJson>().created.length;
-    const withoutTimes = (root: string) =>
-      Object.fromEntries(listFiles(root).map((rel) => [rel, read(root, rel).replace(/"at": "[^"]+"/g, '"at": "…"')]));
-    const expected = withoutTimes(reference);
+    const expected = filesWithoutTimes(reference);
     for (const k of [1, 2, 3, 4, 8, Math.floor(total / 2), total - 2, total - 1]) {
       const root = tempRepo();
       const killed = runCli(['init', '--yes'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
@@ -308,7 +306,7 @@ describe('init interrupted', () => {
       expect(listFiles(root), `k=${k}`).toHaveLength(k);
       const again = runCli(['init', '--yes'], { cwd: root });
       expect(again.code, again.stderr).toBe(0);
-      expect(withoutTimes(root), `k=${k}`).toEqual(expected);
+      expect(filesWithoutTimes(root), `k=${k}`).toEqual(expected);
     }
   });
 });

@@ -322,7 +322,7 @@ describe('skills validate and list agree', () => {
   it('mark a version YAML read as a number, and say why', () => {
     const cwd = squadRepo({ '.ai-team/skills/num/SKILL.md': validSkill('num', 'Numbers.', 'metadata:\n  version: 1.10') });
     const list = runCli(['skills', 'list'], { cwd });
-    expect(list.stdout).toMatch(/num\s+team\s+1\.1\?\s+-\s+✓ valid/);
+    expect(list.stdout).toMatch(/num\s+team\s+1\.1\?\s+-\s+⚠ 1 warning/);
     expect(runCli(['skills', 'list', '--json'], { cwd }).json<{ skills: { name: string }[] }>().skills.find((s) => s.name === 'num')).toMatchObject({ version: '1.1', versionUnquoted: true });
     const validate = runCli(['skills', 'validate', '.ai-team/skills/num'], { cwd });
     expect(validate.stdout).toContain('warning  metadata.version is written unquoted; YAML reads it as the number 1.1 — quote the version');

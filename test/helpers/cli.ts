@@ -124,3 +124,8 @@ export function listFiles(root: string): string[] {
   walk(root, '');
   return out.sort();
 }
+
+/** Every file's text (path → text), with the times of casting events left out: equal squads compare equal. */
+export function filesWithoutTimes(root: string): Record<string, string> {
+  return Object.fromEntries(listFiles(root).map((rel) => [rel, fs.readFileSync(path.join(root, rel), 'utf8').replace(/"at": "[^"]+"/g, '"at": "…"')]));
+}
