@@ -32,6 +32,19 @@ describe('compareVersions', () => {
     ['2', '1.99.99', 1],
     ['1.0.0-beta.1', '1.0.0', -1],
     ['1.0.0-beta.2', '1.0.0-beta.1', 1],
+    // SemVer pre-release precedence: numeric identifiers as numbers, numeric before alphanumeric,
+    // a shorter set of identifiers first when the shared ones are equal.
+    ['0.2.0-beta.10', '0.2.0-beta.9', 1],
+    ['0.2.0-beta.9', '0.2.0-beta.10', -1],
+    ['1.0.0-alpha', '1.0.0-alpha.1', -1],
+    ['1.0.0-alpha.1', '1.0.0-alpha.beta', -1],
+    ['1.0.0-alpha.beta', '1.0.0-beta', -1],
+    ['1.0.0-beta.2', '1.0.0-beta.11', -1],
+    ['1.0.0-beta.11', '1.0.0-rc.1', -1],
+    ['1.0.0-rc.1', '1.0.0', -1],
+    ['1.0.0-1', '1.0.0-alpha', -1],
+    ['1.0.0-beta.01', '1.0.0-beta.1', 0],
+    ['1.0.0+build.5', '1.0.0', 0],
     ['v1.2.0', '1.2', 0],
     ['1.0', undefined, 1],
     ['1.0', 'unknown', 1],
@@ -289,6 +302,13 @@ describe('planUpgrade', () => {
     expect((await plan(root, shipped('0.2.0'), '0.2.0')).from).toBe(UNKNOWN_VERSION);
     fs.rmSync(path.join(root, COORDINATOR_PATH));
     expect((await plan(root, shipped('0.2.0'), '0.2.0')).from).toBe(UNKNOWN_VERSION);
+  });
+
+  it('upgrades from one pre-release to the next (beta.9 → beta.10 is not a downgrade)', async () => {
+    const root = installed(shipped('0.2.0-beta.9'), '0.2.0-beta.9');
+    const p = await plan(root, shipped('0.2.0-beta.10'), '0.2.0-beta.10');
+    expect(p.from).toBe('0.2.0-beta.9');
+    expect(p.replaced).toContain(COORDINATOR_PATH);
   });
 
   it('refuses to downgrade a squad set up by a newer create-squad', async () => {
