@@ -10,10 +10,11 @@ import { discoverSkills, type DiscoveredSkill } from './discover.js';
 import { TEMP_FILE_PATTERN, isDirectory, isFile, readTextIfExists } from './fs-safe.js';
 import { inspectSkill } from './inspect.js';
 import { readManifest } from './manifest.js';
-import { collectMcpRequirements, detectMcpConfig, missingRequiredServers } from './mcp.js';
+import { collectMcpRequirements, detectMcpConfig, foundMcpConfigFiles, mcpServerKey, missingRequiredServers } from './mcp.js';
 import { shippedOwnedFiles } from './owned.js';
 import {
   COORDINATOR_PATH,
+  MCP_CONFIG_PATHS,
   SCRIBE_AGENT,
   SKILL_STAGING_PREFIX,
   charterPath,
@@ -289,25 +290,26 @@ function checkSkills(root: string, add: Add): DiscoveredSkill[] {
   return discovery.skills;
 }
 
-/** Required MCP servers that the workspace configuration certainly lacks. */
+/** Required MCP servers that no checked MCP configuration file lists. */
 async function checkMcp(root: string, skills: DiscoveredSkill[], home: string | undefined, add: Add): Promise<number> {
   const usable = skills.filter((s) => s.valid && s.mcpServers.length > 0);
   if (usable.length === 0) return 0;
   const detection = await detectMcpConfig(root, home);
   for (const warning of detection.warnings) {
-    add({ severity: 'warning', code: 'mcp-config-invalid', message: warning, fix: 'fix the JSON of that file (comments and trailing commas are fine in .vscode/mcp.json)' });
+    add({ severity: 'warning', code: 'mcp-config-invalid', message: warning, fix: `fix the JSON of that file (comments and trailing commas are fine in ${MCP_CONFIG_PATHS.vscode})` });
   }
   const rows = collectMcpRequirements(usable.map((s) => ({ name: s.dirName, mcpServers: s.mcpServers })), detection);
-  const found = detection.sources.filter((s) => s.exists && !s.error).map((s) => s.path);
+  const found = foundMcpConfigFiles(detection);
+  const alsoRead = [MCP_CONFIG_PATHS.workspace, MCP_CONFIG_PATHS.copilot];
   for (const row of missingRequiredServers(rows)) {
     add({
       severity: 'warning',
       code: 'mcp-not-configured',
-      message: `skill ${row.skill} requires the MCP server "${row.server}"${row.purpose ? ` (${row.purpose})` : ''}, and no MCP configuration lists it (checked: ${found.join(', ')})`,
-      fix: `add "${row.server}" to .vscode/mcp.json (or .mcp.json, .copilot/mcp-config.json); agents stop when a required server is missing`,
+      message: `skill ${row.skill} requires the MCP server "${row.server}"${row.purpose ? ` (${row.purpose})` : ''}, which is not listed in any MCP configuration file checked (found: ${found.join(', ')})`,
+      fix: `add "${row.server}" to ${MCP_CONFIG_PATHS.vscode} (or ${alsoRead.join(', ')}), unless Copilot gets it from VS Code user settings or profiles or from the coding agent's repository settings (not files create-squad reads); a member whose tools lack a required server stops and tells the coordinator`,
     });
   }
-  return new Set(rows.map((r) => r.server)).size;
+  return new Set(rows.map((r) => mcpServerKey(r.server))).size;
 }
 
 /** Debris of interrupted runs: import staging folders, skill staging folders, temp files. */

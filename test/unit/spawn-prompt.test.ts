@@ -105,7 +105,7 @@ describe('buildSpawnPrompt (standard)', () => {
     fs.rmSync(path.join(root, '.vscode'), { recursive: true });
     const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x', home: tempDir() });
     expect(result.mcp.map((r) => r.configured)).toEqual(['unknown', 'unknown']);
-    expect(result.prompt).not.toContain('NOT CONFIGURED');
+    expect(result.prompt).not.toContain('NOT IN THE CONFIGURATION FILES');
   });
 
   it('warns about a malformed MCP configuration and still builds the prompt', async () => {
