@@ -91,9 +91,14 @@ export interface SpawnPrompt {
   tokens: SpawnPromptTokens;
 }
 
+/** Why a lightweight prompt points to a skill instead of inlining its body. */
+export type NotInlinedReason = 'too-large' | 'unreadable' | 'empty';
+
 interface InlinedSkill {
   skill: DiscoveredSkill;
+  /** The body in the prompt; undefined when it is not inlined, for `notInlined`. */
   body: string | undefined;
+  notInlined?: NotInlinedReason;
 }
 
 export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<SpawnPrompt> {
@@ -116,7 +121,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   if (requestedMode === 'lightweight') {
     const chosen = chooseLightweightSkills(root, agent, task, visible, discovery.skills, options.skills, warnings);
     if (chosen.skills) {
-      inlined = chosen.skills.map((skill) => ({ skill, body: readInlineBody(skill, warnings) }));
+      inlined = chosen.skills.map((skill) => readInlineBody(skill, warnings));
     } else {
       warnings.push(`lightweight mode refused: ${chosen.refusal}; building a standard spawn instead`);
       mode = 'standard';
@@ -164,10 +169,17 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
         })
       : await renderTemplate(SPAWN_TEMPLATES.lightweight, {
           ...common,
-          skills: inlined.map(({ skill, body }) => ({ name: skill.name, location: skill.location, body })),
+          skills: inlined.map(({ skill, body, notInlined }) => ({
+            name: skill.name,
+            location: skill.location,
+            body,
+            tooLarge: notInlined === 'too-large',
+            unreadable: notInlined === 'unreadable',
+          })),
         });
 
   const skillsText = mode === 'standard' ? skillsBlock : inlined.map((i) => i.body ?? '').join('\n');
+  const inlinedSkills = new Set(inlined.filter((i) => i.body !== undefined).map((i) => i.skill));
   return {
     agent,
     displayName: member.displayName,
@@ -181,7 +193,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
       scope: s.scope,
       location: s.location,
       description: s.description ?? '',
-      inlined: mode === 'lightweight',
+      inlined: inlinedSkills.has(s),
     })),
     mcp,
     mcpConfig: detection.sources,
@@ -231,18 +243,23 @@ function chooseLightweightSkills(
   return { skills: matched };
 }
 
-/** The body of a skill to inline, or undefined (with a warning) when it is too large or unreadable. */
-function readInlineBody(skill: DiscoveredSkill, warnings: string[]): string | undefined {
+/**
+ * A skill for a lightweight prompt: its body, or why the prompt points to the file instead (too
+ * large, unreadable: with a warning; an empty body: nothing to inline).
+ */
+function readInlineBody(skill: DiscoveredSkill, warnings: string[]): InlinedSkill {
+  let body: string;
   try {
     const size = fs.statSync(skill.file).size;
     if (size > MAX_INLINED_SKILL_BYTES) {
       warnings.push(`${skill.location} is larger than ${MAX_INLINED_SKILL_BYTES / 1024} KB; the prompt points to it instead of inlining it`);
-      return undefined;
+      return { skill, body: undefined, notInlined: 'too-large' };
     }
-    return readSkillFile(skill.file).body.trim();
+    body = readSkillFile(skill.file).body.trim();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     warnings.push(`cannot inline ${skill.location} (${reason}); the prompt points to it instead`);
-    return undefined;
+    return { skill, body: undefined, notInlined: 'unreadable' };
   }
+  return body === '' ? { skill, body: undefined, notInlined: 'empty' } : { skill, body };
 }

@@ -4,7 +4,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SquadError } from '../../src/core/errors.js';
 import { buildSpawnPrompt } from '../../src/core/spawn-prompt.js';
-import { cleanupTempDirs, REPO_ROOT, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, REPO_ROOT, skillMd, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
 afterAll(cleanupTempDirs);
@@ -212,6 +212,42 @@ describe('buildSpawnPrompt (lightweight)', () => {
     expect(result.mode).toBe('lightweight');
     expect(result.prompt).toContain('Too large to inline: read .ai-team/agents/fenster/skills/react-component-patterns/SKILL.md');
     expect(result.prompt).not.toContain('xxxxxxxxxx');
+    expect(result.skills.map((s) => [s.name, s.inlined])).toEqual([['react-component-patterns', false]]);
+  });
+
+  it('says a skill with an empty body has nothing more to say, and does not call it inlined', async () => {
+    const root = promptSquad({
+      '.ai-team/agents/fenster/skills/react-component-patterns/SKILL.md': skillMd(
+        'name: react-component-patterns\ndescription: React component patterns. Use when building React components.',
+        '\n',
+      ),
+    });
+    const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'React component bug', mode: 'lightweight' });
+    expect(result.mode).toBe('lightweight');
+    expect(result.prompt).toContain('=== SKILL react-component-patterns (.ai-team/agents/fenster/skills/react-component-patterns/SKILL.md) ===\n(This skill has no instructions beyond its name and description.)\n');
+    expect(result.prompt).not.toContain('Too large');
+    expect(result.skills.map((s) => [s.name, s.inlined])).toEqual([['react-component-patterns', false]]);
+  });
+
+  it('points to a skill that cannot be read, with a warning, and does not call it inlined', async () => {
+    const root = promptSquad();
+    const file = path.join(root, '.ai-team/agents/fenster/skills/react-component-patterns/SKILL.md');
+    const original = fs.readFileSync;
+    const mutable = fs as unknown as { readFileSync: typeof fs.readFileSync };
+    mutable.readFileSync = ((target: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+      if (target === file) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+      return (original as (...a: unknown[]) => unknown)(target, ...rest);
+    }) as typeof fs.readFileSync;
+    let result;
+    try {
+      result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'React component bug', mode: 'lightweight' });
+    } finally {
+      mutable.readFileSync = original;
+    }
+    expect(result.prompt).toContain('(Could not be read when this prompt was built: read .ai-team/agents/fenster/skills/react-component-patterns/SKILL.md before you start.)');
+    expect(result.prompt).not.toContain('Too large');
+    expect(result.warnings).toContain('cannot inline .ai-team/agents/fenster/skills/react-component-patterns/SKILL.md (EIO: i/o error); the prompt points to it instead');
+    expect(result.skills.map((s) => [s.name, s.inlined])).toEqual([['react-component-patterns', false]]);
   });
 });
 
