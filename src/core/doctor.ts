@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { COPILOT_PROMPT_LIMIT, coordinatorBodyLength, readCoordinatorStamp } from './coordinator.js';
 import { discoverSkills, type DiscoveredSkill } from './discover.js';
-import { TEMP_FILE_PATTERN, isDirectory, isFile, readTextIfExists } from './fs-safe.js';
+import { TEMP_FILE_PATTERN, isDirectory, isFile, readDirEntries, readTextIfExists } from './fs-safe.js';
+import { isValidName, slugify } from './names.js';
 import { inspectSkill } from './inspect.js';
 import { readManifest } from './manifest.js';
 import { collectMcpRequirements, detectMcpConfig, foundMcpConfigFiles, mcpServerKey, missingRequiredServers } from './mcp.js';
@@ -238,6 +239,18 @@ function checkRoster(root: string, add: Add): number {
         fix: 'create it from .ai-team-templates/history.md',
       });
     }
+  }
+  for (const entry of readDirEntries(resolveIn(root, squadPaths.agents))) {
+    if (isValidName(entry.name) || !isDirectory(resolveIn(root, `${squadPaths.agents}/${entry.name}`))) continue;
+    const folder = `${squadPaths.agents}/${entry.name}`;
+    const suggestion = slugify(entry.name);
+    add({
+      severity: 'warning',
+      code: 'agent-folder-invalid-name',
+      path: folder,
+      message: `${folder}/ is not a valid agent folder name (lowercase letters a-z, digits and hyphens): no command sees this member`,
+      fix: `rename it${suggestion ? ` to ${squadPaths.agents}/${suggestion}/` : ''} (lowercase a-z, 0-9 and hyphens), and point its roster row's Charter cell to the new folder`,
+    });
   }
   for (const agent of listAgents(root)) {
     if (agent.inRoster || agent.name === SCRIBE_AGENT || !isFile(resolveIn(root, charterPath(agent.name)))) continue;

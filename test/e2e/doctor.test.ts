@@ -166,6 +166,25 @@ describe('doctor', () => {
     expect(codes(doctor(empty).data)).toContain('warning:roster-empty');
   });
 
+  it('warns about agent folders whose names no command accepts, and says how to rename them', () => {
+    const dir = squad();
+    writeFiles(dir, {
+      '.ai-team/agents/Worf/charter.md': '# Worf\n',
+      '.ai-team/agents/Mr Pink/charter.md': '# Mr Pink\n',
+      '.ai-team/agents/notes.txt': 'a file, not a member',
+    });
+    const { code, data } = doctor(dir);
+    expect(code).toBe(0);
+    const invalid = data.findings.filter((f) => f.code === 'agent-folder-invalid-name');
+    expect(invalid.map((f) => f.path)).toEqual(['.ai-team/agents/Mr Pink', '.ai-team/agents/Worf']);
+    expect(invalid[1]).toMatchObject({
+      severity: 'warning',
+      message: '.ai-team/agents/Worf/ is not a valid agent folder name (lowercase letters a-z, digits and hyphens): no command sees this member',
+      fix: expect.stringContaining('rename it to .ai-team/agents/worf/'),
+    });
+    expect(invalid[0]!.fix).toContain('rename it to .ai-team/agents/mr-pink/');
+  });
+
   it('reports every skill error and warning, and skill folders that are not skills', () => {
     const dir = squad();
     const agent = fs.readdirSync(path.join(dir, '.ai-team/agents')).find((a) => a !== 'scribe')!;
