@@ -15,9 +15,11 @@ import { collectMcpRequirements, detectMcpConfig, foundMcpConfigFiles, mcpServer
 import { shippedOwnedFiles } from './owned.js';
 import {
   COORDINATOR_PATH,
+  GITATTRIBUTES_PATH,
   MCP_CONFIG_PATHS,
   SCRIBE_AGENT,
   SKILL_STAGING_PREFIX,
+  TEMPLATES_COPY_DIR,
   charterPath,
   historyPath,
   isImportStagingDir,
@@ -325,17 +327,30 @@ async function checkMcp(root: string, skills: DiscoveredSkill[], home: string | 
   return new Set(rows.map((r) => mcpServerKey(r.server))).size;
 }
 
+/**
+ * Folders outside .ai-team/ that create-squad writes files into: where a killed write may have left
+ * its temporary file ("." is the repository root, for .gitattributes).
+ */
+const OUTSIDE_WRITE_DIRS = [path.posix.dirname(COORDINATOR_PATH), TEMPLATES_COPY_DIR, path.posix.dirname(GITATTRIBUTES_PATH)];
+
 /** Debris of interrupted runs: import staging folders, skill staging folders, temp files. */
 function checkLeftovers(root: string, add: Add): void {
-  for (const entry of safeEntries(root)) {
-    if (entry.isDirectory() && isImportStagingDir(entry.name)) {
-      add({
-        severity: 'warning',
-        code: 'import-staging-leftover',
-        path: entry.name,
-        message: `${entry.name}/ is left over from an interrupted import`,
-        fix: `run the import again (it starts a fresh staging folder), then delete ${entry.name}/; nothing in it is lost (it is rebuilt from the .squad file)`,
-      });
+  const tempFile = (rel: string) =>
+    add({ severity: 'warning', code: 'temp-file-leftover', path: rel, message: `${rel} is a temporary file left by an interrupted write`, fix: `delete ${rel}; the file it was written for is intact` });
+  for (const dir of OUTSIDE_WRITE_DIRS) {
+    for (const entry of allEntries(resolveIn(root, dir))) {
+      const rel = dir === '.' ? entry.name : `${dir}/${entry.name}`;
+      if (dir === '.' && entry.isDirectory() && isImportStagingDir(entry.name)) {
+        add({
+          severity: 'warning',
+          code: 'import-staging-leftover',
+          path: rel,
+          message: `${rel}/ is left over from an interrupted import`,
+          fix: `run the import again (it starts a fresh staging folder), then delete ${rel}/; nothing in it is lost (it is rebuilt from the .squad file)`,
+        });
+      } else if (entry.isFile() && TEMP_FILE_PATTERN.test(entry.name)) {
+        tempFile(rel);
+      }
     }
   }
   walk(root, squadPaths.root, (rel, entry) => {
@@ -343,27 +358,21 @@ function checkLeftovers(root: string, add: Add): void {
       add({ severity: 'warning', code: 'skill-staging-leftover', path: rel, message: `${rel}/ is left over from an interrupted "skills add"`, fix: `delete ${rel}/ and run "create-squad skills add" again` });
       return false;
     }
-    if (entry.isFile() && TEMP_FILE_PATTERN.test(entry.name)) {
-      add({ severity: 'warning', code: 'temp-file-leftover', path: rel, message: `${rel} is a temporary file left by an interrupted write`, fix: `delete ${rel}; the file it was written for is intact` });
-    }
+    if (entry.isFile() && TEMP_FILE_PATTERN.test(entry.name)) tempFile(rel);
     return true;
   });
 }
 
-function safeEntries(absDir: string): fs.Dirent[] {
-  try {
-    return fs.readdirSync(absDir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
+/** Every entry of a folder, dot-entries included (temporary files and staging folders start with a dot). */
+function allEntries(absDir: string): fs.Dirent[] {
+  return readDirEntries(absDir, { includeIgnored: true });
 }
 
 /** Visit every entry below `rel` (dot-entries included, symlinks not followed); `visit` returning false skips a folder. */
 function walk(root: string, rel: string, visit: (rel: string, entry: fs.Dirent) => boolean): void {
-  for (const entry of safeEntries(resolveIn(root, rel))) {
+  for (const entry of allEntries(resolveIn(root, rel))) {
     const childRel = `${rel}/${entry.name}`;
     if (!visit(childRel, entry)) continue;
     if (entry.isDirectory()) walk(root, childRel, visit);
   }
 }
-

@@ -363,15 +363,19 @@ function notWritable(absDir: string, error: unknown): SquadError {
   });
 }
 
-/** Entries of a folder, without ignored ones, sorted by name (code points); [] when it does not exist. */
-export function readDirEntries(absDir: string): fs.Dirent[] {
+/**
+ * Entries of a folder, without ignored ones (unless `includeIgnored`: dot- and underscore-entries
+ * too), sorted by name (code points); [] when it does not exist or cannot be read.
+ */
+export function readDirEntries(absDir: string, options: { includeIgnored?: boolean } = {}): fs.Dirent[] {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(absDir, { withFileTypes: true });
   } catch {
     return [];
   }
-  return entries.filter((entry) => !isIgnoredEntry(entry.name)).sort((a, b) => compareCodePoints(a.name, b.name));
+  const kept = options.includeIgnored ? entries : entries.filter((entry) => !isIgnoredEntry(entry.name));
+  return kept.sort((a, b) => compareCodePoints(a.name, b.name));
 }
 
 /** Entry names of a folder, without ignored ones, sorted by code point; [] when it does not exist. */

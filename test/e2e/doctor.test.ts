@@ -252,10 +252,18 @@ describe('doctor', () => {
       '.ai-team-import-staging-1a2b3c/.ai-team/team.md': '# partial',
       '.ai-team/skills/.staging-api-1a2b3c4d/SKILL.md': 'partial',
       '.ai-team/.team.md.4242.0123abcd.tmp': 'partial',
+      // An upgrade killed mid-write leaves these outside .ai-team/ too.
+      '.github/agents/.squad.agent.md.4242.89abcdef.tmp': 'partial',
+      '.ai-team-templates/.charter.md.4242.01234567.tmp': 'partial',
+      '..gitattributes.4242.fedcba98.tmp': 'partial',
+      'src/.not-ours.4242.fedcba98.tmp': 'a user file, in a folder create-squad never writes to',
     });
     const { code, data } = doctor(dir);
     expect(code).toBe(0);
     expect(data.findings.map((f) => `${f.code}:${f.path}`)).toEqual([
+      'temp-file-leftover:.github/agents/.squad.agent.md.4242.89abcdef.tmp',
+      'temp-file-leftover:.ai-team-templates/.charter.md.4242.01234567.tmp',
+      'temp-file-leftover:..gitattributes.4242.fedcba98.tmp',
       'import-staging-leftover:.ai-team-import-staging-1a2b3c',
       'temp-file-leftover:.ai-team/.team.md.4242.0123abcd.tmp',
       'skill-staging-leftover:.ai-team/skills/.staging-api-1a2b3c4d',
