@@ -273,13 +273,18 @@ function toWriteError(error: unknown, relPath: string): SquadError {
   return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: ${message}`, { cause: error });
 }
 
-/** File content as UTF-8, or undefined when the file does not exist or cannot be read. */
-export function readTextIfExists(absPath: string): string | undefined {
+/** File content as bytes, or undefined when the file does not exist or cannot be read. */
+export function readBytesIfExists(absPath: string): Buffer | undefined {
   try {
-    return fs.readFileSync(absPath, 'utf8');
+    return fs.readFileSync(absPath);
   } catch {
     return undefined;
   }
+}
+
+/** File content as UTF-8, or undefined when the file does not exist or cannot be read. */
+export function readTextIfExists(absPath: string): string | undefined {
+  return readBytesIfExists(absPath)?.toString('utf8');
 }
 
 export function isDirectory(absPath: string): boolean {

@@ -27,7 +27,7 @@ import {
   squadPaths,
   teamSkillDir,
 } from './paths.js';
-import { isFile, readDirNames } from './fs-safe.js';
+import { isFile, readDirNames, sha256 } from './fs-safe.js';
 import { readManifest } from './manifest.js';
 import { listTree, modeFor } from './tree.js';
 import { packageVersion } from './version.js';
@@ -46,6 +46,26 @@ export interface OwnedFile {
   kind: OwnedKind;
   /** For built-in skill files: the skill's name. */
   skill?: string;
+}
+
+/** Content with CRLF turned into LF, for text (no NUL byte); binary content as it is. */
+function withLf(data: Buffer): Buffer {
+  if (!data.includes(13) || data.includes(0)) return data;
+  return Buffer.from(data.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
+}
+
+/**
+ * Whether `data` is exactly what create-squad ships as `shipped`: the same bytes, or the same text
+ * with CRLF line endings (a checkout with core.autocrlf is not an edit). The one rule `init` and
+ * `upgrade` use to tell an untouched squad-owned file from one the user changed.
+ */
+export function isShippedContent(data: Buffer, shipped: Buffer): boolean {
+  return data.equals(shipped) || withLf(data).equals(withLf(shipped));
+}
+
+/** Whether `data` is the content whose sha256 the manifest recorded, by the same rule. */
+export function matchesRecordedHash(data: Buffer, hash: string): boolean {
+  return sha256(data) === hash || sha256(withLf(data)) === hash;
 }
 
 let shippedNames: string[] | undefined;

@@ -35,7 +35,7 @@ import { readTextIfExists, resolveInside, sha256, writeFileAtomic } from './fs-s
 import type { Manifest } from './manifest.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { tableRows, splitTableRow } from './md-table.js';
-import { shippedOwnedFiles, type OwnedFile } from './owned.js';
+import { isShippedContent, shippedOwnedFiles, type OwnedFile } from './owned.js';
 import { SCRIBE_AGENT, charterPath, historyPath, resolveIn, squadPaths } from './paths.js';
 import { checkRoles, defaultRoles, findRolePreset } from './roles.js';
 import { isRosterHeader, parseRoster } from './roster.js';
@@ -253,7 +253,7 @@ export function planOwnedFiles(root: string, owned: readonly OwnedFile[]): { fil
     } catch {
       current = undefined;
     }
-    if (current && sha256(current) === hash) manifestFiles[file.path] = hash;
+    if (current && isShippedContent(current, file.content)) manifestFiles[file.path] = hash;
   }
   return { files, skipped, manifestFiles };
 }
