@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isSquadError } from './errors.js';
 import { COPILOT_PROMPT_LIMIT, coordinatorBodyLength, readCoordinatorStamp } from './coordinator.js';
 import { discoverSkills, type DiscoveredSkill } from './discover.js';
 import { TEMP_FILE_PATTERN, isDirectory, isFile, readDirEntries, readTextIfExists } from './fs-safe.js';
@@ -25,10 +26,11 @@ import {
   isImportStagingDir,
   resolveIn,
   squadPaths,
+  templateCopyPath,
 } from './paths.js';
-import { listAgents, readRoster } from './roster.js';
+import { listAgents, readRoster, requireSquad } from './roster.js';
 import { readCasting } from './casting.js';
-import { planGitattributes } from './scaffold.js';
+import { STATE_TEMPLATES, planGitattributes } from './scaffold.js';
 import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
 import { compareVersions, packageVersion } from './version.js';
 
@@ -82,13 +84,11 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
   const add = (finding: Finding) => findings.push(finding);
   const exists = (rel: string, kind: 'file' | 'folder') => (kind === 'file' ? isFile : isDirectory)(resolveIn(root, rel));
 
-  if (!isDirectory(resolveIn(root, squadPaths.root))) {
-    add({
-      severity: 'error',
-      code: 'no-squad',
-      message: `no squad here: there is no ${squadPaths.root}/ folder`,
-      fix: 'run "npx create-squad init" to create one (or pass --cwd <dir> to check another repository)',
-    });
+  try {
+    requireSquad(root);
+  } catch (error) {
+    if (!isSquadError(error)) throw error;
+    add({ severity: 'error', code: 'no-squad', message: error.message, fix: error.hint ?? '' });
     return report(findings, { skills: 0, members: 0, mcpServers: 0 }, undefined);
   }
 
@@ -230,7 +230,7 @@ function checkRoster(root: string, add: Add): number {
         code: 'charter-missing',
         path: charterPath(member.name),
         message: `${member.displayName} is in the roster but ${charterPath(member.name)} is missing`,
-        fix: `create it from .ai-team-templates/charter.md, or remove ${member.displayName}'s row from ${squadPaths.team}`,
+        fix: `create it from ${templateCopyPath(STATE_TEMPLATES.charter)}, or remove ${member.displayName}'s row from ${squadPaths.team}`,
       });
     } else if (!isFile(resolveIn(root, historyPath(member.name)))) {
       add({
@@ -238,7 +238,7 @@ function checkRoster(root: string, add: Add): number {
         code: 'history-missing',
         path: historyPath(member.name),
         message: `${historyPath(member.name)} is missing: ${member.displayName} remembers nothing between sessions`,
-        fix: 'create it from .ai-team-templates/history.md',
+        fix: `create it from ${templateCopyPath(STATE_TEMPLATES.history)}`,
       });
     }
   }

@@ -3,7 +3,8 @@
  * squad (roster, charters, histories, decisions, casting, logs, learned skills) belongs to the team.
  *
  *   squad.agent.md (package root)       → .github/agents/squad.agent.md   (version-stamped)
- *   templates/squad/{name}.hbs          → .ai-team-templates/{name}       (verbatim copies)
+ *   templates/squad/{name}.hbs          → .ai-team-templates/{name}       (verbatim copies; paths.ts
+ *                                                                          templateCopyPath)
  *   templates/skills/squad-*\/**         → .ai-team/skills/squad-*\/**
  *
  * The `.ai-team-templates/` copies are the very handlebars templates the CLI renders, so a
@@ -17,24 +18,22 @@ import {
   COORDINATOR_PATH,
   PACKAGE_BUILTIN_SKILLS_DIR,
   PACKAGE_COORDINATOR_SOURCE,
-  PACKAGE_TEMPLATES_DIR,
+  PACKAGE_STATE_TEMPLATES_DIR,
   SKILL_FILE,
-  TEMPLATES_COPY_DIR,
+  STATE_TEMPLATES_FOLDER,
   agentSkillDir,
   agentSkillsDir,
   isBuiltinSkillName,
   resolveIn,
   squadPaths,
   teamSkillDir,
+  templateCopyPath,
 } from './paths.js';
 import { isFile, readDirNames, sha256 } from './fs-safe.js';
 import { readManifest } from './manifest.js';
 import { listTree, modeFor } from './tree.js';
 import { packageVersion } from './version.js';
 
-/** Folder under the package's templates/ whose files are the squad's state templates. */
-export const STATE_TEMPLATES_DIR = path.join(PACKAGE_TEMPLATES_DIR, 'squad');
-const TEMPLATE_SUFFIX = '.hbs';
 
 export type OwnedKind = 'coordinator' | 'template' | 'builtin-skill';
 
@@ -99,12 +98,11 @@ export async function shippedOwnedFiles(version: string = packageVersion()): Pro
   const coordinator = stampCoordinator(fs.readFileSync(PACKAGE_COORDINATOR_SOURCE, 'utf8'), version);
   files.push({ path: COORDINATOR_PATH, content: Buffer.from(coordinator), mode: 0o644, kind: 'coordinator' });
 
-  const templates = await listTree(STATE_TEMPLATES_DIR);
+  const templates = await listTree(PACKAGE_STATE_TEMPLATES_DIR);
   for (const file of templates.files) {
-    const target = file.path.endsWith(TEMPLATE_SUFFIX) ? file.path.slice(0, -TEMPLATE_SUFFIX.length) : file.path;
     files.push({
-      path: `${TEMPLATES_COPY_DIR}/${target}`,
-      content: fs.readFileSync(path.join(STATE_TEMPLATES_DIR, ...file.path.split('/'))),
+      path: templateCopyPath(`${STATE_TEMPLATES_FOLDER}/${file.path}`),
+      content: fs.readFileSync(path.join(PACKAGE_STATE_TEMPLATES_DIR, ...file.path.split('/'))),
       mode: 0o644,
       kind: 'template',
     });

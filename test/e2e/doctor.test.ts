@@ -61,10 +61,13 @@ describe('doctor', () => {
     expect(data).toMatchObject({ ok: true, findings: [], summary: { errors: 0, warnings: 0 } });
   });
 
-  it('reports a missing squad as an error that says to run init', () => {
-    const { code, data } = doctor(tempRepo());
+  it('reports a missing squad as an error that says to run init, in the words every command uses', () => {
+    const dir = tempRepo();
+    const { code, data } = doctor(dir);
     expect(code).toBe(1);
     expect(data.findings).toEqual([expect.objectContaining({ severity: 'error', code: 'no-squad', fix: expect.stringContaining('create-squad init') })]);
+    const other = runCli(['route', 'x', '--json'], { cwd: dir }).json<{ error: { message: string; hint: string } }>().error;
+    expect(data.findings[0]).toMatchObject({ message: other.message, fix: other.hint });
   });
 
   it('reports missing layout files: team.md is an error, the rest warnings, all fixed by init', () => {
@@ -160,6 +163,8 @@ describe('doctor', () => {
       `warning:history-missing:.ai-team/agents/${second}/history.md`,
       'warning:member-not-in-roster:.ai-team/agents/stray/charter.md',
     ]);
+    expect(data.findings[0]!.fix).toMatch(/^create it from \.ai-team-templates\/charter\.md, or remove /);
+    expect(data.findings[1]!.fix).toBe('create it from .ai-team-templates/history.md');
 
     const empty = squad();
     edit(empty, '.ai-team/team.md', (t) => t.replace(/^\| (?!Name|-|Scribe).*\|$\n/gm, ''));
