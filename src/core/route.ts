@@ -7,11 +7,10 @@ import { discoverSkills, type DiscoveredSkill } from './discover.js';
 import { readTextIfExists } from './fs-safe.js';
 import { charterPath, resolveIn, SCRIBE_AGENT } from './paths.js';
 import { listAgents, requireSquad, type Agent } from './roster.js';
+import type { SpawnMode } from './spawn-modes.js';
 import { rankDocuments } from './text-match.js';
 import { compareCodePoints } from './util.js';
 
-export type SpawnMode = 'standard' | 'lightweight';
-export const SPAWN_MODES: readonly SpawnMode[] = ['standard', 'lightweight'];
 
 /** At most this many skills are activated (inlined in a lightweight spawn) for one task. */
 export const MAX_ACTIVATED_SKILLS = 3;

@@ -29,8 +29,9 @@ import {
   squadPaths,
 } from './paths.js';
 import { listAgents, requireAgent } from './roster.js';
-import { detectBroadTask, matchSkills, otherMemberNames, promptableSkills, type SpawnMode } from './route.js';
+import { detectBroadTask, matchSkills, otherMemberNames, promptableSkills } from './route.js';
 import { readSkillFile } from './skill.js';
+import { DEFAULT_SPAWN_MODE, type SpawnMode } from './spawn-modes.js';
 import { renderTemplate } from './templates.js';
 import { estimateTokens } from './tokens.js';
 import { MAX_BODY_LINES, MAX_DESCRIPTION_LENGTH } from './validate.js';
@@ -105,7 +106,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   const { root } = options;
   const task = normalizeNewlines(options.task).trim();
   if (!task) throw usageError('the task is empty', 'say what the agent should do: --task "<text>" (or --task - to read it from stdin)');
-  const requestedMode = options.mode ?? 'standard';
+  const requestedMode = options.mode ?? DEFAULT_SPAWN_MODE;
   const member = requireAgent(root, options.agent);
   const agent = member.name;
   const warnings: string[] = [];

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, hashTree, REPO_ROOT, runCli, skillMd, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { SPAWN_MODES } from '../../src/core/spawn-modes.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
 afterAll(cleanupTempDirs);
@@ -118,6 +119,16 @@ describe('create-squad prompt', () => {
     const validated = runCli(['skills', 'validate', 'draft/retry-backoff', '--strict', '--json'], { cwd });
     expect(validated.code, validated.stdout).toBe(0);
     expect(validated.json<{ summary: unknown }>().summary).toMatchObject({ checked: 1, valid: 1, errors: 0, warnings: 0 });
+  });
+
+  it('offers exactly the spawn modes of SPAWN_MODES; the CLI refuses any other before the command runs', () => {
+    const cwd = promptSquad();
+    const bad = runCli(['prompt', 'fenster', '--task', 'x', '--mode', 'heavy'], { cwd });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`argument 'heavy' is invalid. Allowed choices are ${SPAWN_MODES.join(', ')}.`);
+    for (const mode of SPAWN_MODES) expect(runCli(['prompt', 'fenster', '--task', 'Fix the React component', '--mode', mode], { cwd }).code).toBe(0);
+    // The shell that defines the choices is bundled for start-up time: the modes' module imports nothing.
+    expect(fs.readFileSync(path.join(REPO_ROOT, 'src/core/spawn-modes.ts'), 'utf8')).not.toMatch(/^\s*(?:import|export .* from)\b/m);
   });
 
   it('reads the task from stdin with --task -', () => {
