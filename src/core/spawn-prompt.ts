@@ -140,7 +140,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   const charterFile = charterPath(agent);
   const charterText = readTextIfExists(resolveIn(root, charterFile));
   if (charterText === undefined && mode === 'standard') warnings.push(`${charterFile} is missing; the prompt has no charter`);
-  const charter = mode === 'standard' ? normalizeNewlines(charterText ?? `(no charter yet: ${charterFile} is missing)`).trim() : '';
+  const charter = mode === 'standard' ? normalizeNewlines(charterText ?? '').trim() : '';
 
   const skillsBlock =
     mode === 'standard'
@@ -161,6 +161,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
       ? await renderTemplate(SPAWN_TEMPLATES.standard, {
           ...common,
           charter,
+          charterMissing: charterText === undefined,
           charterPath: charterFile,
           skillsBlock,
           agentSkillsDir: agentSkillsDir(agent),

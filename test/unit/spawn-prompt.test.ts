@@ -120,7 +120,13 @@ describe('buildSpawnPrompt (standard)', () => {
     fs.rmSync(path.join(root, '.ai-team/agents/hockney/charter.md'));
     const result = await buildSpawnPrompt({ root, agent: 'hockney', task: 'x' });
     expect(result.warnings).toContain('.ai-team/agents/hockney/charter.md is missing; the prompt has no charter');
-    expect(result.prompt).toContain('(no charter yet: .ai-team/agents/hockney/charter.md is missing)');
+    expect(result.prompt).toContain('YOUR CHARTER (.ai-team/agents/hockney/charter.md):\n(no charter yet: .ai-team/agents/hockney/charter.md is missing)\n\n');
+    expect(result.parts.charter).toBe('');
+    expect(result.tokens.charter).toBe(0);
+
+    fs.writeFileSync(path.join(root, '.ai-team/agents/hockney/charter.md'), '\n');
+    const empty = await buildSpawnPrompt({ root, agent: 'hockney', task: 'x' });
+    expect(empty.prompt).toContain('YOUR CHARTER (.ai-team/agents/hockney/charter.md):\n(no charter yet: .ai-team/agents/hockney/charter.md is empty)\n\n');
   });
 
   it('refuses an unknown agent with the list of agents, and a missing squad with a pointer to init', async () => {
