@@ -86,7 +86,7 @@ export interface SpawnPrompt {
   parts: { charter: string; skills: string; mcp: string; task: string };
   skills: PromptSkill[];
   mcp: McpRequirementRow[];
-  /** The MCP configuration files checked. */
+  /** The MCP configuration files checked; none when no skill in the prompt declares a server. */
   mcpConfig: McpConfigSource[];
   warnings: string[];
   tokens: SpawnPromptTokens;
@@ -132,8 +132,9 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   }
 
   const shown = mode === 'standard' ? visible : inlined.map((i) => i.skill);
-  const detection = await detectMcpConfig(root, options.home);
-  warnings.push(...detection.warnings);
+  // No shown skill declares a server: nothing to look up (and no warning about a file that does not matter).
+  const detection = shown.some((s) => s.mcpServers.length > 0) ? await detectMcpConfig(root, options.home) : undefined;
+  if (detection) warnings.push(...detection.warnings);
   const mcp = collectMcpRequirements(shown, detection);
   const mcpBlock = await renderMcpBlock(mcp, detection);
 
@@ -198,7 +199,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
       inlined: inlinedSkills.has(s),
     })),
     mcp,
-    mcpConfig: detection.sources,
+    mcpConfig: detection?.sources ?? [],
     warnings,
     tokens: {
       charter: estimateTokens(charter),

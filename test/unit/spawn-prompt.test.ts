@@ -115,6 +115,18 @@ describe('buildSpawnPrompt (standard)', () => {
     expect(result.mcp.find((r) => r.server === 'postgres')!.configured).toBe('unknown');
   });
 
+  it('does not read the MCP configuration when no skill in the prompt declares a server', async () => {
+    const root = promptSquad({ '.vscode/mcp.json': '{ not json' });
+    const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'React component bug', mode: 'lightweight', home: tempDir() });
+    expect(result.skills.map((s) => s.name)).toEqual(['react-component-patterns']);
+    expect(result.mcp).toEqual([]);
+    expect(result.mcpConfig).toEqual([]);
+    expect(result.warnings.filter((w) => w.includes('MCP'))).toEqual([]);
+    // A standard prompt lists database-schema, which declares servers: then the file is read and reported.
+    const standard = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x', home: tempDir() });
+    expect(standard.warnings).toContain('MCP configuration .vscode/mcp.json ignored: it is not valid JSON (line 1)');
+  });
+
   it('builds a prompt without a charter file, with a warning', async () => {
     const root = promptSquad();
     fs.rmSync(path.join(root, '.ai-team/agents/hockney/charter.md'));
