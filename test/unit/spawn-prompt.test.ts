@@ -219,37 +219,32 @@ describe('buildSpawnPrompt (lightweight)', () => {
     expect(result.warnings.some((w) => w.includes('no skill of this agent matches the task'))).toBe(true);
   });
 
-  it('points to a skill too large to inline instead of reading it', async () => {
-    const root = promptSquad({
-      '.ai-team/agents/fenster/skills/react-component-patterns/SKILL.md': `${validSkill(
-        'react-component-patterns',
-        'React component patterns.',
-      )}${'x'.repeat(200 * 1024)}`,
-    });
-    const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'React component bug', mode: 'lightweight' });
+  const REACT_SKILL = '.ai-team/agents/fenster/skills/react-component-patterns/SKILL.md';
+  const reactPrompt = (root: string) => buildSpawnPrompt({ root, agent: 'fenster', task: 'React component bug', mode: 'lightweight' });
+  /** The skill is shown by `line` instead of its body, and not reported as inlined. */
+  const expectNotInlined = (result: Awaited<ReturnType<typeof reactPrompt>>, line: string) => {
     expect(result.mode).toBe('lightweight');
-    expect(result.prompt).toContain('Too large to inline: read .ai-team/agents/fenster/skills/react-component-patterns/SKILL.md');
-    expect(result.prompt).not.toContain('xxxxxxxxxx');
+    expect(result.prompt).toContain(`=== SKILL react-component-patterns (${REACT_SKILL}) ===\n${line}\n=== END OF SKILL`);
     expect(result.skills.map((s) => [s.name, s.inlined])).toEqual([['react-component-patterns', false]]);
+  };
+
+  it('points to a skill too large to inline instead of reading it', async () => {
+    const root = promptSquad({ [REACT_SKILL]: `${validSkill('react-component-patterns', 'React component patterns.')}${'x'.repeat(200 * 1024)}` });
+    const result = await reactPrompt(root);
+    expectNotInlined(result, `(Too large to inline: read ${REACT_SKILL} before you start.)`);
+    expect(result.prompt).not.toContain('xxxxxxxxxx');
   });
 
   it('says a skill with an empty body has nothing more to say, and does not call it inlined', async () => {
     const root = promptSquad({
-      '.ai-team/agents/fenster/skills/react-component-patterns/SKILL.md': skillMd(
-        'name: react-component-patterns\ndescription: React component patterns. Use when building React components.',
-        '\n',
-      ),
+      [REACT_SKILL]: skillMd('name: react-component-patterns\ndescription: React component patterns. Use when building React components.', '\n'),
     });
-    const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'React component bug', mode: 'lightweight' });
-    expect(result.mode).toBe('lightweight');
-    expect(result.prompt).toContain('=== SKILL react-component-patterns (.ai-team/agents/fenster/skills/react-component-patterns/SKILL.md) ===\n(This skill has no instructions beyond its name and description.)\n');
-    expect(result.prompt).not.toContain('Too large');
-    expect(result.skills.map((s) => [s.name, s.inlined])).toEqual([['react-component-patterns', false]]);
+    expectNotInlined(await reactPrompt(root), '(This skill has no instructions beyond its name and description.)');
   });
 
   it('points to a skill that cannot be read, with a warning, and does not call it inlined', async () => {
     const root = promptSquad();
-    const file = path.join(root, '.ai-team/agents/fenster/skills/react-component-patterns/SKILL.md');
+    const file = path.join(root, REACT_SKILL);
     const original = fs.readFileSync;
     const mutable = fs as unknown as { readFileSync: typeof fs.readFileSync };
     mutable.readFileSync = ((target: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
@@ -258,14 +253,12 @@ describe('buildSpawnPrompt (lightweight)', () => {
     }) as typeof fs.readFileSync;
     let result;
     try {
-      result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'React component bug', mode: 'lightweight' });
+      result = await reactPrompt(root);
     } finally {
       mutable.readFileSync = original;
     }
-    expect(result.prompt).toContain('(Could not be read when this prompt was built: read .ai-team/agents/fenster/skills/react-component-patterns/SKILL.md before you start.)');
-    expect(result.prompt).not.toContain('Too large');
-    expect(result.warnings).toContain('cannot inline .ai-team/agents/fenster/skills/react-component-patterns/SKILL.md (EIO: i/o error); the prompt points to it instead');
-    expect(result.skills.map((s) => [s.name, s.inlined])).toEqual([['react-component-patterns', false]]);
+    expectNotInlined(result, `(Could not be read when this prompt was built: read ${REACT_SKILL} before you start.)`);
+    expect(result.warnings).toContain(`cannot inline ${REACT_SKILL} (EIO: i/o error); the prompt points to it instead`);
   });
 });
 
