@@ -93,7 +93,7 @@ export interface SpawnPrompt {
 }
 
 /** Why a lightweight prompt points to a skill instead of inlining its body. */
-export type NotInlinedReason = 'too-large' | 'unreadable' | 'empty';
+type NotInlinedReason = 'too-large' | 'unreadable' | 'empty';
 
 interface InlinedSkill {
   skill: DiscoveredSkill;
