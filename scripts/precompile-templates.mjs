@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
+// The options renderTemplate compiles with; this script runs after tsc, so dist/ is there.
+import { COMPILE_OPTIONS } from '../dist/core/templates.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const templatesDir = path.join(root, 'templates');
@@ -23,8 +25,7 @@ function walk(dir, rel = '') {
 const names = walk(templatesDir).sort();
 const entries = names.map((name) => {
   const source = fs.readFileSync(path.join(templatesDir, ...name.split('/')), 'utf8');
-  // Must match the options renderTemplate compiles with (src/core/templates.ts).
-  const spec = Handlebars.precompile(source, { noEscape: true, strict: false });
+  const spec = Handlebars.precompile(source, COMPILE_OPTIONS);
   return `  ${JSON.stringify(name)}: { source: ${JSON.stringify(source)}, spec: ${spec} },`;
 });
 fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -81,7 +81,6 @@ export {
 export { rankDocuments, stem, tokenize, type RankOptions, type RankedDocument, type TextDocument } from './core/text-match.js';
 export {
   MAX_ACTIVATED_SKILLS,
-  SPAWN_MODES,
   detectBroadTask,
   matchSkills,
   promptableSkills,
@@ -90,8 +89,8 @@ export {
   type RankedMember,
   type RouteSuggestion,
   type SkillMatch,
-  type SpawnMode,
 } from './core/route.js';
+export { DEFAULT_SPAWN_MODE, SPAWN_MODES, type SpawnMode } from './core/spawn-modes.js';
 export {
   MAX_INLINED_SKILL_BYTES,
   SPAWN_TEMPLATES,

@@ -5,6 +5,7 @@
 import type { CommandContext, CommandResult } from '../commands/context.js';
 import { Command, Option } from './commander.js';
 import { usageError } from '../core/errors.js';
+import { DEFAULT_SPAWN_MODE, SPAWN_MODES, type SpawnMode } from '../core/spawn-modes.js';
 import type { CommonOptions } from './run.js';
 import type { Ui } from './ui.js';
 
@@ -169,7 +170,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
 
   sub(program, 'prompt <agent>', 'render the spawn prompt for an agent and a task')
     .option('--task <text>', 'the task ("-" reads it from stdin)')
-    .addOption(new Option('--mode <mode>', 'spawn mode').choices(['standard', 'lightweight']).default('standard'))
+    .addOption(new Option('--mode <mode>', 'spawn mode').choices(SPAWN_MODES).default(DEFAULT_SPAWN_MODE))
     .option('--skill <name...>', 'skills to inline in lightweight mode')
     .action(async (agent: string, opts: Opts) => {
       const { prompt } = await import('../commands/prompt.js');
@@ -178,7 +179,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
           {
             agent,
             task: opts.task === undefined ? undefined : String(opts.task),
-            mode: opts.mode === undefined ? undefined : String(opts.mode),
+            mode: opts.mode as SpawnMode | undefined, // one of SPAWN_MODES: commander checks the choices
             skills: Array.isArray(opts.skill) ? opts.skill.map(String) : [],
           },
           ctx,

@@ -3,9 +3,8 @@
  * render the spawn prompt for one member and one task. In text mode stdout carries exactly the
  * prompt (so it can be piped into Copilot's task tool) and warnings go to stderr.
  */
-import { usageError } from '../core/errors.js';
 import type { McpConfigSource, McpRequirementRow } from '../core/mcp.js';
-import { SPAWN_MODES, type SpawnMode } from '../core/route.js';
+import { SPAWN_MODES, type SpawnMode } from '../core/spawn-modes.js';
 import { buildSpawnPrompt, type PromptSkill, type SpawnPromptTokens } from '../core/spawn-prompt.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { readTaskInput } from './task-input.js';
@@ -14,7 +13,8 @@ export interface PromptOptions {
   agent: string;
   /** `--task` as given; "-" reads stdin. */
   task: string | undefined;
-  mode: string | undefined;
+  /** One of SPAWN_MODES (the CLI offers only those); default standard. */
+  mode: SpawnMode | undefined;
   skills: string[];
 }
 
@@ -30,19 +30,15 @@ export interface PromptData {
   tokens: SpawnPromptTokens;
 }
 
-const USAGE = 'usage: create-squad prompt <agent> --task "<text>" [--mode standard|lightweight] (--task - reads stdin)';
+const USAGE = `usage: create-squad prompt <agent> --task "<text>" [--mode ${SPAWN_MODES.join('|')}] (--task - reads stdin)`;
 
 export async function prompt(options: PromptOptions, ctx: CommandContext): Promise<CommandResult<PromptData>> {
-  const mode = options.mode ?? 'standard';
-  if (!SPAWN_MODES.includes(mode as SpawnMode)) {
-    throw usageError(`unknown mode "${mode}"`, `choose one of: ${SPAWN_MODES.join(', ')}`);
-  }
   const task = await readTaskInput(options.task, USAGE, ctx);
   const built = await buildSpawnPrompt({
     root: ctx.cwd,
     agent: options.agent,
     task,
-    mode: mode as SpawnMode,
+    ...(options.mode === undefined ? {} : { mode: options.mode }),
     skills: options.skills,
     home: ctx.home,
   });

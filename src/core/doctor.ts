@@ -5,26 +5,32 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isSquadError } from './errors.js';
 import { COPILOT_PROMPT_LIMIT, coordinatorBodyLength, readCoordinatorStamp } from './coordinator.js';
 import { discoverSkills, type DiscoveredSkill } from './discover.js';
-import { TEMP_FILE_PATTERN, isDirectory, isFile, readTextIfExists } from './fs-safe.js';
+import { TEMP_FILE_PATTERN, isDirectory, isFile, readDirEntries, readTextIfExists } from './fs-safe.js';
+import { isValidName, slugify } from './names.js';
 import { inspectSkill } from './inspect.js';
 import { readManifest } from './manifest.js';
-import { collectMcpRequirements, detectMcpConfig, missingRequiredServers } from './mcp.js';
+import { collectMcpRequirements, detectMcpConfig, foundMcpConfigFiles, mcpServerKey, missingRequiredServers } from './mcp.js';
 import { shippedOwnedFiles } from './owned.js';
 import {
   COORDINATOR_PATH,
+  GITATTRIBUTES_PATH,
+  MCP_CONFIG_PATHS,
   SCRIBE_AGENT,
   SKILL_STAGING_PREFIX,
+  TEMPLATES_COPY_DIR,
   charterPath,
   historyPath,
   isImportStagingDir,
   resolveIn,
   squadPaths,
+  templateCopyPath,
 } from './paths.js';
-import { listAgents, readRoster } from './roster.js';
+import { listAgents, readRoster, requireSquad } from './roster.js';
 import { readCasting } from './casting.js';
-import { planGitattributes } from './scaffold.js';
+import { STATE_TEMPLATES, planGitattributes } from './scaffold.js';
 import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
 import { compareVersions, packageVersion } from './version.js';
 
@@ -78,13 +84,11 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
   const add = (finding: Finding) => findings.push(finding);
   const exists = (rel: string, kind: 'file' | 'folder') => (kind === 'file' ? isFile : isDirectory)(resolveIn(root, rel));
 
-  if (!isDirectory(resolveIn(root, squadPaths.root))) {
-    add({
-      severity: 'error',
-      code: 'no-squad',
-      message: `no squad here: there is no ${squadPaths.root}/ folder`,
-      fix: 'run "npx create-squad init" to create one (or pass --cwd <dir> to check another repository)',
-    });
+  try {
+    requireSquad(root);
+  } catch (error) {
+    if (!isSquadError(error)) throw error;
+    add({ severity: 'error', code: 'no-squad', message: error.message, fix: error.hint ?? '' });
     return report(findings, { skills: 0, members: 0, mcpServers: 0 }, undefined);
   }
 
@@ -226,7 +230,7 @@ function checkRoster(root: string, add: Add): number {
         code: 'charter-missing',
         path: charterPath(member.name),
         message: `${member.displayName} is in the roster but ${charterPath(member.name)} is missing`,
-        fix: `create it from .ai-team-templates/charter.md, or remove ${member.displayName}'s row from ${squadPaths.team}`,
+        fix: `create it from ${templateCopyPath(STATE_TEMPLATES.charter)}, or remove ${member.displayName}'s row from ${squadPaths.team}`,
       });
     } else if (!isFile(resolveIn(root, historyPath(member.name)))) {
       add({
@@ -234,9 +238,21 @@ function checkRoster(root: string, add: Add): number {
         code: 'history-missing',
         path: historyPath(member.name),
         message: `${historyPath(member.name)} is missing: ${member.displayName} remembers nothing between sessions`,
-        fix: 'create it from .ai-team-templates/history.md',
+        fix: `create it from ${templateCopyPath(STATE_TEMPLATES.history)}`,
       });
     }
+  }
+  for (const entry of readDirEntries(resolveIn(root, squadPaths.agents))) {
+    if (isValidName(entry.name) || !isDirectory(resolveIn(root, `${squadPaths.agents}/${entry.name}`))) continue;
+    const folder = `${squadPaths.agents}/${entry.name}`;
+    const suggestion = slugify(entry.name);
+    add({
+      severity: 'warning',
+      code: 'agent-folder-invalid-name',
+      path: folder,
+      message: `${folder}/ is not a valid agent folder name (lowercase letters a-z, digits and hyphens): no command sees this member`,
+      fix: `rename it${suggestion ? ` to ${squadPaths.agents}/${suggestion}/` : ''} (lowercase a-z, 0-9 and hyphens), and point its roster row's Charter cell to the new folder`,
+    });
   }
   for (const agent of listAgents(root)) {
     if (agent.inRoster || agent.name === SCRIBE_AGENT || !isFile(resolveIn(root, charterPath(agent.name)))) continue;
@@ -289,38 +305,52 @@ function checkSkills(root: string, add: Add): DiscoveredSkill[] {
   return discovery.skills;
 }
 
-/** Required MCP servers that the workspace configuration certainly lacks. */
+/** Required MCP servers that no checked MCP configuration file lists. */
 async function checkMcp(root: string, skills: DiscoveredSkill[], home: string | undefined, add: Add): Promise<number> {
   const usable = skills.filter((s) => s.valid && s.mcpServers.length > 0);
   if (usable.length === 0) return 0;
   const detection = await detectMcpConfig(root, home);
   for (const warning of detection.warnings) {
-    add({ severity: 'warning', code: 'mcp-config-invalid', message: warning, fix: 'fix the JSON of that file (comments and trailing commas are fine in .vscode/mcp.json)' });
+    add({ severity: 'warning', code: 'mcp-config-invalid', message: warning, fix: `fix the JSON of that file (comments and trailing commas are fine in ${MCP_CONFIG_PATHS.vscode})` });
   }
   const rows = collectMcpRequirements(usable.map((s) => ({ name: s.dirName, mcpServers: s.mcpServers })), detection);
-  const found = detection.sources.filter((s) => s.exists && !s.error).map((s) => s.path);
+  const found = foundMcpConfigFiles(detection);
+  const alsoRead = [MCP_CONFIG_PATHS.workspace, MCP_CONFIG_PATHS.copilot];
   for (const row of missingRequiredServers(rows)) {
     add({
       severity: 'warning',
       code: 'mcp-not-configured',
-      message: `skill ${row.skill} requires the MCP server "${row.server}"${row.purpose ? ` (${row.purpose})` : ''}, and no MCP configuration lists it (checked: ${found.join(', ')})`,
-      fix: `add "${row.server}" to .vscode/mcp.json (or .mcp.json, .copilot/mcp-config.json); agents stop when a required server is missing`,
+      message: `skill ${row.skill} requires the MCP server "${row.server}"${row.purpose ? ` (${row.purpose})` : ''}, which is not listed in any MCP configuration file checked (found: ${found.join(', ')})`,
+      fix: `add "${row.server}" to ${MCP_CONFIG_PATHS.vscode} (or ${alsoRead.join(', ')}), unless Copilot gets it from VS Code user settings or profiles or from the coding agent's repository settings (not files create-squad reads); a member whose tools lack a required server stops and tells the coordinator`,
     });
   }
-  return new Set(rows.map((r) => r.server)).size;
+  return new Set(rows.map((r) => mcpServerKey(r.server))).size;
 }
+
+/**
+ * Folders outside .ai-team/ that create-squad writes files into: where a killed write may have left
+ * its temporary file ("." is the repository root, for .gitattributes).
+ */
+const OUTSIDE_WRITE_DIRS = [path.posix.dirname(COORDINATOR_PATH), TEMPLATES_COPY_DIR, path.posix.dirname(GITATTRIBUTES_PATH)];
 
 /** Debris of interrupted runs: import staging folders, skill staging folders, temp files. */
 function checkLeftovers(root: string, add: Add): void {
-  for (const entry of safeEntries(root)) {
-    if (entry.isDirectory() && isImportStagingDir(entry.name)) {
-      add({
-        severity: 'warning',
-        code: 'import-staging-leftover',
-        path: entry.name,
-        message: `${entry.name}/ is left over from an interrupted import`,
-        fix: `run the import again (it starts a fresh staging folder), then delete ${entry.name}/; nothing in it is lost (it is rebuilt from the .squad file)`,
-      });
+  const tempFile = (rel: string) =>
+    add({ severity: 'warning', code: 'temp-file-leftover', path: rel, message: `${rel} is a temporary file left by an interrupted write`, fix: `delete ${rel}; the file it was written for is intact` });
+  for (const dir of OUTSIDE_WRITE_DIRS) {
+    for (const entry of allEntries(resolveIn(root, dir))) {
+      const rel = dir === '.' ? entry.name : `${dir}/${entry.name}`;
+      if (dir === '.' && entry.isDirectory() && isImportStagingDir(entry.name)) {
+        add({
+          severity: 'warning',
+          code: 'import-staging-leftover',
+          path: rel,
+          message: `${rel}/ is left over from an interrupted import`,
+          fix: `run the import again (it starts a fresh staging folder), then delete ${rel}/; nothing in it is lost (it is rebuilt from the .squad file)`,
+        });
+      } else if (entry.isFile() && TEMP_FILE_PATTERN.test(entry.name)) {
+        tempFile(rel);
+      }
     }
   }
   walk(root, squadPaths.root, (rel, entry) => {
@@ -328,27 +358,21 @@ function checkLeftovers(root: string, add: Add): void {
       add({ severity: 'warning', code: 'skill-staging-leftover', path: rel, message: `${rel}/ is left over from an interrupted "skills add"`, fix: `delete ${rel}/ and run "create-squad skills add" again` });
       return false;
     }
-    if (entry.isFile() && TEMP_FILE_PATTERN.test(entry.name)) {
-      add({ severity: 'warning', code: 'temp-file-leftover', path: rel, message: `${rel} is a temporary file left by an interrupted write`, fix: `delete ${rel}; the file it was written for is intact` });
-    }
+    if (entry.isFile() && TEMP_FILE_PATTERN.test(entry.name)) tempFile(rel);
     return true;
   });
 }
 
-function safeEntries(absDir: string): fs.Dirent[] {
-  try {
-    return fs.readdirSync(absDir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
+/** Every entry of a folder, dot-entries included (temporary files and staging folders start with a dot). */
+function allEntries(absDir: string): fs.Dirent[] {
+  return readDirEntries(absDir, { includeIgnored: true });
 }
 
 /** Visit every entry below `rel` (dot-entries included, symlinks not followed); `visit` returning false skips a folder. */
 function walk(root: string, rel: string, visit: (rel: string, entry: fs.Dirent) => boolean): void {
-  for (const entry of safeEntries(resolveIn(root, rel))) {
+  for (const entry of allEntries(resolveIn(root, rel))) {
     const childRel = `${rel}/${entry.name}`;
     if (!visit(childRel, entry)) continue;
     if (entry.isDirectory()) walk(root, childRel, visit);
   }
 }
-

@@ -273,13 +273,18 @@ function toWriteError(error: unknown, relPath: string): SquadError {
   return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: ${message}`, { cause: error });
 }
 
-/** File content as UTF-8, or undefined when the file does not exist or cannot be read. */
-export function readTextIfExists(absPath: string): string | undefined {
+/** File content as bytes, or undefined when the file does not exist or cannot be read. */
+export function readBytesIfExists(absPath: string): Buffer | undefined {
   try {
-    return fs.readFileSync(absPath, 'utf8');
+    return fs.readFileSync(absPath);
   } catch {
     return undefined;
   }
+}
+
+/** File content as UTF-8, or undefined when the file does not exist or cannot be read. */
+export function readTextIfExists(absPath: string): string | undefined {
+  return readBytesIfExists(absPath)?.toString('utf8');
 }
 
 export function isDirectory(absPath: string): boolean {
@@ -363,15 +368,19 @@ function notWritable(absDir: string, error: unknown): SquadError {
   });
 }
 
-/** Entries of a folder, without ignored ones, sorted by name (code points); [] when it does not exist. */
-export function readDirEntries(absDir: string): fs.Dirent[] {
+/**
+ * Entries of a folder, without ignored ones (unless `includeIgnored`: dot- and underscore-entries
+ * too), sorted by name (code points); [] when it does not exist or cannot be read.
+ */
+export function readDirEntries(absDir: string, options: { includeIgnored?: boolean } = {}): fs.Dirent[] {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(absDir, { withFileTypes: true });
   } catch {
     return [];
   }
-  return entries.filter((entry) => !isIgnoredEntry(entry.name)).sort((a, b) => compareCodePoints(a.name, b.name));
+  const kept = options.includeIgnored ? entries : entries.filter((entry) => !isIgnoredEntry(entry.name));
+  return kept.sort((a, b) => compareCodePoints(a.name, b.name));
 }
 
 /** Entry names of a folder, without ignored ones, sorted by code point; [] when it does not exist. */

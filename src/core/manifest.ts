@@ -7,8 +7,7 @@
  * Only squad-owned files are recorded (coordinator, .ai-team-templates/, built-in skills). The
  * manifest carries no timestamp, so writing the same state twice gives the same bytes.
  */
-import fs from 'node:fs';
-import { writeFileAtomic } from './fs-safe.js';
+import { readTextIfExists } from './fs-safe.js';
 import { resolveIn, squadPaths } from './paths.js';
 import { compareCodePoints, isMapping } from './util.js';
 
@@ -51,13 +50,8 @@ export function parseManifest(text: string): ManifestRead {
 }
 
 export function readManifest(root: string): ManifestRead {
-  let text: string;
-  try {
-    text = fs.readFileSync(resolveIn(root, squadPaths.manifest), 'utf8');
-  } catch {
-    return { state: 'missing' };
-  }
-  return parseManifest(text);
+  const text = readTextIfExists(resolveIn(root, squadPaths.manifest));
+  return text === undefined ? { state: 'missing' } : parseManifest(text);
 }
 
 /** Stable serialization: sorted paths, two-space indent, trailing newline. */
@@ -66,8 +60,4 @@ export function serializeManifest(manifest: Manifest): string {
     Object.entries(manifest.files).sort(([a], [b]) => compareCodePoints(a, b)),
   );
   return `${JSON.stringify({ schema: MANIFEST_SCHEMA, version: manifest.version, files }, null, 2)}\n`;
-}
-
-export function writeManifest(root: string, manifest: Manifest): void {
-  writeFileAtomic(root, squadPaths.manifest, serializeManifest(manifest));
 }

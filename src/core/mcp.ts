@@ -2,10 +2,12 @@
  * MCP requirements of skills (the squad extension `metadata.mcp-servers`) and what the workspace's
  * MCP configuration says about them.
  *
- * create-squad only reads MCP configuration, never writes it. Whether a server is configured has
- * three answers: "yes" (a checked file lists it), "no" (checked files exist, were read, and none
- * lists it) and "unknown" (no checked file exists, or one could not be read: Copilot may still
- * have the server from settings create-squad does not read).
+ * create-squad only reads MCP configuration files, never writes them. Whether a server is
+ * configured has three answers: "yes" (a checked file lists it), "no" (checked files exist, were
+ * read, and none lists it) and "unknown" (no checked file exists, or one could not be read). Even
+ * "no" is not certain: Copilot can also get servers from VS Code user settings or profiles and from
+ * the coding agent's repository settings, which are not files create-squad reads. Server names
+ * compare case-insensitively (mcpServerKey).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -139,15 +141,25 @@ function serverNames(value: unknown): string[] | undefined {
   return [...new Set(names.map((n) => n.trim()).filter(Boolean))].sort(compareCodePoints);
 }
 
+/** The identity of an MCP server name: "Postgres" and "postgres" are one server. */
+export function mcpServerKey(server: string): string {
+  return server.toLowerCase();
+}
+
+/** The checked files that exist and could be read, as shown to users. */
+export function foundMcpConfigFiles(detection: McpConfigDetection | undefined): string[] {
+  return (detection?.sources ?? []).filter((s) => s.exists && !s.error).map((s) => s.path);
+}
+
 /** Whether `server` is configured, and where. Names compare case-insensitively. */
 export function mcpServerStatus(
   server: string,
   detection: McpConfigDetection | undefined,
 ): { configured: McpConfigured; configuredIn: string[] } {
   if (!detection) return { configured: 'unknown', configuredIn: [] };
-  const key = server.toLowerCase();
+  const key = mcpServerKey(server);
   const configuredIn = detection.sources
-    .filter((source) => source.servers.some((name) => name.toLowerCase() === key))
+    .filter((source) => source.servers.some((name) => mcpServerKey(name) === key))
     .map((source) => source.path);
   if (configuredIn.length > 0) return { configured: 'yes', configuredIn };
   const certain = detection.sources.some((s) => s.exists) && detection.sources.every((s) => s.error === undefined);
@@ -174,8 +186,9 @@ export interface SkillMcpNeeds {
 
 /**
  * Aggregate the MCP servers the given skills declare: one row per skill and server (a server
- * declared twice by one skill is one row, required if either declaration is), sorted by skill then
- * server. With `detection`, each row says whether the server is configured.
+ * declared twice by one skill, in any letter case, is one row with the first spelling, required if
+ * any declaration is), sorted by skill then server. With `detection`, each row says whether the
+ * server is configured.
  */
 export function collectMcpRequirements(
   skills: readonly SkillMcpNeeds[],
@@ -184,7 +197,7 @@ export function collectMcpRequirements(
   const rows = new Map<string, McpRequirementRow>();
   for (const skill of skills) {
     for (const need of skill.mcpServers) {
-      const key = `${skill.name}\u0000${need.name}`;
+      const key = `${skill.name}\u0000${mcpServerKey(need.name)}`;
       const row = rows.get(key);
       if (row) {
         row.required ||= !need.optional;
@@ -207,7 +220,7 @@ export function collectMcpRequirements(
   );
 }
 
-/** Required servers that are certainly not configured: the ones the block flags at its top. */
+/** Required servers no checked configuration file lists: the ones the block flags at its top. */
 export function missingRequiredServers(rows: readonly McpRequirementRow[]): McpRequirementRow[] {
   return rows.filter((row) => row.required && row.configured === 'no');
 }
@@ -220,7 +233,7 @@ export async function renderMcpBlock(rows: readonly McpRequirementRow[], detecti
     rows,
     missing: missingRequiredServers(rows),
     checked: sources.map((s) => s.path).join(', '),
-    found: sources.filter((s) => s.exists && !s.error).map((s) => s.path).join(', '),
+    found: foundMcpConfigFiles(detection).join(', '),
   });
   return text.trimEnd();
 }

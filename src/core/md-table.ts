@@ -2,6 +2,7 @@
  * Markdown tables in the squad's state files (the roster in team.md, the routing table): find a
  * table by its header and add rows to it without changing a single existing byte.
  */
+import { foldLines } from './util.js';
 
 /** Cells of a table row (`| a | b |`), unescaping `\|`; undefined when the line is not a row. */
 export function splitTableRow(line: string): string[] | undefined {
@@ -13,7 +14,7 @@ export function splitTableRow(line: string): string[] | undefined {
 
 /** A table row (`| a | b |`) of `cells`, each one on one line with its pipes escaped. */
 export function formatTableRow(cells: readonly string[]): string {
-  return `| ${cells.map((cell) => cell.replace(/\s*[\r\n]+\s*/g, ' ').replace(/\|/g, '\\|')).join(' | ')} |`;
+  return `| ${cells.map((cell) => foldLines(cell).replace(/\|/g, '\\|')).join(' | ')} |`;
 }
 
 /** A table row as cells keyed by lowercased column name. */

@@ -3,7 +3,8 @@
  * squad (roster, charters, histories, decisions, casting, logs, learned skills) belongs to the team.
  *
  *   squad.agent.md (package root)       → .github/agents/squad.agent.md   (version-stamped)
- *   templates/squad/{name}.hbs          → .ai-team-templates/{name}       (verbatim copies)
+ *   templates/squad/{name}.hbs          → .ai-team-templates/{name}       (verbatim copies; paths.ts
+ *                                                                          templateCopyPath)
  *   templates/skills/squad-*\/**         → .ai-team/skills/squad-*\/**
  *
  * The `.ai-team-templates/` copies are the very handlebars templates the CLI renders, so a
@@ -17,24 +18,22 @@ import {
   COORDINATOR_PATH,
   PACKAGE_BUILTIN_SKILLS_DIR,
   PACKAGE_COORDINATOR_SOURCE,
-  PACKAGE_TEMPLATES_DIR,
+  PACKAGE_STATE_TEMPLATES_DIR,
   SKILL_FILE,
-  TEMPLATES_COPY_DIR,
+  STATE_TEMPLATES_FOLDER,
   agentSkillDir,
   agentSkillsDir,
   isBuiltinSkillName,
   resolveIn,
   squadPaths,
   teamSkillDir,
+  templateCopyPath,
 } from './paths.js';
-import { isFile, readDirNames } from './fs-safe.js';
+import { isFile, readDirNames, sha256 } from './fs-safe.js';
 import { readManifest } from './manifest.js';
 import { listTree, modeFor } from './tree.js';
 import { packageVersion } from './version.js';
 
-/** Folder under the package's templates/ whose files are the squad's state templates. */
-export const STATE_TEMPLATES_DIR = path.join(PACKAGE_TEMPLATES_DIR, 'squad');
-const TEMPLATE_SUFFIX = '.hbs';
 
 export type OwnedKind = 'coordinator' | 'template' | 'builtin-skill';
 
@@ -46,6 +45,26 @@ export interface OwnedFile {
   kind: OwnedKind;
   /** For built-in skill files: the skill's name. */
   skill?: string;
+}
+
+/** Content with CRLF turned into LF, for text (no NUL byte); binary content as it is. */
+function withLf(data: Buffer): Buffer {
+  if (!data.includes(13) || data.includes(0)) return data;
+  return Buffer.from(data.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
+}
+
+/**
+ * Whether `data` is exactly what create-squad ships as `shipped`: the same bytes, or the same text
+ * with CRLF line endings (a checkout with core.autocrlf is not an edit). The one rule `init` and
+ * `upgrade` use to tell an untouched squad-owned file from one the user changed.
+ */
+export function isShippedContent(data: Buffer, shipped: Buffer): boolean {
+  return data.equals(shipped) || withLf(data).equals(withLf(shipped));
+}
+
+/** Whether `data` is the content whose sha256 the manifest recorded, by the same rule. */
+export function matchesRecordedHash(data: Buffer, hash: string): boolean {
+  return sha256(data) === hash || sha256(withLf(data)) === hash;
 }
 
 let shippedNames: string[] | undefined;
@@ -79,12 +98,11 @@ export async function shippedOwnedFiles(version: string = packageVersion()): Pro
   const coordinator = stampCoordinator(fs.readFileSync(PACKAGE_COORDINATOR_SOURCE, 'utf8'), version);
   files.push({ path: COORDINATOR_PATH, content: Buffer.from(coordinator), mode: 0o644, kind: 'coordinator' });
 
-  const templates = await listTree(STATE_TEMPLATES_DIR);
+  const templates = await listTree(PACKAGE_STATE_TEMPLATES_DIR);
   for (const file of templates.files) {
-    const target = file.path.endsWith(TEMPLATE_SUFFIX) ? file.path.slice(0, -TEMPLATE_SUFFIX.length) : file.path;
     files.push({
-      path: `${TEMPLATES_COPY_DIR}/${target}`,
-      content: fs.readFileSync(path.join(STATE_TEMPLATES_DIR, ...file.path.split('/'))),
+      path: templateCopyPath(`${STATE_TEMPLATES_FOLDER}/${file.path}`),
+      content: fs.readFileSync(path.join(PACKAGE_STATE_TEMPLATES_DIR, ...file.path.split('/'))),
       mode: 0o644,
       kind: 'template',
     });

@@ -138,8 +138,31 @@ export function toRepoRelative(root: string, absPath: string): string {
   return path.relative(root, absPath).split(path.sep).join('/');
 }
 
+/**
+ * Folder under the package's templates/ holding the squad's state templates (team.md, charter.md,
+ * …): `init` renders them, and their raw copies are the `.ai-team-templates/` files.
+ */
+export const STATE_TEMPLATES_FOLDER = 'squad';
+/** Suffix of the handlebars files under templates/; the `.ai-team-templates/` copies drop it. */
+export const TEMPLATE_SUFFIX = '.hbs';
+
+/** A state template, as renderTemplate names it: `stateTemplate('team.md')` → `squad/team.md.hbs`. */
+export function stateTemplate(name: string): string {
+  return `${STATE_TEMPLATES_FOLDER}/${name}${TEMPLATE_SUFFIX}`;
+}
+
+/**
+ * Where the raw copy of a state template goes in a squad: `squad/charter.md.hbs` (a template as
+ * stateTemplate names it) → `.ai-team-templates/charter.md`.
+ */
+export function templateCopyPath(template: string): string {
+  const name = template.slice(STATE_TEMPLATES_FOLDER.length + 1);
+  return `${TEMPLATES_COPY_DIR}/${name.endsWith(TEMPLATE_SUFFIX) ? name.slice(0, -TEMPLATE_SUFFIX.length) : name}`;
+}
+
 /** The installed package's root folder (holds package.json, templates/, squad.agent.md). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const PACKAGE_TEMPLATES_DIR = path.join(PACKAGE_ROOT, 'templates');
 export const PACKAGE_BUILTIN_SKILLS_DIR = path.join(PACKAGE_TEMPLATES_DIR, 'skills');
 export const PACKAGE_COORDINATOR_SOURCE = path.join(PACKAGE_ROOT, 'squad.agent.md');
+export const PACKAGE_STATE_TEMPLATES_DIR = path.join(PACKAGE_TEMPLATES_DIR, STATE_TEMPLATES_FOLDER);

@@ -7,10 +7,10 @@ import { discoverSkills, type DiscoveredSkill } from './discover.js';
 import { readTextIfExists } from './fs-safe.js';
 import { charterPath, resolveIn, SCRIBE_AGENT } from './paths.js';
 import { listAgents, requireSquad, type Agent } from './roster.js';
+import type { SpawnMode } from './spawn-modes.js';
 import { rankDocuments } from './text-match.js';
+import { compareCodePoints } from './util.js';
 
-export type SpawnMode = 'standard' | 'lightweight';
-export const SPAWN_MODES: readonly SpawnMode[] = ['standard', 'lightweight'];
 
 /** At most this many skills are activated (inlined in a lightweight spawn) for one task. */
 export const MAX_ACTIVATED_SKILLS = 3;
@@ -51,8 +51,8 @@ const MULTI_AGENT_PATTERNS: readonly RegExp[] = [
 
 /**
  * Whether a task reads as an architecture decision or as work for several members: such tasks
- * never get a lightweight spawn. `otherMembers` are names of the squad's other members; a task that
- * names one of them is multi-agent work.
+ * never get a lightweight spawn. `otherMembers` are names of the squad's other members (see
+ * otherMemberNames); a task that mentions one of them is multi-agent work.
  */
 export function detectBroadTask(task: string, otherMembers: readonly string[] = []): BroadTask | undefined {
   const text = task.toLowerCase();
@@ -65,18 +65,47 @@ export function detectBroadTask(task: string, otherMembers: readonly string[] = 
     if (found) return { kind: 'multi-agent', reason: `it reads as multi-agent work ("${found[0]}")` };
   }
   for (const member of otherMembers) {
-    const name = member.toLowerCase();
-    if (name.length < 3) continue;
-    if (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'u').test(text)) {
+    if (member.length >= 3 && mentionsName(task, member)) {
       return { kind: 'multi-agent', reason: `it involves another member (${member})` };
     }
   }
   return undefined;
 }
 
-/** Names (roster and folder) of every member but `self`, for detectBroadTask. */
+/**
+ * Whether `task` mentions `name`: spelled exactly (case included) as a whole word, and not as the
+ * first word of a sentence, where a capital letter says nothing ("Data migrations are slow" is not
+ * about Data; "Add zod validation to the signup form data" is not either).
+ */
+function mentionsName(task: string, name: string): boolean {
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'gu');
+  for (const found of task.matchAll(pattern)) {
+    if (!startsSentence(task, found.index)) return true;
+  }
+  return false;
+}
+
+/** Characters that may stand between the end of a sentence and its first word: spaces, quotes, brackets, list marks. */
+const BEFORE_FIRST_WORD = new Set([' ', '\t', '"', "'", '\u201C', '\u2018', '(', '[', '*', '_', '`', '-']);
+const SENTENCE_END = new Set(['.', '!', '?', ':', '\n', '\r']);
+
+/** Whether the word at `index` is the first of a sentence (or of a line). */
+function startsSentence(text: string, index: number): boolean {
+  let i = index - 1;
+  while (i >= 0 && BEFORE_FIRST_WORD.has(text[i]!)) i -= 1;
+  return i < 0 || SENTENCE_END.has(text[i]!);
+}
+
+/**
+ * The names that identify the squad's other members in a task (for detectBroadTask): each roster
+ * name as written ("Keaton", "Data"), and a folder name only when it cannot be an ordinary word
+ * (it has a digit or a hyphen: "mr-pink", "agent-07"). A folder name that is a plain word
+ * ("data", "worf") is left out: in a task it reads as the word.
+ */
 export function otherMemberNames(agents: readonly Agent[], self: string): string[] {
-  return agents.filter((a) => a.name !== self).flatMap((a) => [a.displayName, a.name]);
+  return agents
+    .filter((a) => a.name !== self)
+    .flatMap((a) => [...(a.inRoster ? [a.displayName] : []), ...(/[\d-]/.test(a.name) ? [a.name] : [])]);
 }
 
 function escapeRegExp(text: string): string {
@@ -111,7 +140,7 @@ export function matchSkills(task: string, skills: readonly DiscoveredSkill[]): S
     .map((hit) => ({
       skill: skills[Number(hit.id)]!,
       score: hit.score,
-      terms: [...new Set(Object.values(hit.matches).flat())].sort(),
+      terms: [...new Set(Object.values(hit.matches).flat())].sort(compareCodePoints),
     }));
 }
 
@@ -170,8 +199,9 @@ export function routeTask(root: string, task: string): RouteSuggestion {
       ranking: [],
     };
   }
+  const discovered = discoverSkills(root).skills;
   const ownSkills = new Map<string, DiscoveredSkill[]>();
-  for (const skill of promptableSkills(discoverSkills(root).skills)) {
+  for (const skill of promptableSkills(discovered)) {
     if (skill.scope !== 'agent' || !skill.agent) continue;
     ownSkills.set(skill.agent, [...(ownSkills.get(skill.agent) ?? []), skill]);
   }
@@ -196,9 +226,8 @@ export function routeTask(root: string, task: string): RouteSuggestion {
   });
 
   const matched = ranked[0]!.score > 0;
-  const chosen = matched ? byName.get(ranked[0]!.id)! : (members.find((m) => /\blead\b/i.test(m.role ?? '')) ?? members[0]!);
-  const visible = promptableSkills(discoverSkills(root, { agent: chosen.name }).skills);
-  const skillMatches = matchSkills(task, visible);
+  const chosen = matched ? byName.get(ranked[0]!.id)! : (members.find(isLead) ?? members[0]!);
+  const skillMatches = matchSkills(task, promptableSkills(agentView(discovered, chosen.name)));
   const broad = detectBroadTask(task, otherMemberNames(everyone, chosen.name));
   const mode: SpawnMode = matched && skillMatches.length > 0 && !broad ? 'lightweight' : 'standard';
 
@@ -206,7 +235,7 @@ export function routeTask(root: string, task: string): RouteSuggestion {
   const why = matched
     ? `${chosen.displayName} matched ${describeMatches(top.matches)}`
     : `no member's role, charter or skills match the task, so it goes to ${chosen.displayName}${
-        /\blead\b/i.test(chosen.role ?? '') ? ' (the lead) to triage' : ''
+        isLead(chosen) ? ' (the lead) to triage' : ''
       }`;
   const modeWhy = broad
     ? `standard mode because ${broad.reason}`
@@ -226,6 +255,20 @@ export function routeTask(root: string, task: string): RouteSuggestion {
     matched,
     ranking,
   };
+}
+
+function isLead(member: Agent): boolean {
+  return /\blead\b/i.test(member.role ?? '');
+}
+
+/**
+ * The skills one agent sees, cut from a discovery of every scope (discoverSkills without an agent):
+ * built-in and team skills, then the agent's own, an own skill hiding a shared one of the same
+ * folder name. The same list, in the same order, as discoverSkills(root, { agent }).skills.
+ */
+export function agentView(all: readonly DiscoveredSkill[], agent: string): DiscoveredSkill[] {
+  const own = new Set(all.filter((s) => s.scope === 'agent' && s.agent === agent).map((s) => s.dirName));
+  return all.filter((s) => (s.scope === 'agent' ? s.agent === agent : !own.has(s.dirName)));
 }
 
 function describeMatches(matches: Record<string, string[]>): string {

@@ -36,8 +36,8 @@ import { existsInside, pathProblem, readTextIfExists, resolveInside, sha256, wri
 import type { Manifest } from './manifest.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { tableRecords, type TableRecord } from './md-table.js';
-import { shippedOwnedFiles, type OwnedFile } from './owned.js';
-import { SCRIBE_AGENT, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths } from './paths.js';
+import { isShippedContent, shippedOwnedFiles, type OwnedFile } from './owned.js';
+import { SCRIBE_AGENT, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths, stateTemplate } from './paths.js';
 import { checkRoles, defaultRoles, findRolePreset } from './roles.js';
 import { isRosterHeader, parseRoster } from './roster.js';
 import { renderTemplate } from './templates.js';
@@ -46,13 +46,13 @@ import { packageVersion } from './version.js';
 
 /** The state templates init renders (their raw copies go to .ai-team-templates/). */
 export const STATE_TEMPLATES = {
-  team: 'squad/team.md.hbs',
-  routing: 'squad/routing.md.hbs',
-  decisions: 'squad/decisions.md.hbs',
-  ceremonies: 'squad/ceremonies.md.hbs',
-  charter: 'squad/charter.md.hbs',
-  history: 'squad/history.md.hbs',
-  scribeCharter: 'squad/scribe-charter.md.hbs',
+  team: stateTemplate('team.md'),
+  routing: stateTemplate('routing.md'),
+  decisions: stateTemplate('decisions.md'),
+  ceremonies: stateTemplate('ceremonies.md'),
+  charter: stateTemplate('charter.md'),
+  history: stateTemplate('history.md'),
+  scribeCharter: stateTemplate('scribe-charter.md'),
 } as const;
 export const GITATTRIBUTES_TEMPLATE = 'init/gitattributes.hbs';
 
@@ -272,7 +272,7 @@ export function planOwnedFiles(root: string, owned: readonly OwnedFile[]): { fil
     } catch {
       current = undefined;
     }
-    if (current && sha256(current) === hash) manifestFiles[file.path] = hash;
+    if (current && isShippedContent(current, file.content)) manifestFiles[file.path] = hash;
   }
   return { files, skipped, manifestFiles };
 }

@@ -29,8 +29,9 @@ import {
   squadPaths,
 } from './paths.js';
 import { listAgents, requireAgent } from './roster.js';
-import { detectBroadTask, matchSkills, otherMemberNames, promptableSkills, type SpawnMode } from './route.js';
+import { detectBroadTask, matchSkills, otherMemberNames, promptableSkills } from './route.js';
 import { readSkillFile } from './skill.js';
+import { DEFAULT_SPAWN_MODE, type SpawnMode } from './spawn-modes.js';
 import { renderTemplate } from './templates.js';
 import { estimateTokens } from './tokens.js';
 import { MAX_BODY_LINES, MAX_DESCRIPTION_LENGTH } from './validate.js';
@@ -85,22 +86,27 @@ export interface SpawnPrompt {
   parts: { charter: string; skills: string; mcp: string; task: string };
   skills: PromptSkill[];
   mcp: McpRequirementRow[];
-  /** The MCP configuration files checked. */
+  /** The MCP configuration files checked; none when no skill in the prompt declares a server. */
   mcpConfig: McpConfigSource[];
   warnings: string[];
   tokens: SpawnPromptTokens;
 }
 
+/** Why a lightweight prompt points to a skill instead of inlining its body. */
+type NotInlinedReason = 'too-large' | 'unreadable' | 'empty';
+
 interface InlinedSkill {
   skill: DiscoveredSkill;
+  /** The body in the prompt; undefined when it is not inlined, for `notInlined`. */
   body: string | undefined;
+  notInlined?: NotInlinedReason;
 }
 
 export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<SpawnPrompt> {
   const { root } = options;
   const task = normalizeNewlines(options.task).trim();
   if (!task) throw usageError('the task is empty', 'say what the agent should do: --task "<text>" (or --task - to read it from stdin)');
-  const requestedMode = options.mode ?? 'standard';
+  const requestedMode = options.mode ?? DEFAULT_SPAWN_MODE;
   const member = requireAgent(root, options.agent);
   const agent = member.name;
   const warnings: string[] = [];
@@ -116,7 +122,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   if (requestedMode === 'lightweight') {
     const chosen = chooseLightweightSkills(root, agent, task, visible, discovery.skills, options.skills, warnings);
     if (chosen.skills) {
-      inlined = chosen.skills.map((skill) => ({ skill, body: readInlineBody(skill, warnings) }));
+      inlined = chosen.skills.map((skill) => readInlineBody(skill, warnings));
     } else {
       warnings.push(`lightweight mode refused: ${chosen.refusal}; building a standard spawn instead`);
       mode = 'standard';
@@ -126,15 +132,16 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   }
 
   const shown = mode === 'standard' ? visible : inlined.map((i) => i.skill);
-  const detection = await detectMcpConfig(root, options.home);
-  warnings.push(...detection.warnings);
+  // No shown skill declares a server: nothing to look up (and no warning about a file that does not matter).
+  const detection = shown.some((s) => s.mcpServers.length > 0) ? await detectMcpConfig(root, options.home) : undefined;
+  if (detection) warnings.push(...detection.warnings);
   const mcp = collectMcpRequirements(shown, detection);
   const mcpBlock = await renderMcpBlock(mcp, detection);
 
   const charterFile = charterPath(agent);
   const charterText = readTextIfExists(resolveIn(root, charterFile));
   if (charterText === undefined && mode === 'standard') warnings.push(`${charterFile} is missing; the prompt has no charter`);
-  const charter = mode === 'standard' ? normalizeNewlines(charterText ?? `(no charter yet: ${charterFile} is missing)`).trim() : '';
+  const charter = mode === 'standard' ? normalizeNewlines(charterText ?? '').trim() : '';
 
   const skillsBlock =
     mode === 'standard'
@@ -155,6 +162,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
       ? await renderTemplate(SPAWN_TEMPLATES.standard, {
           ...common,
           charter,
+          charterMissing: charterText === undefined,
           charterPath: charterFile,
           skillsBlock,
           agentSkillsDir: agentSkillsDir(agent),
@@ -164,10 +172,17 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
         })
       : await renderTemplate(SPAWN_TEMPLATES.lightweight, {
           ...common,
-          skills: inlined.map(({ skill, body }) => ({ name: skill.name, location: skill.location, body })),
+          skills: inlined.map(({ skill, body, notInlined }) => ({
+            name: skill.name,
+            location: skill.location,
+            body,
+            tooLarge: notInlined === 'too-large',
+            unreadable: notInlined === 'unreadable',
+          })),
         });
 
   const skillsText = mode === 'standard' ? skillsBlock : inlined.map((i) => i.body ?? '').join('\n');
+  const inlinedSkills = new Set(inlined.filter((i) => i.body !== undefined).map((i) => i.skill));
   return {
     agent,
     displayName: member.displayName,
@@ -181,10 +196,10 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
       scope: s.scope,
       location: s.location,
       description: s.description ?? '',
-      inlined: mode === 'lightweight',
+      inlined: inlinedSkills.has(s),
     })),
     mcp,
-    mcpConfig: detection.sources,
+    mcpConfig: detection?.sources ?? [],
     warnings,
     tokens: {
       charter: estimateTokens(charter),
@@ -231,18 +246,23 @@ function chooseLightweightSkills(
   return { skills: matched };
 }
 
-/** The body of a skill to inline, or undefined (with a warning) when it is too large or unreadable. */
-function readInlineBody(skill: DiscoveredSkill, warnings: string[]): string | undefined {
+/**
+ * A skill for a lightweight prompt: its body, or why the prompt points to the file instead (too
+ * large, unreadable: with a warning; an empty body: nothing to inline).
+ */
+function readInlineBody(skill: DiscoveredSkill, warnings: string[]): InlinedSkill {
+  let body: string;
   try {
     const size = fs.statSync(skill.file).size;
     if (size > MAX_INLINED_SKILL_BYTES) {
       warnings.push(`${skill.location} is larger than ${MAX_INLINED_SKILL_BYTES / 1024} KB; the prompt points to it instead of inlining it`);
-      return undefined;
+      return { skill, body: undefined, notInlined: 'too-large' };
     }
-    return readSkillFile(skill.file).body.trim();
+    body = readSkillFile(skill.file).body.trim();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     warnings.push(`cannot inline ${skill.location} (${reason}); the prompt points to it instead`);
-    return undefined;
+    return { skill, body: undefined, notInlined: 'unreadable' };
   }
+  return body === '' ? { skill, body: undefined, notInlined: 'empty' } : { skill, body };
 }

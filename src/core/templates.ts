@@ -7,7 +7,7 @@
  *   {{json value}}   a JSON literal; for strings this is also a valid double-quoted YAML scalar,
  *                    so frontmatter built from user text can never break its YAML.
  *   {{cell value}}   a value safe inside a markdown table cell (pipes escaped, one line).
- *   {{oneLine value}} a value with line breaks folded into spaces.
+ *   {{oneLine value}} a value with line breaks (any kind: util.ts foldLines) folded into spaces.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { HelperDelegate, TemplateDelegate } from 'handlebars';
 import { SquadError } from './errors.js';
 import { PACKAGE_TEMPLATES_DIR } from './paths.js';
+import { foldLines } from './util.js';
 
 type Handlebars = typeof import('handlebars');
 type TemplateSpec = Parameters<Handlebars['template']>[0];
@@ -25,16 +26,19 @@ interface Precompiled {
 
 const compiled = new Map<string, TemplateDelegate>();
 
-const helpers: Record<string, HelperDelegate> = {
+/** The helpers every template may use (see the header). */
+export const TEMPLATE_HELPERS: Readonly<Record<string, HelperDelegate>> = {
   json: (value: unknown) => JSON.stringify(value ?? ''),
-  oneLine: (value: unknown) => oneLine(value),
-  cell: (value: unknown) => oneLine(value).replace(/\|/g, '\\|'),
-  eq: (a: unknown, b: unknown) => a === b,
+  oneLine: (value: unknown) => foldLines(String(value ?? '')),
+  cell: (value: unknown) => foldLines(String(value ?? '')).replace(/\|/g, '\\|'),
 };
 
-function oneLine(value: unknown): string {
-  return String(value ?? '').replace(/\s*[\r\n]+\s*/g, ' ').trim();
-}
+/**
+ * How every template is compiled: at build time (scripts/precompile-templates.mjs imports this from
+ * dist/) and at run time for a template changed since the build. Markdown and YAML, not HTML: no
+ * escaping.
+ */
+export const COMPILE_OPTIONS = { noEscape: true, strict: false } as const;
 
 /**
  * A private handlebars instance with our helpers: the full package (compiler included), or only
@@ -43,7 +47,7 @@ function oneLine(value: unknown): string {
  */
 async function instance(which: 'handlebars' | 'handlebars/dist/handlebars.runtime.min.js'): Promise<Handlebars> {
   const hbs = (createRequire(import.meta.url)(which) as Handlebars).create();
-  for (const [name, helper] of Object.entries(helpers)) hbs.registerHelper(name, helper);
+  for (const [name, helper] of Object.entries(TEMPLATE_HELPERS)) hbs.registerHelper(name, helper);
   return hbs as Handlebars;
 }
 
@@ -95,7 +99,7 @@ export async function renderTemplate(relPath: string, data: object): Promise<str
       template = (await (runtime ??= instance('handlebars/dist/handlebars.runtime.min.js'))).template(built.spec);
     } else {
       // Running from source, or the file changed since the build: compile it now.
-      template = (await (compiler ??= instance('handlebars'))).compile(source, { noEscape: true, strict: false });
+      template = (await (compiler ??= instance('handlebars'))).compile(source, COMPILE_OPTIONS);
     }
     compiled.set(relPath, template);
   }

@@ -43,13 +43,19 @@
  * at any write and started again finishes the job.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { readCoordinatorStamp } from './coordinator.js';
-import { SquadError, isSquadError } from './errors.js';
-import { resolveInside, sha256, writeFileAtomic } from './fs-safe.js';
+import { SquadError } from './errors.js';
+import { existsInside, isDirectory, isFile, pathProblem, readBytesIfExists, readTextIfExists, sha256, writeFileAtomic } from './fs-safe.js';
 import { MANIFEST_SCHEMA, readManifest, serializeManifest, type Manifest } from './manifest.js';
 import { migrationsUpTo, type Migration } from './migrations.js';
-import { countLearnedSkills, installedBuiltinSkills, shippedOwnedFiles, type OwnedFile } from './owned.js';
+import {
+  countLearnedSkills,
+  installedBuiltinSkills,
+  isShippedContent,
+  matchesRecordedHash,
+  shippedOwnedFiles,
+  type OwnedFile,
+} from './owned.js';
 import {
   SKILL_FILE,
   backupDir,
@@ -63,7 +69,7 @@ import { parseSkill, skillVersion } from './skill.js';
 import { compareCodePoints } from './util.js';
 import { compareVersions, packageVersion } from './version.js';
 
-/** The installed version when the coordinator carries no create-squad stamp. */
+/** The installed version when neither the coordinator's stamp nor the manifest says which it is. */
 export const UNKNOWN_VERSION = 'unknown';
 
 export type UpgradeWriteRole = 'migration' | 'backup' | 'owned' | 'manifest';
@@ -100,7 +106,7 @@ export interface UpgradeMigration {
 
 export interface UpgradePlan {
   root: string;
-  /** Installed version: the coordinator's stamp (or the manifest's, when older), else "unknown". */
+  /** Installed version: the older of the coordinator's stamp and the manifest's version, either one alone, else "unknown". */
   from: string;
   to: string;
   /** No usable manifest: every owned file that differs from the shipped one counts as edited. */
@@ -138,60 +144,26 @@ export interface UpgradeOptions {
   now?: Date;
 }
 
-/** Content with CRLF turned into LF, for text (no NUL byte); binary content as it is. */
-function withLf(data: Buffer): Buffer {
-  if (!data.includes(13) || data.includes(0)) return data;
-  return Buffer.from(data.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
-}
-
-function sameContent(a: Buffer, b: Buffer): boolean {
-  return a.equals(b) || withLf(a).equals(withLf(b));
-}
-
-function matchesHash(data: Buffer, hash: string): boolean {
-  return sha256(data) === hash || sha256(withLf(data)) === hash;
-}
-
 /**
  * Why `relPath` cannot be written as a regular file, or undefined when it can: a symlink (on the
  * way out of the repository, or as the file itself), a file where a folder must be, a folder where
  * the file must be.
  */
 export function blockedReason(root: string, relPath: string): string | undefined {
-  let abs: string;
-  try {
-    abs = resolveInside(root, relPath);
-  } catch (error) {
-    if (isSquadError(error)) return error.message.replace(`refusing to write ${relPath}: `, '');
-    throw error;
-  }
+  const unsafe = pathProblem(root, relPath);
+  if (unsafe !== undefined) return unsafe;
   const segments = relPath.split('/');
-  let current = abs;
   for (let i = segments.length - 1; i > 0; i -= 1) {
-    current = path.dirname(current);
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(current);
-    } catch {
-      continue; // missing: it will be created
-    }
-    if (!stat.isDirectory()) return `${segments.slice(0, i).join('/')} is a file, not a folder`;
+    const parent = segments.slice(0, i).join('/');
+    if (existsInside(root, parent) && !isDirectory(resolveIn(root, parent))) return `${parent} is a file, not a folder`;
   }
-  try {
-    if (!fs.statSync(abs).isFile()) return `${relPath} is not a regular file`;
-  } catch {
-    // missing: fine
-  }
+  if (existsInside(root, relPath) && !isFile(resolveIn(root, relPath))) return `${relPath} is not a regular file`;
   return undefined;
 }
 
-function readIfExists(root: string, relPath: string): { data: Buffer; mode: number } | undefined {
-  const abs = resolveIn(root, relPath);
-  try {
-    return { data: fs.readFileSync(abs), mode: fs.statSync(abs).mode & 0o777 };
-  } catch {
-    return undefined;
-  }
+/** The bytes of a file of the squad, or undefined when it is missing or unreadable. */
+function readRepoFile(root: string, relPath: string): Buffer | undefined {
+  return readBytesIfExists(resolveIn(root, relPath));
 }
 
 function readSkillVersionOf(data: Buffer): string | undefined {
@@ -239,8 +211,8 @@ export function isLearnedSkillPath(relPath: string, builtins: ReadonlySet<string
 
 /** The version stamped into the coordinator, if it has a create-squad stamp. */
 function coordinatorStamp(root: string): string | undefined {
-  const coordinator = readIfExists(root, squadPaths.coordinator);
-  return coordinator === undefined ? undefined : readCoordinatorStamp(coordinator.data.toString('utf8'));
+  const coordinator = readTextIfExists(resolveIn(root, squadPaths.coordinator));
+  return coordinator === undefined ? undefined : readCoordinatorStamp(coordinator);
 }
 
 /** Compute the upgrade of `root`. Reads only. Throws CONFLICT when the squad is newer than `version`. */
@@ -254,10 +226,12 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
   const recorded = manifestRead.state === 'ok' ? manifestRead.manifest.files : {};
   const stamp = coordinatorStamp(root);
   const manifestVersion = manifestRead.state === 'ok' ? manifestRead.manifest.version : undefined;
-  // The older of the stamp and the manifest's version: an interrupted upgrade restamps first.
-  const from = stamp === undefined ? UNKNOWN_VERSION : manifestVersion !== undefined && compareVersions(manifestVersion, stamp) < 0 ? manifestVersion : stamp;
-  for (const installed of [stamp, manifestVersion]) {
-    if (installed !== undefined && compareVersions(installed, to) > 0) {
+  // The older of the stamp and the manifest's version (an interrupted upgrade restamps first), or
+  // the one there is (a deleted or hand-made coordinator has no stamp).
+  const installedVersions = [stamp, manifestVersion].filter((v): v is string => v !== undefined).sort(compareVersions);
+  const from = installedVersions[0] ?? UNKNOWN_VERSION;
+  for (const installed of installedVersions) {
+    if (compareVersions(installed, to) > 0) {
       throw new SquadError('CONFLICT', `this squad was set up by create-squad ${installed}, which is newer than this one (${to})`, {
         hint: 'upgrade with the newer version: npx create-squad@latest upgrade',
       });
@@ -275,7 +249,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
   const skipped: UpgradeSkip[] = [];
   const migrations: UpgradeMigration[] = [];
 
-  const backUp = (relPath: string, current: { data: Buffer; mode: number }) => {
+  const backUp = (relPath: string, current: Buffer) => {
     const backup = backupPathFor(timestamp, relPath);
     const blocked = blockedReason(root, backup);
     if (blocked !== undefined) {
@@ -283,7 +257,8 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
         hint: `move ${squadPaths.backups} aside, then run the upgrade again (nothing was changed)`,
       });
     }
-    writes.push({ path: backup, content: current.data, mode: current.mode, exclusive: true, role: 'backup' });
+    const mode = fs.statSync(resolveIn(root, relPath)).mode & 0o777;
+    writes.push({ path: backup, content: current, mode, exclusive: true, role: 'backup' });
     backedUp.push({ path: relPath, backup });
   };
 
@@ -316,19 +291,19 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
       keepEntry();
       continue;
     }
-    const current = readIfExists(root, file.path);
+    const current = readRepoFile(root, file.path);
     if (current === undefined) {
       writes.push({ path: file.path, content: file.content, mode: file.mode, exclusive: true, role: 'owned' });
       created.push(file.path);
       files[file.path] = shippedHash;
       continue;
     }
-    if (sameContent(current.data, file.content)) {
+    if (isShippedContent(current, file.content)) {
       files[file.path] = shippedHash;
       continue;
     }
-    const edited = entry === undefined || !matchesHash(current.data, entry);
-    const decision = decide(file, current.data, edited);
+    const edited = entry === undefined || !matchesRecordedHash(current, entry);
+    const decision = decide(file, current, edited);
     if (decision.action === 'keep') {
       skipped.push({ path: file.path, reason: decision.reason });
       keepEntry();
@@ -344,13 +319,13 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
   const shippedPaths = new Set(owned.map((file) => file.path));
   for (const [relPath, hash] of Object.entries(recorded)) {
     if (shippedPaths.has(relPath) || !relPath.startsWith(`${squadPaths.teamSkills}/`)) continue;
-    if (readIfExists(root, relPath) !== undefined) files[relPath] = hash;
+    if (isFile(resolveIn(root, relPath))) files[relPath] = hash;
   }
 
   const manifest: Manifest = { schema: MANIFEST_SCHEMA, version: to, files };
   const manifestText = serializeManifest(manifest);
-  const manifestNow = readIfExists(root, squadPaths.manifest);
-  if (manifestNow === undefined || !manifestNow.data.equals(Buffer.from(manifestText))) {
+  const manifestNow = readRepoFile(root, squadPaths.manifest);
+  if (manifestNow === undefined || !manifestNow.equals(Buffer.from(manifestText))) {
     const blocked = blockedReason(root, squadPaths.manifest);
     if (blocked !== undefined) {
       throw new SquadError('NOT_WRITABLE', `cannot write ${squadPaths.manifest}: ${blocked}`, {

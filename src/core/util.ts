@@ -9,3 +9,11 @@ export function isMapping(value: unknown): value is Record<string, unknown> {
 export function compareCodePoints(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** Line breaks of any kind: CR, LF, NEL (U+0085), and the Unicode line and paragraph separators. */
+const LINE_BREAK_RUN = /\s*[\r\n\u0085\u2028\u2029]+\s*/g;
+
+/** `text` on one line: every run of whitespace holding a line break becomes one space; trimmed. */
+export function foldLines(text: string): string {
+  return text.replace(LINE_BREAK_RUN, ' ').trim();
+}

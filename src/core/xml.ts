@@ -7,6 +7,8 @@
  * every `<skill>` stays on one line.
  */
 
+import { foldLines } from './util.js';
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 const TEXT_MARKUP = /[&<>]/g;
 const ATTRIBUTE_MARKUP = /[&<>"']/g;
@@ -30,11 +32,11 @@ export function escapeXml(text: string, options: { attribute?: boolean } = {}): 
 /** Anything escapeXmlLine would change besides trimming: markup, line breaks, forbidden characters. */
 const NEEDS_ESCAPING = /[&<>\r\n\u2028\u2029\u0085\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
-/** Escape element text and fold every run of whitespace holding a line break into one space. */
+/** Escape element text and fold every run of whitespace holding a line break into one space (foldLines). */
 export function escapeXmlLine(text: string): string {
   // Most names, descriptions and paths hold none of these: skip the replacements (1,000 skills add up).
   if (!NEEDS_ESCAPING.test(text)) return text.trim();
-  return escapeXml(text.replace(/\s*[\r\n\u2028\u2029\u0085]+\s*/g, ' ').trim());
+  return escapeXml(foldLines(text));
 }
 
 /** What `<available_skills>` shows of one skill. */

@@ -61,10 +61,13 @@ describe('doctor', () => {
     expect(data).toMatchObject({ ok: true, findings: [], summary: { errors: 0, warnings: 0 } });
   });
 
-  it('reports a missing squad as an error that says to run init', () => {
-    const { code, data } = doctor(tempRepo());
+  it('reports a missing squad as an error that says to run init, in the words every command uses', () => {
+    const dir = tempRepo();
+    const { code, data } = doctor(dir);
     expect(code).toBe(1);
     expect(data.findings).toEqual([expect.objectContaining({ severity: 'error', code: 'no-squad', fix: expect.stringContaining('create-squad init') })]);
+    const other = runCli(['route', 'x', '--json'], { cwd: dir }).json<{ error: { message: string; hint: string } }>().error;
+    expect(data.findings[0]).toMatchObject({ message: other.message, fix: other.hint });
   });
 
   it('reports missing layout files: team.md is an error, the rest warnings, all fixed by init', () => {
@@ -160,10 +163,31 @@ describe('doctor', () => {
       `warning:history-missing:.ai-team/agents/${second}/history.md`,
       'warning:member-not-in-roster:.ai-team/agents/stray/charter.md',
     ]);
+    expect(data.findings[0]!.fix).toMatch(/^create it from \.ai-team-templates\/charter\.md, or remove /);
+    expect(data.findings[1]!.fix).toBe('create it from .ai-team-templates/history.md');
 
     const empty = squad();
     edit(empty, '.ai-team/team.md', (t) => t.replace(/^\| (?!Name|-|Scribe).*\|$\n/gm, ''));
     expect(codes(doctor(empty).data)).toContain('warning:roster-empty');
+  });
+
+  it('warns about agent folders whose names no command accepts, and says how to rename them', () => {
+    const dir = squad();
+    writeFiles(dir, {
+      '.ai-team/agents/Worf/charter.md': '# Worf\n',
+      '.ai-team/agents/Mr Pink/charter.md': '# Mr Pink\n',
+      '.ai-team/agents/notes.txt': 'a file, not a member',
+    });
+    const { code, data } = doctor(dir);
+    expect(code).toBe(0);
+    const invalid = data.findings.filter((f) => f.code === 'agent-folder-invalid-name');
+    expect(invalid.map((f) => f.path)).toEqual(['.ai-team/agents/Mr Pink', '.ai-team/agents/Worf']);
+    expect(invalid[1]).toMatchObject({
+      severity: 'warning',
+      message: '.ai-team/agents/Worf/ is not a valid agent folder name (lowercase letters a-z, digits and hyphens): no command sees this member',
+      fix: expect.stringContaining('rename it to .ai-team/agents/worf/'),
+    });
+    expect(invalid[0]!.fix).toContain('rename it to .ai-team/agents/mr-pink/');
   });
 
   it('reports every skill error and warning, and skill folders that are not skills', () => {
@@ -194,17 +218,19 @@ describe('doctor', () => {
     expect(error.fix).toContain('create-squad skills validate .ai-team/skills/broken');
   });
 
-  it('reports required MCP servers no configuration lists, and malformed MCP configuration', () => {
+  it('reports required MCP servers no configuration lists (names in any letter case are one server), and malformed MCP configuration', () => {
     const dir = squad();
     writeFiles(dir, {
       '.ai-team/skills/db/SKILL.md': skillMd(
-        'name: db\ndescription: Databases.\nmetadata:\n  mcp-servers:\n    - name: postgres\n      reason: schema\n    - name: github\n    - name: ado\n      optional: true',
+        'name: db\ndescription: Databases.\nmetadata:\n  mcp-servers:\n    - name: postgres\n      reason: schema\n    - name: github\n    - name: ado\n      optional: true\n    - name: Postgres\n      optional: true',
       ),
       '.vscode/mcp.json': '{ "servers": { "github": {} } }',
     });
     const { data } = doctor(dir);
     expect(data.findings).toEqual([expect.objectContaining({ severity: 'warning', code: 'mcp-not-configured', fix: expect.stringContaining('.vscode/mcp.json') })]);
-    expect(data.findings[0]!.message).toContain('"postgres"');
+    expect(data.findings[0]!.message).toContain('requires the MCP server "postgres" (schema)');
+    expect(data.findings[0]!.message).toContain('is not listed in any MCP configuration file checked (found: .vscode/mcp.json)');
+    expect(data.findings[0]!.fix).toContain("unless Copilot gets it from VS Code user settings or profiles or from the coding agent's repository settings");
     expect(data.checked.mcpServers).toBe(3);
 
     fs.writeFileSync(path.join(dir, '.vscode/mcp.json'), '{ "servers": ');
@@ -218,10 +244,18 @@ describe('doctor', () => {
       '.ai-team-import-staging-1a2b3c/.ai-team/team.md': '# partial',
       '.ai-team/skills/.staging-api-1a2b3c4d/SKILL.md': 'partial',
       '.ai-team/.team.md.4242.0123abcd.tmp': 'partial',
+      // An upgrade killed mid-write leaves these outside .ai-team/ too.
+      '.github/agents/.squad.agent.md.4242.89abcdef.tmp': 'partial',
+      '.ai-team-templates/.charter.md.4242.01234567.tmp': 'partial',
+      '..gitattributes.4242.fedcba98.tmp': 'partial',
+      'src/.not-ours.4242.fedcba98.tmp': 'a user file, in a folder create-squad never writes to',
     });
     const { code, data } = doctor(dir);
     expect(code).toBe(0);
     expect(data.findings.map((f) => `${f.code}:${f.path}`)).toEqual([
+      'temp-file-leftover:.github/agents/.squad.agent.md.4242.89abcdef.tmp',
+      'temp-file-leftover:.ai-team-templates/.charter.md.4242.01234567.tmp',
+      'temp-file-leftover:..gitattributes.4242.fedcba98.tmp',
       'import-staging-leftover:.ai-team-import-staging-1a2b3c',
       'temp-file-leftover:.ai-team/.team.md.4242.0123abcd.tmp',
       'skill-staging-leftover:.ai-team/skills/.staging-api-1a2b3c4d',

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, hashTree, REPO_ROOT, runCli, skillMd, tempDir, tempRepo } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, REPO_ROOT, runCli, skillMd, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { SPAWN_MODES } from '../../src/core/spawn-modes.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
 afterAll(cleanupTempDirs);
@@ -90,6 +91,44 @@ describe('create-squad prompt', () => {
     expect(data.tokens.total).toBe(Math.ceil(data.prompt.length / 4));
     // Nothing but the JSON document on stdout.
     expect(result.stdout.trim().startsWith('{')).toBe(true);
+  });
+
+  it('shows a skill frontmatter example that passes "skills validate --strict" once its placeholders are filled', () => {
+    const cwd = promptSquad();
+    const result = runCli(['prompt', 'fenster', '--task', 'x'], { cwd });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.split('\n');
+    const start = lines.findIndex((line) => line.endsWith('starts with this frontmatter:')) + 1;
+    const end = lines.findIndex((line, i) => i > start && line.trim() === '---') + 1;
+    expect(start).toBeGreaterThan(0);
+    expect(end).toBeGreaterThan(start);
+    const example = lines.slice(start, end).map((line) => line.replace(/^ {6}/, '')).join('\n');
+    const fills: [RegExp, string][] = [
+      [/^skill-name$/, 'retry-backoff'],
+      [/^what the skill does/, 'Retry flaky HTTP calls with exponential backoff. Use when calling external services.'],
+      [/^server$/, 'github'],
+      [/^what the skill uses it for$/, 'Read the issue being fixed'],
+      [/^what to do without it$/, 'Ask the user for the issue text'],
+    ];
+    const filled = example.replace(/\{([^{}]+)\}/g, (_whole, placeholder: string) => {
+      const fill = fills.find(([pattern]) => pattern.test(placeholder));
+      expect(fill, `a fill for {${placeholder}}`).toBeDefined();
+      return fill![1];
+    });
+    writeFiles(cwd, { 'draft/retry-backoff/SKILL.md': `${filled}\n\n# Retry backoff\n\nRetry up to three times, doubling the wait.\n` });
+    const validated = runCli(['skills', 'validate', 'draft/retry-backoff', '--strict', '--json'], { cwd });
+    expect(validated.code, validated.stdout).toBe(0);
+    expect(validated.json<{ summary: unknown }>().summary).toMatchObject({ checked: 1, valid: 1, errors: 0, warnings: 0 });
+  });
+
+  it('offers exactly the spawn modes of SPAWN_MODES; the CLI refuses any other before the command runs', () => {
+    const cwd = promptSquad();
+    const bad = runCli(['prompt', 'fenster', '--task', 'x', '--mode', 'heavy'], { cwd });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`argument 'heavy' is invalid. Allowed choices are ${SPAWN_MODES.join(', ')}.`);
+    for (const mode of SPAWN_MODES) expect(runCli(['prompt', 'fenster', '--task', 'Fix the React component', '--mode', mode], { cwd }).code).toBe(0);
+    // The shell that defines the choices is bundled for start-up time: the modes' module imports nothing.
+    expect(fs.readFileSync(path.join(REPO_ROOT, 'src/core/spawn-modes.ts'), 'utf8')).not.toMatch(/^\s*(?:import|export .* from)\b/m);
   });
 
   it('reads the task from stdin with --task -', () => {

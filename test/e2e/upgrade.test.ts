@@ -139,6 +139,17 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
   });
 });
 
+describe('upgrade of a 0.0.1 squad whose coordinator was deleted', () => {
+  it('takes the installed version from the manifest, not "unknown"', () => {
+    const root = fixtureRepo('v0.0.1');
+    fs.rmSync(path.join(root, COORDINATOR_PATH));
+    const result = runCli(['upgrade', '--dry-run'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^✓ Would upgrade the squad from 0\.0\.1 to /);
+    expect(upgradeJson(root)).toMatchObject({ from: '0.0.1', created: expect.arrayContaining([COORDINATOR_PATH]) });
+  });
+});
+
 describe('upgrade of a squad in the original Squad layout (no manifest, no stamp)', () => {
   it('adopts it: every differing owned file is backed up, learned skills and foreign templates are left alone', () => {
     const root = fixtureRepo('original-squad');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SquadError } from '../../src/core/errors.js';
-import { moveInside, relativePathProblem, resolveInside, writeFileAtomic } from '../../src/core/fs-safe.js';
+import { moveInside, readDirEntries, relativePathProblem, resolveInside, writeFileAtomic } from '../../src/core/fs-safe.js';
 import { cleanupTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
@@ -150,5 +150,15 @@ describe('pathProblem, existsInside, removeInside', async () => {
     expect(fs.existsSync(path.join(root, 'stage'))).toBe(false);
     removeInside(root, 'stage');
     expect(codeOf(() => removeInside(root, '../x'))).toBe('UNSAFE_PATH');
+  });
+});
+
+describe('readDirEntries', () => {
+  it('leaves dot- and underscore-entries out unless asked for them, sorted either way', () => {
+    const root = tempDir();
+    for (const name of ['b', '.tmp', '_draft', 'a']) fs.writeFileSync(path.join(root, name), '');
+    expect(readDirEntries(root).map((e) => e.name)).toEqual(['a', 'b']);
+    expect(readDirEntries(root, { includeIgnored: true }).map((e) => e.name)).toEqual(['.tmp', '_draft', 'a', 'b']);
+    expect(readDirEntries(path.join(root, 'missing'), { includeIgnored: true })).toEqual([]);
   });
 });

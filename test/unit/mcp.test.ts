@@ -99,7 +99,21 @@ describe('collectMcpRequirements', () => {
     expect(collectMcpRequirements([...skills].reverse())).toEqual(rows);
   });
 
-  it('flags required servers that are certainly not configured at the top of the block', async () => {
+  it('keys rows on the server name in any letter case: the first spelling, required if any declaration is', () => {
+    const rows = collectMcpRequirements([
+      {
+        name: 'db',
+        mcpServers: [
+          { name: 'Postgres', reason: 'schema', optional: true, fallback: 'read migrations' },
+          { name: 'postgres', optional: false },
+          { name: 'POSTGRES', reason: 'ignored', optional: true },
+        ],
+      },
+    ]);
+    expect(rows.map((r) => [r.skill, r.server, r.required, r.purpose, r.fallback])).toEqual([['db', 'Postgres', true, 'schema', 'read migrations']]);
+  });
+
+  it('flags required servers no checked file lists at the top of the block, without claiming they are certainly missing', async () => {
     const detection: McpConfigDetection = {
       sources: [
         { path: '.vscode/mcp.json', exists: true, servers: ['ado'] },
@@ -111,8 +125,11 @@ describe('collectMcpRequirements', () => {
     expect(missingRequiredServers(rows).map((r) => `${r.skill}/${r.server}`)).toEqual(['api/postgres', 'db/postgres']);
     const block = await renderMcpBlock(rows, detection);
     const lines = block.split('\n');
-    expect(lines[0]).toMatch(/^⚠ REQUIRED MCP SERVER NOT CONFIGURED: postgres \(needed by api\); postgres \(needed by db\)\./);
-    expect(lines[0]).toContain('checked: .vscode/mcp.json, .mcp.json; found: .vscode/mcp.json');
+    expect(lines[0]).toMatch(/^⚠ REQUIRED MCP SERVER NOT IN THE CONFIGURATION FILES: postgres \(needed by api\); postgres \(needed by db\): /);
+    expect(lines[0]).toContain('not listed in any MCP configuration file checked (checked: .vscode/mcp.json, .mcp.json; found: .vscode/mcp.json)');
+    expect(lines[0]).toContain("VS Code user settings or profiles and from the coding agent's repository settings");
+    expect(lines[0]).toContain('if your tools do not include it, STOP and tell the coordinator.');
+    expect(block).not.toMatch(/NOT CONFIGURED|certainly/);
     expect(block).toContain('| Skill | MCP Server | Required? | Purpose | Configured? |');
     expect(block).toContain('| db | ado | No | work items (if unavailable: "skip linking") | yes |');
     expect(block).toContain('| db | postgres | Yes | schema | no |');

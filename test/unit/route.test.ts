@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectBroadTask, routeTask } from '../../src/core/route.js';
+import { discoverSkills } from '../../src/core/discover.js';
+import { agentView, detectBroadTask, matchSkills, otherMemberNames, routeTask } from '../../src/core/route.js';
+import type { Agent } from '../../src/core/roster.js';
 import { rankDocuments, stem, tokenize } from '../../src/core/text-match.js';
-import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
 afterAll(cleanupTempDirs);
@@ -63,6 +65,52 @@ describe('detectBroadTask', () => {
     expect(detectBroadTask('Fix the flaky login test')).toBeUndefined();
     expect(detectBroadTask('Update the keatonish helper', ['Keaton'])).toBeUndefined();
   });
+
+  it('matches a member name as written, not as an ordinary word or the first word of a sentence', () => {
+    expect(detectBroadTask('Add zod validation to the signup form data', ['Data'])).toBeUndefined();
+    expect(detectBroadTask('Data migrations are slow', ['Data'])).toBeUndefined();
+    expect(detectBroadTask('Fix the form. "Data" fields must be trimmed', ['Data'])).toBeUndefined();
+    expect(detectBroadTask('Fix the parser:\n- Data rows with quotes break it', ['Data'])).toBeUndefined();
+    expect(detectBroadTask('Ask Data to check the signup form', ['Data'])?.reason).toBe('it involves another member (Data)');
+    expect(detectBroadTask('Fix the form. Then ask Data to review it', ['Data'])?.kind).toBe('multi-agent');
+  });
+});
+
+describe('otherMemberNames', () => {
+  const agent = (name: string, displayName: string, inRoster: boolean): Agent => ({ name, displayName, role: undefined, inRoster, hasFolder: true });
+
+  it('gives roster names, and folder names only when they cannot be ordinary words', () => {
+    const agents = [
+      agent('picard', 'Picard', true),
+      agent('data', 'Data', true),
+      agent('mr-pink', 'Mr. Pink', true),
+      agent('worf', 'worf', false),
+      agent('agent-07', 'agent-07', false),
+    ];
+    expect(otherMemberNames(agents, 'picard')).toEqual(['Data', 'Mr. Pink', 'mr-pink', 'agent-07']);
+  });
+});
+
+describe('agentView', () => {
+  it('is what discovery gives for that agent, from one discovery of every scope', () => {
+    const root = promptSquad();
+    const all = discoverSkills(root).skills;
+    for (const agent of ['keaton', 'fenster', 'hockney']) {
+      expect(agentView(all, agent)).toEqual(discoverSkills(root, { agent }).skills);
+    }
+  });
+});
+
+describe('matchSkills', () => {
+  it('lists matched terms in code point order', () => {
+    const root = promptSquad();
+    const [match] = matchSkills('Fix the React component', discoverSkills(root, { agent: 'fenster' }).skills);
+    expect(match!.terms).toEqual(['component', 'react']);
+    const ranked = matchSkills('Zeta alpha Éclair', [
+      { ...discoverSkills(root, { agent: 'fenster' }).skills[0]!, name: 'zeta-alpha', description: 'éclair Zeta alpha' },
+    ]);
+    expect(ranked[0]!.terms).toEqual(['alpha', 'zeta', 'éclair']);
+  });
 });
 
 describe('routeTask', () => {
@@ -97,6 +145,21 @@ describe('routeTask', () => {
     expect(route.agent).toBe('keaton');
     expect(route.mode).toBe('standard');
     expect(route.reason).toContain('no member');
+  });
+
+  it('keeps a lightweight spawn when a member is named like an ordinary word in the task', () => {
+    const root = tempDir();
+    writeFiles(root, {
+      '.ai-team/team.md': '| Name | Role |\n|---|---|\n| Picard | Lead |\n| Data | Backend Dev |\n| Crusher | Frontend Dev |\n',
+      '.ai-team/agents/picard/charter.md': '# Picard\n',
+      '.ai-team/agents/data/charter.md': '# Data\n',
+      '.ai-team/agents/crusher/charter.md': '# Crusher\n\nBuilds forms and front-end validation.\n',
+      '.ai-team/agents/crusher/skills/form-validation/SKILL.md': validSkill('form-validation', 'Validate form input with zod schemas. Use when adding validation to forms.'),
+    });
+    const route = routeTask(root, 'Add zod validation to the signup form data');
+    expect(route.agent).toBe('crusher');
+    expect(route.mode).toBe('lightweight');
+    expect(route.reason).not.toContain('another member');
   });
 
   it('copes with a squad without members', () => {

@@ -4,7 +4,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SquadError } from '../../src/core/errors.js';
 import { buildSpawnPrompt } from '../../src/core/spawn-prompt.js';
-import { cleanupTempDirs, REPO_ROOT, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, REPO_ROOT, skillMd, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
 afterAll(cleanupTempDirs);
@@ -105,7 +105,7 @@ describe('buildSpawnPrompt (standard)', () => {
     fs.rmSync(path.join(root, '.vscode'), { recursive: true });
     const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x', home: tempDir() });
     expect(result.mcp.map((r) => r.configured)).toEqual(['unknown', 'unknown']);
-    expect(result.prompt).not.toContain('NOT CONFIGURED');
+    expect(result.prompt).not.toContain('NOT IN THE CONFIGURATION FILES');
   });
 
   it('warns about a malformed MCP configuration and still builds the prompt', async () => {
@@ -115,12 +115,30 @@ describe('buildSpawnPrompt (standard)', () => {
     expect(result.mcp.find((r) => r.server === 'postgres')!.configured).toBe('unknown');
   });
 
+  it('does not read the MCP configuration when no skill in the prompt declares a server', async () => {
+    const root = promptSquad({ '.vscode/mcp.json': '{ not json' });
+    const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'React component bug', mode: 'lightweight', home: tempDir() });
+    expect(result.skills.map((s) => s.name)).toEqual(['react-component-patterns']);
+    expect(result.mcp).toEqual([]);
+    expect(result.mcpConfig).toEqual([]);
+    expect(result.warnings.filter((w) => w.includes('MCP'))).toEqual([]);
+    // A standard prompt lists database-schema, which declares servers: then the file is read and reported.
+    const standard = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x', home: tempDir() });
+    expect(standard.warnings).toContain('MCP configuration .vscode/mcp.json ignored: it is not valid JSON (line 1)');
+  });
+
   it('builds a prompt without a charter file, with a warning', async () => {
     const root = promptSquad();
     fs.rmSync(path.join(root, '.ai-team/agents/hockney/charter.md'));
     const result = await buildSpawnPrompt({ root, agent: 'hockney', task: 'x' });
     expect(result.warnings).toContain('.ai-team/agents/hockney/charter.md is missing; the prompt has no charter');
-    expect(result.prompt).toContain('(no charter yet: .ai-team/agents/hockney/charter.md is missing)');
+    expect(result.prompt).toContain('YOUR CHARTER (.ai-team/agents/hockney/charter.md):\n(no charter yet: .ai-team/agents/hockney/charter.md is missing)\n\n');
+    expect(result.parts.charter).toBe('');
+    expect(result.tokens.charter).toBe(0);
+
+    fs.writeFileSync(path.join(root, '.ai-team/agents/hockney/charter.md'), '\n');
+    const empty = await buildSpawnPrompt({ root, agent: 'hockney', task: 'x' });
+    expect(empty.prompt).toContain('YOUR CHARTER (.ai-team/agents/hockney/charter.md):\n(no charter yet: .ai-team/agents/hockney/charter.md is empty)\n\n');
   });
 
   it('refuses an unknown agent with the list of agents, and a missing squad with a pointer to init', async () => {
@@ -201,17 +219,46 @@ describe('buildSpawnPrompt (lightweight)', () => {
     expect(result.warnings.some((w) => w.includes('no skill of this agent matches the task'))).toBe(true);
   });
 
-  it('points to a skill too large to inline instead of reading it', async () => {
-    const root = promptSquad({
-      '.ai-team/agents/fenster/skills/react-component-patterns/SKILL.md': `${validSkill(
-        'react-component-patterns',
-        'React component patterns.',
-      )}${'x'.repeat(200 * 1024)}`,
-    });
-    const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'React component bug', mode: 'lightweight' });
+  const REACT_SKILL = '.ai-team/agents/fenster/skills/react-component-patterns/SKILL.md';
+  const reactPrompt = (root: string) => buildSpawnPrompt({ root, agent: 'fenster', task: 'React component bug', mode: 'lightweight' });
+  /** The skill is shown by `line` instead of its body, and not reported as inlined. */
+  const expectNotInlined = (result: Awaited<ReturnType<typeof reactPrompt>>, line: string) => {
     expect(result.mode).toBe('lightweight');
-    expect(result.prompt).toContain('Too large to inline: read .ai-team/agents/fenster/skills/react-component-patterns/SKILL.md');
+    expect(result.prompt).toContain(`=== SKILL react-component-patterns (${REACT_SKILL}) ===\n${line}\n=== END OF SKILL`);
+    expect(result.skills.map((s) => [s.name, s.inlined])).toEqual([['react-component-patterns', false]]);
+  };
+
+  it('points to a skill too large to inline instead of reading it', async () => {
+    const root = promptSquad({ [REACT_SKILL]: `${validSkill('react-component-patterns', 'React component patterns.')}${'x'.repeat(200 * 1024)}` });
+    const result = await reactPrompt(root);
+    expectNotInlined(result, `(Too large to inline: read ${REACT_SKILL} before you start.)`);
     expect(result.prompt).not.toContain('xxxxxxxxxx');
+  });
+
+  it('says a skill with an empty body has nothing more to say, and does not call it inlined', async () => {
+    const root = promptSquad({
+      [REACT_SKILL]: skillMd('name: react-component-patterns\ndescription: React component patterns. Use when building React components.', '\n'),
+    });
+    expectNotInlined(await reactPrompt(root), '(This skill has no instructions beyond its name and description.)');
+  });
+
+  it('points to a skill that cannot be read, with a warning, and does not call it inlined', async () => {
+    const root = promptSquad();
+    const file = path.join(root, REACT_SKILL);
+    const original = fs.readFileSync;
+    const mutable = fs as unknown as { readFileSync: typeof fs.readFileSync };
+    mutable.readFileSync = ((target: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+      if (target === file) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+      return (original as (...a: unknown[]) => unknown)(target, ...rest);
+    }) as typeof fs.readFileSync;
+    let result;
+    try {
+      result = await reactPrompt(root);
+    } finally {
+      mutable.readFileSync = original;
+    }
+    expectNotInlined(result, `(Could not be read when this prompt was built: read ${REACT_SKILL} before you start.)`);
+    expect(result.warnings).toContain(`cannot inline ${REACT_SKILL} (EIO: i/o error); the prompt points to it instead`);
   });
 });
 

@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
 import { describe, expect, it } from 'vitest';
+import { COMPILE_OPTIONS, TEMPLATE_HELPERS, renderTemplate } from '../../src/core/templates.js';
+import { foldLines } from '../../src/core/util.js';
+import { escapeXmlLine } from '../../src/core/xml.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 
 // `npm test` builds first, so dist/templates.precompiled.js is the build of the current templates.
@@ -17,10 +20,7 @@ describe('precompiled templates', () => {
     const runtime = Handlebars.create();
     const compiler = Handlebars.create();
     for (const hbs of [runtime, compiler]) {
-      hbs.registerHelper('json', (v: unknown) => JSON.stringify(v ?? ''));
-      hbs.registerHelper('oneLine', (v: unknown) => String(v ?? '').replace(/\s*[\r\n]+\s*/g, ' ').trim());
-      hbs.registerHelper('cell', (v: unknown) => String(v ?? '').replace(/\|/g, '\\|'));
-      hbs.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+      for (const [name, helper] of Object.entries(TEMPLATE_HELPERS)) hbs.registerHelper(name, helper);
     }
     const data = {
       name: 'Fenster <&> "x"', role: 'Core Dev', folder: 'fenster', project: 'P', stack: 'S', owner: 'O', universe: 'U',
@@ -31,8 +31,32 @@ describe('precompiled templates', () => {
       const source = fs.readFileSync(path.join(REPO_ROOT, 'templates', ...name.split('/')), 'utf8');
       expect(templates[name]!.source, `${name} is stale: rebuild`).toBe(source);
       const viaSpec = runtime.template(templates[name]!.spec as Parameters<typeof Handlebars.template>[0])(data);
-      const viaCompile = compiler.compile(source, { noEscape: true, strict: false })(data);
+      const viaCompile = compiler.compile(source, COMPILE_OPTIONS)(data);
       expect(viaSpec, name).toBe(viaCompile);
     }
+  });
+});
+
+describe('one rule to fold text onto one line', () => {
+  const text = '  first\r\nsecond \u2028 third\u2029fourth\u0085fifth\n\n sixth  ';
+
+  it('folds every kind of line break, in templates and in the XML of prompts alike', async () => {
+    expect(foldLines(text)).toBe('first second third fourth fifth sixth');
+    expect(escapeXmlLine(text)).toBe(foldLines(text));
+    const rendered = await renderTemplate('prompts/mcp-requirements.md.hbs', {
+      rows: [{ skill: 's', server: 'x', required: true, purpose: text, configured: 'unknown' }],
+      missing: [],
+      checked: '',
+      found: '',
+    });
+    expect(rendered).toContain(`| s | x | Yes | ${foldLines(text)} | unknown |`);
+  });
+
+  it('has no helpers nobody uses', () => {
+    const sources = fs.readdirSync(path.join(REPO_ROOT, 'templates'), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.hbs'))
+      .map((name) => fs.readFileSync(path.join(REPO_ROOT, 'templates', name), 'utf8'))
+      .join('\n');
+    for (const helper of Object.keys(TEMPLATE_HELPERS)) expect(sources, helper).toMatch(new RegExp(`\\{\\{[#/]?${helper} `));
   });
 });

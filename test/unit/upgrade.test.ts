@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stampCoordinator } from '../../src/core/coordinator.js';
 import { SquadError } from '../../src/core/errors.js';
-import { sha256 } from '../../src/core/fs-safe.js';
+import { pathProblem, sha256 } from '../../src/core/fs-safe.js';
 import { parseManifest, serializeManifest, type Manifest } from '../../src/core/manifest.js';
 import { MIGRATIONS, migrationsUpTo, type Migration } from '../../src/core/migrations.js';
 import type { OwnedFile } from '../../src/core/owned.js';
@@ -16,7 +16,8 @@ import {
   planUpgrade,
   type UpgradeOptions,
 } from '../../src/core/upgrade.js';
-import { countLearnedSkills } from '../../src/core/owned.js';
+import { countLearnedSkills, isShippedContent, matchesRecordedHash } from '../../src/core/owned.js';
+import { planOwnedFiles } from '../../src/core/scaffold.js';
 import { compareVersions } from '../../src/core/version.js';
 import { cleanupTempDirs, hashTree, tempDir, writeFiles } from '../helpers/cli.js';
 import { UPGRADE_FIXTURES } from '../helpers/upgrade.js';
@@ -32,6 +33,19 @@ describe('compareVersions', () => {
     ['2', '1.99.99', 1],
     ['1.0.0-beta.1', '1.0.0', -1],
     ['1.0.0-beta.2', '1.0.0-beta.1', 1],
+    // SemVer pre-release precedence: numeric identifiers as numbers, numeric before alphanumeric,
+    // a shorter set of identifiers first when the shared ones are equal.
+    ['0.2.0-beta.10', '0.2.0-beta.9', 1],
+    ['0.2.0-beta.9', '0.2.0-beta.10', -1],
+    ['1.0.0-alpha', '1.0.0-alpha.1', -1],
+    ['1.0.0-alpha.1', '1.0.0-alpha.beta', -1],
+    ['1.0.0-alpha.beta', '1.0.0-beta', -1],
+    ['1.0.0-beta.2', '1.0.0-beta.11', -1],
+    ['1.0.0-beta.11', '1.0.0-rc.1', -1],
+    ['1.0.0-rc.1', '1.0.0', -1],
+    ['1.0.0-1', '1.0.0-alpha', -1],
+    ['1.0.0-beta.01', '1.0.0-beta.1', 0],
+    ['1.0.0+build.5', '1.0.0', 0],
     ['v1.2.0', '1.2', 0],
     ['1.0', undefined, 1],
     ['1.0', 'unknown', 1],
@@ -280,15 +294,26 @@ describe('planUpgrade', () => {
     expect((await plan(root, shipped('0.1.0'), '0.1.0')).manifest.files).not.toHaveProperty(gone);
   });
 
-  it('reads the installed version from the stamp, the manifest when it is older, else "unknown"', async () => {
+  it('reads the installed version from the stamp, the manifest when it is older or there is no stamp, else "unknown"', async () => {
     const root = installed(shipped('0.1.0'), '0.1.0');
     expect((await plan(root, shipped('0.2.0'), '0.2.0')).from).toBe('0.1.0');
     fs.writeFileSync(path.join(root, COORDINATOR_PATH), COORD('0.2.0')); // an upgrade killed before its manifest
     expect((await plan(root, shipped('0.2.0'), '0.2.0')).from).toBe('0.1.0');
     fs.writeFileSync(path.join(root, COORDINATOR_PATH), '---\nname: Squad\n---\n<!-- version: 0.3.0 -->\n');
+    expect((await plan(root, shipped('0.2.0'), '0.2.0')).from).toBe('0.1.0');
+    fs.rmSync(path.join(root, COORDINATOR_PATH)); // deleted: the manifest still knows
+    expect((await plan(root, shipped('0.2.0'), '0.2.0')).from).toBe('0.1.0');
+    fs.rmSync(path.join(root, squadPaths.manifest));
     expect((await plan(root, shipped('0.2.0'), '0.2.0')).from).toBe(UNKNOWN_VERSION);
-    fs.rmSync(path.join(root, COORDINATOR_PATH));
-    expect((await plan(root, shipped('0.2.0'), '0.2.0')).from).toBe(UNKNOWN_VERSION);
+    fs.writeFileSync(path.join(root, COORDINATOR_PATH), COORD('0.1.5')); // no manifest: the stamp alone
+    expect((await plan(root, shipped('0.2.0'), '0.2.0')).from).toBe('0.1.5');
+  });
+
+  it('upgrades from one pre-release to the next (beta.9 → beta.10 is not a downgrade)', async () => {
+    const root = installed(shipped('0.2.0-beta.9'), '0.2.0-beta.9');
+    const p = await plan(root, shipped('0.2.0-beta.10'), '0.2.0-beta.10');
+    expect(p.from).toBe('0.2.0-beta.9');
+    expect(p.replaced).toContain(COORDINATOR_PATH);
   });
 
   it('refuses to downgrade a squad set up by a newer create-squad', async () => {
@@ -345,6 +370,47 @@ describe('blockedReason', () => {
     writeFiles(root, { '.ai-team/skills': 'file' });
     expect(blockedReason(root, '.ai-team/skills/squad-x/SKILL.md')).toBe('.ai-team/skills is a file, not a folder');
     expect(blockedReason(root, '.ai-team/other/x.md')).toBeUndefined();
+  });
+
+  it('gives fs-safe\'s reason for a path that is unsafe to write', () => {
+    const root = tempDir();
+    const outside = tempDir();
+    writeFiles(root, { '.ai-team/team.md': '# Team\n' });
+    fs.symlinkSync(outside, path.join(root, '.ai-team-templates'));
+    fs.symlinkSync(path.join(root, 'nowhere'), path.join(root, '.ai-team/dangling'));
+    fs.symlinkSync(path.join(root, '.ai-team/team.md'), path.join(root, '.ai-team/link.md'));
+    expect(blockedReason(root, '.ai-team-templates/charter.md')).toBe(pathProblem(root, '.ai-team-templates/charter.md'));
+    expect(blockedReason(root, '.ai-team-templates/charter.md')).toBe('.ai-team-templates is a symlink that leads outside the repository');
+    expect(blockedReason(root, '.ai-team/dangling/x.md')).toBe('.ai-team/dangling is a dangling symlink');
+    expect(blockedReason(root, '.ai-team/link.md')).toBe('.ai-team/link.md is a symlink');
+    expect(blockedReason(root, '../x.md')).toBe('the path contains ".."');
+  });
+});
+
+describe('isShippedContent and matchesRecordedHash', () => {
+  const shippedText = Buffer.from('# Charter\n\nline two\n');
+
+  it('takes the same bytes, or the same text with CRLF line endings, as shipped; nothing else', () => {
+    expect(isShippedContent(Buffer.from(shippedText), shippedText)).toBe(true);
+    expect(isShippedContent(Buffer.from('# Charter\r\n\r\nline two\r\n'), shippedText)).toBe(true);
+    expect(isShippedContent(Buffer.from('# Charter\n\nline 2\n'), shippedText)).toBe(false);
+    // Binary content (a NUL byte) is compared byte for byte.
+    expect(isShippedContent(Buffer.from('a\r\n\0'), Buffer.from('a\n\0'))).toBe(false);
+    expect(matchesRecordedHash(Buffer.from('# Charter\r\n\r\nline two\r\n'), sha256(shippedText))).toBe(true);
+    expect(matchesRecordedHash(Buffer.from('edited\n'), sha256(shippedText))).toBe(false);
+  });
+
+  it('is the rule init uses too: a CRLF checkout of a shipped file is recorded in the manifest', async () => {
+    const root = tempDir();
+    const owned = shipped('0.1.0');
+    writeFiles(root, {
+      [TEMPLATE]: owned[1]!.content.toString().replace(/\n/g, '\r\n'),
+      [REFERENCE]: 'edited by the user\n',
+    });
+    const { manifestFiles, skipped } = planOwnedFiles(root, owned);
+    expect(skipped).toEqual([TEMPLATE, REFERENCE]);
+    expect(manifestFiles[TEMPLATE]).toBe(sha256(owned[1]!.content));
+    expect(manifestFiles).not.toHaveProperty(REFERENCE);
   });
 });
 
