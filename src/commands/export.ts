@@ -3,8 +3,7 @@
  * squad to a portable .squad file.
  */
 import path from 'node:path';
-import { checkExportTarget, exportSquad, writeSquadFile, type ExportReport } from '../core/export.js';
-import { requireSquad } from '../core/roster.js';
+import { exportSquad, writeSquadFile, type ExportReport } from '../core/export.js';
 import { DEFAULT_EXPORT_FILE, SQUAD_FORMAT_VERSION, formatBytes } from '../core/squad-format.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { displayPath, listNames, plural } from './format.js';
@@ -35,11 +34,9 @@ function found(counts: { email: number; secret: number }): string {
 }
 
 export async function exportCommand(options: ExportCommandOptions, ctx: CommandContext): Promise<CommandResult<ExportData>> {
-  requireSquad(ctx.cwd);
   const absOut = options.out === undefined ? path.join(ctx.cwd, DEFAULT_EXPORT_FILE) : path.resolve(ctx.invocationDir, options.out);
   const shown = displayPath(absOut, ctx);
-  checkExportTarget(absOut, shown, options.force);
-  const result = await exportSquad(ctx.cwd, { history: options.history, redact: !options.keepPrivate });
+  const result = await exportSquad(ctx.cwd, { history: options.history, redact: !options.keepPrivate, out: { path: absOut, shown, force: options.force } });
   if (!options.dryRun) writeSquadFile(absOut, result.text, options.force);
 
   const report = result.report;

@@ -6,7 +6,9 @@
  * credentials redacted by default, see redact.ts); and every learned skill, agent and team scope,
  * whole: every file, byte for byte, binary files as base64, executable bits kept. Built-in skills
  * (`squad-*` that this package ships or that the squad's manifest records as installed) do not
- * travel: the target installs its own. Symlinks are never followed; they are reported as skipped.
+ * travel: the target installs its own, and files changed or added in them are reported as skipped.
+ * Nothing is followed or garbled silently: symlinks (a symlinked `.ai-team/` is refused), `.git`
+ * folders in skills, special files and state files that are not UTF-8 text are reported as skipped.
  *
  * The document is checked with the same validator import uses before it is returned, so an export
  * always imports. Keys are sorted: two exports of the same squad differ only in `exported_at`.
@@ -14,13 +16,14 @@
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readDirNames } from './fs-safe.js';
 import { SquadError } from './errors.js';
-import { writeFileAtomic } from './fs-safe.js';
+import { pathProblem, readDirNames, sha256, writeFileAtomic } from './fs-safe.js';
 import { splitHistory, type HistoryParts } from './history.js';
+import { readManifest } from './manifest.js';
 import { isValidName } from './names.js';
-import { installedBuiltinSkills } from './owned.js';
+import { installedBuiltinSkills, shippedOwnedFiles } from './owned.js';
 import {
+  AI_TEAM_DIR,
   SKILL_FILE,
   agentDir,
   agentSkillsDir,
@@ -30,7 +33,7 @@ import {
   squadPaths,
 } from './paths.js';
 import { redactText, type RedactionCounts } from './redact.js';
-import { readRoster, requireSquad } from './roster.js';
+import { parseRoster, requireSquad } from './roster.js';
 import { parseProjectContext } from './scaffold.js';
 import {
   CASTING_FILES,
@@ -39,6 +42,7 @@ import {
   TEAM_FILES,
   SquadFormatError,
   bucketOf,
+  castingFileProblem,
   encodeFile,
   fileTable,
   formatBytes,
@@ -46,6 +50,7 @@ import {
   serializeSquad,
   squadPathProblem,
   validateSquadDocument,
+  type CastingFileKey,
   type FileEntry,
   type SkillBucket,
   type SquadAgent,
@@ -68,6 +73,8 @@ export interface ExportOptions {
   /** Recorded in `exported_by` (default: this package's version). */
   version?: string;
   limits?: SquadLimits;
+  /** The file the export is for: checked (see checkExportTarget) before the squad is read. */
+  out?: { path: string; shown: string; force: boolean };
 }
 
 export interface ExportedSkill {
@@ -120,23 +127,16 @@ export interface SquadExport {
   report: ExportReport;
 }
 
+const NOT_FOLLOWED = 'a symlink; not followed';
+const BUILTIN_LEFT_OUT = 'built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along';
+
 function cannotExport(relPath: string, reason: string): SquadError {
   return new SquadError('INVALID_INPUT', `cannot export ${relPath}: ${reason}`, {
     hint: 'rename, shrink or move that file, then export again; nothing was written',
   });
 }
 
-/** What is at a repo-relative path, without following a final symlink. */
-function entryKind(root: string, relPath: string): 'file' | 'dir' | 'symlink' | 'other' | 'missing' {
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(resolveIn(root, relPath));
-  } catch {
-    return 'missing';
-  }
-  if (stat.isSymbolicLink()) return 'symlink';
-  return stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
-}
+type EntryKind = 'file' | 'dir' | 'other' | 'missing' | 'skipped';
 
 class Collector {
   readonly skipped: ExportSkip[] = [];
@@ -151,43 +151,85 @@ class Collector {
     this.skipped.push({ path: relPath, reason });
   }
 
-  /** A state text file (charter, team.md, …); a symlink is skipped, not followed. */
+  /**
+   * What is at a repo-relative path. A symlink, or a path through one that leads out of the
+   * repository, is reported as skipped and never followed.
+   */
+  kind(relPath: string): EntryKind {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(resolveIn(this.root, relPath));
+    } catch {
+      return 'missing';
+    }
+    if (stat.isSymbolicLink()) {
+      this.skip(relPath, NOT_FOLLOWED);
+      return 'skipped';
+    }
+    // A folder on the way that is a symlink out of the repository (callers check each level, so
+    // this is a safety net).
+    const problem = pathProblem(this.root, relPath);
+    if (problem) {
+      this.skip(relPath, `${problem}; not followed`);
+      return 'skipped';
+    }
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
+  }
+
+  /** The entries of a state folder, or none when it is missing or skipped. */
+  names(relDir: string): string[] {
+    return this.kind(relDir) === 'dir' ? readDirNames(resolveIn(this.root, relDir)) : [];
+  }
+
+  /** A state text file (charter, team.md, …): skipped, with the reason, when it is not a UTF-8 file. */
   text(relPath: string): string | undefined {
-    const kind = entryKind(this.root, relPath);
-    if (kind === 'symlink') this.skip(relPath, 'a symlink; not followed');
+    const kind = this.kind(relPath);
+    if (kind === 'dir' || kind === 'other') this.skip(relPath, 'not a file; not exported');
     if (kind !== 'file') return undefined;
     const data = fs.readFileSync(resolveIn(this.root, relPath));
     if (data.length > this.limits.fileBytes) throw cannotExport(relPath, `it is ${formatBytes(data.length)}; a .squad file holds files up to ${formatBytes(this.limits.fileBytes)}`);
+    if (!isUtf8(data)) {
+      this.skip(relPath, 'not UTF-8 text; not exported (a .squad file would garble it)');
+      return undefined;
+    }
     return data.toString('utf8');
   }
 
-  /** A casting file's JSON object, or undefined (missing, or skipped when it is not a JSON object). */
-  json(relPath: string): Record<string, unknown> | undefined {
+  /** A casting file's JSON object, or undefined (missing, or skipped when it is not a casting file create-squad can use). */
+  casting(key: CastingFileKey, relPath: string): Record<string, unknown> | undefined {
     const text = this.text(relPath);
     if (text === undefined) return undefined;
+    let value: unknown;
     try {
-      const value = parseJsonText(text, this.limits.depth);
-      if (isMapping(value)) return value;
+      value = parseJsonText(text, this.limits.depth);
     } catch (error) {
       if (!(error instanceof SquadFormatError)) throw error;
+      this.skip(relPath, `${error.detail}; left out`);
+      return undefined;
     }
-    this.skip(relPath, 'not a valid JSON object; left out');
-    return undefined;
+    if (!isMapping(value)) {
+      this.skip(relPath, 'not a JSON object; left out');
+      return undefined;
+    }
+    const problem = castingFileProblem(key, value, '');
+    if (problem) {
+      this.skip(relPath, `${problem.where ? `${problem.where}: ` : ''}${problem.detail}; left out`);
+      return undefined;
+    }
+    return value;
   }
 
-  /**
-   * The trees of the skill folders `relDirs`, walked in parallel (the walks wait on the disk, not
-   * on each other). A folder that is missing or a symlink has none.
-   */
+  /** The trees of the skill folders `relDirs` (already checked to be folders), walked in parallel. */
   async walk(relDirs: readonly string[]): Promise<Map<string, Tree>> {
-    const trees = await Promise.all(
-      relDirs.map(async (relDir): Promise<[string, Tree] | undefined> => {
-        const kind = entryKind(this.root, relDir);
-        if (kind === 'symlink') this.skip(relDir, 'a symlink; not followed');
-        return kind === 'dir' ? [relDir, await listTree(resolveIn(this.root, relDir))] : undefined;
-      }),
-    );
-    return new Map(trees.filter((entry) => entry !== undefined));
+    const trees = await Promise.all(relDirs.map(async (relDir): Promise<[string, Tree]> => [relDir, await listTree(resolveIn(this.root, relDir))]));
+    return new Map(trees);
+  }
+
+  /** Report what the walk of `relDir` left out below the skill folder `name`. */
+  private reportLeftOut(relDir: string, tree: Tree, name: string): void {
+    const below = (entry: string) => entry.startsWith(`${name}/`);
+    for (const entry of tree.skipped.filter(below)) this.skip(`${relDir}/${entry}`, 'a symlink or special file; not exported');
+    for (const entry of tree.git.filter(below)) this.skip(`${relDir}/${entry}`, 'a .git folder or file; not exported');
   }
 
   /**
@@ -196,7 +238,6 @@ class Collector {
    */
   skillsIn(relDir: string, tree: Tree | undefined, scope: 'team' | 'agent', agent?: string, exclude?: ReadonlySet<string>): Record<string, SquadSkill> {
     if (!tree) return {};
-    const absDir = resolveIn(this.root, relDir);
     const bySkill = new Map<string, TreeFile[]>();
     for (const file of tree.files) {
       const head = file.path.slice(0, file.path.indexOf('/'));
@@ -206,20 +247,43 @@ class Collector {
       else bySkill.set(head, [file]);
     }
     const skills: [string, SquadSkill][] = [];
-    for (const name of readDirNames(absDir)) {
+    for (const name of readDirNames(resolveIn(this.root, relDir))) {
+      if (exclude?.has(name)) continue;
       const skillRel = `${relDir}/${name}`;
-      if (entryKind(this.root, skillRel) !== 'dir' || exclude?.has(name)) continue;
-      for (const link of tree.skipped) if (link === name || link.startsWith(`${name}/`)) this.skip(`${relDir}/${link}`, 'a symlink or special file; not exported');
+      const kind = this.kind(skillRel);
+      if (kind === 'file' || kind === 'other') this.skip(skillRel, 'not a skill folder; not exported');
+      if (kind !== 'dir') continue;
       if (!isValidName(name)) {
         this.skip(skillRel, 'the folder name is not a valid skill name; not exported');
         continue;
       }
+      this.reportLeftOut(relDir, tree, name);
       const skill = this.skill(skillRel, name, bySkill.get(name) ?? []);
       if (!skill) continue;
       skills.push([name, skill.skill]);
       this.skills.push({ name, scope, ...(agent === undefined ? {} : { agent }), files: skill.files });
     }
     return Object.fromEntries(skills);
+  }
+
+  /**
+   * Built-in skills stay behind; say which of their files differ from what create-squad installed
+   * (the manifest's hashes, or this package's files), since those changes stay behind with them.
+   */
+  async builtinChanges(tree: Tree | undefined, builtins: ReadonlySet<string>, version: string): Promise<string[]> {
+    const present = readDirNames(resolveIn(this.root, squadPaths.teamSkills)).filter((name) => builtins.has(name));
+    const files = (tree?.files ?? []).filter((file) => builtins.has(file.path.slice(0, file.path.indexOf('/'))));
+    if (files.length === 0) return present;
+    const manifest = readManifest(this.root);
+    const recorded = manifest.state === 'ok' ? manifest.manifest.files : {};
+    const shipped = new Map((await shippedOwnedFiles(version)).map((file) => [file.path, sha256(file.content)]));
+    for (const file of files) {
+      const relPath = `${squadPaths.teamSkills}/${file.path}`;
+      const known = [recorded[relPath], shipped.get(relPath)].filter((hash): hash is string => hash !== undefined);
+      if (known.length > 0 && known.includes(sha256(fs.readFileSync(resolveIn(this.root, relPath))))) continue;
+      this.skip(relPath, `${known.length > 0 ? 'changed in a built-in skill' : 'added to a built-in skill'}; ${BUILTIN_LEFT_OUT}`);
+    }
+    return present;
   }
 
   private skill(skillRel: string, name: string, files: readonly TreeFile[]): { skill: SquadSkill; files: number } | undefined {
@@ -266,10 +330,23 @@ function addCounts(total: RedactionCounts, counts: RedactionCounts): void {
   total.secret += counts.secret;
 }
 
+/** Refuse a `.ai-team/` that is a symlink (or leads out of the repository): export never follows one. */
+function checkSquadFolder(root: string): void {
+  const problem = pathProblem(root, AI_TEAM_DIR);
+  if (problem) {
+    throw new SquadError('UNSAFE_PATH', `cannot export: ${problem}; export never follows symlinks`, {
+      hint: `export from the folder the link points to, or replace ${AI_TEAM_DIR} with a real folder; nothing was written`,
+    });
+  }
+}
+
 /** Read the squad at `root` into a .squad document. Reads only. */
 export async function exportSquad(root: string, options: ExportOptions = {}): Promise<SquadExport> {
   requireSquad(root);
+  checkSquadFolder(root);
+  if (options.out) checkExportTarget(options.out.path, options.out.shown, options.out.force);
   const limits = options.limits ?? SQUAD_LIMITS;
+  const version = options.version ?? packageVersion();
   const withHistory = options.history !== false;
   const redact = options.redact !== false;
   const collect = new Collector(root, limits);
@@ -280,32 +357,39 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
     if (text !== undefined) team[key] = text;
   }
   const casting: SquadCasting = {};
-  for (const [key, relPath] of fileTable(CASTING_FILES)) {
-    const value = collect.json(relPath);
-    if (value !== undefined) casting[key] = value;
+  if (collect.kind(squadPaths.casting) === 'dir') {
+    for (const [key, relPath] of fileTable(CASTING_FILES)) {
+      const value = collect.casting(key, relPath);
+      if (value !== undefined) casting[key] = value;
+    }
   }
-  const project = (team.team_md === undefined ? '' : parseProjectContext(team.team_md).project) || path.basename(path.resolve(root));
+  const fromTeam = team.team_md === undefined ? '' : parseProjectContext(team.team_md).project;
+  // A one-line field: control characters (a terminal escape in team.md) do not travel.
+  const project = fromTeam.replace(/\p{Cc}/gu, '') || path.basename(path.resolve(root));
 
-  const rosterList = readRoster(root);
+  const rosterList = team.team_md === undefined ? [] : parseRoster(team.team_md);
   const roster = new Map(rosterList.map((member) => [member.name, member]));
   const rosterOrder = (name: string) => {
     const index = rosterList.findIndex((member) => member.name === name);
     return index === -1 ? rosterList.length : index;
   };
+
+  // The members' folders, then every skill folder to walk (team, agents) at once.
+  const members: string[] = [];
+  for (const name of collect.names(squadPaths.agents)) {
+    const kind = collect.kind(agentDir(name));
+    if (kind === 'file' || kind === 'other') collect.skip(agentDir(name), 'not an agent folder; not exported');
+    if (kind !== 'dir') continue;
+    if (isValidName(name)) members.push(name);
+    else collect.skip(agentDir(name), 'the folder name is not a valid agent name; not exported');
+  }
+  const skillDirs = [squadPaths.teamSkills, ...members.map(agentSkillsDir)].filter((relDir) => collect.kind(relDir) === 'dir');
+  const trees = await collect.walk(skillDirs);
+
   const redaction: ExportRedaction = { enabled: redact, email: 0, secret: 0, agents: [] };
-  const agentNames = readDirNames(resolveIn(root, squadPaths.agents));
-  const walked = agentNames.filter((name) => isValidName(name) && entryKind(root, agentDir(name)) === 'dir');
-  const trees = await collect.walk([squadPaths.teamSkills, ...walked.map(agentSkillsDir)]);
   const agents: [string, SquadAgent][] = [];
   const exportedAgents: ExportedAgent[] = [];
-  for (const name of agentNames) {
-    const kind = entryKind(root, agentDir(name));
-    if (kind === 'symlink') collect.skip(agentDir(name), 'a symlink; not followed');
-    if (kind !== 'dir') continue;
-    if (!isValidName(name)) {
-      collect.skip(agentDir(name), 'the folder name is not a valid agent name; not exported');
-      continue;
-    }
+  for (const name of members) {
     const charter = collect.text(charterPath(name));
     const historyText = withHistory ? collect.text(historyPath(name)) : undefined;
     let history: HistoryParts | undefined;
@@ -319,8 +403,10 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
       addCounts(redaction, found);
       history = redact ? { portable: cleaned.portable.text, project: cleaned.project.text } : parts;
     }
+    const travels = new Set([charterPath(name), historyPath(name), agentSkillsDir(name)]);
     for (const other of readDirNames(resolveIn(root, agentDir(name)))) {
-      if (!['charter.md', 'history.md', 'skills'].includes(other)) collect.skip(`${agentDir(name)}/${other}`, 'not part of a .squad file; not exported');
+      const relPath = `${agentDir(name)}/${other}`;
+      if (!travels.has(relPath)) collect.skip(relPath, 'not part of a .squad file; not exported');
     }
     const skills = collect.skillsIn(agentSkillsDir(name), trees.get(agentSkillsDir(name)), 'agent', name);
     agents.push([name, { ...(charter === undefined ? {} : { charter }), ...(history === undefined ? {} : { history }), skills }]);
@@ -337,13 +423,14 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
   exportedAgents.sort((a, b) => rosterOrder(a.name) - rosterOrder(b.name) || compareCodePoints(a.name, b.name));
 
   const builtins = installedBuiltinSkills(root);
-  const teamSkills = collect.skillsIn(squadPaths.teamSkills, trees.get(squadPaths.teamSkills), 'team', undefined, builtins);
-  const presentBuiltins = readDirNames(resolveIn(root, squadPaths.teamSkills)).filter((name) => builtins.has(name));
+  const teamTree = trees.get(squadPaths.teamSkills);
+  const teamSkills = collect.skillsIn(squadPaths.teamSkills, teamTree, 'team', undefined, builtins);
+  const presentBuiltins = teamTree ? await collect.builtinChanges(teamTree, builtins, version) : [];
 
   const document: SquadDocument = {
     squad_format_version: SQUAD_FORMAT_VERSION,
     exported_at: (options.now ?? new Date()).toISOString(),
-    exported_by: `create-squad@${options.version ?? packageVersion()}`,
+    exported_by: `create-squad@${version}`,
     source: { project },
     team,
     casting,

@@ -4,11 +4,13 @@
  *
  * The rule, by the level-2 sections init writes (`templates/squad/history.md.hbs`):
  *   - a `## …` section whose heading starts with "Portable" (`## Portable Knowledge`) is portable:
- *     its body, without the heading;
+ *     its body, without the heading; a further portable section keeps its heading, one level
+ *     deeper (`### Portable: testing`), so that no text is lost;
  *   - every other `## …` section (Project Context, Project Learnings, Learnings, anything custom)
  *     is project learnings, heading included; so is text before the first section, except the
  *     `# …` title line;
- *   - lines that are only an HTML comment (the template's writing hints) are dropped;
+ *   - lines that are exactly one HTML comment (the template's writing hints) are dropped; a line
+ *     with text beside or between comments is kept;
  *   - headings inside fenced code blocks do not count.
  * When in doubt a section is project learnings: it still travels, under its own heading.
  */
@@ -22,7 +24,8 @@ export interface HistoryParts {
 const PORTABLE_HEADING = /^portable\b/i;
 const SECTION = /^ {0,3}##[ \t]+(.*?)[ \t#]*$/;
 const TITLE = /^ {0,3}#[ \t]/;
-const COMMENT_LINE = /^\s*<!--.*-->\s*$/;
+/** One HTML comment and nothing else: no text outside it, and no second comment. */
+const COMMENT_LINE = /^\s*<!--(?:(?!-->).)*-->\s*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /** Tracks fenced code blocks line by line. */
@@ -54,6 +57,7 @@ export function splitHistory(text: string): HistoryParts {
   const project: string[] = [];
   const fences = new Fences();
   let section: 'preamble' | 'portable' | 'project' = 'preamble';
+  let portableSections = 0;
   let dropped = false;
   for (const line of normalizeNewlines(text).split('\n')) {
     const target = section === 'portable' ? portable : project;
@@ -65,6 +69,7 @@ export function splitHistory(text: string): HistoryParts {
     if (heading) {
       section = PORTABLE_HEADING.test(heading[1]!) ? 'portable' : 'project';
       if (section === 'project') project.push(line);
+      else if (++portableSections > 1) portable.push(`### ${heading[1]}`);
       continue;
     }
     if (COMMENT_LINE.test(line)) {

@@ -4,7 +4,9 @@
  *
  * Order of work, so that a failure or a kill never loses anything:
  *   1. read and validate the whole file (squad-format.ts), check the target (symlinks, an existing
- *      squad: refused without `force`), plan every file: nothing is written before all of it passed;
+ *      squad: refused without `force`), plan every file, what init adds included (planned against
+ *      a scratch copy of the imported state files outside the repository): nothing is written to
+ *      the repository before all of it passed, and `--dry-run` reports from this same plan;
  *   2. build the complete new `.ai-team/` in a hidden staging folder at the repository root
  *      (`.ai-team-import-staging-{random}/`): the imported files, then what init adds (built-in
  *      skills, decisions, logs, Scribe, a roster from the casting registry when the file has none),
@@ -20,16 +22,17 @@
  *
  * Skills: built-in skills in the file (a team skill named `squad-*` whose `metadata.author` is
  * `squad`) are skipped: the target gets its own. A learned skill whose name is a built-in skill this
- * package ships is imported as `{name}-imported`, its frontmatter `name` rewritten to match.
+ * package ships is imported as `{name}-imported`, its frontmatter `name` rewritten to match (when
+ * the rewritten SKILL.md would not read back with that name, it is kept as it is, with a note).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   CASTING_SCHEMA,
   appendCasting,
   castingEvent,
   createPolicy,
-  defaultUniverseName,
   findUniverse,
   parsePolicy,
   parseRegistry,
@@ -38,7 +41,17 @@ import {
   type CastResult,
 } from './casting.js';
 import { SquadError } from './errors.js';
-import { checkWritableDir, ensureWritableDir, moveInside, randomId, removeInside, resolveInside, writeFileAtomic, writeStagedFile } from './fs-safe.js';
+import {
+  checkWritableDir,
+  ensureWritableDir,
+  existsInside,
+  moveInside,
+  randomId,
+  removeInside,
+  resolveInside,
+  writeFileAtomic,
+  writeStagedFile,
+} from './fs-safe.js';
 import { demoteHeadings, tidyHistoryPart } from './history.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { MAX_NAME_LENGTH } from './names.js';
@@ -61,8 +74,8 @@ import {
   squadPaths,
   teamSkillDir,
 } from './paths.js';
-import { listAgents, parseRoster } from './roster.js';
-import { SCRIBE_MEMBER, planGitattributes, planOwnedFiles, planScaffold } from './scaffold.js';
+import { listAgents, parseRoster, type RosterMember } from './roster.js';
+import { SCRIBE_MEMBER, planGitattributes, planOwnedFiles, planScaffold, type PlannedFile } from './scaffold.js';
 import { parseSkill, skillMetadata } from './skill.js';
 import {
   CASTING_FILES,
@@ -70,6 +83,7 @@ import {
   TEAM_FILES,
   SQUAD_LIMITS,
   SquadFormatError,
+  controlCharacterProblem,
   decodeFile,
   fileTable,
   formatBytes,
@@ -170,6 +184,8 @@ interface StagedFile {
   /** Repo-relative path as it will be after the swap. */
   path: string;
   entry: FileEntry;
+  /** A state file (team files, casting, charters, histories: what planning reads), or a skill's file. */
+  kind: 'state' | 'skill';
 }
 
 interface MemberInfo {
@@ -183,6 +199,11 @@ function insideSquad(relPath: string): boolean {
   return relPath === AI_TEAM_DIR || relPath.startsWith(`${AI_TEAM_DIR}/`);
 }
 
+/**
+ * The bytes of the .squad file: a regular file (not a folder, a device such as /dev/zero, or a
+ * pipe), read up to one byte past the document limit, so that an endless or growing file is
+ * refused without reading it all.
+ */
 function readSquadFile(file: string, shown: string, limits: SquadLimits): Buffer {
   let stat: fs.Stats;
   try {
@@ -191,13 +212,32 @@ function readSquadFile(file: string, shown: string, limits: SquadLimits): Buffer
     throw new SquadError('NOT_FOUND', `${shown} does not exist`, { hint: 'give the path of a .squad file ("create-squad export" writes one)' });
   }
   if (stat.isDirectory()) throw new SquadError('INVALID_INPUT', `${shown} is a folder, not a .squad file`, { hint: 'give the path of a .squad file' });
-  if (stat.size > limits.documentBytes) {
-    throw new SquadFormatError(undefined, `the file is ${formatBytes(stat.size)}; the limit is ${formatBytes(limits.documentBytes)}`);
-  }
+  if (!stat.isFile()) throw new SquadError('INVALID_INPUT', `${shown} is not a regular file`, { hint: 'give the path of a .squad file ("create-squad export" writes one)' });
+  const tooBig = (bytes: string) => new SquadFormatError(undefined, `the file is ${bytes}; the limit is ${formatBytes(limits.documentBytes)}`);
+  if (stat.size > limits.documentBytes) throw tooBig(formatBytes(stat.size));
+  let fd: number | undefined;
   try {
-    return fs.readFileSync(file);
+    fd = fs.openSync(file, 'r');
+    const most = limits.documentBytes + 1;
+    let buffer = Buffer.allocUnsafe(Math.min(stat.size + 1, most));
+    let total = 0;
+    for (;;) {
+      if (total === buffer.length) {
+        // The file grew since it was measured: read on, never past the limit.
+        if (total >= most) throw tooBig(`over ${formatBytes(limits.documentBytes)}`);
+        const bigger = Buffer.allocUnsafe(Math.min(total * 2, most));
+        buffer.copy(bigger, 0, 0, total);
+        buffer = bigger;
+      }
+      const n = fs.readSync(fd, buffer, total, buffer.length - total, null);
+      if (n === 0) return buffer.subarray(0, total);
+      total += n;
+    }
   } catch (error) {
+    if (error instanceof SquadError) throw error;
     throw new SquadError('NOT_FOUND', `cannot read ${shown} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { hint: 'check the path and its permissions' });
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
@@ -272,7 +312,7 @@ export function withSkillName(text: string, name: string): string | undefined {
       lines.splice(1, 0, `name: ${name}${eol}`);
       return bom + lines.join('\n');
     }
-    if (!/^name[ \t]*:/.test(line)) continue;
+    if (!/^(?:name|"name"|'name')[ \t]*:/.test(line)) continue;
     lines[i] = `name: ${name}${eol}`;
     // A value continued on indented lines (a block scalar, a folded string) goes with it.
     let end = i + 1;
@@ -281,6 +321,17 @@ export function withSkillName(text: string, name: string): string | undefined {
     return bom + lines.join('\n');
   }
   return undefined;
+}
+
+/** Why a rewritten SKILL.md does not read back with the name `name`, or undefined. */
+function renamedSkillProblem(text: string, name: string): string | undefined {
+  let found: unknown;
+  try {
+    found = parseSkill(text).frontmatter.name;
+  } catch (error) {
+    return `its frontmatter cannot be read (${error instanceof SquadError ? error.message : String(error)})`;
+  }
+  return found === name ? undefined : 'its frontmatter sets the name in a way create-squad cannot rewrite';
 }
 
 function titleCase(folder: string): string {
@@ -326,15 +377,30 @@ function memberInfos(document: SquadDocument): Map<string, MemberInfo> {
       infos.set(folder, { name: SCRIBE_MEMBER.name, role: SCRIBE_MEMBER.role, order: rank });
       continue;
     }
+    // Names and roles are shown on one line (and written into the roster and the history): one
+    // with a control character in it (a terminal escape) is refused, naming where it came from.
+    // The casting files were checked with the rest of the document; the roster and charters are
+    // multi-line texts, checked here for what is taken from them.
+    const oneLine = (value: string | undefined, where: string, what: string): string | undefined => {
+      const problem = value === undefined ? undefined : controlCharacterProblem(value);
+      if (problem) throw new SquadFormatError(where, `the ${what} of ${folder} ${problem}`);
+      return value;
+    };
+    const inRoster = roster.get(folder);
     const fromCharter = charterIdentity(agent.charter ?? '');
+    const charterWhere = `agents.${folder}.charter`;
     const legacyEntry = isMapping(legacy) ? own(legacy, folder) : undefined;
     const name =
-      stringOf(roster.get(folder)?.displayName) ??
+      oneLine(stringOf(inRoster?.displayName), 'team.team_md', 'roster name') ??
       stringOf(registered.get(folder)?.name) ??
       stringOf(isMapping(legacyEntry) ? legacyEntry.persistent_name : undefined) ??
-      fromCharter.name ??
+      oneLine(fromCharter.name, charterWhere, 'name') ??
       titleCase(folder);
-    const role = stringOf(roster.get(folder)?.role) ?? stringOf(registered.get(folder)?.role) ?? fromCharter.role ?? '';
+    const role =
+      oneLine(stringOf(inRoster?.role), 'team.team_md', 'roster role') ??
+      stringOf(registered.get(folder)?.role) ??
+      oneLine(fromCharter.role, charterWhere, 'role') ??
+      '';
     infos.set(folder, { name, role, order: rank });
   }
   return infos;
@@ -408,14 +474,15 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
         target = freeName(name, IMPORTED_SUFFIX, new Set([...taken, ...shipped]));
         taken.add(target);
         const renamed = withSkillName(skillMd, target);
-        if (renamed === undefined) overlay.notes.push(`${name}: its SKILL.md has no frontmatter, so its name could not be rewritten to "${target}"`);
-        else skillMd = renamed;
+        const problem = renamed === undefined ? 'its SKILL.md has no frontmatter' : renamedSkillProblem(renamed, target);
+        if (problem) overlay.notes.push(`${name}: ${problem}, so its name could not be rewritten to "${target}"; it was imported as it is (set "name: ${target}" in its SKILL.md)`);
+        else skillMd = renamed!;
         overlay.renamed.push({ scope, ...where(agent), from: name, to: target, reason: 'a built-in skill has this name' });
       }
       const dir = agent === undefined ? teamSkillDir(target) : agentSkillDir(agent, target);
-      overlay.files.push({ path: `${dir}/${SKILL_FILE}`, entry: skillMd });
+      overlay.files.push({ path: `${dir}/${SKILL_FILE}`, entry: skillMd, kind: 'skill' });
       const files = skillFileEntries(skill);
-      for (const [relPath, entry] of files) overlay.files.push({ path: `${dir}/${relPath}`, entry });
+      for (const [relPath, entry] of files) overlay.files.push({ path: `${dir}/${relPath}`, entry, kind: 'skill' });
       overlay.skills.push({ name: target, scope, ...where(agent), files: files.length + 1, ...(target === name ? {} : { renamedFrom: name }) });
     }
   };
@@ -423,7 +490,7 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
   const date = now.toISOString().slice(0, 10);
   for (const folder of Object.keys(document.agents).sort(compareCodePoints)) {
     const agent = document.agents[folder]!;
-    if (agent.charter !== undefined) overlay.files.push({ path: charterPath(folder), entry: agent.charter });
+    if (agent.charter !== undefined) overlay.files.push({ path: charterPath(folder), entry: agent.charter, kind: 'state' });
     if (agent.history !== undefined) {
       const history = await renderTemplate(IMPORTED_HISTORY_TEMPLATE, {
         name: infos.get(folder)!.name,
@@ -432,7 +499,7 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
         portable: tidyHistoryPart(agent.history.portable),
         project: demoteHeadings(tidyHistoryPart(agent.history.project)),
       });
-      overlay.files.push({ path: historyPath(folder), entry: history });
+      overlay.files.push({ path: historyPath(folder), entry: history, kind: 'state' });
     }
     place(agent.skills, 'agent', folder);
   }
@@ -440,12 +507,12 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
 
   for (const [key, relPath] of fileTable(TEAM_FILES)) {
     const text = document.team[key];
-    if (text !== undefined) overlay.files.push({ path: relPath, entry: text });
+    if (text !== undefined) overlay.files.push({ path: relPath, entry: text, kind: 'state' });
   }
   const casting = castingTexts(document, infos, now);
   for (const [key, relPath] of fileTable(CASTING_FILES)) {
     const text = casting[key];
-    if (text !== undefined) overlay.files.push({ path: relPath, entry: text });
+    if (text !== undefined) overlay.files.push({ path: relPath, entry: text, kind: 'state' });
   }
   return overlay;
 }
@@ -458,6 +525,48 @@ function removeQuietly(root: string, relPath: string): void {
   }
 }
 
+interface SquadPlan {
+  /** What init adds inside .ai-team/ (repo-relative paths), the manifest excepted. */
+  files: PlannedFile[];
+  /** The manifest's text: the squad-owned files inside .ai-team/ and the ones created outside. */
+  manifest: string;
+  universe: string;
+  notes: string[];
+  /** The roster as it will be. */
+  roster: RosterMember[];
+}
+
+/**
+ * What init adds to the imported squad, planned before anything is written to the repository:
+ * planScaffold reads a squad from disk, so it runs against a scratch copy of the imported state
+ * files (team files, casting, charters, histories: all it reads) in the system's temporary folder,
+ * removed right after. A dry run and a real run report from this one plan.
+ */
+async function planSquad(state: readonly StagedFile[], outsideManifest: Record<string, string>, now: Date, version: string): Promise<SquadPlan> {
+  const tmp = os.tmpdir();
+  const scratchName = `create-squad-import-plan-${randomId()}`;
+  const scratch = path.join(tmp, scratchName);
+  try {
+    for (const file of state) {
+      const { data, mode } = decodeFile(file.entry);
+      writeStagedFile(scratch, file.path, data, { mode });
+    }
+    const plan = await planScaffold(scratch, { team: false, now, version });
+    const files = plan.files.filter((f) => insideSquad(f.path) && f.kind !== 'manifest');
+    const manifestFiles = Object.fromEntries(Object.entries(plan.manifest.files).filter(([relPath]) => insideSquad(relPath)));
+    const teamText = state.find((f) => f.path === squadPaths.team)?.entry ?? files.find((f) => f.path === squadPaths.team)?.content;
+    return {
+      files,
+      manifest: serializeManifest({ schema: MANIFEST_SCHEMA, version, files: { ...manifestFiles, ...outsideManifest } }),
+      universe: plan.universe,
+      notes: plan.notes,
+      roster: typeof teamText === 'string' ? parseRoster(teamText) : [],
+    };
+  } finally {
+    removeQuietly(tmp, scratchName);
+  }
+}
+
 /** Import `file` (absolute path) into the repository at `root`. */
 export async function importSquad(root: string, file: string, options: ImportOptions = {}): Promise<ImportReport> {
   const now = options.now ?? new Date();
@@ -465,8 +574,8 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   const version = options.version ?? packageVersion();
   const shown = options.shownFile ?? file;
 
-  // 1. Read and check everything before the first write.
-  const sourceName = path.basename(file).replace(/\.[^.]*$/, '');
+  // 1. Read, check and plan everything before the first write.
+  const sourceName = path.basename(file).replace(/\.[^.]*$/, '').replace(/\p{Cc}/gu, '');
   const { format, document } = readSquadDocument(readSquadFile(file, shown, limits), { limits, sourceName });
   checkWritableDir(root);
   const target = inspectTarget(root);
@@ -487,23 +596,34 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   // refused now, not halfway through.
   for (const planned of outside.files) checkWritableDir(path.dirname(resolveInside(root, planned.path)));
   if (gitattributes.content !== undefined) resolveInside(root, GITATTRIBUTES_PATH);
+  const squad = await planSquad(
+    overlay.files.filter((f) => f.kind === 'state'),
+    outside.manifestFiles,
+    now,
+    version,
+  );
 
-  const policyText = overlay.files.find((f) => f.path === squadPaths.castingPolicy)?.entry;
-  const policy = typeof policyText === 'string' ? parsePolicy(policyText) : undefined;
   const notes = [...overlay.notes];
   if (format === LEGACY_FORMAT_VERSION) notes.push('a Squad 1.0 export: histories were split into portable knowledge and project learnings, and the roster was rebuilt from the casting registry and the charters');
   if (gitattributes.note) notes.push(gitattributes.note);
+  notes.push(...squad.notes);
+  const roster = new Map(squad.roster.map((member) => [member.name, member]));
   const report: ImportReport = {
     file: shown,
     format,
     source,
     exportedAt: document.exported_at,
     exportedBy: document.exported_by,
-    universe: policy?.state === 'ok' ? policy.value.universe : defaultUniverseName(),
+    universe: squad.universe,
     agents: Object.keys(document.agents)
       .filter((folder) => folder !== SCRIBE_AGENT)
       .sort((a, b) => infos.get(a)!.order - infos.get(b)!.order || compareCodePoints(a, b))
-      .map((folder) => ({ name: folder, displayName: infos.get(folder)!.name, role: infos.get(folder)!.role, skills: Object.keys(document.agents[folder]!.skills).length })),
+      .map((folder) => {
+        // As the roster will show the member (the roster's own row, or the one rebuilt from the registry).
+        const member = roster.get(folder);
+        const info = infos.get(folder)!;
+        return { name: folder, displayName: member?.displayName ?? info.name, role: member?.role ?? info.role, skills: Object.keys(document.agents[folder]!.skills).length };
+      }),
     skills: overlay.skills,
     builtinSkills: shippedBuiltinSkills(),
     renamed: overlay.renamed,
@@ -513,7 +633,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     gitattributesAdded: gitattributes.added,
     leftovers: target.leftovers,
     notes,
-    files: overlay.files.length,
+    files: overlay.files.length + squad.files.length + 1,
     dryRun: options.dryRun === true,
   };
   if (options.dryRun) return report;
@@ -527,25 +647,13 @@ export async function importSquad(root: string, file: string, options: ImportOpt
       const { data, mode } = decodeFile(staged.entry);
       writeStagedFile(root, `${staging}/${staged.path}`, data, { mode });
     }
-    const plan = await planScaffold(stagingRoot, { team: false, now, version });
-    const squadFiles = plan.files.filter((f) => insideSquad(f.path) && f.kind !== 'manifest');
-    for (const planned of squadFiles) writeStagedFile(stagingRoot, planned.path, planned.content, { mode: planned.mode });
-    const manifestFiles = Object.fromEntries(Object.entries(plan.manifest.files).filter(([relPath]) => insideSquad(relPath)));
-    const manifest = { schema: MANIFEST_SCHEMA, version, files: { ...manifestFiles, ...outside.manifestFiles } };
-    writeStagedFile(stagingRoot, squadPaths.manifest, serializeManifest(manifest));
+    for (const planned of squad.files) writeStagedFile(stagingRoot, planned.path, planned.content, { mode: planned.mode });
+    writeStagedFile(stagingRoot, squadPaths.manifest, squad.manifest);
     for (const planned of outside.files) writeStagedFile(stagingRoot, planned.path, planned.content, { mode: planned.mode });
-    report.files = overlay.files.length + squadFiles.length + 1;
-    report.universe = plan.universe;
-    report.notes.push(...plan.notes);
-    const roster = new Map(parseRoster(fs.readFileSync(resolveIn(stagingRoot, squadPaths.team), 'utf8')).map((m) => [m.name, m]));
-    for (const agent of report.agents) {
-      const member = roster.get(agent.name);
-      if (member) Object.assign(agent, { displayName: member.displayName, role: member.role });
-    }
 
     // 3. Squad-owned files outside .ai-team/, where still missing.
     for (const planned of outside.files) {
-      if (!fs.existsSync(resolveInside(root, planned.path, { allowFinalSymlink: true }))) moveInside(root, `${staging}/${planned.path}`, planned.path);
+      if (!existsInside(root, planned.path)) moveInside(root, `${staging}/${planned.path}`, planned.path);
     }
     if (gitattributes.content !== undefined) {
       writeFileAtomic(root, GITATTRIBUTES_PATH, gitattributes.content, { exclusive: !gitattributes.existed });
@@ -556,7 +664,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     try {
       moveInside(root, `${staging}/${AI_TEAM_DIR}`, AI_TEAM_DIR);
     } catch (error) {
-      if (archive !== undefined && !fs.existsSync(resolveIn(root, AI_TEAM_DIR))) moveInside(root, archive, AI_TEAM_DIR);
+      if (archive !== undefined && !existsInside(root, AI_TEAM_DIR)) moveInside(root, archive, AI_TEAM_DIR);
       throw error;
     }
   } catch (error) {

@@ -18,17 +18,20 @@
  * The original Squad's export (`version: "1.0"`: `agents.{name}.charter`, `agents.{name}.history`
  * as one string, `skills` as an array of SKILL.md texts) is read too, and converted to this model.
  *
- * Everything is checked before anything is written: format version, types, names, paths, sizes.
- * The first problem is thrown as a SquadFormatError naming the entry, e.g.
+ * Everything is checked before anything is written: format version, types, names, paths, sizes,
+ * the shape of the casting files, duplicate keys, control characters in one-line fields. The first
+ * problem is thrown as a SquadFormatError naming the entry, e.g.
  *   agents.fenster.skills.api-design.references["../x"]: the path contains ".."
  */
 import { isUtf8 } from 'node:buffer';
+import { parseHistory, parsePolicy, parseRegistry, type CastingRead } from './casting.js';
 import { SquadError } from './errors.js';
 import { parseSkill } from './skill.js';
 import { relativePathProblem } from './fs-safe.js';
 import { splitHistory } from './history.js';
 import { nameProblems } from './names.js';
 import { SKILL_FILE, SKILL_RESOURCE_DIRS, squadPaths } from './paths.js';
+import { modeFor } from './tree.js';
 import { compareCodePoints, isMapping } from './util.js';
 
 export const SQUAD_FORMAT_VERSION = '1.1';
@@ -148,33 +151,82 @@ export class SquadFormatError extends SquadError {
 
 // ---------------------------------------------------------------- reading JSON safely
 
+/** A problem the pre-parse scan found: `where` names the entry (undefined: the document). */
+export interface JsonStructureProblem {
+  where: string | undefined;
+  detail: string;
+}
+
+interface ScanFrame {
+  /** Its key in the parent object, or its index in the parent list; undefined for the document. */
+  name: string | number | undefined;
+  /** The keys seen so far (objects only). */
+  keys: Set<string> | undefined;
+  /** The index of the current item (lists only). */
+  index: number;
+}
+
+function framePath(frames: readonly ScanFrame[]): string {
+  let where = '';
+  for (const frame of frames) if (frame.name !== undefined) where = entryPath(where, frame.name);
+  return where;
+}
+
 /**
- * Where `text` nests objects and arrays deeper than `maxDepth`, or undefined. A linear scan that
- * skips strings, run before JSON.parse (which can overflow the stack on pathological nesting).
+ * What JSON.parse would not say about `text`: nesting deeper than `maxDepth` (JSON.parse can
+ * overflow the stack on pathological nesting), or a key that appears twice in one object
+ * (JSON.parse silently keeps the last one). A linear scan that jumps over strings; undefined when
+ * neither is found. Malformed JSON is left for JSON.parse to report.
  */
-export function jsonNestingProblem(text: string, maxDepth: number): string | undefined {
-  let depth = 0;
+export function jsonStructureProblem(text: string, maxDepth: number): JsonStructureProblem | undefined {
+  const frames: ScanFrame[] = [];
+  let expectKey = false;
+  let lastKey: string | undefined;
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       // Jump to the closing quote: one not preceded by an odd number of backslashes.
       let from = i + 1;
+      let quote: number;
       for (;;) {
-        const quote = text.indexOf('"', from);
+        quote = text.indexOf('"', from);
         if (quote === -1) return undefined; // unterminated string: JSON.parse reports it
         let backslashes = 0;
         for (let k = quote - 1; k > i && text.charCodeAt(k) === 0x5c; k -= 1) backslashes += 1;
-        if (backslashes % 2 === 0) {
-          i = quote;
-          break;
-        }
+        if (backslashes % 2 === 0) break;
         from = quote + 1;
       }
+      const top = frames[frames.length - 1];
+      if (expectKey && top?.keys) {
+        let key = text.slice(i + 1, quote);
+        if (key.includes('\\')) {
+          try {
+            key = JSON.parse(text.slice(i, quote + 1)) as string;
+          } catch {
+            return undefined; // a bad escape: JSON.parse reports it
+          }
+        }
+        if (top.keys.has(key)) {
+          return { where: framePath(frames) || undefined, detail: `the key ${oneLine(JSON.stringify(key), 80)} appears twice (each entry must be named once)` };
+        }
+        top.keys.add(key);
+        lastKey = key;
+        expectKey = false;
+      }
+      i = quote;
     } else if (c === 0x7b || c === 0x5b) {
-      depth += 1;
-      if (depth > maxDepth) return `the JSON nests deeper than ${maxDepth} levels (at character ${i + 1})`;
+      if (frames.length >= maxDepth) return { where: undefined, detail: `the JSON nests deeper than ${maxDepth} levels (at character ${i + 1})` };
+      const top = frames[frames.length - 1];
+      const name = top === undefined ? undefined : top.keys ? lastKey : top.index;
+      frames.push({ name, keys: c === 0x7b ? new Set() : undefined, index: 0 });
+      expectKey = c === 0x7b;
     } else if (c === 0x7d || c === 0x5d) {
-      depth -= 1;
+      frames.pop();
+      expectKey = false;
+    } else if (c === 0x2c) {
+      const top = frames[frames.length - 1];
+      if (top?.keys) expectKey = true;
+      else if (top) top.index += 1;
     }
   }
   return undefined;
@@ -185,10 +237,10 @@ function oneLine(text: string, max = 160): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** Parse JSON text with the nesting limit. Throws SquadFormatError (not JSON, truncated, too deep). */
+/** Parse JSON text with the nesting limit. Throws SquadFormatError (not JSON, truncated, too deep, a key twice). */
 export function parseJsonText(text: string, maxDepth: number = SQUAD_LIMITS.depth): unknown {
-  const nesting = jsonNestingProblem(text, maxDepth);
-  if (nesting) throw new SquadFormatError(undefined, nesting);
+  const structure = jsonStructureProblem(text, maxDepth);
+  if (structure) throw new SquadFormatError(structure.where, structure.detail);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -253,34 +305,66 @@ export function encodeFile(data: Buffer, executable: boolean): FileEntry {
 
 /** The bytes (a string is written as UTF-8) and mode a FILES value stands for. */
 export function decodeFile(entry: FileEntry): { data: string | Buffer; mode: number } {
-  if (typeof entry === 'string') return { data: entry, mode: 0o644 };
+  if (typeof entry === 'string') return { data: entry, mode: modeFor(false) };
   return {
     data: entry.encoding === 'base64' ? Buffer.from(entry.content, 'base64') : entry.content,
-    mode: entry.mode === '755' ? 0o755 : 0o644,
+    mode: modeFor(entry.mode === '755'),
   };
+}
+
+/** C0 and C1 control characters (and DEL): never in a name, a path or a one-line field. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Why `text` cannot be a one-line field (a control character, such as a terminal escape), or undefined. */
+export function controlCharacterProblem(text: string): string | undefined {
+  const match = CONTROL_CHARACTER.exec(text);
+  return match ? `contains a control character (U+${match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})` : undefined;
+}
+
+/** Characters Windows refuses in a file name (besides `/`, `\\` and control characters). */
+const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
+/** Device names Windows reserves, with or without an extension (`aux.txt` too). */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(?:\.|$)/i;
+
+/** Why one segment of a path (or a name) cannot be a file name on Windows, or undefined. */
+function windowsSegmentProblem(segment: string): string | undefined {
+  const forbidden = WINDOWS_FORBIDDEN.exec(segment);
+  if (forbidden) return `${forbidden[0] === '"' ? `'"'` : `"${forbidden[0]}"`} is a character Windows does not allow in file names`;
+  if (WINDOWS_DEVICE.test(segment)) return `"${segment}" is a device name Windows reserves`;
+  if (/[. ]$/.test(segment)) return `"${segment}" ends with a dot or a space, which Windows drops`;
+  return undefined;
 }
 
 /**
  * Why a path inside a skill is unacceptable in a .squad file, or undefined. Adds to the
  * repository path rules (empty, NUL, backslash, absolute, `..`, empty or `.` segments): a drive
- * letter at the start of any segment, control characters, a `.git` folder, and length limits.
+ * letter at the start of any segment, control characters, a `.git` folder, what Windows refuses
+ * (`<>:"|?*`, device names such as `CON` or `aux.txt`, a trailing dot or space), and length limits.
  */
 export function squadPathProblem(relPath: string, limits: SquadLimits = SQUAD_LIMITS): string | undefined {
   const base = relativePathProblem(relPath);
   if (base) return base;
   if (relPath.length > limits.pathLength) return `the path is ${relPath.length} characters; the limit is ${limits.pathLength}`;
-  if (/[\u0000-\u001f\u007f]/.test(relPath)) return 'the path contains a control character';
+  if (CONTROL_CHARACTER.test(relPath)) return 'the path contains a control character';
   for (const segment of relPath.split('/')) {
     if (/^[a-zA-Z]:/.test(segment)) return 'the path contains a drive letter';
     if (segment.toLowerCase() === '.git') return 'the path contains a .git folder';
+    const windows = windowsSegmentProblem(segment);
+    if (windows) return `the path is not portable: ${windows}`;
     if (Buffer.byteLength(segment) > limits.segmentBytes) return `a path segment is longer than ${limits.segmentBytes} bytes`;
   }
   return undefined;
 }
 
-/** The key under which two names or paths count as the same: Unicode NFC, case ignored. */
+/**
+ * The key under which two names or paths count as the same: Unicode NFC, case ignored, trailing
+ * dots and spaces of each segment dropped (as Windows drops them).
+ */
 export function normalizedKey(text: string): string {
-  return text.normalize('NFC').toLowerCase();
+  return text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[. ]+(?=\/|$)/g, '');
 }
 
 // ---------------------------------------------------------------- canonical JSON
@@ -334,7 +418,7 @@ export function canonicalJson(value: unknown, verbatim: ReadonlySet<object> = ne
 
 /**
  * The text of a .squad file: keys sorted, except inside the casting files, which keep their own
- * order so that they come back byte for byte.
+ * key order (import writes them back as JSON with a two-space indent).
  */
 export function serializeSquad(document: SquadDocument): string {
   const casting = [document.casting.policy, document.casting.registry, document.casting.history].filter((value): value is Record<string, unknown> => value !== undefined);
@@ -397,32 +481,30 @@ function optionalText(value: unknown, where: string, budget: Budget): string | u
   return value === undefined || value === null ? undefined : text(value, where, budget);
 }
 
+/** A one-line field (the project, a date, a version): a string without control characters. */
 function plainString(value: unknown, where: string): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw new SquadFormatError(where, `must be a string, not ${kindOf(value)}`);
   if (value.length > 1000) throw new SquadFormatError(where, 'is longer than 1000 characters');
+  const control = controlCharacterProblem(value);
+  if (control) throw new SquadFormatError(where, control);
   return value;
 }
 
-/** `text` with everything outside printable ASCII as \uXXXX, so names that look alike can be told apart. */
-function visible(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/**
+ * Why an agent or skill name is refused: the name rules (lowercase a-z, digits, hyphens: two valid
+ * names are never the same file name on any system), or a device name Windows reserves.
+ */
+function nameProblem(name: string, what: string): string | undefined {
+  const [problem] = nameProblems(name, what);
+  if (problem) return problem.message;
+  return WINDOWS_DEVICE.test(name) ? `${what} "${name}" is a device name Windows reserves` : undefined;
 }
 
-/** Agent or skill names: no two the same once normalised, each by the name rules. */
 function checkNames(names: readonly string[], where: string, what: string): void {
-  const seen = new Map<string, string>();
   for (const name of names) {
-    const key = normalizedKey(name);
-    const first = seen.get(key);
-    if (first !== undefined) {
-      throw new SquadFormatError(entryPath(where, name), `duplicate ${what}: "${visible(first)}" and "${visible(name)}" are the same name once case and Unicode normalisation are ignored`);
-    }
-    seen.set(key, name);
-  }
-  for (const name of names) {
-    const [problem] = nameProblems(name, what);
-    if (problem) throw new SquadFormatError(entryPath(where, name), problem.message);
+    const problem = nameProblem(name, what);
+    if (problem) throw new SquadFormatError(entryPath(where, name), problem);
   }
 }
 
@@ -501,7 +583,49 @@ function checkSkills(value: unknown, where: string, budget: Budget): Record<stri
   return Object.fromEntries(names.map((name) => [name, checkSkill(raw[name], entryPath(where, name), budget)]));
 }
 
-function checkCasting(value: unknown, budget: Budget): SquadCasting {
+const CASTING_READERS: Record<CastingFileKey, (text: string) => CastingRead<unknown>> = { policy: parsePolicy, registry: parseRegistry, history: parseHistory };
+
+/** The first string (key or value) in `value` with a control character: where it is, and what. */
+function controlCharacterIn(value: unknown, where: string): JsonStructureProblem | undefined {
+  if (typeof value === 'string') {
+    const detail = controlCharacterProblem(value);
+    return detail ? { where, detail } : undefined;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const found = controlCharacterIn(value[i], entryPath(where, i));
+      if (found) return found;
+    }
+  } else if (isMapping(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      const detail = controlCharacterProblem(key);
+      if (detail) return { where: entryPath(where, key, true), detail: `its key ${detail}` };
+      const found = controlCharacterIn(item, entryPath(where, key));
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why a casting file (its parsed JSON) would break the squad it is imported into, or undefined:
+ * the shape create-squad reads (`universe`, `members`, `events`), and no control character in any
+ * of its strings (names, roles and universes are shown on one line).
+ */
+export function castingFileProblem(key: CastingFileKey, value: Record<string, unknown>, where: string = entryPath('casting', key)): JsonStructureProblem | undefined {
+  const read = CASTING_READERS[key](JSON.stringify(value));
+  if (read.state === 'invalid') return { where, detail: `not a valid casting ${key}: ${read.reason}` };
+  return controlCharacterIn(value, where);
+}
+
+/**
+ * The casting files. Format 1.1 files must have the shape create-squad reads. A Squad 1.0 export
+ * carries the original Squad's shape (`registry.agents`, `history.universe_usage_history`), which
+ * import converts (see castingTexts in import.ts): only objects without control characters are
+ * required there.
+ * TODO: check 1.0 casting files with casting.ts's reader of the original shape once it has one.
+ */
+function checkCasting(value: unknown, budget: Budget, legacy: boolean): SquadCasting {
   const raw = optionalMapping(value, 'casting');
   const casting: SquadCasting = {};
   if (!raw) return casting;
@@ -509,6 +633,8 @@ function checkCasting(value: unknown, budget: Budget): SquadCasting {
     const where = entryPath('casting', key);
     const file = optionalMapping(raw[key], where);
     if (!file) continue;
+    const problem = legacy ? controlCharacterIn(file, where) : castingFileProblem(key, file, where);
+    if (problem) throw new SquadFormatError(problem.where, problem.detail);
     budget.add(where, Buffer.byteLength(JSON.stringify(file)));
     casting[key] = file;
   }
@@ -557,7 +683,7 @@ function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDoc
     exported_by: plainString(root.exported_by, 'exported_by') ?? '',
     source: { project: plainString(source.project, 'source.project') ?? '' },
     team: teamFiles,
-    casting: checkCasting(root.casting, budget),
+    casting: checkCasting(root.casting, budget, false),
     agents,
     team_skills: checkSkills(root.team_skills, 'team_skills', budget),
   };
@@ -585,12 +711,11 @@ function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: 
       throw new SquadFormatError(where, `the SKILL.md cannot be read: ${error instanceof SquadError ? error.message : String(error)}`);
     }
     if (typeof name !== 'string') throw new SquadFormatError(where, 'the SKILL.md has no "name" in its frontmatter');
-    const key = normalizedKey(name);
-    const first = seen.get(key);
+    const problem = nameProblem(name, 'skill name');
+    if (problem) throw new SquadFormatError(where, problem);
+    const first = seen.get(name);
     if (first !== undefined) throw new SquadFormatError(where, `duplicate skill name "${name}" (also ${first})`);
-    seen.set(key, where);
-    const [problem] = nameProblems(name, 'skill name');
-    if (problem) throw new SquadFormatError(where, problem.message);
+    seen.set(name, where);
     skills.push([name, { skill_md: skillMd, references: {}, scripts: {}, assets: {}, files: {} }]);
   });
   const version = plainString(root.squad_version, 'squad_version');
@@ -600,7 +725,7 @@ function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: 
     exported_by: version === undefined ? 'squad' : `squad@${version}`,
     source: { project: sourceName },
     team: {},
-    casting: checkCasting(root.casting, budget),
+    casting: checkCasting(root.casting, budget, true),
     agents,
     team_skills: Object.fromEntries(skills),
   };

@@ -1,7 +1,8 @@
 /**
  * Walking and copying whole folders (a skill with its references, scripts and assets).
  * Symlinks are never followed: they are reported as skipped, so a copied tree can only contain
- * what is really inside the source folder.
+ * what is really inside the source folder. `.git` folders and files (a skill that is its own
+ * repository or submodule) are left out, and listed so that callers can say so.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,9 +21,15 @@ export interface Tree {
   files: TreeFile[];
   /** Relative paths of symlinks and special files that were left out. */
   skipped: string[];
+  /** Relative paths of the `.git` folders and files that were left out (not walked). */
+  git: string[];
 }
 
-/** Every regular file below `absDir` (dot-files included, `.git` excluded), sorted by path. */
+function isGitEntry(relPath: string): boolean {
+  return relPath.slice(relPath.lastIndexOf('/') + 1).toLowerCase() === '.git';
+}
+
+/** Every regular file below `absDir` (dot-files included, `.git` left out), sorted by path. */
 export async function listTree(absDir: string): Promise<Tree> {
   const { default: fg } = await import('fast-glob');
   const entries = await fg('**/*', {
@@ -32,12 +39,19 @@ export async function listTree(absDir: string): Promise<Tree> {
     followSymbolicLinks: false,
     objectMode: true,
     stats: true,
-    ignore: ['**/.git/**', '.git'],
+    caseSensitiveMatch: false,
+    // What is inside a .git folder is not walked; the .git entry itself is listed.
+    ignore: ['**/.git/**/*'],
   });
   const files: TreeFile[] = [];
   const skipped: string[] = [];
+  const git: string[] = [];
   for (const entry of entries) {
     const stats = entry.stats!;
+    if (isGitEntry(entry.path)) {
+      git.push(entry.path);
+      continue;
+    }
     if (stats.isDirectory()) continue;
     if (!stats.isFile()) {
       skipped.push(entry.path);
@@ -47,7 +61,8 @@ export async function listTree(absDir: string): Promise<Tree> {
   }
   files.sort((a, b) => compareCodePoints(a.path, b.path));
   skipped.sort(compareCodePoints);
-  return { files, skipped };
+  git.sort(compareCodePoints);
+  return { files, skipped, git };
 }
 
 /** File mode create-squad writes: 755 for executables, 644 otherwise. */

@@ -172,6 +172,74 @@ describe('export', () => {
     expect(data.skipped).toContainEqual({ path: `${agentSkillDir('fenster', REACT_SKILL)}/references/link.md`, reason: 'a symlink or special file; not exported' });
     expect(fs.readFileSync(file, 'utf8')).not.toContain('do not export');
   });
+
+  it('never follows a symlinked squad folder out of the repository: skips and reports it, or refuses for .ai-team itself', () => {
+    const elsewhere = sourceSquad();
+    const source = sourceSquad();
+    writeFiles(elsewhere, { [charterPath('keaton')]: '# Keaton — from elsewhere\n', [squadPaths.castingPolicy]: '{"universe": "Elsewhere"}\n' });
+    for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.teamSkills]) {
+      fs.rmSync(path.join(source, rel), { recursive: true });
+      fs.symlinkSync(path.join(elsewhere, rel), path.join(source, rel));
+    }
+    const file = path.join(tempDir(), 'x.squad');
+    const data = exportTo(source, file);
+    for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.teamSkills]) expect(data.skipped).toContainEqual({ path: rel, reason: 'a symlink; not followed' });
+    const document = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(document.agents).toEqual({});
+    expect(document.casting).toEqual({});
+    expect(document.team_skills).toEqual({});
+    expect(fs.readFileSync(file, 'utf8')).not.toContain('from elsewhere');
+
+    const linked = tempRepo();
+    fs.symlinkSync(path.join(elsewhere, '.ai-team'), path.join(linked, '.ai-team'));
+    const refused = runCli(['export', '--out', path.join(tempDir(), 'y.squad')], { cwd: linked });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toMatch(/^✗ cannot export: \.ai-team is a symlink; export never follows symlinks — /);
+  });
+
+  it('reports what it leaves out instead of dropping it silently: symlinked skill folders, .git in a skill, files that are not UTF-8', () => {
+    const source = sourceSquad();
+    const outside = tempDir();
+    writeFiles(outside, { 'linked/SKILL.md': validSkill('linked') });
+    fs.symlinkSync(path.join(outside, 'linked'), path.join(source, agentSkillDir('fenster', 'linked')));
+    const react = agentSkillDir('fenster', REACT_SKILL);
+    writeFiles(source, {
+      [`${teamSkillDir(TEAM_SKILL)}/.git/HEAD`]: 'ref: refs/heads/main\n',
+      [`${react}/vendor/lib/.git`]: 'gitdir: ../../.git/modules/lib\n',
+      [`${react}/vendor/lib/index.js`]: 'export {};\n',
+      [charterPath('hockney')]: Buffer.from([0x23, 0x20, 0x48, 0xe9, 0x0a]), // "# H\xe9": Latin-1, not UTF-8
+    });
+    const file = path.join(tempDir(), 'x.squad');
+    const data = exportTo(source, file);
+    expect(data.skipped).toEqual(
+      expect.arrayContaining([
+        { path: agentSkillDir('fenster', 'linked'), reason: 'a symlink; not followed' },
+        { path: `${teamSkillDir(TEAM_SKILL)}/.git`, reason: 'a .git folder or file; not exported' },
+        { path: `${react}/vendor/lib/.git`, reason: 'a .git folder or file; not exported' },
+        { path: charterPath('hockney'), reason: 'not UTF-8 text; not exported (a .squad file would garble it)' },
+      ]),
+    );
+    const document = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(document.agents.fenster.skills.linked).toBeUndefined();
+    expect(document.agents.fenster.skills[REACT_SKILL].files['vendor/lib/index.js']).toBe('export {};\n');
+    expect(document.agents.hockney.charter).toBeUndefined();
+    expect(fs.readFileSync(file, 'utf8')).not.toContain('\uFFFD');
+  });
+
+  it('lists the changed and added files of built-in skills, which stay behind with them', () => {
+    const source = sourceSquad();
+    const builtin = teamSkillDir('squad-code-review');
+    fs.appendFileSync(path.join(source, builtin, SKILL_FILE), '\n- Our own rule: review migrations twice.\n');
+    writeFiles(source, { [`${builtin}/references/our-checklist.md`]: '# Checklist\n' });
+    const data = exportTo(source, path.join(tempDir(), 'x.squad'));
+    const left = data.skipped.filter((skip) => skip.path.startsWith(`${squadPaths.teamSkills}/squad-`));
+    expect(left).toEqual([
+      { path: `${builtin}/${SKILL_FILE}`, reason: 'changed in a built-in skill; built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along' },
+      { path: `${builtin}/references/our-checklist.md`, reason: 'added to a built-in skill; built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along' },
+    ]);
+    const text = runCli(['export', '--out', path.join(tempDir(), 'y.squad')], { cwd: source });
+    expect(text.stderr).toContain(`⚠ ${builtin}/${SKILL_FILE}: changed in a built-in skill; built-in skills do not travel`);
+  });
 });
 
 describe('import into a repository that has a squad', () => {
@@ -366,15 +434,15 @@ describe('import refuses bad input with one line naming the entry, and writes no
     expectRejected(minimal({ team: { team_md: ['x'] } }), /team\.team_md: must be a string, not a list/);
   });
 
-  it('agent and skill names that break the rules, and duplicates after normalisation', () => {
+  it('agent and skill names that break the rules, duplicate keys, and files that are the same after normalisation', () => {
     expectRejected(minimal({ agents: { 'Bad Name': {} } }), /agents\["Bad Name"\]: agent name "Bad Name" must be lowercase/);
     expectRejected(minimal({ agents: { fenster: { skills: { '-react': { skill_md: 'x' } } } } }), /agents\.fenster\.skills\["-react"\]: skill name "-react" must not start or end with a hyphen/);
     expectRejected(minimal({ team_skills: { 'a--b': { skill_md: 'x' } } }), /team_skills\.a--b: skill name "a--b" must not contain consecutive hyphens/);
-    expectRejected(minimal({ agents: { fenster: {}, Fenster: {} } }), /agents\.Fenster: duplicate agent name: "fenster" and "Fenster" are the same name/);
-    expectRejected(
-      minimal({ team_skills: { 'caf\u00e9': { skill_md: 'x' }, 'cafe\u0301': { skill_md: 'x' } } }),
-      /duplicate skill name: "caf\\u00e9" and "cafe\\u0301" are the same name once case and Unicode normalisation are ignored/,
-    );
+    expectRejected(minimal({ agents: { fenster: {}, Fenster: {} } }), /agents\.Fenster: agent name "Fenster" must be lowercase/);
+    expectRejected(minimal({ team_skills: { 'caf\u00e9': { skill_md: 'x' } } }), /team_skills\["caf\u00e9"\]: skill name "caf\u00e9" may only contain lowercase letters/);
+    expectRejected(minimal({ agents: { aux: {} } }), /agents\.aux: agent name "aux" is a device name Windows reserves/);
+    const twice = JSON.stringify(minimal()).replace('"fenster":{', '"fenster":{"charter":"# First\\n",');
+    expectRejected(undefined, /^✗ invalid \.squad file: agents\.fenster: the key "charter" appears twice/, { raw: twice });
     expectRejected(
       minimal({ team_skills: { api: { skill_md: 'x', references: { 'Guide.md': 'a' }, files: { 'references/guide.md': 'b' } } } }),
       /team_skills\.api\.files\["references\/guide\.md"\]: the same file as team_skills\.api\.references\["Guide\.md"\]/,
@@ -395,6 +463,39 @@ describe('import refuses bad input with one line naming the entry, and writes no
     expectRejected(withReference('C:/Windows/x'), /the path is absolute/);
     expectRejected(withReference('docs/C:x'), /references\["docs\/C:x"\]: the path contains a drive letter/);
     expectRejected(withReference('.git/config'), /the path contains a \.git folder/);
+  });
+
+  it('file paths Windows cannot hold: a stream name, reserved characters, device names, a trailing dot or space', () => {
+    expectRejected(withReference('notes.md:evil'), /references\["notes\.md:evil"\]: the path is not portable: ":" is a character Windows does not allow/);
+    expectRejected(withReference('what?.md'), /"\?" is a character Windows does not allow/);
+    expectRejected(withReference('a|b'), /"\|" is a character Windows does not allow/);
+    expectRejected(withReference('CON'), /references\["CON"\]: the path is not portable: "CON" is a device name Windows reserves/);
+    expectRejected(withReference('deep/aux.txt'), /"aux\.txt" is a device name Windows reserves/);
+    expectRejected(withReference('a.md.'), /"a\.md\." ends with a dot or a space/);
+    expectRejected(withReference('dir /x.md'), /"dir " ends with a dot or a space/);
+  });
+
+  it('control characters in a one-line field (a terminal escape, a forged line), naming the entry', () => {
+    const injected = 'X\u001b[31mRED\u001b[0m\nFAKE: \u2713 all good';
+    expectRejected(minimal({ source: { project: injected } }), /^✗ invalid \.squad file: source\.project: contains a control character \(U\+001B\)/);
+    expectRejected(minimal({ casting: { policy: { universe: `The Usual Suspects\u009b2J` } } }), /casting\.policy\.universe: contains a control character \(U\+009B\)/);
+    const roster = '# Team\n\n| Name | Role | Charter | Status |\n|---|---|---|---|\n| Fen\u001b[2Jster | Dev | `.ai-team/agents/fenster/charter.md` | ✅ Active |\n';
+    expectRejected(minimal({ team: { team_md: roster } }), /team\.team_md: the roster name of fenster contains a control character \(U\+001B\)/);
+    expectRejected(minimal({ agents: { fenster: { charter: '# Fen\u0007ster — Lead\n' } } }), /agents\.fenster\.charter: the name of fenster contains a control character \(U\+0007\)/);
+  });
+
+  it('casting files create-squad could not use', () => {
+    expectRejected(minimal({ casting: { policy: { universe: 42 } } }), /^✗ invalid \.squad file: casting\.policy: not a valid casting policy: "universe" is not a string/);
+    expectRejected(minimal({ casting: { registry: { members: 'keaton' } } }), /casting\.registry: not a valid casting registry: "members" is not a list/);
+  });
+
+  it('something that is not a regular file, without reading it', () => {
+    expect(fs.existsSync('/dev/zero')).toBe(true);
+    const target = tempRepo();
+    const result = runCli(['import', '/dev/zero'], { cwd: target });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('✗ /dev/zero is not a regular file — give the path of a .squad file ("create-squad export" writes one)');
+    expect(listFiles(target)).toEqual([]);
   });
 
   it('a file over the size limit, deeply nested JSON', () => {
@@ -424,6 +525,9 @@ function withReferenceValue(value: unknown): Record<string, unknown> {
 }
 
 describe('import interrupted', () => {
+  /** Kill after the k-th write. Planning copies state files to the system's temporary folder: a kill there leaves them in this test's own. */
+  const crashAfter = (k: number) => ({ CREATE_SQUAD_CRASH_AFTER_WRITES: String(k), TMPDIR: tempDir('squad-tmp-') });
+
   /** The smallest k for which the import is not killed (its number of writes + 1), by bisection. */
   function writesOf(args: string[], prepare: () => string): number {
     let low = 1;
@@ -431,7 +535,7 @@ describe('import interrupted', () => {
     while (low < high) {
       const mid = Math.floor((low + high) / 2);
       const root = prepare();
-      const result = runCli(args, { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(mid) } });
+      const result = runCli(args, { cwd: root, env: crashAfter(mid) });
       if (result.code === 0) high = mid;
       else low = mid + 1;
     }
@@ -460,7 +564,7 @@ describe('import interrupted', () => {
     const ks = [...new Set([1, Math.floor(total / 2), total - 2, total - 1, total])].filter((k) => k >= 1);
     for (const k of ks) {
       const root = copy();
-      const killed = runCli(['import', file, '--force'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
+      const killed = runCli(['import', file, '--force'], { cwd: root, env: crashAfter(k) });
       expect(killed.code, `k=${k}`).not.toBe(0);
       // The old squad is whole: still in place, or in its archive.
       const archives = debris(root).filter((name) => name.startsWith('.ai-team-archive-'));
@@ -492,7 +596,7 @@ describe('import interrupted', () => {
     const total = writesOf(['import', file], tempRepo);
     for (const k of [1, Math.floor(total / 3), total - 14, total - 8, total - 2, total - 1, total]) {
       const root = tempRepo();
-      const killed = runCli(['import', file], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
+      const killed = runCli(['import', file], { cwd: root, env: crashAfter(k) });
       expect(killed.code, `k=${k}`).not.toBe(0);
       const again = runCli(['import', file, '--force'], { cwd: root });
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);

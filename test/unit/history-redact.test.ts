@@ -44,9 +44,26 @@ describe('splitHistory', () => {
       '- c',
     ].join('\r\n');
     expect(splitHistory(text)).toEqual({
-      portable: '- a\n### Sub heading stays\n```md\n## Not a heading\n```\n- c',
+      portable: '- a\n### Sub heading stays\n```md\n## Not a heading\n```\n### portable knowledge\n- c',
       project: 'Loose note before any section.\n## Learnings\n- b',
     });
+  });
+
+  it('keeps the heading of a second portable section, one level deeper', () => {
+    const text = '# Ada\n\n## Portable Knowledge\n\n- small PRs\n\n## Learnings\n\n- pnpm\n\n## Portable: testing\n\n- tests first\n';
+    expect(splitHistory(text)).toEqual({ portable: '- small PRs\n\n### Portable: testing\n\n- tests first', project: '## Learnings\n\n- pnpm' });
+  });
+
+  it('drops only lines that are exactly one comment: text beside or between comments stays', () => {
+    const text = [
+      '## Portable Knowledge',
+      '<!-- What would still hold on another project. -->',
+      '<!-- hint --> Ada wants small PRs <!-- end -->',
+      '- Tabs. <!-- from the review -->',
+      '  <!-- indented hint -->  ',
+      '<!-- a --><!-- b -->',
+    ].join('\n');
+    expect(splitHistory(text).portable).toBe('<!-- hint --> Ada wants small PRs <!-- end -->\n- Tabs. <!-- from the review -->\n<!-- a --><!-- b -->');
   });
 
   it('is stable: splitting what an import wrote gives the same portable part back', async () => {
@@ -76,10 +93,29 @@ describe('redactText', () => {
     ['api_key: "Zx81kLmn0pQ"', 'api_key: "[REDACTED:secret]"', 0, 1],
     ['Authorization: Bearer abcdefghijklmnop.qrstuvwx', 'Authorization: Bearer [REDACTED:secret]', 0, 1],
     ['db postgres://admin:s3cret@db.internal:5432/app', 'db postgres://[REDACTED:secret]@db.internal:5432/app', 0, 1],
-    ['hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 'hash [REDACTED:secret]', 0, 1],
+    ['key 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822c', 'key [REDACTED:secret]', 0, 1],
     ['key 4Kp9Xw2LmQ7vZr8tYb3NcJ6hGd1FsA5eWq0UoIiE', 'key [REDACTED:secret]', 0, 1],
     ['-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY----- after', '[REDACTED:secret] after', 0, 1],
     ['-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXkt', '[REDACTED:secret]', 0, 1],
+    // Keys with a prefix (\b does not end a word before "_"), and the keys api_token and secret_key.
+    ['DB_PASSWORD=hunter22!', 'DB_PASSWORD=[REDACTED:secret]', 0, 1],
+    ['export GITHUB_TOKEN=Zx81kLmn0pQr', 'export GITHUB_TOKEN=[REDACTED:secret]', 0, 1],
+    ['SECRET_KEY=Zx81kLmn0pQr', 'SECRET_KEY=[REDACTED:secret]', 0, 1],
+    ['MY_API_KEY: Zx81kLmn0pQr', 'MY_API_KEY: [REDACTED:secret]', 0, 1],
+    ['api_token: Zx81kLmn0pQr', 'api_token: [REDACTED:secret]', 0, 1],
+    ['"secret-key": "Zx81kLmn0pQr"', '"secret-key": "[REDACTED:secret]"', 0, 1],
+    [`Authorization: Basic ${Buffer.from('ada:s3cret-pass').toString('base64')}`, 'Authorization: Basic [REDACTED:secret]', 0, 1],
+    ['hook https://hooks.slack.com/services/T0001ABCD/B0002EFGH/abcdefghijklmnopqrstuvwx done', 'hook [REDACTED:secret] done', 0, 1],
+    ['cache redis://:s3cretpass@cache.internal:6379/0', 'cache redis://[REDACTED:secret]@cache.internal:6379/0', 0, 1],
+    // The other side of each kept case below: the same shape, but a secret.
+    ['Token: Jwt9xKq2LmZ', 'Token: [REDACTED:secret]', 0, 1],
+    ['secret: c0nfig-S3cret!', 'secret: [REDACTED:secret]', 0, 1],
+    ['pwd=ab/Q7vZr8tYb3NcJ6hGd1FsA5eWq0', 'pwd=[REDACTED:secret]', 0, 1],
+    ['write to git@example.com today', 'write to [REDACTED:email] today', 1, 0],
+    ['mail ada@example.com: she knows', 'mail [REDACTED:email]: she knows', 1, 0],
+    ['mail font@example.io', 'mail [REDACTED:email]', 1, 0],
+    ['key 4Kp9Xw2LmQ7vZr8t/Yb3NcJ6hGd1FsA5eWq0UoIiE', 'key [REDACTED:secret]', 0, 1],
+    ['key 4Kp9Xw2LmQ7vZr8tYb3N/cJ6hGd1FsA5eWq0UoIiE+xY=', 'key [REDACTED:secret]', 0, 1],
   ])('redacts %j', (text, expected, email, secret) => {
     expect(redactText(text)).toEqual({ text: expected, counts: { email, secret } });
   });
@@ -93,6 +129,19 @@ describe('redactText', () => {
     'use logo@2x.png on retina screens',
     'the react-component-patterns skill and the api-design skill',
     'npm i @scope/pkg@1.2.3',
+    // Prose, paths and digests that an assignment or a pattern used to take for secrets.
+    'Token: JWT-based auth',
+    'secret: config/secrets.yaml',
+    'api_key: docs/setup.md',
+    'pwd: /home/ada/projects/recipes',
+    'token_count: 12345678',
+    'Basic authentication is used; Basic Authentication12',
+    'remote git@github.com:acme/app.git',
+    'use font@1.5x.woff2 and font@1.5x.woff',
+    'see apps/WebPortal/src/Kyc2/Verification/KycDocumentUploadHandler.ts',
+    'src/components/OrderList/OrderListItem/OrderListItemView2/index.tsx',
+    'in apps/WebPortal/src/Kyc2/BankXfer/QuickZap/JsonGrid9/MvpDyLow.tsx and src/Api/V2/Kyc/JwtBearerFx9/QuickZipMover/DbPgVault7',
+    'sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
   ])('keeps %j', (text) => {
     expect(redactText(text)).toEqual({ text, counts: { email: 0, secret: 0 } });
   });

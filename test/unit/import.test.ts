@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { SquadError } from '../../src/core/errors.js';
@@ -7,7 +8,7 @@ import { SQUAD_LIMITS } from '../../src/core/squad-format.js';
 import { IMPORT_STAGING_PREFIX, agentSkillDir, squadPaths } from '../../src/core/paths.js';
 import { parseRoster } from '../../src/core/roster.js';
 import { parseSkill } from '../../src/core/skill.js';
-import { cleanupTempDirs, hashTree, tempDir, validSkill } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, listFiles, tempDir, validSkill } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 afterEach(() => vi.restoreAllMocks());
@@ -33,6 +34,11 @@ describe('withSkillName', () => {
     expect(withSkillName('---\nname: a\ndescription: d\n---\nbody\n', 'b')).toBe('---\nname: b\ndescription: d\n---\nbody\n');
     expect(withSkillName('\uFEFF---\r\nname:   "a"  # comment\r\ndescription: d\r\n---\r\n', 'b')).toBe('\uFEFF---\r\nname: b\r\ndescription: d\r\n---\r\n');
     expect(withSkillName('---\nname: >-\n  long\n  name\ndescription: d\n---\n', 'b')).toBe('---\nname: b\ndescription: d\n---\n');
+  });
+
+  it('recognises a quoted name key', () => {
+    expect(withSkillName('---\n"name": a\ndescription: d\n---\n', 'b')).toBe('---\nname: b\ndescription: d\n---\n');
+    expect(withSkillName("---\n'name' : a\r\ndescription: d\n---\n", 'b')).toBe('---\nname: b\r\ndescription: d\n---\n');
   });
 
   it('adds a name when the frontmatter has none, and gives up without frontmatter', () => {
@@ -85,6 +91,41 @@ describe('importSquad', () => {
       'mal|Malcolm Reynolds',
       'scribe|Scribe',
     ]);
+  });
+
+  it('keeps a SKILL.md as it is, with a note, when the rewritten one would not read back with the new name', async () => {
+    const target = tempDir();
+    const flow = '---\n{name: squad-scribe, description: "Mine. Use when logging."}\n---\n\nBody.\n';
+    const quoted = '---\n"name": squad-upgrade\ndescription: "Mine. Use when upgrading."\n---\n\nBody.\n';
+    const file = squadFile({ squad_format_version: '1.1', agents: { a: { skills: { 'squad-scribe': { skill_md: flow }, 'squad-upgrade': { skill_md: quoted } } } } });
+    const report = await importSquad(target, file);
+    expect(report.notes).toEqual([
+      expect.stringMatching(/^squad-scribe: its frontmatter cannot be read \(.*\), so its name could not be rewritten to "squad-scribe-imported"; it was imported as it is \(set "name: squad-scribe-imported" in its SKILL\.md\)$/),
+    ]);
+    expect(fs.readFileSync(path.join(target, agentSkillDir('a', 'squad-scribe-imported'), 'SKILL.md'), 'utf8')).toBe(flow);
+    const upgraded = fs.readFileSync(path.join(target, agentSkillDir('a', 'squad-upgrade-imported'), 'SKILL.md'), 'utf8');
+    expect(parseSkill(upgraded).frontmatter.name).toBe('squad-upgrade-imported');
+  });
+
+  it('reports the same facts in a dry run as in the real run, all planned before writing', async () => {
+    const roster = '# Team\n\n| Name | Role | Charter | Status |\n|---|---|---|---|\n| Fenster |  | `.ai-team/agents/fenster/charter.md` | ✅ Active |\n';
+    const document = {
+      squad_format_version: '1.1',
+      source: { project: 'Shop' },
+      team: { team_md: roster },
+      agents: { fenster: { charter: '# Fenster — Core Dev\n', skills: { react: { skill_md: validSkill('react'), references: { 'a.md': 'A' } } } }, keaton: { charter: '# Keaton — Lead\n' } },
+    };
+    const now = new Date('2025-06-01T09:30:00.000Z');
+    const scratch = tempDir('squad-tmp-');
+    vi.spyOn(os, 'tmpdir').mockReturnValue(scratch);
+    const dry = await importSquad(tempDir(), squadFile(document), { dryRun: true, now, shownFile: 'in.squad' });
+    const target = tempDir();
+    const real = await importSquad(target, squadFile(document), { now, shownFile: 'in.squad' });
+    expect({ ...dry, dryRun: false }).toEqual(real);
+    expect(real.files).toBe(listFiles(target).filter((rel) => rel.startsWith('.ai-team/')).length);
+    expect(real.agents.map((a) => `${a.displayName}|${a.role}`)).toEqual(['Fenster|', 'Keaton|Lead']);
+    // The scratch copy planning used is gone.
+    expect(fs.readdirSync(scratch).filter((name) => name.startsWith('create-squad-import-plan-'))).toEqual([]);
   });
 
   it('renames an agent skill named like a built-in and rewrites its frontmatter name', async () => {

@@ -15,7 +15,7 @@ import { splitHistory } from '../../src/core/history.js';
 import { importSquad } from '../../src/core/import.js';
 import { shippedBuiltinSkills } from '../../src/core/owned.js';
 import { IMPORT_STAGING_PREFIX, agentSkillDir, charterPath, historyPath, squadPaths, teamSkillDir } from '../../src/core/paths.js';
-import { jsonNestingProblem, serializeSquad, type SquadDocument } from '../../src/core/squad-format.js';
+import { jsonStructureProblem, serializeSquad, squadPathProblem, type SquadDocument } from '../../src/core/squad-format.js';
 import { cleanupTempDirs, hashTree, tempDir, validSkill } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
@@ -42,9 +42,10 @@ interface GenSquad {
 const shipped = new Set(shippedBuiltinSkills());
 const nameArb = fc
   .stringMatching(/^[a-z0-9]{1,6}(-[a-z0-9]{1,6}){0,2}$/)
-  .filter((name) => !shipped.has(name) && !name.startsWith('squad-') && name !== 'scribe');
+  .filter((name) => !shipped.has(name) && !name.startsWith('squad-') && name !== 'scribe' && squadPathProblem(name) === undefined);
 
-const segmentArb = fc.stringMatching(/^[a-z0-9_.-]{1,8}$/).filter((s) => s !== '.' && s !== '..' && s !== '.git' && !/^[a-z]:/.test(s));
+/** Segments a .squad file can hold (not ".", "..", ".git", a device name such as "aux", nor one ending in a dot). */
+const segmentArb = fc.stringMatching(/^[a-z0-9_.-]{1,8}$/).filter((s) => squadPathProblem(s) === undefined);
 const pathArb = fc.oneof(
   fc.tuple(fc.constantFrom('references', 'scripts', 'assets'), fc.array(segmentArb, { minLength: 1, maxLength: 3 })).map(([head, rest]) => [head, ...rest].join('/')),
   fc.array(segmentArb, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/')),
@@ -239,7 +240,7 @@ describe('import of malformed .squad documents', () => {
         let content: string | Buffer = JSON.stringify(doc);
         for (const mutate of mutations) {
           let current: Record<string, unknown>;
-          if (jsonNestingProblem(content.toString(), 64)) break; // too deep to mutate further
+          if (jsonStructureProblem(content.toString(), 64)) break; // too deep (or a key twice) to mutate further
           try {
             current = JSON.parse(content.toString()) as Record<string, unknown>;
             if (current === null || typeof current !== 'object' || Array.isArray(current)) break;

@@ -6,7 +6,9 @@ import {
   canonicalJson,
   decodeFile,
   encodeFile,
-  jsonNestingProblem,
+  castingFileProblem,
+  jsonStructureProblem,
+  normalizedKey,
   parseJsonText,
   readSquadDocument,
   serializeSquad,
@@ -33,11 +35,25 @@ const skill = (files: Record<string, unknown> = {}) => ({ skill_md: validSkill('
 
 describe('reading the JSON', () => {
   it('finds nesting deeper than the limit, ignoring brackets inside strings', () => {
-    expect(jsonNestingProblem('[[[]]]', 3)).toBeUndefined();
-    expect(jsonNestingProblem('[[[[]]]]', 3)).toBe('the JSON nests deeper than 3 levels (at character 4)');
-    expect(jsonNestingProblem('{"a": "[[[[[[\\"[[[[["}', 2)).toBeUndefined();
-    expect(jsonNestingProblem('{"a\\\\": [[["x"]]]}', 3)).toBe('the JSON nests deeper than 3 levels (at character 11)');
-    expect(jsonNestingProblem('"unterminated [[[[', 1)).toBeUndefined();
+    const nesting = (text: string, depth: number) => jsonStructureProblem(text, depth)?.detail;
+    expect(nesting('[[[]]]', 3)).toBeUndefined();
+    expect(nesting('[[[[]]]]', 3)).toBe('the JSON nests deeper than 3 levels (at character 4)');
+    expect(nesting('{"a": "[[[[[[\\"[[[[["}', 2)).toBeUndefined();
+    expect(nesting('{"a\\\\": [[["x"]]]}', 3)).toBe('the JSON nests deeper than 3 levels (at character 11)');
+    expect(nesting('"unterminated [[[[', 1)).toBeUndefined();
+  });
+
+  it('finds a key that appears twice in one object, naming the object (JSON.parse would keep the last)', () => {
+    expect(jsonStructureProblem('{"a": 1, "b": {"a": 2}, "c": [{"a": 1}, {"a": 2}]}', 64)).toBeUndefined();
+    expect(jsonStructureProblem('{"a": 1, "a": 2}', 64)).toEqual({ where: undefined, detail: 'the key "a" appears twice (each entry must be named once)' });
+    expect(jsonStructureProblem('{"agents": {"fenster": {"charter": "x", "skills": {}, "charter": "y"}}}', 64)).toEqual({
+      where: 'agents.fenster',
+      detail: 'the key "charter" appears twice (each entry must be named once)',
+    });
+    // Escapes are decoded before keys are compared; values that look like keys are not keys.
+    expect(jsonStructureProblem('{"x": {"files": ["a", "a"]}, "y": {"f\\u006f": 1, "fo": 2, "k": "fo"}}', 64)?.where).toBe('y');
+    expect(jsonStructureProblem('{"t": [{"s": {"a.md": "1", "b": "a.md", "a.md": "2"}}]}', 64)?.where).toBe('t[0].s');
+    expect(problem(() => parseJsonText('{"squad_format_version": "1.1", "agents": {"a": {}, "a": {}}}'))).toBe('agents: the key "a" appears twice (each entry must be named once)');
   });
 
   it('refuses pathological nesting before JSON.parse sees it', () => {
@@ -100,11 +116,37 @@ describe('validateSquadDocument', () => {
     expect(problem(() => validateSquadDocument(doc({}, { exported_at: 5 })))).toBe('exported_at: must be a string, not a number');
   });
 
-  it('checks names, and duplicates after normalisation', () => {
+  it('checks names by the name rules (so two accepted names are never the same file name), and device names', () => {
     expect(problem(() => validateSquadDocument(doc({ ['x'.repeat(65)]: {} })))).toMatch(/agent name is 65 characters; the limit is 64/);
     expect(problem(() => validateSquadDocument(doc({ 'a_b': {} })))).toBe('agents.a_b: agent name "a_b" may only contain lowercase letters a-z, digits and hyphens');
     expect(problem(() => validateSquadDocument(doc({ '': {} })))).toBe('agents[""]: agent name is empty');
-    expect(problem(() => validateSquadDocument(doc({ api: {}, API: {} })))).toMatch(/^agents\.API: duplicate agent name: "api" and "API"/);
+    expect(problem(() => validateSquadDocument(doc({ api: {}, API: {} })))).toBe('agents.API: agent name "API" must be lowercase');
+    expect(problem(() => validateSquadDocument(doc({ con: {} })))).toBe('agents.con: agent name "con" is a device name Windows reserves');
+    expect(problem(() => validateSquadDocument(doc({}, { team_skills: { lpt1: skill() } })))).toBe('team_skills.lpt1: skill name "lpt1" is a device name Windows reserves');
+    expect(problem(() => validateSquadDocument(doc({ console: {}, 'com-port': {} })))).toBe('accepted');
+  });
+
+  it('refuses control characters in one-line fields, naming the entry', () => {
+    const injected = 'X\u001b[31mRED\u001b[0m\nFAKE: \u2713 all good';
+    expect(problem(() => validateSquadDocument(doc({}, { source: { project: injected } })))).toBe('source.project: contains a control character (U+001B)');
+    expect(problem(() => validateSquadDocument(doc({}, { exported_by: 'x\u009by' })))).toBe('exported_by: contains a control character (U+009B)');
+    expect(problem(() => validateSquadDocument(doc({}, { casting: { policy: { universe: 'The\u001b]0;owned\u0007 Usual Suspects' } } })))).toBe('casting.policy.universe: contains a control character (U+001B)');
+    const registry = { members: [{ name: 'Keaton', folder: 'keaton', role: 'Lead\r\nFAKE', universe: null }] };
+    expect(problem(() => validateSquadDocument(doc({}, { casting: { registry } })))).toBe('casting.registry.members[0].role: contains a control character (U+000D)');
+    const legacy = { version: '1.0', agents: {}, casting: { registry: { agents: { ripley: { persistent_name: 'Rip\u001bley' } } } } };
+    expect(problem(() => validateSquadDocument(legacy))).toBe('casting.registry.agents.ripley.persistent_name: contains a control character (U+001B)');
+    // Multi-line texts keep their line breaks and tabs.
+    expect(problem(() => validateSquadDocument(doc({ a: { charter: '# A\n\n\tindented\r\n' } }, { team: { team_md: '# T\n' } })))).toBe('accepted');
+  });
+
+  it('checks the casting files with the readers create-squad uses (format 1.1), and takes the original shape in a 1.0 file', () => {
+    expect(problem(() => validateSquadDocument(doc({}, { casting: { policy: { universe: 42 } } })))).toBe('casting.policy: not a valid casting policy: "universe" is not a string');
+    expect(problem(() => validateSquadDocument(doc({}, { casting: { registry: { agents: {} } } })))).toBe('casting.registry: not a valid casting registry: "members" is not a list');
+    expect(problem(() => validateSquadDocument(doc({}, { casting: { history: { events: {} } } })))).toBe('casting.history: not a valid casting history: "events" is not a list');
+    const valid = { policy: { schema: 1, universe: 'Alien', overflow: [], capacities: {} }, registry: { schema: 1, members: [] }, history: { schema: 1, events: [] } };
+    expect(problem(() => validateSquadDocument(doc({}, { casting: valid })))).toBe('accepted');
+    expect(castingFileProblem('policy', { universe: 'Alien' })).toBeUndefined();
+    expect(problem(() => validateSquadDocument({ version: '1.0', agents: {}, casting: { registry: { agents: {} }, history: { universe_usage_history: [] } } }))).toBe('accepted');
   });
 
   it('checks every path, and that no file is also a folder', () => {
@@ -115,6 +157,7 @@ describe('validateSquadDocument', () => {
     expect(problem(() => validateSquadDocument(files('files', 'SKILL.md')))).toBe('team_skills.s.files["SKILL.md"]: the same file as team_skills.s.skill_md once case and Unicode normalisation are ignored');
     expect(problem(() => validateSquadDocument(files('files', 'skill.md')))).toMatch(/the same file as team_skills\.s\.skill_md/);
     expect(problem(() => validateSquadDocument(files('scripts', `${'a'.repeat(256)}.sh`)))).toMatch(/a path segment is longer than 255 bytes/);
+    expect(problem(() => validateSquadDocument(files('files', 'notes.md:evil')))).toBe('team_skills.s.files["notes.md:evil"]: the path is not portable: ":" is a character Windows does not allow in file names');
     expect(problem(() => validateSquadDocument(doc({}, { team_skills: { s: skill({ files: { references: 'file' }, references: { 'x.md': 'x' } }) } })))).toBe(
       'team_skills.s.references["x.md"]: its folder "references" is also a file (team_skills.s.files["references"])',
     );
@@ -179,8 +222,27 @@ describe('paths and files', () => {
     ['a\\b', 'the path contains a backslash (use forward slashes)'],
     ['a/.GIT/x', 'the path contains a .git folder'],
     ['a\u007f', 'the path contains a control character'],
+    ['a\u0085b', 'the path contains a control character'],
+    ['notes.md:evil', 'the path is not portable: ":" is a character Windows does not allow in file names'],
+    ['docs/what?.md', 'the path is not portable: "?" is a character Windows does not allow in file names'],
+    ['a<b>|c*', 'the path is not portable: "<" is a character Windows does not allow in file names'],
+    ['say "hi".md', `the path is not portable: '"' is a character Windows does not allow in file names`],
+    ['CON', 'the path is not portable: "CON" is a device name Windows reserves'],
+    ['refs/aux.txt', 'the path is not portable: "aux.txt" is a device name Windows reserves'],
+    ['com1.log', 'the path is not portable: "com1.log" is a device name Windows reserves'],
+    ['console.md', undefined],
+    ['auxiliary/x', undefined],
+    ['a.md.', 'the path is not portable: "a.md." ends with a dot or a space, which Windows drops'],
+    ['dir /x', 'the path is not portable: "dir " ends with a dot or a space, which Windows drops'],
   ])('squadPathProblem(%j)', (relPath, expected) => {
     expect(squadPathProblem(relPath)).toBe(expected);
+  });
+
+  it('folds case, Unicode form and trailing dots and spaces into the key that finds duplicates', () => {
+    expect(normalizedKey('Refs/A.md.')).toBe(normalizedKey('refs/a.md'));
+    expect(normalizedKey('dir /x')).toBe(normalizedKey('dir/x'));
+    expect(normalizedKey('caf\u00e9')).toBe(normalizedKey('Cafe\u0301'));
+    expect(normalizedKey('.hidden')).toBe('.hidden');
   });
 
   it('sorts a path into its bucket', () => {
