@@ -224,6 +224,7 @@ function checkRoster(root: string, add: Add): number {
     add({ severity: 'warning', code: 'roster-empty', path: squadPaths.team, message: `${squadPaths.team} lists no members`, fix: 'add members with "create-squad hire <role>"' });
   }
   for (const member of roster) {
+    if (member.noCharter) continue;
     if (!isFile(resolveIn(root, charterPath(member.name)))) {
       add({
         severity: 'error',

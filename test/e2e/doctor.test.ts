@@ -166,6 +166,11 @@ describe('doctor', () => {
     expect(data.findings[0]!.fix).toMatch(/^create it from \.ai-team-templates\/charter\.md, or remove /);
     expect(data.findings[1]!.fix).toBe('create it from .ai-team-templates/history.md');
 
+    const charterless = squad();
+    edit(charterless, '.ai-team/team.md', (t) => t.replace(/^(\| Scribe .*\n)/m, '$1| Ralph | Work Monitor | — | 🔄 Monitor |\n'));
+    expect(fs.readFileSync(path.join(charterless, '.ai-team/team.md'), 'utf8')).toContain('| Ralph |');
+    expect(doctor(charterless).data.findings).toEqual([]);
+
     const empty = squad();
     edit(empty, '.ai-team/team.md', (t) => t.replace(/^\| (?!Name|-|Scribe).*\|$\n/gm, ''));
     expect(codes(doctor(empty).data)).toContain('warning:roster-empty');
