@@ -73,8 +73,8 @@ export function createUi(streams: UiStreams = { stdout: process.stdout, stderr: 
     out,
     write: (text) => void streams.stdout.write(text),
     success: (message) => out(`${style.green('✓')} ${message}`),
-    warn: (message) => err(`${errStyle.yellow('⚠')} ${message}`),
-    error: (message) => err(`${errStyle.red('✗')} ${message}`),
+    warn: (message) => err(`${errStyle.yellow('⚠')} ${inert(message)}`),
+    error: (message) => err(`${errStyle.red('✗')} ${inert(message)}`),
     note: (message) => err(message),
     table: (header, rows) => {
       const all = [header, ...rows];
@@ -89,6 +89,17 @@ export function createUi(streams: UiStreams = { stdout: process.stdout, stderr: 
       for (const row of rows) out(line(row, false));
     },
   };
+}
+
+/**
+ * A warning or an error is one line of text, and may quote what a file said (a skill name, a key
+ * in a .squad document): line breaks fold into spaces and any other control character (a terminal
+ * escape) is shown as its \\u escape, so a crafted file cannot repaint the terminal or fake a line.
+ */
+export function inert(message: string): string {
+  return message
+    .replace(/[ \t]*(?:\r\n|[\r\n\u0085\u2028\u2029])[ \t]*/g, ' ')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function visibleLength(text: string): number {

@@ -415,6 +415,12 @@ describe('import refuses bad input with one line naming the entry, and writes no
     expectRejected(undefined, /the document must be a JSON object, not a list/, { raw: '[1, 2]' });
   });
 
+  it('a crafted key cannot repaint the terminal or fake a second line', () => {
+    const key = 'x\u001b[32m\n✓ imported, all good\u009b';
+    const document = minimal({ agents: { fenster: { skills: { react: { skill_md: validSkill('react'), references: { 'a.md': { content: 'x', [key]: 1 } } } } } } });
+    expectRejected(document, /unexpected field "x\\u001b\[32m ✓ imported, all good\\u009b"/);
+  });
+
   it('unknown or missing format version', () => {
     expectRejected(minimal({ squad_format_version: '2.0' }), /squad_format_version: unknown format version "2\.0"/);
     expectRejected(minimal({ squad_format_version: 1.1 }), /squad_format_version: unknown format version 1\.1/);
