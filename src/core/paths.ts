@@ -57,6 +57,12 @@ export const squadPaths = {
   gitattributes: GITATTRIBUTES_PATH,
 } as const;
 
+/** Where a retired member's folder goes (see the squad-team-changes skill); `_` keeps it out of every scan. */
+export const ALUMNI_DIR = `${squadPaths.agents}/_alumni`;
+
+export function alumniDir(agent: string): string {
+  return `${ALUMNI_DIR}/${agent}`;
+}
 export function agentDir(agent: string): string {
   return `${squadPaths.agents}/${agent}`;
 }

@@ -37,7 +37,7 @@ import type { Manifest } from './manifest.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { tableRecords, type TableRecord } from './md-table.js';
 import { isShippedContent, shippedOwnedFiles, type OwnedFile } from './owned.js';
-import { SCRIBE_AGENT, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths, stateTemplate } from './paths.js';
+import { SCRIBE_AGENT, agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths, stateTemplate } from './paths.js';
 import { checkRoles, defaultRoles, findRolePreset } from './roles.js';
 import { isRosterHeader, parseRoster } from './roster.js';
 import { renderTemplate } from './templates.js';
@@ -336,8 +336,14 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
     ignoredRoles(`${squadPaths.team} already exists`);
   } else if (registryMembers.length > 0) {
     teamSource = 'registry';
-    results = registryMembers.map((entry) => ({ entry, event: 'cast' }));
+    // The registry keeps every name ever cast; a member whose folder moved to the alumni folder
+    // retired, and a rebuilt roster must not bring them back.
+    const retired = registryMembers.filter((m) => exists(root, alumniDir(m.folder)) && !exists(root, agentDir(m.folder)));
+    results = registryMembers.filter((m) => !retired.includes(m)).map((entry) => ({ entry, event: 'cast' }));
     ignoredRoles(`the casting registry already lists the team`);
+    if (retired.length > 0) {
+      notes.push(`left out of the rebuilt roster, retired (in ${alumniDir('')}): ${retired.map((m) => m.name).join(', ')}`);
+    }
   } else if (!wantTeam) {
     teamSource = 'none';
   } else if (casting.registry.state !== 'missing') {

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SquadError } from '../../src/core/errors.js';
 import { parseManifest } from '../../src/core/manifest.js';
 import { shippedOwnedFiles } from '../../src/core/owned.js';
-import { charterPath, decisionInboxPath, historyPath, squadPaths } from '../../src/core/paths.js';
+import { agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, squadPaths } from '../../src/core/paths.js';
 import { formatTableRow } from '../../src/core/md-table.js';
 import { parseRoster } from '../../src/core/roster.js';
 import {
@@ -157,6 +157,19 @@ describe('planScaffold on an existing squad', () => {
     expect(plan.teamSource).toBe('registry');
     expect(plan.files.map((f) => f.path).sort()).toEqual([historyPath('trinity'), squadPaths.team].sort());
     expect(parseRoster(content(plan, squadPaths.team)).map((m) => `${m.displayName}:${m.role}`)).toEqual(['Neo:Lead', 'Trinity:Designer', 'Scribe:Session Logger']);
+  });
+
+  it('leaves retired members (moved to the alumni folder) out of a rebuilt roster', async () => {
+    const root = tempDir();
+    applyScaffold(await planScaffold(root, { now: NOW, roles: ['Lead', 'Designer'], universe: 'The Matrix' }));
+    fs.rmSync(path.join(root, squadPaths.team));
+    fs.mkdirSync(path.join(root, alumniDir('')), { recursive: true });
+    fs.renameSync(path.join(root, agentDir('trinity')), path.join(root, alumniDir('trinity')));
+    const plan = await planScaffold(root, { now: NOW });
+    expect(plan.teamSource).toBe('registry');
+    expect(plan.files.map((f) => f.path)).toEqual([squadPaths.team]);
+    expect(parseRoster(content(plan, squadPaths.team)).map((m) => m.displayName)).toEqual(['Neo', 'Scribe']);
+    expect(plan.notes).toContain('left out of the rebuilt roster, retired (in .ai-team/agents/_alumni/): Trinity');
   });
 
   it('does not cast names of folders that already exist', async () => {
