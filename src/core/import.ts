@@ -38,6 +38,7 @@ import {
   parseRegistry,
   resolveUniverse,
   serializeCasting,
+  type CastEntry,
   type CastResult,
 } from './casting.js';
 import { SquadError } from './errors.js';
@@ -97,7 +98,7 @@ import {
   type ValidatedSquad,
 } from './squad-format.js';
 import { renderTemplate } from './templates.js';
-import { compareCodePoints, isMapping } from './util.js';
+import { compareCodePoints } from './util.js';
 import { packageVersion } from './version.js';
 
 export const IMPORTED_HISTORY_TEMPLATE = 'import/history.md.hbs';
@@ -350,8 +351,18 @@ function charterIdentity(charter: string): { name?: string; role?: string } {
   return { ...(name ? { name } : {}), ...(role ? { role } : {}) };
 }
 
-function own(record: Record<string, unknown> | undefined, key: string): unknown {
-  return record && Object.hasOwn(record, key) ? record[key] : undefined;
+/**
+ * The registry's members by folder, read by casting.ts as `hire` and `doctor` read it: its own
+ * `members` list, and (`legacy`) the entries of an original Squad `agents` map it does not also list.
+ */
+function registryMembers(registry: Record<string, unknown> | undefined): { own: Map<string, CastEntry>; legacy: Map<string, CastEntry> } {
+  const read = registry === undefined ? undefined : parseRegistry(JSON.stringify(registry), { legacy: true });
+  const own = new Map<string, CastEntry>();
+  const legacy = new Map<string, CastEntry>();
+  if (read?.state !== 'ok') return { own, legacy };
+  const older = new Set(read.value.legacy);
+  for (const member of read.value.members) (older.has(member.folder) ? legacy : own).set(member.folder, member);
+  return { own, legacy };
 }
 
 function stringOf(value: unknown): string | undefined {
@@ -361,14 +372,8 @@ function stringOf(value: unknown): string | undefined {
 /** Each imported member's roster name and role: roster, then casting registry, then charter, then folder. */
 function memberInfos(document: SquadDocument): Map<string, MemberInfo> {
   const roster = new Map((document.team.team_md === undefined ? [] : parseRoster(document.team.team_md)).map((m) => [m.name, m]));
-  const registry = document.casting.registry;
-  const registered = new Map<string, Record<string, unknown>>();
-  const members = own(registry, 'members');
-  if (Array.isArray(members)) {
-    for (const member of members) if (isMapping(member) && typeof member.folder === 'string') registered.set(member.folder, member);
-  }
-  const legacy = own(registry, 'agents');
-  const order = [...roster.keys(), ...registered.keys(), ...(isMapping(legacy) ? Object.keys(legacy) : [])];
+  const { own: registered, legacy } = registryMembers(document.casting.registry);
+  const order = [...roster.keys(), ...registered.keys(), ...legacy.keys()];
   const infos = new Map<string, MemberInfo>();
   for (const [folder, agent] of Object.entries(document.agents)) {
     const position = order.indexOf(folder);
@@ -389,16 +394,18 @@ function memberInfos(document: SquadDocument): Map<string, MemberInfo> {
     const inRoster = roster.get(folder);
     const fromCharter = charterIdentity(agent.charter ?? '');
     const charterWhere = `agents.${folder}.charter`;
-    const legacyEntry = isMapping(legacy) ? own(legacy, folder) : undefined;
+    // A Squad 1.0 entry without a persistent_name is named by its key, the folder: the charter knows better.
+    const legacyName = legacy.get(folder)?.name;
     const name =
       oneLine(stringOf(inRoster?.displayName), 'team.team_md', 'roster name') ??
       stringOf(registered.get(folder)?.name) ??
-      stringOf(isMapping(legacyEntry) ? legacyEntry.persistent_name : undefined) ??
+      (legacyName === folder ? undefined : stringOf(legacyName)) ??
       oneLine(fromCharter.name, charterWhere, 'name') ??
       titleCase(folder);
     const role =
       oneLine(stringOf(inRoster?.role), 'team.team_md', 'roster role') ??
       stringOf(registered.get(folder)?.role) ??
+      stringOf(legacy.get(folder)?.role) ??
       oneLine(fromCharter.role, charterWhere, 'role') ??
       '';
     infos.set(folder, { name, role, order: rank });
@@ -420,14 +427,12 @@ function castingTexts(document: SquadDocument, infos: Map<string, MemberInfo>, n
   if (document.team.team_md !== undefined) return texts;
 
   const read = registry ? parseRegistry(JSON.stringify(registry)) : undefined;
-  const known = new Set(read?.state === 'ok' ? read.value.members.map((m) => m.folder) : []);
-  const legacy = own(registry, 'agents');
+  const { own: known, legacy } = registryMembers(registry);
   const added: CastResult[] = [];
   for (const folder of Object.keys(document.agents)) {
     if (folder === SCRIBE_AGENT || known.has(folder)) continue;
     const info = infos.get(folder)!;
-    const legacyEntry = isMapping(legacy) ? own(legacy, folder) : undefined;
-    const universe = isMapping(legacyEntry) ? (stringOf(legacyEntry.universe) ?? null) : null;
+    const universe = legacy.get(folder)?.universe ?? null;
     added.push({ entry: { name: info.name, folder, role: info.role || 'Member', universe }, event: 'adopted', note: 'imported from a .squad file' });
   }
   if (added.length > 0) {

@@ -93,6 +93,19 @@ describe('importSquad', () => {
     ]);
   });
 
+  it('names members from an original Squad registry: persistent_name and role, else the charter', async () => {
+    const target = tempDir();
+    const file = squadFile({
+      version: '1.0',
+      casting: { registry: { agents: { kane: { persistent_name: 'Kane', role: 'Navigator', universe: 'Alien' }, lambert: { universe: 'Alien' } } } },
+      agents: { kane: { charter: '# Kane\n' }, lambert: { charter: '# Joan Lambert — Pilot\n' } },
+    });
+    const report = await importSquad(target, file);
+    expect(report.agents.map((a) => `${a.displayName}|${a.role}`)).toEqual(['Kane|Navigator', 'Joan Lambert|Pilot']);
+    const registry = JSON.parse(fs.readFileSync(path.join(target, squadPaths.castingRegistry), 'utf8'));
+    expect(registry.members.map((m: { folder: string; universe: string }) => `${m.folder}:${m.universe}`)).toEqual(['kane:Alien', 'lambert:Alien']);
+  });
+
   it('keeps a SKILL.md as it is, with a note, when the rewritten one would not read back with the new name', async () => {
     const target = tempDir();
     const flow = '---\n{name: squad-scribe, description: "Mine. Use when logging."}\n---\n\nBody.\n';
