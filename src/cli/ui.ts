@@ -5,6 +5,7 @@
  * and never on TERM=dumb. FORCE_COLOR=1 turns it on for a non-TTY unless NO_COLOR is also set.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { foldLines } from '../core/util.js';
 
 export interface Style {
   bold(text: string): string;
@@ -65,8 +66,8 @@ export function createUi(streams: UiStreams = { stdout: process.stdout, stderr: 
   const errColor = shouldUseColor(streams.stderr, streams.env);
   const style = makeStyle(color);
   const errStyle = makeStyle(errColor);
-  const out = (line = '') => void streams.stdout.write(`${line}\n`);
-  const err = (line: string) => void streams.stderr.write(`${line}\n`);
+  const out = (line = '') => void streams.stdout.write(`${displayable(line)}\n`);
+  const err = (line: string) => void streams.stderr.write(`${displayable(line)}\n`);
   return {
     color,
     style,
@@ -86,7 +87,7 @@ export function createUi(streams: UiStreams = { stdout: process.stdout, stderr: 
           .join('  ')
           .trimEnd();
       out(line(header, true));
-      for (const row of rows) out(line(row, false));
+      for (const row of rows) out(line(row.map(foldLines), false));
     },
   };
 }
@@ -94,12 +95,22 @@ export function createUi(streams: UiStreams = { stdout: process.stdout, stderr: 
 /**
  * A warning or an error is one line of text, and may quote what a file said (a skill name, a key
  * in a .squad document): line breaks fold into spaces and any other control character (a terminal
- * escape) is shown as its \\u escape, so a crafted file cannot repaint the terminal or fake a line.
+ * escape) is shown as its \u escape, so a crafted file cannot repaint the terminal or fake a line.
  */
 export function inert(message: string): string {
-  return message
-    .replace(/[ \t]*(?:\r\n|[\r\n\u0085\u2028\u2029])[ \t]*/g, ' ')
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return foldLines(message).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** ESC that does not start a colour (SGR) sequence, or any other control character but tab and line feed. */
+const UNSAFE_CONTROL = /\u001b(?!\[[0-9;]*m)|[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text for the terminal: colour sequences and line breaks pass, any other control character
+ * (cursor movement, screen clearing, a window title) shows as its \u escape. Lines quote skill
+ * fields and file names, and those come from files anyone may have written.
+ */
+export function displayable(text: string): string {
+  return text.replace(UNSAFE_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function visibleLength(text: string): number {

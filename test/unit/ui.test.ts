@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createUi, inert, shouldUseColor } from '../../src/cli/ui.js';
+import { createUi, displayable, inert, shouldUseColor } from '../../src/cli/ui.js';
 
 class Capture extends Writable {
   text = '';
@@ -26,6 +26,13 @@ describe('inert', () => {
   });
 });
 
+describe('displayable', () => {
+  it('lets colours, tabs and line feeds through, escapes every other control sequence', () => {
+    expect(displayable('\u001b[32m✓\u001b[39m done\n\tnext')).toBe('\u001b[32m✓\u001b[39m done\n\tnext');
+    expect(displayable('a\u001b[2Jb\u001b]0;title\u0007c\rd\u009be')).toBe('a\\u001b[2Jb\\u001b]0;title\\u0007c\\u000dd\\u009be');
+  });
+});
+
 describe('createUi', () => {
   it('prints warnings and errors as one inert line on stderr, nothing on stdout', () => {
     const stdout = new Capture();
@@ -45,6 +52,14 @@ describe('createUi', () => {
     expect(shouldUseColor({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
     expect(shouldUseColor({ isTTY: false }, { FORCE_COLOR: '0' })).toBe(false);
     expect(shouldUseColor({ isTTY: false }, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(false);
+  });
+
+  it('keeps a table row on one line and its cells inert, whatever a file put in them', () => {
+    const stdout = new Capture();
+    const ui = createUi({ stdout, stderr: new Capture(), env: {} });
+    ui.table(['NAME', 'VERSION'], [['react', '1.0\nFAKE ROW\u001b[1A\u001b[2K']]);
+    ui.out('line one\nline two \u001b[H');
+    expect(stdout.text).toBe('NAME   VERSION\nreact  1.0 FAKE ROW\\u001b[1A\\u001b[2K\nline one\nline two \\u001b[H\n');
   });
 
   it('aligns table columns by visible width, ignoring colour codes', () => {
