@@ -115,7 +115,7 @@ function escapeRegExp(text: string): string {
 export interface SkillMatch {
   skill: DiscoveredSkill;
   score: number;
-  /** Task terms (stemmed) found in the skill's name and description. */
+  /** Task words (as written, lowercased) found in the skill's name and description. */
   terms: string[];
 }
 
@@ -154,7 +154,7 @@ export interface RankedMember {
   displayName: string;
   role: string | undefined;
   score: number;
-  /** Field (role, charter, skills) → matched task terms. */
+  /** Field (role, charter, skills) → matched task words, as written (lowercased). */
   matches: Record<string, string[]>;
 }
 

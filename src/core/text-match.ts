@@ -16,25 +16,32 @@ const STOPWORDS = new Set(
 );
 
 /**
- * A light stemmer, so "tests", "testing" and "tested" meet "test": plural -s, -ing and -ed are
- * dropped from longer words. Deliberately simple: its effect is easy to predict and to explain.
+ * A light stemmer, so "tests", "testing", "tested" and "Tester" meet "test": a plural -s (or -ies)
+ * is dropped first, then one of -ing, -ed or the agent noun's -er, from longer words only.
+ * Deliberately simple: its effect is easy to predict and to explain, and a task and a role or
+ * description are stemmed alike, so an odd stem ("number" → "numb") still meets its own kind.
  */
 export function stem(word: string): string {
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
+  let base = word;
+  if (base.length > 4 && base.endsWith('ies')) base = `${base.slice(0, -3)}y`;
+  else if (base.length > 3 && base.endsWith('s') && !base.endsWith('ss')) base = base.slice(0, -1);
+  if (base.length > 5 && base.endsWith('ing')) return base.slice(0, -3);
+  if (base.length > 4 && base.endsWith('ed')) return base.slice(0, -2);
+  if (base.length > 5 && base.endsWith('er')) return base.slice(0, -2);
+  return base;
+}
+
+/** The lowercased words of `text` (letters and digits of any script) that carry a topic. */
+function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((raw) => raw.length >= 2 && !STOPWORDS.has(raw));
 }
 
 /** Lowercased, stemmed words of `text` (letters and digits of any script), without stopwords. */
 export function tokenize(text: string): string[] {
-  const tokens: string[] = [];
-  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (raw.length < 2 || STOPWORDS.has(raw)) continue;
-    tokens.push(stem(raw));
-  }
-  return tokens;
+  return words(text).map(stem);
 }
 
 export interface TextDocument {
@@ -55,7 +62,10 @@ export interface RankOptions {
 export interface RankedDocument {
   id: string;
   score: number;
-  /** Field name → the query terms (stemmed) found in it, sorted. Only fields that matched. */
+  /**
+   * Field name → the query words found in it, sorted: each as the query first wrote it (lowercased),
+   * since a stem ("fenst") explains nothing to a reader. Only fields that matched.
+   */
   matches: Record<string, string[]>;
 }
 
@@ -68,7 +78,9 @@ export interface RankedDocument {
 export function rankDocuments(docs: readonly TextDocument[], query: string, options: RankOptions = {}): RankedDocument[] {
   const k1 = options.k1 ?? 1.2;
   const b = options.b ?? 0.75;
-  const terms = [...new Set(tokenize(query))];
+  const written = new Map<string, string>();
+  for (const word of words(query)) if (!written.has(stem(word))) written.set(stem(word), word);
+  const terms = [...written.keys()];
   const fieldNames = [...new Set(docs.flatMap((doc) => Object.keys(doc.fields)))];
 
   const tokenized = docs.map((doc) => {
@@ -110,7 +122,7 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
         const tf = counts.get(term);
         if (!tf) continue;
         score += weight * idf.get(term)! * ((tf * (k1 + 1)) / (tf + norm));
-        (matches[field] ??= []).push(term);
+        (matches[field] ??= []).push(written.get(term)!);
       }
     }
     for (const list of Object.values(matches)) list.sort(compareCodePoints);

@@ -16,6 +16,10 @@ describe('tokenize and stem', () => {
     expect(tokenize('Ünïcödé 日本語 v2 a')).toEqual(['ünïcödé', '日本語', 'v2']);
     expect(stem('class')).toBe('class');
     expect(stem('policies')).toBe('policy');
+    expect(['test', 'tests', 'testing', 'tested', 'tester', 'testers'].map(stem)).toEqual(Array(6).fill('test'));
+    expect(['design', 'designer', 'designers', 'designs'].map(stem)).toEqual(Array(4).fill('design'));
+    expect(['review', 'reviewer', 'reviewing'].map(stem)).toEqual(Array(3).fill('review'));
+    expect(['user', 'order', 'users', 'settings'].map(stem)).toEqual(['user', 'order', 'user', 'sett']);
   });
 });
 
@@ -29,7 +33,7 @@ describe('rankDocuments (BM25 over fields)', () => {
   it('ranks by relevance and says which terms matched which field', () => {
     const ranked = rankDocuments(docs, 'flaky tests in the api', { weights: { role: 2, text: 1 } });
     expect(ranked.map((r) => r.id)).toEqual(['qa', 'api', 'ui']);
-    expect(ranked[0]!.matches).toEqual({ text: ['flaky', 'test'] });
+    expect(ranked[0]!.matches).toEqual({ role: ['tests'], text: ['flaky', 'tests'] });
     expect(ranked[1]!.matches).toEqual({ text: ['api'] });
     expect(ranked[2]!.score).toBe(0);
   });
