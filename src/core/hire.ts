@@ -32,12 +32,13 @@ import {
 } from './casting.js';
 import { SquadError, usageError } from './errors.js';
 import { existsInside, readTextIfExists, resolveInside } from './fs-safe.js';
-import { insertTableRecords, tableRecords } from './md-table.js';
+import { insertTableRecords, tableRecords, type TableRecord } from './md-table.js';
 import { slugify } from './names.js';
 import { SCRIBE_AGENT, resolveIn, squadPaths } from './paths.js';
 import { checkRoles } from './roles.js';
-import { isRosterHeader, parseRoster, requireSquad, type RosterMember } from './roster.js';
+import { isRosterHeader, parseRoster, requireSquad, staysLastInRoster, type RosterMember } from './roster.js';
 import {
+  SCRIBE_MEMBER,
   isRoutingHeader,
   parseProjectContext,
   renderMemberFiles,
@@ -180,7 +181,9 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
   const rows = await renderMemberRows(member, project, policy.universe);
   const routingText = readTextIfExists(resolveIn(root, squadPaths.routing));
   const routed = routingText === undefined ? undefined : tableRecords(routingText, isRoutingHeader)?.records.some((r) => r['route to'] === member.name);
-  const routing = routingText === undefined || routed ? undefined : insertTableRecords(routingText, isRoutingHeader, rows.routing);
+  // The Scribe's rows stay last, in the routing table as in the roster.
+  const scribeRoute = (record: TableRecord) => record['route to'] === SCRIBE_MEMBER.name;
+  const routing = routingText === undefined || routed ? undefined : insertTableRecords(routingText, isRoutingHeader, rows.routing, scribeRoute);
   if (routing !== undefined) rewrite(squadPaths.routing, routingText!, routing);
   else if (!routed) {
     warnings.push(
@@ -189,7 +192,7 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
         : `${squadPaths.routing} has no routing table (| Work Type | Route To | … |): no routing row was added`,
     );
   }
-  const team = insertTableRecords(teamText, isRosterHeader, rows.roster);
+  const team = insertTableRecords(teamText, isRosterHeader, rows.roster, staysLastInRoster);
   if (team === undefined) {
     throw new SquadError('INVALID_FORMAT', `${squadPaths.team} has no roster table (| Name | Role | Charter | Status |)`, {
       hint: 'restore the "## Members" table in team.md, then hire again; nothing was written',

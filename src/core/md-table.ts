@@ -62,23 +62,31 @@ export function tableRows(text: string, accept: (columns: string[]) => boolean):
 }
 
 /**
- * `text` with `rows` added after the last row of the first table accepted by `accept`; every
- * existing byte is kept, and the file's line ending (LF or CRLF) is used for the new lines.
+ * `text` with `rows` added after the last row of the first table accepted by `accept`, or above
+ * its closing run of rows for which `keepLast` holds (the Scribe stays the roster's last row);
+ * every existing byte is kept, and the file's line ending (LF or CRLF) is used for the new lines.
  * Undefined when there is no such table.
  */
-export function insertTableRows(text: string, accept: (columns: string[]) => boolean, rows: readonly string[]): string | undefined {
+export function insertTableRows(
+  text: string,
+  accept: (columns: string[]) => boolean,
+  rows: readonly string[],
+  keepLast?: (cells: string[], columns: string[]) => boolean,
+): string | undefined {
   const lines = text.split('\n');
   const table = findTable(lines, accept);
   if (!table) return undefined;
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const added = rows.map((row) => `${row}${eol}`).join('');
-  if (table.end === lines.length) {
+  let at = table.end;
+  while (keepLast && at > table.firstRow && keepLast(splitTableRow(lines[at - 1]!)!, table.columns)) at -= 1;
+  if (at === lines.length) {
     // The table's last row is the file's last line, without a line ending.
     const body = text.endsWith('\n') ? text : `${text}${eol}`;
     return `${body}${added}`;
   }
   let offset = 0;
-  for (let i = 0; i < table.end; i += 1) offset += lines[i]!.length + 1;
+  for (let i = 0; i < at; i += 1) offset += lines[i]!.length + 1;
   return `${text.slice(0, offset)}${added}${text.slice(offset)}`;
 }
 
@@ -86,10 +94,7 @@ export function insertTableRows(text: string, accept: (columns: string[]) => boo
 export function tableRecords(text: string, accept: (columns: string[]) => boolean): { columns: string[]; records: TableRecord[] } | undefined {
   const table = tableRows(text, accept);
   if (!table) return undefined;
-  const records = table.rows.map((row) => {
-    const cells = splitTableRow(row) ?? [];
-    return Object.fromEntries(table.columns.map((column, i) => [column, cells[i] ?? '']));
-  });
+  const records = table.rows.map((row) => toRecord(splitTableRow(row) ?? [], table.columns));
   return { columns: table.columns, records };
 }
 
@@ -98,8 +103,18 @@ export function tableRecords(text: string, accept: (columns: string[]) => boolea
  * table's own column order (a column the record lacks stays empty, a key the table lacks is left
  * out); every existing byte is kept. Undefined when there is no such table.
  */
-export function insertTableRecords(text: string, accept: (columns: string[]) => boolean, records: readonly TableRecord[]): string | undefined {
+export function insertTableRecords(
+  text: string,
+  accept: (columns: string[]) => boolean,
+  records: readonly TableRecord[],
+  keepLast?: (record: TableRecord) => boolean,
+): string | undefined {
   const table = findTable(text.split('\n'), accept);
   if (!table) return undefined;
-  return insertTableRows(text, accept, records.map((record) => formatTableRow(table.columns.map((column) => record[column] ?? ''))));
+  const rows = records.map((record) => formatTableRow(table.columns.map((column) => record[column] ?? '')));
+  return insertTableRows(text, accept, rows, keepLast && ((cells, columns) => keepLast(toRecord(cells, columns))));
+}
+
+function toRecord(cells: readonly string[], columns: readonly string[]): TableRecord {
+  return Object.fromEntries(columns.map((column, i) => [column, cells[i] ?? '']));
 }

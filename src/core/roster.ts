@@ -13,9 +13,9 @@
 import fs from 'node:fs';
 import { SquadError } from './errors.js';
 import { readDirNames } from './fs-safe.js';
-import { findTable, splitTableRow } from './md-table.js';
+import { tableRecords, type TableRecord } from './md-table.js';
 import { isValidName, slugify } from './names.js';
-import { charterPath, resolveIn, squadPaths } from './paths.js';
+import { SCRIBE_AGENT, charterPath, resolveIn, squadPaths } from './paths.js';
 
 export interface RosterMember {
   /** Folder name under `.ai-team/agents/`. */
@@ -57,36 +57,45 @@ export function isRosterHeader(columns: string[]): boolean {
 
 /** Parse roster rows from team.md text; a second row for the same folder is left out. Pure. */
 export function parseRoster(text: string): RosterMember[] {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  const table = findTable(lines, isRosterHeader);
+  const table = tableRecords(text.replace(/\r\n?/g, '\n'), isRosterHeader);
   if (!table) return [];
-  const { columns } = table;
-  const nameCol = columns.indexOf('name');
-  const roleCol = columns.indexOf('role');
-  const charterCol = columns.indexOf('charter');
-  const statusCol = columns.indexOf('status');
   const members: RosterMember[] = [];
   const seen = new Set<string>();
-  for (let j = table.firstRow; j < table.end; j += 1) {
-    const cells = splitTableRow(lines[j]!)!;
-    const displayName = cells[nameCol] ?? '';
-    if (!displayName) continue;
-    const charterCell = stripCode(charterCol === -1 ? '' : (cells[charterCol] ?? ''));
-    const noCharter = NO_CHARTER.test(charterCell);
-    const fromCharter = AGENT_FROM_CHARTER.exec(charterCell)?.[1];
-    const name = fromCharter && isValidName(fromCharter) ? fromCharter : slugify(displayName);
-    if (!name || seen.has(name)) continue;
-    seen.add(name);
-    members.push({
-      name,
-      displayName,
-      role: cells[roleCol] ?? '',
-      charter: noCharter ? '' : charterCell || charterPath(name),
-      noCharter,
-      status: statusCol === -1 ? '' : (cells[statusCol] ?? ''),
-    });
+  for (const record of table.records) {
+    const member = rosterMember(record);
+    if (!member || seen.has(member.name)) continue;
+    seen.add(member.name);
+    members.push(member);
   }
   return members;
+}
+
+/** The member a roster row (cells by lowercased column) describes; undefined for a row without a name. */
+function rosterMember(record: TableRecord): RosterMember | undefined {
+  const displayName = record.name ?? '';
+  if (!displayName) return undefined;
+  const charterCell = stripCode(record.charter ?? '');
+  const noCharter = NO_CHARTER.test(charterCell);
+  const fromCharter = AGENT_FROM_CHARTER.exec(charterCell)?.[1];
+  const name = fromCharter && isValidName(fromCharter) ? fromCharter : slugify(displayName);
+  if (!name) return undefined;
+  return {
+    name,
+    displayName,
+    role: record.role ?? '',
+    charter: noCharter ? '' : charterCell || charterPath(name),
+    noCharter,
+    status: record.status ?? '',
+  };
+}
+
+/**
+ * Rows that stay at the end of the roster, below the members who do the work: the Scribe and
+ * members without a charter (the original Squad's Ralph, `@copilot`). `hire` adds rows above them.
+ */
+export function staysLastInRoster(record: TableRecord): boolean {
+  const member = rosterMember(record);
+  return member !== undefined && (member.name === SCRIBE_AGENT || member.noCharter);
 }
 
 function stripCode(cell: string): string {

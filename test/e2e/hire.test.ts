@@ -44,10 +44,14 @@ describe('hire', () => {
     const newTeam = read(root, squadPaths.team);
     const row = '| McManus | Frontend Dev | `.ai-team/agents/mcmanus/charter.md` | ✅ Active |\n';
     expect(newTeam.replace(row, '')).toBe(team);
-    expect(parseRoster(newTeam).map((m) => m.displayName)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe', 'McManus']);
+    expect(parseRoster(newTeam).map((m) => m.displayName)).toEqual(['Keaton', 'Fenster', 'Hockney', 'McManus', 'Scribe']);
     const newRouting = read(root, squadPaths.routing);
     const routingRow = newRouting.split('\n').find((line) => line.includes('| McManus |'))!;
     expect(routingRow).toMatch(/^\| User interface: .* \| McManus \| Frontend Dev \|$/);
+    // The Scribe stays last, in both tables.
+    const tableRows = (text: string) => text.split('\n').filter((line) => /^\| (?!-|Name |Work Type )/.test(line));
+    expect(tableRows(newRouting).at(-1)).toMatch(/\| Scribe \| Session Logger \|$/);
+    expect(tableRows(newTeam).at(-1)).toMatch(/^\| Scribe \|/);
     expect(newRouting.replace(`${routingRow}\n`, '')).toBe(routing);
 
     const registry = JSON.parse(read(root, squadPaths.castingRegistry)).members;
@@ -246,7 +250,7 @@ describe('hire and files changed meanwhile', () => {
     expect(read(root, squadPaths.team)).toBe(edited);
     const finished = runCli(['hire', 'Tester', '--json'], { cwd: root });
     expect(finished.json<HireJson>()).toMatchObject({ member: { name: 'McManus' }, resumed: true });
-    expect(parseRoster(read(root, squadPaths.team)).map((m) => m.displayName)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe', 'McManus']);
+    expect(parseRoster(read(root, squadPaths.team)).map((m) => m.displayName)).toEqual(['Keaton', 'Fenster', 'Hockney', 'McManus', 'Scribe']);
     expect(read(root, squadPaths.team)).toContain('A note added meanwhile.');
   });
 });
@@ -272,7 +276,7 @@ describe('hire into hand-made and original Squad rosters', () => {
     const result = runCli(['hire', 'Frontend Dev'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(read(root, squadPaths.team)).toContain('| Frontend Dev | McManus | ✅ Active | `.ai-team/agents/mcmanus/charter.md` |  |\n');
-    expect(parseRoster(read(root, squadPaths.team)).at(-1)).toMatchObject({ name: 'mcmanus', displayName: 'McManus', role: 'Frontend Dev' });
+    expect(parseRoster(read(root, squadPaths.team)).slice(-2)).toMatchObject([{ name: 'mcmanus', displayName: 'McManus', role: 'Frontend Dev' }, { name: 'scribe' }]);
     expect(read(root, squadPaths.routing)).toMatch(/\n\| McManus \| Frontend Dev \| User interface: [^|]+ \|\n/);
   });
 

@@ -25,6 +25,16 @@ describe('markdown tables', () => {
     expect(insertTableRows('| Name | Role |\n|---|---|\n', accept, ['| F | D |'])).toBe('| Name | Role |\n|---|---|\n| F | D |\n');
   });
 
+  it('inserts above the closing rows that must stay last, and only above a closing run', () => {
+    const table = '| Name | Role |\n|---|---|\n| Keaton | Lead |\n| Scribe | Logger |\n| Ralph | Monitor |\n\nAfter.\n';
+    const last = (record: Record<string, string>) => ['Scribe', 'Ralph'].includes(record.name!);
+    expect(insertTableRecords(table, accept, [{ name: 'Fenster', role: 'Dev' }], last)).toBe(table.replace('| Scribe', '| Fenster | Dev |\n| Scribe'));
+    const middle = '| Name | Role |\n|---|---|\n| Scribe | Logger |\n| Keaton | Lead |';
+    expect(insertTableRecords(middle, accept, [{ name: 'F', role: 'D' }], last)).toBe(`${middle}\n| F | D |\n`);
+    const only = '| Name | Role |\n|---|---|\n| Scribe | Logger |\n';
+    expect(insertTableRecords(only, accept, [{ name: 'F', role: 'D' }], last)).toBe('| Name | Role |\n|---|---|\n| F | D |\n| Scribe | Logger |\n');
+  });
+
   it('returns undefined when there is no such table', () => {
     expect(insertTableRows('| A | B |\n|---|---|\n', accept, ['| x |'])).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { listAgents, parseRoster, requireAgent } from '../../src/core/roster.js';
+import { listAgents, parseRoster, requireAgent, staysLastInRoster } from '../../src/core/roster.js';
 import { SquadError } from '../../src/core/errors.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
 
@@ -52,6 +52,14 @@ describe('parseRoster', () => {
       ['copilot', '', true],
       ['ann', '.ai-team/agents/ann/charter.md', false],
     ]);
+  });
+
+  it('keeps the Scribe and members without a charter at the end of the roster', () => {
+    expect(staysLastInRoster({ name: 'Scribe', role: 'Session Logger', charter: '`.ai-team/agents/scribe/charter.md`' })).toBe(true);
+    expect(staysLastInRoster({ name: 'Ralph', role: 'Work Monitor', charter: '—' })).toBe(true);
+    expect(staysLastInRoster({ name: '@copilot', role: 'Coding Agent', charter: 'n/a' })).toBe(true);
+    expect(staysLastInRoster({ name: 'Keaton', role: 'Lead', charter: '`.ai-team/agents/keaton/charter.md`' })).toBe(false);
+    expect(staysLastInRoster({ name: '', role: 'x' })).toBe(false);
   });
 
   it('finds the folder in a charter path, wherever the file lives', () => {
