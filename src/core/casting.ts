@@ -19,9 +19,8 @@
  *   registry.json  { agents: { folder: { persistent_name, role?, universe, status, … } } }
  *   history.json   { universe_usage_history: […], assignment_cast_snapshots: {…} }
  */
-import fs from 'node:fs';
 import { usageError } from './errors.js';
-import { readDirNames } from './fs-safe.js';
+import { readDirNames, readTextIfExists } from './fs-safe.js';
 import { isValidName, slugify } from './names.js';
 import { SCRIBE_AGENT, resolveIn, squadPaths } from './paths.js';
 import type { RosterMember } from './roster.js';
@@ -348,13 +347,7 @@ export function parseHistory(text: string, options: CastingParseOptions = {}): C
   return { state: 'ok', raw, text, value: { schema: CASTING_SCHEMA, events: (Array.isArray(raw.events) ? raw.events : []) as CastingEvent[] } };
 }
 
-function readText(root: string, relPath: string): string | undefined {
-  try {
-    return fs.readFileSync(resolveIn(root, relPath), 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+
 
 export interface CastingState {
   policy: CastingRead<CastingPolicy>;
@@ -365,7 +358,7 @@ export interface CastingState {
 /** The squad's casting files, read defensively, in create-squad's shapes or the original Squad's. */
 export function readCasting(root: string): CastingState {
   const read = <T>(relPath: string, parse: (text: string) => CastingRead<T>): CastingRead<T> => {
-    const text = readText(root, relPath);
+    const text = readTextIfExists(resolveIn(root, relPath));
     return text === undefined ? { state: 'missing' } : parse(text);
   };
   const registry = read(squadPaths.castingRegistry, (text) => parseRegistry(text, { legacy: true }));

@@ -23,6 +23,7 @@ export const FRONTMATTER_MAX_BYTES = 64 * 1024;
 export const YAML_MAX_ALIAS_COUNT = 100;
 
 export type FrontmatterIssue =
+  | 'not-a-file'
   | 'frontmatter-missing'
   | 'frontmatter-unclosed'
   | 'frontmatter-too-large'
@@ -50,6 +51,7 @@ export class FrontmatterError extends SquadError {
 }
 
 const FRONTMATTER_HINTS: Record<FrontmatterIssue, string> = {
+  'not-a-file': 'SKILL.md must be a regular file; replace the FIFO, device or folder with the skill\'s text',
   'frontmatter-missing': 'start the file with a line "---", the YAML fields, then another "---"',
   'frontmatter-unclosed': 'close the frontmatter with a line containing only "---"',
   'frontmatter-too-large': `keep the frontmatter under ${FRONTMATTER_MAX_BYTES / 1024} KB; move long text into the body`,

@@ -273,8 +273,28 @@ function toWriteError(error: unknown, relPath: string): SquadError {
   return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: ${message}`, { cause: error });
 }
 
-/** File content as bytes, or undefined when the file does not exist or cannot be read. */
-export function readBytesIfExists(absPath: string): Buffer | undefined {
+/** The largest state file (roster, routing, charter, history, casting, manifest, coordinator) read whole. */
+export const STATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * File content as bytes, or undefined when the file does not exist, cannot be read, or is not a
+ * regular file (a FIFO or a device such as /dev/zero, even behind a symlink: it is never opened, so
+ * it cannot block or stream forever). A file over `maxBytes` is refused (INVALID_INPUT) rather than
+ * read in part: a caller may write what it read back.
+ */
+export function readBytesIfExists(absPath: string, maxBytes: number = STATE_FILE_MAX_BYTES): Buffer | undefined {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(absPath);
+  } catch {
+    return undefined;
+  }
+  if (!stat.isFile()) return undefined;
+  if (stat.size > maxBytes) {
+    throw new SquadError('INVALID_INPUT', `${absPath} is ${(stat.size / 1024 / 1024).toFixed(1)} MB, more than create-squad reads (${maxBytes / 1024 / 1024} MB)`, {
+      hint: 'shrink the file (move long notes elsewhere), or move it aside',
+    });
+  }
   try {
     return fs.readFileSync(absPath);
   } catch {
@@ -282,9 +302,9 @@ export function readBytesIfExists(absPath: string): Buffer | undefined {
   }
 }
 
-/** File content as UTF-8, or undefined when the file does not exist or cannot be read. */
-export function readTextIfExists(absPath: string): string | undefined {
-  return readBytesIfExists(absPath)?.toString('utf8');
+/** File content as UTF-8, or undefined (see readBytesIfExists, which also refuses a file that is too large). */
+export function readTextIfExists(absPath: string, maxBytes?: number): string | undefined {
+  return readBytesIfExists(absPath, maxBytes)?.toString('utf8');
 }
 
 export function isDirectory(absPath: string): boolean {

@@ -2,10 +2,9 @@
  * Read one skill from disk and validate it, turning parse failures into report entries rather than
  * exceptions, so one broken skill never stops a listing.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { FrontmatterError } from './frontmatter.js';
-import { parseSkill, readSkillFrontmatter, type Frontmatter } from './skill.js';
+import { readSkillFile, readSkillFrontmatter, type Frontmatter } from './skill.js';
 import { validateSkill, type SkillIssue } from './validate.js';
 
 export interface SkillReport {
@@ -39,7 +38,7 @@ export function inspectSkill(file: string, options: InspectOptions): SkillReport
   let body: string | undefined;
   try {
     if (options.readBody) {
-      const parsed = parseSkill(fs.readFileSync(file, 'utf8'), file);
+      const parsed = readSkillFile(file);
       frontmatter = parsed.frontmatter;
       body = parsed.body;
     } else {

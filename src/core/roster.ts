@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import { SquadError } from './errors.js';
-import { readDirNames } from './fs-safe.js';
+import { readDirNames, readTextIfExists } from './fs-safe.js';
 import { tableRecords, type TableRecord } from './md-table.js';
 import { isValidName, slugify } from './names.js';
 import { SCRIBE_AGENT, charterPath, resolveIn, squadPaths } from './paths.js';
@@ -104,11 +104,8 @@ function stripCode(cell: string): string {
 
 /** Roster rows of the squad at `root`; [] when there is no roster. */
 export function readRoster(root: string): RosterMember[] {
-  try {
-    return parseRoster(fs.readFileSync(resolveIn(root, squadPaths.team), 'utf8'));
-  } catch {
-    return [];
-  }
+  const text = readTextIfExists(resolveIn(root, squadPaths.team));
+  return text === undefined ? [] : parseRoster(text);
 }
 
 /** Every member the squad knows of: roster rows first (in roster order), then unlisted folders. */

@@ -32,7 +32,7 @@ import {
   type CastingPolicy,
 } from './casting.js';
 import { SquadError, usageError } from './errors.js';
-import { existsInside, pathProblem, readTextIfExists, resolveInside, sha256, writeFileAtomic } from './fs-safe.js';
+import { existsInside, pathProblem, readBytesIfExists, readTextIfExists, resolveInside, sha256, writeFileAtomic } from './fs-safe.js';
 import type { Manifest } from './manifest.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { tableRecords, type TableRecord } from './md-table.js';
@@ -268,9 +268,9 @@ export function planOwnedFiles(root: string, owned: readonly OwnedFile[]): { fil
     skipped.push(file.path);
     let current: Buffer | undefined;
     try {
-      current = fs.readFileSync(resolveIn(root, file.path));
+      current = readBytesIfExists(resolveIn(root, file.path));
     } catch {
-      current = undefined;
+      current = undefined; // too large to be what this version ships
     }
     if (current && isShippedContent(current, file.content)) manifestFiles[file.path] = hash;
   }

@@ -53,7 +53,7 @@ let readBuffer: Buffer | undefined;
 export function readSkillFrontmatter(file: string): SkillHead {
   readBuffer ??= Buffer.allocUnsafe(READ_LIMIT);
   const buffer = readBuffer;
-  const fd = fs.openSync(file, 'r');
+  const fd = openRegularFile(file);
   try {
     let total = 0;
     for (;;) {
@@ -89,7 +89,26 @@ export function readSkillFrontmatter(file: string): SkillHead {
 
 /** Read and parse a whole SKILL.md from disk. */
 export function readSkillFile(file: string): ParsedSkill {
-  return parseSkill(fs.readFileSync(file, 'utf8'), file);
+  const fd = openRegularFile(file);
+  try {
+    return parseSkill(fs.readFileSync(fd, 'utf8'), file);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Open `file` for reading, refusing anything but a regular file (a FIFO, a device such as
+ * /dev/zero, a folder), even behind a symlink. The open does not block: a FIFO without a writer
+ * would otherwise stop a whole listing.
+ */
+function openRegularFile(file: string): number {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  if (!fs.fstatSync(fd).isFile()) {
+    fs.closeSync(fd);
+    throw new FrontmatterError('not-a-file', 'not a regular file (a FIFO, a device or a folder)', file);
+  }
+  return fd;
 }
 
 /** An MCP server a skill declares in `metadata.mcp-servers` (the squad extension). */

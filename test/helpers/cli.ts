@@ -20,6 +20,8 @@ export interface RunOptions {
   cwd: string;
   env?: Record<string, string | undefined>;
   input?: string;
+  /** Kill the process after this many milliseconds (a test of something that must not hang). */
+  timeout?: number;
 }
 
 /** Run `create-squad …` as a user would: a separate Node process, no TTY, colours off by default. */
@@ -32,6 +34,7 @@ export function runCli(args: string[], options: RunOptions): CliResult {
     input: options.input ?? '',
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout, killSignal: 'SIGKILL' as const }),
   });
   if (result.error) throw result.error;
   return {

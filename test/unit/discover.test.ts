@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -120,6 +121,21 @@ describe('discoverSkills', () => {
       '.ai-team/skills/nofm/SKILL.md',
       '.ai-team/skills/wrong-name/SKILL.md',
     ]);
+  });
+
+  it('reports a SKILL.md that is a FIFO or a device as invalid, without opening it for good', () => {
+    const root = squad({ '.ai-team/skills/good/SKILL.md': validSkill('good') });
+    fs.mkdirSync(path.join(root, '.ai-team/skills/fifo'));
+    execFileSync('mkfifo', [path.join(root, '.ai-team/skills/fifo/SKILL.md')]);
+    fs.mkdirSync(path.join(root, '.ai-team/skills/zero'));
+    fs.symlinkSync('/dev/zero', path.join(root, '.ai-team/skills/zero/SKILL.md'));
+    const { skills } = discoverSkills(root);
+    const byName = Object.fromEntries(skills.map((s) => [s.dirName, s]));
+    expect(byName.good!.valid).toBe(true);
+    for (const name of ['fifo', 'zero']) {
+      expect(byName[name]!.valid).toBe(false);
+      expect(byName[name]!.errors[0]).toMatchObject({ code: 'not-a-file', message: 'not a regular file (a FIFO, a device or a folder)' });
+    }
   });
 
   it('extracts MCP servers and disable-model-invocation', () => {

@@ -1,8 +1,18 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SquadError } from '../../src/core/errors.js';
-import { moveInside, readDirEntries, relativePathProblem, resolveInside, writeFileAtomic } from '../../src/core/fs-safe.js';
+import {
+  STATE_FILE_MAX_BYTES,
+  moveInside,
+  readBytesIfExists,
+  readDirEntries,
+  readTextIfExists,
+  relativePathProblem,
+  resolveInside,
+  writeFileAtomic,
+} from '../../src/core/fs-safe.js';
 import { cleanupTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
@@ -160,5 +170,31 @@ describe('readDirEntries', () => {
     expect(readDirEntries(root).map((e) => e.name)).toEqual(['a', 'b']);
     expect(readDirEntries(root, { includeIgnored: true }).map((e) => e.name)).toEqual(['.tmp', '_draft', 'a', 'b']);
     expect(readDirEntries(path.join(root, 'missing'), { includeIgnored: true })).toEqual([]);
+  });
+});
+
+describe('readBytesIfExists', () => {
+  it('reads a regular file, and gives undefined for a missing one', () => {
+    const root = tempDir();
+    fs.writeFileSync(path.join(root, 'a.md'), 'hello');
+    expect(readTextIfExists(path.join(root, 'a.md'))).toBe('hello');
+    expect(readBytesIfExists(path.join(root, 'missing.md'))).toBeUndefined();
+  });
+
+  it('never opens a FIFO or a device, even behind a symlink', () => {
+    const root = tempDir();
+    execFileSync('mkfifo', [path.join(root, 'fifo')]);
+    fs.symlinkSync('/dev/zero', path.join(root, 'zero'));
+    fs.mkdirSync(path.join(root, 'dir'));
+    expect(readBytesIfExists(path.join(root, 'fifo'))).toBeUndefined();
+    expect(readBytesIfExists(path.join(root, 'zero'))).toBeUndefined();
+    expect(readBytesIfExists(path.join(root, 'dir'))).toBeUndefined();
+  });
+
+  it('refuses a file over the limit instead of reading part of it', () => {
+    const root = tempDir();
+    fs.writeFileSync(path.join(root, 'big.md'), 'x'.repeat(2048));
+    expect(() => readBytesIfExists(path.join(root, 'big.md'), 1024)).toThrow(/big\.md is 0\.0 MB, more than create-squad reads/);
+    expect(STATE_FILE_MAX_BYTES).toBe(4 * 1024 * 1024);
   });
 });
