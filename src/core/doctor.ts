@@ -312,7 +312,12 @@ async function checkMcp(root: string, skills: DiscoveredSkill[], home: string | 
   if (usable.length === 0) return 0;
   const detection = await detectMcpConfig(root, home);
   for (const warning of detection.warnings) {
-    add({ severity: 'warning', code: 'mcp-config-invalid', message: warning, fix: `fix the JSON of that file (comments and trailing commas are fine in ${MCP_CONFIG_PATHS.vscode})` });
+    add({
+      severity: 'warning',
+      code: 'mcp-config-invalid',
+      message: warning,
+      fix: `fix that file: JSON (comments and trailing commas are fine) listing each server as "<name>": {settings} under "servers" in ${MCP_CONFIG_PATHS.vscode}, under "mcpServers" in the others; until then, whether a server is configured is unknown`,
+    });
   }
   const rows = collectMcpRequirements(usable.map((s) => ({ name: s.dirName, mcpServers: s.mcpServers })), detection);
   const found = foundMcpConfigFiles(detection);

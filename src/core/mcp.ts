@@ -4,7 +4,9 @@
  *
  * create-squad only reads MCP configuration files, never writes them. Whether a server is
  * configured has three answers: "yes" (a checked file lists it), "no" (checked files exist, were
- * read, and none lists it) and "unknown" (no checked file exists, or one could not be read). Even
+ * read, and none lists it) and "unknown" (no checked file exists, or one could not be used: not
+ * readable, not JSON, servers missing or under another key or of the wrong type, or an entry that
+ * is not an object of settings). Even
  * "no" is not certain: Copilot can also get servers from VS Code user settings or profiles and from
  * the coding agent's repository settings, which are not files create-squad reads. Server names
  * compare case-insensitively (mcpServerKey).
@@ -29,19 +31,24 @@ interface ConfigLocation {
   relPath: string;
   /** Top-level keys that hold the servers, in the order tried. */
   keys: readonly string[];
+  /** The key other kinds of MCP file use: a sign the file was written for another client. */
+  foreignKey?: string;
+  /** Whether the servers may also be a list of names or `{name}` entries (the squad's own file). */
+  lists?: boolean;
 }
 
 /** The files checked, in the order they are reported. */
 const CONFIG_LOCATIONS: readonly ConfigLocation[] = [
-  { display: MCP_CONFIG_PATHS.vscode, base: 'root', relPath: MCP_CONFIG_PATHS.vscode, keys: ['servers'] },
-  { display: MCP_CONFIG_PATHS.workspace, base: 'root', relPath: MCP_CONFIG_PATHS.workspace, keys: ['mcpServers'] },
-  { display: MCP_CONFIG_PATHS.copilot, base: 'root', relPath: MCP_CONFIG_PATHS.copilot, keys: ['mcpServers'] },
-  { display: MCP_CONFIG_PATHS.squad, base: 'root', relPath: MCP_CONFIG_PATHS.squad, keys: ['mcpServers', 'servers'] },
+  { display: MCP_CONFIG_PATHS.vscode, base: 'root', relPath: MCP_CONFIG_PATHS.vscode, keys: ['servers'], foreignKey: 'mcpServers' },
+  { display: MCP_CONFIG_PATHS.workspace, base: 'root', relPath: MCP_CONFIG_PATHS.workspace, keys: ['mcpServers'], foreignKey: 'servers' },
+  { display: MCP_CONFIG_PATHS.copilot, base: 'root', relPath: MCP_CONFIG_PATHS.copilot, keys: ['mcpServers'], foreignKey: 'servers' },
+  { display: MCP_CONFIG_PATHS.squad, base: 'root', relPath: MCP_CONFIG_PATHS.squad, keys: ['mcpServers', 'servers'], lists: true },
   {
     display: `~/${MCP_CONFIG_PATHS.userCopilot}`,
     base: 'home',
     relPath: MCP_CONFIG_PATHS.userCopilot,
     keys: ['mcpServers'],
+    foreignKey: 'servers',
   },
 ];
 
@@ -53,12 +60,14 @@ export interface McpConfigSource {
   servers: string[];
   /** Why an existing file could not be used; such a file makes "no" impossible to claim. */
   error?: string;
+  /** Entries of a usable file that do not count (not an object of settings), one line each; they too make "no" impossible to claim. */
+  invalidEntries?: string[];
 }
 
 export interface McpConfigDetection {
   /** Every file checked, in a fixed order. */
   sources: McpConfigSource[];
-  /** One line per unusable file (malformed JSON, wrong shape, too large, unreadable). */
+  /** One line per unusable file (malformed JSON, wrong shape, too large, unreadable) and per entry that does not count. */
   warnings: string[];
 }
 
@@ -85,6 +94,7 @@ export async function detectMcpConfig(root: string, home: string | undefined): P
     const abs = location.base === 'root' ? resolveIn(root, location.relPath) : path.join(home!, ...location.relPath.split('/'));
     const source = await readConfig(abs, location);
     if (source.error) warnings.push(`MCP configuration ${source.path} ignored: ${source.error}`);
+    for (const entry of source.invalidEntries ?? []) warnings.push(`MCP configuration ${source.path}: ${entry}`);
     sources.push(source);
   }
   return { sources, warnings };
@@ -116,29 +126,59 @@ async function readConfig(abs: string, location: ConfigLocation): Promise<McpCon
     const line = text.slice(0, offset).split('\n').length;
     return { ...base, exists: true, error: `it is not valid JSON (line ${line})` };
   }
-  if (!isMapping(value)) return { ...base, exists: true, error: 'it is not a JSON object' };
-  const key = location.keys.find((k) => k in value);
-  if (key === undefined) return { ...base, exists: true };
-  const servers = serverNames(value[key]);
-  if (servers === undefined) {
-    return { ...base, exists: true, error: `"${key}" is not an object of servers` };
+  if (!isMapping(value)) return { ...base, exists: true, error: `it is not a JSON object (expected ${expectedShape(location)})` };
+  const key = location.keys.find((k) => Object.hasOwn(value, k));
+  if (key === undefined) {
+    const foreign = location.foreignKey !== undefined && Object.hasOwn(value, location.foreignKey);
+    const wanted = location.keys.map((k) => `"${k}"`).join(' or ');
+    const error = foreign
+      ? `it lists servers under "${location.foreignKey}", but this file's servers go under ${wanted} (expected ${expectedShape(location)})`
+      : `it has no ${wanted} (expected ${expectedShape(location)})`;
+    return { ...base, exists: true, error };
   }
-  return { ...base, exists: true, servers };
+  const read = readServers(value[key], key, location.lists === true);
+  if (read === undefined) {
+    return { ...base, exists: true, error: `"${key}" is ${typeName(value[key])}, not ${location.lists ? 'an object or a list' : 'an object'} of servers (expected ${expectedShape(location)})` };
+  }
+  return { ...base, exists: true, servers: read.servers, ...(read.invalid.length > 0 ? { invalidEntries: read.invalid } : {}) };
 }
 
-/** Server names from `{name: config}`, or from a list of names or `{name}` entries. */
-function serverNames(value: unknown): string[] | undefined {
-  let names: string[];
+/** What a file of `location` should look like, for messages. */
+function expectedShape(location: ConfigLocation): string {
+  const object = `{"${location.keys[0]}": {"<name>": {…settings}}}`;
+  return location.lists ? `${object}, or a list of names` : object;
+}
+
+/** How a JSON value is described in messages: "a list", "a number", "null", … */
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * Server names from `{name: {settings}}` or (with `lists`) from a list of names or `{name}` entries,
+ * and a line per entry that does not count (a server whose settings are not an object, a list
+ * entry that names nothing); undefined when `value` has neither shape.
+ */
+function readServers(value: unknown, key: string, lists: boolean): { servers: string[]; invalid: string[] } | undefined {
+  const names: string[] = [];
+  const invalid: string[] = [];
   if (isMapping(value)) {
-    names = Object.keys(value);
-  } else if (Array.isArray(value)) {
-    names = value.flatMap((entry) =>
-      typeof entry === 'string' ? [entry] : isMapping(entry) && typeof entry.name === 'string' ? [entry.name] : [],
-    );
+    for (const [name, settings] of Object.entries(value)) {
+      if (isMapping(settings)) names.push(name);
+      else invalid.push(`server "${name}" is ${typeName(settings)}, not an object of settings: it does not count as configured`);
+    }
+  } else if (lists && Array.isArray(value)) {
+    value.forEach((entry, i) => {
+      if (typeof entry === 'string') names.push(entry);
+      else if (isMapping(entry) && typeof entry.name === 'string') names.push(entry.name);
+      else invalid.push(`entry ${i + 1} of "${key}" is ${typeName(entry)}, neither a name nor {"name": …}: ignored`);
+    });
   } else {
     return undefined;
   }
-  return [...new Set(names.map((n) => n.trim()).filter(Boolean))].sort(compareCodePoints);
+  return { servers: [...new Set(names.map((n) => n.trim()).filter(Boolean))].sort(compareCodePoints), invalid };
 }
 
 /** The identity of an MCP server name: "Postgres" and "postgres" are one server. */
@@ -162,7 +202,7 @@ export function mcpServerStatus(
     .filter((source) => source.servers.some((name) => mcpServerKey(name) === key))
     .map((source) => source.path);
   if (configuredIn.length > 0) return { configured: 'yes', configuredIn };
-  const certain = detection.sources.some((s) => s.exists) && detection.sources.every((s) => s.error === undefined);
+  const certain = detection.sources.some((s) => s.exists) && detection.sources.every((s) => s.error === undefined && s.invalidEntries === undefined);
   return { configured: certain ? 'no' : 'unknown', configuredIn };
 }
 

@@ -243,6 +243,35 @@ describe('doctor', () => {
     expect(codes(broken)).toEqual(['warning:mcp-config-invalid']);
   });
 
+  it('warns about an MCP configuration of the wrong shape, naming the file and what it expected, instead of reporting its servers as not configured', () => {
+    const dir = squad();
+    writeFiles(dir, {
+      '.ai-team/skills/db/SKILL.md': skillMd('name: db\ndescription: Databases.\nmetadata:\n  mcp-servers:\n    - name: github\n    - name: postgres'),
+      '.vscode/mcp.json': '{ "mcpServers": { "github": {} } }',
+    });
+    const wrongKey = doctor(dir).data;
+    expect(codes(wrongKey)).toEqual(['warning:mcp-config-invalid']);
+    expect(wrongKey.findings[0]!.message).toBe(
+      'MCP configuration .vscode/mcp.json ignored: it lists servers under "mcpServers", but this file\'s servers go under "servers" (expected {"servers": {"<name>": {…settings}}})',
+    );
+    expect(wrongKey.findings[0]!.fix).toContain('under "servers" in .vscode/mcp.json');
+
+    fs.rmSync(path.join(dir, '.vscode'), { recursive: true });
+    writeFiles(dir, { '.mcp.json': '{ "mcpServers": [] }' });
+    const list = doctor(dir).data;
+    expect(codes(list)).toEqual(['warning:mcp-config-invalid']);
+    expect(list.findings[0]!.message).toContain('.mcp.json ignored: "mcpServers" is a list, not an object of servers');
+
+    writeFiles(dir, { '.mcp.json': '{ "mcpServers": { "github": 5 } }' });
+    const entry = doctor(dir).data;
+    expect(codes(entry)).toEqual(['warning:mcp-config-invalid']);
+    expect(entry.findings[0]!.message).toBe('MCP configuration .mcp.json: server "github" is a number, not an object of settings: it does not count as configured');
+
+    const prompt = runCli(['prompt', 'keaton', '--task', 'x', '--json'], { cwd: dir, env: { HOME: tempDir('home-') } }).json<{ mcp: { server: string; configured: string }[]; prompt: string }>();
+    expect(prompt.mcp.map((r) => `${r.server}:${r.configured}`)).toEqual(['github:unknown', 'postgres:unknown']);
+    expect(prompt.prompt).not.toContain('NOT IN THE CONFIGURATION FILES');
+  });
+
   it('reports debris of interrupted runs: import staging, skills-add staging, temporary files', () => {
     const dir = squad();
     writeFiles(dir, {

@@ -61,8 +61,8 @@ describe('detectMcpConfig', () => {
     expect(detection.sources.map((s) => s.path)).toEqual(CHECKED.slice(0, 4));
     expect(detection.warnings).toEqual([
       'MCP configuration .vscode/mcp.json ignored: it is not valid JSON (line 1)',
-      'MCP configuration .mcp.json ignored: it is not a JSON object',
-      'MCP configuration .copilot/mcp-config.json ignored: "mcpServers" is not an object of servers',
+      'MCP configuration .mcp.json ignored: it is not a JSON object (expected {"mcpServers": {"<name>": {…settings}}})',
+      'MCP configuration .copilot/mcp-config.json ignored: "mcpServers" is a number, not an object of servers (expected {"mcpServers": {"<name>": {…settings}}})',
     ]);
     expect(mcpServerStatus('filesystem', detection).configured).toBe('yes');
     expect(mcpServerStatus('github', detection).configured).toBe('unknown');
@@ -70,8 +70,50 @@ describe('detectMcpConfig', () => {
 
   it('says "no" only when files exist, were read, and none lists the server', async () => {
     const root = tempDir();
-    writeFiles(root, { '.mcp.json': '{}' });
-    expect(mcpServerStatus('postgres', await detectMcpConfig(root, undefined)).configured).toBe('no');
+    writeFiles(root, { '.mcp.json': '{ "mcpServers": {} }', '.vscode/mcp.json': '{ "servers": {}, "inputs": [] }' });
+    const detection = await detectMcpConfig(root, undefined);
+    expect(detection.warnings).toEqual([]);
+    expect(mcpServerStatus('postgres', detection).configured).toBe('no');
+  });
+
+  it('warns about a file whose servers are missing, under the other kind of file\'s key, or not an object; then says "unknown"', async () => {
+    const cases: [string, string, string][] = [
+      ['.vscode/mcp.json', '{ "mcpServers": { "github": {} } }', 'ignored: it lists servers under "mcpServers", but this file\'s servers go under "servers" (expected {"servers": {"<name>": {…settings}}})'],
+      ['.mcp.json', '{ "servers": { "github": {} } }', 'ignored: it lists servers under "servers", but this file\'s servers go under "mcpServers" (expected {"mcpServers": {"<name>": {…settings}}})'],
+      ['.mcp.json', '{ "mcpServers": [] }', 'ignored: "mcpServers" is a list, not an object of servers (expected {"mcpServers": {"<name>": {…settings}}})'],
+      ['.copilot/mcp-config.json', '{ "mcpServers": ["github"] }', 'ignored: "mcpServers" is a list, not an object of servers (expected {"mcpServers": {"<name>": {…settings}}})'],
+      ['.mcp.json', '{}', 'ignored: it has no "mcpServers" (expected {"mcpServers": {"<name>": {…settings}}})'],
+      ['.ai-team/mcp-config.json', '{ "tools": [] }', 'ignored: it has no "mcpServers" or "servers" (expected {"mcpServers": {"<name>": {…settings}}}, or a list of names)'],
+      ['.ai-team/mcp-config.json', '{ "servers": "github" }', 'ignored: "servers" is a string, not an object or a list of servers (expected {"mcpServers": {"<name>": {…settings}}}, or a list of names)'],
+    ];
+    for (const [file, text, warning] of cases) {
+      const root = tempDir();
+      writeFiles(root, { [file]: text, ...(file === '.mcp.json' ? {} : { '.mcp.json': '{ "mcpServers": { "other": {} } }' }) });
+      const detection = await detectMcpConfig(root, undefined);
+      expect(detection.warnings, `${file}: ${text}`).toEqual([`MCP configuration ${file} ${warning}`]);
+      expect(detection.sources.find((s) => s.path === file)).toMatchObject({ exists: true, servers: [] });
+      expect(mcpServerStatus('github', detection).configured, `${file}: ${text}`).toBe('unknown');
+    }
+  });
+
+  it('does not count a server whose entry is not an object of settings (a warning), and then says "unknown" for the rest', async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      '.mcp.json': '{ "mcpServers": { "github": 5, "postgres": null, "filesystem": {} } }',
+      '.ai-team/mcp-config.json': '{ "servers": ["sentry", 7, { "nom": "x" }] }',
+    });
+    const detection = await detectMcpConfig(root, undefined);
+    expect(detection.warnings).toEqual([
+      'MCP configuration .mcp.json: server "github" is a number, not an object of settings: it does not count as configured',
+      'MCP configuration .mcp.json: server "postgres" is null, not an object of settings: it does not count as configured',
+      'MCP configuration .ai-team/mcp-config.json: entry 2 of "servers" is a number, neither a name nor {"name": …}: ignored',
+      'MCP configuration .ai-team/mcp-config.json: entry 3 of "servers" is an object, neither a name nor {"name": …}: ignored',
+    ]);
+    expect(detection.sources.find((s) => s.path === '.mcp.json')?.servers).toEqual(['filesystem']);
+    expect(mcpServerStatus('filesystem', detection).configured).toBe('yes');
+    expect(mcpServerStatus('sentry', detection).configured).toBe('yes');
+    expect(mcpServerStatus('github', detection)).toEqual({ configured: 'unknown', configuredIn: [] });
+    expect(mcpServerStatus('redis', detection).configured).toBe('unknown');
   });
 });
 
