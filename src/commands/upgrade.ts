@@ -7,7 +7,7 @@ import type { Ui } from '../cli/ui.js';
 import { ensureWritableDir } from '../core/fs-safe.js';
 import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
 import { requireSquad } from '../core/roster.js';
-import { applyUpgrade, planUpgrade, type UpgradePlan } from '../core/upgrade.js';
+import { applyUpgrade, obstacleFix, planUpgrade, type UpgradePlan } from '../core/upgrade.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { groupPaths, plural } from './format.js';
 
@@ -16,7 +16,7 @@ export interface UpgradeCommandOptions {
 }
 
 /** The --json document: the plan's lists as they are, plus where, whether adopted, and the count of learned skills. */
-export type UpgradeData = Pick<UpgradePlan, 'from' | 'to' | 'upToDate' | 'created' | 'replaced' | 'backedUp' | 'skipped' | 'migrations' | 'notes'> & {
+export type UpgradeData = Pick<UpgradePlan, 'from' | 'to' | 'upToDate' | 'created' | 'replaced' | 'backedUp' | 'skipped' | 'notUpgraded' | 'migrations' | 'notes'> & {
   dir: string;
   /** The squad had no install record (original Squad layout, or made by hand). */
   adopted: boolean;
@@ -27,7 +27,8 @@ export type UpgradeData = Pick<UpgradePlan, 'from' | 'to' | 'upToDate' | 'create
 export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContext): Promise<CommandResult<UpgradeData>> {
   requireSquad(ctx.cwd);
   const plan = await planUpgrade(ctx.cwd);
-  if (!options.dryRun && !plan.upToDate) {
+  // What can be written is written even when some files cannot be (they are reported, exit 1).
+  if (!options.dryRun && plan.writes.length > 0) {
     ensureWritableDir(ctx.cwd);
     applyUpgrade(plan);
   }
@@ -36,17 +37,19 @@ export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContex
     from: plan.from,
     to: plan.to,
     upToDate: plan.upToDate,
-    adopted: plan.adopting && !plan.upToDate,
+    adopted: plan.adopting && plan.writes.length > 0,
     created: plan.created,
     replaced: plan.replaced,
     backedUp: plan.backedUp,
     skipped: plan.skipped,
+    notUpgraded: plan.notUpgraded,
     migrations: plan.migrations,
     learnedSkillsUntouched: plan.learnedSkills,
     notes: plan.notes,
     dryRun: options.dryRun,
   };
-  return { data, exitCode: 0, render: (ui) => renderUpgrade(ui, plan, data) };
+  // Files that needed an upgrade and could not get one: the job is not done.
+  return { data, exitCode: plan.notUpgraded.length > 0 ? 1 : 0, render: (ui) => renderUpgrade(ui, plan, data) };
 }
 
 /** Replaced files one per line, except the template copies: one line for all of them. */
@@ -74,6 +77,8 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
   const migrations = () => section(verb('Ran migrations', 'run migrations'), data.migrations.map((m) => `${m.version} ${m.id}: ${m.paths.join(', ')}`));
   if (data.upToDate) {
     ui.success(`Already up to date with create-squad ${data.to}: nothing was changed`);
+  } else if (plan.writes.length === 0) {
+    // Only files that cannot be written stand between the squad and this version: reported below.
   } else if (onlyMigrations) {
     ui.success(`Already up to date with create-squad ${data.to}; ${data.dryRun ? 'would run' : 'ran'} the missing migrations in ${data.dir}`);
     migrations();
@@ -93,8 +98,17 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
   }
   section('Left as they are', data.skipped.map((s) => `${s.path} — ${s.reason}`));
   ui.out(`learned skills untouched: ${data.learnedSkillsUntouched}`);
+  for (const blocked of data.notUpgraded) {
+    const reason = blocked.reason.startsWith(`${blocked.path} `) ? `it${blocked.reason.slice(blocked.path.length)}` : blocked.reason;
+    ui.warn(`${blocked.path} was not upgraded: ${reason} (create-squad never writes through a symlink or over what is not a regular file)`);
+    ui.note(`  fix: ${obstacleFix(blocked.reason)}`);
+  }
+  if (data.notUpgraded.length > 0) {
+    const rest = plan.writes.length === 0 ? 'nothing else needs a change' : `everything else ${data.dryRun ? 'would be' : 'was'} done`;
+    ui.error(`Not up to date with create-squad ${data.to}: ${plural(data.notUpgraded.length, 'file')} cannot be upgraded (above); ${rest}`);
+  }
 
-  if (data.upToDate) return;
+  if (data.upToDate || plan.writes.length === 0) return;
   if (data.dryRun) {
     ui.out('Dry run: nothing was written.');
     return;

@@ -25,7 +25,12 @@
  *                                          edited one); same version and not edited: refresh;
  *                                          otherwise (edited, or the installed one is newer) keep
  *   other files of a built-in skill      → not edited: replace; edited: keep (SPEC §6)
- *   a folder, symlink or blocked path    → keep, and say why
+ *   a folder, symlink or blocked path    → never written. When the rules above would write it
+ *                                          (it is missing behind a dangling link, or differs from
+ *                                          shipped and would be replaced), it is "not upgraded":
+ *                                          the upgrade is not done, and the command says so (exit 1).
+ *                                          When they would not (it is the shipped content, or an
+ *                                          edit that is kept anyway), it is left as it is.
  *
  * Backups: one timestamped folder per run, `.ai-team/backups/{timestamp}/{path}`. The edited file
  * is copied there (exclusive write) before the replacement is written, so at every instant the
@@ -121,6 +126,11 @@ export interface UpgradePlan {
   backedUp: UpgradeBackup[];
   /** Owned files that differ from the shipped ones and are left as they are, with the reason. */
   skipped: UpgradeSkip[];
+  /**
+   * Files the upgrade needed to write but cannot (a symlink, a folder, a file where a folder must
+   * be), with the obstacle, sorted: the squad is not up to date until they are replaced.
+   */
+  notUpgraded: UpgradeSkip[];
   /** Migrations that have something to do, in the order they run. */
   migrations: UpgradeMigration[];
   /** This run's backup folder (used only when something is backed up). */
@@ -128,7 +138,7 @@ export interface UpgradePlan {
   manifest: Manifest;
   /** Learned skills (agent skills, team skills not named squad-*): counted, never written. */
   learnedSkills: number;
-  /** Nothing to write at all. */
+  /** Nothing to write at all, and nothing that needs writing stands behind an obstacle. */
   upToDate: boolean;
   notes: string[];
 }
@@ -161,9 +171,24 @@ export function blockedReason(root: string, relPath: string): string | undefined
   return undefined;
 }
 
+/** How to clear an obstacle blockedReason names, so that an upgrade can write the file. */
+export function obstacleFix(reason: string): string {
+  const what = reason.includes('symlink') ? 'replace the link with a real file (a copy of what it points to)' : 'move it aside';
+  return `${what}, then run "create-squad upgrade"`;
+}
+
 /** The bytes of a file of the squad, or undefined when it is missing or unreadable. */
 function readRepoFile(root: string, relPath: string): Buffer | undefined {
   return readBytesIfExists(resolveIn(root, relPath));
+}
+
+/** The bytes behind an obstacle (a symlink's target), only to compare them; undefined when there are none. */
+function readBehindObstacle(root: string, relPath: string): Buffer | undefined {
+  try {
+    return readRepoFile(root, relPath);
+  } catch {
+    return undefined; // too large: it differs from what is shipped
+  }
 }
 
 function readSkillVersionOf(data: Buffer): string | undefined {
@@ -247,6 +272,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
   const replaced: string[] = [];
   const backedUp: UpgradeBackup[] = [];
   const skipped: UpgradeSkip[] = [];
+  const notUpgraded: UpgradeSkip[] = [];
   const migrations: UpgradeMigration[] = [];
 
   const backUp = (relPath: string, current: Buffer) => {
@@ -269,7 +295,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     for (const write of planned.writes) {
       const blocked = blockedReason(root, write.path);
       if (blocked !== undefined) {
-        skipped.push({ path: write.path, reason: blocked });
+        notUpgraded.push({ path: write.path, reason: blocked });
         continue;
       }
       writes.push({ path: write.path, content: write.content, mode: 0o644, exclusive: !write.update, role: 'migration' });
@@ -285,28 +311,30 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     const keepEntry = () => {
       if (entry !== undefined) files[file.path] = entry;
     };
+    // A symlink, a folder, …: never written, but what stands there decides whether that matters.
     const blocked = blockedReason(root, file.path);
-    if (blocked !== undefined) {
-      skipped.push({ path: file.path, reason: blocked });
+    const current = blocked === undefined ? readRepoFile(root, file.path) : readBehindObstacle(root, file.path);
+    if (current !== undefined && isShippedContent(current, file.content)) {
+      if (blocked === undefined) files[file.path] = shippedHash;
+      else keepEntry();
+      continue;
+    }
+    const edited = current !== undefined && (entry === undefined || !matchesRecordedHash(current, entry));
+    const decision: Decision = current === undefined ? { action: 'replace' } : decide(file, current, edited);
+    if (decision.action === 'keep') {
+      skipped.push({ path: file.path, reason: blocked === undefined ? decision.reason : `${blocked}; ${decision.reason}` });
       keepEntry();
       continue;
     }
-    const current = readRepoFile(root, file.path);
+    if (blocked !== undefined) {
+      notUpgraded.push({ path: file.path, reason: blocked });
+      keepEntry();
+      continue;
+    }
     if (current === undefined) {
       writes.push({ path: file.path, content: file.content, mode: file.mode, exclusive: true, role: 'owned' });
       created.push(file.path);
       files[file.path] = shippedHash;
-      continue;
-    }
-    if (isShippedContent(current, file.content)) {
-      files[file.path] = shippedHash;
-      continue;
-    }
-    const edited = entry === undefined || !matchesRecordedHash(current, entry);
-    const decision = decide(file, current, edited);
-    if (decision.action === 'keep') {
-      skipped.push({ path: file.path, reason: decision.reason });
-      keepEntry();
       continue;
     }
     if (edited) backUp(file.path, current);
@@ -354,11 +382,12 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     replaced: replaced.sort(compareCodePoints),
     backedUp: backedUp.sort((a, b) => compareCodePoints(a.path, b.path)),
     skipped: skipped.sort((a, b) => compareCodePoints(a.path, b.path)),
+    notUpgraded: notUpgraded.sort((a, b) => compareCodePoints(a.path, b.path)),
     migrations,
     backupDir: backupDir(timestamp),
     manifest,
     learnedSkills: countLearnedSkills(root, builtins),
-    upToDate: writes.length === 0,
+    upToDate: writes.length === 0 && notUpgraded.length === 0,
     notes,
   };
 }

@@ -8,7 +8,7 @@ import { shippedOwnedFiles, type OwnedFile } from '../../src/core/owned.js';
 import { COORDINATOR_PATH, squadPaths, teamSkillDir } from '../../src/core/paths.js';
 import { packageVersion } from '../../src/core/version.js';
 import type { UpgradeData } from '../../src/commands/upgrade.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, tempRepo, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { V001_EDITS, V001_TEAM_PATHS, V001_USER_FILE, editV001, fixtureRepo } from '../helpers/upgrade.js';
 
 afterAll(cleanupTempDirs);
@@ -232,6 +232,67 @@ describe('upgrade at the installed version, with only a migration missing', () =
     expect(result.stdout).toMatch(/^✓ Already up to date with create-squad .*; ran the missing migrations in .*\nRan migrations:\n {2}0\.1\.0 gitattributes-union: \.gitattributes\n/);
     expect(read(root, squadPaths.gitattributes).toString()).toContain('merge=union');
     expect(runCli(['upgrade', '--json'], { cwd: root }).json()).toMatchObject({ upToDate: true, migrations: [] });
+  });
+});
+
+describe('upgrade with a squad-owned file behind a symlink', () => {
+  it('never writes through the link, and says the squad is not up to date (exit 1) instead of "Already up to date"', () => {
+    const root = tempRepo();
+    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    const outside = path.join(tempDir('outside-'), 'squad.agent.md');
+    const oldCoordinator = read(root, COORDINATOR_PATH).toString().replace(`create-squad: ${VERSION}`, 'create-squad: 0.0.1');
+    fs.writeFileSync(outside, oldCoordinator);
+    fs.rmSync(path.join(root, COORDINATOR_PATH));
+    fs.symlinkSync(outside, path.join(root, COORDINATOR_PATH));
+    const before = hashTree(root);
+
+    const result = runCli(['upgrade'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain('Already up to date');
+    expect(result.stderr).toContain(`⚠ ${COORDINATOR_PATH} was not upgraded: it is a symlink`);
+    expect(result.stderr).toContain('fix: replace the link with a real file (a copy of what it points to), then run "create-squad upgrade"');
+    expect(result.stderr).toMatch(new RegExp(`✗ Not up to date with create-squad ${VERSION.replace(/\./g, '\\.')}: 1 file cannot be upgraded`));
+    expect(fs.readFileSync(outside, 'utf8')).toBe(oldCoordinator);
+    expect(hashTree(root)).toBe(before);
+
+    const json = runCli(['upgrade', '--json'], { cwd: root });
+    expect(json.code).toBe(1);
+    expect(json.json<UpgradeJson>()).toMatchObject({
+      from: '0.0.1',
+      upToDate: false,
+      skipped: [],
+      notUpgraded: [{ path: COORDINATOR_PATH, reason: `${COORDINATOR_PATH} is a symlink` }],
+    });
+
+    // Replaced by a real file, as the fix says: the upgrade goes through.
+    fs.rmSync(path.join(root, COORDINATOR_PATH));
+    fs.writeFileSync(path.join(root, COORDINATOR_PATH), oldCoordinator);
+    const fixed = upgradeJson(root);
+    expect(fixed).toMatchObject({ from: '0.0.1', replaced: [COORDINATOR_PATH], notUpgraded: [] });
+    expect(upgradeJson(root)).toMatchObject({ upToDate: true });
+  });
+
+  it('does the rest of the upgrade, and a link to what is shipped is no obstacle', () => {
+    const root = tempRepo();
+    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    const template = '.ai-team-templates/charter.md';
+    const copy = path.join(tempDir('outside-'), 'charter.md');
+    fs.copyFileSync(path.join(root, template), copy);
+    fs.rmSync(path.join(root, template));
+    fs.symlinkSync(copy, path.join(root, template));
+    expect(upgradeJson(root)).toMatchObject({ upToDate: true, notUpgraded: [] });
+
+    fs.appendFileSync(copy, 'edited through the link\n');
+    fs.rmSync(path.join(root, teamSkillDir('squad-upgrade')), { recursive: true });
+    const result = runCli(['upgrade', '--json'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.json<UpgradeJson>()).toMatchObject({
+      upToDate: false,
+      created: [`${teamSkillDir('squad-upgrade')}/SKILL.md`],
+      notUpgraded: [{ path: template, reason: `${template} is a symlink` }],
+    });
+    expect(exists(root, `${teamSkillDir('squad-upgrade')}/SKILL.md`)).toBe(true);
+    expect(fs.readFileSync(copy, 'utf8')).toMatch(/edited through the link\n$/);
   });
 });
 

@@ -321,19 +321,42 @@ describe('planUpgrade', () => {
     await expect(plan(root, shipped('0.2.0'), '0.2.0')).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/0\.3\.0, which is newer than this one \(0\.2\.0\)/) });
   });
 
-  it('leaves a folder or a symlink standing where an owned file goes, and says why', async () => {
+  it('never writes a folder or a symlink standing where an owned file goes: not upgraded when it needed a write, and says why', async () => {
     const root = installed(shipped('0.1.0'), '0.1.0');
     fs.rmSync(path.join(root, TEMPLATE));
     fs.mkdirSync(path.join(root, TEMPLATE));
     fs.rmSync(path.join(root, REFERENCE));
     fs.symlinkSync(path.join(root, squadPaths.team), path.join(root, REFERENCE));
+    fs.rmSync(path.join(root, COORDINATOR_PATH));
+    fs.symlinkSync(path.join(root, 'nowhere.md'), path.join(root, COORDINATOR_PATH));
     const p = await plan(root, shipped('0.2.0'), '0.2.0');
-    expect(p.skipped).toEqual([
+    expect(p.notUpgraded).toEqual([
       { path: TEMPLATE, reason: `${TEMPLATE} is not a regular file` },
-      { path: REFERENCE, reason: `${REFERENCE} is a symlink` },
+      { path: COORDINATOR_PATH, reason: `${COORDINATOR_PATH} is a symlink` },
     ]);
-    expect(p.writes.map((w) => w.path)).not.toContain(TEMPLATE);
-    expect(p.writes.map((w) => w.path)).not.toContain(REFERENCE);
+    // An edited built-in skill file is kept anyway: left as it is, with both reasons.
+    expect(p.skipped).toEqual([{ path: REFERENCE, reason: `${REFERENCE} is a symlink; edited by you (a built-in skill file you changed is kept, not replaced)` }]);
+    expect(p.upToDate).toBe(false);
+    const written = p.writes.map((w) => w.path);
+    for (const rel of [TEMPLATE, REFERENCE, COORDINATOR_PATH]) expect(written).not.toContain(rel);
+  });
+
+  it('is not up to date while a file that needs a write stands behind a symlink; a link to the shipped content is fine', async () => {
+    const root = installed(shipped('0.1.0'), '0.1.0');
+    const elsewhere = tempDir();
+    const linkTo = (rel: string, content: Buffer | string) => {
+      const target = path.join(elsewhere, path.basename(rel));
+      fs.writeFileSync(target, content);
+      fs.rmSync(path.join(root, rel));
+      fs.symlinkSync(target, path.join(root, rel));
+    };
+    linkTo(COORDINATOR_PATH, COORD('0.1.0'));
+    const current = await plan(root, shipped('0.1.0'), '0.1.0');
+    expect(current).toMatchObject({ upToDate: true, writes: [], skipped: [], notUpgraded: [] });
+    const newer = await plan(root, shipped('0.2.0'), '0.2.0');
+    expect(newer.notUpgraded).toEqual([{ path: COORDINATOR_PATH, reason: `${COORDINATOR_PATH} is a symlink` }]);
+    expect(newer.upToDate).toBe(false);
+    expect(newer.writes.map((w) => w.path)).not.toContain(COORDINATOR_PATH);
   });
 
   it('fails before writing anything when the backups folder is blocked', async () => {
