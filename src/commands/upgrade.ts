@@ -7,7 +7,7 @@ import type { Ui } from '../cli/ui.js';
 import { ensureWritableDir } from '../core/fs-safe.js';
 import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
 import { requireSquad } from '../core/roster.js';
-import { applyUpgrade, obstacleFix, planUpgrade, type UpgradePlan } from '../core/upgrade.js';
+import { NEVER_WRITTEN, applyUpgrade, obstacleFix, planUpgrade, type UpgradePlan } from '../core/upgrade.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { groupPaths, plural } from './format.js';
 
@@ -100,7 +100,7 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
   ui.out(`learned skills untouched: ${data.learnedSkillsUntouched}`);
   for (const blocked of data.notUpgraded) {
     const reason = blocked.reason.startsWith(`${blocked.path} `) ? `it${blocked.reason.slice(blocked.path.length)}` : blocked.reason;
-    ui.warn(`${blocked.path} was not upgraded: ${reason} (create-squad never writes through a symlink or over what is not a regular file)`);
+    ui.warn(`${blocked.path} was not upgraded: ${reason} (${NEVER_WRITTEN})`);
     ui.note(`  fix: ${obstacleFix(blocked.reason)}`);
   }
   if (data.notUpgraded.length > 0) {

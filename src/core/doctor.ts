@@ -13,7 +13,7 @@ import { isValidName, slugify } from './names.js';
 import { inspectSkill } from './inspect.js';
 import { readManifest } from './manifest.js';
 import { collectMcpRequirements, detectMcpConfig, foundMcpConfigFiles, mcpServerKey, missingRequiredServers } from './mcp.js';
-import { shippedOwnedFiles } from './owned.js';
+import { shippedOwnedFiles, type OwnedFile } from './owned.js';
 import {
   COORDINATOR_PATH,
   GITATTRIBUTES_PATH,
@@ -32,6 +32,7 @@ import { listAgents, readRoster, requireSquad } from './roster.js';
 import { readCasting } from './casting.js';
 import { STATE_TEMPLATES, planGitattributes } from './scaffold.js';
 import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
+import { NEVER_WRITTEN, blockedReason, obstacleFix } from './upgrade.js';
 import { compareVersions, packageVersion } from './version.js';
 
 export type Severity = 'error' | 'warning';
@@ -100,8 +101,10 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
   checkCasting(root, add);
   await checkGitattributes(root, add);
 
-  const stamp = checkCoordinator(root, add);
-  await checkOwnedFiles(root, add);
+  const owned = await shippedOwnedFiles();
+  const blocked = blockedOwnedFiles(root, owned);
+  const stamp = checkCoordinator(root, add, blocked.get(COORDINATOR_PATH));
+  checkOwnedFiles(root, owned, blocked, stamp, add);
 
   const members = checkRoster(root, add);
   const skills = checkSkills(root, add);
@@ -161,20 +164,37 @@ async function checkGitattributes(root: string, add: Add): Promise<void> {
   }
 }
 
-/** Checks the coordinator; returns its version stamp. */
-function checkCoordinator(root: string, add: Add): string | undefined {
+/**
+ * Squad-owned files upgrade cannot write (a symlink, a folder, a file where a folder goes), by path,
+ * with what stands in the way.
+ */
+function blockedOwnedFiles(root: string, owned: readonly OwnedFile[]): Map<string, string> {
+  const blocked = new Map<string, string>();
+  for (const file of owned) {
+    const reason = blockedReason(root, file.path);
+    if (reason !== undefined) blocked.set(file.path, reason);
+  }
+  return blocked;
+}
+
+/**
+ * Checks the coordinator; returns its version stamp. `blocked`: why upgrade cannot write it (then
+ * its version is reported with that obstacle, and fixes that say "upgrade" say to clear it first).
+ */
+function checkCoordinator(root: string, add: Add, blocked: string | undefined): string | undefined {
+  const upgradeFix = blocked === undefined ? UPGRADE : obstacleFix(blocked);
   const text = readTextIfExists(resolveIn(root, COORDINATOR_PATH));
   if (text === undefined) {
-    add({ severity: 'error', code: 'coordinator-missing', path: COORDINATOR_PATH, message: `the coordinator ${COORDINATOR_PATH} is missing: Copilot has no Squad agent`, fix: UPGRADE });
+    add({ severity: 'error', code: 'coordinator-missing', path: COORDINATOR_PATH, message: `the coordinator ${COORDINATOR_PATH} is missing: Copilot has no Squad agent`, fix: upgradeFix });
     return undefined;
   }
   try {
     const fm = parseFrontmatterYaml(splitFrontmatter(text, COORDINATOR_PATH).yaml, COORDINATOR_PATH);
     if (typeof fm.description !== 'string' || fm.description.trim() === '') {
-      add({ severity: 'error', code: 'coordinator-frontmatter', path: COORDINATOR_PATH, message: `${COORDINATOR_PATH} has no "description" in its frontmatter (Copilot requires one)`, fix: UPGRADE });
+      add({ severity: 'error', code: 'coordinator-frontmatter', path: COORDINATOR_PATH, message: `${COORDINATOR_PATH} has no "description" in its frontmatter (Copilot requires one)`, fix: upgradeFix });
     }
   } catch (error) {
-    add({ severity: 'error', code: 'coordinator-frontmatter', path: COORDINATOR_PATH, message: `${COORDINATOR_PATH}: ${(error as Error).message}`, fix: UPGRADE });
+    add({ severity: 'error', code: 'coordinator-frontmatter', path: COORDINATOR_PATH, message: `${COORDINATOR_PATH}: ${(error as Error).message}`, fix: upgradeFix });
   }
   const length = coordinatorBodyLength(text);
   if (length > COPILOT_PROMPT_LIMIT) {
@@ -188,19 +208,41 @@ function checkCoordinator(root: string, add: Add): string | undefined {
   }
   const stamp = readCoordinatorStamp(text);
   const current = packageVersion();
-  if (stamp === undefined) {
+  if (stamp !== undefined && compareVersions(stamp, current) > 0) {
+    add({ severity: 'warning', code: 'coordinator-newer', path: COORDINATOR_PATH, message: `the coordinator is from create-squad ${stamp}, newer than this ${current}`, fix: 'update create-squad (npx create-squad@latest …) before running commands that write' });
+  } else if (blocked !== undefined) {
+    // An old or missing stamp is reported with the obstacle (checkOwnedFiles): upgrade cannot restamp it until it is cleared.
+  } else if (stamp === undefined) {
     add({ severity: 'warning', code: 'coordinator-unstamped', path: COORDINATOR_PATH, message: `${COORDINATOR_PATH} has no create-squad version stamp (set up by hand or by the original Squad)`, fix: UPGRADE });
   } else if (compareVersions(stamp, current) < 0) {
     add({ severity: 'warning', code: 'coordinator-outdated', path: COORDINATOR_PATH, message: `the coordinator is from create-squad ${stamp}; this is ${current}`, fix: UPGRADE });
-  } else if (compareVersions(stamp, current) > 0) {
-    add({ severity: 'warning', code: 'coordinator-newer', path: COORDINATOR_PATH, message: `the coordinator is from create-squad ${stamp}, newer than this ${current}`, fix: 'update create-squad (npx create-squad@latest …) before running commands that write' });
   }
   return stamp;
 }
 
-/** Squad-owned files create-squad ships but the squad lacks; the manifest's state. */
-async function checkOwnedFiles(root: string, add: Add): Promise<void> {
-  const missing = (await shippedOwnedFiles()).filter((file) => file.kind !== 'coordinator' && !isFile(resolveIn(root, file.path)));
+/**
+ * Squad-owned files upgrade cannot write (one finding per obstacle); files create-squad ships but
+ * the squad lacks; the manifest's state.
+ */
+function checkOwnedFiles(root: string, owned: readonly OwnedFile[], blocked: ReadonlyMap<string, string>, stamp: string | undefined, add: Add): void {
+  const byReason = new Map<string, string[]>();
+  for (const [file, reason] of blocked) byReason.set(reason, [...(byReason.get(reason) ?? []), file]);
+  for (const [reason, files] of byReason) {
+    const current = packageVersion();
+    const version =
+      files.includes(COORDINATOR_PATH) && compareVersions(stamp, current) < 0
+        ? `, so the coordinator stays ${stamp === undefined ? 'without a create-squad stamp' : `at create-squad ${stamp}`} (this is ${current})`
+        : '';
+    const what = files.length > 1 ? `${files.length} files create-squad owns there (${files[0]}, …)` : reason.startsWith(`${files[0]} `) ? 'it' : files[0];
+    add({
+      severity: 'warning',
+      code: 'owned-blocked',
+      path: files[0]!,
+      message: `${reason}: "create-squad upgrade" cannot write ${what} (${NEVER_WRITTEN})${version}`,
+      fix: obstacleFix(reason),
+    });
+  }
+  const missing = owned.filter((file) => file.kind !== 'coordinator' && !blocked.has(file.path) && !isFile(resolveIn(root, file.path)));
   const groups = new Map<string, number>();
   for (const file of missing) {
     const group = file.skill ? `${squadPaths.teamSkills}/${file.skill}` : path.posix.dirname(file.path);

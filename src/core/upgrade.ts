@@ -171,9 +171,12 @@ export function blockedReason(root: string, relPath: string): string | undefined
   return undefined;
 }
 
+/** What an obstacle blockedReason names means: upgrade leaves the path as it is. */
+export const NEVER_WRITTEN = 'create-squad never writes through a symlink or over what is not a regular file';
+
 /** How to clear an obstacle blockedReason names, so that an upgrade can write the file. */
 export function obstacleFix(reason: string): string {
-  const what = reason.includes('symlink') ? 'replace the link with a real file (a copy of what it points to)' : 'move it aside';
+  const what = reason.includes('symlink') ? 'replace the link with a real copy of what it points to' : 'move it aside';
   return `${what}, then run "create-squad upgrade"`;
 }
 

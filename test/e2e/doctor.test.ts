@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stampCoordinator } from '../../src/core/coordinator.js';
+import { packageVersion } from '../../src/core/version.js';
 import { cleanupTempDirs, hashTree, runCli, skillMd, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
@@ -130,6 +131,44 @@ describe('doctor', () => {
     const newer = squad();
     edit(newer, coordinator, (t) => stampCoordinator(t, '99.0.0'));
     expect(codes(doctor(newer).data)).toEqual(['warning:coordinator-newer']);
+  });
+
+  it('reports a symlinked coordinator (and other owned files behind a link) with the fix, not just "run upgrade", which cannot write there', () => {
+    const coordinator = '.github/agents/squad.agent.md';
+    const dir = squad();
+    const outside = path.join(tempDir('outside-'), 'squad.agent.md');
+    fs.writeFileSync(outside, stampCoordinator(fs.readFileSync(path.join(dir, coordinator), 'utf8'), '0.0.1'));
+    fs.rmSync(path.join(dir, coordinator));
+    fs.symlinkSync(outside, path.join(dir, coordinator));
+    const linked = doctor(dir);
+    expect(linked.code).toBe(0);
+    expect(linked.data.findings).toEqual([
+      {
+        severity: 'warning',
+        code: 'owned-blocked',
+        path: coordinator,
+        message: `${coordinator} is a symlink: "create-squad upgrade" cannot write it (create-squad never writes through a symlink or over what is not a regular file), so the coordinator stays at create-squad 0.0.1 (this is ${packageVersion()})`,
+        fix: 'replace the link with a real copy of what it points to, then run "create-squad upgrade"',
+      },
+    ]);
+
+    // A link to an up-to-date coordinator, a dangling template link, a folder where a template goes.
+    fs.writeFileSync(outside, fs.readFileSync(path.join(pristine, coordinator)));
+    fs.rmSync(path.join(dir, '.ai-team-templates/charter.md'));
+    fs.symlinkSync(path.join(dir, 'nowhere.md'), path.join(dir, '.ai-team-templates/charter.md'));
+    fs.rmSync(path.join(dir, '.ai-team-templates/history.md'));
+    fs.mkdirSync(path.join(dir, '.ai-team-templates/history.md'));
+    const findings = doctor(dir).data.findings;
+    expect(findings.map((f) => `${f.code}:${f.path}`)).toEqual([
+      `owned-blocked:${coordinator}`,
+      'owned-blocked:.ai-team-templates/charter.md',
+      'owned-blocked:.ai-team-templates/history.md',
+    ]);
+    expect(findings[0]!.message).not.toContain('stays at');
+    expect(findings[2]).toMatchObject({
+      message: '.ai-team-templates/history.md is not a regular file: "create-squad upgrade" cannot write it (create-squad never writes through a symlink or over what is not a regular file)',
+      fix: 'move it aside, then run "create-squad upgrade"',
+    });
   });
 
   it('reports missing shipped files and a missing or broken manifest', () => {

@@ -250,7 +250,7 @@ describe('upgrade with a squad-owned file behind a symlink', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).not.toContain('Already up to date');
     expect(result.stderr).toContain(`⚠ ${COORDINATOR_PATH} was not upgraded: it is a symlink`);
-    expect(result.stderr).toContain('fix: replace the link with a real file (a copy of what it points to), then run "create-squad upgrade"');
+    expect(result.stderr).toContain('fix: replace the link with a real copy of what it points to, then run "create-squad upgrade"');
     expect(result.stderr).toMatch(new RegExp(`✗ Not up to date with create-squad ${VERSION.replace(/\./g, '\\.')}: 1 file cannot be upgraded`));
     expect(fs.readFileSync(outside, 'utf8')).toBe(oldCoordinator);
     expect(hashTree(root)).toBe(before);
