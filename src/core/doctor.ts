@@ -94,8 +94,18 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
   }
 
   for (const entry of LAYOUT) {
-    if (!exists(entry.path, entry.kind)) {
+    if (exists(entry.path, entry.kind)) continue;
+    const standing = whatStandsAt(resolveIn(root, entry.path));
+    if (standing === undefined) {
       add({ severity: entry.severity, code: 'layout-missing', path: entry.path, message: `${entry.path}${entry.kind === 'folder' ? '/' : ''} is missing`, fix: RECREATE });
+    } else {
+      add({
+        severity: entry.severity,
+        code: 'layout-blocked',
+        path: entry.path,
+        message: `${entry.path} is ${standing.what}, not a ${entry.kind}: commands cannot use it, and init will not replace it`,
+        fix: `${standing.link ? 'remove the link' : 'move it aside'}, then run "create-squad init" (it recreates ${entry.path})`,
+      });
     }
   }
   checkCasting(root, add);
@@ -112,6 +122,28 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
   checkLeftovers(root, add);
 
   return report(findings, { skills: skills.length, members, mcpServers }, stamp);
+}
+
+/**
+ * What stands at `abs` when it is not what the layout expects: undefined when nothing does (it is
+ * missing); otherwise a description, and whether it is a symlink.
+ */
+function whatStandsAt(abs: string): { what: string; link: boolean } | undefined {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(abs);
+  } catch {
+    return undefined;
+  }
+  if (stat.isSymbolicLink()) {
+    try {
+      const target = fs.statSync(abs);
+      return { what: `a symlink to ${target.isDirectory() ? 'a folder' : target.isFile() ? 'a file' : 'something that is neither a file nor a folder'}`, link: true };
+    } catch {
+      return { what: 'a dangling symlink (it points to nothing)', link: true };
+    }
+  }
+  return { what: stat.isDirectory() ? 'a folder' : stat.isFile() ? 'a file' : 'neither a file nor a folder', link: false };
 }
 
 function report(findings: Finding[], checked: DoctorReport['checked'], stamp: string | undefined): DoctorReport {
@@ -262,7 +294,9 @@ function checkOwnedFiles(root: string, owned: readonly OwnedFile[], blocked: Rea
 /** Roster and member folders agree; returns the number of roster members. */
 function checkRoster(root: string, add: Add): number {
   const roster = readRoster(root).filter((m) => m.name !== SCRIBE_AGENT);
-  if (isFile(resolveIn(root, squadPaths.team)) && roster.length === 0) {
+  // Without a readable team.md (reported with the layout) no member is in the roster: say nothing more about rows.
+  const hasRoster = isFile(resolveIn(root, squadPaths.team));
+  if (hasRoster && roster.length === 0) {
     add({ severity: 'warning', code: 'roster-empty', path: squadPaths.team, message: `${squadPaths.team} lists no members`, fix: 'add members with "create-squad hire <role>"' });
   }
   for (const member of roster) {
@@ -297,7 +331,7 @@ function checkRoster(root: string, add: Add): number {
       fix: `rename it${suggestion ? ` to ${squadPaths.agents}/${suggestion}/` : ''} (lowercase a-z, 0-9 and hyphens), and point its roster row's Charter cell to the new folder`,
     });
   }
-  for (const agent of listAgents(root)) {
+  for (const agent of hasRoster ? listAgents(root) : []) {
     if (agent.inRoster || agent.name === SCRIBE_AGENT || !isFile(resolveIn(root, charterPath(agent.name)))) continue;
     add({
       severity: 'warning',

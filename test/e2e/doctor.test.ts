@@ -86,6 +86,35 @@ describe('doctor', () => {
     expect(failed.data.findings[0]).toMatchObject({ severity: 'error', code: 'layout-missing', path: '.ai-team/team.md' });
   });
 
+  it('names what stands where a layout file goes (a dangling link, a folder) instead of calling it missing and sending the user to init, which skips it', () => {
+    const dangling = squad();
+    fs.rmSync(path.join(dangling, '.ai-team/team.md'));
+    fs.symlinkSync(path.join(dangling, 'gone.md'), path.join(dangling, '.ai-team/team.md'));
+    const linked = doctor(dangling);
+    expect(linked.code).toBe(1);
+    expect(linked.data.findings).toEqual([
+      {
+        severity: 'error',
+        code: 'layout-blocked',
+        path: '.ai-team/team.md',
+        message: '.ai-team/team.md is a dangling symlink (it points to nothing), not a file: commands cannot use it, and init will not replace it',
+        fix: 'remove the link, then run "create-squad init" (it recreates .ai-team/team.md)',
+      },
+    ]);
+
+    const folder = squad();
+    fs.rmSync(path.join(folder, '.ai-team/team.md'));
+    fs.mkdirSync(path.join(folder, '.ai-team/team.md'));
+    fs.rmSync(path.join(folder, '.ai-team/log'), { recursive: true });
+    fs.writeFileSync(path.join(folder, '.ai-team/log'), 'a file where the log folder goes\n');
+    const { code, data } = doctor(folder);
+    expect(code).toBe(1);
+    expect(data.findings.map((f) => [f.severity, f.code, f.message, f.fix])).toEqual([
+      ['error', 'layout-blocked', '.ai-team/team.md is a folder, not a file: commands cannot use it, and init will not replace it', 'move it aside, then run "create-squad init" (it recreates .ai-team/team.md)'],
+      ['warning', 'layout-blocked', '.ai-team/log is a file, not a folder: commands cannot use it, and init will not replace it', 'move it aside, then run "create-squad init" (it recreates .ai-team/log)'],
+    ]);
+  });
+
   it('reports a broken casting file', () => {
     const dir = squad();
     fs.writeFileSync(path.join(dir, '.ai-team/casting/registry.json'), '{ "members": ');
