@@ -21,6 +21,8 @@ import {
   SCRIBE_AGENT,
   SKILL_STAGING_PREFIX,
   TEMPLATES_COPY_DIR,
+  agentDir,
+  alumniDir,
   charterPath,
   historyPath,
   isImportStagingDir,
@@ -28,11 +30,12 @@ import {
   squadPaths,
   templateCopyPath,
 } from './paths.js';
-import { listAgents, readRoster, requireSquad } from './roster.js';
-import { readCasting } from './casting.js';
+import { listAgents, parseRoster, readRoster, requireSquad } from './roster.js';
+import { readCasting, type CastingState } from './casting.js';
 import { STATE_TEMPLATES, planGitattributes } from './scaffold.js';
 import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
 import { NEVER_WRITTEN, blockedReason, obstacleFix } from './upgrade.js';
+import { isMapping, jsonTypeName } from './util.js';
 import { compareVersions, packageVersion } from './version.js';
 
 export type Severity = 'error' | 'warning';
@@ -108,7 +111,7 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
       });
     }
   }
-  checkCasting(root, add);
+  const casting = checkCasting(root, add);
   await checkGitattributes(root, add);
 
   const owned = await shippedOwnedFiles();
@@ -117,6 +120,7 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
   checkOwnedFiles(root, owned, blocked, stamp, add);
 
   const members = checkRoster(root, add);
+  checkRegistryMembers(root, casting, add);
   const skills = checkSkills(root, add);
   const mcpServers = await checkMcp(root, skills, options.home, add);
   checkLeftovers(root, add);
@@ -162,7 +166,8 @@ function report(findings: Finding[], checked: DoctorReport['checked'], stamp: st
 
 type Add = (finding: Finding) => void;
 
-function checkCasting(root: string, add: Add): void {
+/** The casting files are readable and of the right shape, down to each registry member; returns them. */
+function checkCasting(root: string, add: Add): CastingState {
   const casting = readCasting(root);
   const files = [
     [squadPaths.castingPolicy, casting.policy],
@@ -180,6 +185,36 @@ function checkCasting(root: string, add: Add): void {
       });
     }
   }
+  if (casting.registry.state === 'ok') checkRegistryEntries(casting.registry.raw, add);
+  return casting;
+}
+
+/** What is wrong with a registry `members` entry, or undefined: `{name, folder, role?, universe?}` (casting.ts reads nothing else). */
+function registryEntryProblem(entry: unknown): string | undefined {
+  if (!isMapping(entry)) return `it is ${jsonTypeName(entry)}, not {"name", "folder", "role", "universe"}`;
+  const problems: string[] = [];
+  if (typeof entry.name !== 'string' || entry.name.trim() === '') problems.push('"name" is not a non-empty string');
+  if (typeof entry.folder !== 'string') problems.push('"folder" is not a string');
+  else if (!isValidName(entry.folder)) problems.push(`"folder" ${JSON.stringify(entry.folder)} is not a valid folder name (lowercase a-z, 0-9 and hyphens)`);
+  if (entry.role !== undefined && typeof entry.role !== 'string') problems.push('"role" is not a string');
+  if (entry.universe !== undefined && entry.universe !== null && typeof entry.universe !== 'string') problems.push('"universe" is neither a string nor null');
+  return problems.length === 0 ? undefined : problems.join('; ');
+}
+
+/** Registry `members` entries that commands skip without a word (so their names could be cast again). */
+function checkRegistryEntries(raw: Record<string, unknown>, add: Add): void {
+  if (!Array.isArray(raw.members)) return; // the original Squad's `agents` map alone: read as it is
+  raw.members.forEach((entry: unknown, index) => {
+    const problem = registryEntryProblem(entry);
+    if (problem === undefined) return;
+    add({
+      severity: 'error',
+      code: 'casting-member-invalid',
+      path: squadPaths.castingRegistry,
+      message: `${squadPaths.castingRegistry}: member ${index + 1} is not valid (${problem}): every command ignores it, so its name is not reserved`,
+      fix: `repair it by hand, as {"name": "Keaton", "folder": "keaton", "role": "Lead", "universe": "The Usual Suspects"} (universe null for a name chosen by hand), or remove it`,
+    });
+  });
 }
 
 async function checkGitattributes(root: string, add: Add): Promise<void> {
@@ -342,6 +377,49 @@ function checkRoster(root: string, add: Add): number {
     });
   }
   return roster.length;
+}
+
+/** Whether `text` names `name` as a whole word, in any case. */
+function namesWord(text: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
+/**
+ * Casting registry members with neither a roster row nor a folder: what a hire killed after writing
+ * the registry leaves. Not reported: the Scribe; retired members (folder in agents/_alumni/, or
+ * named in team.md, as its Alumni list does); members the roster lists under any name (a row
+ * without a charter included); an old name a rename left behind (a casting event "renamed from" it).
+ */
+function checkRegistryMembers(root: string, casting: CastingState, add: Add): void {
+  const teamText = readTextIfExists(resolveIn(root, squadPaths.team));
+  if (casting.registry.state !== 'ok' || teamText === undefined) return;
+  const { members, legacy } = casting.registry.value;
+  const roster = parseRoster(teamText);
+  const notes = casting.history.state === 'ok' ? casting.history.value.events.map((e) => (isMapping(e) && typeof e.note === 'string' ? e.note : '')) : [];
+  const lastOwn = members.filter((m) => !legacy.includes(m.folder)).at(-1);
+  for (const member of members) {
+    const known =
+      member.folder === SCRIBE_AGENT ||
+      roster.some((row) => row.name === member.folder || row.displayName.toLowerCase() === member.name.toLowerCase()) ||
+      isDirectory(resolveIn(root, agentDir(member.folder))) ||
+      isDirectory(resolveIn(root, alumniDir(member.folder))) ||
+      namesWord(teamText, member.name) ||
+      notes.some((note) => namesWord(note, `renamed from ${member.name}`));
+    if (known) continue;
+    const role = member.role.trim();
+    // hire finishes an interrupted hire only when it is the registry's last entry (and the role matches).
+    const resumable = member === lastOwn && role !== '';
+    add({
+      severity: 'warning',
+      code: 'casting-member-unfinished',
+      path: squadPaths.castingRegistry,
+      message: `${member.name}${role ? ` (${role})` : ''} is in ${squadPaths.castingRegistry} but has no row in ${squadPaths.team} and no folder ${agentDir(member.folder)}/: a hire that was interrupted`,
+      fix: resumable
+        ? `run create-squad hire ${JSON.stringify(role)} again to finish it (same name), or remove ${member.name}'s entry from ${squadPaths.castingRegistry}`
+        : `remove ${member.name}'s entry from ${squadPaths.castingRegistry}, then hire again if you still want the member ("create-squad hire" finishes an interrupted hire only while it is the registry's last entry)`,
+    });
+  }
 }
 
 /** Every skill of the squad, with body limits checked too. */

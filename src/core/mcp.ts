@@ -16,7 +16,7 @@ import path from 'node:path';
 import { MCP_CONFIG_PATHS, resolveIn } from './paths.js';
 import type { McpServerRequirement } from './skill.js';
 import { renderTemplate } from './templates.js';
-import { compareCodePoints, isMapping } from './util.js';
+import { compareCodePoints, isMapping, jsonTypeName } from './util.js';
 
 export type McpConfigured = 'yes' | 'no' | 'unknown';
 
@@ -138,7 +138,7 @@ async function readConfig(abs: string, location: ConfigLocation): Promise<McpCon
   }
   const read = readServers(value[key], key, location.lists === true);
   if (read === undefined) {
-    return { ...base, exists: true, error: `"${key}" is ${typeName(value[key])}, not ${location.lists ? 'an object or a list' : 'an object'} of servers (expected ${expectedShape(location)})` };
+    return { ...base, exists: true, error: `"${key}" is ${jsonTypeName(value[key])}, not ${location.lists ? 'an object or a list' : 'an object'} of servers (expected ${expectedShape(location)})` };
   }
   return { ...base, exists: true, servers: read.servers, ...(read.invalid.length > 0 ? { invalidEntries: read.invalid } : {}) };
 }
@@ -147,13 +147,6 @@ async function readConfig(abs: string, location: ConfigLocation): Promise<McpCon
 function expectedShape(location: ConfigLocation): string {
   const object = `{"${location.keys[0]}": {"<name>": {…settings}}}`;
   return location.lists ? `${object}, or a list of names` : object;
-}
-
-/** How a JSON value is described in messages: "a list", "a number", "null", … */
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /**
@@ -167,13 +160,13 @@ function readServers(value: unknown, key: string, lists: boolean): { servers: st
   if (isMapping(value)) {
     for (const [name, settings] of Object.entries(value)) {
       if (isMapping(settings)) names.push(name);
-      else invalid.push(`server "${name}" is ${typeName(settings)}, not an object of settings: it does not count as configured`);
+      else invalid.push(`server ${JSON.stringify(name)} is ${jsonTypeName(settings)}, not an object of settings: it does not count as configured`);
     }
   } else if (lists && Array.isArray(value)) {
     value.forEach((entry, i) => {
       if (typeof entry === 'string') names.push(entry);
       else if (isMapping(entry) && typeof entry.name === 'string') names.push(entry.name);
-      else invalid.push(`entry ${i + 1} of "${key}" is ${typeName(entry)}, neither a name nor {"name": …}: ignored`);
+      else invalid.push(`entry ${i + 1} of "${key}" is ${jsonTypeName(entry)}, neither a name nor {"name": …}: ignored`);
     });
   } else {
     return undefined;

@@ -123,6 +123,67 @@ describe('doctor', () => {
     expect(data.findings).toEqual([expect.objectContaining({ code: 'casting-invalid', path: '.ai-team/casting/registry.json' })]);
   });
 
+  it('reports casting registry members that commands ignore: not an object, no name, a bad folder, a role or universe of the wrong type', () => {
+    const dir = squad();
+    const file = path.join(dir, '.ai-team/casting/registry.json');
+    const registry = JSON.parse(fs.readFileSync(file, 'utf8')) as { members: unknown[] };
+    registry.members.push({ name: null }, 'Verbal', { name: 'Kobayashi', folder: 'Koba Yashi' }, { name: 'Edie', folder: 'edie', role: 7, universe: 5 });
+    fs.writeFileSync(file, JSON.stringify(registry, null, 2));
+    const { code, data } = doctor(dir);
+    expect(code).toBe(1);
+    expect(data.findings.filter((f) => f.code === 'casting-member-invalid').map((f) => f.message)).toEqual([
+      '.ai-team/casting/registry.json: member 4 is not valid ("name" is not a non-empty string; "folder" is not a string): every command ignores it, so its name is not reserved',
+      '.ai-team/casting/registry.json: member 5 is not valid (it is a string, not {"name", "folder", "role", "universe"}): every command ignores it, so its name is not reserved',
+      '.ai-team/casting/registry.json: member 6 is not valid ("folder" "Koba Yashi" is not a valid folder name (lowercase a-z, 0-9 and hyphens)): every command ignores it, so its name is not reserved',
+      '.ai-team/casting/registry.json: member 7 is not valid ("role" is not a string; "universe" is neither a string nor null): every command ignores it, so its name is not reserved',
+    ]);
+    expect(data.findings[0]).toMatchObject({ severity: 'error', path: '.ai-team/casting/registry.json', fix: expect.stringContaining('or remove it') });
+  });
+
+  it('reports a registry member a killed hire left without roster row and folder, until a hire finishes it', () => {
+    const dir = squad();
+    const killed = runCli(['hire', 'Designer'], { cwd: dir, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: '1' } });
+    expect(killed.code).not.toBe(0);
+    const { code, data } = doctor(dir);
+    expect(code).toBe(0);
+    expect(data.findings).toEqual([
+      {
+        severity: 'warning',
+        code: 'casting-member-unfinished',
+        path: '.ai-team/casting/registry.json',
+        message: 'McManus (Designer) is in .ai-team/casting/registry.json but has no row in .ai-team/team.md and no folder .ai-team/agents/mcmanus/: a hire that was interrupted',
+        fix: 'run create-squad hire "Designer" again to finish it (same name), or remove McManus\'s entry from .ai-team/casting/registry.json',
+      },
+    ]);
+
+    expect(runCli(['hire', 'Designer'], { cwd: dir }).code).toBe(0);
+    expect(doctor(dir).data.findings).toEqual([]);
+  });
+
+  it('does not take retired, renamed or charterless members for unfinished hires; an earlier entry is not one hire can finish', () => {
+    const dir = squad();
+    const file = path.join(dir, '.ai-team/casting/registry.json');
+    const registry = JSON.parse(fs.readFileSync(file, 'utf8')) as { members: unknown[] };
+    const entry = (name: string, role: string) => ({ name, folder: name.toLowerCase(), role, universe: null });
+    registry.members.push(entry('Kobayashi', 'DevOps'), entry('Redfoot', 'Ops'), entry('Edie', 'Legal'), entry('Ralph', 'Monitor'), entry('Arkosh', 'Security'), entry('Kujan', 'Agent'));
+    fs.writeFileSync(file, JSON.stringify(registry, null, 2));
+    writeFiles(dir, {
+      '.ai-team/agents/_alumni/kobayashi/charter.md': '# Kobayashi\n', // retired, files kept
+      '.ai-team/casting/history.json': JSON.stringify({ schema: 1, events: [{ event: 'named', name: 'Kujan', folder: 'kujan', note: 'renamed from Redfoot' }] }),
+    });
+    edit(dir, '.ai-team/team.md', (text) =>
+      text.replace(/(\| Scribe \|[^\n]*\n)/, '$1| Ralph | Monitor | — | 🔄 Monitor |\n') + '\n## Alumni\n\n- Edie — Legal — retired 2025-01-01\n',
+    );
+    fs.cpSync(path.join(dir, '.ai-team/agents/keaton'), path.join(dir, '.ai-team/agents/kujan'), { recursive: true });
+    edit(dir, '.ai-team/team.md', (text) => text.replace(/(\| Ralph \|)/, '| Kujan | Agent | `.ai-team/agents/kujan/charter.md` | ✅ Active |\n$1'));
+    const { data } = doctor(dir);
+    expect(data.findings.map((f) => `${f.code}:${f.message.split(' ')[0]}`)).toEqual(['casting-member-unfinished:Arkosh']);
+    // Arkosh is not the registry's last entry: a hire would cast someone new instead of finishing it.
+    expect(data.findings[0]!.fix).toBe(
+      'remove Arkosh\'s entry from .ai-team/casting/registry.json, then hire again if you still want the member ("create-squad hire" finishes an interrupted hire only while it is the registry\'s last entry)',
+    );
+  });
+
   it('reports missing merge=union lines in .gitattributes', () => {
     const dir = squad();
     edit(dir, '.gitattributes', (text) => text.split('\n').filter((l) => !l.includes('history.md')).join('\n'));
