@@ -30,3 +30,11 @@ export function quoted(text: string): string {
 export function shownKey(key: string): string {
   return /^[\w.-]+$/.test(key) ? key : quoted(key);
 }
+
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Why `text` cannot be a one-line field (a control character, such as a terminal escape), or undefined. */
+export function controlCharacterProblem(text: string): string | undefined {
+  const match = CONTROL_CHARACTER.exec(text);
+  return match ? `contains a control character (U+${match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})` : undefined;
+}
