@@ -107,6 +107,11 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
   requireSquad(root);
   const teamText = readTextIfExists(resolveIn(root, squadPaths.team));
   if (teamText === undefined) {
+    if (existsInside(root, squadPaths.team)) {
+      throw new SquadError('INVALID_INPUT', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
+        hint: `restore the file from git, or remove what is at ${squadPaths.team} and run "create-squad init"; then hire again`,
+      });
+    }
     throw new SquadError('NOT_FOUND', `${squadPaths.team} is missing`, { hint: 'run "create-squad init" to recreate the missing files, then hire again' });
   }
 

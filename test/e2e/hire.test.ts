@@ -117,6 +117,10 @@ describe('hire', () => {
     expect(runCli(['hire', 'Scribe'], { cwd: root }).code).toBe(2);
     expect(runCli(['hire', 'Tester', '--name', '!!!'], { cwd: root }).code).toBe(2);
     expect(runCli(['hire'], { cwd: root }).code).toBe(2);
+    const linked = squad();
+    fs.rmSync(path.join(linked, squadPaths.team));
+    fs.mkdirSync(path.join(linked, squadPaths.team));
+    expect(runCli(['hire', 'Tester'], { cwd: linked }).stderr).toMatch(/^✗ \.ai-team\/team\.md is not a readable file \(a folder, a dangling symlink or a special file\) — restore the file from git, or remove/);
     // Names and roles are written into one-line table cells and shown on the terminal.
     const escapes = runCli(['hire', 'Dev\u001b[31mOps'], { cwd: root });
     expect(escapes.code).toBe(2);
