@@ -96,6 +96,9 @@ describe('skills validate', () => {
     const strict = runCli(['skills', 'validate', 'warn', '--strict', '--json'], { cwd });
     expect(strict.code).toBe(1);
     expect(strict.json<ValidateJson>()).toMatchObject({ strict: true, summary: { invalid: 1, warnings: 1 } });
+    const strictText = runCli(['skills', 'validate', 'warn', '--strict'], { cwd });
+    expect(strictText.stdout).toContain('    error  field "tags" is not part of the Agent Skills standard');
+    expect(strictText.stdout).toContain('1 skill checked: 0 valid, 1 invalid (1 error under --strict: 0 from the rules, 1 from warnings)');
   });
 
   it('validates the whole squad when no path is given', () => {

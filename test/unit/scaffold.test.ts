@@ -224,6 +224,16 @@ describe('owned files that are symlinks', () => {
   });
 });
 
+describe('project context flags on an existing team.md', () => {
+  it('says which flags were not applied', async () => {
+    const root = tempDir();
+    applyScaffold(await planScaffold(root, { now: NOW, project: 'Old' }));
+    const plan = await planScaffold(root, { now: NOW, project: 'New', stack: 'Go', owner: '' });
+    expect(plan.notes).toContain(`${squadPaths.team} already exists; --project, --stack were not applied to it (edit its project context by hand)`);
+    expect((await planScaffold(root, { now: NOW, project: 'Old' })).notes).toEqual([]);
+  });
+});
+
 describe('a team.md that cannot be read', () => {
   it('is left alone with a note that names the blocker, not "nothing to do"', async () => {
     const root = tempDir();
