@@ -232,14 +232,16 @@ describe('skills add', () => {
     expect(result.stderr).toContain('reserved for built-in skills');
   });
 
-  it('does not copy symlinks, and --dry-run writes nothing', () => {
+  it('does not copy symlinks or .git data, says so, and --dry-run writes nothing', () => {
     const cwd = squadRepo();
     const src = source();
     fs.symlinkSync('/etc/passwd', path.join(src, 'references', 'passwd'));
+    writeFiles(src, { '.git/HEAD': 'ref: refs/heads/main\n' });
     const before = hashTree(cwd);
     const dry = runCli(['skills', 'add', src, '--dry-run', '--json'], { cwd });
     expect(dry.code).toBe(0);
-    expect(dry.json()).toMatchObject({ dryRun: true, skipped: ['references/passwd'] });
+    expect(dry.json()).toMatchObject({ dryRun: true, skipped: ['references/passwd'], git: ['.git'] });
+    expect(runCli(['skills', 'add', src, '--dry-run'], { cwd }).stderr).toContain(".git is git's own data; not copied");
     expect(hashTree(cwd)).toBe(before);
     const real = runCli(['skills', 'add', src], { cwd });
     expect(real.code).toBe(0);
