@@ -338,16 +338,17 @@ function windowsSegmentProblem(segment: string): string | undefined {
 /**
  * Why a path inside a skill is unacceptable in a .squad file, or undefined. Adds to the
  * repository path rules (empty, NUL, backslash, absolute, `..`, empty or `.` segments): a drive
- * letter at the start of any segment, control characters, a `.git` folder, what Windows refuses
+ * letter as a segment (`x/C:/y`), control characters, a `.git` folder, what Windows refuses
  * (`<>:"|?*`, device names such as `CON` or `aux.txt`, a trailing dot or space), and length limits.
  */
 export function squadPathProblem(relPath: string, limits: SquadLimits = SQUAD_LIMITS): string | undefined {
-  const base = relativePathProblem(relPath);
+  // A name such as "a:b" is no drive (only "C:" and "C:/…" are): it is refused below for its ":".
+  const base = relativePathProblem(relPath.replace(/^([a-zA-Z]):(?!\/|$)/, '$1_'));
   if (base) return base;
   if (relPath.length > limits.pathLength) return `the path is ${relPath.length} characters; the limit is ${limits.pathLength}`;
   if (CONTROL_CHARACTER.test(relPath)) return 'the path contains a control character';
   for (const segment of relPath.split('/')) {
-    if (/^[a-zA-Z]:/.test(segment)) return 'the path contains a drive letter';
+    if (/^[a-zA-Z]:$/.test(segment)) return 'the path contains a drive letter';
     if (segment.toLowerCase() === '.git') return 'the path contains a .git folder';
     const windows = windowsSegmentProblem(segment);
     if (windows) return `the path is not portable: ${windows}`;

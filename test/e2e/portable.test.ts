@@ -467,7 +467,8 @@ describe('import refuses bad input with one line naming the entry, and writes no
     expectRejected(withReference('a\\b'), /references\["a\\\\b"\]: the path contains a backslash/);
     expectRejected(withReference('a\u0000b'), /references\["a\\u0000b"\]: the path contains a NUL byte/);
     expectRejected(withReference('C:/Windows/x'), /the path is absolute/);
-    expectRejected(withReference('docs/C:x'), /references\["docs\/C:x"\]: the path contains a drive letter/);
+    expectRejected(withReference('docs/C:/x'), /references\["docs\/C:\/x"\]: the path contains a drive letter/);
+    expectRejected(withReference('a:b'), /references\["a:b"\]: the path is not portable: ":" is a character Windows does not allow in file names/);
     expectRejected(withReference('.git/config'), /the path contains a \.git folder/);
   });
 

@@ -219,6 +219,10 @@ describe('paths and files', () => {
     ['/a', 'the path is absolute'],
     ['C:', 'the path is absolute'],
     ['x/d:/y', 'the path contains a drive letter'],
+    ['C:/Windows/x', 'the path is absolute'],
+    // A name with a colon after one letter is not a drive: it is refused for the colon.
+    ['a:b', 'the path is not portable: ":" is a character Windows does not allow in file names'],
+    ['docs/C:x', 'the path is not portable: ":" is a character Windows does not allow in file names'],
     ['a\\b', 'the path contains a backslash (use forward slashes)'],
     ['a/.GIT/x', 'the path contains a .git folder'],
     ['a\u007f', 'the path contains a control character'],
