@@ -20,10 +20,10 @@
  * 3 leaves squad-owned files init would create; between 4 and 5 the old squad is in its archive and
  * `.ai-team/` is missing: running the same import again completes the job (see the README).
  *
- * Members: every agent in the file gets its folder and what init gives a member: a charter or
- * history the file lacks is rendered from init's templates (unless the file's roster gives the
- * member no files, its Charter cell "—"). An agent the file's roster does not list is imported
- * all the same, with a note.
+ * Members: every agent in the file is created with what init gives a member. The scaffold gives
+ * it to the members of the roster (a file without one has every agent put in the registry the
+ * roster is rebuilt from); an agent the file's roster leaves out gets its folder, and a charter and
+ * history from init's templates where the file has none, here, with a note to add its row.
  *
  * Skills: built-in skills in the file (a team skill named like a built-in skill this package ships,
  * whose `metadata.author` is `squad`) are skipped: the target gets its own. Every other skill is
