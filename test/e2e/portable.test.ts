@@ -18,7 +18,7 @@ import { parseRoster } from '../../src/core/roster.js';
 import { parseSkill } from '../../src/core/skill.js';
 import { SQUAD_LIMITS } from '../../src/core/squad-format.js';
 import { validateSkill } from '../../src/core/validate.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
 import { BINARY_ASSET, REACT_SKILL, TEAM_SKILL, debris, skillTreeHash, sourceSquad } from '../helpers/portable.js';
 
 afterAll(cleanupTempDirs);
@@ -38,6 +38,16 @@ function importInto(root: string, file: string, ...flags: string[]): ImportJson 
   const result = runCli(['import', file, '--json', ...flags], { cwd: root });
   expect(result.code, result.stderr).toBe(0);
   return result.json<ImportJson>();
+}
+
+/** Write `document` to a .squad file and import it, as text, into a fresh repository; expects success. */
+function importDocument(document: unknown): { target: string; result: CliResult } {
+  const file = path.join(tempDir(), 'in.squad');
+  fs.writeFileSync(file, JSON.stringify(document));
+  const target = tempRepo();
+  const result = runCli(['import', file], { cwd: target });
+  expect(result.code, result.stderr).toBe(0);
+  return { target, result };
 }
 
 describe('export → import round trip', () => {
@@ -357,12 +367,7 @@ describe('import of an original Squad export (format 1.0)', () => {
 
 describe('import of a Squad 1.0 export whose skill names break the name rules', () => {
   it('normalises such a name, leaves out one it cannot normalise, and imports the rest', () => {
-    const legacy = { version: '1.0', agents: {}, skills: [validSkill('api-errors'), validSkill('Api Errors Two'), validSkill('CON')] };
-    const file = path.join(tempDir(), 'old.json');
-    fs.writeFileSync(file, JSON.stringify(legacy));
-    const target = tempRepo();
-    const result = runCli(['import', file], { cwd: target });
-    expect(result.code, result.stderr).toBe(0);
+    const { target, result } = importDocument({ version: '1.0', agents: {}, skills: [validSkill('api-errors'), validSkill('Api Errors Two'), validSkill('CON')] });
     expect(result.stdout).toContain('✓ Imported 2 learned skills (api-errors, api-errors-two)');
     expect(result.stderr).toContain('⚠ Renamed Api Errors Two → api-errors-two (team): skill name "Api Errors Two" must be lowercase (the original Squad did not check skill names)');
     expect(result.stdout).toContain('Skipped CON (team): skill name "CON" must be lowercase and cannot be normalised: its normalised name "con" is a device name Windows reserves');
@@ -394,11 +399,7 @@ describe('skills named like built-ins', () => {
     document.team_skills['squad-code-review'] = learned('squad-code-review', 'metadata:\n  author: hockney');
     document.team_skills['squad-code-review-imported'] = learned('squad-code-review-imported');
     document.team_skills['squad-scribe'] = { skill_md: validSkill('squad-scribe', 'Built-in.', 'metadata:\n  author: squad\n  version: "0.9"') };
-    fs.writeFileSync(file, JSON.stringify(document));
-
-    const target = tempRepo();
-    const result = runCli(['import', file], { cwd: target });
-    expect(result.code, result.stderr).toBe(0);
+    const { target, result } = importDocument(document);
     expect(result.stderr).toContain('⚠ Renamed squad-git-workflow → squad-git-workflow-imported (fenster): a built-in skill has this name');
     expect(result.stderr).toContain('⚠ Renamed squad-code-review → squad-code-review-imported-2 (team): a built-in skill has this name');
     expect(result.stdout).toContain('Skipped squad-scribe (team): built-in skill: this repository gets its own version');
@@ -665,10 +666,7 @@ describe('import output', () => {
     exportTo(source, file);
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     document.agents['scribe-x'] = {};
-    fs.writeFileSync(file, JSON.stringify(document));
-    const target = tempRepo();
-    const result = runCli(['import', file], { cwd: target });
-    expect(result.code, result.stderr).toBe(0);
+    const { target, result } = importDocument(document);
     expect(result.stdout).toContain('Hockney (Tester), Scribe X');
     expect(result.stderr).toContain('⚠ scribe-x is not in the roster of .ai-team/team.md: add a row for Scribe X there');
     expect(fs.existsSync(path.join(target, charterPath('scribe-x')))).toBe(true);
