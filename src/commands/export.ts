@@ -33,6 +33,16 @@ function found(counts: { email: number; secret: number }): string {
   return parts.join(' and ');
 }
 
+/**
+ * The file as `import` finds it when run in another repository: its name when it is in the current
+ * folder (to be copied there), else its absolute path (as displayPath shows it), quoted when it
+ * has a space.
+ */
+function importArgument(shown: string): string {
+  const file = path.isAbsolute(shown) || /^[A-Za-z]:\//.test(shown) ? shown : path.basename(shown);
+  return /\s/.test(file) ? `"${file}"` : file;
+}
+
 export async function exportCommand(options: ExportCommandOptions, ctx: CommandContext): Promise<CommandResult<ExportData>> {
   const absOut = options.out === undefined ? path.join(ctx.cwd, DEFAULT_EXPORT_FILE) : path.resolve(ctx.invocationDir, options.out);
   const shown = displayPath(absOut, ctx);
@@ -64,7 +74,7 @@ export async function exportCommand(options: ExportCommandOptions, ctx: CommandC
         return;
       }
       ui.out(`  The file holds what the team learned about this project: look through it before you share it.`);
-      ui.out(`  Import it in another repository with: npx create-squad import ${path.basename(shown)}`);
+      ui.out(`  Import it in another repository with: npx create-squad import ${importArgument(shown)}`);
     },
   };
 }

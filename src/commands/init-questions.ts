@@ -29,6 +29,8 @@ export function customRolesProblem(picked: readonly string[], typed: string): tr
 }
 
 export async function askWithPrompts(questions: InitQuestions): Promise<Partial<InitAnswers>> {
+  // prompts colours with kleur 3, which knows NODE_DISABLE_COLORS but not NO_COLOR (no-color.org).
+  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') process.env.NODE_DISABLE_COLORS = '1';
   const mod = (await import('prompts')) as unknown as { default?: Prompts } & Prompts;
   const prompts = mod.default ?? mod;
   const ask = async <T>(question: import('prompts').PromptObject): Promise<T> => {

@@ -77,7 +77,9 @@ function suggestedProject(root: string): string {
 
 export async function init(options: InitOptions, ctx: CommandContext, ask: AskInit = askWithPrompts): Promise<CommandResult<InitData>> {
   const root = path.resolve(ctx.cwd, options.dir ?? '.');
-  checkWritableDir(root);
+  // A file where the folder should be is refused now; write access only matters if there is
+  // something to write (a dry run, or a complete squad on a read-only disk, still report).
+  checkWritableDir(root, { write: false });
 
   const flags: ScaffoldOptions = {
     team: options.team,
@@ -89,6 +91,7 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
   };
   // Planning validates every flag before a question is asked or a file written.
   let plan = await planScaffold(root, flags);
+  if (!options.dryRun && plan.files.length > 0) checkWritableDir(root);
 
   if (ctx.interactive && plan.files.length > 0) {
     const creates = (relPath: string) => plan.files.some((file) => file.path === relPath);

@@ -24,6 +24,8 @@ export interface SkillsAddData {
   files: string[];
   backup?: string;
   skipped: string[];
+  /** `.git` folders and files in the source, not copied. */
+  git: string[];
   warnings: SkillIssue[];
   dryRun: boolean;
 }
@@ -45,6 +47,7 @@ export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext):
     files: plan.files,
     ...(plan.backup ? { backup: plan.backup } : {}),
     skipped: plan.skipped,
+    git: plan.git,
     warnings: source.report.warnings,
     dryRun: options.dryRun,
   };
@@ -57,6 +60,7 @@ export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext):
       ui.success(`${verb} skill "${name}" to ${who}: ${plan.destination}/ (${plural(plan.files.length, 'file')})`);
       if (plan.backup) ui.out(`  ${options.dryRun ? 'Would back up' : 'Backed up'} the previous version to ${plan.backup}/`);
       for (const file of plan.skipped) ui.warn(`${file} is a symlink or special file; not copied`);
+      for (const entry of plan.git) ui.warn(`${entry} is git's own data; not copied`);
       for (const warning of source.report.warnings) ui.warn(`${name}: ${warning.message}`);
       if (options.dryRun) ui.out('Dry run: nothing was written.');
     },

@@ -72,7 +72,9 @@ export async function skillsValidate(
       ui.out();
       ui.out(
         `${plural(summary.checked, 'skill')} checked: ${summary.valid} valid, ${summary.invalid} invalid ` +
-          `(${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}${options.strict ? ', strict' : ''})`,
+          (options.strict
+            ? `(${plural(summary.errors + summary.warnings, 'error')} under --strict: ${summary.errors} from the rules, ${summary.warnings} from warnings)`
+            : `(${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')})`),
       );
     },
   };

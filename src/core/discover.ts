@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { SquadError } from './errors.js';
-import { isDirectory, isFile, readDirEntries, readDirNames } from './fs-safe.js';
+import { isDirectory, isFile, pathProblem, readDirEntries, readDirNames } from './fs-safe.js';
 import { FILE_MISSING, inspectSkill, type SkillReport } from './inspect.js';
 import { isValidName } from './names.js';
 import { installedBuiltinSkills } from './owned.js';
@@ -54,11 +54,15 @@ export interface DiscoveredSkill extends SkillReport {
 }
 
 export interface DiscoveryWarning {
-  code: 'no-skill-file' | 'skill-file-case' | 'skill-overridden' | 'skill-invalid';
+  code: 'no-skill-file' | 'skill-file-case' | 'skill-overridden' | 'skill-invalid' | 'skill-outside';
   message: string;
   /** Repo-relative path the warning is about. */
   path: string;
+  /** How to fix it, when the message does not say. */
+  fix?: string;
 }
+
+const OUTSIDE_FIX = 'copy the skill into the repository (a symlink may point elsewhere in it), or remove the link';
 
 export interface Discovery {
   /** Visible skills: for one agent, after precedence; otherwise every skill in every scope. */
@@ -137,12 +141,24 @@ interface ScannedSkill {
   location: string;
 }
 
+/**
+ * The skills in `relDir`. Symlinks are followed only while they stay inside the repository: a skill
+ * folder (or the skills folder) linked from elsewhere is skipped with a warning, as export does.
+ */
 function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarning[]): ScannedSkill[] {
   const absDir = resolveIn(root, relDir);
   const found: ScannedSkill[] = [];
+  const outside = (rel: string): boolean => {
+    const problem = pathProblem(root, rel, { allowFinalSymlink: true });
+    if (problem === undefined || !problem.includes('outside')) return false;
+    warnings.push({ code: 'skill-outside', path: rel, message: `${problem}: its skills are not used`, fix: OUTSIDE_FIX });
+    return true;
+  };
+  if (outside(relDir)) return [];
   for (const entry of readDirEntries(absDir)) {
     const skillDir = path.join(absDir, entry.name);
     if (!entry.isDirectory() && !(entry.isSymbolicLink() && isDirectory(skillDir))) continue;
+    if (entry.isSymbolicLink() && outside(`${relDir}/${entry.name}`)) continue;
     // Open SKILL.md directly (one system call in the common case); work out why only if it is missing.
     const report = inspectSkill(path.join(skillDir, SKILL_FILE), { readBody: false });
     if (report.errors[0]?.code === FILE_MISSING) {

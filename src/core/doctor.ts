@@ -432,7 +432,9 @@ function checkSkills(root: string, add: Add): DiscoveredSkill[] {
       code: warning.code,
       path: warning.path,
       message: warning.message,
-      fix: warning.code === 'skill-overridden' ? 'intended? then nothing to do; otherwise rename one of the two skills' : 'give the folder a SKILL.md (see the skill squad-skill-authoring), or move it out of the skills folder',
+      fix:
+        warning.fix ??
+        (warning.code === 'skill-overridden' ? 'intended? then nothing to do; otherwise rename one of the two skills' : 'give the folder a SKILL.md (see the skill squad-skill-authoring), or move it out of the skills folder'),
     });
   }
   for (const skill of discovery.skills) {

@@ -332,7 +332,7 @@ export function sha256(data: string | Uint8Array): string {
  * nothing on the way to it is a file, and its nearest existing folder is writable. Throws
  * INVALID_INPUT when `absDir` is a file, NOT_WRITABLE otherwise.
  */
-export function checkWritableDir(absDir: string): void {
+export function checkWritableDir(absDir: string, options: { write?: boolean } = {}): void {
   let probe = path.resolve(absDir);
   while (!fs.existsSync(probe)) {
     const parent = path.dirname(probe);
@@ -347,11 +347,13 @@ export function checkWritableDir(absDir: string): void {
       hint: 'choose a target directory whose parents are folders',
     });
   }
+  if (options.write === false) return;
   try {
     fs.accessSync(probe, fs.constants.W_OK);
-  } catch {
-    throw new SquadError('NOT_WRITABLE', `cannot write to ${probe}: permission denied`, {
-      hint: 'check the folder permissions, or choose another target directory',
+  } catch (error) {
+    const readOnly = (error as NodeJS.ErrnoException).code === 'EROFS';
+    throw new SquadError('NOT_WRITABLE', `cannot write to ${probe}: ${readOnly ? 'the file system is read-only' : 'permission denied'}`, {
+      hint: readOnly ? 'choose a target directory on a writable file system' : 'check the folder permissions, or choose another target directory',
     });
   }
 }

@@ -34,8 +34,9 @@ import { SquadError, usageError } from './errors.js';
 import { existsInside, readTextIfExists, resolveInside } from './fs-safe.js';
 import { insertTableRecords, tableRecords, type TableRecord } from './md-table.js';
 import { slugify } from './names.js';
-import { SCRIBE_AGENT, resolveIn, squadPaths } from './paths.js';
+import { SCRIBE_AGENT, agentDir, resolveIn, squadPaths } from './paths.js';
 import { checkRoles } from './roles.js';
+import { controlCharacterProblem, quoted } from './util.js';
 import { isRosterHeader, parseRoster, requireSquad, staysLastInRoster, type RosterMember } from './roster.js';
 import {
   SCRIBE_MEMBER,
@@ -106,6 +107,11 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
   requireSquad(root);
   const teamText = readTextIfExists(resolveIn(root, squadPaths.team));
   if (teamText === undefined) {
+    if (existsInside(root, squadPaths.team)) {
+      throw new SquadError('INVALID_INPUT', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
+        hint: `restore the file from git, or remove what is at ${squadPaths.team} and run "create-squad init"; then hire again`,
+      });
+    }
     throw new SquadError('NOT_FOUND', `${squadPaths.team} is missing`, { hint: 'run "create-squad init" to recreate the missing files, then hire again' });
   }
 
@@ -130,10 +136,13 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
     const taken = takenNames(root, [...roster.map((m) => ({ folder: m.name, name: m.displayName })), ...registry.members]);
     if (givenName !== undefined) {
       const folder = slugify(givenName);
-      if (!folder) throw usageError(`cannot make a folder name from "${options.name}"`, 'use a name with letters or digits, e.g. --name Kobayashi');
+      const problem = memberNameProblem(givenName);
+      if (problem) throw usageError(`the name ${quoted(options.name!)} ${problem}`, 'use a plain name, e.g. --name Kobayashi');
+      if (!folder) throw usageError(`cannot make a folder name from ${quoted(options.name!)}`, 'use a name with letters or digits, e.g. --name Kobayashi');
       if (taken.folders.has(folder) || taken.names.has(givenName.toLowerCase())) {
         const members = roster.map((m) => m.displayName);
-        throw new SquadError('CONFLICT', `the squad already has a member named "${givenName}"`, {
+        const clash = taken.names.has(givenName.toLowerCase()) ? `a member named ${quoted(givenName)}` : `a member in ${agentDir(folder)}/`;
+        throw new SquadError('CONFLICT', `the squad already has ${clash}`, {
           hint: `members: ${members.length ? members.join(', ') : '(none)'}; choose another --name, or leave it out to get the next casting name`,
         });
       }
@@ -219,4 +228,9 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
  */
 export function applyHire(plan: HirePlan): void {
   for (const file of plan.files) writePlannedFile(plan.root, file, 'hiring');
+}
+
+/** Why a display name given with --name cannot be used: a control character, or a path separator. */
+function memberNameProblem(name: string): string | undefined {
+  return controlCharacterProblem(name) ?? (/[/\\]/.test(name) ? 'contains a path separator (/ or \\)' : undefined);
 }

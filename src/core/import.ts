@@ -20,10 +20,18 @@
  * 3 leaves squad-owned files init would create; between 4 and 5 the old squad is in its archive and
  * `.ai-team/` is missing: running the same import again completes the job (see the README).
  *
- * Skills: built-in skills in the file (a team skill named `squad-*` whose `metadata.author` is
- * `squad`) are skipped: the target gets its own. A learned skill whose name is a built-in skill this
- * package ships is imported as `{name}-imported`, its frontmatter `name` rewritten to match (when
- * the rewritten SKILL.md would not read back with that name, it is kept as it is, with a note).
+ * Members: every agent in the file is created with what init gives a member. The scaffold gives
+ * it to the members of the roster (a file without one has every agent put in the registry the
+ * roster is rebuilt from); an agent the file's roster leaves out gets its folder, and a charter and
+ * history from init's templates where the file has none, here, with a note to add its row.
+ *
+ * Skills: built-in skills in the file (a team skill named like a built-in skill this package ships,
+ * whose `metadata.author` is `squad`) are skipped: the target gets its own. Every other skill is
+ * imported, also a `squad-*` one this package does not ship (export sent it as learned). A learned
+ * skill whose name is a built-in skill this package ships is imported as `{name}-imported`, its
+ * frontmatter `name` rewritten to match (when the rewritten SKILL.md would not read back with
+ * that name, it is kept as it is, with a note). Each imported SKILL.md is checked as `skills
+ * validate` checks it: an invalid one is imported all the same, with a note naming its first error.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,6 +50,7 @@ import {
   type CastResult,
 } from './casting.js';
 import { SquadError } from './errors.js';
+import { FrontmatterError } from './frontmatter.js';
 import {
   checkWritableDir,
   ensureWritableDir,
@@ -69,15 +78,15 @@ import {
   folderTimestamp,
   historyPath,
   importStagingDir,
-  isBuiltinSkillName,
   isImportStagingDir,
   resolveIn,
   squadPaths,
   teamSkillDir,
 } from './paths.js';
 import { listAgents, parseRoster, type RosterMember } from './roster.js';
-import { SCRIBE_MEMBER, planGitattributes, planOwnedFiles, planScaffold, type PlannedFile } from './scaffold.js';
+import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, planOwnedFiles, planScaffold, renderMemberFiles, type PlannedFile } from './scaffold.js';
 import { parseSkill, skillMetadata } from './skill.js';
+import { validateSkill } from './validate.js';
 import {
   CASTING_FILES,
   LEGACY_FORMAT_VERSION,
@@ -89,6 +98,7 @@ import {
   fileTable,
   formatBytes,
   readSquadDocument,
+  renameSkillText,
   skillFileEntries,
   type CastingFileKey,
   type FileEntry,
@@ -101,11 +111,15 @@ import { renderTemplate } from './templates.js';
 import { compareCodePoints } from './util.js';
 import { packageVersion } from './version.js';
 
+export { withSkillName } from './squad-format.js';
+
 export const IMPORTED_HISTORY_TEMPLATE = 'import/history.md.hbs';
 /** Suffix of a learned skill renamed because a built-in skill has its name. */
 export const IMPORTED_SUFFIX = '-imported';
 /** The `metadata.author` of the built-in skills create-squad ships. */
 export const BUILTIN_AUTHOR = 'squad';
+/** The role of an imported member whose role nothing in the file states. */
+const DEFAULT_ROLE = 'Member';
 
 export interface ImportOptions {
   /** Replace an existing squad (archived, never deleted). */
@@ -297,44 +311,6 @@ function freeName(stem: string, suffix: string, taken: ReadonlySet<string>): str
   }
 }
 
-/**
- * SKILL.md text with its frontmatter `name` set to `name`; every other byte (BOM, line endings,
- * other fields) kept. Undefined when the text has no frontmatter to change.
- */
-export function withSkillName(text: string, name: string): string | undefined {
-  const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
-  const lines = text.slice(bom.length).split('\n');
-  const delimiter = /^---[ \t]*\r?$/;
-  if (!delimiter.test(lines[0] ?? '')) return undefined;
-  for (let i = 1; i < lines.length; i += 1) {
-    const line = lines[i]!;
-    const eol = line.endsWith('\r') ? '\r' : '';
-    if (delimiter.test(line)) {
-      lines.splice(1, 0, `name: ${name}${eol}`);
-      return bom + lines.join('\n');
-    }
-    if (!/^(?:name|"name"|'name')[ \t]*:/.test(line)) continue;
-    lines[i] = `name: ${name}${eol}`;
-    // A value continued on indented lines (a block scalar, a folded string) goes with it.
-    let end = i + 1;
-    while (end < lines.length && /^[ \t]+\S/.test(lines[end]!)) end += 1;
-    lines.splice(i + 1, end - i - 1);
-    return bom + lines.join('\n');
-  }
-  return undefined;
-}
-
-/** Why a rewritten SKILL.md does not read back with the name `name`, or undefined. */
-function renamedSkillProblem(text: string, name: string): string | undefined {
-  let found: unknown;
-  try {
-    found = parseSkill(text).frontmatter.name;
-  } catch (error) {
-    return `its frontmatter cannot be read (${error instanceof SquadError ? error.message : String(error)})`;
-  }
-  return found === name ? undefined : 'its frontmatter sets the name in a way create-squad cannot rewrite';
-}
-
 function titleCase(folder: string): string {
   return folder
     .split('-')
@@ -433,7 +409,7 @@ function castingTexts(document: SquadDocument, infos: Map<string, MemberInfo>, n
     if (folder === SCRIBE_AGENT || known.has(folder)) continue;
     const info = infos.get(folder)!;
     const universe = legacy.get(folder)?.universe ?? null;
-    added.push({ entry: { name: info.name, folder, role: info.role || 'Member', universe }, event: 'adopted', note: 'imported from a .squad file' });
+    added.push({ entry: { name: info.name, folder, role: info.role || DEFAULT_ROLE, universe }, event: 'adopted', note: 'imported from a .squad file' });
   }
   if (added.length > 0) {
     texts.registry = appendCasting({ schema: CASTING_SCHEMA, ...(read?.state === 'ok' ? read.raw : (registry ?? {})) }, 'members', added.map((r) => r.entry));
@@ -455,7 +431,25 @@ interface Overlay {
   notes: string[];
 }
 
-async function buildOverlay(document: SquadDocument, infos: Map<string, MemberInfo>, source: string, now: Date): Promise<Overlay> {
+/** The note for a skill whose SKILL.md could not be given the name `target`. */
+function nameNote(name: string, target: string, problem: string): string {
+  return `${name}: ${problem}, so its name could not be rewritten to "${target}"; it was imported as it is (set "name: ${target}" in its ${SKILL_FILE} by hand)`;
+}
+
+/** The first error `skills validate` would report for this SKILL.md in the folder `dirName`, or undefined. */
+function skillError(skillMd: string, dirName: string): string | undefined {
+  try {
+    return validateSkill({ ...parseSkill(skillMd), dirName }).errors[0]?.message;
+  } catch (error) {
+    return error instanceof FrontmatterError ? error.detail : error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * @param unnamed team skills whose SKILL.md could not be given their (normalised) name, already
+ *   noted: not reported again as invalid.
+ */
+async function buildOverlay(document: SquadDocument, infos: Map<string, MemberInfo>, source: string, now: Date, unnamed: ReadonlySet<string>): Promise<Overlay> {
   const shipped = new Set(shippedBuiltinSkills());
   const overlay: Overlay = { files: [], skills: [], renamed: [], skipped: [], notes: [] };
   const where = (agent?: string) => (agent === undefined ? {} : { agent });
@@ -465,24 +459,26 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
     const taken = new Set(names);
     for (const name of names) {
       const skill = skills[name]!;
-      if (scope === 'team' && isBuiltinSkillName(name) && authoredBySquad(skill.skill_md)) {
-        overlay.skipped.push({
-          scope,
-          name,
-          reason: shipped.has(name) ? 'built-in skill: this repository gets its own version' : 'built-in skill of another create-squad version, not shipped by this one',
-        });
+      if (scope === 'team' && shipped.has(name) && authoredBySquad(skill.skill_md)) {
+        overlay.skipped.push({ scope, name, reason: 'built-in skill: this repository gets its own version' });
         continue;
       }
       let target = name;
       let skillMd = skill.skill_md;
+      // Whether a note already says this skill's name needs setting by hand.
+      let noted = scope === 'team' && unnamed.has(name);
       if (shipped.has(name)) {
         target = freeName(name, IMPORTED_SUFFIX, new Set([...taken, ...shipped]));
         taken.add(target);
-        const renamed = withSkillName(skillMd, target);
-        const problem = renamed === undefined ? 'its SKILL.md has no frontmatter' : renamedSkillProblem(renamed, target);
-        if (problem) overlay.notes.push(`${name}: ${problem}, so its name could not be rewritten to "${target}"; it was imported as it is (set "name: ${target}" in its SKILL.md)`);
-        else skillMd = renamed!;
+        const renamed = renameSkillText(skillMd, target);
+        if ('text' in renamed) skillMd = renamed.text;
+        else overlay.notes.push(nameNote(name, target, renamed.problem));
+        noted ||= 'problem' in renamed;
         overlay.renamed.push({ scope, ...where(agent), from: name, to: target, reason: 'a built-in skill has this name' });
+      }
+      const invalid = noted ? undefined : skillError(skillMd, target);
+      if (invalid !== undefined) {
+        overlay.notes.push(`skill ${target} (${agent ?? 'team'}) is not valid: ${invalid}; it was imported as it is (fix its ${SKILL_FILE}; "create-squad skills validate" checks it)`);
       }
       const dir = agent === undefined ? teamSkillDir(target) : agentSkillDir(agent, target);
       overlay.files.push({ path: `${dir}/${SKILL_FILE}`, entry: skillMd, kind: 'skill' });
@@ -493,8 +489,21 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
   };
 
   const date = now.toISOString().slice(0, 10);
+  const teamMd = document.team.team_md;
+  const roster = teamMd === undefined ? undefined : { members: parseRoster(teamMd), project: parseProjectContext(teamMd) };
   for (const folder of Object.keys(document.agents).sort(compareCodePoints)) {
     const agent = document.agents[folder]!;
+    // A member the roster lists gets what init gives a member with the scaffold (and so does every
+    // member of a file without a roster: castingTexts puts them in the registry the roster is
+    // rebuilt from). One the roster leaves out gets it here: its folder, a charter and a history.
+    if (roster !== undefined && folder !== SCRIBE_AGENT && !roster.members.some((member) => member.name === folder)) {
+      const info = infos.get(folder)!;
+      overlay.notes.push(`${folder} is not in the roster of ${squadPaths.team}: add a row for ${info.name} there, or the coordinator will not know the member`);
+      const missing = new Set([...(agent.charter === undefined ? [charterPath(folder)] : []), ...(agent.history === undefined ? [historyPath(folder)] : [])]);
+      for (const file of await renderMemberFiles({ name: info.name, role: info.role || DEFAULT_ROLE, folder }, roster.project)) {
+        if (missing.has(file.path)) overlay.files.push({ path: file.path, entry: file.content, kind: 'state' });
+      }
+    }
     if (agent.charter !== undefined) overlay.files.push({ path: charterPath(folder), entry: agent.charter, kind: 'state' });
     if (agent.history !== undefined) {
       const history = await renderTemplate(IMPORTED_HISTORY_TEMPLATE, {
@@ -581,7 +590,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
 
   // 1. Read, check and plan everything before the first write.
   const sourceName = path.basename(file).replace(/\.[^.]*$/, '').replace(/\p{Cc}/gu, '');
-  const { format, document } = readSquadDocument(readSquadFile(file, shown, limits), { limits, sourceName });
+  const { format, document, legacySkills } = readSquadDocument(readSquadFile(file, shown, limits), { limits, sourceName });
   checkWritableDir(root);
   const target = inspectTarget(root);
   if (target.hasSquad && (target.members > 0 || target.learnedSkills > 0) && !options.force) {
@@ -592,7 +601,8 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   const archive = target.hasSquad ? archiveDir(folderTimestamp(now)) : undefined;
   const source = document.source.project.trim() || 'another project';
   const infos = memberInfos(document);
-  const overlay = await buildOverlay(document, infos, source, now);
+  const unnamed = new Set(legacySkills?.renamed.filter((r) => r.problem !== undefined).map((r) => r.to));
+  const overlay = await buildOverlay(document, infos, source, now, unnamed);
 
   const owned = await shippedOwnedFiles(version);
   const outside = planOwnedFiles(root, owned.filter((file) => !insideSquad(file.path)));
@@ -608,10 +618,12 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     version,
   );
 
-  const notes = [...overlay.notes];
+  const notes = [...(legacySkills?.renamed ?? []).flatMap((r) => (r.problem === undefined ? [] : [nameNote(r.from, r.to, r.problem)])), ...overlay.notes];
   if (format === LEGACY_FORMAT_VERSION) notes.push('a Squad 1.0 export: histories were split into portable knowledge and project learnings, and the roster was rebuilt from the casting registry and the charters');
   if (gitattributes.note) notes.push(gitattributes.note);
-  notes.push(...squad.notes);
+  // Squad-owned files that are in the way outside .ai-team/ (a symlink left as it is), then what
+  // planning the squad itself noted.
+  notes.push(...outside.notes, ...squad.notes);
   const roster = new Map(squad.roster.map((member) => [member.name, member]));
   const report: ImportReport = {
     file: shown,
@@ -631,8 +643,8 @@ export async function importSquad(root: string, file: string, options: ImportOpt
       }),
     skills: overlay.skills,
     builtinSkills: shippedBuiltinSkills(),
-    renamed: overlay.renamed,
-    skipped: overlay.skipped,
+    renamed: [...(legacySkills?.renamed ?? []).map(({ from, to, reason }) => ({ scope: 'team' as const, from, to, reason })), ...overlay.renamed],
+    skipped: [...(legacySkills?.skipped ?? []).map(({ name, reason }) => ({ scope: 'team' as const, name, reason })), ...overlay.skipped],
     ...(archive === undefined ? {} : { replaced: { archive, members: target.members, learnedSkills: target.learnedSkills } }),
     created: outside.files.map((f) => f.path).sort(compareCodePoints),
     gitattributesAdded: gitattributes.added,

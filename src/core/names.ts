@@ -5,6 +5,8 @@
  * and hyphens, no leading or trailing hyphen, no `--`. Agent folder names (SPEC §2) use the same
  * alphabet, so one rule serves both.
  */
+import { quoted } from './util.js';
+
 export const MAX_NAME_LENGTH = 64;
 export const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -30,24 +32,24 @@ export function nameProblems(name: string, what = 'name'): NameProblem[] {
     });
   }
   if (name !== name.toLowerCase()) {
-    problems.push({ code: 'name-uppercase', message: `${what} "${name}" must be lowercase` });
+    problems.push({ code: 'name-uppercase', message: `${what} ${quoted(name)} must be lowercase` });
   }
   if (/[^a-zA-Z0-9-]/.test(name)) {
     problems.push({
       code: 'name-invalid-chars',
-      message: `${what} "${name}" may only contain lowercase letters a-z, digits and hyphens`,
+      message: `${what} ${quoted(name)} may only contain lowercase letters a-z, digits and hyphens`,
     });
   }
   if (name.startsWith('-') || name.endsWith('-')) {
     problems.push({
       code: 'name-edge-hyphen',
-      message: `${what} "${name}" must not start or end with a hyphen`,
+      message: `${what} ${quoted(name)} must not start or end with a hyphen`,
     });
   }
   if (name.includes('--')) {
     problems.push({
       code: 'name-double-hyphen',
-      message: `${what} "${name}" must not contain consecutive hyphens`,
+      message: `${what} ${quoted(name)} must not contain consecutive hyphens`,
     });
   }
   return problems;

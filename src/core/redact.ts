@@ -4,10 +4,11 @@
  *
  * Each rule replaces a match with `[REDACTED:email]` or `[REDACTED:secret]`. In order:
  *   1. private key blocks: `-----BEGIN … PRIVATE KEY-----` up to its END line (or the end of the text);
- *   2. known token shapes: GitHub (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`), AWS access
- *      key ids (`AKIA…`, `ASIA…`), `sk-…` API keys, Slack `xox[abposr]-…` and webhook URLs
- *      (`https://hooks.slack.com/services/…`), Google `AIza…`, npm `npm_…`, Stripe
- *      `sk_live_…`/`rk_test_…`, JSON Web Tokens (`eyJ….eyJ….…`);
+ *   2. known token shapes: GitHub (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`), GitLab
+ *      (`glpat-`, `gldt-`, `glrt-`, `glptt-`, `glft-`, `glcbt-`, `glimt-`, `gloas-`, `glsoat-`,
+ *      `glagent-`, runner registration `GR1348941…`), AWS access key ids (`AKIA…`, `ASIA…`),
+ *      `sk-…` API keys, Slack `xox[abposr]-…` and webhook URLs (`https://hooks.slack.com/services/…`),
+ *      Google `AIza…`, npm `npm_…`, Stripe `sk_live_…`/`rk_test_…`, JSON Web Tokens (`eyJ….eyJ….…`);
  *   3. credentials in URLs (`https://user:password@host`, `redis://:password@host`): the part
  *      before `@` goes;
  *   4. assignments: a key ending in `password`, `passwd`, `pwd`, `secret`, `token`, `api_key`/`apikey`,
@@ -18,8 +19,9 @@
  *      placeholders (`$TOKEN`, `${TOKEN}`, `<token>`) and paths (`config/secrets.yaml`,
  *      `/home/ada/app`, `setup.md`: a value with `/` or a file extension whose parts are names, not
  *      random strings). `Bearer <16+ characters>` and `Basic <base64 of user:password>` likewise;
- *   5. e-mail addresses (not file names such as `logo@2x.png` or `font@1.5x.woff2`, and not git
- *      remotes such as `git@github.com:acme/app.git`);
+ *   5. e-mail addresses, also at the end of a sentence and with letters of any script (not file
+ *      names such as `logo@2x.png` or `font@1.5x.woff2`, and not git remotes such as
+ *      `git@github.com:acme/app.git` or the user of a URL, `ssh://git@gitlab.com/acme/app.git`);
  *   6. long random-looking runs: hex of 41+ characters, except 64 (a 40-character git commit id and
  *      a SHA-256 digest are kept), and base64/base64url runs of 40+ characters with upper case, lower
  *      case and digits and more than 4.5 bits of entropy per character; a run with `/` and without
@@ -127,7 +129,7 @@ export const REDACTION_RULES: readonly Rule[] = [
   {
     kind: 'secret',
     pattern:
-      /\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255}|(?:AKIA|ASIA)[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|[rs]k_(?:live|test)_[A-Za-z0-9]{16,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})/g,
+      /\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255}|gl(?:pat|dt|rt|ptt|ft|cbt|imt|oas|soat|agent)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,}|(?:AKIA|ASIA)[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|[rs]k_(?:live|test)_[A-Za-z0-9]{16,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})/g,
     replace: whole('secret'),
   },
   {
@@ -152,9 +154,13 @@ export const REDACTION_RULES: readonly Rule[] = [
   },
   {
     kind: 'email',
-    // Ends where the address ends: not inside a longer name (font@1.5x.woff2), not before
-    // ":path" (git@github.com:acme/app.git, a remote, not an address).
-    pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w.])(?!:[^\s])/g,
+    // Starts where a word starts (`o'brien@…` whole), but not right after "://" (the user of a URL
+    // such as ssh://git@gitlab.com/acme/app.git, not an address). Letters of any script
+    // (`first.last@exämple.de`). Ends where the address ends: a full stop that ends the sentence
+    // is not part of it, but a longer name is (font@1.5x.woff2 is no address), and so is
+    // ":path" (git@github.com:acme/app.git, a remote).
+    pattern:
+      /(?<![\p{L}\p{M}\p{N}._%+-])(?<!:\/\/)[\p{L}\p{M}\p{N}._%+-][\p{L}\p{M}\p{N}._%+'-]*@[\p{L}\p{M}\p{N}-]+(?:\.[\p{L}\p{M}\p{N}-]+)*\.(?:\p{L}{2,}|xn--[a-z0-9-]+)(?![\p{L}\p{M}\p{N}_-]|\.[\p{L}\p{M}\p{N}_-])(?!:\S)/gu,
     replace: (match) => (FILE_SUFFIX.test(match) || DENSITY.test(match) ? undefined : redactionMarker('email')),
   },
   {

@@ -5,7 +5,7 @@
  */
 import { usageError } from './errors.js';
 import { readTemplateJson } from './templates.js';
-import { isMapping } from './util.js';
+import { controlCharacterProblem, isMapping, quoted } from './util.js';
 import { SCRIBE_AGENT } from './paths.js';
 
 export const ROLES_DATA_FILE = 'team/roles.json';
@@ -96,6 +96,8 @@ export function checkRoles(roles: readonly string[]): string[] {
   }
   for (const role of normalized) {
     if (role === '') throw usageError('the role is empty', 'give every role a name, e.g. hire "Frontend Dev" or --roles "Lead,Core Dev,Tester"');
+    const control = controlCharacterProblem(role);
+    if (control) throw usageError(`the role ${quoted(role)} ${control}`, 'write the role as plain text, e.g. "Frontend Dev"');
     if (role.length > MAX_ROLE_LENGTH) {
       throw usageError(`the role "${role.slice(0, 20)}…" is ${role.length} characters; the limit is ${MAX_ROLE_LENGTH}`, 'use a short role title');
     }

@@ -142,6 +142,9 @@ export function hasSquad(root: string): boolean {
 /** Throw the standard "no squad here" error unless `root` has a `.ai-team/` folder. */
 export function requireSquad(root: string): void {
   if (!hasSquad(root)) {
+    if (!fs.existsSync(root)) {
+      throw new SquadError('NOT_FOUND', `the folder ${root} does not exist`, { hint: 'check the path given with --cwd, or run the command inside the repository' });
+    }
     throw new SquadError('NO_SQUAD', `no squad found in ${root} (there is no ${squadPaths.root}/ folder)`, {
       hint: 'run "npx create-squad init" first, or pass --cwd <dir> to point at the repository',
     });

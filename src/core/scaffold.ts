@@ -254,9 +254,13 @@ export async function planGitattributes(root: string): Promise<{ added: string[]
  * Squad-owned files: planned when missing; recorded in the manifest when planned, or when the file
  * already there is exactly what this version ships (a file the user changed is not claimed).
  */
-export function planOwnedFiles(root: string, owned: readonly OwnedFile[]): { files: PlannedFile[]; skipped: string[]; manifestFiles: Record<string, string> } {
+export function planOwnedFiles(
+  root: string,
+  owned: readonly OwnedFile[],
+): { files: PlannedFile[]; skipped: string[]; manifestFiles: Record<string, string>; notes: string[] } {
   const files: PlannedFile[] = [];
   const skipped: string[] = [];
+  const notes: string[] = [];
   const manifestFiles: Record<string, string> = {};
   for (const file of owned) {
     const hash = sha256(file.content);
@@ -266,6 +270,10 @@ export function planOwnedFiles(root: string, owned: readonly OwnedFile[]): { fil
       continue;
     }
     skipped.push(file.path);
+    if (fs.lstatSync(resolveIn(root, file.path)).isSymbolicLink()) {
+      notes.push(`${file.path} is a symlink; it was left as it is (replace it with a real file, then run "create-squad upgrade")`);
+      continue;
+    }
     let current: Buffer | undefined;
     try {
       current = readBytesIfExists(resolveIn(root, file.path));
@@ -274,7 +282,7 @@ export function planOwnedFiles(root: string, owned: readonly OwnedFile[]): { fil
     }
     if (current && isShippedContent(current, file.content)) manifestFiles[file.path] = hash;
   }
-  return { files, skipped, manifestFiles };
+  return { files, skipped, manifestFiles, notes };
 }
 
 /**
@@ -301,7 +309,11 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
     else files.push({ path, content, mode, kind });
   };
 
-  const teamText = exists(root, squadPaths.team) ? readTextIfExists(resolveIn(root, squadPaths.team)) : undefined;
+  const teamExists = exists(root, squadPaths.team);
+  const teamText = teamExists ? readTextIfExists(resolveIn(root, squadPaths.team)) : undefined;
+  if (teamExists && teamText === undefined) {
+    notes.push(`${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file): restore it from git, or remove it and run init again to rebuild it`);
+  }
   const casting = readCasting(root);
   const fromTeam = teamText === undefined ? { project: '', stack: '', owner: '' } : parseProjectContext(teamText);
   const project: ProjectContext = {
@@ -309,6 +321,12 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
     stack: options.stack ?? fromTeam.stack,
     owner: options.owner ?? fromTeam.owner,
   };
+  if (teamText !== undefined) {
+    const ignored = (['project', 'stack', 'owner'] as const).filter((key) => options[key] !== undefined && options[key] !== fromTeam[key]);
+    if (ignored.length > 0) {
+      notes.push(`${squadPaths.team} already exists; ${ignored.map((key) => `--${key}`).join(', ')} ${ignored.length === 1 ? 'was' : 'were'} not applied to it (edit its project context by hand)`);
+    }
+  }
 
   // Casting policy: the squad's own, when it has one.
   let policy: CastingPolicy;
@@ -381,6 +399,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
 
   const owned = await shippedOwnedFiles(version);
   const ownedPlan = planOwnedFiles(root, owned);
+  notes.push(...ownedPlan.notes);
   files.push(...ownedPlan.files);
   skipped.push(...ownedPlan.skipped);
   const manifestFiles = ownedPlan.manifestFiles;

@@ -60,6 +60,8 @@ export interface InstallPlan {
   files: string[];
   /** Symlinks and special files in the source that are not copied. */
   skipped: string[];
+  /** `.git` folders and files in the source that are not copied. */
+  git: string[];
 }
 
 export function planSkillInstall(root: string, source: SkillSource, destination: string, force: boolean, now = new Date()): InstallPlan {
@@ -78,6 +80,7 @@ export function planSkillInstall(root: string, source: SkillSource, destination:
     ...(exists ? { backup: backupPathFor(folderTimestamp(now), destination) } : {}),
     files: source.tree.files.map((f) => f.path),
     skipped: source.tree.skipped,
+    git: source.tree.git,
   };
 }
 

@@ -29,10 +29,10 @@ import { SquadError } from './errors.js';
 import { parseSkill } from './skill.js';
 import { relativePathProblem } from './fs-safe.js';
 import { splitHistory } from './history.js';
-import { nameProblems } from './names.js';
+import { nameProblems, slugify } from './names.js';
 import { SKILL_FILE, SKILL_RESOURCE_DIRS, squadPaths } from './paths.js';
 import { modeFor } from './tree.js';
-import { compareCodePoints, isMapping } from './util.js';
+import { compareCodePoints, controlCharacterProblem, isMapping } from './util.js';
 
 export const SQUAD_FORMAT_VERSION = '1.1';
 /** The original Squad's export format, read (never written). */
@@ -128,10 +128,22 @@ export interface SquadDocument {
   team_skills: Record<string, SquadSkill>;
 }
 
+/**
+ * What reading a Squad 1.0 file changed in its skills (`skills[i]` names the entry): names the
+ * original Squad allowed but the name rules do not, normalised (`problem`: why the SKILL.md kept
+ * its old `name` line), and skills whose name could not be normalised, left out.
+ */
+export interface LegacySkillChanges {
+  renamed: { where: string; from: string; to: string; reason: string; problem?: string }[];
+  skipped: { where: string; name: string; reason: string }[];
+}
+
 export interface ValidatedSquad {
   /** The format the file was in; the document is always the 1.1 model. */
   format: typeof SQUAD_FORMAT_VERSION | typeof LEGACY_FORMAT_VERSION;
   document: SquadDocument;
+  /** A Squad 1.0 file only. */
+  legacySkills?: LegacySkillChanges;
 }
 
 /** A problem in a .squad document: `where` names the entry, `detail` says what is wrong. */
@@ -312,14 +324,7 @@ export function decodeFile(entry: FileEntry): { data: string | Buffer; mode: num
   };
 }
 
-/** C0 and C1 control characters (and DEL): never in a name, a path or a one-line field. */
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
-
-/** Why `text` cannot be a one-line field (a control character, such as a terminal escape), or undefined. */
-export function controlCharacterProblem(text: string): string | undefined {
-  const match = CONTROL_CHARACTER.exec(text);
-  return match ? `contains a control character (U+${match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})` : undefined;
-}
+export { controlCharacterProblem };
 
 /** Characters Windows refuses in a file name (besides `/`, `\\` and control characters). */
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
@@ -338,16 +343,17 @@ function windowsSegmentProblem(segment: string): string | undefined {
 /**
  * Why a path inside a skill is unacceptable in a .squad file, or undefined. Adds to the
  * repository path rules (empty, NUL, backslash, absolute, `..`, empty or `.` segments): a drive
- * letter at the start of any segment, control characters, a `.git` folder, what Windows refuses
+ * letter as a segment (`x/C:/y`), control characters, a `.git` folder, what Windows refuses
  * (`<>:"|?*`, device names such as `CON` or `aux.txt`, a trailing dot or space), and length limits.
  */
 export function squadPathProblem(relPath: string, limits: SquadLimits = SQUAD_LIMITS): string | undefined {
-  const base = relativePathProblem(relPath);
+  // A name such as "a:b" is no drive (only "C:" and "C:/…" are): it is refused below for its ":".
+  const base = relativePathProblem(relPath.replace(/^([a-zA-Z]):(?!\/|$)/, '$1_'));
   if (base) return base;
   if (relPath.length > limits.pathLength) return `the path is ${relPath.length} characters; the limit is ${limits.pathLength}`;
-  if (CONTROL_CHARACTER.test(relPath)) return 'the path contains a control character';
+  if (controlCharacterProblem(relPath)) return 'the path contains a control character';
   for (const segment of relPath.split('/')) {
-    if (/^[a-zA-Z]:/.test(segment)) return 'the path contains a drive letter';
+    if (/^[a-zA-Z]:$/.test(segment)) return 'the path contains a drive letter';
     if (segment.toLowerCase() === '.git') return 'the path contains a .git folder';
     const windows = windowsSegmentProblem(segment);
     if (windows) return `the path is not portable: ${windows}`;
@@ -365,6 +371,57 @@ export function normalizedKey(text: string): string {
     .normalize('NFC')
     .toLowerCase()
     .replace(/[. ]+(?=\/|$)/g, '');
+}
+
+// ---------------------------------------------------------------- renaming a skill
+
+/**
+ * SKILL.md text with its frontmatter `name` set to `name`; every other byte (BOM, line endings,
+ * other fields) kept. Undefined when the text has no frontmatter to change.
+ */
+export function withSkillName(text: string, name: string): string | undefined {
+  const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
+  const lines = text.slice(bom.length).split('\n');
+  const delimiter = /^---[ \t]*\r?$/;
+  if (!delimiter.test(lines[0] ?? '')) return undefined;
+  for (let i = 1; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    const eol = line.endsWith('\r') ? '\r' : '';
+    if (delimiter.test(line)) {
+      lines.splice(1, 0, `name: ${name}${eol}`);
+      return bom + lines.join('\n');
+    }
+    if (!/^(?:name|"name"|'name')[ \t]*:/.test(line)) continue;
+    lines[i] = `name: ${name}${eol}`;
+    // A value continued on indented lines (a block scalar, a folded string) goes with it.
+    let end = i + 1;
+    while (end < lines.length && /^[ \t]+\S/.test(lines[end]!)) end += 1;
+    lines.splice(i + 1, end - i - 1);
+    return bom + lines.join('\n');
+  }
+  return undefined;
+}
+
+/**
+ * A SKILL.md renamed to `name` (withSkillName), checked to read back with that name; or why it
+ * cannot be: no frontmatter, a frontmatter that cannot be read, or one written in a form the
+ * rewrite cannot handle (a flow mapping `{name: …}`).
+ */
+export function renameSkillText(text: string, name: string): { text: string } | { problem: string } {
+  const renamed = withSkillName(text, name);
+  if (renamed === undefined) return { problem: 'its SKILL.md has no frontmatter' };
+  const nameIn = (skillMd: string): unknown => parseSkill(skillMd).frontmatter.name;
+  try {
+    if (nameIn(renamed) === name) return { text: renamed };
+  } catch {
+    // said below: the original's own problem, or the rewrite's
+  }
+  try {
+    nameIn(text);
+  } catch (error) {
+    return { problem: `its frontmatter cannot be read (${error instanceof SquadError ? error.message : String(error)})` };
+  }
+  return { problem: 'its frontmatter is written in a form create-squad cannot rewrite' };
 }
 
 // ---------------------------------------------------------------- canonical JSON
@@ -689,21 +746,20 @@ function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDoc
   };
 }
 
-/** The original Squad's export: skills are SKILL.md texts named by their frontmatter. */
-function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: string): SquadDocument {
-  const agents = checkAgents(root.agents, budget, (raw, where) => {
-    const history = optionalText(raw.history, entryPath(where, 'history'), budget);
-    return { ...(history === undefined ? {} : { history: splitHistory(history) }), skills: {} };
-  });
-  const skillsRaw = root.skills;
-  if (skillsRaw !== undefined && skillsRaw !== null && !Array.isArray(skillsRaw)) {
-    throw new SquadFormatError('skills', `must be a list of SKILL.md texts, not ${kindOf(skillsRaw)}`);
+/**
+ * The `skills` list of a Squad 1.0 file: SKILL.md texts named by their frontmatter. The original
+ * Squad did not check names: one that breaks the name rules is normalised with slugify (its
+ * frontmatter `name` rewritten), and one that cannot be (nothing left, a Windows device name, the
+ * name of another skill in the file) is left out; both are reported. Two skills with the same
+ * name, a SKILL.md that cannot be read or has no name are refused.
+ */
+function checkLegacySkills(value: unknown, budget: Budget): { skills: Record<string, SquadSkill>; changes: LegacySkillChanges } {
+  if (value !== undefined && value !== null && !Array.isArray(value)) {
+    throw new SquadFormatError('skills', `must be a list of SKILL.md texts, not ${kindOf(value)}`);
   }
-  const skills: [string, SquadSkill][] = [];
-  const seen = new Map<string, string>();
-  (skillsRaw ?? []).forEach((value: unknown, index: number) => {
+  const read = ((value ?? []) as unknown[]).map((item, index) => {
     const where = entryPath('skills', index);
-    const skillMd = text(value, where, budget);
+    const skillMd = text(item, where, budget);
     let name: unknown;
     try {
       name = parseSkill(skillMd).frontmatter.name;
@@ -711,15 +767,49 @@ function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: 
       throw new SquadFormatError(where, `the SKILL.md cannot be read: ${error instanceof SquadError ? error.message : String(error)}`);
     }
     if (typeof name !== 'string') throw new SquadFormatError(where, 'the SKILL.md has no "name" in its frontmatter');
-    const problem = nameProblem(name, 'skill name');
-    if (problem) throw new SquadFormatError(where, problem);
+    return { where, skillMd, name, problem: nameProblem(name, 'skill name') };
+  });
+  // Valid names first: a normalised name never takes one that a skill has as it is.
+  const seen = new Map<string, string>();
+  for (const { where, name, problem } of read) {
+    if (problem) continue;
     const first = seen.get(name);
     if (first !== undefined) throw new SquadFormatError(where, `duplicate skill name "${name}" (also ${first})`);
     seen.set(name, where);
-    skills.push([name, { skill_md: skillMd, references: {}, scripts: {}, assets: {}, files: {} }]);
+  }
+  const changes: LegacySkillChanges = { renamed: [], skipped: [] };
+  const skills: [string, SquadSkill][] = [];
+  for (const { where, skillMd, name, problem } of read) {
+    let key = name;
+    let content = skillMd;
+    if (problem) {
+      key = slugify(name);
+      const other = seen.get(key);
+      const why = key === '' ? 'it has no letter or digit to keep' : (nameProblem(key, 'its normalised name') ?? (other === undefined ? undefined : `"${key}" is the name of another skill in the file (${other})`));
+      if (why !== undefined) {
+        changes.skipped.push({ where, name, reason: `${problem} and cannot be normalised: ${why}` });
+        continue;
+      }
+      seen.set(key, where);
+      const renamed = renameSkillText(skillMd, key);
+      if ('text' in renamed) content = renamed.text;
+      const reason = `${problem} (the original Squad did not check skill names)`;
+      changes.renamed.push({ where, from: name, to: key, reason, ...('problem' in renamed ? { problem: renamed.problem } : {}) });
+    }
+    skills.push([key, { skill_md: content, references: {}, scripts: {}, assets: {}, files: {} }]);
+  }
+  return { skills: Object.fromEntries(skills), changes };
+}
+
+/** The original Squad's export, as the 1.1 model, and what reading its skills changed. */
+function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: string): ValidatedSquad {
+  const agents = checkAgents(root.agents, budget, (raw, where) => {
+    const history = optionalText(raw.history, entryPath(where, 'history'), budget);
+    return { ...(history === undefined ? {} : { history: splitHistory(history) }), skills: {} };
   });
+  const { skills, changes } = checkLegacySkills(root.skills, budget);
   const version = plainString(root.squad_version, 'squad_version');
-  return {
+  const document: SquadDocument = {
     squad_format_version: SQUAD_FORMAT_VERSION,
     exported_at: plainString(root.exported_at, 'exported_at') ?? '',
     exported_by: version === undefined ? 'squad' : `squad@${version}`,
@@ -727,8 +817,9 @@ function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: 
     team: {},
     casting: checkCasting(root.casting, budget, true),
     agents,
-    team_skills: Object.fromEntries(skills),
+    team_skills: skills,
   };
+  return { format: LEGACY_FORMAT_VERSION, document, legacySkills: changes };
 }
 
 export interface ValidateOptions {
@@ -754,9 +845,7 @@ export function validateSquadDocument(value: unknown, options: ValidateOptions =
     }
     return { format: SQUAD_FORMAT_VERSION, document: checkVersion11(value, budget) };
   }
-  if (value.version === LEGACY_FORMAT_VERSION) {
-    return { format: LEGACY_FORMAT_VERSION, document: checkLegacy(value, budget, options.sourceName ?? '') };
-  }
+  if (value.version === LEGACY_FORMAT_VERSION) return checkLegacy(value, budget, options.sourceName ?? '');
   if (value.version !== undefined) {
     throw new SquadFormatError('version', `unknown format version ${oneLine(JSON.stringify(value.version) ?? '', 40)} (expected squad_format_version "${SQUAD_FORMAT_VERSION}", or a Squad "${LEGACY_FORMAT_VERSION}" export)`);
   }

@@ -24,3 +24,24 @@ const LINE_BREAK_RUN = /\s*[\r\n\u0085\u2028\u2029]+\s*/g;
 export function foldLines(text: string): string {
   return text.replace(LINE_BREAK_RUN, ' ').trim();
 }
+
+/**
+ * `text` in double quotes for a message, escaped as in JSON: a line break, a terminal escape or a
+ * quote taken from a file shows as `\n`, `\u001b`, `\"` and cannot break the message's one line.
+ */
+export function quoted(text: string): string {
+  return JSON.stringify(text);
+}
+
+/** A key from a file as a message shows it: as it is when it is a plain word, else quoted. */
+export function shownKey(key: string): string {
+  return /^[\w.-]+$/.test(key) ? key : quoted(key);
+}
+
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Why `text` cannot be a one-line field (a control character, such as a terminal escape), or undefined. */
+export function controlCharacterProblem(text: string): string | undefined {
+  const match = CONTROL_CHARACTER.exec(text);
+  return match ? `contains a control character (U+${match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})` : undefined;
+}

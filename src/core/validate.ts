@@ -4,7 +4,7 @@
  */
 import { nameProblems } from './names.js';
 import type { Frontmatter } from './skill.js';
-import { isMapping } from './util.js';
+import { isMapping, quoted, shownKey } from './util.js';
 import { estimateTokens } from './tokens.js';
 
 export const MAX_DESCRIPTION_LENGTH = 1024;
@@ -100,7 +100,7 @@ function checkName(fm: Frontmatter, dirName: string | undefined, errors: SkillIs
     errors.push({
       code: 'name-folder-mismatch',
       field: 'name',
-      message: `name "${fm.name}" does not match its folder "${dirName}"`,
+      message: `name ${quoted(fm.name)} does not match its folder ${quoted(dirName)}`,
     });
   }
 }
@@ -175,7 +175,7 @@ function checkMetadata(fm: Frontmatter, errors: SkillIssue[], warnings: SkillIss
       warnings.push({
         code: 'metadata-value-not-string',
         field: `metadata.${key}`,
-        message: `metadata.${key} is ${describeType(value)}; the standard expects string values${scalar ? ' (put the value in quotes in the YAML)' : ''}`,
+        message: `metadata.${shownKey(key)} is ${describeType(value)}; the standard expects string values${scalar ? ' (put the value in quotes in the YAML)' : ''}`,
       });
     }
   }
@@ -216,7 +216,7 @@ function checkMcpServers(list: unknown, errors: SkillIssue[], warnings: SkillIss
       warnings.push({
         code: 'mcp-server-duplicate',
         field: `${at}.name`,
-        message: `${at}: server "${entry.name}" is listed more than once`,
+        message: `${at}: server ${quoted(entry.name)} is listed more than once`,
       });
     } else {
       seen.add(entry.name.trim());
@@ -242,7 +242,7 @@ function checkMcpServers(list: unknown, errors: SkillIssue[], warnings: SkillIss
         warnings.push({
           code: 'mcp-server-unknown-field',
           field: `${at}.${key}`,
-          message: `${at} has unknown field "${key}" (known: ${MCP_SERVER_FIELDS.join(', ')})`,
+          message: `${at} has unknown field ${quoted(key)} (known: ${MCP_SERVER_FIELDS.join(', ')})`,
         });
       }
     }
@@ -255,7 +255,7 @@ function checkOptionalTypes(fm: Frontmatter, warnings: SkillIssue[]): void {
       warnings.push({
         code: `${key}-not-string`,
         field: key,
-        message: `"${key}" should be a string, got ${describeType(fm[key])}`,
+        message: `${quoted(key)} should be a string, got ${describeType(fm[key])}`,
       });
     }
   }
@@ -277,7 +277,7 @@ function checkUnknownFields(fm: Frontmatter, warnings: SkillIssue[]): void {
       warnings.push({
         code: 'field-unknown',
         field: key,
-        message: `field "${key}" is not part of the Agent Skills standard (move custom data under "metadata")`,
+        message: `field ${quoted(key)} is not part of the Agent Skills standard (move custom data under "metadata")`,
       });
     }
   }
@@ -304,7 +304,7 @@ function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `the string "${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  if (typeof value === 'string') return `the string ${quoted(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return `${typeof value} ${String(value)}`;
 }
 

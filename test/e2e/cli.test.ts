@@ -65,6 +65,13 @@ describe('the CLI shell', () => {
     });
   });
 
+  it('says a --cwd folder does not exist, rather than that it has no squad', () => {
+    const cwd = tempRepo();
+    const result = runCli(['prompt', 'fenster', '--task', 'x', '--cwd', 'no/such/folder'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(`✗ the folder ${path.join(fs.realpathSync(cwd), 'no/such/folder')} does not exist — check the path given with --cwd, or run the command inside the repository`);
+  });
+
   it('never prints a stack trace unless DEBUG is set', () => {
     const cwd = tempRepo();
     const plain = runCli(['teach', 'fenster', 'use tabs'], { cwd });

@@ -117,6 +117,17 @@ describe('hire', () => {
     expect(runCli(['hire', 'Scribe'], { cwd: root }).code).toBe(2);
     expect(runCli(['hire', 'Tester', '--name', '!!!'], { cwd: root }).code).toBe(2);
     expect(runCli(['hire'], { cwd: root }).code).toBe(2);
+    const linked = squad();
+    fs.rmSync(path.join(linked, squadPaths.team));
+    fs.mkdirSync(path.join(linked, squadPaths.team));
+    expect(runCli(['hire', 'Tester'], { cwd: linked }).stderr).toMatch(/^✗ \.ai-team\/team\.md is not a readable file \(a folder, a dangling symlink or a special file\) — restore the file from git, or remove/);
+    // Names and roles are written into one-line table cells and shown on the terminal.
+    const escapes = runCli(['hire', 'Dev\u001b[31mOps'], { cwd: root });
+    expect(escapes.code).toBe(2);
+    expect(escapes.stderr.trim()).toBe('✗ the role "Dev\\u001b[31mOps" contains a control character (U+001B) — write the role as plain text, e.g. "Frontend Dev"');
+    expect(runCli(['hire', 'Tester', '--name', 'Ev\u001b[2Jil'], { cwd: root }).stderr).toMatch(/^✗ the name "Ev\\u001b\[2Jil" contains a control character/);
+    expect(runCli(['hire', 'Tester', '--name', '../x'], { cwd: root }).stderr).toMatch(/^✗ the name "\.\.\/x" contains a path separator/);
+    expect(runCli(['hire', 'Tester', '--name', '-keaton-'], { cwd: root }).stderr).toMatch(/^✗ the squad already has a member in \.ai-team\/agents\/keaton\/ — /);
     expect(hashTree(root)).toBe(before);
 
     writeFiles(root, { [squadPaths.castingRegistry]: '{ broken' });

@@ -50,6 +50,8 @@ describe.skipIf(skipReason !== undefined)(`init in a real terminal${skipReason ?
     ]);
     expect(code, output).toBe(0);
     expect(output).toContain("Team (Ocean's Eleven): Danny (Lead), Rusty (Core Dev), Linus (Frontend Dev), Basher (Release Manager)");
+    // NO_COLOR holds for the questions too: cursor movement, but no colour codes.
+    expect(output).not.toMatch(/\u001b\[\d+(?:;\d+)*m/);
     const team = fs.readFileSync(path.join(root, 'app', squadPaths.team), 'utf8');
     expect(parseRoster(team).map((m) => `${m.displayName}:${m.role}`)).toEqual([
       'Danny:Lead',

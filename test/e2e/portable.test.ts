@@ -7,6 +7,7 @@ import { shippedBuiltinSkills, shippedOwnedFiles } from '../../src/core/owned.js
 import {
   COORDINATOR_PATH,
   SKILL_FILE,
+  TEMPLATES_COPY_DIR,
   agentSkillDir,
   charterPath,
   historyPath,
@@ -17,7 +18,7 @@ import { parseRoster } from '../../src/core/roster.js';
 import { parseSkill } from '../../src/core/skill.js';
 import { SQUAD_LIMITS } from '../../src/core/squad-format.js';
 import { validateSkill } from '../../src/core/validate.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
 import { BINARY_ASSET, REACT_SKILL, TEAM_SKILL, debris, skillTreeHash, sourceSquad } from '../helpers/portable.js';
 
 afterAll(cleanupTempDirs);
@@ -37,6 +38,16 @@ function importInto(root: string, file: string, ...flags: string[]): ImportJson 
   const result = runCli(['import', file, '--json', ...flags], { cwd: root });
   expect(result.code, result.stderr).toBe(0);
   return result.json<ImportJson>();
+}
+
+/** Write `document` to a .squad file and import it, as text, into a fresh repository; expects success. */
+function importDocument(document: unknown): { target: string; result: CliResult } {
+  const file = path.join(tempDir(), 'in.squad');
+  fs.writeFileSync(file, JSON.stringify(document));
+  const target = tempRepo();
+  const result = runCli(['import', file], { cwd: target });
+  expect(result.code, result.stderr).toBe(0);
+  return { target, result };
 }
 
 describe('export → import round trip', () => {
@@ -147,6 +158,22 @@ describe('export', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.json<ExportJson>()).toMatchObject({ dryRun: true, file: 'other.squad' });
     expect(fs.existsSync(path.join(source, 'other.squad'))).toBe(false);
+  });
+
+  it('says how to import a file written outside the current folder by its absolute path', () => {
+    const source = sourceSquad();
+    const inside = runCli(['export', '--out', 'team.squad'], { cwd: source });
+    expect(inside.stdout).toContain('Import it in another repository with: npx create-squad import team.squad\n');
+    // Run from a subfolder: ../x.squad is outside the current folder (and still in this test's repository).
+    fs.mkdirSync(path.join(source, 'docs'));
+    const up = runCli(['export', '--cwd', '..', '--out', '../x.squad'], { cwd: path.join(source, 'docs') });
+    expect(up.code, up.stderr).toBe(0);
+    expect(fs.existsSync(path.join(source, 'x.squad'))).toBe(true);
+    expect(up.stdout).toContain(`Import it in another repository with: npx create-squad import ${path.join(source, 'x.squad').split(path.sep).join('/')}\n`);
+    const elsewhere = path.join(tempDir(), 'team.squad');
+    const absolute = runCli(['export', '--out', elsewhere], { cwd: source });
+    expect(absolute.code, absolute.stderr).toBe(0);
+    expect(absolute.stdout).toContain(`Import it in another repository with: npx create-squad import ${elsewhere.split(path.sep).join('/')}\n`);
   });
 
   it('leaves out histories with --no-history, and refuses to run without a squad', () => {
@@ -338,7 +365,30 @@ describe('import of an original Squad export (format 1.0)', () => {
   });
 });
 
+describe('import of a Squad 1.0 export whose skill names break the name rules', () => {
+  it('normalises such a name, leaves out one it cannot normalise, and imports the rest', () => {
+    const { target, result } = importDocument({ version: '1.0', agents: {}, skills: [validSkill('api-errors'), validSkill('Api Errors Two'), validSkill('CON')] });
+    expect(result.stdout).toContain('✓ Imported 2 learned skills (api-errors, api-errors-two)');
+    expect(result.stderr).toContain('⚠ Renamed Api Errors Two → api-errors-two (team): skill name "Api Errors Two" must be lowercase (the original Squad did not check skill names)');
+    expect(result.stdout).toContain('Skipped CON (team): skill name "CON" must be lowercase and cannot be normalised: its normalised name "con" is a device name Windows reserves');
+    expect(parseSkill(read(target, `${teamSkillDir('api-errors-two')}/${SKILL_FILE}`)).frontmatter.name).toBe('api-errors-two');
+    expect(runCli(['skills', 'validate'], { cwd: target }).code).toBe(0);
+  });
+});
+
 describe('skills named like built-ins', () => {
+  it('a learned squad-* skill this package does not ship travels and is imported, even with author "squad"', () => {
+    const source = sourceSquad();
+    writeFiles(source, { [`${teamSkillDir('squad-mine')}/SKILL.md`]: validSkill('squad-mine', 'Mine. Use when needed.', 'metadata:\n  author: squad') });
+    const file = path.join(tempDir(), 'team.squad');
+    expect(exportTo(source, file).skills.map((s) => s.name)).toContain('squad-mine');
+    const target = tempRepo();
+    const imported = importInto(target, file);
+    expect(imported.skills.map((s) => s.name)).toContain('squad-mine');
+    expect(imported.skipped).toEqual([]);
+    expect(read(target, `${teamSkillDir('squad-mine')}/${SKILL_FILE}`)).toBe(read(source, `${teamSkillDir('squad-mine')}/${SKILL_FILE}`));
+  });
+
   it('renames learned skills to {name}-imported with their frontmatter name, and skips built-ins in the file', () => {
     const source = sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
@@ -349,11 +399,7 @@ describe('skills named like built-ins', () => {
     document.team_skills['squad-code-review'] = learned('squad-code-review', 'metadata:\n  author: hockney');
     document.team_skills['squad-code-review-imported'] = learned('squad-code-review-imported');
     document.team_skills['squad-scribe'] = { skill_md: validSkill('squad-scribe', 'Built-in.', 'metadata:\n  author: squad\n  version: "0.9"') };
-    fs.writeFileSync(file, JSON.stringify(document));
-
-    const target = tempRepo();
-    const result = runCli(['import', file], { cwd: target });
-    expect(result.code, result.stderr).toBe(0);
+    const { target, result } = importDocument(document);
     expect(result.stderr).toContain('⚠ Renamed squad-git-workflow → squad-git-workflow-imported (fenster): a built-in skill has this name');
     expect(result.stderr).toContain('⚠ Renamed squad-code-review → squad-code-review-imported-2 (team): a built-in skill has this name');
     expect(result.stdout).toContain('Skipped squad-scribe (team): built-in skill: this repository gets its own version');
@@ -467,7 +513,8 @@ describe('import refuses bad input with one line naming the entry, and writes no
     expectRejected(withReference('a\\b'), /references\["a\\\\b"\]: the path contains a backslash/);
     expectRejected(withReference('a\u0000b'), /references\["a\\u0000b"\]: the path contains a NUL byte/);
     expectRejected(withReference('C:/Windows/x'), /the path is absolute/);
-    expectRejected(withReference('docs/C:x'), /references\["docs\/C:x"\]: the path contains a drive letter/);
+    expectRejected(withReference('docs/C:/x'), /references\["docs\/C:\/x"\]: the path contains a drive letter/);
+    expectRejected(withReference('a:b'), /references\["a:b"\]: the path is not portable: ":" is a character Windows does not allow in file names/);
     expectRejected(withReference('.git/config'), /the path contains a \.git folder/);
   });
 
@@ -613,6 +660,39 @@ describe('import interrupted', () => {
 });
 
 describe('import output', () => {
+  it('every agent it reports exists afterwards: one the roster leaves out gets a folder, a charter and a history', () => {
+    const source = sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    exportTo(source, file);
+    const document = JSON.parse(fs.readFileSync(file, 'utf8'));
+    document.agents['scribe-x'] = {};
+    const { target, result } = importDocument(document);
+    expect(result.stdout).toContain('Hockney (Tester), Scribe X');
+    expect(result.stderr).toContain('⚠ scribe-x is not in the roster of .ai-team/team.md: add a row for Scribe X there');
+    expect(fs.existsSync(path.join(target, charterPath('scribe-x')))).toBe(true);
+    expect(fs.existsSync(path.join(target, historyPath('scribe-x')))).toBe(true);
+    const prompt = runCli(['prompt', 'scribe-x', '--task', 'write the notes'], { cwd: target });
+    expect(prompt.code, prompt.stderr).toBe(0);
+  });
+
+  it('warns about squad-owned files that are dangling symlinks, which it leaves as they are', async () => {
+    const source = sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    exportTo(source, file);
+    const target = tempRepo();
+    const template = (await shippedOwnedFiles()).map((f) => f.path).find((rel) => rel.startsWith(`${TEMPLATES_COPY_DIR}/`))!;
+    for (const rel of [COORDINATOR_PATH, template]) {
+      fs.mkdirSync(path.dirname(path.join(target, rel)), { recursive: true });
+      fs.symlinkSync('nowhere.md', path.join(target, rel));
+    }
+    const result = runCli(['import', file], { cwd: target });
+    expect(result.code, result.stderr).toBe(0);
+    for (const rel of [COORDINATOR_PATH, template]) {
+      expect(result.stderr).toContain(`⚠ ${rel} is a symlink`);
+      expect(fs.lstatSync(path.join(target, rel)).isSymbolicLink()).toBe(true);
+    }
+  });
+
   it('reports agents, learned skills, built-ins and the next steps', () => {
     const source = sourceSquad();
     const file = path.join(tempDir(), 'team.squad');

@@ -96,6 +96,9 @@ describe('skills validate', () => {
     const strict = runCli(['skills', 'validate', 'warn', '--strict', '--json'], { cwd });
     expect(strict.code).toBe(1);
     expect(strict.json<ValidateJson>()).toMatchObject({ strict: true, summary: { invalid: 1, warnings: 1 } });
+    const strictText = runCli(['skills', 'validate', 'warn', '--strict'], { cwd });
+    expect(strictText.stdout).toContain('    error  field "tags" is not part of the Agent Skills standard');
+    expect(strictText.stdout).toContain('1 skill checked: 0 valid, 1 invalid (1 error under --strict: 0 from the rules, 1 from warnings)');
   });
 
   it('validates the whole squad when no path is given', () => {
@@ -229,14 +232,16 @@ describe('skills add', () => {
     expect(result.stderr).toContain('reserved for built-in skills');
   });
 
-  it('does not copy symlinks, and --dry-run writes nothing', () => {
+  it('does not copy symlinks or .git data, says so, and --dry-run writes nothing', () => {
     const cwd = squadRepo();
     const src = source();
     fs.symlinkSync('/etc/passwd', path.join(src, 'references', 'passwd'));
+    writeFiles(src, { '.git/HEAD': 'ref: refs/heads/main\n' });
     const before = hashTree(cwd);
     const dry = runCli(['skills', 'add', src, '--dry-run', '--json'], { cwd });
     expect(dry.code).toBe(0);
-    expect(dry.json()).toMatchObject({ dryRun: true, skipped: ['references/passwd'] });
+    expect(dry.json()).toMatchObject({ dryRun: true, skipped: ['references/passwd'], git: ['.git'] });
+    expect(runCli(['skills', 'add', src, '--dry-run'], { cwd }).stderr).toContain(".git is git's own data; not copied");
     expect(hashTree(cwd)).toBe(before);
     const real = runCli(['skills', 'add', src], { cwd });
     expect(real.code).toBe(0);

@@ -138,6 +138,22 @@ describe('discoverSkills', () => {
     }
   });
 
+  it('follows a symlinked skill folder only while it stays inside the repository', () => {
+    const root = squad({ 'shared/inside/SKILL.md': validSkill('inside'), '.ai-team/skills/good/SKILL.md': validSkill('good') });
+    const elsewhere = tempDir();
+    writeFiles(elsewhere, { 'evil/SKILL.md': validSkill('evil'), 'agent-skills/sneaky/SKILL.md': validSkill('sneaky') });
+    fs.symlinkSync(path.join(root, 'shared/inside'), path.join(root, '.ai-team/skills/inside'));
+    fs.symlinkSync(path.join(elsewhere, 'evil'), path.join(root, '.ai-team/skills/evil'));
+    fs.mkdirSync(path.join(root, '.ai-team/agents/fenster'), { recursive: true });
+    fs.symlinkSync(path.join(elsewhere, 'agent-skills'), path.join(root, '.ai-team/agents/fenster/skills'));
+    const { skills, warnings } = discoverSkills(root);
+    expect(skills.map((s) => s.name)).toEqual(['good', 'inside']);
+    expect(warnings.filter((w) => w.code === 'skill-outside').map((w) => [w.path, w.message])).toEqual([
+      ['.ai-team/skills/evil', '.ai-team/skills/evil is a symlink that leads outside the repository: its skills are not used'],
+      ['.ai-team/agents/fenster/skills', '.ai-team/agents/fenster/skills is a symlink that leads outside the repository: its skills are not used'],
+    ]);
+  });
+
   it('extracts MCP servers and disable-model-invocation', () => {
     const root = squad({
       '.ai-team/skills/db/SKILL.md': skillMd(

@@ -116,6 +116,17 @@ describe('redactText', () => {
     ['mail font@example.io', 'mail [REDACTED:email]', 1, 0],
     ['key 4Kp9Xw2LmQ7vZr8t/Yb3NcJ6hGd1FsA5eWq0UoIiE', 'key [REDACTED:secret]', 0, 1],
     ['key 4Kp9Xw2LmQ7vZr8tYb3N/cJ6hGd1FsA5eWq0UoIiE+xY=', 'key [REDACTED:secret]', 0, 1],
+    // An address that ends a sentence: the full stop is not part of it.
+    ['- Contact alice@example.com.', '- Contact [REDACTED:email].', 1, 0],
+    ['- End: grace@example.co.uk.', '- End: [REDACTED:email].', 1, 0],
+    ['- ping bob+tag@sub.example.co.uk.', '- ping [REDACTED:email].', 1, 0],
+    ['Ask ada@example.com? Or bob@example.org! Or eve@example.net...', 'Ask [REDACTED:email]? Or [REDACTED:email]! Or [REDACTED:email]...', 3, 0],
+    // Letters of any script, an apostrophe in the local part, quotes around the address.
+    ['mail first.last@exämple.de now', 'mail [REDACTED:email] now', 1, 0],
+    ["mail o'brien@example.com now", 'mail [REDACTED:email] now', 1, 0],
+    ["mail 'ada@example.com' now", "mail '[REDACTED:email]' now", 1, 0],
+    ['gitlab glpat-AbCdEf1234567890GhIj here', 'gitlab [REDACTED:secret] here', 0, 1],
+    ['deploy gldt-AbCdEf1234567890GhIj here', 'deploy [REDACTED:secret] here', 0, 1],
   ])('redacts %j', (text, expected, email, secret) => {
     expect(redactText(text)).toEqual({ text: expected, counts: { email, secret } });
   });
@@ -138,6 +149,9 @@ describe('redactText', () => {
     'Basic authentication is used; Basic Authentication12',
     'remote git@github.com:acme/app.git',
     'use font@1.5x.woff2 and font@1.5x.woff',
+    'use font@1.5x.woff2. Then logo@2x.png.',
+    'clone ssh://git@gitlab.com/acme/app.git.',
+    'remote git@github.com:acme/app.git.',
     'see apps/WebPortal/src/Kyc2/Verification/KycDocumentUploadHandler.ts',
     'src/components/OrderList/OrderListItem/OrderListItemView2/index.tsx',
     'in apps/WebPortal/src/Kyc2/BankXfer/QuickZap/JsonGrid9/MvpDyLow.tsx and src/Api/V2/Kyc/JwtBearerFx9/QuickZipMover/DbPgVault7',

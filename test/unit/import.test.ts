@@ -112,8 +112,9 @@ describe('importSquad', () => {
     const quoted = '---\n"name": squad-upgrade\ndescription: "Mine. Use when upgrading."\n---\n\nBody.\n';
     const file = squadFile({ squad_format_version: '1.1', agents: { a: { skills: { 'squad-scribe': { skill_md: flow }, 'squad-upgrade': { skill_md: quoted } } } } });
     const report = await importSquad(target, file);
+    // The flow-style frontmatter is valid YAML: the note says the rewrite, not the file, is the problem.
     expect(report.notes).toEqual([
-      expect.stringMatching(/^squad-scribe: its frontmatter cannot be read \(.*\), so its name could not be rewritten to "squad-scribe-imported"; it was imported as it is \(set "name: squad-scribe-imported" in its SKILL\.md\)$/),
+      'squad-scribe: its frontmatter is written in a form create-squad cannot rewrite, so its name could not be rewritten to "squad-scribe-imported"; it was imported as it is (set "name: squad-scribe-imported" in its SKILL.md by hand)',
     ]);
     expect(fs.readFileSync(path.join(target, agentSkillDir('a', 'squad-scribe-imported'), 'SKILL.md'), 'utf8')).toBe(flow);
     const upgraded = fs.readFileSync(path.join(target, agentSkillDir('a', 'squad-upgrade-imported'), 'SKILL.md'), 'utf8');
@@ -148,6 +149,66 @@ describe('importSquad', () => {
     expect(report.renamed).toEqual([{ scope: 'agent', agent: 'a', from: 'squad-git-workflow', to: 'squad-git-workflow-imported', reason: 'a built-in skill has this name' }]);
     const text = fs.readFileSync(path.join(target, agentSkillDir('a', 'squad-git-workflow-imported'), 'SKILL.md'), 'utf8');
     expect(parseSkill(text).frontmatter.name).toBe('squad-git-workflow-imported');
+  });
+});
+
+describe('importSquad: what it reports exists afterwards', () => {
+  const roster = '# Team\n\n| Name | Role | Charter | Status |\n|---|---|---|---|\n| Fenster | Core Dev | `.ai-team/agents/fenster/charter.md` | ✅ Active |\n';
+
+  it('gives an agent the roster leaves out its folder, charter and history, with a note', async () => {
+    const target = tempDir();
+    const file = squadFile({ squad_format_version: '1.1', team: { team_md: roster }, agents: { fenster: { charter: '# Fenster — Core Dev\n' }, 'scribe-x': {}, ada: { charter: '# Ada — Lead\n' } } });
+    const report = await importSquad(target, file);
+    expect(report.agents.map((a) => a.name)).toEqual(['fenster', 'ada', 'scribe-x']);
+    for (const agent of report.agents) {
+      for (const rel of [`.ai-team/agents/${agent.name}/charter.md`, `.ai-team/agents/${agent.name}/history.md`]) expect(fs.existsSync(path.join(target, rel)), rel).toBe(true);
+    }
+    expect(fs.readFileSync(path.join(target, '.ai-team/agents/scribe-x/charter.md'), 'utf8')).toMatch(/^# Scribe X — Member\n/);
+    expect(fs.readFileSync(path.join(target, '.ai-team/agents/ada/charter.md'), 'utf8')).toBe('# Ada — Lead\n');
+    expect(report.notes).toEqual([
+      'ada is not in the roster of .ai-team/team.md: add a row for Ada there, or the coordinator will not know the member',
+      'scribe-x is not in the roster of .ai-team/team.md: add a row for Scribe X there, or the coordinator will not know the member',
+    ]);
+    expect(report.files).toBe(listFiles(target).filter((rel) => rel.startsWith('.ai-team/')).length);
+  });
+
+  it('imports a squad-* skill this package does not ship, even one whose author is "squad"; skips only shipped built-ins', async () => {
+    const target = tempDir();
+    const builtin = (name: string) => ({ skill_md: validSkill(name, `Mine. Use when ${name}.`, 'metadata:\n  author: squad') });
+    const file = squadFile({ squad_format_version: '1.1', agents: {}, team_skills: { 'squad-mine': builtin('squad-mine'), 'squad-scribe': builtin('squad-scribe') } });
+    const report = await importSquad(target, file);
+    expect(report.skills.map((s) => s.name)).toEqual(['squad-mine']);
+    expect(report.skipped).toEqual([{ scope: 'team', name: 'squad-scribe', reason: 'built-in skill: this repository gets its own version' }]);
+    expect(parseSkill(fs.readFileSync(path.join(target, '.ai-team/skills/squad-mine/SKILL.md'), 'utf8')).frontmatter.name).toBe('squad-mine');
+  });
+
+  it('notes every imported skill that skills validate would call invalid, and imports it all the same', async () => {
+    const target = tempDir();
+    const file = squadFile({
+      squad_format_version: '1.1',
+      agents: { fenster: { skills: { plain: { skill_md: '# No frontmatter\n' } } } },
+      team_skills: { rich: { skill_md: validSkill('other'), references: { 'a.md': 'A' } }, fine: { skill_md: validSkill('fine') } },
+    });
+    const report = await importSquad(target, file);
+    expect(report.skills.map((s) => s.name)).toEqual(['plain', 'fine', 'rich']);
+    expect(report.notes).toEqual([
+      expect.stringMatching(/^skill plain \(fenster\) is not valid: no YAML frontmatter.*; it was imported as it is \(fix its SKILL\.md; "create-squad skills validate" checks it\)$/),
+      'skill rich (team) is not valid: name "other" does not match its folder "rich"; it was imported as it is (fix its SKILL.md; "create-squad skills validate" checks it)',
+    ]);
+    expect(fs.readFileSync(path.join(target, '.ai-team/skills/rich/references/a.md'), 'utf8')).toBe('A');
+  });
+
+  it('imports a Squad 1.0 skill under its normalised name, and reports what it renamed and left out', async () => {
+    const target = tempDir();
+    const file = squadFile({ version: '1.0', agents: {}, skills: [validSkill('api-errors'), validSkill('Api Errors Two'), validSkill('Api Errors')] });
+    const report = await importSquad(target, file);
+    expect(report.skills.map((s) => s.name)).toEqual(['api-errors', 'api-errors-two']);
+    expect(report.renamed).toEqual([{ scope: 'team', from: 'Api Errors Two', to: 'api-errors-two', reason: 'skill name "Api Errors Two" must be lowercase (the original Squad did not check skill names)' }]);
+    expect(report.skipped).toEqual([
+      { scope: 'team', name: 'Api Errors', reason: 'skill name "Api Errors" must be lowercase and cannot be normalised: "api-errors" is the name of another skill in the file (skills[0])' },
+    ]);
+    expect(parseSkill(fs.readFileSync(path.join(target, '.ai-team/skills/api-errors-two/SKILL.md'), 'utf8')).frontmatter.name).toBe('api-errors-two');
+    expect(report.notes.filter((note) => note.includes('not valid'))).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { CommandContext } from '../../src/commands/context.js';
 import { init, type InitAnswers, type InitOptions, type InitQuestions } from '../../src/commands/init.js';
 import { groupPaths } from '../../src/commands/format.js';
@@ -125,5 +125,28 @@ describe('groupPaths', () => {
       { label: '.ai-team/skills/squad-x/', count: 2 },
       { label: '.ai-team/team.md', count: 1 },
     ]);
+  });
+});
+
+describe('init on a read-only target', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const readOnly = () =>
+    vi.spyOn(fs, 'accessSync').mockImplementation(() => {
+      throw Object.assign(new Error('EROFS: read-only file system'), { code: 'EROFS' });
+    });
+
+  it('still runs a dry run and a re-run with nothing to do; refuses real writes, naming the read-only disk', async () => {
+    const complete = tempDir();
+    await init(defaults, context(complete, false));
+    const empty = tempDir();
+    readOnly();
+    const before = hashTree(complete);
+    expect((await init(defaults, context(complete, false))).data.created).toEqual([]);
+    expect((await init({ ...defaults, dryRun: true }, context(empty, false))).data.created.length).toBeGreaterThan(20);
+    expect(hashTree(complete)).toBe(before);
+    const error = await init(defaults, context(empty, false)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SquadError);
+    expect((error as SquadError).message).toMatch(/^cannot write to .*: the file system is read-only$/);
+    expect(fs.readdirSync(empty)).toEqual([]);
   });
 });

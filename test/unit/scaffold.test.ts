@@ -212,6 +212,40 @@ describe('planScaffold on an existing squad', () => {
   });
 });
 
+describe('owned files that are symlinks', () => {
+  it('leaves a symlinked coordinator (even dangling) alone, says so, and does not claim it', async () => {
+    const root = tempDir();
+    fs.mkdirSync(path.join(root, '.github/agents'), { recursive: true });
+    fs.symlinkSync('../../../nowhere/coordinator.md', path.join(root, squadPaths.coordinator));
+    const plan = await planScaffold(root, { now: NOW });
+    expect(plan.skipped).toContain(squadPaths.coordinator);
+    expect(plan.notes).toContain(`${squadPaths.coordinator} is a symlink; it was left as it is (replace it with a real file, then run "create-squad upgrade")`);
+    expect(plan.manifest.files[squadPaths.coordinator]).toBeUndefined();
+  });
+});
+
+describe('project context flags on an existing team.md', () => {
+  it('says which flags were not applied', async () => {
+    const root = tempDir();
+    applyScaffold(await planScaffold(root, { now: NOW, project: 'Old' }));
+    const plan = await planScaffold(root, { now: NOW, project: 'New', stack: 'Go', owner: '' });
+    expect(plan.notes).toContain(`${squadPaths.team} already exists; --project, --stack were not applied to it (edit its project context by hand)`);
+    expect((await planScaffold(root, { now: NOW, project: 'Old' })).notes).toEqual([]);
+  });
+});
+
+describe('a team.md that cannot be read', () => {
+  it('is left alone with a note that names the blocker, not "nothing to do"', async () => {
+    const root = tempDir();
+    applyScaffold(await planScaffold(root, { now: NOW }));
+    fs.rmSync(path.join(root, squadPaths.team));
+    fs.symlinkSync('/nonexistent/team.md', path.join(root, squadPaths.team));
+    const plan = await planScaffold(root, { now: NOW });
+    expect(plan.files).toEqual([]);
+    expect(plan.notes).toContain(`${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file): restore it from git, or remove it and run init again to rebuild it`);
+  });
+});
+
 describe('.gitattributes edge cases', () => {
   it('fills an existing empty file, and leaves a symlink alone with a note', async () => {
     const empty = tempDir();

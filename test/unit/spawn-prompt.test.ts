@@ -245,17 +245,19 @@ describe('buildSpawnPrompt (lightweight)', () => {
   it('points to a skill that cannot be read, with a warning, and does not call it inlined', async () => {
     const root = promptSquad();
     const file = path.join(root, REACT_SKILL);
-    const original = fs.readFileSync;
-    const mutable = fs as unknown as { readFileSync: typeof fs.readFileSync };
-    mutable.readFileSync = ((target: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
-      if (target === file) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+    // Discovery reads the frontmatter; the read for the body then fails.
+    let opens = 0;
+    const original = fs.openSync;
+    const mutable = fs as unknown as { openSync: typeof fs.openSync };
+    mutable.openSync = ((target: fs.PathLike, ...rest: unknown[]) => {
+      if (target === file && ++opens > 1) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
       return (original as (...a: unknown[]) => unknown)(target, ...rest);
-    }) as typeof fs.readFileSync;
+    }) as typeof fs.openSync;
     let result;
     try {
       result = await reactPrompt(root);
     } finally {
-      mutable.readFileSync = original;
+      mutable.openSync = original;
     }
     expectNotInlined(result, `(Could not be read when this prompt was built: read ${REACT_SKILL} before you start.)`);
     expect(result.warnings).toContain(`cannot inline ${REACT_SKILL} (EIO: i/o error); the prompt points to it instead`);

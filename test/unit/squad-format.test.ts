@@ -201,7 +201,37 @@ describe('validateSquadDocument', () => {
     expect(document.casting.registry).toEqual({ agents: {} });
     expect(problem(() => validateSquadDocument({ version: '1.0', agents: {}, skills: 'x' }))).toBe('skills: must be a list of SKILL.md texts, not a string');
     expect(problem(() => validateSquadDocument({ version: '1.0', agents: {}, skills: ['no frontmatter'] }))).toMatch(/^skills\[0\]: the SKILL\.md cannot be read: no YAML frontmatter/);
-    expect(problem(() => validateSquadDocument({ version: '1.0', agents: {}, skills: [validSkill('Bad')] }))).toBe('skills[0]: skill name "Bad" must be lowercase');
+  });
+
+  it('normalises Squad 1.0 skill names that break the name rules, and leaves out those it cannot', () => {
+    const flow = '---\n{name: Flow Style, description: "Flow. Use when needed."}\n---\n\nBody.\n';
+    const { document, legacySkills } = validateSquadDocument({
+      version: '1.0',
+      agents: {},
+      skills: [validSkill('Api Errors Two'), validSkill('Api Errors'), validSkill('api-errors'), validSkill('CON'), validSkill('"--"'), flow],
+    });
+    expect(Object.keys(document.team_skills)).toEqual(['api-errors-two', 'api-errors', 'flow-style']);
+    expect(document.team_skills['api-errors-two']!.skill_md).toBe(validSkill('api-errors-two', 'Use when working on Api Errors Two.'));
+    expect(document.team_skills['flow-style']!.skill_md).toBe(flow);
+    expect(legacySkills).toEqual({
+      renamed: [
+        { where: 'skills[0]', from: 'Api Errors Two', to: 'api-errors-two', reason: 'skill name "Api Errors Two" must be lowercase (the original Squad did not check skill names)' },
+        {
+          where: 'skills[5]',
+          from: 'Flow Style',
+          to: 'flow-style',
+          reason: 'skill name "Flow Style" must be lowercase (the original Squad did not check skill names)',
+          problem: 'its frontmatter is written in a form create-squad cannot rewrite',
+        },
+      ],
+      skipped: [
+        { where: 'skills[1]', name: 'Api Errors', reason: 'skill name "Api Errors" must be lowercase and cannot be normalised: "api-errors" is the name of another skill in the file (skills[2])' },
+        { where: 'skills[3]', name: 'CON', reason: 'skill name "CON" must be lowercase and cannot be normalised: its normalised name "con" is a device name Windows reserves' },
+        { where: 'skills[4]', name: '--', reason: 'skill name "--" must not start or end with a hyphen and cannot be normalised: it has no letter or digit to keep' },
+      ],
+    });
+    // Format 1.1 keeps the strict rules.
+    expect(problem(() => validateSquadDocument(doc({}, { team_skills: { 'Api Errors': skill() } })))).toBe('team_skills["Api Errors"]: skill name "Api Errors" must be lowercase');
   });
 
   it('reads bytes end to end', () => {
@@ -219,6 +249,10 @@ describe('paths and files', () => {
     ['/a', 'the path is absolute'],
     ['C:', 'the path is absolute'],
     ['x/d:/y', 'the path contains a drive letter'],
+    ['C:/Windows/x', 'the path is absolute'],
+    // A name with a colon after one letter is not a drive: it is refused for the colon.
+    ['a:b', 'the path is not portable: ":" is a character Windows does not allow in file names'],
+    ['docs/C:x', 'the path is not portable: ":" is a character Windows does not allow in file names'],
     ['a\\b', 'the path contains a backslash (use forward slashes)'],
     ['a/.GIT/x', 'the path contains a .git folder'],
     ['a\u007f', 'the path contains a control character'],

@@ -100,6 +100,16 @@ describe('validateSkill: name', () => {
   });
 });
 
+describe('validateSkill: messages quote what the file says safely', () => {
+  it('escapes line breaks, terminal escapes and quotes taken from the file', () => {
+    const result = check({ name: 'esc\u001b[31mRED\nline2"', description: 'd', 'bad\u001bkey': 1 }, { dirName: 'esc' });
+    const messages = [...result.errors, ...result.warnings].map((issue) => issue.message);
+    expect(messages).toContain('name "esc\\u001b[31mRED\\nline2\\"" must be lowercase');
+    expect(messages).toContain('field "bad\\u001bkey" is not part of the Agent Skills standard (move custom data under "metadata")');
+    for (const message of messages) expect(message).not.toMatch(/[\u0000-\u001f]/);
+  });
+});
+
 describe('validateSkill: description', () => {
   it.each([
     [{ name: 'my-skill' }, 'description-missing'],
