@@ -35,7 +35,7 @@ import { readCasting, type CastingState } from './casting.js';
 import { STATE_TEMPLATES, planGitattributes } from './scaffold.js';
 import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
 import { NEVER_WRITTEN, blockedReason, obstacleFix } from './upgrade.js';
-import { isMapping, jsonTypeName } from './util.js';
+import { controlCharacterProblem, foldLines, isMapping, jsonTypeName, quoted } from './util.js';
 import { compareVersions, packageVersion } from './version.js';
 
 export type Severity = 'error' | 'warning';
@@ -195,7 +195,7 @@ function registryEntryProblem(entry: unknown): string | undefined {
   const problems: string[] = [];
   if (typeof entry.name !== 'string' || entry.name.trim() === '') problems.push('"name" is not a non-empty string');
   if (typeof entry.folder !== 'string') problems.push('"folder" is not a string');
-  else if (!isValidName(entry.folder)) problems.push(`"folder" ${JSON.stringify(entry.folder)} is not a valid folder name (lowercase a-z, 0-9 and hyphens)`);
+  else if (!isValidName(entry.folder)) problems.push(`"folder" ${quoted(entry.folder)} is not a valid folder name (lowercase a-z, 0-9 and hyphens)`);
   if (entry.role !== undefined && typeof entry.role !== 'string') problems.push('"role" is not a string');
   if (entry.universe !== undefined && entry.universe !== null && typeof entry.universe !== 'string') problems.push('"universe" is neither a string nor null');
   return problems.length === 0 ? undefined : problems.join('; ');
@@ -379,6 +379,11 @@ function checkRoster(root: string, add: Add): number {
   return roster.length;
 }
 
+/** A name from a file as a message shows it: as it is, or quoted when it holds a line break or a control character. */
+function asWritten(text: string): string {
+  return controlCharacterProblem(text) === undefined && foldLines(text) === text ? text : quoted(text);
+}
+
 /** Whether `text` names `name` as a whole word, in any case. */
 function namesWord(text: string, name: string): boolean {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -408,16 +413,17 @@ function checkRegistryMembers(root: string, casting: CastingState, add: Add): vo
       notes.some((note) => namesWord(note, `renamed from ${member.name}`));
     if (known) continue;
     const role = member.role.trim();
+    const name = asWritten(member.name);
     // hire finishes an interrupted hire only when it is the registry's last entry (and the role matches).
     const resumable = member === lastOwn && role !== '';
     add({
       severity: 'warning',
       code: 'casting-member-unfinished',
       path: squadPaths.castingRegistry,
-      message: `${member.name}${role ? ` (${role})` : ''} is in ${squadPaths.castingRegistry} but has no row in ${squadPaths.team} and no folder ${agentDir(member.folder)}/: a hire that was interrupted`,
+      message: `${name}${role ? ` (${asWritten(role)})` : ''} is in ${squadPaths.castingRegistry} but has no row in ${squadPaths.team} and no folder ${agentDir(member.folder)}/: a hire that was interrupted`,
       fix: resumable
-        ? `run create-squad hire ${JSON.stringify(role)} again to finish it (same name), or remove ${member.name}'s entry from ${squadPaths.castingRegistry}`
-        : `remove ${member.name}'s entry from ${squadPaths.castingRegistry}, then hire again if you still want the member ("create-squad hire" finishes an interrupted hire only while it is the registry's last entry)`,
+        ? `run create-squad hire ${quoted(role)} again to finish it (same name), or remove ${name}'s entry from ${squadPaths.castingRegistry}`
+        : `remove ${name}'s entry from ${squadPaths.castingRegistry}, then hire again if you still want the member ("create-squad hire" finishes an interrupted hire only while it is the registry's last entry)`,
     });
   }
 }

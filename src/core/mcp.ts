@@ -16,7 +16,7 @@ import path from 'node:path';
 import { MCP_CONFIG_PATHS, resolveIn } from './paths.js';
 import type { McpServerRequirement } from './skill.js';
 import { renderTemplate } from './templates.js';
-import { compareCodePoints, isMapping, jsonTypeName } from './util.js';
+import { compareCodePoints, isMapping, jsonTypeName, quoted } from './util.js';
 
 export type McpConfigured = 'yes' | 'no' | 'unknown';
 
@@ -160,7 +160,7 @@ function readServers(value: unknown, key: string, lists: boolean): { servers: st
   if (isMapping(value)) {
     for (const [name, settings] of Object.entries(value)) {
       if (isMapping(settings)) names.push(name);
-      else invalid.push(`server ${JSON.stringify(name)} is ${jsonTypeName(settings)}, not an object of settings: it does not count as configured`);
+      else invalid.push(`server ${quoted(name)} is ${jsonTypeName(settings)}, not an object of settings: it does not count as configured`);
     }
   } else if (lists && Array.isArray(value)) {
     value.forEach((entry, i) => {

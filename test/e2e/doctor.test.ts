@@ -182,6 +182,12 @@ describe('doctor', () => {
     expect(data.findings[0]!.fix).toBe(
       'remove Arkosh\'s entry from .ai-team/casting/registry.json, then hire again if you still want the member ("create-squad hire" finishes an interrupted hire only while it is the registry\'s last entry)',
     );
+
+    // A name with a line break or a terminal escape is quoted, so it cannot break the message's line.
+    registry.members.push({ name: 'Bad\nName\u001b[2J', folder: 'badname', role: 'Ops' });
+    fs.writeFileSync(file, JSON.stringify(registry, null, 2));
+    const quoted = doctor(dir).data.findings.find((f) => f.message.includes('badname'))!;
+    expect(quoted.message).toMatch(/^"Bad\\nName\\u001b\[2J" \(Ops\) is in /);
   });
 
   it('reports missing merge=union lines in .gitattributes', () => {
