@@ -25,7 +25,7 @@ import { isValidName, slugify } from './names.js';
 import { SCRIBE_AGENT, resolveIn, squadPaths } from './paths.js';
 import type { RosterMember } from './roster.js';
 import { readTemplateJson } from './templates.js';
-import { isMapping } from './util.js';
+import { isMapping, nonEmptyString, stringList } from './util.js';
 
 export const UNIVERSES_DATA_FILE = 'casting/universes.json';
 export const CASTING_SCHEMA = 1;
@@ -96,7 +96,7 @@ function loadCatalog(): UniverseCatalog {
   if (isMapping(data) && Array.isArray(data.universes)) {
     for (const universe of data.universes) {
       if (!isMapping(universe) || typeof universe.name !== 'string' || !Array.isArray(universe.names)) continue;
-      universes.push({ name: universe.name, names: universe.names.filter((name): name is string => typeof name === 'string') });
+      universes.push({ name: universe.name, names: stringList(universe.names) });
     }
   }
   const defaultName = isMapping(data) && typeof data.default === 'string' ? data.default : (universes[0]?.name ?? '');
@@ -266,10 +266,6 @@ function castEntry(value: unknown): CastEntry | undefined {
   return { name, folder, role: typeof role === 'string' ? role : '', universe: typeof universe === 'string' ? universe : null };
 }
 
-function nonEmpty(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
 /**
  * The members of an original Squad registry (`{ agents: { folder: { persistent_name, role?,
  * universe, … } } }`), in the map's order; [] when `raw` has no such map. Entries whose key makes
@@ -283,7 +279,7 @@ export function legacyRegistryMembers(raw: Record<string, unknown>): CastEntry[]
     if (!isMapping(value)) continue;
     const folder = isValidName(key) ? key : slugify(key);
     if (!folder) continue;
-    members.push({ name: nonEmpty(value.persistent_name) ?? key, folder, role: nonEmpty(value.role) ?? '', universe: nonEmpty(value.universe) ?? null });
+    members.push({ name: nonEmptyString(value.persistent_name) ?? key, folder, role: nonEmptyString(value.role) ?? '', universe: nonEmptyString(value.universe) ?? null });
   }
   return members;
 }
@@ -314,7 +310,7 @@ export function parsePolicy(text: string, options: CastingParseOptions & { membe
     const legacy = options.legacy ? legacyPolicy(raw, options.members) : undefined;
     return legacy ? { state: 'ok', raw, text, value: legacy } : { state: 'invalid', reason: '"universe" is not a string' };
   }
-  const overflow = Array.isArray(raw.overflow) ? raw.overflow.filter((u): u is string => typeof u === 'string') : [];
+  const overflow = stringList(raw.overflow);
   const capacities: Record<string, number> = {};
   if (isMapping(raw.capacities)) {
     for (const [name, count] of Object.entries(raw.capacities)) if (typeof count === 'number') capacities[name] = count;

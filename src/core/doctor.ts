@@ -35,7 +35,7 @@ import { readCasting, type CastingState } from './casting.js';
 import { STATE_TEMPLATES, planGitattributes } from './scaffold.js';
 import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
 import { NEVER_WRITTEN, blockedReason, obstacleFix } from './upgrade.js';
-import { controlCharacterProblem, foldLines, isMapping, jsonTypeName, quoted } from './util.js';
+import { controlCharacterProblem, foldLines, hasWord, isMapping, jsonTypeName, quoted } from './util.js';
 import { compareVersions, packageVersion } from './version.js';
 
 export type Severity = 'error' | 'warning';
@@ -384,12 +384,6 @@ function asWritten(text: string): string {
   return controlCharacterProblem(text) === undefined && foldLines(text) === text ? text : quoted(text);
 }
 
-/** Whether `text` names `name` as a whole word, in any case. */
-function namesWord(text: string, name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(text);
-}
-
 /**
  * Casting registry members with neither a roster row nor a folder: what a hire killed after writing
  * the registry leaves. Not reported: the Scribe; retired members (folder in agents/_alumni/, or
@@ -409,8 +403,8 @@ function checkRegistryMembers(root: string, casting: CastingState, add: Add): vo
       roster.some((row) => row.name === member.folder || row.displayName.toLowerCase() === member.name.toLowerCase()) ||
       isDirectory(resolveIn(root, agentDir(member.folder))) ||
       isDirectory(resolveIn(root, alumniDir(member.folder))) ||
-      namesWord(teamText, member.name) ||
-      notes.some((note) => namesWord(note, `renamed from ${member.name}`));
+      hasWord(teamText, member.name) ||
+      notes.some((note) => hasWord(note, `renamed from ${member.name}`));
     if (known) continue;
     const role = member.role.trim();
     const name = asWritten(member.name);

@@ -36,7 +36,7 @@ import { insertTableRecords, tableRecords, type TableRecord } from './md-table.j
 import { slugify } from './names.js';
 import { SCRIBE_AGENT, agentDir, resolveIn, squadPaths } from './paths.js';
 import { checkRoles } from './roles.js';
-import { controlCharacterProblem, quoted } from './util.js';
+import { controlCharacterProblem, hasWord, quoted } from './util.js';
 import { isRosterHeader, parseRoster, requireSquad, staysLastInRoster, type RosterMember } from './roster.js';
 import {
   SCRIBE_MEMBER,
@@ -80,12 +80,6 @@ function readableCasting<T>(read: CastingRead<T>, relPath: string): Extract<Cast
   return read.state === 'ok' ? read : undefined;
 }
 
-/** Whether `text` has `name` as a whole word (any case). */
-function mentions(text: string, name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(text);
-}
-
 /**
  * The member an interrupted hire left behind, if this hire asks for the same one: the registry's
  * last own entry, not in the roster nor named anywhere in team.md, with the requested role (and
@@ -95,7 +89,7 @@ function mentions(text: string, name: string): boolean {
 function interruptedHire(registry: { members: CastEntry[]; legacy: string[] }, roster: RosterMember[], teamText: string, role: string, name: string | undefined): CastEntry | undefined {
   const last = registry.members.at(-1);
   if (!last || last.folder === SCRIBE_AGENT || registry.legacy.includes(last.folder)) return undefined;
-  if (roster.some((m) => m.name === last.folder) || mentions(teamText, last.name)) return undefined;
+  if (roster.some((m) => m.name === last.folder) || hasWord(teamText, last.name)) return undefined;
   if (last.role.toLowerCase() !== role.toLowerCase()) return undefined;
   if (name !== undefined && last.name.toLowerCase() !== name.toLowerCase()) return undefined;
   return last;

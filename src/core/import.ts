@@ -108,7 +108,7 @@ import {
   type ValidatedSquad,
 } from './squad-format.js';
 import { renderTemplate } from './templates.js';
-import { compareCodePoints } from './util.js';
+import { compareCodePoints, nonEmptyString } from './util.js';
 import { packageVersion } from './version.js';
 
 export { withSkillName } from './squad-format.js';
@@ -341,10 +341,6 @@ function registryMembers(registry: Record<string, unknown> | undefined): { own: 
   return { own, legacy };
 }
 
-function stringOf(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
 /** Each imported member's roster name and role: roster, then casting registry, then charter, then folder. */
 function memberInfos(document: SquadDocument): Map<string, MemberInfo> {
   const roster = new Map((document.team.team_md === undefined ? [] : parseRoster(document.team.team_md)).map((m) => [m.name, m]));
@@ -373,15 +369,15 @@ function memberInfos(document: SquadDocument): Map<string, MemberInfo> {
     // A Squad 1.0 entry without a persistent_name is named by its key, the folder: the charter knows better.
     const legacyName = legacy.get(folder)?.name;
     const name =
-      oneLine(stringOf(inRoster?.displayName), 'team.team_md', 'roster name') ??
-      stringOf(registered.get(folder)?.name) ??
-      (legacyName === folder ? undefined : stringOf(legacyName)) ??
+      oneLine(nonEmptyString(inRoster?.displayName), 'team.team_md', 'roster name') ??
+      nonEmptyString(registered.get(folder)?.name) ??
+      (legacyName === folder ? undefined : nonEmptyString(legacyName)) ??
       oneLine(fromCharter.name, charterWhere, 'name') ??
       titleCase(folder);
     const role =
-      oneLine(stringOf(inRoster?.role), 'team.team_md', 'roster role') ??
-      stringOf(registered.get(folder)?.role) ??
-      stringOf(legacy.get(folder)?.role) ??
+      oneLine(nonEmptyString(inRoster?.role), 'team.team_md', 'roster role') ??
+      nonEmptyString(registered.get(folder)?.role) ??
+      nonEmptyString(legacy.get(folder)?.role) ??
       oneLine(fromCharter.role, charterWhere, 'role') ??
       '';
     infos.set(folder, { name, role, order: rank });
@@ -402,7 +398,6 @@ function castingTexts(document: SquadDocument, infos: Map<string, MemberInfo>, n
   if (history) texts.history = serializeCasting(history);
   if (document.team.team_md !== undefined) return texts;
 
-  const read = registry ? parseRegistry(JSON.stringify(registry)) : undefined;
   const { own: known, legacy } = registryMembers(registry);
   const added: CastResult[] = [];
   for (const folder of Object.keys(document.agents)) {
@@ -412,7 +407,7 @@ function castingTexts(document: SquadDocument, infos: Map<string, MemberInfo>, n
     added.push({ entry: { name: info.name, folder, role: info.role || DEFAULT_ROLE, universe }, event: 'adopted', note: 'imported from a .squad file' });
   }
   if (added.length > 0) {
-    texts.registry = appendCasting({ schema: CASTING_SCHEMA, ...(read?.state === 'ok' ? read.raw : (registry ?? {})) }, 'members', added.map((r) => r.entry));
+    texts.registry = appendCasting({ schema: CASTING_SCHEMA, ...registry }, 'members', added.map((r) => r.entry));
     texts.history = appendCasting({ schema: CASTING_SCHEMA, ...(history ?? {}) }, 'events', added.map((r) => castingEvent(r, now)));
   }
   if (policy === undefined || parsePolicy(JSON.stringify(policy)).state !== 'ok') {

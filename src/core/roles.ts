@@ -5,7 +5,7 @@
  */
 import { usageError } from './errors.js';
 import { readTemplateJson } from './templates.js';
-import { controlCharacterProblem, isMapping, quoted } from './util.js';
+import { controlCharacterProblem, isMapping, quoted, stringList } from './util.js';
 import { SCRIBE_AGENT } from './paths.js';
 
 export const ROLES_DATA_FILE = 'team/roles.json';
@@ -30,10 +30,6 @@ interface RoleCatalog {
 
 let catalog: RoleCatalog | undefined;
 
-function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-}
-
 function loadCatalog(): RoleCatalog {
   if (catalog) return catalog;
   const data = readTemplateJson(ROLES_DATA_FILE);
@@ -43,14 +39,14 @@ function loadCatalog(): RoleCatalog {
       if (!isMapping(role) || typeof role.title !== 'string') continue;
       presets.push({
         title: role.title,
-        aliases: strings(role.aliases),
+        aliases: stringList(role.aliases),
         handles: typeof role.handles === 'string' ? role.handles : '',
-        responsibilities: strings(role.responsibilities),
+        responsibilities: stringList(role.responsibilities),
       });
     }
   }
   const lead = isMapping(data) && typeof data.lead === 'string' ? data.lead : undefined;
-  catalog = { defaults: isMapping(data) ? strings(data.defaults) : [], lead, presets };
+  catalog = { defaults: isMapping(data) ? stringList(data.defaults) : [], lead, presets };
   return catalog;
 }
 

@@ -16,6 +16,7 @@ import { readDirNames, readTextIfExists } from './fs-safe.js';
 import { tableRecords, type TableRecord } from './md-table.js';
 import { isValidName, slugify } from './names.js';
 import { SCRIBE_AGENT, charterPath, resolveIn, squadPaths } from './paths.js';
+import { escapeRegExp } from './util.js';
 
 export interface RosterMember {
   /** Folder name under `.ai-team/agents/`. */
@@ -36,10 +37,6 @@ export interface Agent {
   role: string | undefined;
   inRoster: boolean;
   hasFolder: boolean;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The folder in a charter path (`….ai-team/agents/{folder}/charter.md`), built from the layout. */

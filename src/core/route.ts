@@ -9,7 +9,7 @@ import { charterPath, resolveIn, SCRIBE_AGENT } from './paths.js';
 import { listAgents, requireSquad, type Agent } from './roster.js';
 import type { SpawnMode } from './spawn-modes.js';
 import { rankDocuments } from './text-match.js';
-import { compareCodePoints } from './util.js';
+import { compareCodePoints, escapeRegExp } from './util.js';
 
 
 /** At most this many skills are activated (inlined in a lightweight spawn) for one task. */
@@ -106,10 +106,6 @@ export function otherMemberNames(agents: readonly Agent[], self: string): string
   return agents
     .filter((a) => a.name !== self)
     .flatMap((a) => [...(a.inRoster ? [a.displayName] : []), ...(/[\d-]/.test(a.name) ? [a.name] : [])]);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 export interface SkillMatch {

@@ -32,7 +32,7 @@ import { splitHistory } from './history.js';
 import { nameProblems, slugify } from './names.js';
 import { SKILL_FILE, SKILL_RESOURCE_DIRS, squadPaths } from './paths.js';
 import { modeFor } from './tree.js';
-import { compareCodePoints, controlCharacterProblem, isMapping } from './util.js';
+import { compareCodePoints, controlCharacterProblem, isMapping, jsonTypeName } from './util.js';
 
 export const SQUAD_FORMAT_VERSION = '1.1';
 /** The original Squad's export format, read (never written). */
@@ -492,13 +492,6 @@ export function entryPath(base: string, key: string | number, bracket = false): 
   return `${base}[${JSON.stringify(shown)}]`;
 }
 
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  return `a ${typeof value}`;
-}
-
 /** Running totals while a document is checked. */
 class Budget {
   files = 0;
@@ -519,7 +512,7 @@ class Budget {
 }
 
 function mapping(value: unknown, where: string): Record<string, unknown> {
-  if (!isMapping(value)) throw new SquadFormatError(where, `must be an object, not ${kindOf(value)}`);
+  if (!isMapping(value)) throw new SquadFormatError(where, `must be an object, not ${jsonTypeName(value)}`);
   return value;
 }
 
@@ -529,7 +522,7 @@ function optionalMapping(value: unknown, where: string): Record<string, unknown>
 }
 
 function text(value: unknown, where: string, budget: Budget): string {
-  if (typeof value !== 'string') throw new SquadFormatError(where, `must be a string, not ${kindOf(value)}`);
+  if (typeof value !== 'string') throw new SquadFormatError(where, `must be a string, not ${jsonTypeName(value)}`);
   budget.add(where, Buffer.byteLength(value));
   return value;
 }
@@ -541,7 +534,7 @@ function optionalText(value: unknown, where: string, budget: Budget): string | u
 /** A one-line field (the project, a date, a version): a string without control characters. */
 function plainString(value: unknown, where: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new SquadFormatError(where, `must be a string, not ${kindOf(value)}`);
+  if (typeof value !== 'string') throw new SquadFormatError(where, `must be a string, not ${jsonTypeName(value)}`);
   if (value.length > 1000) throw new SquadFormatError(where, 'is longer than 1000 characters');
   const control = controlCharacterProblem(value);
   if (control) throw new SquadFormatError(where, control);
@@ -573,12 +566,12 @@ function checkFileEntry(value: unknown, where: string, budget: Budget): FileEntr
     budget.add(where, Buffer.byteLength(value));
     return value;
   }
-  if (!isMapping(value)) throw new SquadFormatError(where, `must be a text string or an object {content, encoding, mode}, not ${kindOf(value)}`);
+  if (!isMapping(value)) throw new SquadFormatError(where, `must be a text string or an object {content, encoding, mode}, not ${jsonTypeName(value)}`);
   for (const key of Object.keys(value)) {
     if (!FILE_OBJECT_KEYS.includes(key)) throw new SquadFormatError(where, `unexpected field "${oneLine(key, 40)}" (a file has content, encoding and mode)`);
   }
   const { content, encoding = 'utf8', mode = '644' } = value;
-  if (typeof content !== 'string') throw new SquadFormatError(entryPath(where, 'content'), `must be a string, not ${kindOf(content)}`);
+  if (typeof content !== 'string') throw new SquadFormatError(entryPath(where, 'content'), `must be a string, not ${jsonTypeName(content)}`);
   if (encoding !== 'utf8' && encoding !== 'base64') throw new SquadFormatError(entryPath(where, 'encoding'), 'must be "utf8" or "base64"');
   if (mode !== '644' && mode !== '755') throw new SquadFormatError(entryPath(where, 'mode'), 'must be "644" or "755"');
   if (encoding === 'base64') {
@@ -755,7 +748,7 @@ function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDoc
  */
 function checkLegacySkills(value: unknown, budget: Budget): { skills: Record<string, SquadSkill>; changes: LegacySkillChanges } {
   if (value !== undefined && value !== null && !Array.isArray(value)) {
-    throw new SquadFormatError('skills', `must be a list of SKILL.md texts, not ${kindOf(value)}`);
+    throw new SquadFormatError('skills', `must be a list of SKILL.md texts, not ${jsonTypeName(value)}`);
   }
   const read = ((value ?? []) as unknown[]).map((item, index) => {
     const where = entryPath('skills', index);
@@ -834,7 +827,7 @@ export interface ValidateOptions {
  */
 export function validateSquadDocument(value: unknown, options: ValidateOptions = {}): ValidatedSquad {
   const budget = new Budget(options.limits ?? SQUAD_LIMITS);
-  if (!isMapping(value)) throw new SquadFormatError(undefined, `the document must be a JSON object, not ${kindOf(value)}`);
+  if (!isMapping(value)) throw new SquadFormatError(undefined, `the document must be a JSON object, not ${jsonTypeName(value)}`);
   const version = value.squad_format_version;
   if (version !== undefined) {
     if (version !== SQUAD_FORMAT_VERSION) {

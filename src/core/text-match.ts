@@ -79,7 +79,10 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
   const k1 = options.k1 ?? 1.2;
   const b = options.b ?? 0.75;
   const written = new Map<string, string>();
-  for (const word of words(query)) if (!written.has(stem(word))) written.set(stem(word), word);
+  for (const word of words(query)) {
+    const term = stem(word);
+    if (!written.has(term)) written.set(term, word);
+  }
   const terms = [...written.keys()];
   const fieldNames = [...new Set(docs.flatMap((doc) => Object.keys(doc.fields)))];
 

@@ -45,3 +45,23 @@ export function controlCharacterProblem(text: string): string | undefined {
   const match = CONTROL_CHARACTER.exec(text);
   return match ? `contains a control character (U+${match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})` : undefined;
 }
+
+/** `text` as a literal inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A string with something in it, trimmed; undefined for anything else. */
+export function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** The strings of a list; [] when `value` is not a list. */
+export function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** Whether `text` has `word` as a whole word, in any case (not inside a longer word of any script). */
+export function hasWord(text: string, word: string): boolean {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+}
