@@ -10,6 +10,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
 } else {
   // Node 22+ can cache compiled code between runs; on Node 20 this is a no-op.
   require('node:module').enableCompileCache?.();
+  // A reader that went away (`create-squad … | head`) ends the run quietly.
+  process.stdout.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
   require('../dist/cli/main.cjs')
     .main(args)
     .then((code) => {

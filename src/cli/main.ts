@@ -8,36 +8,40 @@
 import { CommanderError } from './commander.js';
 import { SquadError, isSquadError } from '../core/errors.js';
 import { packageVersion } from '../core/version.js';
+import { processIo, type Io } from './io.js';
 import { PROGRAM_NAME, buildProgram, type UsageErrorSink } from './program.js';
 import { createUi, type Ui } from './ui.js';
 
-export async function main(argv: string[] = process.argv.slice(2), ui: Ui = createUi()): Promise<number> {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  });
+/**
+ * Run the CLI once and return its exit code. Everything it takes from the process comes through
+ * `io` and everything it prints goes through `ui`, so it can run in-process (tests, embedders);
+ * the executable (bin/) passes the real process and sets the exit code.
+ */
+export async function main(argv: string[] = process.argv.slice(2), ui?: Ui, io: Io = processIo()): Promise<number> {
+  const out = ui ?? createUi({ stdout: process.stdout, stderr: process.stderr, env: io.env });
   const sink: UsageErrorSink = {};
-  const program = buildProgram(packageVersion(), ui, sink);
+  const program = buildProgram(packageVersion(), out, sink, io);
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    return sink.exitCode ?? 0;
   } catch (error) {
-    return reportError(error, argv, ui, sink);
+    return reportError(error, argv, out, sink, io.env);
   }
 }
 
-function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSink): number {
+function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSink, env: NodeJS.ProcessEnv): number {
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     if (!sink.message) return 2; // help was shown because a subcommand is missing
     const squadError = new SquadError('USAGE', sink.message, {
       hint: `see "${sink.command ?? PROGRAM_NAME} --help"`,
     });
-    return printSquadError(squadError, argv, ui);
+    return printSquadError(squadError, argv, ui, env);
   }
-  if (isSquadError(error)) return printSquadError(error, argv, ui);
+  if (isSquadError(error)) return printSquadError(error, argv, ui, env);
 
   const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
-  const debug = isDebug();
+  const debug = isDebug(env);
   ui.error(`unexpected error: ${message}${debug ? '' : ' — this is a bug; run again with DEBUG=1 for details and report it'}`);
   if (debug && error instanceof Error && error.stack) ui.note(error.stack);
   if (wantsJson(argv)) {
@@ -46,9 +50,9 @@ function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSin
   return 1;
 }
 
-function printSquadError(error: SquadError, argv: string[], ui: Ui): number {
+function printSquadError(error: SquadError, argv: string[], ui: Ui, env: NodeJS.ProcessEnv): number {
   ui.error(error.hint ? `${error.message} — ${error.hint}` : error.message);
-  if (isDebug() && error.stack) ui.note(error.stack);
+  if (isDebug(env) && error.stack) ui.note(error.stack);
   if (wantsJson(argv)) ui.write(`${JSON.stringify({ ok: false, error: error.toJSON() }, null, 2)}\n`);
   return error.exitCode;
 }
@@ -57,7 +61,7 @@ function wantsJson(argv: string[]): boolean {
   return argv.includes('--json');
 }
 
-function isDebug(): boolean {
-  const debug = process.env.DEBUG;
+function isDebug(env: NodeJS.ProcessEnv): boolean {
+  const debug = env.DEBUG;
   return debug !== undefined && debug !== '' && debug !== '0' && debug !== 'false';
 }

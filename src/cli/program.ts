@@ -2,31 +2,37 @@
  * The command-line surface: every command, argument and flag. Command modules are imported only
  * when their command runs, so `--help` loads nothing but commander.
  */
+import path from 'node:path';
 import type { CommandContext, CommandResult } from '../commands/context.js';
 import { Command, Option } from './commander.js';
 import { usageError } from '../core/errors.js';
 import { DEFAULT_SPAWN_MODE, SPAWN_MODES, type SpawnMode } from '../core/spawn-modes.js';
+import type { Io } from './io.js';
 import type { CommonOptions } from './run.js';
 import type { Ui } from './ui.js';
 
 export const PROGRAM_NAME = 'create-squad';
 
-/** Filled by commander's output hook so `main` can print usage errors in its own format. */
+/**
+ * Filled while the program runs: commander's output hook leaves a usage error here so `main` can
+ * print it in its own format, and the command that ran leaves its exit code.
+ */
 export interface UsageErrorSink {
   message?: string;
   command?: string;
+  exitCode?: 0 | 1;
 }
 
 type Opts = CommonOptions & Record<string, unknown>;
 
-/** Run a command through the runner, loaded (like the command itself) only when a command runs. */
-async function execute(opts: Opts, ui: Ui, command: (ctx: CommandContext) => Promise<CommandResult>): Promise<void> {
-  const run = await import('./run.js');
-  await run.execute(opts, ui, command);
-}
-
-export function buildProgram(version: string, ui: Ui, sink: UsageErrorSink): Command {
+export function buildProgram(version: string, ui: Ui, sink: UsageErrorSink, io: Io): Command {
   const program = new Command(PROGRAM_NAME);
+
+  /** Run a command through the runner, loaded (like the command itself) only when a command runs. */
+  const execute = async (opts: Opts, command: (ctx: CommandContext) => Promise<CommandResult>): Promise<void> => {
+    const run = await import('./run.js');
+    sink.exitCode = await run.execute(opts, io, ui, command);
+  };
 
   const configure = (cmd: Command): Command =>
     cmd.exitOverride().configureOutput({
@@ -83,13 +89,13 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
       const operands = cmd.args;
       if (program.args[0] !== 'init') {
         const { rejectMistypedCommand } = await import('./default-command.js');
-        rejectMistypedCommand(operands, program, opts.cwd ?? '.');
+        rejectMistypedCommand(operands, program, path.resolve(io.cwd, opts.cwd ?? '.'));
       }
       if (operands.length > 1) {
         throw usageError(`too many arguments for 'init': ${operands.join(' ')}`, 'usage: create-squad init [dir]');
       }
       const { init } = await import('../commands/init.js');
-      await execute(opts, ui, (ctx) =>
+      await execute(opts, (ctx) =>
         init(
           {
             ...(operands[0] === undefined ? {} : { dir: operands[0] }),
@@ -111,7 +117,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--dry-run', 'print what would be created, write nothing')
     .action(async (role: string, opts: Opts) => {
       const { hire } = await import('../commands/hire.js');
-      await execute(opts, ui, (ctx) =>
+      await execute(opts, (ctx) =>
         hire({ role, ...(opts.name === undefined ? {} : { name: String(opts.name) }), dryRun: opts.dryRun === true }, ctx),
       );
     });
@@ -121,13 +127,13 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--agent <name>', 'only the skills this agent sees (built-in + team + its own)')
     .action(async (opts: Opts) => {
       const { skillsList } = await import('../commands/skills-list.js');
-      await execute(opts, ui, (ctx) => skillsList({ ...(opts.agent ? { agent: String(opts.agent) } : {}) }, ctx));
+      await execute(opts, (ctx) => skillsList({ ...(opts.agent ? { agent: String(opts.agent) } : {}) }, ctx));
     });
   sub(skills, 'validate [paths...]', 'check skills against the Agent Skills standard (default: every skill of the squad)')
     .option('--strict', 'treat warnings as errors')
     .action(async (paths: string[], opts: Opts) => {
       const { skillsValidate } = await import('../commands/skills-validate.js');
-      await execute(opts, ui, (ctx) => skillsValidate({ paths, strict: opts.strict === true }, ctx));
+      await execute(opts, (ctx) => skillsValidate({ paths, strict: opts.strict === true }, ctx));
     });
   sub(skills, 'add <dir>', 'install a standard skill folder into the team or one agent')
     .option('--agent <name>', "install into this agent's skills instead of the team's")
@@ -135,7 +141,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--dry-run', 'print what would be installed, write nothing')
     .action(async (dir: string, opts: Opts) => {
       const { skillsAdd } = await import('../commands/skills-add.js');
-      await execute(opts, ui, (ctx) =>
+      await execute(opts, (ctx) =>
         skillsAdd(
           {
             source: dir,
@@ -155,7 +161,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .action(async (agent: string | undefined, instruction: string | undefined, opts: Opts) => {
       const { teach } = await import('../commands/teach.js');
       const args = [agent, instruction].filter((a): a is string => a !== undefined);
-      await execute(opts, ui, (ctx) =>
+      await execute(opts, (ctx) =>
         teach(
           {
             args,
@@ -174,7 +180,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--skill <name...>', 'skills to inline in lightweight mode')
     .action(async (agent: string, opts: Opts) => {
       const { prompt } = await import('../commands/prompt.js');
-      await execute(opts, ui, (ctx) =>
+      await execute(opts, (ctx) =>
         prompt(
           {
             agent,
@@ -190,14 +196,14 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
   sub(program, 'route <task>', 'suggest which agent, mode and skills fit a task ("-" reads it from stdin)')
     .action(async (task: string, opts: Opts) => {
       const { route } = await import('../commands/route.js');
-      await execute(opts, ui, (ctx) => route({ task }, ctx));
+      await execute(opts, (ctx) => route({ task }, ctx));
     });
 
   sub(program, 'upgrade', 'refresh the files create-squad owns; never touches what the team learned')
     .option('--dry-run', 'print what would change, write nothing')
     .action(async (opts: Opts) => {
       const { upgrade } = await import('../commands/upgrade.js');
-      await execute(opts, ui, (ctx) => upgrade({ dryRun: opts.dryRun === true }, ctx));
+      await execute(opts, (ctx) => upgrade({ dryRun: opts.dryRun === true }, ctx));
     });
 
   sub(program, 'export', 'write the squad to a portable .squad file')
@@ -208,7 +214,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--dry-run', 'print what would be exported, write nothing')
     .action(async (opts: Opts) => {
       const { exportCommand } = await import('../commands/export.js');
-      await execute(opts, ui, (ctx) =>
+      await execute(opts, (ctx) =>
         exportCommand(
           {
             ...(opts.out === undefined ? {} : { out: String(opts.out) }),
@@ -227,12 +233,12 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--dry-run', 'print what would be imported, write nothing')
     .action(async (file: string, opts: Opts) => {
       const { importCommand } = await import('../commands/import.js');
-      await execute(opts, ui, (ctx) => importCommand({ file, force: opts.force === true, dryRun: opts.dryRun === true }, ctx));
+      await execute(opts, (ctx) => importCommand({ file, force: opts.force === true, dryRun: opts.dryRun === true }, ctx));
     });
 
   sub(program, 'doctor', "check the squad's health and say how to fix each finding").action(async (opts: Opts) => {
     const { doctor } = await import('../commands/doctor.js');
-    await execute(opts, ui, (ctx) => doctor(ctx));
+    await execute(opts, (ctx) => doctor(ctx));
   });
 
   return program;

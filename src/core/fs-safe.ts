@@ -6,7 +6,8 @@
  * - Contained: paths are repo-relative; `..`, absolute paths, NUL and backslashes are refused, and a
  *   symlink on the way that leads out of the root is refused, as is writing through a symlink.
  * - Countable: every completed write or move is counted. For crash-safety tests the environment
- *   variable CREATE_SQUAD_CRASH_AFTER_WRITES=k kills the process (SIGKILL) right after the k-th one.
+ *   variable CREATE_SQUAD_CRASH_AFTER_WRITES=k kills the process (SIGKILL) right after the k-th one,
+ *   and an in-process observer (observeWrites) sees the tree after each one.
  */
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -19,8 +20,24 @@ export const CRASH_AFTER_WRITES_ENV = 'CREATE_SQUAD_CRASH_AFTER_WRITES';
 
 let completedWrites = 0;
 
+/** Called right after each completed write or move, with the count since it was installed. */
+export type WriteObserver = (count: number) => void;
+let observer: { notify: WriteObserver; count: number } | undefined;
+
+/**
+ * Install (or, with undefined, remove) the write observer. Crash tests use it to see the disk as
+ * a kill after any write would leave it; an observer that throws stops the command there.
+ */
+export function observeWrites(notify: WriteObserver | undefined): void {
+  observer = notify === undefined ? undefined : { notify, count: 0 };
+}
+
 function countWrite(): void {
   completedWrites += 1;
+  if (observer) {
+    observer.count += 1;
+    observer.notify(observer.count);
+  }
   const crashAfter = process.env[CRASH_AFTER_WRITES_ENV];
   if (crashAfter !== undefined && Number(crashAfter) === completedWrites) {
     process.kill(process.pid, 'SIGKILL');

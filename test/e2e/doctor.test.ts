@@ -23,9 +23,9 @@ interface DoctorJson {
 
 let pristine: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   pristine = tempRepo();
-  const init = runCli(['init', '--yes', '--project', 'Doctor test'], { cwd: pristine });
+  const init = await runCli(['init', '--yes', '--project', 'Doctor test'], { cwd: pristine });
   if (init.code !== 0) throw new Error(init.stderr);
 });
 
@@ -36,8 +36,8 @@ function squad(): string {
   return dir;
 }
 
-function doctor(cwd: string, env: Record<string, string> = {}): { code: number; data: DoctorJson } {
-  const result = runCli(['doctor', '--json'], { cwd, env: { HOME: tempDir('home-'), ...env } });
+async function doctor(cwd: string, env: Record<string, string> = {}): Promise<{ code: number; data: DoctorJson }> {
+  const result = await runCli(['doctor', '--json'], { cwd, env: { HOME: tempDir('home-'), ...env } });
   return { code: result.code, data: result.json<DoctorJson>() };
 }
 
@@ -51,46 +51,46 @@ function edit(dir: string, rel: string, change: (text: string) => string): void 
 }
 
 describe('doctor', () => {
-  it('finds nothing wrong with a fresh squad, changes nothing, exit 0', () => {
+  it('finds nothing wrong with a fresh squad, changes nothing, exit 0', async () => {
     const dir = squad();
     const before = hashTree(dir);
-    const result = runCli(['doctor'], { cwd: dir, env: { HOME: tempDir('home-') } });
+    const result = await runCli(['doctor'], { cwd: dir, env: { HOME: tempDir('home-') } });
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toMatch(/^✓ The squad is healthy \(checked 3 members, \d+ skills/m);
     expect(hashTree(dir)).toBe(before);
-    const { data } = doctor(dir);
+    const { data } = await doctor(dir);
     expect(data).toMatchObject({ ok: true, findings: [], summary: { errors: 0, warnings: 0 } });
   });
 
-  it('reports a missing squad as an error that says to run init, in the words every command uses', () => {
+  it('reports a missing squad as an error that says to run init, in the words every command uses', async () => {
     const dir = tempRepo();
-    const { code, data } = doctor(dir);
+    const { code, data } = await doctor(dir);
     expect(code).toBe(1);
     expect(data.findings).toEqual([expect.objectContaining({ severity: 'error', code: 'no-squad', fix: expect.stringContaining('create-squad init') })]);
-    const other = runCli(['route', 'x', '--json'], { cwd: dir }).json<{ error: { message: string; hint: string } }>().error;
+    const other = (await runCli(['route', 'x', '--json'], { cwd: dir })).json<{ error: { message: string; hint: string } }>().error;
     expect(data.findings[0]).toMatchObject({ message: other.message, fix: other.hint });
   });
 
-  it('reports missing layout files: team.md is an error, the rest warnings, all fixed by init', () => {
+  it('reports missing layout files: team.md is an error, the rest warnings, all fixed by init', async () => {
     const dir = squad();
     fs.rmSync(path.join(dir, '.ai-team/routing.md'));
     fs.rmSync(path.join(dir, '.ai-team/log'), { recursive: true });
-    const warned = doctor(dir);
+    const warned = await doctor(dir);
     expect(warned.code).toBe(0);
     expect(codes(warned.data)).toEqual(['warning:layout-missing', 'warning:layout-missing']);
     expect(warned.data.findings[0]!.fix).toContain('create-squad init');
 
     fs.rmSync(path.join(dir, '.ai-team/team.md'));
-    const failed = doctor(dir);
+    const failed = await doctor(dir);
     expect(failed.code).toBe(1);
     expect(failed.data.findings[0]).toMatchObject({ severity: 'error', code: 'layout-missing', path: '.ai-team/team.md' });
   });
 
-  it('names what stands where a layout file goes (a dangling link, a folder) instead of calling it missing and sending the user to init, which skips it', () => {
+  it('names what stands where a layout file goes (a dangling link, a folder) instead of calling it missing and sending the user to init, which skips it', async () => {
     const dangling = squad();
     fs.rmSync(path.join(dangling, '.ai-team/team.md'));
     fs.symlinkSync(path.join(dangling, 'gone.md'), path.join(dangling, '.ai-team/team.md'));
-    const linked = doctor(dangling);
+    const linked = await doctor(dangling);
     expect(linked.code).toBe(1);
     expect(linked.data.findings).toEqual([
       {
@@ -107,7 +107,7 @@ describe('doctor', () => {
     fs.mkdirSync(path.join(folder, '.ai-team/team.md'));
     fs.rmSync(path.join(folder, '.ai-team/log'), { recursive: true });
     fs.writeFileSync(path.join(folder, '.ai-team/log'), 'a file where the log folder goes\n');
-    const { code, data } = doctor(folder);
+    const { code, data } = await doctor(folder);
     expect(code).toBe(1);
     expect(data.findings.map((f) => [f.severity, f.code, f.message, f.fix])).toEqual([
       ['error', 'layout-blocked', '.ai-team/team.md is a folder, not a file: commands cannot use it, and init will not replace it', 'move it aside, then run "create-squad init" (it recreates .ai-team/team.md)'],
@@ -115,21 +115,21 @@ describe('doctor', () => {
     ]);
   });
 
-  it('reports a broken casting file', () => {
+  it('reports a broken casting file', async () => {
     const dir = squad();
     fs.writeFileSync(path.join(dir, '.ai-team/casting/registry.json'), '{ "members": ');
-    const { code, data } = doctor(dir);
+    const { code, data } = await doctor(dir);
     expect(code).toBe(1);
     expect(data.findings).toEqual([expect.objectContaining({ code: 'casting-invalid', path: '.ai-team/casting/registry.json' })]);
   });
 
-  it('reports casting registry members that commands ignore: not an object, no name, a bad folder, a role or universe of the wrong type', () => {
+  it('reports casting registry members that commands ignore: not an object, no name, a bad folder, a role or universe of the wrong type', async () => {
     const dir = squad();
     const file = path.join(dir, '.ai-team/casting/registry.json');
     const registry = JSON.parse(fs.readFileSync(file, 'utf8')) as { members: unknown[] };
     registry.members.push({ name: null }, 'Verbal', { name: 'Kobayashi', folder: 'Koba Yashi' }, { name: 'Edie', folder: 'edie', role: 7, universe: 5 });
     fs.writeFileSync(file, JSON.stringify(registry, null, 2));
-    const { code, data } = doctor(dir);
+    const { code, data } = await doctor(dir);
     expect(code).toBe(1);
     expect(data.findings.filter((f) => f.code === 'casting-member-invalid').map((f) => f.message)).toEqual([
       '.ai-team/casting/registry.json: member 4 is not valid ("name" is not a non-empty string; "folder" is not a string): every command ignores it, so its name is not reserved',
@@ -140,11 +140,11 @@ describe('doctor', () => {
     expect(data.findings[0]).toMatchObject({ severity: 'error', path: '.ai-team/casting/registry.json', fix: expect.stringContaining('or remove it') });
   });
 
-  it('reports a registry member a killed hire left without roster row and folder, until a hire finishes it', () => {
+  it('reports a registry member a killed hire left without roster row and folder, until a hire finishes it', async () => {
     const dir = squad();
-    const killed = runCli(['hire', 'Designer'], { cwd: dir, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: '1' } });
+    const killed = await runCli(['hire', 'Designer'], { cwd: dir, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: '1' } });
     expect(killed.code).not.toBe(0);
-    const { code, data } = doctor(dir);
+    const { code, data } = await doctor(dir);
     expect(code).toBe(0);
     expect(data.findings).toEqual([
       {
@@ -156,11 +156,11 @@ describe('doctor', () => {
       },
     ]);
 
-    expect(runCli(['hire', 'Designer'], { cwd: dir }).code).toBe(0);
-    expect(doctor(dir).data.findings).toEqual([]);
+    expect((await runCli(['hire', 'Designer'], { cwd: dir })).code).toBe(0);
+    expect((await doctor(dir)).data.findings).toEqual([]);
   });
 
-  it('does not take retired, renamed or charterless members for unfinished hires; an earlier entry is not one hire can finish', () => {
+  it('does not take retired, renamed or charterless members for unfinished hires; an earlier entry is not one hire can finish', async () => {
     const dir = squad();
     const file = path.join(dir, '.ai-team/casting/registry.json');
     const registry = JSON.parse(fs.readFileSync(file, 'utf8')) as { members: unknown[] };
@@ -176,7 +176,7 @@ describe('doctor', () => {
     );
     fs.cpSync(path.join(dir, '.ai-team/agents/keaton'), path.join(dir, '.ai-team/agents/kujan'), { recursive: true });
     edit(dir, '.ai-team/team.md', (text) => text.replace(/(\| Ralph \|)/, '| Kujan | Agent | `.ai-team/agents/kujan/charter.md` | ✅ Active |\n$1'));
-    const { data } = doctor(dir);
+    const { data } = await doctor(dir);
     expect(data.findings.map((f) => `${f.code}:${f.message.split(' ')[0]}`)).toEqual(['casting-member-unfinished:Arkosh']);
     // Arkosh is not the registry's last entry: a hire would cast someone new instead of finishing it.
     expect(data.findings[0]!.fix).toBe(
@@ -186,57 +186,57 @@ describe('doctor', () => {
     // A name with a line break or a terminal escape is quoted, so it cannot break the message's line.
     registry.members.push({ name: 'Bad\nName\u001b[2J', folder: 'badname', role: 'Ops' });
     fs.writeFileSync(file, JSON.stringify(registry, null, 2));
-    const quoted = doctor(dir).data.findings.find((f) => f.message.includes('badname'))!;
+    const quoted = (await doctor(dir)).data.findings.find((f) => f.message.includes('badname'))!;
     expect(quoted.message).toMatch(/^"Bad\\nName\\u001b\[2J" \(Ops\) is in /);
   });
 
-  it('reports missing merge=union lines in .gitattributes', () => {
+  it('reports missing merge=union lines in .gitattributes', async () => {
     const dir = squad();
     edit(dir, '.gitattributes', (text) => text.split('\n').filter((l) => !l.includes('history.md')).join('\n'));
-    const { data } = doctor(dir);
+    const { data } = await doctor(dir);
     expect(data.findings).toEqual([expect.objectContaining({ severity: 'warning', code: 'gitattributes-union', fix: expect.stringContaining('upgrade') })]);
     expect(data.findings[0]!.message).toContain('.ai-team/agents/*/history.md');
   });
 
-  it('reports the coordinator: missing, without description, too large, unstamped, outdated, newer', () => {
+  it('reports the coordinator: missing, without description, too large, unstamped, outdated, newer', async () => {
     const coordinator = '.github/agents/squad.agent.md';
     const missing = squad();
     fs.rmSync(path.join(missing, coordinator));
-    expect(codes(doctor(missing).data)).toEqual(['error:coordinator-missing']);
+    expect(codes((await doctor(missing)).data)).toEqual(['error:coordinator-missing']);
 
     const noDescription = squad();
     edit(noDescription, coordinator, (t) => t.replace(/^description:.*$/m, 'x: y'));
-    expect(codes(doctor(noDescription).data)).toEqual(['error:coordinator-frontmatter']);
+    expect(codes((await doctor(noDescription)).data)).toEqual(['error:coordinator-frontmatter']);
 
     const large = squad();
     edit(large, coordinator, (t) => `${t}\n${'x'.repeat(30_001)}\n`);
-    const largeResult = doctor(large);
+    const largeResult = await doctor(large);
     expect(largeResult.code).toBe(1);
     expect(codes(largeResult.data)).toEqual(['error:coordinator-too-large']);
 
     const unstamped = squad();
     edit(unstamped, coordinator, (t) => t.replace(/^<!-- create-squad: .* -->\n/m, ''));
-    expect(codes(doctor(unstamped).data)).toEqual(['warning:coordinator-unstamped']);
+    expect(codes((await doctor(unstamped)).data)).toEqual(['warning:coordinator-unstamped']);
 
     const old = squad();
     edit(old, coordinator, (t) => stampCoordinator(t, '0.0.1'));
-    const oldResult = doctor(old).data.findings;
+    const oldResult = (await doctor(old)).data.findings;
     expect(oldResult).toEqual([expect.objectContaining({ code: 'coordinator-outdated', fix: expect.stringContaining('create-squad upgrade') })]);
     expect(oldResult[0]!.message).toContain('0.0.1');
 
     const newer = squad();
     edit(newer, coordinator, (t) => stampCoordinator(t, '99.0.0'));
-    expect(codes(doctor(newer).data)).toEqual(['warning:coordinator-newer']);
+    expect(codes((await doctor(newer)).data)).toEqual(['warning:coordinator-newer']);
   });
 
-  it('reports a symlinked coordinator (and other owned files behind a link) with the fix, not just "run upgrade", which cannot write there', () => {
+  it('reports a symlinked coordinator (and other owned files behind a link) with the fix, not just "run upgrade", which cannot write there', async () => {
     const coordinator = '.github/agents/squad.agent.md';
     const dir = squad();
     const outside = path.join(tempDir('outside-'), 'squad.agent.md');
     fs.writeFileSync(outside, stampCoordinator(fs.readFileSync(path.join(dir, coordinator), 'utf8'), '0.0.1'));
     fs.rmSync(path.join(dir, coordinator));
     fs.symlinkSync(outside, path.join(dir, coordinator));
-    const linked = doctor(dir);
+    const linked = await doctor(dir);
     expect(linked.code).toBe(0);
     expect(linked.data.findings).toEqual([
       {
@@ -254,7 +254,7 @@ describe('doctor', () => {
     fs.symlinkSync(path.join(dir, 'nowhere.md'), path.join(dir, '.ai-team-templates/charter.md'));
     fs.rmSync(path.join(dir, '.ai-team-templates/history.md'));
     fs.mkdirSync(path.join(dir, '.ai-team-templates/history.md'));
-    const findings = doctor(dir).data.findings;
+    const findings = (await doctor(dir)).data.findings;
     expect(findings.map((f) => `${f.code}:${f.path}`)).toEqual([
       `owned-blocked:${coordinator}`,
       'owned-blocked:.ai-team-templates/charter.md',
@@ -267,11 +267,11 @@ describe('doctor', () => {
     });
   });
 
-  it('reports missing shipped files and a missing or broken manifest', () => {
+  it('reports missing shipped files and a missing or broken manifest', async () => {
     const dir = squad();
     fs.rmSync(path.join(dir, '.ai-team/skills/squad-code-review'), { recursive: true });
     fs.rmSync(path.join(dir, '.ai-team-templates/charter.md'));
-    const { data } = doctor(dir);
+    const { data } = await doctor(dir);
     expect(data.findings.map((f) => [f.code, f.path])).toEqual([
       ['owned-missing', '.ai-team-templates'],
       ['owned-missing', '.ai-team/skills/squad-code-review'],
@@ -279,19 +279,19 @@ describe('doctor', () => {
 
     const noManifest = squad();
     fs.rmSync(path.join(noManifest, '.ai-team/.squad-manifest.json'));
-    expect(codes(doctor(noManifest).data)).toEqual(['warning:manifest-missing']);
+    expect(codes((await doctor(noManifest)).data)).toEqual(['warning:manifest-missing']);
     fs.writeFileSync(path.join(noManifest, '.ai-team/.squad-manifest.json'), '[]');
-    expect(codes(doctor(noManifest).data)).toEqual(['warning:manifest-invalid']);
+    expect(codes((await doctor(noManifest)).data)).toEqual(['warning:manifest-invalid']);
   });
 
-  it('checks that roster and member folders agree', () => {
+  it('checks that roster and member folders agree', async () => {
     const dir = squad();
     const agents = path.join(dir, '.ai-team/agents');
     const [first, second] = fs.readdirSync(agents).filter((a) => a !== 'scribe').sort();
     fs.rmSync(path.join(agents, first!, 'charter.md'));
     fs.rmSync(path.join(agents, second!, 'history.md'));
     writeFiles(dir, { '.ai-team/agents/stray/charter.md': '# Stray\n' });
-    const { code, data } = doctor(dir);
+    const { code, data } = await doctor(dir);
     expect(code).toBe(1);
     expect(data.findings.map((f) => `${f.severity}:${f.code}:${f.path}`)).toEqual([
       `error:charter-missing:.ai-team/agents/${first}/charter.md`,
@@ -304,21 +304,21 @@ describe('doctor', () => {
     const charterless = squad();
     edit(charterless, '.ai-team/team.md', (t) => t.replace(/^(\| Scribe .*\n)/m, '$1| Ralph | Work Monitor | — | 🔄 Monitor |\n'));
     expect(fs.readFileSync(path.join(charterless, '.ai-team/team.md'), 'utf8')).toContain('| Ralph |');
-    expect(doctor(charterless).data.findings).toEqual([]);
+    expect((await doctor(charterless)).data.findings).toEqual([]);
 
     const empty = squad();
     edit(empty, '.ai-team/team.md', (t) => t.replace(/^\| (?!Name|-|Scribe).*\|$\n/gm, ''));
-    expect(codes(doctor(empty).data)).toContain('warning:roster-empty');
+    expect(codes((await doctor(empty)).data)).toContain('warning:roster-empty');
   });
 
-  it('warns about agent folders whose names no command accepts, and says how to rename them', () => {
+  it('warns about agent folders whose names no command accepts, and says how to rename them', async () => {
     const dir = squad();
     writeFiles(dir, {
       '.ai-team/agents/Worf/charter.md': '# Worf\n',
       '.ai-team/agents/Mr Pink/charter.md': '# Mr Pink\n',
       '.ai-team/agents/notes.txt': 'a file, not a member',
     });
-    const { code, data } = doctor(dir);
+    const { code, data } = await doctor(dir);
     expect(code).toBe(0);
     const invalid = data.findings.filter((f) => f.code === 'agent-folder-invalid-name');
     expect(invalid.map((f) => f.path)).toEqual(['.ai-team/agents/Mr Pink', '.ai-team/agents/Worf']);
@@ -330,7 +330,7 @@ describe('doctor', () => {
     expect(invalid[0]!.fix).toContain('rename it to .ai-team/agents/mr-pink/');
   });
 
-  it('reports every skill error and warning, and skill folders that are not skills', () => {
+  it('reports every skill error and warning, and skill folders that are not skills', async () => {
     const dir = squad();
     const agent = fs.readdirSync(path.join(dir, '.ai-team/agents')).find((a) => a !== 'scribe')!;
     writeFiles(dir, {
@@ -341,7 +341,7 @@ describe('doctor', () => {
       '.ai-team/skills/lower/skill.md': validSkill('lower'),
       [`.ai-team/agents/${agent}/skills/squad-git-workflow/SKILL.md`]: validSkill('squad-git-workflow', 'Mine.'),
     });
-    const { code, data } = doctor(dir);
+    const { code, data } = await doctor(dir);
     expect(code).toBe(1);
     expect(codes(data).sort()).toEqual(
       [
@@ -358,7 +358,7 @@ describe('doctor', () => {
     expect(error.fix).toContain('create-squad skills validate .ai-team/skills/broken');
   });
 
-  it('reports required MCP servers no configuration lists (names in any letter case are one server), and malformed MCP configuration', () => {
+  it('reports required MCP servers no configuration lists (names in any letter case are one server), and malformed MCP configuration', async () => {
     const dir = squad();
     writeFiles(dir, {
       '.ai-team/skills/db/SKILL.md': skillMd(
@@ -366,7 +366,7 @@ describe('doctor', () => {
       ),
       '.vscode/mcp.json': '{ "servers": { "github": {} } }',
     });
-    const { data } = doctor(dir);
+    const { data } = await doctor(dir);
     expect(data.findings).toEqual([expect.objectContaining({ severity: 'warning', code: 'mcp-not-configured', fix: expect.stringContaining('.vscode/mcp.json') })]);
     expect(data.findings[0]!.message).toContain('requires the MCP server "postgres" (schema)');
     expect(data.findings[0]!.message).toContain('is not listed in any MCP configuration file checked (found: .vscode/mcp.json)');
@@ -374,17 +374,17 @@ describe('doctor', () => {
     expect(data.checked.mcpServers).toBe(3);
 
     fs.writeFileSync(path.join(dir, '.vscode/mcp.json'), '{ "servers": ');
-    const broken = doctor(dir).data;
+    const broken = (await doctor(dir)).data;
     expect(codes(broken)).toEqual(['warning:mcp-config-invalid']);
   });
 
-  it('warns about an MCP configuration of the wrong shape, naming the file and what it expected, instead of reporting its servers as not configured', () => {
+  it('warns about an MCP configuration of the wrong shape, naming the file and what it expected, instead of reporting its servers as not configured', async () => {
     const dir = squad();
     writeFiles(dir, {
       '.ai-team/skills/db/SKILL.md': skillMd('name: db\ndescription: Databases.\nmetadata:\n  mcp-servers:\n    - name: github\n    - name: postgres'),
       '.vscode/mcp.json': '{ "mcpServers": { "github": {} } }',
     });
-    const wrongKey = doctor(dir).data;
+    const wrongKey = (await doctor(dir)).data;
     expect(codes(wrongKey)).toEqual(['warning:mcp-config-invalid']);
     expect(wrongKey.findings[0]!.message).toBe(
       'MCP configuration .vscode/mcp.json ignored: it lists servers under "mcpServers", but this file\'s servers go under "servers" (expected {"servers": {"<name>": {…settings}}})',
@@ -393,21 +393,21 @@ describe('doctor', () => {
 
     fs.rmSync(path.join(dir, '.vscode'), { recursive: true });
     writeFiles(dir, { '.mcp.json': '{ "mcpServers": [] }' });
-    const list = doctor(dir).data;
+    const list = (await doctor(dir)).data;
     expect(codes(list)).toEqual(['warning:mcp-config-invalid']);
     expect(list.findings[0]!.message).toContain('.mcp.json ignored: "mcpServers" is a list, not an object of servers');
 
     writeFiles(dir, { '.mcp.json': '{ "mcpServers": { "github": 5 } }' });
-    const entry = doctor(dir).data;
+    const entry = (await doctor(dir)).data;
     expect(codes(entry)).toEqual(['warning:mcp-config-invalid']);
     expect(entry.findings[0]!.message).toBe('MCP configuration .mcp.json: server "github" is a number, not an object of settings: it does not count as configured');
 
-    const prompt = runCli(['prompt', 'keaton', '--task', 'x', '--json'], { cwd: dir, env: { HOME: tempDir('home-') } }).json<{ mcp: { server: string; configured: string }[]; prompt: string }>();
+    const prompt = (await runCli(['prompt', 'keaton', '--task', 'x', '--json'], { cwd: dir, env: { HOME: tempDir('home-') } })).json<{ mcp: { server: string; configured: string }[]; prompt: string }>();
     expect(prompt.mcp.map((r) => `${r.server}:${r.configured}`)).toEqual(['github:unknown', 'postgres:unknown']);
     expect(prompt.prompt).not.toContain('NOT IN THE CONFIGURATION FILES');
   });
 
-  it('reports debris of interrupted runs: import staging, skills-add staging, temporary files', () => {
+  it('reports debris of interrupted runs: import staging, skills-add staging, temporary files', async () => {
     const dir = squad();
     writeFiles(dir, {
       '.ai-team-import-staging-1a2b3c/.ai-team/team.md': '# partial',
@@ -419,7 +419,7 @@ describe('doctor', () => {
       '..gitattributes.4242.fedcba98.tmp': 'partial',
       'src/.not-ours.4242.fedcba98.tmp': 'a user file, in a folder create-squad never writes to',
     });
-    const { code, data } = doctor(dir);
+    const { code, data } = await doctor(dir);
     expect(code).toBe(0);
     expect(data.findings.map((f) => `${f.code}:${f.path}`)).toEqual([
       'temp-file-leftover:.github/agents/.squad.agent.md.4242.89abcdef.tmp',
@@ -431,10 +431,10 @@ describe('doctor', () => {
     ]);
   });
 
-  it('prints every finding with its fix, and a summary', () => {
+  it('prints every finding with its fix, and a summary', async () => {
     const dir = squad();
     fs.rmSync(path.join(dir, '.ai-team/routing.md'));
-    const result = runCli(['doctor'], { cwd: dir, env: { HOME: tempDir('home-') } });
+    const result = await runCli(['doctor'], { cwd: dir, env: { HOME: tempDir('home-') } });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('⚠ warning .ai-team/routing.md is missing');
     expect(result.stdout).toMatch(/^ {10}fix: run "create-squad init"/m);

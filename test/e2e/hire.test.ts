@@ -13,9 +13,9 @@ type HireJson = HireData & { ok: boolean };
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
-function squad(args: string[] = []): string {
+async function squad(args: string[] = []): Promise<string> {
   const root = tempRepo();
-  const result = runCli(['init', '--yes', ...args], { cwd: root });
+  const result = await runCli(['init', '--yes', ...args], { cwd: root });
   if (result.code !== 0) throw new Error(result.stderr);
   return root;
 }
@@ -28,12 +28,12 @@ function others(root: string, except: string[]): Record<string, string> {
 const CHANGED = [squadPaths.team, squadPaths.routing, squadPaths.castingRegistry, squadPaths.castingHistory];
 
 describe('hire', () => {
-  it('adds a member with the next casting name, touching nobody else', () => {
-    const root = squad();
+  it('adds a member with the next casting name, touching nobody else', async () => {
+    const root = await squad();
     const before = others(root, CHANGED);
     const team = read(root, squadPaths.team);
     const routing = read(root, squadPaths.routing);
-    const result = runCli(['hire', 'frontend', '--json'], { cwd: root });
+    const result = await runCli(['hire', 'frontend', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     const data = result.json<HireJson>();
     expect(data).toMatchObject({ ok: true, member: { name: 'McManus', role: 'Frontend Dev', folder: 'mcmanus' }, universe: 'The Usual Suspects', casting: 'cast', dryRun: false });
@@ -62,13 +62,13 @@ describe('hire', () => {
     expect(others(root, [...CHANGED, charterPath('mcmanus'), historyPath('mcmanus')])).toEqual(before);
 
     // init afterwards sees a complete squad that includes the new member.
-    const again = runCli(['init', '--json'], { cwd: root });
+    const again = await runCli(['init', '--json'], { cwd: root });
     expect(again.json<{ created: string[] }>().created).toEqual([]);
   });
 
-  it('takes a name with --name and carries the project context into the history', () => {
-    const root = squad(['--project', 'Billing service', '--owner', 'Ada']);
-    const result = runCli(['hire', 'Data Engineer', '--name', 'Dave Kujan'], { cwd: root });
+  it('takes a name with --name and carries the project context into the history', async () => {
+    const root = await squad(['--project', 'Billing service', '--owner', 'Ada']);
+    const result = await runCli(['hire', 'Data Engineer', '--name', 'Dave Kujan'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^✓ Hired Dave Kujan as Data Engineer\n/);
     expect(read(root, historyPath('dave-kujan'))).toContain('- **Project:** Billing service');
@@ -76,80 +76,80 @@ describe('hire', () => {
     const last = JSON.parse(read(root, squadPaths.castingRegistry)).members.at(-1);
     expect(last).toEqual({ name: 'Dave Kujan', folder: 'dave-kujan', role: 'Data Engineer', universe: null });
     // The next cast name skips nothing it does not have to.
-    expect(runCli(['hire', 'Tester', '--json'], { cwd: root }).json<HireJson>().member.name).toBe('McManus');
+    expect((await runCli(['hire', 'Tester', '--json'], { cwd: root })).json<HireJson>().member.name).toBe('McManus');
   });
 
-  it('refuses a name already in the squad, listing the members', () => {
-    const root = squad();
+  it('refuses a name already in the squad, listing the members', async () => {
+    const root = await squad();
     const before = hashTree(root);
     for (const name of ['keaton', 'HOCKNEY', 'Scribe']) {
-      const result = runCli(['hire', 'Tester', '--name', name], { cwd: root });
+      const result = await runCli(['hire', 'Tester', '--name', name], { cwd: root });
       expect(result.code).toBe(1);
       expect(result.stderr.trim()).toMatch(/^✗ the squad already has a member named ".*" — members: Keaton, Fenster, Hockney, Scribe; /);
     }
     expect(hashTree(root)).toBe(before);
   });
 
-  it('writes nothing with --dry-run', () => {
-    const root = squad();
+  it('writes nothing with --dry-run', async () => {
+    const root = await squad();
     const before = hashTree(root);
-    const result = runCli(['hire', 'DevOps', '--dry-run', '--json'], { cwd: root });
+    const result = await runCli(['hire', 'DevOps', '--dry-run', '--json'], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.json<HireJson>()).toMatchObject({ dryRun: true, member: { name: 'McManus', role: 'DevOps' } });
-    const text = runCli(['hire', 'DevOps', '--dry-run'], { cwd: root });
+    const text = await runCli(['hire', 'DevOps', '--dry-run'], { cwd: root });
     expect(text.stdout).toContain('Would hire McManus as DevOps');
     expect(text.stdout).toContain('Dry run: nothing was written.');
     expect(hashTree(root)).toBe(before);
   });
 
-  it('rejects bad input with clear errors and writes nothing', () => {
+  it('rejects bad input with clear errors and writes nothing', async () => {
     const noSquad = tempRepo();
-    const missing = runCli(['hire', 'Tester'], { cwd: noSquad });
+    const missing = await runCli(['hire', 'Tester'], { cwd: noSquad });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^✗ no squad found/);
     expect(fs.readdirSync(noSquad)).toEqual(['.git']);
 
-    const root = squad();
+    const root = await squad();
     const before = hashTree(root);
-    const empty = runCli(['hire', '  '], { cwd: root });
+    const empty = await runCli(['hire', '  '], { cwd: root });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/^✗ the role is empty/);
-    expect(runCli(['hire', 'Scribe'], { cwd: root }).code).toBe(2);
-    expect(runCli(['hire', 'Tester', '--name', '!!!'], { cwd: root }).code).toBe(2);
-    expect(runCli(['hire'], { cwd: root }).code).toBe(2);
-    const linked = squad();
+    expect((await runCli(['hire', 'Scribe'], { cwd: root })).code).toBe(2);
+    expect((await runCli(['hire', 'Tester', '--name', '!!!'], { cwd: root })).code).toBe(2);
+    expect((await runCli(['hire'], { cwd: root })).code).toBe(2);
+    const linked = await squad();
     fs.rmSync(path.join(linked, squadPaths.team));
     fs.mkdirSync(path.join(linked, squadPaths.team));
-    expect(runCli(['hire', 'Tester'], { cwd: linked }).stderr).toMatch(/^✗ \.ai-team\/team\.md is not a readable file \(a folder, a dangling symlink or a special file\) — restore the file from git, or remove/);
+    expect((await runCli(['hire', 'Tester'], { cwd: linked })).stderr).toMatch(/^✗ \.ai-team\/team\.md is not a readable file \(a folder, a dangling symlink or a special file\) — restore the file from git, or remove/);
     // Names and roles are written into one-line table cells and shown on the terminal.
-    const escapes = runCli(['hire', 'Dev\u001b[31mOps'], { cwd: root });
+    const escapes = await runCli(['hire', 'Dev\u001b[31mOps'], { cwd: root });
     expect(escapes.code).toBe(2);
     expect(escapes.stderr.trim()).toBe('✗ the role "Dev\\u001b[31mOps" contains a control character (U+001B) — write the role as plain text, e.g. "Frontend Dev"');
-    expect(runCli(['hire', 'Tester', '--name', 'Ev\u001b[2Jil'], { cwd: root }).stderr).toMatch(/^✗ the name "Ev\\u001b\[2Jil" contains a control character/);
-    expect(runCli(['hire', 'Tester', '--name', '../x'], { cwd: root }).stderr).toMatch(/^✗ the name "\.\.\/x" contains a path separator/);
-    expect(runCli(['hire', 'Tester', '--name', '-keaton-'], { cwd: root }).stderr).toMatch(/^✗ the squad already has a member in \.ai-team\/agents\/keaton\/ — /);
+    expect((await runCli(['hire', 'Tester', '--name', 'Ev\u001b[2Jil'], { cwd: root })).stderr).toMatch(/^✗ the name "Ev\\u001b\[2Jil" contains a control character/);
+    expect((await runCli(['hire', 'Tester', '--name', '../x'], { cwd: root })).stderr).toMatch(/^✗ the name "\.\.\/x" contains a path separator/);
+    expect((await runCli(['hire', 'Tester', '--name', '-keaton-'], { cwd: root })).stderr).toMatch(/^✗ the squad already has a member in \.ai-team\/agents\/keaton\/ — /);
     expect(hashTree(root)).toBe(before);
 
     writeFiles(root, { [squadPaths.castingRegistry]: '{ broken' });
     const brokenTree = hashTree(root);
-    const broken = runCli(['hire', 'Tester'], { cwd: root });
+    const broken = await runCli(['hire', 'Tester'], { cwd: root });
     expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/^✗ \.ai-team\/casting\/registry\.json is not valid: not valid JSON/);
     expect(hashTree(root)).toBe(brokenTree);
 
     writeFiles(root, { [squadPaths.castingRegistry]: '{"schema": 1, "members": []}', [squadPaths.team]: '# Team without a table\n' });
     const noTableTree = hashTree(root);
-    const noTable = runCli(['hire', 'Tester'], { cwd: root });
+    const noTable = await runCli(['hire', 'Tester'], { cwd: root });
     expect(noTable.code).toBe(1);
     expect(noTable.stderr).toMatch(/has no roster table/);
     expect(hashTree(root)).toBe(noTableTree);
   });
 
-  it('fills a --no-team squad and keeps CRLF files CRLF', () => {
-    const root = squad(['--no-team']);
+  it('fills a --no-team squad and keeps CRLF files CRLF', async () => {
+    const root = await squad(['--no-team']);
     const crlf = read(root, squadPaths.team).replace(/\n/g, '\r\n');
     writeFiles(root, { [squadPaths.team]: crlf });
-    const result = runCli(['hire', 'Lead', '--json'], { cwd: root });
+    const result = await runCli(['hire', 'Lead', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.json<HireJson>().member.name).toBe('Keaton');
     const team = read(root, squadPaths.team);
@@ -158,29 +158,29 @@ describe('hire', () => {
     expect(team.replace(/\r\n/g, '')).not.toContain('\n');
   });
 
-  it('refuses a symlinked roster before writing anything', () => {
-    const root = squad();
+  it('refuses a symlinked roster before writing anything', async () => {
+    const root = await squad();
     fs.renameSync(path.join(root, squadPaths.team), path.join(root, 'team-real.md'));
     fs.symlinkSync('../team-real.md', path.join(root, squadPaths.team));
     const before = hashTree(root);
-    const result = runCli(['hire', 'Tester'], { cwd: root });
+    const result = await runCli(['hire', 'Tester'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^✗ refusing to write \.ai-team\/team\.md: .* is a symlink/);
     expect(hashTree(root)).toBe(before);
   });
 
-  it('warns and still hires when routing.md is missing', () => {
-    const root = squad();
+  it('warns and still hires when routing.md is missing', async () => {
+    const root = await squad();
     fs.rmSync(path.join(root, squadPaths.routing));
-    const result = runCli(['hire', 'Tester'], { cwd: root });
+    const result = await runCli(['hire', 'Tester'], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^⚠ \.ai-team\/routing\.md is missing/);
     expect(fs.existsSync(path.join(root, squadPaths.routing))).toBe(false);
   });
 
-  it('overflows to the next universe when the names run out', () => {
-    const root = squad(['--roles', Array.from({ length: 15 }, (_, i) => `R${i}`).join(',')]);
-    const result = runCli(['hire', 'Tester', '--json'], { cwd: root });
+  it('overflows to the next universe when the names run out', async () => {
+    const root = await squad(['--roles', Array.from({ length: 15 }, (_, i) => `R${i}`).join(',')]);
+    const result = await runCli(['hire', 'Tester', '--json'], { cwd: root });
     expect(result.json<HireJson>()).toMatchObject({ member: { name: 'Danny' }, universe: "Ocean's Eleven", casting: 'overflow' });
     const event = JSON.parse(read(root, squadPaths.castingHistory)).events.at(-1);
     expect(event).toMatchObject({ event: 'overflow', name: 'Danny', note: expect.stringContaining('capacity 15') });
@@ -196,10 +196,10 @@ function copyRepo(root: string): string {
 
 
 describe('hire interrupted', () => {
-  it('ends with one complete hire when run again after being killed after any write', () => {
-    const base = squad();
+  it('ends with one complete hire when run again after being killed after any write', async () => {
+    const base = await squad();
     const reference = copyRepo(base);
-    const full = runCli(['hire', 'Frontend Dev', '--json'], { cwd: reference });
+    const full = await runCli(['hire', 'Frontend Dev', '--json'], { cwd: reference });
     expect(full.code, full.stderr).toBe(0);
     const data = full.json<HireJson>();
     const total = data.created.length + data.modified.length;
@@ -207,34 +207,34 @@ describe('hire interrupted', () => {
     const expected = filesWithoutTimes(reference);
     for (let k = 1; k < total; k += 1) {
       const root = copyRepo(base);
-      const killed = runCli(['hire', 'Frontend Dev'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
+      const killed = await runCli(['hire', 'Frontend Dev'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
       expect(killed.code, `k=${k}`).not.toBe(0);
-      const again = runCli(['hire', 'Frontend Dev', '--json'], { cwd: root });
+      const again = await runCli(['hire', 'Frontend Dev', '--json'], { cwd: root });
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
       expect(again.json<HireJson>()).toMatchObject({ member: { name: 'McManus', folder: 'mcmanus' }, resumed: true, casting: 'cast' });
       expect(again.json<HireJson>().warnings, `k=${k}`).toEqual([expect.stringMatching(/^finishing the interrupted hire of McManus \(Frontend Dev\)/)]);
       expect(filesWithoutTimes(root), `k=${k}`).toEqual(expected);
       // The next hire is someone new again.
-      expect(runCli(['hire', 'Frontend Dev', '--json'], { cwd: root }).json<HireJson>()).toMatchObject({ member: { name: 'Verbal' }, resumed: false });
+      expect((await runCli(['hire', 'Frontend Dev', '--json'], { cwd: root })).json<HireJson>()).toMatchObject({ member: { name: 'Verbal' }, resumed: false });
     }
   });
 
-  it('never mistakes a retired or renamed member for an interrupted hire', () => {
-    const root = squad();
-    expect(runCli(['hire', 'Designer'], { cwd: root }).code).toBe(0);
+  it('never mistakes a retired or renamed member for an interrupted hire', async () => {
+    const root = await squad();
+    expect((await runCli(['hire', 'Designer'], { cwd: root })).code).toBe(0);
     // Retire McManus as squad-team-changes says: folder to _alumni, row out, an Alumni line in.
     fs.mkdirSync(path.join(root, '.ai-team/agents/_alumni'));
     fs.renameSync(path.join(root, '.ai-team/agents/mcmanus'), path.join(root, '.ai-team/agents/_alumni/mcmanus'));
     const team = read(root, squadPaths.team);
     writeFiles(root, { [squadPaths.team]: `${team.replace(/^\| McManus .*\n/m, '')}\n## Alumni\n\n- McManus — Designer — retired 2026-01-01\n` });
-    const hired = runCli(['hire', 'Designer', '--json'], { cwd: root });
+    const hired = await runCli(['hire', 'Designer', '--json'], { cwd: root });
     expect(hired.json<HireJson>()).toMatchObject({ member: { name: 'Verbal' }, resumed: false });
   });
 });
 
 describe('hire and files changed meanwhile', () => {
   it('stops before replacing a file that changed since it was read, writing nothing further', async () => {
-    const root = squad();
+    const root = await squad();
     const plan = await planHire(root, { role: 'Tester' });
     // Another hire got there first: the registry changed. Nothing at all is written.
     const registry = read(root, squadPaths.castingRegistry);
@@ -259,7 +259,7 @@ describe('hire and files changed meanwhile', () => {
     }
     expect(written).not.toContain(squadPaths.team);
     expect(read(root, squadPaths.team)).toBe(edited);
-    const finished = runCli(['hire', 'Tester', '--json'], { cwd: root });
+    const finished = await runCli(['hire', 'Tester', '--json'], { cwd: root });
     expect(finished.json<HireJson>()).toMatchObject({ member: { name: 'McManus' }, resumed: true });
     expect(parseRoster(read(root, squadPaths.team)).map((m) => m.displayName)).toEqual(['Keaton', 'Fenster', 'Hockney', 'McManus', 'Scribe']);
     expect(read(root, squadPaths.team)).toContain('A note added meanwhile.');
@@ -267,8 +267,8 @@ describe('hire and files changed meanwhile', () => {
 });
 
 describe('hire into hand-made and original Squad rosters', () => {
-  it('lays the new rows out in the columns of the tables it finds', () => {
-    const root = squad();
+  it('lays the new rows out in the columns of the tables it finds', async () => {
+    const root = await squad();
     writeFiles(root, {
       [squadPaths.team]: read(root, squadPaths.team).replace(
         /\| Name \| Role \| Charter \| Status \|\n\|[-|]+\|\n((?:\|.*\n)+)/,
@@ -284,23 +284,23 @@ describe('hire into hand-made and original Squad rosters', () => {
       ),
       [squadPaths.routing]: read(root, squadPaths.routing).replace('| Work Type | Route To | Role |', '| Route To | Role | Work Type |'),
     });
-    const result = runCli(['hire', 'Frontend Dev'], { cwd: root });
+    const result = await runCli(['hire', 'Frontend Dev'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(read(root, squadPaths.team)).toContain('| Frontend Dev | McManus | ✅ Active | `.ai-team/agents/mcmanus/charter.md` |  |\n');
     expect(parseRoster(read(root, squadPaths.team)).slice(-2)).toMatchObject([{ name: 'mcmanus', displayName: 'McManus', role: 'Frontend Dev' }, { name: 'scribe' }]);
     expect(read(root, squadPaths.routing)).toMatch(/\n\| McManus \| Frontend Dev \| User interface: [^|]+ \|\n/);
   });
 
-  it('never casts a name the roster already uses, whatever its folder', () => {
-    const root = squad();
+  it('never casts a name the roster already uses, whatever its folder', async () => {
+    const root = await squad();
     const team = read(root, squadPaths.team);
     writeFiles(root, { [squadPaths.team]: team.replace('| Scribe |', '| McManus | Designer | `.ai-team/agents/designer-one/charter.md` | ✅ Active |\n| Scribe |') });
-    const result = runCli(['hire', 'Frontend Dev', '--json'], { cwd: root });
+    const result = await runCli(['hire', 'Frontend Dev', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.json<HireJson>().member).toMatchObject({ name: 'Verbal', folder: 'verbal' });
   });
 
-  it('hires into a squad the original Squad set up, keeping its casting files as they are', () => {
+  it('hires into a squad the original Squad set up, keeping its casting files as they are', async () => {
     const root = tempRepo();
     const policy = { casting_policy_version: '1.1', allowlist_universes: ['Alien', 'The Usual Suspects'], universe_capacity: { Alien: 15 } };
     const registry = {
@@ -321,13 +321,13 @@ describe('hire into hand-made and original Squad rosters', () => {
       [charterPath('ripley')]: '# Ripley — Lead\n',
       [charterPath('dallas')]: '# Dallas — Backend Dev\n',
     });
-    const init = runCli(['init', '--yes', '--json'], { cwd: root });
+    const init = await runCli(['init', '--yes', '--json'], { cwd: root });
     expect(init.code, init.stderr).toBe(0);
     expect(init.json<{ notes: string[]; universe: string }>()).toMatchObject({ notes: [], universe: 'Alien' });
     expect(fs.existsSync(path.join(root, '.ai-team/agents/ralph'))).toBe(false);
     expect(read(root, squadPaths.castingRegistry)).toBe(JSON.stringify(registry, null, 2));
 
-    const hired = runCli(['hire', 'Tester', '--json'], { cwd: root });
+    const hired = await runCli(['hire', 'Tester', '--json'], { cwd: root });
     expect(hired.code, hired.stderr).toBe(0);
     expect(hired.json<HireJson>()).toMatchObject({ member: { name: 'Kane', folder: 'kane', role: 'Tester' }, universe: 'Alien', casting: 'cast' });
     const newRegistry = JSON.parse(read(root, squadPaths.castingRegistry));
@@ -337,7 +337,7 @@ describe('hire into hand-made and original Squad rosters', () => {
     expect(newHistory).toMatchObject(history);
     expect(newHistory.events).toEqual([expect.objectContaining({ event: 'cast', name: 'Kane' })]);
     expect(read(root, squadPaths.castingPolicy)).toBe(JSON.stringify(policy, null, 2));
-    expect(runCli(['hire', 'Tester', '--json'], { cwd: root }).json<HireJson>().member.name).toBe('Lambert');
-    expect(runCli(['hire', 'Tester', '--name', 'dallas'], { cwd: root }).code).toBe(1);
+    expect((await runCli(['hire', 'Tester', '--json'], { cwd: root })).json<HireJson>().member.name).toBe('Lambert');
+    expect((await runCli(['hire', 'Tester', '--name', 'dallas'], { cwd: root })).code).toBe(1);
   });
 });

@@ -23,7 +23,7 @@ const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel)
 describe('init --yes', () => {
   it('creates the full layout of SPEC §2', async () => {
     const root = tempRepo();
-    const result = runCli(['init', '--yes'], { cwd: root });
+    const result = await runCli(['init', '--yes'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     const files = listFiles(root);
     const owned = (await shippedOwnedFiles()).map((f) => f.path);
@@ -53,9 +53,9 @@ describe('init --yes', () => {
     expect(result.stdout).toMatch(/Next steps:[\s\S]*Copilot[\s\S]*"Squad" agent[\s\S]*Keaton/);
   });
 
-  it('installs only valid skills, and a coordinator with valid frontmatter within the size limit', () => {
+  it('installs only valid skills, and a coordinator with valid frontmatter within the size limit', async () => {
     const root = tempRepo();
-    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     const skillFiles = listFiles(root).filter((f) => f.endsWith(`/${SKILL_FILE}`));
     expect(skillFiles.length).toBeGreaterThan(0);
     for (const file of skillFiles) {
@@ -79,7 +79,7 @@ describe('init --yes', () => {
 
   it('records version and sha256 of every squad-owned file in the manifest', async () => {
     const root = tempRepo();
-    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     const manifest = parseManifest(read(root, squadPaths.manifest));
     expect(manifest.state).toBe('ok');
     if (manifest.state !== 'ok') return;
@@ -92,9 +92,9 @@ describe('init --yes', () => {
     }
   });
 
-  it('puts the flags into the roster, charters and histories', () => {
+  it('puts the flags into the roster, charters and histories', async () => {
     const root = tempRepo();
-    const result = runCli(
+    const result = await runCli(
       ['init', '--yes', '--roles', 'lead, frontend,Release Manager', '--universe', 'the matrix', '--project', 'A dashboard', '--stack', 'React + Node', '--owner', 'Brady'],
       { cwd: root },
     );
@@ -108,9 +108,9 @@ describe('init --yes', () => {
     expect(read(root, squadPaths.routing)).toMatch(/\| Release Manager work \| Morpheus \| Release Manager \|/);
   });
 
-  it('prints one JSON document with --json', () => {
+  it('prints one JSON document with --json', async () => {
     const root = tempRepo();
-    const result = runCli(['init', '--json', '--no-team'], { cwd: root });
+    const result = await runCli(['init', '--json', '--no-team'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     const data = result.json<InitJson>();
     expect(data).toMatchObject({ ok: true, dir: root, universe: 'The Usual Suspects', dryRun: false });
@@ -119,35 +119,35 @@ describe('init --yes', () => {
     expect(data.skipped).toEqual([]);
   });
 
-  it('is the default command: no "init" needed', () => {
+  it('is the default command: no "init" needed', async () => {
     const root = tempRepo();
-    const result = runCli(['--yes', '--json'], { cwd: root });
+    const result = await runCli(['--yes', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.json<InitJson>().members.map((m) => m.name)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe']);
-    const named = runCli(['my-app', '--json'], { cwd: root });
+    const named = await runCli(['my-app', '--json'], { cwd: root });
     expect(named.code, named.stderr).toBe(0);
     expect(fs.existsSync(path.join(root, 'my-app', squadPaths.team))).toBe(true);
   });
 });
 
 describe('init run twice', () => {
-  it('changes nothing the second time and says so', () => {
+  it('changes nothing the second time and says so', async () => {
     const root = tempRepo();
-    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     const before = hashTree(root);
-    const second = runCli(['init', '--yes'], { cwd: root });
+    const second = await runCli(['init', '--yes'], { cwd: root });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('Nothing to do: the squad is already complete');
     expect(hashTree(root)).toBe(before);
-    const json = runCli(['init', '--json'], { cwd: root }).json<InitJson>();
+    const json = (await runCli(['init', '--json'], { cwd: root })).json<InitJson>();
     expect(json.created).toEqual([]);
     expect(json.skipped).toEqual(listFiles(root));
     expect(hashTree(root)).toBe(before);
   });
 
-  it('never touches user edits, and recreates only what is missing, with the same names', () => {
+  it('never touches user edits, and recreates only what is missing, with the same names', async () => {
     const root = tempRepo();
-    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     const edited = {
       [squadPaths.team]: `${read(root, squadPaths.team)}\nOur own note.\n`,
       [charterPath('keaton')]: '# Keaton\n\nMy own charter.\n',
@@ -157,7 +157,7 @@ describe('init run twice', () => {
     writeFiles(root, edited);
     fs.rmSync(path.join(root, historyPath('fenster')));
     fs.rmSync(path.join(root, squadPaths.ceremonies));
-    const result = runCli(['init', '--yes', '--json', '--roles', 'Designer', '--universe', 'Firefly'], { cwd: root });
+    const result = await runCli(['init', '--yes', '--json', '--roles', 'Designer', '--universe', 'Firefly'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     const data = result.json<InitJson>();
     expect(data.created.sort()).toEqual([historyPath('fenster'), squadPaths.ceremonies, squadPaths.gitattributes].sort());
@@ -171,26 +171,26 @@ describe('init run twice', () => {
     expect(read(root, historyPath('fenster'))).toContain('# Fenster — History');
   });
 
-  it('keeps the names when team.md is lost but the registry remains', () => {
+  it('keeps the names when team.md is lost but the registry remains', async () => {
     const root = tempRepo();
-    expect(runCli(['init', '--yes', '--universe', 'Alien'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['init', '--yes', '--universe', 'Alien'], { cwd: root })).code).toBe(0);
     const team = read(root, squadPaths.team);
     fs.rmSync(path.join(root, squadPaths.team));
-    expect(runCli(['init', '--yes', '--roles', 'Tester'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['init', '--yes', '--roles', 'Tester'], { cwd: root })).code).toBe(0);
     expect(read(root, squadPaths.team)).toBe(team);
   });
 });
 
 describe('init --dry-run', () => {
-  it('writes nothing, not even the target folder', () => {
+  it('writes nothing, not even the target folder', async () => {
     const root = tempRepo();
     const before = hashTree(root);
-    const result = runCli(['init', '--yes', '--dry-run'], { cwd: root });
+    const result = await runCli(['init', '--yes', '--dry-run'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('Would create');
     expect(result.stdout).toContain('Dry run: nothing was written.');
     expect(hashTree(root)).toBe(before);
-    const json = runCli(['init', 'sub/dir', '--dry-run', '--json'], { cwd: root });
+    const json = await runCli(['init', 'sub/dir', '--dry-run', '--json'], { cwd: root });
     expect(json.code).toBe(0);
     expect(json.json<InitJson>()).toMatchObject({ dryRun: true, dir: path.join(root, 'sub', 'dir') });
     expect(json.json<InitJson>().created.length).toBeGreaterThan(20);
@@ -199,24 +199,24 @@ describe('init --dry-run', () => {
 });
 
 describe('init --no-team', () => {
-  it('creates the infrastructure and Scribe, and no cast member', () => {
+  it('creates the infrastructure and Scribe, and no cast member', async () => {
     const root = tempRepo();
-    const result = runCli(['init', '--no-team'], { cwd: root });
+    const result = await runCli(['init', '--no-team'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(fs.readdirSync(path.join(root, squadPaths.agents))).toEqual(['scribe']);
     expect(parseRoster(read(root, squadPaths.team)).map((m) => m.name)).toEqual(['scribe']);
     expect(JSON.parse(read(root, squadPaths.castingRegistry)).members).toEqual([]);
     expect(fs.existsSync(path.join(root, COORDINATOR_PATH))).toBe(true);
     expect(result.stdout).toContain('hire <role>');
-    expect(runCli(['init', '--no-team', '--roles', 'Lead'], { cwd: root }).code).toBe(2);
+    expect((await runCli(['init', '--no-team', '--roles', 'Lead'], { cwd: root })).code).toBe(2);
   });
 });
 
 describe('casting overflow', () => {
-  it('falls back to the next universe when the team outgrows the chosen one, and records it', () => {
+  it('falls back to the next universe when the team outgrows the chosen one, and records it', async () => {
     const root = tempRepo();
     const roles = Array.from({ length: 18 }, (_, i) => `Role ${i + 1}`).join(',');
-    const result = runCli(['init', '--yes', '--json', '--roles', roles], { cwd: root });
+    const result = await runCli(['init', '--yes', '--json', '--roles', roles], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     const members = result.json<InitJson>().members;
     expect(members).toHaveLength(19);
@@ -233,78 +233,78 @@ describe('casting overflow', () => {
 });
 
 describe('init with bad input', () => {
-  it('refuses a target whose parent is a file', () => {
+  it('refuses a target whose parent is a file', async () => {
     const root = tempDir();
     writeFiles(root, { 'plain-file': 'x' });
     const before = hashTree(root);
-    const result = runCli(['init', 'plain-file/squad', '--yes'], { cwd: root });
+    const result = await runCli(['init', 'plain-file/squad', '--yes'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toMatch(/^✗ cannot create .*plain-file\/squad: .*plain-file is a file, not a folder — /);
     expect(hashTree(root)).toBe(before);
   });
 
-  it('refuses a target that is a file', () => {
+  it('refuses a target that is a file', async () => {
     const root = tempDir();
     writeFiles(root, { 'plain-file': 'x' });
-    const result = runCli(['init', 'plain-file', '--yes', '--json'], { cwd: root });
+    const result = await runCli(['init', 'plain-file', '--yes', '--json'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.json()).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('is a file, not a folder') } });
     expect(read(root, 'plain-file')).toBe('x');
   });
 
-  it.skipIf(!fs.existsSync('/proc/self'))('refuses a target where nothing can be written (/proc)', () => {
+  it.skipIf(!fs.existsSync('/proc/self'))('refuses a target where nothing can be written (/proc)', async () => {
     const root = tempDir();
-    const result = runCli(['init', '/proc/create-squad-test', '--yes'], { cwd: root });
+    const result = await runCli(['init', '/proc/create-squad-test', '--yes'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toMatch(/^✗ cannot write to \/proc\b.* — /);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(fs.existsSync('/proc/create-squad-test')).toBe(false);
   });
 
-  it('rejects an unknown universe and an empty role list as usage errors, writing nothing', () => {
+  it('rejects an unknown universe and an empty role list as usage errors, writing nothing', async () => {
     const root = tempRepo();
     const before = hashTree(root);
-    const universe = runCli(['init', '--yes', '--universe', 'Narnia'], { cwd: root });
+    const universe = await runCli(['init', '--yes', '--universe', 'Narnia'], { cwd: root });
     expect(universe.code).toBe(2);
     expect(universe.stderr).toMatch(/^✗ unknown casting universe "Narnia" — universes: "The Usual Suspects", /);
     for (const roles of ['', ' , ,']) {
-      const empty = runCli(['init', '--yes', '--roles', roles], { cwd: root });
+      const empty = await runCli(['init', '--yes', '--roles', roles], { cwd: root });
       expect(empty.code).toBe(2);
       expect(empty.stderr).toMatch(/^✗ no roles given — .*--no-team/);
     }
-    const scribe = runCli(['init', '--yes', '--roles', 'Lead,Scribe'], { cwd: root });
+    const scribe = await runCli(['init', '--yes', '--roles', 'Lead,Scribe'], { cwd: root });
     expect(scribe.code).toBe(2);
     expect(hashTree(root)).toBe(before);
   });
 
-  it('treats a mistyped command as a typo, not as a folder to create', () => {
+  it('treats a mistyped command as a typo, not as a folder to create', async () => {
     const root = tempRepo();
-    const typo = runCli(['uprade'], { cwd: root });
+    const typo = await runCli(['uprade'], { cwd: root });
     expect(typo.code).toBe(2);
     expect(typo.stderr.trim()).toMatch(/^✗ unknown command 'uprade' \(did you mean upgrade\?\) — /);
     expect(fs.readdirSync(root)).toEqual(['.git']);
-    expect(runCli(['help'], { cwd: root }).stderr).toMatch(/^✗ unknown command 'help' \(did you mean --help\?\)/);
+    expect((await runCli(['help'], { cwd: root })).stderr).toMatch(/^✗ unknown command 'help' \(did you mean --help\?\)/);
     expect(fs.readdirSync(root)).toEqual(['.git']);
     // An existing folder of that name is a target, and "init" given explicitly always is.
     fs.mkdirSync(path.join(root, 'uprade'));
-    expect(runCli(['uprade', '--yes'], { cwd: root }).code).toBe(0);
-    expect(runCli(['init', 'hier', '--yes'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['uprade', '--yes'], { cwd: root })).code).toBe(0);
+    expect((await runCli(['init', 'hier', '--yes'], { cwd: root })).code).toBe(0);
     expect(fs.existsSync(path.join(root, 'hier', squadPaths.team))).toBe(true);
   });
 });
 
 describe('init interrupted', () => {
-  it('ends in the complete state when run again after being killed after any write', () => {
+  it('ends in the complete state when run again after being killed after any write', async () => {
     const reference = tempRepo();
-    const full = runCli(['init', '--yes', '--json'], { cwd: reference });
+    const full = await runCli(['init', '--yes', '--json'], { cwd: reference });
     const total = full.json<InitJson>().created.length;
     const expected = filesWithoutTimes(reference);
     for (const k of [1, 2, 3, 4, 8, Math.floor(total / 2), total - 2, total - 1]) {
       const root = tempRepo();
-      const killed = runCli(['init', '--yes'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
+      const killed = await runCli(['init', '--yes'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
       expect(killed.code, `k=${k}`).not.toBe(0);
       expect(listFiles(root), `k=${k}`).toHaveLength(k);
-      const again = runCli(['init', '--yes'], { cwd: root });
+      const again = await runCli(['init', '--yes'], { cwd: root });
       expect(again.code, again.stderr).toBe(0);
       expect(filesWithoutTimes(root), `k=${k}`).toEqual(expected);
     }
@@ -312,67 +312,67 @@ describe('init interrupted', () => {
 });
 
 describe('init on what is already there', () => {
-  it('plans a file once when the roster lists a member twice', () => {
+  it('plans a file once when the roster lists a member twice', async () => {
     const root = tempRepo();
-    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     const team = read(root, squadPaths.team);
     const row = team.split('\n').find((line) => line.startsWith('| Keaton |'))!;
     writeFiles(root, { [squadPaths.team]: team.replace(`${row}\n`, `${row}\n${row}\n`) });
     fs.rmSync(path.join(root, '.ai-team/agents/keaton'), { recursive: true });
-    const result = runCli(['init', '--yes', '--json'], { cwd: root });
+    const result = await runCli(['init', '--yes', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.json<InitJson>().created).toEqual([charterPath('keaton'), historyPath('keaton')]);
     expect(read(root, charterPath('keaton'))).toContain('# Keaton — Lead');
   });
 
-  it('leaves a symlinked .gitattributes alone, wherever it points, and so do doctor and upgrade', () => {
+  it('leaves a symlinked .gitattributes alone, wherever it points, and so do doctor and upgrade', async () => {
     const outside = tempDir();
     writeFiles(outside, { attributes: '*.png binary\n' });
     for (const target of [path.join(outside, 'attributes'), path.join(outside, 'missing')]) {
       const root = tempRepo();
       fs.symlinkSync(target, path.join(root, squadPaths.gitattributes));
-      const result = runCli(['init', '--yes', '--json'], { cwd: root });
+      const result = await runCli(['init', '--yes', '--json'], { cwd: root });
       expect(result.code, result.stderr).toBe(0);
       expect(result.json<InitJson>().notes).toContain(`${squadPaths.gitattributes} is a symlink; it was left as it is (add the merge=union lines yourself)`);
       expect(fs.readlinkSync(path.join(root, squadPaths.gitattributes))).toBe(target);
       expect(read(outside, 'attributes')).toBe('*.png binary\n');
-      const doctor = runCli(['doctor', '--json'], { cwd: root });
+      const doctor = await runCli(['doctor', '--json'], { cwd: root });
       expect(doctor.json(), doctor.stderr).toMatchObject({ ok: true, summary: { errors: 0 } });
-      const upgrade = runCli(['upgrade', '--dry-run'], { cwd: root });
+      const upgrade = await runCli(['upgrade', '--dry-run'], { cwd: root });
       expect(upgrade.code, upgrade.stderr).toBe(0);
     }
   });
 
-  it('counts a dangling symlink at a planned path as there, and leaves it', () => {
+  it('counts a dangling symlink at a planned path as there, and leaves it', async () => {
     const root = tempRepo();
     fs.mkdirSync(path.join(root, squadPaths.root));
     fs.symlinkSync('nowhere.md', path.join(root, squadPaths.ceremonies));
-    const result = runCli(['init', '--yes', '--json'], { cwd: root });
+    const result = await runCli(['init', '--yes', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.json<InitJson>().skipped).toContain(squadPaths.ceremonies);
     expect(fs.readlinkSync(path.join(root, squadPaths.ceremonies))).toBe('nowhere.md');
   });
 
-  it('suggests a first request to the lead, and none when nobody was cast', () => {
+  it('suggests a first request to the lead, and none when nobody was cast', async () => {
     const root = tempRepo();
-    const team = runCli(['init', '--yes', '--roles', 'Tester,Tech Lead'], { cwd: root });
+    const team = await runCli(['init', '--yes', '--roles', 'Tester,Tech Lead'], { cwd: root });
     expect(team.stdout).toContain('3. Say what you are building, e.g. "Fenster, set up the project structure for …"');
-    const empty = runCli(['init', '--yes', '--no-team'], { cwd: tempRepo() });
+    const empty = await runCli(['init', '--yes', '--no-team'], { cwd: tempRepo() });
     expect(empty.stdout).toContain('  3. Say what you are building\n  Add members first with: npx create-squad hire <role>\n');
     expect(empty.stdout).not.toContain('Scribe, set up');
   });
 
-  it('takes an operand written as a path for a folder, even one named like a command', () => {
+  it('takes an operand written as a path for a folder, even one named like a command', async () => {
     const root = tempRepo();
     fs.mkdirSync(path.join(root, 'apps'));
     for (const operand of ['./doctor', 'apps/hire']) {
-      const result = runCli([operand, '--yes'], { cwd: root });
+      const result = await runCli([operand, '--yes'], { cwd: root });
       expect(result.code, `${operand}: ${result.stderr}`).toBe(0);
       expect(fs.existsSync(path.join(root, operand, squadPaths.team)), operand).toBe(true);
     }
-    const up = runCli(['../hire', '--yes'], { cwd: path.join(root, 'apps') });
+    const up = await runCli(['../hire', '--yes'], { cwd: path.join(root, 'apps') });
     expect(up.code, up.stderr).toBe(0);
     expect(fs.existsSync(path.join(root, 'hire', squadPaths.team))).toBe(true);
-    expect(runCli(['hire', '--yes'], { cwd: root }).code).toBe(2);
+    expect((await runCli(['hire', '--yes'], { cwd: root })).code).toBe(2);
   });
 });

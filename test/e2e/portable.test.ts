@@ -28,38 +28,38 @@ type ImportJson = ImportData & { ok: boolean };
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
-function exportTo(root: string, out: string, ...flags: string[]): ExportJson {
-  const result = runCli(['export', '--out', out, '--json', ...flags], { cwd: root });
+async function exportTo(root: string, out: string, ...flags: string[]): Promise<ExportJson> {
+  const result = await runCli(['export', '--out', out, '--json', ...flags], { cwd: root });
   expect(result.code, result.stderr).toBe(0);
   return result.json<ExportJson>();
 }
 
-function importInto(root: string, file: string, ...flags: string[]): ImportJson {
-  const result = runCli(['import', file, '--json', ...flags], { cwd: root });
+async function importInto(root: string, file: string, ...flags: string[]): Promise<ImportJson> {
+  const result = await runCli(['import', file, '--json', ...flags], { cwd: root });
   expect(result.code, result.stderr).toBe(0);
   return result.json<ImportJson>();
 }
 
 /** Write `document` to a .squad file and import it, as text, into a fresh repository; expects success. */
-function importDocument(document: unknown): { target: string; result: CliResult } {
+async function importDocument(document: unknown): Promise<{ target: string; result: CliResult }> {
   const file = path.join(tempDir(), 'in.squad');
   fs.writeFileSync(file, JSON.stringify(document));
   const target = tempRepo();
-  const result = runCli(['import', file], { cwd: target });
+  const result = await runCli(['import', file], { cwd: target });
   expect(result.code, result.stderr).toBe(0);
   return { target, result };
 }
 
 describe('export → import round trip', () => {
   it('carries every learned skill byte for byte, binary assets, nested references and executable bits included', async () => {
-    const source = sourceSquad();
+    const source = await sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
-    const exported = exportTo(source, file);
+    const exported = await exportTo(source, file);
     expect(exported.skills.map((s) => `${s.agent ?? 'team'}:${s.name}:${s.files}`)).toEqual([`fenster:${REACT_SKILL}:7`, `team:${TEAM_SKILL}:2`]);
     expect(exported.builtinSkills).toEqual(shippedBuiltinSkills());
 
     const target = tempRepo();
-    const imported = importInto(target, file);
+    const imported = await importInto(target, file);
     for (const dir of [agentSkillDir('fenster', REACT_SKILL), teamSkillDir(TEAM_SKILL)]) {
       expect(skillTreeHash(target, dir), dir).toBe(skillTreeHash(source, dir));
     }
@@ -88,16 +88,16 @@ describe('export → import round trip', () => {
 
     // A second trip (import → export → import) gives the same skills again.
     const again = path.join(tempDir(), 'again.squad');
-    exportTo(target, again);
+    await exportTo(target, again);
     const third = tempRepo();
-    importInto(third, again);
+    await importInto(third, again);
     for (const dir of [react, teamSkillDir(TEAM_SKILL)]) expect(skillTreeHash(third, dir)).toBe(skillTreeHash(source, dir));
   });
 
-  it('splits histories, redacts e-mail addresses and tokens, and starts them with an import note', () => {
-    const source = sourceSquad();
+  it('splits histories, redacts e-mail addresses and tokens, and starts them with an import note', async () => {
+    const source = await sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
-    const exported = exportTo(source, file);
+    const exported = await exportTo(source, file);
     expect(exported.redaction).toEqual({ enabled: true, email: 1, secret: 1, agents: ['fenster'] });
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(document.agents.fenster.history.portable).toBe('- Ada likes small pull requests.\n- Ask [REDACTED:email] before a release.');
@@ -106,7 +106,7 @@ describe('export → import round trip', () => {
     expect(fs.readFileSync(file, 'utf8')).not.toMatch(/ada@example\.com|ghp_/);
 
     const target = tempRepo();
-    importInto(target, file);
+    await importInto(target, file);
     const history = read(target, historyPath('fenster'));
     const [first] = history.split('\n');
     expect(first).toMatch(/^📌 Imported from "Dashboard" on \d{4}-\d{2}-\d{2}/);
@@ -114,18 +114,18 @@ describe('export → import round trip', () => {
     expect(history).toContain('## Project Learnings (from Dashboard)\n\n### Project Context\n');
     expect(history.trimEnd()).toMatch(/## Project Learnings\n\n<!--.*-->$/);
 
-    const kept = exportTo(source, path.join(tempDir(), 'kept.squad'), '--keep-private');
+    const kept = await exportTo(source, path.join(tempDir(), 'kept.squad'), '--keep-private');
     expect(kept.redaction).toEqual({ enabled: false, email: 1, secret: 1, agents: ['fenster'] });
-    const keptText = runCli(['export', '--out', path.join(tempDir(), 'kept2.squad'), '--keep-private'], { cwd: source });
+    const keptText = await runCli(['export', '--out', path.join(tempDir(), 'kept2.squad'), '--keep-private'], { cwd: source });
     expect(keptText.stderr).toContain('⚠ Kept 1 e-mail address and 1 credential-looking string in fenster\'s history (--keep-private)');
 
   });
 
-  it('is deterministic: two exports differ only in exported_at', () => {
-    const source = sourceSquad();
+  it('is deterministic: two exports differ only in exported_at', async () => {
+    const source = await sourceSquad();
     const dir = tempDir();
-    exportTo(source, path.join(dir, 'a.squad'));
-    exportTo(source, path.join(dir, 'b.squad'));
+    await exportTo(source, path.join(dir, 'a.squad'));
+    await exportTo(source, path.join(dir, 'b.squad'));
     const a = fs.readFileSync(path.join(dir, 'a.squad'), 'utf8');
     const b = fs.readFileSync(path.join(dir, 'b.squad'), 'utf8');
     const strip = (text: string) => text.replace(/"exported_at": "[^"]*"/, '"exported_at": "…"');
@@ -142,74 +142,74 @@ describe('export → import round trip', () => {
 });
 
 describe('export', () => {
-  it('writes squad-export.squad by default and refuses to overwrite it without --force', () => {
-    const source = sourceSquad();
-    const first = runCli(['export'], { cwd: source });
+  it('writes squad-export.squad by default and refuses to overwrite it without --force', async () => {
+    const source = await sourceSquad();
+    const first = await runCli(['export'], { cwd: source });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^✓ Exported the squad to squad-export\.squad \(\d+(\.\d)? KB\)/);
     expect(first.stdout).toContain('Members: Keaton (Lead), Fenster (Core Dev), Hockney (Tester), Scribe (Session Logger)');
     const before = fs.readFileSync(path.join(source, 'squad-export.squad'));
-    const again = runCli(['export'], { cwd: source });
+    const again = await runCli(['export'], { cwd: source });
     expect(again.code).toBe(1);
     expect(again.stderr.trim()).toBe('✗ squad-export.squad already exists — pass --force to replace it, or choose another file with --out');
     expect(fs.readFileSync(path.join(source, 'squad-export.squad')).equals(before)).toBe(true);
-    expect(runCli(['export', '--force'], { cwd: source }).code).toBe(0);
-    const dry = runCli(['export', '--out', 'other.squad', '--dry-run', '--json'], { cwd: source });
+    expect((await runCli(['export', '--force'], { cwd: source })).code).toBe(0);
+    const dry = await runCli(['export', '--out', 'other.squad', '--dry-run', '--json'], { cwd: source });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.json<ExportJson>()).toMatchObject({ dryRun: true, file: 'other.squad' });
     expect(fs.existsSync(path.join(source, 'other.squad'))).toBe(false);
   });
 
-  it('says how to import a file written outside the current folder by its absolute path', () => {
-    const source = sourceSquad();
-    const inside = runCli(['export', '--out', 'team.squad'], { cwd: source });
+  it('says how to import a file written outside the current folder by its absolute path', async () => {
+    const source = await sourceSquad();
+    const inside = await runCli(['export', '--out', 'team.squad'], { cwd: source });
     expect(inside.stdout).toContain('Import it in another repository with: npx create-squad import team.squad\n');
     // Run from a subfolder: ../x.squad is outside the current folder (and still in this test's repository).
     fs.mkdirSync(path.join(source, 'docs'));
-    const up = runCli(['export', '--cwd', '..', '--out', '../x.squad'], { cwd: path.join(source, 'docs') });
+    const up = await runCli(['export', '--cwd', '..', '--out', '../x.squad'], { cwd: path.join(source, 'docs') });
     expect(up.code, up.stderr).toBe(0);
     expect(fs.existsSync(path.join(source, 'x.squad'))).toBe(true);
     expect(up.stdout).toContain(`Import it in another repository with: npx create-squad import ${path.join(source, 'x.squad').split(path.sep).join('/')}\n`);
     const elsewhere = path.join(tempDir(), 'team.squad');
-    const absolute = runCli(['export', '--out', elsewhere], { cwd: source });
+    const absolute = await runCli(['export', '--out', elsewhere], { cwd: source });
     expect(absolute.code, absolute.stderr).toBe(0);
     expect(absolute.stdout).toContain(`Import it in another repository with: npx create-squad import ${elsewhere.split(path.sep).join('/')}\n`);
   });
 
-  it('leaves out histories with --no-history, and refuses to run without a squad', () => {
-    const source = sourceSquad();
+  it('leaves out histories with --no-history, and refuses to run without a squad', async () => {
+    const source = await sourceSquad();
     const file = path.join(tempDir(), 'bare.squad');
-    expect(exportTo(source, file, '--no-history').history).toBe(false);
+    expect((await exportTo(source, file, '--no-history')).history).toBe(false);
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(Object.values(document.agents).every((agent) => !('history' in (agent as object)))).toBe(true);
     const empty = tempDir();
-    const result = runCli(['export'], { cwd: empty });
+    const result = await runCli(['export'], { cwd: empty });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^✗ no squad found/);
     expect(fs.readdirSync(empty)).toEqual([]);
   });
 
-  it('skips symlinks inside skills and never follows them', () => {
-    const source = sourceSquad();
+  it('skips symlinks inside skills and never follows them', async () => {
+    const source = await sourceSquad();
     const outside = tempDir();
     writeFiles(outside, { 'secret.txt': 'do not export' });
     fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(source, agentSkillDir('fenster', REACT_SKILL), 'references/link.md'));
     const file = path.join(tempDir(), 'x.squad');
-    const data = exportTo(source, file);
+    const data = await exportTo(source, file);
     expect(data.skipped).toContainEqual({ path: `${agentSkillDir('fenster', REACT_SKILL)}/references/link.md`, reason: 'a symlink or special file; not exported' });
     expect(fs.readFileSync(file, 'utf8')).not.toContain('do not export');
   });
 
-  it('never follows a symlinked squad folder out of the repository: skips and reports it, or refuses for .ai-team itself', () => {
-    const elsewhere = sourceSquad();
-    const source = sourceSquad();
+  it('never follows a symlinked squad folder out of the repository: skips and reports it, or refuses for .ai-team itself', async () => {
+    const elsewhere = await sourceSquad();
+    const source = await sourceSquad();
     writeFiles(elsewhere, { [charterPath('keaton')]: '# Keaton — from elsewhere\n', [squadPaths.castingPolicy]: '{"universe": "Elsewhere"}\n' });
     for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.teamSkills]) {
       fs.rmSync(path.join(source, rel), { recursive: true });
       fs.symlinkSync(path.join(elsewhere, rel), path.join(source, rel));
     }
     const file = path.join(tempDir(), 'x.squad');
-    const data = exportTo(source, file);
+    const data = await exportTo(source, file);
     for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.teamSkills]) expect(data.skipped).toContainEqual({ path: rel, reason: 'a symlink; not followed' });
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(document.agents).toEqual({});
@@ -219,13 +219,13 @@ describe('export', () => {
 
     const linked = tempRepo();
     fs.symlinkSync(path.join(elsewhere, '.ai-team'), path.join(linked, '.ai-team'));
-    const refused = runCli(['export', '--out', path.join(tempDir(), 'y.squad')], { cwd: linked });
+    const refused = await runCli(['export', '--out', path.join(tempDir(), 'y.squad')], { cwd: linked });
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim()).toMatch(/^✗ cannot export: \.ai-team is a symlink; export never follows symlinks — /);
   });
 
-  it('reports what it leaves out instead of dropping it silently: symlinked skill folders, .git in a skill, files that are not UTF-8', () => {
-    const source = sourceSquad();
+  it('reports what it leaves out instead of dropping it silently: symlinked skill folders, .git in a skill, files that are not UTF-8', async () => {
+    const source = await sourceSquad();
     const outside = tempDir();
     writeFiles(outside, { 'linked/SKILL.md': validSkill('linked') });
     fs.symlinkSync(path.join(outside, 'linked'), path.join(source, agentSkillDir('fenster', 'linked')));
@@ -237,7 +237,7 @@ describe('export', () => {
       [charterPath('hockney')]: Buffer.from([0x23, 0x20, 0x48, 0xe9, 0x0a]), // "# H\xe9": Latin-1, not UTF-8
     });
     const file = path.join(tempDir(), 'x.squad');
-    const data = exportTo(source, file);
+    const data = await exportTo(source, file);
     expect(data.skipped).toEqual(
       expect.arrayContaining([
         { path: agentSkillDir('fenster', 'linked'), reason: 'a symlink; not followed' },
@@ -253,45 +253,45 @@ describe('export', () => {
     expect(fs.readFileSync(file, 'utf8')).not.toContain('\uFFFD');
   });
 
-  it('lists the changed and added files of built-in skills, which stay behind with them', () => {
-    const source = sourceSquad();
+  it('lists the changed and added files of built-in skills, which stay behind with them', async () => {
+    const source = await sourceSquad();
     const builtin = teamSkillDir('squad-code-review');
     fs.appendFileSync(path.join(source, builtin, SKILL_FILE), '\n- Our own rule: review migrations twice.\n');
     writeFiles(source, { [`${builtin}/references/our-checklist.md`]: '# Checklist\n' });
-    const data = exportTo(source, path.join(tempDir(), 'x.squad'));
+    const data = await exportTo(source, path.join(tempDir(), 'x.squad'));
     const left = data.skipped.filter((skip) => skip.path.startsWith(`${squadPaths.teamSkills}/squad-`));
     expect(left).toEqual([
       { path: `${builtin}/${SKILL_FILE}`, reason: 'changed in a built-in skill; built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along' },
       { path: `${builtin}/references/our-checklist.md`, reason: 'added to a built-in skill; built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along' },
     ]);
-    const text = runCli(['export', '--out', path.join(tempDir(), 'y.squad')], { cwd: source });
+    const text = await runCli(['export', '--out', path.join(tempDir(), 'y.squad')], { cwd: source });
     expect(text.stderr).toContain(`⚠ ${builtin}/${SKILL_FILE}: changed in a built-in skill; built-in skills do not travel`);
   });
 });
 
 describe('import into a repository that has a squad', () => {
-  it('refuses without --force and writes nothing; with --force archives the old squad', () => {
-    const source = sourceSquad();
+  it('refuses without --force and writes nothing; with --force archives the old squad', async () => {
+    const source = await sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
-    exportTo(source, file);
+    await exportTo(source, file);
     const target = tempRepo();
-    expect(runCli(['init', '--yes', '--roles', 'Designer'], { cwd: target }).code).toBe(0);
+    expect((await runCli(['init', '--yes', '--roles', 'Designer'], { cwd: target })).code).toBe(0);
     writeFiles(target, { [`${agentSkillDir('keaton', 'figma')}/SKILL.md`]: validSkill('figma') });
     const before = hashTree(target);
     const oldSquad = hashTree(path.join(target, '.ai-team'));
 
-    const refused = runCli(['import', file], { cwd: target });
+    const refused = await runCli(['import', file], { cwd: target });
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim()).toMatch(/^✗ this repository already has a squad \(1 member, 1 learned skill\) — pass --force/);
     expect(hashTree(target)).toBe(before);
 
-    const dry = runCli(['import', file, '--force', '--dry-run'], { cwd: target });
+    const dry = await runCli(['import', file, '--force', '--dry-run'], { cwd: target });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('Would archive the previous squad (1 member, 1 learned skill)');
     expect(dry.stdout).toContain('Dry run: nothing was written.');
     expect(hashTree(target)).toBe(before);
 
-    const forced = importInto(target, file, '--force');
+    const forced = await importInto(target, file, '--force');
     expect(forced.replaced?.archive).toMatch(/^\.ai-team-archive-\d{4}-\d{2}-\d{2}T/);
     expect(hashTree(path.join(target, forced.replaced!.archive))).toBe(oldSquad);
     expect(skillTreeHash(target, agentSkillDir('fenster', REACT_SKILL))).toBe(skillTreeHash(source, agentSkillDir('fenster', REACT_SKILL)));
@@ -299,13 +299,13 @@ describe('import into a repository that has a squad', () => {
     expect(debris(target)).toEqual([forced.replaced!.archive]);
   });
 
-  it('replaces an infrastructure-only squad without --force, archiving it', () => {
-    const source = sourceSquad();
+  it('replaces an infrastructure-only squad without --force, archiving it', async () => {
+    const source = await sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
-    exportTo(source, file);
+    await exportTo(source, file);
     const target = tempRepo();
-    expect(runCli(['init', '--yes', '--no-team'], { cwd: target }).code).toBe(0);
-    const data = importInto(target, file);
+    expect((await runCli(['init', '--yes', '--no-team'], { cwd: target })).code).toBe(0);
+    const data = await importInto(target, file);
     expect(data.replaced).toMatchObject({ members: 0, learnedSkills: 0 });
     expect(data.created).toEqual([]);
     expect(parseRoster(read(target, squadPaths.team)).map((m) => m.name)).toEqual(['keaton', 'fenster', 'hockney', 'scribe']);
@@ -313,7 +313,7 @@ describe('import into a repository that has a squad', () => {
 });
 
 describe('import of an original Squad export (format 1.0)', () => {
-  it('restores the roster from the casting registry and charters, splits histories, imports skills', () => {
+  it('restores the roster from the casting registry and charters, splits histories, imports skills', async () => {
     const legacy = {
       version: '1.0',
       exported_at: '2025-01-01T00:00:00.000Z',
@@ -340,7 +340,7 @@ describe('import of an original Squad export (format 1.0)', () => {
     const file = path.join(tempDir(), 'squad-export.json');
     fs.writeFileSync(file, JSON.stringify(legacy, null, 2));
     const target = tempRepo();
-    const data = importInto(target, file);
+    const data = await importInto(target, file);
     expect(data.format).toBe('1.0');
     expect(data.universe).toBe('Alien');
     expect(data.agents.map((a) => `${a.displayName} (${a.role})`)).toEqual(['Ripley (Lead)', 'Dallas (Frontend Dev)']);
@@ -359,47 +359,47 @@ describe('import of an original Squad export (format 1.0)', () => {
     expect(registry.agents.ripley.persistent_name).toBe('Ripley');
     expect(JSON.parse(read(target, squadPaths.castingPolicy)).universe).toBe('Alien');
     // hire keeps working on the imported squad.
-    const hired = runCli(['hire', 'Tester', '--json'], { cwd: target });
+    const hired = await runCli(['hire', 'Tester', '--json'], { cwd: target });
     expect(hired.code, hired.stderr).toBe(0);
     expect(hired.json<{ universe: string }>().universe).toBe('Alien');
   });
 });
 
 describe('import of a Squad 1.0 export whose skill names break the name rules', () => {
-  it('normalises such a name, leaves out one it cannot normalise, and imports the rest', () => {
-    const { target, result } = importDocument({ version: '1.0', agents: {}, skills: [validSkill('api-errors'), validSkill('Api Errors Two'), validSkill('CON')] });
+  it('normalises such a name, leaves out one it cannot normalise, and imports the rest', async () => {
+    const { target, result } = await importDocument({ version: '1.0', agents: {}, skills: [validSkill('api-errors'), validSkill('Api Errors Two'), validSkill('CON')] });
     expect(result.stdout).toContain('✓ Imported 2 learned skills (api-errors, api-errors-two)');
     expect(result.stderr).toContain('⚠ Renamed Api Errors Two → api-errors-two (team): skill name "Api Errors Two" must be lowercase (the original Squad did not check skill names)');
     expect(result.stdout).toContain('Skipped CON (team): skill name "CON" must be lowercase and cannot be normalised: its normalised name "con" is a device name Windows reserves');
     expect(parseSkill(read(target, `${teamSkillDir('api-errors-two')}/${SKILL_FILE}`)).frontmatter.name).toBe('api-errors-two');
-    expect(runCli(['skills', 'validate'], { cwd: target }).code).toBe(0);
+    expect((await runCli(['skills', 'validate'], { cwd: target })).code).toBe(0);
   });
 });
 
 describe('skills named like built-ins', () => {
-  it('a learned squad-* skill this package does not ship travels and is imported, even with author "squad"', () => {
-    const source = sourceSquad();
+  it('a learned squad-* skill this package does not ship travels and is imported, even with author "squad"', async () => {
+    const source = await sourceSquad();
     writeFiles(source, { [`${teamSkillDir('squad-mine')}/SKILL.md`]: validSkill('squad-mine', 'Mine. Use when needed.', 'metadata:\n  author: squad') });
     const file = path.join(tempDir(), 'team.squad');
-    expect(exportTo(source, file).skills.map((s) => s.name)).toContain('squad-mine');
+    expect((await exportTo(source, file)).skills.map((s) => s.name)).toContain('squad-mine');
     const target = tempRepo();
-    const imported = importInto(target, file);
+    const imported = await importInto(target, file);
     expect(imported.skills.map((s) => s.name)).toContain('squad-mine');
     expect(imported.skipped).toEqual([]);
     expect(read(target, `${teamSkillDir('squad-mine')}/${SKILL_FILE}`)).toBe(read(source, `${teamSkillDir('squad-mine')}/${SKILL_FILE}`));
   });
 
-  it('renames learned skills to {name}-imported with their frontmatter name, and skips built-ins in the file', () => {
-    const source = sourceSquad();
+  it('renames learned skills to {name}-imported with their frontmatter name, and skips built-ins in the file', async () => {
+    const source = await sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
-    exportTo(source, file);
+    await exportTo(source, file);
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     const learned = (name: string, extra = '') => ({ skill_md: `\uFEFF${validSkill(name, `My own ${name}. Use when needed.`, extra).replace(/\n/g, '\r\n')}`, references: { 'a.md': 'A' } });
     document.agents.fenster.skills['squad-git-workflow'] = learned('squad-git-workflow');
     document.team_skills['squad-code-review'] = learned('squad-code-review', 'metadata:\n  author: hockney');
     document.team_skills['squad-code-review-imported'] = learned('squad-code-review-imported');
     document.team_skills['squad-scribe'] = { skill_md: validSkill('squad-scribe', 'Built-in.', 'metadata:\n  author: squad\n  version: "0.9"') };
-    const { target, result } = importDocument(document);
+    const { target, result } = await importDocument(document);
     expect(result.stderr).toContain('⚠ Renamed squad-git-workflow → squad-git-workflow-imported (fenster): a built-in skill has this name');
     expect(result.stderr).toContain('⚠ Renamed squad-code-review → squad-code-review-imported-2 (team): a built-in skill has this name');
     expect(result.stdout).toContain('Skipped squad-scribe (team): built-in skill: this repository gets its own version');
@@ -416,20 +416,20 @@ describe('skills named like built-ins', () => {
     const shipped = fs.readFileSync(path.resolve('templates/skills/squad-scribe/SKILL.md'), 'utf8');
     expect(read(target, `${teamSkillDir('squad-scribe')}/${SKILL_FILE}`)).toBe(shipped);
     expect(read(target, `${teamSkillDir('squad-git-workflow')}/${SKILL_FILE}`)).toBe(fs.readFileSync(path.resolve('templates/skills/squad-git-workflow/SKILL.md'), 'utf8'));
-    const validate = runCli(['skills', 'validate'], { cwd: target });
+    const validate = await runCli(['skills', 'validate'], { cwd: target });
     expect(validate.code, validate.stdout).toBe(0);
   });
 });
 
 /** Run a failing import and check: exit 1, one ✗ line naming the problem, nothing written. */
-function expectRejected(document: unknown, pattern: RegExp, options: { raw?: string | Buffer; setup?: (root: string) => void } = {}): void {
+async function expectRejected(document: unknown, pattern: RegExp, options: { raw?: string | Buffer; setup?: (root: string) => void } = {}): Promise<void> {
   const dir = tempDir();
   const file = path.join(dir, 'bad.squad');
   fs.writeFileSync(file, options.raw ?? JSON.stringify(document));
   const target = tempRepo();
   options.setup?.(target);
   const before = hashTree(target);
-  const result = runCli(['import', file], { cwd: target });
+  const result = await runCli(['import', file], { cwd: target });
   expect(result.code, result.stdout).toBe(1);
   const lines = result.stderr.trim().split('\n');
   expect(lines, result.stderr).toHaveLength(1);
@@ -453,123 +453,123 @@ function withReference(relPath: string): Record<string, unknown> {
 }
 
 describe('import refuses bad input with one line naming the entry, and writes nothing', () => {
-  it('not JSON, truncated JSON, not UTF-8', () => {
-    expectRejected(undefined, /^✗ invalid \.squad file: not valid JSON \(/, { raw: 'hello, this is not json' });
+  it('not JSON, truncated JSON, not UTF-8', async () => {
+    await expectRejected(undefined, /^✗ invalid \.squad file: not valid JSON \(/, { raw: 'hello, this is not json' });
     const whole = JSON.stringify(minimal());
-    expectRejected(undefined, /^✗ invalid \.squad file: not valid JSON, or cut short \(/, { raw: whole.slice(0, whole.length / 2) });
-    expectRejected(undefined, /not UTF-8 text/, { raw: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) });
-    expectRejected(undefined, /the document must be a JSON object, not a list/, { raw: '[1, 2]' });
+    await expectRejected(undefined, /^✗ invalid \.squad file: not valid JSON, or cut short \(/, { raw: whole.slice(0, whole.length / 2) });
+    await expectRejected(undefined, /not UTF-8 text/, { raw: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) });
+    await expectRejected(undefined, /the document must be a JSON object, not a list/, { raw: '[1, 2]' });
   });
 
-  it('a crafted key cannot repaint the terminal or fake a second line', () => {
+  it('a crafted key cannot repaint the terminal or fake a second line', async () => {
     const key = 'x\u001b[32m\n✓ imported, all good\u009b';
     const document = minimal({ agents: { fenster: { skills: { react: { skill_md: validSkill('react'), references: { 'a.md': { content: 'x', [key]: 1 } } } } } } });
-    expectRejected(document, /unexpected field "x\\u001b\[32m ✓ imported, all good\\u009b"/);
+    await expectRejected(document, /unexpected field "x\\u001b\[32m ✓ imported, all good\\u009b"/);
   });
 
-  it('unknown or missing format version', () => {
-    expectRejected(minimal({ squad_format_version: '2.0' }), /squad_format_version: unknown format version "2\.0"/);
-    expectRejected(minimal({ squad_format_version: 1.1 }), /squad_format_version: unknown format version 1\.1/);
+  it('unknown or missing format version', async () => {
+    await expectRejected(minimal({ squad_format_version: '2.0' }), /squad_format_version: unknown format version "2\.0"/);
+    await expectRejected(minimal({ squad_format_version: 1.1 }), /squad_format_version: unknown format version 1\.1/);
     const { squad_format_version: _, ...none } = minimal();
-    expectRejected(none, /no format version \(expected "squad_format_version": "1\.1"\)/);
-    expectRejected({ version: '0.9', agents: {} }, /^✗ invalid \.squad file: version: unknown format version "0\.9"/);
+    await expectRejected(none, /no format version \(expected "squad_format_version": "1\.1"\)/);
+    await expectRejected({ version: '0.9', agents: {} }, /^✗ invalid \.squad file: version: unknown format version "0\.9"/);
   });
 
-  it('wrong types', () => {
-    expectRejected(minimal({ agents: [] }), /invalid \.squad file: agents: must be an object, not a list/);
-    expectRejected(minimal({ agents: { fenster: { charter: 42 } } }), /agents\.fenster\.charter: must be a string, not a number/);
-    expectRejected(minimal({ agents: { fenster: { skills: { react: { skill_md: null } } } } }), /agents\.fenster\.skills\.react\.skill_md: must be a string, not null/);
-    expectRejected(withReferenceValue({ content: 'x', encoding: 'hex' }), /references\["a\.md"\]\.encoding: must be "utf8" or "base64"/);
-    expectRejected(withReferenceValue({ content: 'x', mode: '777' }), /references\["a\.md"\]\.mode: must be "644" or "755"/);
-    expectRejected(withReferenceValue({ content: '!!!', encoding: 'base64' }), /references\["a\.md"\]\.content: is not valid base64/);
-    expectRejected(withReferenceValue(12), /references\["a\.md"\]: must be a text string or an object/);
-    expectRejected(minimal({ team: { team_md: ['x'] } }), /team\.team_md: must be a string, not a list/);
+  it('wrong types', async () => {
+    await expectRejected(minimal({ agents: [] }), /invalid \.squad file: agents: must be an object, not a list/);
+    await expectRejected(minimal({ agents: { fenster: { charter: 42 } } }), /agents\.fenster\.charter: must be a string, not a number/);
+    await expectRejected(minimal({ agents: { fenster: { skills: { react: { skill_md: null } } } } }), /agents\.fenster\.skills\.react\.skill_md: must be a string, not null/);
+    await expectRejected(withReferenceValue({ content: 'x', encoding: 'hex' }), /references\["a\.md"\]\.encoding: must be "utf8" or "base64"/);
+    await expectRejected(withReferenceValue({ content: 'x', mode: '777' }), /references\["a\.md"\]\.mode: must be "644" or "755"/);
+    await expectRejected(withReferenceValue({ content: '!!!', encoding: 'base64' }), /references\["a\.md"\]\.content: is not valid base64/);
+    await expectRejected(withReferenceValue(12), /references\["a\.md"\]: must be a text string or an object/);
+    await expectRejected(minimal({ team: { team_md: ['x'] } }), /team\.team_md: must be a string, not a list/);
   });
 
-  it('agent and skill names that break the rules, duplicate keys, and files that are the same after normalisation', () => {
-    expectRejected(minimal({ agents: { 'Bad Name': {} } }), /agents\["Bad Name"\]: agent name "Bad Name" must be lowercase/);
-    expectRejected(minimal({ agents: { fenster: { skills: { '-react': { skill_md: 'x' } } } } }), /agents\.fenster\.skills\["-react"\]: skill name "-react" must not start or end with a hyphen/);
-    expectRejected(minimal({ team_skills: { 'a--b': { skill_md: 'x' } } }), /team_skills\.a--b: skill name "a--b" must not contain consecutive hyphens/);
-    expectRejected(minimal({ agents: { fenster: {}, Fenster: {} } }), /agents\.Fenster: agent name "Fenster" must be lowercase/);
-    expectRejected(minimal({ team_skills: { 'caf\u00e9': { skill_md: 'x' } } }), /team_skills\["caf\u00e9"\]: skill name "caf\u00e9" may only contain lowercase letters/);
-    expectRejected(minimal({ agents: { aux: {} } }), /agents\.aux: agent name "aux" is a device name Windows reserves/);
+  it('agent and skill names that break the rules, duplicate keys, and files that are the same after normalisation', async () => {
+    await expectRejected(minimal({ agents: { 'Bad Name': {} } }), /agents\["Bad Name"\]: agent name "Bad Name" must be lowercase/);
+    await expectRejected(minimal({ agents: { fenster: { skills: { '-react': { skill_md: 'x' } } } } }), /agents\.fenster\.skills\["-react"\]: skill name "-react" must not start or end with a hyphen/);
+    await expectRejected(minimal({ team_skills: { 'a--b': { skill_md: 'x' } } }), /team_skills\.a--b: skill name "a--b" must not contain consecutive hyphens/);
+    await expectRejected(minimal({ agents: { fenster: {}, Fenster: {} } }), /agents\.Fenster: agent name "Fenster" must be lowercase/);
+    await expectRejected(minimal({ team_skills: { 'caf\u00e9': { skill_md: 'x' } } }), /team_skills\["caf\u00e9"\]: skill name "caf\u00e9" may only contain lowercase letters/);
+    await expectRejected(minimal({ agents: { aux: {} } }), /agents\.aux: agent name "aux" is a device name Windows reserves/);
     const twice = JSON.stringify(minimal()).replace('"fenster":{', '"fenster":{"charter":"# First\\n",');
-    expectRejected(undefined, /^✗ invalid \.squad file: agents\.fenster: the key "charter" appears twice/, { raw: twice });
-    expectRejected(
+    await expectRejected(undefined, /^✗ invalid \.squad file: agents\.fenster: the key "charter" appears twice/, { raw: twice });
+    await expectRejected(
       minimal({ team_skills: { api: { skill_md: 'x', references: { 'Guide.md': 'a' }, files: { 'references/guide.md': 'b' } } } }),
       /team_skills\.api\.files\["references\/guide\.md"\]: the same file as team_skills\.api\.references\["Guide\.md"\]/,
     );
-    expectRejected(
+    await expectRejected(
       minimal({ team_skills: { api: { skill_md: 'x', references: { a: 'file', 'a/b.md': 'nested' } } } }),
       /team_skills\.api\.references\["a\/b\.md"\]: its folder "references\/a" is also a file/,
     );
-    expectRejected({ version: '1.0', agents: {}, skills: [validSkill('same'), validSkill('same')] }, /skills\[1\]: duplicate skill name "same"/);
+    await expectRejected({ version: '1.0', agents: {}, skills: [validSkill('same'), validSkill('same')] }, /skills\[1\]: duplicate skill name "same"/);
   });
 
-  it('file paths that are absolute, contain .., backslashes, NUL or a drive letter', () => {
-    expectRejected(withReference('/etc/passwd'), /references\["\/etc\/passwd"\]: the path is absolute/);
-    expectRejected(withReference('../x'), /^✗ invalid \.squad file: agents\.fenster\.skills\.react\.references\["\.\.\/x"\]: the path contains "\.\."/);
-    expectRejected(withReference('a/../../x'), /the path contains "\.\."/);
-    expectRejected(withReference('a\\b'), /references\["a\\\\b"\]: the path contains a backslash/);
-    expectRejected(withReference('a\u0000b'), /references\["a\\u0000b"\]: the path contains a NUL byte/);
-    expectRejected(withReference('C:/Windows/x'), /the path is absolute/);
-    expectRejected(withReference('docs/C:/x'), /references\["docs\/C:\/x"\]: the path contains a drive letter/);
-    expectRejected(withReference('a:b'), /references\["a:b"\]: the path is not portable: ":" is a character Windows does not allow in file names/);
-    expectRejected(withReference('.git/config'), /the path contains a \.git folder/);
+  it('file paths that are absolute, contain .., backslashes, NUL or a drive letter', async () => {
+    await expectRejected(withReference('/etc/passwd'), /references\["\/etc\/passwd"\]: the path is absolute/);
+    await expectRejected(withReference('../x'), /^✗ invalid \.squad file: agents\.fenster\.skills\.react\.references\["\.\.\/x"\]: the path contains "\.\."/);
+    await expectRejected(withReference('a/../../x'), /the path contains "\.\."/);
+    await expectRejected(withReference('a\\b'), /references\["a\\\\b"\]: the path contains a backslash/);
+    await expectRejected(withReference('a\u0000b'), /references\["a\\u0000b"\]: the path contains a NUL byte/);
+    await expectRejected(withReference('C:/Windows/x'), /the path is absolute/);
+    await expectRejected(withReference('docs/C:/x'), /references\["docs\/C:\/x"\]: the path contains a drive letter/);
+    await expectRejected(withReference('a:b'), /references\["a:b"\]: the path is not portable: ":" is a character Windows does not allow in file names/);
+    await expectRejected(withReference('.git/config'), /the path contains a \.git folder/);
   });
 
-  it('file paths Windows cannot hold: a stream name, reserved characters, device names, a trailing dot or space', () => {
-    expectRejected(withReference('notes.md:evil'), /references\["notes\.md:evil"\]: the path is not portable: ":" is a character Windows does not allow/);
-    expectRejected(withReference('what?.md'), /"\?" is a character Windows does not allow/);
-    expectRejected(withReference('a|b'), /"\|" is a character Windows does not allow/);
-    expectRejected(withReference('CON'), /references\["CON"\]: the path is not portable: "CON" is a device name Windows reserves/);
-    expectRejected(withReference('deep/aux.txt'), /"aux\.txt" is a device name Windows reserves/);
-    expectRejected(withReference('a.md.'), /"a\.md\." ends with a dot or a space/);
-    expectRejected(withReference('dir /x.md'), /"dir " ends with a dot or a space/);
+  it('file paths Windows cannot hold: a stream name, reserved characters, device names, a trailing dot or space', async () => {
+    await expectRejected(withReference('notes.md:evil'), /references\["notes\.md:evil"\]: the path is not portable: ":" is a character Windows does not allow/);
+    await expectRejected(withReference('what?.md'), /"\?" is a character Windows does not allow/);
+    await expectRejected(withReference('a|b'), /"\|" is a character Windows does not allow/);
+    await expectRejected(withReference('CON'), /references\["CON"\]: the path is not portable: "CON" is a device name Windows reserves/);
+    await expectRejected(withReference('deep/aux.txt'), /"aux\.txt" is a device name Windows reserves/);
+    await expectRejected(withReference('a.md.'), /"a\.md\." ends with a dot or a space/);
+    await expectRejected(withReference('dir /x.md'), /"dir " ends with a dot or a space/);
   });
 
-  it('control characters in a one-line field (a terminal escape, a forged line), naming the entry', () => {
+  it('control characters in a one-line field (a terminal escape, a forged line), naming the entry', async () => {
     const injected = 'X\u001b[31mRED\u001b[0m\nFAKE: \u2713 all good';
-    expectRejected(minimal({ source: { project: injected } }), /^✗ invalid \.squad file: source\.project: contains a control character \(U\+001B\)/);
-    expectRejected(minimal({ casting: { policy: { universe: `The Usual Suspects\u009b2J` } } }), /casting\.policy\.universe: contains a control character \(U\+009B\)/);
+    await expectRejected(minimal({ source: { project: injected } }), /^✗ invalid \.squad file: source\.project: contains a control character \(U\+001B\)/);
+    await expectRejected(minimal({ casting: { policy: { universe: `The Usual Suspects\u009b2J` } } }), /casting\.policy\.universe: contains a control character \(U\+009B\)/);
     const roster = '# Team\n\n| Name | Role | Charter | Status |\n|---|---|---|---|\n| Fen\u001b[2Jster | Dev | `.ai-team/agents/fenster/charter.md` | ✅ Active |\n';
-    expectRejected(minimal({ team: { team_md: roster } }), /team\.team_md: the roster name of fenster contains a control character \(U\+001B\)/);
-    expectRejected(minimal({ agents: { fenster: { charter: '# Fen\u0007ster — Lead\n' } } }), /agents\.fenster\.charter: the name of fenster contains a control character \(U\+0007\)/);
+    await expectRejected(minimal({ team: { team_md: roster } }), /team\.team_md: the roster name of fenster contains a control character \(U\+001B\)/);
+    await expectRejected(minimal({ agents: { fenster: { charter: '# Fen\u0007ster — Lead\n' } } }), /agents\.fenster\.charter: the name of fenster contains a control character \(U\+0007\)/);
   });
 
-  it('casting files create-squad could not use', () => {
-    expectRejected(minimal({ casting: { policy: { universe: 42 } } }), /^✗ invalid \.squad file: casting\.policy: not a valid casting policy: "universe" is not a string/);
-    expectRejected(minimal({ casting: { registry: { members: 'keaton' } } }), /casting\.registry: not a valid casting registry: "members" is not a list/);
+  it('casting files create-squad could not use', async () => {
+    await expectRejected(minimal({ casting: { policy: { universe: 42 } } }), /^✗ invalid \.squad file: casting\.policy: not a valid casting policy: "universe" is not a string/);
+    await expectRejected(minimal({ casting: { registry: { members: 'keaton' } } }), /casting\.registry: not a valid casting registry: "members" is not a list/);
   });
 
-  it('something that is not a regular file, without reading it', () => {
+  it('something that is not a regular file, without reading it', async () => {
     expect(fs.existsSync('/dev/zero')).toBe(true);
     const target = tempRepo();
-    const result = runCli(['import', '/dev/zero'], { cwd: target });
+    const result = await runCli(['import', '/dev/zero'], { cwd: target });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe('✗ /dev/zero is not a regular file — give the path of a .squad file ("create-squad export" writes one)');
     expect(listFiles(target)).toEqual([]);
   });
 
-  it('a file over the size limit, deeply nested JSON', () => {
+  it('a file over the size limit, deeply nested JSON', async () => {
     const big = 'x'.repeat(SQUAD_LIMITS.fileBytes + 1);
-    expectRejected(withReferenceValue(big), /references\["a\.md"\]: the file is 8 MB; the limit is 8 MB per file/);
-    expectRejected(undefined, /the JSON nests deeper than 64 levels/, { raw: `{"squad_format_version":"1.1","agents":{},"casting":{"policy":${'['.repeat(100000)}${']'.repeat(100000)}}}` });
+    await expectRejected(withReferenceValue(big), /references\["a\.md"\]: the file is 8 MB; the limit is 8 MB per file/);
+    await expectRejected(undefined, /the JSON nests deeper than 64 levels/, { raw: `{"squad_format_version":"1.1","agents":{},"casting":{"policy":${'['.repeat(100000)}${']'.repeat(100000)}}}` });
   });
 
-  it('a target whose squad folders are symlinks, or lead outside the repository', () => {
+  it('a target whose squad folders are symlinks, or lead outside the repository', async () => {
     const outside = tempDir();
     const document = minimal();
-    expectRejected(document, /^✗ \.ai-team is a symlink; import never writes through symlinks/, { setup: (root) => fs.symlinkSync(outside, path.join(root, '.ai-team')) });
-    expectRejected(document, /^✗ \.ai-team-templates is a symlink/, { setup: (root) => fs.symlinkSync(outside, path.join(root, '.ai-team-templates')) });
-    expectRejected(document, /^✗ refusing to write \.github\/agents\/squad\.agent\.md: \.github\/agents is a symlink that leads outside the repository/, {
+    await expectRejected(document, /^✗ \.ai-team is a symlink; import never writes through symlinks/, { setup: (root) => fs.symlinkSync(outside, path.join(root, '.ai-team')) });
+    await expectRejected(document, /^✗ \.ai-team-templates is a symlink/, { setup: (root) => fs.symlinkSync(outside, path.join(root, '.ai-team-templates')) });
+    await expectRejected(document, /^✗ refusing to write \.github\/agents\/squad\.agent\.md: \.github\/agents is a symlink that leads outside the repository/, {
       setup: (root) => {
         fs.mkdirSync(path.join(root, '.github'));
         fs.symlinkSync(outside, path.join(root, '.github/agents'));
       },
     });
     expect(fs.readdirSync(outside)).toEqual([]);
-    expectRejected(document, /^✗ cannot create .*\.github\/agents: .*\.github is a file, not a folder/, { setup: (root) => fs.writeFileSync(path.join(root, '.github'), 'not a folder') });
+    await expectRejected(document, /^✗ cannot create .*\.github\/agents: .*\.github is a file, not a folder/, { setup: (root) => fs.writeFileSync(path.join(root, '.github'), 'not a folder') });
   });
 });
 
@@ -582,29 +582,29 @@ describe('import interrupted', () => {
   const crashAfter = (k: number) => ({ CREATE_SQUAD_CRASH_AFTER_WRITES: String(k), TMPDIR: tempDir('squad-tmp-') });
 
   /** The smallest k for which the import is not killed (its number of writes + 1), by bisection. */
-  function writesOf(args: string[], prepare: () => string): number {
+  async function writesOf(args: string[], prepare: () => string): Promise<number> {
     let low = 1;
     let high = 512;
     while (low < high) {
       const mid = Math.floor((low + high) / 2);
       const root = prepare();
-      const result = runCli(args, { cwd: root, env: crashAfter(mid) });
+      const result = await runCli(args, { cwd: root, env: crashAfter(mid) });
       if (result.code === 0) high = mid;
       else low = mid + 1;
     }
     return low - 1;
   }
 
-  it('never loses the old squad, and a rerun (with --force) completes the job', () => {
-    const source = sourceSquad();
+  it('never loses the old squad, and a rerun (with --force) completes the job', async () => {
+    const source = await sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
-    exportTo(source, file);
+    await exportTo(source, file);
     const reactDir = agentSkillDir('fenster', REACT_SKILL);
     const expectedSkill = skillTreeHash(source, reactDir);
 
     // A repository with its own squad, replaced with --force.
     const template = tempRepo();
-    expect(runCli(['init', '--yes', '--roles', 'Designer'], { cwd: template }).code).toBe(0);
+    expect((await runCli(['init', '--yes', '--roles', 'Designer'], { cwd: template })).code).toBe(0);
     writeFiles(template, { [`${agentSkillDir('keaton', 'figma')}/SKILL.md`]: validSkill('figma'), 'README.md': '# app\n' });
     const oldSquad = hashTree(path.join(template, '.ai-team'));
     const copy = () => {
@@ -612,19 +612,19 @@ describe('import interrupted', () => {
       fs.cpSync(template, root, { recursive: true });
       return root;
     };
-    const total = writesOf(['import', file, '--force'], copy);
+    const total = await writesOf(['import', file, '--force'], copy);
     expect(total).toBeGreaterThan(20);
     const ks = [...new Set([1, Math.floor(total / 2), total - 2, total - 1, total])].filter((k) => k >= 1);
     for (const k of ks) {
       const root = copy();
-      const killed = runCli(['import', file, '--force'], { cwd: root, env: crashAfter(k) });
+      const killed = await runCli(['import', file, '--force'], { cwd: root, env: crashAfter(k) });
       expect(killed.code, `k=${k}`).not.toBe(0);
       // The old squad is whole: still in place, or in its archive.
       const archives = debris(root).filter((name) => name.startsWith('.ai-team-archive-'));
       const intact = [path.join(root, '.ai-team'), ...archives.map((a) => path.join(root, a))].some((dir) => fs.existsSync(dir) && hashTree(dir) === oldSquad);
       expect(intact, `k=${k}`).toBe(true);
       expect(read(root, 'README.md')).toBe('# app\n');
-      const again = runCli(['import', file, '--force'], { cwd: root });
+      const again = await runCli(['import', file, '--force'], { cwd: root });
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
       expect(skillTreeHash(root, reactDir), `k=${k}`).toBe(expectedSkill);
       expect(parseRoster(read(root, squadPaths.team)).map((m) => m.name)).toEqual(['keaton', 'fenster', 'hockney', 'scribe']);
@@ -633,12 +633,12 @@ describe('import interrupted', () => {
     }
   });
 
-  it('into a fresh repository: killed anywhere, the rerun ends in the same squad', () => {
-    const source = sourceSquad();
+  it('into a fresh repository: killed anywhere, the rerun ends in the same squad', async () => {
+    const source = await sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
-    exportTo(source, file);
+    await exportTo(source, file);
     const reference = tempRepo();
-    importInto(reference, file);
+    await importInto(reference, file);
     const stable = (root: string) =>
       Object.fromEntries(
         listFiles(root)
@@ -646,12 +646,12 @@ describe('import interrupted', () => {
           .map((rel) => [rel, read(root, rel).replace(/"at": "[^"]+"/g, '"at": "…"').replace(/on \d{4}-\d{2}-\d{2}/, 'on …')]),
       );
     const expected = stable(reference);
-    const total = writesOf(['import', file], tempRepo);
+    const total = await writesOf(['import', file], tempRepo);
     for (const k of [1, Math.floor(total / 3), total - 14, total - 8, total - 2, total - 1, total]) {
       const root = tempRepo();
-      const killed = runCli(['import', file], { cwd: root, env: crashAfter(k) });
+      const killed = await runCli(['import', file], { cwd: root, env: crashAfter(k) });
       expect(killed.code, `k=${k}`).not.toBe(0);
-      const again = runCli(['import', file, '--force'], { cwd: root });
+      const again = await runCli(['import', file, '--force'], { cwd: root });
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
       const files = stable(root);
       for (const [rel, content] of Object.entries(expected)) expect(files[rel], `k=${k} ${rel}`).toBe(content);
@@ -660,32 +660,32 @@ describe('import interrupted', () => {
 });
 
 describe('import output', () => {
-  it('every agent it reports exists afterwards: one the roster leaves out gets a folder, a charter and a history', () => {
-    const source = sourceSquad();
+  it('every agent it reports exists afterwards: one the roster leaves out gets a folder, a charter and a history', async () => {
+    const source = await sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
-    exportTo(source, file);
+    await exportTo(source, file);
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     document.agents['scribe-x'] = {};
-    const { target, result } = importDocument(document);
+    const { target, result } = await importDocument(document);
     expect(result.stdout).toContain('Hockney (Tester), Scribe X');
     expect(result.stderr).toContain('⚠ scribe-x is not in the roster of .ai-team/team.md: add a row for Scribe X there');
     expect(fs.existsSync(path.join(target, charterPath('scribe-x')))).toBe(true);
     expect(fs.existsSync(path.join(target, historyPath('scribe-x')))).toBe(true);
-    const prompt = runCli(['prompt', 'scribe-x', '--task', 'write the notes'], { cwd: target });
+    const prompt = await runCli(['prompt', 'scribe-x', '--task', 'write the notes'], { cwd: target });
     expect(prompt.code, prompt.stderr).toBe(0);
   });
 
   it('warns about squad-owned files that are dangling symlinks, which it leaves as they are', async () => {
-    const source = sourceSquad();
+    const source = await sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
-    exportTo(source, file);
+    await exportTo(source, file);
     const target = tempRepo();
     const template = (await shippedOwnedFiles()).map((f) => f.path).find((rel) => rel.startsWith(`${TEMPLATES_COPY_DIR}/`))!;
     for (const rel of [COORDINATOR_PATH, template]) {
       fs.mkdirSync(path.dirname(path.join(target, rel)), { recursive: true });
       fs.symlinkSync('nowhere.md', path.join(target, rel));
     }
-    const result = runCli(['import', file], { cwd: target });
+    const result = await runCli(['import', file], { cwd: target });
     expect(result.code, result.stderr).toBe(0);
     for (const rel of [COORDINATOR_PATH, template]) {
       expect(result.stderr).toContain(`⚠ ${rel} is a symlink`);
@@ -693,12 +693,12 @@ describe('import output', () => {
     }
   });
 
-  it('reports agents, learned skills, built-ins and the next steps', () => {
-    const source = sourceSquad();
+  it('reports agents, learned skills, built-ins and the next steps', async () => {
+    const source = await sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
-    exportTo(source, file);
+    await exportTo(source, file);
     const target = tempRepo();
-    const result = runCli(['import', file], { cwd: target });
+    const result = await runCli(['import', file], { cwd: target });
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.split('\n');
     expect(lines[0]).toBe('✓ Imported squad: 3 agents from The Usual Suspects: Keaton (Lead), Fenster (Core Dev), Hockney (Tester)');

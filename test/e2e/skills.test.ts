@@ -46,7 +46,7 @@ interface ValidateJson {
 }
 
 describe('skills validate', () => {
-  it('accepts a good skill folder, a SKILL.md path and a folder of skills', () => {
+  it('accepts a good skill folder, a SKILL.md path and a folder of skills', async () => {
     const cwd = tempDir();
     writeFiles(cwd, {
       'lib/pdf/SKILL.md': validSkill('pdf'),
@@ -55,19 +55,19 @@ describe('skills validate', () => {
       'lib/notes/readme.txt': 'not a skill',
     });
     for (const args of [['lib/pdf'], ['lib/pdf/SKILL.md'], ['lib']]) {
-      const result = runCli(['skills', 'validate', ...args, '--json'], { cwd });
+      const result = await runCli(['skills', 'validate', ...args, '--json'], { cwd });
       expect(result.code, result.stderr).toBe(0);
       const data = result.json<ValidateJson>();
       expect(data.ok).toBe(true);
       expect(data.skills.every((s) => s.valid)).toBe(true);
     }
-    const folder = runCli(['skills', 'validate', 'lib', '--json'], { cwd }).json<ValidateJson>();
+    const folder = (await runCli(['skills', 'validate', 'lib', '--json'], { cwd })).json<ValidateJson>();
     expect(folder.skills.map((s) => s.path)).toEqual(['lib/csv/SKILL.md', 'lib/pdf/SKILL.md']);
     expect(folder.skipped).toEqual([{ path: 'lib/notes', message: 'lib/notes has no SKILL.md' }]);
     expect(folder.summary).toEqual({ checked: 2, valid: 2, invalid: 0, errors: 0, warnings: 0 });
   });
 
-  it('reports bad skills with codes and lines, exit 1', () => {
+  it('reports bad skills with codes and lines, exit 1', async () => {
     const cwd = tempDir();
     writeFiles(cwd, {
       'bad/Upper/SKILL.md': validSkill('Upper'),
@@ -75,7 +75,7 @@ describe('skills validate', () => {
       'bad/long-desc/SKILL.md': validSkill('long-desc', 'd'.repeat(1025)),
       'bad/fine/SKILL.md': validSkill('fine'),
     });
-    const result = runCli(['skills', 'validate', 'bad', '--json'], { cwd });
+    const result = await runCli(['skills', 'validate', 'bad', '--json'], { cwd });
     expect(result.code).toBe(1);
     const data = result.json<ValidateJson>();
     expect(data.ok).toBe(false);
@@ -87,23 +87,23 @@ describe('skills validate', () => {
     expect(data.summary).toMatchObject({ checked: 4, valid: 1, invalid: 3 });
   });
 
-  it('passes warnings without --strict and fails them with it', () => {
+  it('passes warnings without --strict and fails them with it', async () => {
     const cwd = tempDir();
     writeFiles(cwd, { 'warn/SKILL.md': validSkill('warn', 'd', 'tags: [a]') });
-    const loose = runCli(['skills', 'validate', 'warn'], { cwd });
+    const loose = await runCli(['skills', 'validate', 'warn'], { cwd });
     expect(loose.code).toBe(0);
     expect(loose.stdout).toContain('warning');
-    const strict = runCli(['skills', 'validate', 'warn', '--strict', '--json'], { cwd });
+    const strict = await runCli(['skills', 'validate', 'warn', '--strict', '--json'], { cwd });
     expect(strict.code).toBe(1);
     expect(strict.json<ValidateJson>()).toMatchObject({ strict: true, summary: { invalid: 1, warnings: 1 } });
-    const strictText = runCli(['skills', 'validate', 'warn', '--strict'], { cwd });
+    const strictText = await runCli(['skills', 'validate', 'warn', '--strict'], { cwd });
     expect(strictText.stdout).toContain('    error  field "tags" is not part of the Agent Skills standard');
     expect(strictText.stdout).toContain('1 skill checked: 0 valid, 1 invalid (1 error under --strict: 0 from the rules, 1 from warnings)');
   });
 
-  it('validates the whole squad when no path is given', () => {
+  it('validates the whole squad when no path is given', async () => {
     const cwd = squadRepo({ '.ai-team/agents/fenster/skills/bad/SKILL.md': skillMd('name: bad') });
-    const result = runCli(['skills', 'validate', '--json'], { cwd });
+    const result = await runCli(['skills', 'validate', '--json'], { cwd });
     expect(result.code).toBe(1);
     const data = result.json<ValidateJson>();
     expect(data.skills.map((s) => [s.path, s.valid])).toEqual([
@@ -112,28 +112,28 @@ describe('skills validate', () => {
     ]);
   });
 
-  it('refuses a path that does not exist, or holds no skill', () => {
+  it('refuses a path that does not exist, or holds no skill', async () => {
     const cwd = tempDir();
     fs.mkdirSync(path.join(cwd, 'empty'));
-    const missing = runCli(['skills', 'validate', 'nope'], { cwd });
+    const missing = await runCli(['skills', 'validate', 'nope'], { cwd });
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim()).toMatch(/^✗ nope does not exist — /);
-    const empty = runCli(['skills', 'validate', 'empty'], { cwd });
+    const empty = await runCli(['skills', 'validate', 'empty'], { cwd });
     expect(empty.code).toBe(1);
     expect(empty.stderr).toMatch(/no SKILL\.md in empty/);
   });
 
-  it('points out a lowercase skill.md', () => {
+  it('points out a lowercase skill.md', async () => {
     const cwd = tempDir();
     writeFiles(cwd, { 'lower/skill.md': validSkill('lower') });
-    const result = runCli(['skills', 'validate', 'lower'], { cwd });
+    const result = await runCli(['skills', 'validate', 'lower'], { cwd });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^✗ lower has skill\.md; the standard file name is SKILL\.md \(rename it\)/);
   });
 });
 
 describe('skills list', () => {
-  it('lists scopes, versions, MCP servers and validity', () => {
+  it('lists scopes, versions, MCP servers and validity', async () => {
     const cwd = squadRepo({
       '.ai-team/skills/db/SKILL.md': skillMd(
         'name: db\ndescription: Databases.\nmetadata:\n  version: "2.1"\n  mcp-servers:\n    - name: postgres\n    - name: ado\n      optional: true',
@@ -141,22 +141,22 @@ describe('skills list', () => {
       '.ai-team/agents/fenster/skills/react/SKILL.md': validSkill('react'),
       '.ai-team/agents/keaton/skills/broken/SKILL.md': '# nothing',
     });
-    const text = runCli(['skills', 'list'], { cwd });
+    const text = await runCli(['skills', 'list'], { cwd });
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/squad-git-workflow\s+builtin\s+1\.0\s+-\s+✓ valid/);
     expect(text.stdout).toMatch(/db\s+team\s+2\.1\s+postgres, ado\?\s+✓ valid/);
     expect(text.stdout).toMatch(/react\s+agent:fenster/);
     expect(text.stdout).toMatch(/broken\s+agent:keaton\s+-\s+-\s+✗ 1 error/);
 
-    const json = runCli(['skills', 'list', '--agent', 'Fenster', '--json'], { cwd });
+    const json = await runCli(['skills', 'list', '--agent', 'Fenster', '--json'], { cwd });
     expect(json.code).toBe(0);
     const data = json.json<{ agent: string; skills: { name: string; scope: string; mcpServers: unknown[] }[] }>();
     expect(data.agent).toBe('fenster');
     expect(data.skills.map((s) => `${s.scope}:${s.name}`)).toEqual(['builtin:squad-git-workflow', 'team:db', 'agent:react']);
   });
 
-  it('lists the agents when --agent is unknown', () => {
-    const result = runCli(['skills', 'list', '--agent', 'mcmanus'], { cwd: squadRepo() });
+  it('lists the agents when --agent is unknown', async () => {
+    const result = await runCli(['skills', 'list', '--agent', 'mcmanus'], { cwd: squadRepo() });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe('✗ no agent named "mcmanus" in this squad — agents: keaton, fenster');
   });
@@ -175,10 +175,10 @@ describe('skills add', () => {
     return path.join(dir, 'api-design');
   }
 
-  it('installs a skill folder into the team scope, every file and the executable bit', () => {
+  it('installs a skill folder into the team scope, every file and the executable bit', async () => {
     const cwd = squadRepo();
     const src = source();
-    const result = runCli(['skills', 'add', src, '--json'], { cwd });
+    const result = await runCli(['skills', 'add', src, '--json'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     expect(result.json()).toMatchObject({ name: 'api-design', scope: 'team', destination: '.ai-team/skills/api-design' });
     const dest = path.join(cwd, '.ai-team/skills/api-design');
@@ -188,23 +188,23 @@ describe('skills add', () => {
     expect(fs.readdirSync(path.join(cwd, '.ai-team/skills')).sort()).toEqual(['api-design', 'squad-git-workflow']);
   });
 
-  it('installs into one agent with --agent', () => {
+  it('installs into one agent with --agent', async () => {
     const cwd = squadRepo();
-    const result = runCli(['skills', 'add', source(), '--agent', 'fenster'], { cwd });
+    const result = await runCli(['skills', 'add', source(), '--agent', 'fenster'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(".ai-team/agents/fenster/skills/api-design/");
     assertValidSkillFile(path.join(cwd, '.ai-team/agents/fenster/skills/api-design/SKILL.md'));
   });
 
-  it('refuses to replace an existing skill without --force, then backs it up with --force', () => {
+  it('refuses to replace an existing skill without --force, then backs it up with --force', async () => {
     const cwd = squadRepo({ '.ai-team/skills/api-design/SKILL.md': validSkill('api-design', 'My own edits.') });
     const before = hashTree(path.join(cwd, '.ai-team'));
-    const refused = runCli(['skills', 'add', source()], { cwd });
+    const refused = await runCli(['skills', 'add', source()], { cwd });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^✗ a skill already exists at \.ai-team\/skills\/api-design — pass --force/);
     expect(hashTree(path.join(cwd, '.ai-team'))).toBe(before);
 
-    const forced = runCli(['skills', 'add', source(), '--force', '--json'], { cwd });
+    const forced = await runCli(['skills', 'add', source(), '--force', '--json'], { cwd });
     expect(forced.code, forced.stderr).toBe(0);
     const backup = forced.json<{ backup: string }>().backup;
     expect(backup).toMatch(/^\.ai-team\/backups\/[\dT-]+Z\/\.ai-team\/skills\/api-design$/);
@@ -212,38 +212,38 @@ describe('skills add', () => {
     expect(fs.readFileSync(path.join(cwd, '.ai-team/skills/api-design/SKILL.md'), 'utf8')).toContain('REST API conventions.');
   });
 
-  it('refuses an invalid skill and writes nothing', () => {
+  it('refuses an invalid skill and writes nothing', async () => {
     const cwd = squadRepo();
     const dir = tempDir();
     writeFiles(dir, { 'Bad/SKILL.md': validSkill('Bad') });
     const before = hashTree(cwd);
-    const result = runCli(['skills', 'add', path.join(dir, 'Bad')], { cwd });
+    const result = await runCli(['skills', 'add', path.join(dir, 'Bad')], { cwd });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/is not a valid skill: name "Bad" must be lowercase/);
     expect(hashTree(cwd)).toBe(before);
   });
 
-  it('refuses the reserved squad- prefix in the team scope', () => {
+  it('refuses the reserved squad- prefix in the team scope', async () => {
     const cwd = squadRepo();
     const dir = tempDir();
     writeFiles(dir, { 'squad-mine/SKILL.md': validSkill('squad-mine') });
-    const result = runCli(['skills', 'add', path.join(dir, 'squad-mine')], { cwd });
+    const result = await runCli(['skills', 'add', path.join(dir, 'squad-mine')], { cwd });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('reserved for built-in skills');
   });
 
-  it('does not copy symlinks or .git data, says so, and --dry-run writes nothing', () => {
+  it('does not copy symlinks or .git data, says so, and --dry-run writes nothing', async () => {
     const cwd = squadRepo();
     const src = source();
     fs.symlinkSync('/etc/passwd', path.join(src, 'references', 'passwd'));
     writeFiles(src, { '.git/HEAD': 'ref: refs/heads/main\n' });
     const before = hashTree(cwd);
-    const dry = runCli(['skills', 'add', src, '--dry-run', '--json'], { cwd });
+    const dry = await runCli(['skills', 'add', src, '--dry-run', '--json'], { cwd });
     expect(dry.code).toBe(0);
     expect(dry.json()).toMatchObject({ dryRun: true, skipped: ['references/passwd'], git: ['.git'] });
-    expect(runCli(['skills', 'add', src, '--dry-run'], { cwd }).stderr).toContain(".git is git's own data; not copied");
+    expect((await runCli(['skills', 'add', src, '--dry-run'], { cwd })).stderr).toContain(".git is git's own data; not copied");
     expect(hashTree(cwd)).toBe(before);
-    const real = runCli(['skills', 'add', src], { cwd });
+    const real = await runCli(['skills', 'add', src], { cwd });
     expect(real.code).toBe(0);
     expect(real.stderr).toContain('references/passwd is a symlink');
     expect(fs.existsSync(path.join(cwd, '.ai-team/skills/api-design/references/passwd'))).toBe(false);
@@ -251,9 +251,9 @@ describe('skills add', () => {
 });
 
 describe('teach', () => {
-  it('creates a valid user-taught skill for an agent', () => {
+  it('creates a valid user-taught skill for an agent', async () => {
     const cwd = squadRepo();
-    const result = runCli(['teach', 'fenster', 'Always use Tailwind CSS for styling', '--json'], { cwd });
+    const result = await runCli(['teach', 'fenster', 'Always use Tailwind CSS for styling', '--json'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     const data = result.json<{ name: string; path: string }>();
     expect(data).toMatchObject({ name: 'tailwind-css-styling', scope: 'agent', agent: 'fenster' });
@@ -263,85 +263,85 @@ describe('teach', () => {
     expect(frontmatter.metadata).toMatchObject({ author: 'user-taught', version: '1.0' });
   });
 
-  it('teaches the team with --team and a chosen --name', () => {
+  it('teaches the team with --team and a chosen --name', async () => {
     const cwd = squadRepo();
-    const result = runCli(['teach', '--team', 'Squash-merge every pull request', '--name', 'merge-policy'], { cwd });
+    const result = await runCli(['teach', '--team', 'Squash-merge every pull request', '--name', 'merge-policy'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     assertValidSkillFile(path.join(cwd, '.ai-team/skills/merge-policy/SKILL.md'));
-    const list = runCli(['skills', 'list', '--agent', 'keaton', '--json'], { cwd });
+    const list = await runCli(['skills', 'list', '--agent', 'keaton', '--json'], { cwd });
     expect(list.json<{ skills: { name: string }[] }>().skills.map((s) => s.name)).toContain('merge-policy');
   });
 
-  it('lists the agents when the agent is unknown, and writes nothing', () => {
+  it('lists the agents when the agent is unknown, and writes nothing', async () => {
     const cwd = squadRepo();
     const before = hashTree(cwd);
-    const result = runCli(['teach', 'mcmanus', 'write docs'], { cwd });
+    const result = await runCli(['teach', 'mcmanus', 'write docs'], { cwd });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe('✗ no agent named "mcmanus" in this squad — agents: keaton, fenster');
     expect(hashTree(cwd)).toBe(before);
   });
 
-  it('refuses to overwrite an existing skill', () => {
+  it('refuses to overwrite an existing skill', async () => {
     const cwd = squadRepo();
-    expect(runCli(['teach', 'keaton', 'use ADRs', '--name', 'adrs'], { cwd }).code).toBe(0);
+    expect((await runCli(['teach', 'keaton', 'use ADRs', '--name', 'adrs'], { cwd })).code).toBe(0);
     const file = path.join(cwd, '.ai-team/agents/keaton/skills/adrs/SKILL.md');
     fs.appendFileSync(file, '\nMy edit.\n');
-    const again = runCli(['teach', 'keaton', 'something else', '--name', 'adrs'], { cwd });
+    const again = await runCli(['teach', 'keaton', 'something else', '--name', 'adrs'], { cwd });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already exists');
     expect(fs.readFileSync(file, 'utf8')).toContain('My edit.');
   });
 
-  it('reports usage errors with exit 2', () => {
+  it('reports usage errors with exit 2', async () => {
     const cwd = squadRepo();
-    expect(runCli(['teach', 'fenster'], { cwd }).code).toBe(2);
-    expect(runCli(['teach', '--team'], { cwd }).code).toBe(2);
-    expect(runCli(['teach', '--team', 'fenster', 'x'], { cwd }).code).toBe(2);
-    expect(runCli(['teach', 'fenster', 'x', '--name', 'Bad Name'], { cwd }).code).toBe(2);
-    expect(runCli(['teach', '--team', 'x', '--name', 'squad-x'], { cwd }).code).toBe(1);
+    expect((await runCli(['teach', 'fenster'], { cwd })).code).toBe(2);
+    expect((await runCli(['teach', '--team'], { cwd })).code).toBe(2);
+    expect((await runCli(['teach', '--team', 'fenster', 'x'], { cwd })).code).toBe(2);
+    expect((await runCli(['teach', 'fenster', 'x', '--name', 'Bad Name'], { cwd })).code).toBe(2);
+    expect((await runCli(['teach', '--team', 'x', '--name', 'squad-x'], { cwd })).code).toBe(1);
   });
 });
 
 describe('skills validate and list agree', () => {
-  it('lists folders without a SKILL.md as skipped when no path is given', () => {
+  it('lists folders without a SKILL.md as skipped when no path is given', async () => {
     const cwd = squadRepo({ '.ai-team/skills/notes/README.md': 'x', '.ai-team/agents/fenster/skills/lower/skill.md': validSkill('lower') });
-    const result = runCli(['skills', 'validate', '--json'], { cwd });
+    const result = await runCli(['skills', 'validate', '--json'], { cwd });
     expect(result.code).toBe(0);
     expect(result.json<ValidateJson>().skipped).toEqual([
       { path: '.ai-team/skills/notes', message: '.ai-team/skills/notes has no SKILL.md' },
       { path: '.ai-team/agents/fenster/skills/lower', message: '.ai-team/agents/fenster/skills/lower has skill.md; the standard file name is SKILL.md (rename it)' },
     ]);
-    const text = runCli(['skills', 'validate'], { cwd });
+    const text = await runCli(['skills', 'validate'], { cwd });
     expect(text.stderr).toContain('⚠ .ai-team/skills/notes has no SKILL.md, skipped\n');
   });
 
-  it('refuse the same frontmatter over 64 KB, even when it is closed within the first 68 KB read', () => {
+  it('refuse the same frontmatter over 64 KB, even when it is closed within the first 68 KB read', async () => {
     const big = `name: big\ndescription: Big.\nmetadata:\n  notes: "${'x'.repeat(66 * 1024)}"`;
     const cwd = squadRepo({ '.ai-team/skills/big/SKILL.md': skillMd(big) });
-    const list = runCli(['skills', 'list', '--json'], { cwd }).json<{ skills: { name: string; valid: boolean; errors: { code: string }[] }[] }>();
+    const list = (await runCli(['skills', 'list', '--json'], { cwd })).json<{ skills: { name: string; valid: boolean; errors: { code: string }[] }[] }>();
     expect(list.skills.find((s) => s.name === 'big')).toMatchObject({ valid: false, errors: [{ code: 'frontmatter-too-large' }] });
-    const validate = runCli(['skills', 'validate', '.ai-team/skills/big', '--json'], { cwd }).json<ValidateJson>();
+    const validate = (await runCli(['skills', 'validate', '.ai-team/skills/big', '--json'], { cwd })).json<ValidateJson>();
     expect(validate.skills[0]).toMatchObject({ valid: false, errors: [{ code: 'frontmatter-too-large' }] });
   });
 
-  it('mark a version YAML read as a number, and say why', () => {
+  it('mark a version YAML read as a number, and say why', async () => {
     const cwd = squadRepo({ '.ai-team/skills/num/SKILL.md': validSkill('num', 'Numbers.', 'metadata:\n  version: 1.10') });
-    const list = runCli(['skills', 'list'], { cwd });
+    const list = await runCli(['skills', 'list'], { cwd });
     expect(list.stdout).toMatch(/num\s+team\s+1\.1\?\s+-\s+⚠ 1 warning/);
-    expect(runCli(['skills', 'list', '--json'], { cwd }).json<{ skills: { name: string }[] }>().skills.find((s) => s.name === 'num')).toMatchObject({ version: '1.1', versionUnquoted: true });
-    const validate = runCli(['skills', 'validate', '.ai-team/skills/num'], { cwd });
+    expect((await runCli(['skills', 'list', '--json'], { cwd })).json<{ skills: { name: string }[] }>().skills.find((s) => s.name === 'num')).toMatchObject({ version: '1.1', versionUnquoted: true });
+    const validate = await runCli(['skills', 'validate', '.ai-team/skills/num'], { cwd });
     expect(validate.stdout).toContain('warning  metadata.version is written unquoted; YAML reads it as the number 1.1 — quote the version');
   });
 });
 
 describe('teach and the reserved prefix', () => {
-  it('refuses a team skill named squad-*, as skills add does, and writes nothing', () => {
+  it('refuses a team skill named squad-*, as skills add does, and writes nothing', async () => {
     const cwd = squadRepo();
     const before = hashTree(cwd);
-    const result = runCli(['teach', '--team', 'Release every Friday', '--name', 'squad-release'], { cwd });
+    const result = await runCli(['teach', '--team', 'Release every Friday', '--name', 'squad-release'], { cwd });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe('✗ "squad-release" uses the squad- prefix, which is reserved for built-in skills — choose another name with --name');
     expect(hashTree(cwd)).toBe(before);
-    expect(runCli(['teach', 'fenster', 'Release every Friday', '--name', 'squad-release'], { cwd }).code).toBe(0);
+    expect((await runCli(['teach', 'fenster', 'Release every Friday', '--name', 'squad-release'], { cwd })).code).toBe(0);
   });
 });

@@ -50,14 +50,14 @@ function stateWithoutBackups(root: string): Record<string, string> {
   );
 }
 
-function upgradeJson(root: string, extra: string[] = []): UpgradeJson {
-  const result = runCli(['upgrade', '--json', ...extra], { cwd: root });
+async function upgradeJson(root: string, extra: string[] = []): Promise<UpgradeJson> {
+  const result = await runCli(['upgrade', '--json', ...extra], { cwd: root });
   expect(result.code, result.stderr).toBe(0);
   return result.json<UpgradeJson>();
 }
 
 describe('upgrade of a squad made by create-squad 0.0.1', () => {
-  it('refreshes what create-squad owns, backs up edits, and leaves everything learned byte for byte', () => {
+  it('refreshes what create-squad owns, backs up edits, and leaves everything learned byte for byte', async () => {
     const root = fixtureRepo('v0.0.1');
     const edits = editV001(root);
     const script = '.ai-team/agents/fenster/skills/react-patterns/scripts/check.sh';
@@ -65,7 +65,7 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     const team = hashPaths(root, V001_TEAM_PATHS);
     const oldManifest = parseManifest(read(root, squadPaths.manifest).toString());
 
-    const result = runCli(['upgrade'], { cwd: root });
+    const result = await runCli(['upgrade'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^✓ Upgraded the squad from 0\\.0\\.1 to ${VERSION.replace(/\./g, '\\.')} in `));
     expect(result.stdout).toContain('learned skills untouched: 2\n');
@@ -104,7 +104,7 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
 
     // A second run changes nothing.
     const before = hashTree(root);
-    const again = runCli(['upgrade'], { cwd: root });
+    const again = await runCli(['upgrade'], { cwd: root });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/^✓ Already up to date with create-squad .*: nothing was changed\n/);
     expect(again.stdout).toContain(`${V001_EDITS.reference} — edited by you`);
@@ -112,16 +112,16 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     expect(hashTree(root)).toBe(before);
   });
 
-  it('reports the same plan as JSON, and --dry-run writes nothing', () => {
+  it('reports the same plan as JSON, and --dry-run writes nothing', async () => {
     const root = fixtureRepo('v0.0.1');
     editV001(root);
     const before = hashTree(root);
-    const dry = upgradeJson(root, ['--dry-run']);
+    const dry = await upgradeJson(root, ['--dry-run']);
     expect(hashTree(root)).toBe(before);
     expect(dry.dryRun).toBe(true);
     expect(dry.upToDate).toBe(false);
 
-    const real = upgradeJson(root);
+    const real = await upgradeJson(root);
     expect({ ...dry, dryRun: false, backedUp: dry.backedUp.map((b) => b.path) }).toEqual({ ...real, backedUp: real.backedUp.map((b) => b.path) });
     expect(real).toMatchObject({ ok: true, from: '0.0.1', to: VERSION, upToDate: false, adopted: false, learnedSkillsUntouched: 2, dryRun: false });
     expect(real.replaced).toEqual(expect.arrayContaining([COORDINATOR_PATH, V001_EDITS.template, V001_EDITS.skill, `${teamSkillDir('squad-casting')}/SKILL.md`]));
@@ -131,27 +131,27 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     expect(real.skipped).toEqual([{ path: V001_EDITS.reference, reason: expect.stringMatching(/^edited by you/) }]);
     expect(real.migrations.map((m) => `${m.version} ${m.id}`)).toEqual(['0.1.0 state-folders', '0.1.0 gitattributes-union']);
 
-    const second = upgradeJson(root);
+    const second = await upgradeJson(root);
     expect(second).toMatchObject({ upToDate: true, from: VERSION, to: VERSION, created: [], replaced: [], backedUp: [], migrations: [] });
     const dryAgain = hashTree(root);
-    expect(upgradeJson(root, ['--dry-run']).upToDate).toBe(true);
+    expect((await upgradeJson(root, ['--dry-run'])).upToDate).toBe(true);
     expect(hashTree(root)).toBe(dryAgain);
   });
 });
 
 describe('upgrade of a 0.0.1 squad whose coordinator was deleted', () => {
-  it('takes the installed version from the manifest, not "unknown"', () => {
+  it('takes the installed version from the manifest, not "unknown"', async () => {
     const root = fixtureRepo('v0.0.1');
     fs.rmSync(path.join(root, COORDINATOR_PATH));
-    const result = runCli(['upgrade', '--dry-run'], { cwd: root });
+    const result = await runCli(['upgrade', '--dry-run'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^✓ Would upgrade the squad from 0\.0\.1 to /);
-    expect(upgradeJson(root)).toMatchObject({ from: '0.0.1', created: expect.arrayContaining([COORDINATOR_PATH]) });
+    expect(await upgradeJson(root)).toMatchObject({ from: '0.0.1', created: expect.arrayContaining([COORDINATOR_PATH]) });
   });
 });
 
 describe('upgrade of a squad in the original Squad layout (no manifest, no stamp)', () => {
-  it('adopts it: every differing owned file is backed up, learned skills and foreign templates are left alone', () => {
+  it('adopts it: every differing owned file is backed up, learned skills and foreign templates are left alone', async () => {
     const root = fixtureRepo('original-squad');
     const learned = [
       '.ai-team/agents',
@@ -170,7 +170,7 @@ describe('upgrade of a squad in the original Squad layout (no manifest, no stamp
     );
     expect(originals.size).toBeGreaterThan(0);
 
-    const data = upgradeJson(root);
+    const data = await upgradeJson(root);
     expect(data).toMatchObject({ from: 'unknown', to: VERSION, adopted: true, learnedSkillsUntouched: 2 });
     expect(data.backedUp.map((b) => b.path)).toEqual([...originals.keys()].sort());
     for (const b of data.backedUp) expect(read(root, b.backup).equals(originals.get(b.path)!), b.path).toBe(true);
@@ -179,13 +179,13 @@ describe('upgrade of a squad in the original Squad layout (no manifest, no stamp
     expect(data.migrations.flatMap((m) => m.paths)).toEqual([`${squadPaths.decisionsInbox}/.gitkeep`, `${squadPaths.log}/.gitkeep`, squadPaths.gitattributes]);
     expect(parseManifest(read(root, squadPaths.manifest).toString())).toMatchObject({ state: 'ok', manifest: { version: VERSION } });
 
-    const text = runCli(['upgrade'], { cwd: root });
+    const text = await runCli(['upgrade'], { cwd: root });
     expect(text.stdout).toMatch(/^✓ Already up to date/);
   });
 
-  it('prints the adoption in the text report', () => {
+  it('prints the adoption in the text report', async () => {
     const root = fixtureRepo('original-squad');
-    const result = runCli(['upgrade', '--dry-run'], { cwd: root });
+    const result = await runCli(['upgrade', '--dry-run'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^✓ Would upgrade the squad from unknown to /);
     expect(result.stdout).toContain('No install record was found');
@@ -195,25 +195,25 @@ describe('upgrade of a squad in the original Squad layout (no manifest, no stamp
 });
 
 describe('upgrade at the installed version', () => {
-  it('is a no-op right after init', () => {
+  it('is a no-op right after init', async () => {
     const root = tempRepo();
-    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     const before = hashTree(root);
-    const result = runCli(['upgrade'], { cwd: root });
+    const result = await runCli(['upgrade'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe(`✓ Already up to date with create-squad ${VERSION}: nothing was changed\nlearned skills untouched: 0\n`);
     expect(hashTree(root)).toBe(before);
   });
 
-  it('recreates missing owned files and runs the migrations still missing', () => {
+  it('recreates missing owned files and runs the migrations still missing', async () => {
     const root = tempRepo();
-    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     const complete = stateWithoutBackups(root);
     fs.rmSync(path.join(root, teamSkillDir('squad-upgrade')), { recursive: true });
     fs.rmSync(path.join(root, '.ai-team-templates/charter.md'));
     fs.rmSync(path.join(root, squadPaths.log), { recursive: true });
     fs.writeFileSync(path.join(root, squadPaths.gitattributes), '');
-    const data = upgradeJson(root);
+    const data = await upgradeJson(root);
     expect(data).toMatchObject({ from: VERSION, to: VERSION, upToDate: false, replaced: [], backedUp: [] });
     expect(data.created).toEqual(['.ai-team-templates/charter.md', `${teamSkillDir('squad-upgrade')}/SKILL.md`]);
     expect(data.migrations.map((m) => m.id)).toEqual(['state-folders', 'gitattributes-union']);
@@ -223,22 +223,22 @@ describe('upgrade at the installed version', () => {
 });
 
 describe('upgrade at the installed version, with only a migration missing', () => {
-  it('says the files are up to date and runs the migration', () => {
+  it('says the files are up to date and runs the migration', async () => {
     const root = tempRepo();
-    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     fs.rmSync(path.join(root, squadPaths.gitattributes));
-    const result = runCli(['upgrade'], { cwd: root });
+    const result = await runCli(['upgrade'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^✓ Already up to date with create-squad .*; ran the missing migrations in .*\nRan migrations:\n {2}0\.1\.0 gitattributes-union: \.gitattributes\n/);
     expect(read(root, squadPaths.gitattributes).toString()).toContain('merge=union');
-    expect(runCli(['upgrade', '--json'], { cwd: root }).json()).toMatchObject({ upToDate: true, migrations: [] });
+    expect((await runCli(['upgrade', '--json'], { cwd: root })).json()).toMatchObject({ upToDate: true, migrations: [] });
   });
 });
 
 describe('upgrade with a squad-owned file behind a symlink', () => {
-  it('never writes through the link, and says the squad is not up to date (exit 1) instead of "Already up to date"', () => {
+  it('never writes through the link, and says the squad is not up to date (exit 1) instead of "Already up to date"', async () => {
     const root = tempRepo();
-    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     const outside = path.join(tempDir('outside-'), 'squad.agent.md');
     const oldCoordinator = read(root, COORDINATOR_PATH).toString().replace(`create-squad: ${VERSION}`, 'create-squad: 0.0.1');
     fs.writeFileSync(outside, oldCoordinator);
@@ -246,7 +246,7 @@ describe('upgrade with a squad-owned file behind a symlink', () => {
     fs.symlinkSync(outside, path.join(root, COORDINATOR_PATH));
     const before = hashTree(root);
 
-    const result = runCli(['upgrade'], { cwd: root });
+    const result = await runCli(['upgrade'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.stdout).not.toContain('Already up to date');
     expect(result.stderr).toContain(`⚠ ${COORDINATOR_PATH} was not upgraded: it is a symlink`);
@@ -255,7 +255,7 @@ describe('upgrade with a squad-owned file behind a symlink', () => {
     expect(fs.readFileSync(outside, 'utf8')).toBe(oldCoordinator);
     expect(hashTree(root)).toBe(before);
 
-    const json = runCli(['upgrade', '--json'], { cwd: root });
+    const json = await runCli(['upgrade', '--json'], { cwd: root });
     expect(json.code).toBe(1);
     expect(json.json<UpgradeJson>()).toMatchObject({
       from: '0.0.1',
@@ -267,24 +267,24 @@ describe('upgrade with a squad-owned file behind a symlink', () => {
     // Replaced by a real file, as the fix says: the upgrade goes through.
     fs.rmSync(path.join(root, COORDINATOR_PATH));
     fs.writeFileSync(path.join(root, COORDINATOR_PATH), oldCoordinator);
-    const fixed = upgradeJson(root);
+    const fixed = await upgradeJson(root);
     expect(fixed).toMatchObject({ from: '0.0.1', replaced: [COORDINATOR_PATH], notUpgraded: [] });
-    expect(upgradeJson(root)).toMatchObject({ upToDate: true });
+    expect(await upgradeJson(root)).toMatchObject({ upToDate: true });
   });
 
-  it('does the rest of the upgrade, and a link to what is shipped is no obstacle', () => {
+  it('does the rest of the upgrade, and a link to what is shipped is no obstacle', async () => {
     const root = tempRepo();
-    expect(runCli(['init', '--yes'], { cwd: root }).code).toBe(0);
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     const template = '.ai-team-templates/charter.md';
     const copy = path.join(tempDir('outside-'), 'charter.md');
     fs.copyFileSync(path.join(root, template), copy);
     fs.rmSync(path.join(root, template));
     fs.symlinkSync(copy, path.join(root, template));
-    expect(upgradeJson(root)).toMatchObject({ upToDate: true, notUpgraded: [] });
+    expect(await upgradeJson(root)).toMatchObject({ upToDate: true, notUpgraded: [] });
 
     fs.appendFileSync(copy, 'edited through the link\n');
     fs.rmSync(path.join(root, teamSkillDir('squad-upgrade')), { recursive: true });
-    const result = runCli(['upgrade', '--json'], { cwd: root });
+    const result = await runCli(['upgrade', '--json'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.json<UpgradeJson>()).toMatchObject({
       upToDate: false,
@@ -297,40 +297,40 @@ describe('upgrade with a squad-owned file behind a symlink', () => {
 });
 
 describe('upgrade refuses bad situations with nothing written', () => {
-  it('no squad', () => {
+  it('no squad', async () => {
     const root = tempRepo();
-    const result = runCli(['upgrade'], { cwd: root });
+    const result = await runCli(['upgrade'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^✗ no squad found in .* — run "npx create-squad init" first/);
     expect(fs.readdirSync(root)).toEqual(['.git']);
   });
 
-  it('a squad set up by a newer create-squad', () => {
+  it('a squad set up by a newer create-squad', async () => {
     const root = fixtureRepo('v0.0.1');
     const coordinator = path.join(root, COORDINATOR_PATH);
     fs.writeFileSync(coordinator, fs.readFileSync(coordinator, 'utf8').replace('create-squad: 0.0.1', 'create-squad: 99.0.0'));
     const before = hashTree(root);
-    const result = runCli(['upgrade', '--json'], { cwd: root });
+    const result = await runCli(['upgrade', '--json'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.json()).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringMatching(/99\.0\.0, which is newer/) } });
     expect(hashTree(root)).toBe(before);
   });
 
-  it('a file standing where the backups folder goes', () => {
+  it('a file standing where the backups folder goes', async () => {
     const root = fixtureRepo('v0.0.1');
     editV001(root);
     writeFiles(root, { [squadPaths.backups]: 'not a folder' });
     const before = hashTree(root);
-    const result = runCli(['upgrade'], { cwd: root });
+    const result = await runCli(['upgrade'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^✗ cannot back up .* \.ai-team\/backups is a file, not a folder — move \.ai-team\/backups aside/);
     expect(hashTree(root)).toBe(before);
   });
 
-  it('an unexpected argument (usage error, exit 2)', () => {
+  it('an unexpected argument (usage error, exit 2)', async () => {
     const root = fixtureRepo('v0.0.1');
     const before = hashTree(root);
-    const result = runCli(['upgrade', 'now'], { cwd: root });
+    const result = await runCli(['upgrade', 'now'], { cwd: root });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^✗ too many arguments/);
     expect(hashTree(root)).toBe(before);
@@ -343,20 +343,20 @@ describe('upgrade interrupted', () => {
    * the state of an uninterrupted upgrade (backups aside), with every user edit in place or in a
    * backup, and the learned state byte-identical.
    */
-  function crashAndRerun(prepare: () => { root: string; edits: Map<string, Buffer> }, teamPaths: readonly string[], ks?: (total: number) => number[]) {
+  async function crashAndRerun(prepare: () => { root: string; edits: Map<string, Buffer> }, teamPaths: readonly string[], ks?: (total: number) => number[]) {
     const reference = prepare();
     const team = hashPaths(reference.root, teamPaths);
-    const plan = upgradeJson(reference.root, ['--dry-run']);
+    const plan = await upgradeJson(reference.root, ['--dry-run']);
     const total = plan.created.length + plan.replaced.length + plan.backedUp.length + plan.migrations.flatMap((m) => m.paths).length + 1;
-    upgradeJson(reference.root);
+    await upgradeJson(reference.root);
     const expected = stateWithoutBackups(reference.root);
     const kept = new Set(plan.skipped.map((s) => s.path));
 
     for (const k of ks ? ks(total) : Array.from({ length: total }, (_, i) => i + 1)) {
       const { root, edits } = prepare();
-      const killed = runCli(['upgrade'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
+      const killed = await runCli(['upgrade'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
       expect(killed.code, `k=${k}: the process should have been killed`).toBe(-1);
-      const again = runCli(['upgrade'], { cwd: root });
+      const again = await runCli(['upgrade'], { cwd: root });
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
 
       expect(stateWithoutBackups(root), `k=${k}`).toEqual(expected);
@@ -378,16 +378,16 @@ describe('upgrade interrupted', () => {
     return total;
   }
 
-  it('after any write of an upgrade from 0.0.1, a rerun ends in the correct state with nothing lost', () => {
-    const total = crashAndRerun(() => {
+  it('after any write of an upgrade from 0.0.1, a rerun ends in the correct state with nothing lost', async () => {
+    const total = await crashAndRerun(() => {
       const root = fixtureRepo('v0.0.1');
       return { root, edits: editV001(root) };
     }, V001_TEAM_PATHS);
     expect(total).toBeGreaterThan(20);
   });
 
-  it('after any write of an adoption of the original Squad layout, likewise', () => {
-    crashAndRerun(
+  it('after any write of an adoption of the original Squad layout, likewise', async () => {
+    await crashAndRerun(
       () => {
         const root = fixtureRepo('original-squad');
         const edits = new Map(owned.filter((f) => exists(root, f.path)).map((f) => [f.path, read(root, f.path)] as const));

@@ -1,15 +1,28 @@
-/** Helpers for end-to-end tests: run the built CLI in temporary git repositories. */
+/**
+ * Helpers for end-to-end tests: run the CLI in temporary git repositories.
+ *
+ * `runCli` runs a command in-process, through the same `main(argv, ui, io)` the executable calls,
+ * with its own working folder, environment and stdin and its output captured: milliseconds instead
+ * of a Node process per call. `runCliProcess` starts the built executable as a user would, for the
+ * few tests where the process itself matters (exit codes, signals, start-up, a hang).
+ */
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { Io } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
+import { createUi } from '../../src/cli/ui.js';
+import { CRASH_AFTER_WRITES_ENV, observeWrites } from '../../src/core/fs-safe.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = path.join(REPO_ROOT, 'bin', 'create-squad.cjs');
 
 export interface CliResult {
+  /** The exit code; -1 when the run was killed (CREATE_SQUAD_CRASH_AFTER_WRITES or a timeout). */
   code: number;
   stdout: string;
   stderr: string;
@@ -20,31 +33,96 @@ export interface RunOptions {
   cwd: string;
   env?: Record<string, string | undefined>;
   input?: string;
+}
+
+export interface ProcessRunOptions extends RunOptions {
   /** Kill the process after this many milliseconds (a test of something that must not hang). */
   timeout?: number;
 }
 
-/** Run `create-squad …` as a user would: a separate Node process, no TTY, colours off by default. */
-export function runCli(args: string[], options: RunOptions): CliResult {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, DEBUG: undefined, ...options.env };
+/** The environment a run sees: the test's, without colour or debug settings, plus `extra`. */
+function runEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, DEBUG: undefined, ...extra };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-  const result = spawnSync(process.execPath, [BIN, ...args], {
+  return env as NodeJS.ProcessEnv;
+}
+
+function result(code: number, stdout: string, stderr: string): CliResult {
+  return {
+    code,
+    stdout,
+    stderr,
+    json<T>() {
+      return JSON.parse(stdout) as T;
+    },
+  };
+}
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+/** Thrown by the write observer to stop a command where a kill would have. */
+class SimulatedKill extends Error {}
+
+/**
+ * Run `create-squad …` in-process, as a user would from `options.cwd`: no TTY, colours off by
+ * default. With CREATE_SQUAD_CRASH_AFTER_WRITES=k in `options.env` the run is stopped right after
+ * its k-th write and the working folder is put back exactly as it was at that moment (the disk a
+ * SIGKILL there leaves), whatever the command did while unwinding; the code is then -1.
+ */
+export async function runCli(args: string[], options: RunOptions): Promise<CliResult> {
+  const env = runEnv(options.env);
+  const crashAfter = env[CRASH_AFTER_WRITES_ENV] === undefined ? undefined : Number(env[CRASH_AFTER_WRITES_ENV]);
+  delete env[CRASH_AFTER_WRITES_ENV];
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const ui = createUi({ stdout, stderr, env });
+  const io: Io = { cwd: options.cwd, env, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => options.input ?? '' };
+  if (crashAfter === undefined) return result(await main(args, ui, io), stdout.text, stderr.text);
+
+  let snapshot: string | undefined;
+  observeWrites((count) => {
+    if (snapshot === undefined && count === crashAfter) {
+      snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'squad-kill-'));
+      copyTree(options.cwd, snapshot);
+    }
+    if (snapshot !== undefined) throw new SimulatedKill(`killed after write ${crashAfter}`);
+  });
+  let code: number;
+  try {
+    code = await main(args, ui, io);
+  } finally {
+    observeWrites(undefined);
+  }
+  if (snapshot === undefined) return result(code, stdout.text, stderr.text);
+  for (const name of fs.readdirSync(options.cwd)) fs.rmSync(path.join(options.cwd, name), { recursive: true, force: true });
+  copyTree(snapshot, options.cwd);
+  fs.rmSync(snapshot, { recursive: true, force: true });
+  return result(-1, stdout.text, stderr.text);
+}
+
+/** Copy a folder tree: files with their modes, symlinks as links (never followed). */
+function copyTree(from: string, to: string): void {
+  fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true, force: true });
+}
+
+/** Run the built executable (`bin/create-squad.cjs`) in a separate Node process. */
+export function runCliProcess(args: string[], options: ProcessRunOptions): CliResult {
+  const run = spawnSync(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
-    env: env as NodeJS.ProcessEnv,
+    env: runEnv(options.env),
     input: options.input ?? '',
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
     ...(options.timeout === undefined ? {} : { timeout: options.timeout, killSignal: 'SIGKILL' as const }),
   });
-  if (result.error) throw result.error;
-  return {
-    code: result.status ?? -1,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    json<T>() {
-      return JSON.parse(result.stdout) as T;
-    },
-  };
+  if (run.error) throw run.error;
+  return result(run.status ?? -1, run.stdout, run.stderr);
 }
 
 const made: string[] = [];

@@ -19,9 +19,9 @@ export const TEAM_SKILL = 'api-design';
  * references, an executable script, a binary asset, a BOM + CRLF text file and a dot-file; a team
  * skill; and a history with an e-mail address and a token in it.
  */
-export function sourceSquad(): string {
+export async function sourceSquad(): Promise<string> {
   const root = tempRepo();
-  const init = runCli(['init', '--yes', '--project', 'Dashboard', '--stack', 'React'], { cwd: root });
+  const init = await runCli(['init', '--yes', '--project', 'Dashboard', '--stack', 'React'], { cwd: root });
   if (init.code !== 0) throw new Error(init.stderr);
   const react = agentSkillDir('fenster', REACT_SKILL);
   writeFiles(root, {

@@ -84,7 +84,7 @@ function codeSegments(text: string): string[] {
 /** `{command path → long flags}` from the real CLI definition, the one source of truth for flags. */
 function declaredFlags(): Map<string, Set<string>> {
   const silent = createUi({ stdout: new NullStream(), stderr: new NullStream(), env: {} });
-  const program = buildProgram('0.0.0', silent, {});
+  const program = buildProgram('0.0.0', silent, {}, { cwd: process.cwd(), env: {}, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => '' });
   const flags = new Map<string, Set<string>>();
   const walk = (cmd: Command, prefix: string): void => {
     for (const sub of cmd.commands) {

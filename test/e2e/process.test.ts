@@ -1,0 +1,129 @@
+/**
+ * The built executable as a separate process: what only a real process shows (start-up through
+ * bin/ and the bundle, exit codes, stdin, a closed pipe, a real SIGKILL in the middle of a write
+ * sequence). Everything else drives the same `main` in-process (test/helpers/cli.ts).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentSkillDir, squadPaths } from '../../src/core/paths.js';
+import { REPO_ROOT, BIN, cleanupTempDirs, hashTree, listFiles, runCli, runCliProcess, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { debris, sourceSquad } from '../helpers/portable.js';
+
+afterAll(cleanupTempDirs);
+
+const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Files a killed run may leave that a finished rerun must not: temporary files and staging folders. */
+function leftovers(root: string): string[] {
+  return [...listFiles(root).filter((rel) => /(^|\/)\.[^/]+\.\d+\.[0-9a-f]{8}\.tmp$/.test(rel)), ...debris(root).filter((name) => !name.startsWith('.ai-team-archive-'))];
+}
+
+describe('the executable', () => {
+  it('answers --version and --help, and exits 0', () => {
+    const cwd = tempDir();
+    expect(runCliProcess(['--version'], { cwd })).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const help = runCliProcess(['--help'], { cwd });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: create-squad/m);
+  });
+
+  it('exits 2 for a usage error and 1 for a failure, with one line and no stack trace', () => {
+    const cwd = tempRepo();
+    const usage = runCliProcess(['skills', 'list', '--frob'], { cwd });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr.trim().split('\n')).toHaveLength(1);
+    const failure = runCliProcess(['teach', 'fenster', 'use tabs'], { cwd });
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toMatch(/^✗ no squad found/);
+    expect(failure.stderr).not.toMatch(/\n\s+at /);
+    expect(runCliProcess(['teach', 'fenster', 'use tabs'], { cwd, env: { DEBUG: '1' } }).stderr).toMatch(/\n\s+at /);
+  });
+
+  it('reads a task from stdin with "-"', () => {
+    const cwd = tempRepo();
+    expect(runCliProcess(['init', '--yes'], { cwd }).code).toBe(0);
+    const routed = runCliProcess(['route', '-', '--json'], { cwd, input: 'write the unit tests for the parser\n' });
+    expect(routed.code, routed.stderr).toBe(0);
+    expect(routed.json<{ task: string }>().task).toBe('write the unit tests for the parser');
+  });
+
+  it('ends quietly when the reader of its output goes away', () => {
+    const cwd = tempDir();
+    const run = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" --help | head -c 1 >/dev/null`], { cwd, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe('');
+  });
+});
+
+/**
+ * One real SIGKILL per writing command, in the middle of its writes: the process dies, and a rerun
+ * finishes the job and leaves no temporary files or staging folders behind. (Every write of every
+ * command is covered in-process by the matrices in the other test files.)
+ */
+describe('killed by SIGKILL in the middle of its writes, then run again', () => {
+  const killAt = (k: number) => ({ CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) });
+
+  function expectKilledThenFinished(root: string, args: string[], k: number): void {
+    const killed = runCliProcess(args, { cwd: root, env: killAt(k) });
+    expect(killed.code, `write ${k} of ${args.join(' ')}: ${killed.stderr}`).toBe(-1);
+  }
+
+  it('init', async () => {
+    const root = tempRepo();
+    expectKilledThenFinished(root, ['init', '--yes'], 10);
+    const again = await runCli(['init', '--yes'], { cwd: root });
+    expect(again.code, again.stderr).toBe(0);
+    expect((await runCli(['doctor'], { cwd: root })).code).toBe(0);
+    expect(leftovers(root)).toEqual([]);
+  });
+
+  it('hire', async () => {
+    const root = tempRepo();
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    expectKilledThenFinished(root, ['hire', 'Designer'], 3);
+    const again = await runCli(['hire', 'Designer', '--json'], { cwd: root });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json()).toMatchObject({ resumed: true });
+    expect(leftovers(root)).toEqual([]);
+  });
+
+  it('skills add', async () => {
+    const root = tempRepo();
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const source = tempDir();
+    writeFiles(source, { 'pdf/SKILL.md': validSkill('pdf'), 'pdf/references/a.md': '# a\n', 'pdf/references/b.md': '# b\n' });
+    expectKilledThenFinished(root, ['skills', 'add', path.join(source, 'pdf')], 1);
+    const again = await runCli(['skills', 'add', path.join(source, 'pdf'), '--force'], { cwd: root });
+    expect(again.code, again.stderr).toBe(0);
+    expect(hashTree(path.join(root, '.ai-team/skills/pdf'))).toBe(hashTree(path.join(source, 'pdf')));
+    expect(leftovers(root)).toEqual([]);
+  });
+
+  it('upgrade', async () => {
+    const root = tempRepo();
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    fs.rmSync(path.join(root, '.ai-team-templates'), { recursive: true });
+    expectKilledThenFinished(root, ['upgrade'], 2);
+    const again = await runCli(['upgrade'], { cwd: root });
+    expect(again.code, again.stderr).toBe(0);
+    expect((await runCli(['upgrade', '--json'], { cwd: root })).json()).toMatchObject({ upToDate: true });
+    expect(leftovers(root)).toEqual([]);
+  });
+
+  it('export and import', async () => {
+    const source = await sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    expectKilledThenFinished(source, ['export', '--out', file], 1);
+    expect((await runCli(['export', '--out', file, '--force'], { cwd: source })).code).toBe(0);
+    const target = tempRepo();
+    expectKilledThenFinished(target, ['import', file], 20);
+    const again = await runCli(['import', file, '--force'], { cwd: target });
+    expect(again.code, again.stderr).toBe(0);
+    expect(hashTree(path.join(target, agentSkillDir('fenster', 'react-component-patterns')))).toBe(
+      hashTree(path.join(source, agentSkillDir('fenster', 'react-component-patterns'))),
+    );
+    expect(fs.existsSync(path.join(target, squadPaths.team))).toBe(true);
+  });
+});
