@@ -17,7 +17,7 @@ import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SquadError } from './errors.js';
-import { pathProblem, readDirNames, sha256, writeFileAtomic } from './fs-safe.js';
+import { notRegularFileError, pathProblem, readDirNames, sha256, specialKind, writeFileAtomic } from './fs-safe.js';
 import { splitHistory, type HistoryParts } from './history.js';
 import { readManifest } from './manifest.js';
 import { isValidName } from './names.js';
@@ -461,8 +461,9 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
 }
 
 /**
- * Refuse, before any work, an output path that cannot be written: a folder, a symlink, or an
- * existing file without `force`.
+ * Refuse, before any work, an output path that cannot be written: a folder, a symlink, anything
+ * else that is not a regular file (a FIFO, a socket, a device: never replaced, even with `force`,
+ * as the atomic writer refuses it), or an existing file without `force`.
  */
 export function checkExportTarget(absPath: string, shown: string, force: boolean): void {
   let stat: fs.Stats;
@@ -475,6 +476,8 @@ export function checkExportTarget(absPath: string, shown: string, force: boolean
     throw new SquadError('UNSAFE_PATH', `${shown} is a symlink; create-squad does not write through symlinks`, { hint: 'choose another file with --out' });
   }
   if (stat.isDirectory()) throw new SquadError('INVALID_INPUT', `${shown} is a folder`, { hint: 'give a file name with --out, e.g. --out team.squad' });
+  const kind = specialKind(stat);
+  if (kind !== undefined) throw notRegularFileError(shown, kind);
   if (!force) {
     throw new SquadError('FILE_EXISTS', `${shown} already exists`, { hint: 'pass --force to replace it, or choose another file with --out' });
   }

@@ -5,6 +5,8 @@
  *   so a reader (or a crash) sees the old file or the new one, never half of one.
  * - Contained: paths are repo-relative; `..`, absolute paths, NUL and backslashes are refused, and a
  *   symlink on the way that leads out of the root is refused, as is writing through a symlink.
+ * - Regular files only: a write replaces a regular file or nothing, never a folder, a FIFO, a socket
+ *   or a device node (with or without --force); those are refused with the path and the fix.
  * - Countable: every completed write or move is counted. For crash-safety tests the environment
  *   variable CREATE_SQUAD_CRASH_AFTER_WRITES=k kills the process (SIGKILL) right after the k-th one,
  *   and an in-process observer (observeWrites) sees the tree after each one.
@@ -172,9 +174,45 @@ export interface WriteOptions {
   exclusive?: boolean;
 }
 
-/** Atomically write `data` to `root/relPath`, creating folders as needed. */
+/** What a file system entry is, for messages ("a FIFO (named pipe)"); undefined for a regular file. */
+export function specialKind(stat: fs.Stats): string | undefined {
+  if (stat.isFile()) return undefined;
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isSymbolicLink()) return 'a symlink';
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+/** The refusal to replace `shown`, which is `kind` (see specialKind), not a regular file. */
+export function notRegularFileError(shown: string, kind: string): SquadError {
+  return new SquadError('UNSAFE_PATH', `refusing to replace ${shown}: it is ${kind}, not a regular file`, {
+    hint: `create-squad only ever replaces regular files, with or without --force: move ${shown} aside, or write somewhere else`,
+  });
+}
+
+/** Refuse (UNSAFE_PATH) when something other than a regular file is at `absPath`; nothing there is fine. */
+export function requireRegularOrMissing(absPath: string, shown: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(absPath);
+  } catch {
+    return;
+  }
+  const kind = specialKind(stat);
+  if (kind !== undefined) throw notRegularFileError(shown, kind);
+}
+
+/**
+ * Atomically write `data` to `root/relPath`, creating folders as needed. What is at the target must
+ * be a regular file (or nothing): checked before the temporary file is made, so a refusal writes
+ * nothing.
+ */
 export function writeFileAtomic(root: string, relPath: string, data: string | Uint8Array, options: WriteOptions = {}): void {
   const target = resolveInside(root, relPath);
+  requireRegularOrMissing(target, relPath);
   const dir = path.dirname(target);
   mkdirOrThrow(dir, relPath);
   const temp = path.join(dir, tempFileName(path.basename(target)));

@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,9 @@ import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validS
 import { BINARY_ASSET, REACT_SKILL, TEAM_SKILL, debris, skillTreeHash, sourceSquad } from '../helpers/portable.js';
 
 afterAll(cleanupTempDirs);
+
+const HAS_MKFIFO = spawnSync('mkfifo', ['--version']).error === undefined;
+if (!HAS_MKFIFO) console.warn('mkfifo is not installed: the FIFO tests are skipped');
 
 type ExportJson = ExportData & { ok: boolean };
 type ImportJson = ImportData & { ok: boolean };
@@ -174,6 +178,22 @@ describe('export', () => {
     const absolute = await runCli(['export', '--out', elsewhere], { cwd: source });
     expect(absolute.code, absolute.stderr).toBe(0);
     expect(absolute.stdout).toContain(`Import it in another repository with: npx create-squad import ${elsewhere.split(path.sep).join('/')}\n`);
+  });
+
+  it.skipIf(!HAS_MKFIFO)('never replaces a FIFO at --out, even with --force, and says so before any work', async () => {
+    const source = await sourceSquad();
+    const dir = tempDir();
+    const fifo = path.join(dir, 'team.squad');
+    execFileSync('mkfifo', [fifo]);
+    for (const flags of [['--force'], [], ['--force', '--dry-run']]) {
+      const result = await runCli(['export', '--out', fifo, ...flags], { cwd: source });
+      expect(result.code, flags.join(' ')).toBe(1);
+      expect(result.stderr).toBe(
+        `✗ refusing to replace ${fifo}: it is a FIFO (named pipe), not a regular file — create-squad only ever replaces regular files, with or without --force: move ${fifo} aside, or write somewhere else\n`,
+      );
+    }
+    expect(fs.statSync(fifo).isFIFO()).toBe(true);
+    expect(fs.readdirSync(dir)).toEqual(['team.squad']);
   });
 
   it('leaves out histories with --no-history, and refuses to run without a squad', async () => {

@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SquadError } from '../../src/core/errors.js';
@@ -16,6 +17,9 @@ import {
 import { cleanupTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
+
+const HAS_MKFIFO = spawnSync('mkfifo', ['--version']).error === undefined;
+if (!HAS_MKFIFO) console.warn('mkfifo is not installed: the FIFO tests are skipped');
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -100,6 +104,28 @@ describe('writeFileAtomic', () => {
     const root = tempDir();
     fs.writeFileSync(path.join(root, 'a'), 'file');
     expect(codeOf(() => writeFileAtomic(root, 'a/b.md', 'x'))).toBe('NOT_WRITABLE');
+  });
+
+  it.skipIf(!HAS_MKFIFO)('never replaces a FIFO, a socket or a folder, and writes nothing when it refuses', async () => {
+    const root = tempDir();
+    execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    fs.mkdirSync(path.join(root, 'dir'));
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(root, 'sock'), resolve));
+    try {
+      const before = fs.readdirSync(root).sort();
+      for (const [name, kind] of [['pipe', 'a FIFO (named pipe)'], ['sock', 'a socket'], ['dir', 'a folder']] as const) {
+        for (const options of [{}, { exclusive: true }]) {
+          expect(() => writeFileAtomic(root, name, 'x', options)).toThrow(`refusing to replace ${name}: it is ${kind}, not a regular file`);
+        }
+      }
+      expect(fs.statSync(path.join(root, 'pipe')).isFIFO()).toBe(true);
+      expect(fs.statSync(path.join(root, 'sock')).isSocket()).toBe(true);
+      expect(fs.readdirSync(path.join(root, 'dir'))).toEqual([]);
+      expect(fs.readdirSync(root).sort()).toEqual(before);
+    } finally {
+      server.close();
+    }
   });
 
   it.skipIf(process.getuid?.() === 0)('reports a read-only folder as NOT_WRITABLE', () => {
