@@ -4,7 +4,7 @@
  * (reading only), `applyTeach` writes it.
  */
 import { SquadError, usageError } from './errors.js';
-import { existsInside, resolveInside, writeFileAtomic } from './fs-safe.js';
+import { existsInside, isDirectory, resolveInside, writeFileAtomic } from './fs-safe.js';
 import { MAX_NAME_LENGTH, nameProblems, slugify } from './names.js';
 import { SKILL_FILE } from './paths.js';
 import { requireAgent, requireSquad, type Agent } from './roster.js';
@@ -117,7 +117,9 @@ export interface TeachPlan {
 
 /**
  * Plan teaching a skill: the agent must exist, a team skill may not take the reserved `squad-`
- * prefix, and an existing skill of the same name is never replaced. Reads only.
+ * prefix, and an existing skill of the same name is never replaced. A skill is there when its
+ * SKILL.md is: the folder alone (what a teach killed before its write leaves, perhaps with a
+ * temporary file) is finished by the next teach. Reads only.
  */
 export async function planTeach(root: string, options: TeachOptions): Promise<TeachPlan> {
   requireSquad(root);
@@ -129,8 +131,13 @@ export async function planTeach(root: string, options: TeachOptions): Promise<Te
     ...(options.date === undefined ? {} : { date: options.date }),
   });
   const dir = skillDestination(skill.name, agent?.name, 'choose another name with --name');
-  resolveInside(root, dir, { allowFinalSymlink: true }); // refuses a folder leading out of the repository
-  if (existsInside(root, dir)) {
+  const target = resolveInside(root, dir, { allowFinalSymlink: true }); // refuses a folder leading out of the repository
+  if (existsInside(root, dir) && !isDirectory(target)) {
+    throw new SquadError('FILE_EXISTS', `${dir} is in the way: it is not a skill folder`, {
+      hint: 'pick another name with --name, or move that file aside',
+    });
+  }
+  if (existsInside(root, `${dir}/${SKILL_FILE}`)) {
     throw new SquadError('SKILL_EXISTS', `a skill named "${skill.name}" already exists at ${dir}`, {
       hint: 'pick another name with --name, or edit that SKILL.md to extend it',
     });

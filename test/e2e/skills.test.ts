@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +29,11 @@ function squadRepo(extra: Record<string, string> = {}): string {
     ...extra,
   });
   return root;
+}
+
+/** The pid of a process that has exited: what a temporary file of a killed run records. */
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', '0']).pid!;
 }
 
 function assertValidSkillFile(file: string): void {
@@ -292,6 +298,15 @@ describe('teach', () => {
     expect(fs.readFileSync(file, 'utf8')).toContain('My edit.');
   });
 
+  it('refuses a file where the skill folder goes, and writes nothing', async () => {
+    const cwd = squadRepo({ '.ai-team/agents/keaton/skills/adrs': 'a file' });
+    const before = hashTree(cwd);
+    const result = await runCli(['teach', 'keaton', 'use ADRs', '--name', 'adrs'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('✗ .ai-team/agents/keaton/skills/adrs is in the way: it is not a skill folder — pick another name with --name, or move that file aside');
+    expect(hashTree(cwd)).toBe(before);
+  });
+
   it('reports usage errors with exit 2', async () => {
     const cwd = squadRepo();
     expect((await runCli(['teach', 'fenster'], { cwd })).code).toBe(2);
@@ -299,6 +314,47 @@ describe('teach', () => {
     expect((await runCli(['teach', '--team', 'fenster', 'x'], { cwd })).code).toBe(2);
     expect((await runCli(['teach', 'fenster', 'x', '--name', 'Bad Name'], { cwd })).code).toBe(2);
     expect((await runCli(['teach', '--team', 'x', '--name', 'squad-x'], { cwd })).code).toBe(1);
+  });
+});
+
+describe('teach interrupted', () => {
+  const args = ['teach', 'keaton', 'Write an ADR for every architecture decision', '--name', 'adrs'];
+  const skillDir = '.ai-team/agents/keaton/skills/adrs';
+
+  /** The squad as an uninterrupted teach leaves it, and how many writes that teach makes. */
+  async function reference(): Promise<{ expected: string; total: number }> {
+    const cwd = squadRepo();
+    let total = 0;
+    while ((await runCli(args, { cwd: squadRepo(), env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(total + 1) } })).code === -1) total += 1;
+    expect((await runCli(args, { cwd })).code).toBe(0);
+    return { expected: fs.readFileSync(path.join(cwd, skillDir, 'SKILL.md'), 'utf8'), total };
+  }
+
+  it('after a kill after any of its writes, a rerun leaves the one skill it teaches', async () => {
+    const { expected, total } = await reference();
+    expect(total).toBeGreaterThan(0);
+    for (let k = 1; k <= total; k += 1) {
+      const cwd = squadRepo();
+      expect((await runCli(args, { cwd, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } })).code, `k=${k}`).toBe(-1);
+      const again = await runCli(args, { cwd });
+      // Killed after its last write, the job is done: the rerun says the skill is there.
+      if (k === total) expect(again.stderr, `k=${k}`).toMatch(/already exists/);
+      else expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
+      expect(fs.readFileSync(path.join(cwd, skillDir, 'SKILL.md'), 'utf8'), `k=${k}`).toBe(expected);
+      expect(fs.readdirSync(path.join(cwd, skillDir)), `k=${k}`).toEqual(['SKILL.md']);
+    }
+  });
+
+  it('killed after making the skill folder, before SKILL.md lands: the rerun finishes the job', async () => {
+    const { expected } = await reference();
+    const empty = squadRepo();
+    fs.mkdirSync(path.join(empty, skillDir), { recursive: true });
+    const withTemp = squadRepo({ [`${skillDir}/.SKILL.md.${deadPid()}.0123abcd.tmp`]: '---\nname: ad' });
+    for (const cwd of [empty, withTemp]) {
+      const again = await runCli(args, { cwd });
+      expect(again.code, again.stderr).toBe(0);
+      expect(fs.readFileSync(path.join(cwd, skillDir, 'SKILL.md'), 'utf8')).toBe(expected);
+    }
   });
 });
 
