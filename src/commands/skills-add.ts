@@ -33,7 +33,7 @@ export interface SkillsAddData {
 export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext): Promise<CommandResult<SkillsAddData>> {
   requireSquad(ctx.cwd);
   const agent = options.agent === undefined ? undefined : requireAgent(ctx.cwd, options.agent);
-  const source = await readSkillSource(options.source, path.resolve(ctx.invocationDir, options.source));
+  const source = await readSkillSource(options.source, path.resolve(ctx.invocationDir, options.source), ctx.env);
   const name = source.report.dirName;
   const destination = skillDestination(name, agent?.name, 'rename the skill (its folder and its name field), or add it to one agent with --agent');
   const plan = planSkillInstall(ctx.cwd, source, destination, options.force);

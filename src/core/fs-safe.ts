@@ -211,14 +211,33 @@ export function requireRegularOrMissing(absPath: string, shown: string): void {
  * nothing.
  */
 export function writeFileAtomic(root: string, relPath: string, data: string | Uint8Array, options: WriteOptions = {}): void {
+  placeAtomically(root, relPath, options, (temp) => {
+    fs.writeFileSync(temp, data, { flag: 'wx', mode: options.mode ?? 0o644 });
+    if (options.mode !== undefined) fs.chmodSync(temp, options.mode);
+  });
+}
+
+/**
+ * Atomically copy the file at `source` (an absolute path, anywhere) to `root/relPath`, as
+ * writeFileAtomic writes: the system copies it into the temporary file (fs.copyFile: streamed, never
+ * held in memory, whatever its size), which is given `mode` (default 0o644) and renamed into place.
+ */
+export function copyFileAtomic(root: string, relPath: string, source: string, options: WriteOptions = {}): void {
+  placeAtomically(root, relPath, options, (temp) => {
+    fs.copyFileSync(source, temp, fs.constants.COPYFILE_EXCL);
+    fs.chmodSync(temp, options.mode ?? 0o644);
+  });
+}
+
+/** The temporary file and rename of writeFileAtomic and copyFileAtomic: `fill` creates the temporary file. */
+function placeAtomically(root: string, relPath: string, options: WriteOptions, fill: (temp: string) => void): void {
   const target = resolveInside(root, relPath);
   requireRegularOrMissing(target, relPath);
   const dir = path.dirname(target);
   mkdirOrThrow(dir, relPath);
   const temp = path.join(dir, tempFileName(path.basename(target)));
   try {
-    fs.writeFileSync(temp, data, { flag: 'wx', mode: options.mode ?? 0o644 });
-    if (options.mode !== undefined) fs.chmodSync(temp, options.mode);
+    fill(temp);
     if (options.exclusive) {
       // link() fails if the target exists, so "create only if missing" stays atomic.
       fs.linkSync(temp, target);

@@ -1,6 +1,12 @@
 /**
  * Installing a standard skill folder into a squad (`skills add`): validate, stage, back up the
  * skill it replaces, swap. The destination is either complete and valid or untouched.
+ *
+ * Files are copied by the system (fs.copyFile into a temporary file, then renamed), never read
+ * into memory. One file may be at most 100 MB (MAX_FILE_BYTES_DEFAULT): a skill is instructions
+ * and their resources, and a larger file is most likely there by mistake. A larger one is refused
+ * before anything is written, naming the file; the environment variable CREATE_SQUAD_MAX_FILE_BYTES
+ * (a number of bytes) raises or lowers the limit.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,6 +14,7 @@ import { SquadError } from './errors.js';
 import { existsInside, isDirectory, isFile, isWithin, moveInside, randomId, removeInside, resolveInside } from './fs-safe.js';
 import { inspectSkill, type SkillReport } from './inspect.js';
 import { BUILTIN_SKILL_PREFIX, SKILL_FILE, agentSkillDir, backupPathFor, folderTimestamp, isBuiltinSkillName, skillStagingDir, teamSkillDir } from './paths.js';
+import { formatBytes } from './squad-format.js';
 import { copyTree, listTree, type Tree } from './tree.js';
 
 export interface SkillSource {
@@ -17,8 +24,41 @@ export interface SkillSource {
   tree: Tree;
 }
 
-/** Read and validate a skill folder (or the folder of a SKILL.md). Throws SKILL_INVALID with the first errors. */
-export async function readSkillSource(given: string, absPath: string): Promise<SkillSource> {
+/** Environment variable that sets the largest file `skills add` copies, in bytes. */
+export const MAX_FILE_BYTES_ENV = 'CREATE_SQUAD_MAX_FILE_BYTES';
+export const MAX_FILE_BYTES_DEFAULT = 100 * 1024 * 1024;
+
+/** The largest file `skills add` copies: CREATE_SQUAD_MAX_FILE_BYTES from `env`, or the default. */
+export function maxFileBytes(env: NodeJS.ProcessEnv): number {
+  const value = env[MAX_FILE_BYTES_ENV];
+  if (value === undefined || value === '') return MAX_FILE_BYTES_DEFAULT;
+  if (!/^\d+$/.test(value.trim())) {
+    throw new SquadError('INVALID_INPUT', `${MAX_FILE_BYTES_ENV} is "${value}", not a number of bytes`, {
+      hint: `set it to a whole number, e.g. ${MAX_FILE_BYTES_ENV}=${2 * MAX_FILE_BYTES_DEFAULT}, or unset it for ${formatBytes(MAX_FILE_BYTES_DEFAULT)}`,
+    });
+  }
+  return Number(value.trim());
+}
+
+/** A size as formatBytes shows it, with the exact number of bytes when that rounds it. */
+function exactBytes(bytes: number): string {
+  return bytes < 1024 ? formatBytes(bytes) : `${formatBytes(bytes)} (${bytes} bytes)`;
+}
+
+/** Refuse the first file of `tree` over `limit` bytes, naming it (as `given`/path) and the ways out. */
+function checkFileSizes(given: string, tree: Tree, limit: number): void {
+  const big = tree.files.find((file) => file.size > limit);
+  if (!big) return;
+  throw new SquadError('INVALID_INPUT', `${given}/${big.path} is ${exactBytes(big.size)}; skills add copies files up to ${exactBytes(limit)}`, {
+    hint: `leave that file out of the skill, or raise the limit with ${MAX_FILE_BYTES_ENV}=<bytes>; nothing was written`,
+  });
+}
+
+/**
+ * Read and validate a skill folder (or the folder of a SKILL.md). Throws SKILL_INVALID with the
+ * first errors, and INVALID_INPUT for a file over the size limit (see maxFileBytes; `env` holds it).
+ */
+export async function readSkillSource(given: string, absPath: string, env: NodeJS.ProcessEnv = {}): Promise<SkillSource> {
   const dir = isFile(absPath) ? path.dirname(absPath) : absPath;
   const file = path.join(dir, SKILL_FILE);
   if (!isDirectory(dir)) {
@@ -36,7 +76,9 @@ export async function readSkillSource(given: string, absPath: string): Promise<S
       { hint: `see every problem with "create-squad skills validate ${given}"` },
     );
   }
-  return { dir, report, tree: await listTree(dir) };
+  const tree = await listTree(dir);
+  checkFileSizes((isFile(absPath) ? path.dirname(given) : given).replace(/[\\/]+$/, ''), tree, maxFileBytes(env));
+  return { dir, report, tree };
 }
 
 /**

@@ -4,10 +4,9 @@
  * what is really inside the source folder. `.git` folders and files (a skill that is its own
  * repository or submodule) are left out, and listed so that callers can say so.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { compareCodePoints } from './util.js';
-import { writeFileAtomic } from './fs-safe.js';
+import { copyFileAtomic } from './fs-safe.js';
 
 export interface TreeFile {
   /** Path relative to the walked folder, forward slashes. */
@@ -71,12 +70,11 @@ export function modeFor(executable: boolean): number {
 }
 
 /**
- * Copy the files of `tree` from `sourceDir` to `root/destRel`, each through the atomic writer,
- * keeping the executable bit.
+ * Copy the files of `tree` from `sourceDir` to `root/destRel`, each through the atomic writer
+ * (copied by the system, never read into memory), keeping the executable bit.
  */
 export function copyTree(sourceDir: string, tree: Tree, root: string, destRel: string): void {
   for (const file of tree.files) {
-    const data = fs.readFileSync(path.join(sourceDir, ...file.path.split('/')));
-    writeFileAtomic(root, `${destRel}/${file.path}`, data, { mode: modeFor(file.executable) });
+    copyFileAtomic(root, `${destRel}/${file.path}`, path.join(sourceDir, ...file.path.split('/')), { mode: modeFor(file.executable) });
   }
 }

@@ -218,6 +218,35 @@ describe('skills add', () => {
     expect(fs.readFileSync(path.join(cwd, '.ai-team/skills/api-design/SKILL.md'), 'utf8')).toContain('REST API conventions.');
   });
 
+  it('refuses a file over the size limit, naming it and how to raise the limit, and writes nothing', async () => {
+    const cwd = squadRepo();
+    const src = source();
+    const before = hashTree(cwd);
+    // Sparse: as large as it says, without using the disk.
+    fs.truncateSync(path.join(src, 'assets/logo.bin'), 3 * 1024 ** 3);
+    for (const flags of [[], ['--dry-run'], ['--force']]) {
+      const result = await runCli(['skills', 'add', `${src}/`, ...flags], { cwd });
+      expect(result.code, flags.join(' ')).toBe(1);
+      expect(result.stderr).toBe(
+        `✗ ${src}/assets/logo.bin is 3072 MB (3221225472 bytes); skills add copies files up to 100 MB (104857600 bytes) — leave that file out of the skill, or raise the limit with CREATE_SQUAD_MAX_FILE_BYTES=<bytes>; nothing was written\n`,
+      );
+    }
+    fs.truncateSync(path.join(src, 'assets/logo.bin'), 100 * 1024 * 1024 + 1);
+    expect((await runCli(['skills', 'add', src], { cwd })).stderr).toContain('logo.bin is 100 MB (104857601 bytes); skills add copies files up to 100 MB (104857600 bytes)');
+    expect(hashTree(cwd)).toBe(before);
+
+    // The environment sets the limit, both ways.
+    fs.truncateSync(path.join(src, 'assets/logo.bin'), 2000);
+    const lower = await runCli(['skills', 'add', src], { cwd, env: { CREATE_SQUAD_MAX_FILE_BYTES: '1000' } });
+    expect(lower.stderr).toContain('logo.bin is 2 KB (2000 bytes); skills add copies files up to 1000 bytes');
+    const bad = await runCli(['skills', 'add', src], { cwd, env: { CREATE_SQUAD_MAX_FILE_BYTES: '1e9' } });
+    expect(bad.stderr).toMatch(/^✗ CREATE_SQUAD_MAX_FILE_BYTES is "1e9", not a number of bytes/);
+    expect(hashTree(cwd)).toBe(before);
+    const raised = await runCli(['skills', 'add', src], { cwd, env: { CREATE_SQUAD_MAX_FILE_BYTES: '2000' } });
+    expect(raised.code, raised.stderr).toBe(0);
+    expect(hashTree(path.join(cwd, '.ai-team/skills/api-design'))).toBe(hashTree(src));
+  });
+
   it('refuses an invalid skill and writes nothing', async () => {
     const cwd = squadRepo();
     const dir = tempDir();

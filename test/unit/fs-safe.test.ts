@@ -6,7 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SquadError } from '../../src/core/errors.js';
 import {
   STATE_FILE_MAX_BYTES,
+  copyFileAtomic,
   moveInside,
+  observeWrites,
   readBytesIfExists,
   readDirEntries,
   readTextIfExists,
@@ -136,6 +138,29 @@ describe('writeFileAtomic', () => {
     } finally {
       fs.chmodSync(root, 0o755);
     }
+  });
+});
+
+describe('copyFileAtomic', () => {
+  it('copies the bytes with the given mode through a temporary file, as one counted write', () => {
+    const source = path.join(tempDir(), 'logo.bin');
+    fs.writeFileSync(source, Buffer.from([0, 1, 2, 255]), { mode: 0o600 });
+    const root = tempDir();
+    const counts: number[] = [];
+    observeWrites((count) => counts.push(count));
+    try {
+      copyFileAtomic(root, 'assets/logo.bin', source, { mode: 0o755 });
+      copyFileAtomic(root, 'assets/logo.bin', source);
+    } finally {
+      observeWrites(undefined);
+    }
+    expect(counts).toEqual([1, 2]);
+    const copy = path.join(root, 'assets/logo.bin');
+    expect(fs.readFileSync(copy).equals(fs.readFileSync(source))).toBe(true);
+    expect(fs.statSync(copy).mode & 0o777).toBe(0o644);
+    expect(fs.readdirSync(path.join(root, 'assets'))).toEqual(['logo.bin']);
+    expect(codeOf(() => copyFileAtomic(root, 'assets/logo.bin', source, { exclusive: true }))).toBe('FILE_EXISTS');
+    expect(codeOf(() => copyFileAtomic(root, '../out.bin', source))).toBe('UNSAFE_PATH');
   });
 });
 
