@@ -43,18 +43,23 @@ function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSin
   const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
   const debug = isDebug(env);
   ui.error(`unexpected error: ${message}${debug ? '' : ' — this is a bug; run again with DEBUG=1 for details and report it'}`);
-  if (debug && error instanceof Error && error.stack) ui.note(error.stack);
+  if (debug && error instanceof Error && error.stack) noteLines(ui, error.stack);
   if (wantsJson(argv)) {
-    ui.write(`${JSON.stringify({ ok: false, error: { code: 'INTERNAL', message } }, null, 2)}\n`);
+    ui.json({ ok: false, error: { code: 'INTERNAL', message } });
   }
   return 1;
 }
 
 function printSquadError(error: SquadError, argv: string[], ui: Ui, env: NodeJS.ProcessEnv): number {
   ui.error(error.hint ? `${error.message} — ${error.hint}` : error.message);
-  if (isDebug(env) && error.stack) ui.note(error.stack);
-  if (wantsJson(argv)) ui.write(`${JSON.stringify({ ok: false, error: error.toJSON() }, null, 2)}\n`);
+  if (isDebug(env) && error.stack) noteLines(ui, error.stack);
+  if (wantsJson(argv)) ui.json({ ok: false, error: error.toJSON() });
   return error.exitCode;
+}
+
+/** A stack trace on stderr, one note a line (a note is one line). */
+function noteLines(ui: Ui, text: string): void {
+  for (const line of text.split('\n')) ui.note(line);
 }
 
 function wantsJson(argv: string[]): boolean {

@@ -37,7 +37,9 @@ export function buildProgram(version: string, ui: Ui, sink: UsageErrorSink, io: 
   const configure = (cmd: Command): Command =>
     cmd.exitOverride().configureOutput({
       writeOut: (text) => ui.write(text),
-      writeErr: (text) => ui.note(text.replace(/\n$/, '')),
+      writeErr: (text) => {
+        for (const line of text.replace(/\n$/, '').split('\n')) ui.note(line);
+      },
       outputError: (text) => {
         sink.message = text
           .replace(/^error:\s*/i, '')

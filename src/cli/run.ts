@@ -35,7 +35,7 @@ function isCi(env: NodeJS.ProcessEnv): boolean {
 /** Print a command's result; returns its exit code. */
 export function report(result: CommandResult, ctx: CommandContext, ui: Ui): 0 | 1 {
   if (ctx.json) {
-    ui.write(`${JSON.stringify({ ok: result.exitCode === 0, ...result.data }, null, 2)}\n`);
+    ui.json({ ok: result.exitCode === 0, ...result.data });
   } else {
     result.render(ui);
   }

@@ -15,8 +15,8 @@ export async function doctor(ctx: CommandContext): Promise<CommandResult<DoctorD
       const { style } = ui;
       for (const finding of report.findings) {
         const mark = finding.severity === 'error' ? style.red('✗ error  ') : style.yellow('⚠ warning');
-        ui.out(`${mark} ${finding.message}`);
-        ui.out(`          ${style.dim(`fix: ${finding.fix}`)}`);
+        ui.out(mark, ' ', finding.message);
+        ui.out('          ', style.dim(`fix: ${finding.fix}`));
       }
       if (report.findings.length > 0) ui.out();
       const checked = `${plural(report.checked.members, 'member')}, ${plural(report.checked.skills, 'skill')}, ${plural(report.checked.mcpServers, 'MCP server')}`;

@@ -1,6 +1,6 @@
 /** Short text forms shared by the commands that print reports (skills, file lists, counts). */
 import path from 'node:path';
-import type { Style } from '../cli/ui.js';
+import type { Style, Styled } from '../cli/ui.js';
 import type { CommandContext } from './context.js';
 import { TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
 import { compareCodePoints } from '../core/util.js';
@@ -16,7 +16,7 @@ export function formatMcp(servers: McpServerRequirement[]): string {
   return servers.map((s) => (s.optional ? `${s.name}?` : s.name)).join(', ');
 }
 
-export function formatStatus(skill: { valid: boolean; errors: SkillIssue[]; warnings: SkillIssue[] }, style: Style): string {
+export function formatStatus(skill: { valid: boolean; errors: SkillIssue[]; warnings: SkillIssue[] }, style: Style): Styled {
   if (!skill.valid) return style.red(`✗ ${plural(skill.errors.length, 'error')}`);
   if (skill.warnings.length > 0) return style.yellow(`⚠ ${plural(skill.warnings.length, 'warning')}`);
   return style.green('✓ valid');

@@ -4,6 +4,7 @@
  */
 import { SquadError } from '../core/errors.js';
 import { checkRoles, splitRoleList } from '../core/roles.js';
+import { inert } from '../cli/ui.js';
 import type { InitAnswers, InitQuestions } from './init.js';
 
 type Prompts = typeof import('prompts');
@@ -37,17 +38,18 @@ export async function askWithPrompts(questions: InitQuestions): Promise<Partial<
     const answer = (await prompts(question, { onCancel: cancelled })) as Record<string, T>;
     return answer[question.name as string] as T;
   };
+  // prompts prints a default as is, and the project's comes from package.json: shown (and kept) inert.
   const { defaults } = questions;
   const answers: Partial<InitAnswers> = {};
 
   if (questions.ask.project) {
-    answers.project = (await ask<string>({ type: 'text', name: 'project', message: 'What are you building?', initial: defaults.project })).trim();
+    answers.project = (await ask<string>({ type: 'text', name: 'project', message: 'What are you building?', initial: inert(defaults.project) })).trim();
   }
   if (questions.ask.stack) {
-    answers.stack = (await ask<string>({ type: 'text', name: 'stack', message: 'Which stack? (languages, frameworks)', initial: defaults.stack })).trim();
+    answers.stack = (await ask<string>({ type: 'text', name: 'stack', message: 'Which stack? (languages, frameworks)', initial: inert(defaults.stack) })).trim();
   }
   if (questions.ask.owner) {
-    answers.owner = (await ask<string>({ type: 'text', name: 'owner', message: 'Who does the squad work for? (your name)', initial: defaults.owner })).trim();
+    answers.owner = (await ask<string>({ type: 'text', name: 'owner', message: 'Who does the squad work for? (your name)', initial: inert(defaults.owner) })).trim();
   }
   if (questions.ask.roles) {
     const picked = await ask<string[]>({

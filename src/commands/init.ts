@@ -144,7 +144,8 @@ function renderGroups(ui: Ui, paths: readonly string[], extra: (label: string) =
   const width = Math.max(...groups.map((g) => g.label.length));
   for (const { label, count } of groups) {
     const detail = label.endsWith('/') ? plural(count, 'file') : extra(label);
-    ui.out(`  ${detail ? `${label.padEnd(width)}  ${ui.style.dim(detail)}` : label}`);
+    if (detail) ui.out('  ', label.padEnd(width), '  ', ui.style.dim(detail));
+    else ui.out('  ', label);
   }
 }
 

@@ -24,14 +24,11 @@ export async function route(options: RouteOptions, ctx: CommandContext): Promise
         return;
       }
       const who = suggestion.role ? `${suggestion.displayName} (${suggestion.role})` : suggestion.displayName;
-      ui.out(`${ui.style.bold('Agent:')}  ${who}`);
-      ui.out(`${ui.style.bold('Mode:')}   ${suggestion.mode}`);
-      ui.out(
-        `${ui.style.bold('Skills:')} ${
-          suggestion.skills.length ? suggestion.skills.map((s) => `${s.name} (${s.terms.join(', ')})`).join(', ') : '-'
-        }`,
-      );
-      ui.out(`${ui.style.bold('Why:')}    ${suggestion.reason}`);
+      const skills = suggestion.skills.map((s) => `${s.name} (${s.terms.join(', ')})`).join(', ') || '-';
+      ui.out(ui.style.bold('Agent:'), '  ', who);
+      ui.out(ui.style.bold('Mode:'), '   ', suggestion.mode);
+      ui.out(ui.style.bold('Skills:'), ' ', skills);
+      ui.out(ui.style.bold('Why:'), '    ', suggestion.reason);
       ui.out();
       ui.table(
         ['AGENT', 'ROLE', 'SCORE', 'MATCHED'],

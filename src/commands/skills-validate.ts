@@ -62,10 +62,10 @@ export async function skillsValidate(
       const { style } = ui;
       for (const skill of skills) {
         const mark = skill.valid ? (skill.warnings.length ? style.yellow('⚠') : style.green('✓')) : style.red('✗');
-        ui.out(`${mark} ${skill.path}`);
-        for (const issue of skill.errors) ui.out(`    ${style.red('error')}    ${formatIssue(issue)}`);
+        ui.out(mark, ' ', skill.path);
+        for (const issue of skill.errors) ui.out('    ', style.red('error'), '    ', formatIssue(issue));
         for (const issue of skill.warnings) {
-          ui.out(`    ${options.strict ? style.red('error') : style.yellow('warning')}  ${formatIssue(issue)}`);
+          ui.out('    ', options.strict ? style.red('error') : style.yellow('warning'), '  ', formatIssue(issue));
         }
       }
       for (const folder of skipped) ui.warn(`${folder.message}, skipped`);

@@ -49,7 +49,7 @@ export async function teach(options: TeachOptions, ctx: CommandContext): Promise
       if (options.dryRun) {
         ui.out(`Dry run: would teach ${who} the skill "${skill.name}" at ${plan.path}:`);
         ui.out();
-        ui.write(skill.content);
+        for (const line of skill.content.replace(/\n$/, '').split('\n')) ui.out(line);
         return;
       }
       ui.success(`Taught ${who} "${skill.name}": ${plan.path}`);
