@@ -130,7 +130,7 @@ export {
   planScaffold,
   renderMemberFiles,
   renderMemberRows,
-  writePlannedFile,
+  writePlannedFiles,
   type PlannedFile,
   type PlannedKind,
   type ProjectContext,

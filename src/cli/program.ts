@@ -84,6 +84,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--owner <name>', 'who the squad works for')
     .option('--no-team', 'infrastructure only: no cast members (Scribe is still created)')
     .option('--dry-run', 'print what would be created, write nothing')
+    .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
     .allowExcessArguments(true)
     .action(async (_dir: string | undefined, opts: Opts, cmd: Command) => {
       // `init` is the default command (`npx create-squad`, `npm init squad`): a mistyped command
@@ -117,6 +118,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
   sub(program, 'hire <role>', 'add a member to the squad')
     .option('--name <name>', 'member name (default: the next name from the casting universe)')
     .option('--dry-run', 'print what would be created, write nothing')
+    .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
     .action(async (role: string, opts: Opts) => {
       const { hire } = await import('../commands/hire.js');
       await execute(opts, (ctx) =>
@@ -141,6 +143,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--agent <name>', "install into this agent's skills instead of the team's")
     .option('--force', 'replace an existing skill of the same name (it is backed up first)')
     .option('--dry-run', 'print what would be installed, write nothing')
+    .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
     .action(async (dir: string, opts: Opts) => {
       const { skillsAdd } = await import('../commands/skills-add.js');
       await execute(opts, (ctx) =>
@@ -160,6 +163,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--team', 'teach the whole team (give only the instruction)')
     .option('--name <slug>', 'skill name (default: derived from the instruction)')
     .option('--dry-run', 'print the skill that would be written, write nothing')
+    .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
     .action(async (agent: string | undefined, instruction: string | undefined, opts: Opts) => {
       const { teach } = await import('../commands/teach.js');
       const args = [agent, instruction].filter((a): a is string => a !== undefined);
@@ -203,6 +207,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
 
   sub(program, 'upgrade', 'refresh the files create-squad owns; never touches what the team learned')
     .option('--dry-run', 'print what would change, write nothing')
+    .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
     .action(async (opts: Opts) => {
       const { upgrade } = await import('../commands/upgrade.js');
       await execute(opts, (ctx) => upgrade({ dryRun: opts.dryRun === true }, ctx));
@@ -233,6 +238,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
   sub(program, 'import <file>', 'rebuild a squad from a .squad file')
     .option('--force', 'replace an existing squad (it is archived, never deleted)')
     .option('--dry-run', 'print what would be imported, write nothing')
+    .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
     .action(async (file: string, opts: Opts) => {
       const { importCommand } = await import('../commands/import.js');
       await execute(opts, (ctx) => importCommand({ file, force: opts.force === true, dryRun: opts.dryRun === true }, ctx));

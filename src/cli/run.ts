@@ -5,6 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { CommandContext, CommandResult } from '../commands/context.js';
+import { usageError } from '../core/errors.js';
 import type { Io } from './io.js';
 import type { Ui } from './ui.js';
 
@@ -12,10 +13,27 @@ export interface CommonOptions {
   cwd?: string;
   json?: boolean;
   yes?: boolean;
+  /** `--wait [seconds]`: true without a number. */
+  wait?: string | boolean;
+}
+
+/** How long `--wait` waits when no number is given. */
+export const DEFAULT_LOCK_WAIT_SECONDS = 60;
+
+function lockWaitMs(wait: string | boolean | undefined): number | undefined {
+  if (wait === undefined || wait === false) return undefined;
+  if (wait === true) return DEFAULT_LOCK_WAIT_SECONDS * 1000;
+  const seconds = Number(wait);
+  if (!/^\d+(\.\d+)?$/.test(wait.trim()) || !Number.isFinite(seconds)) {
+    throw usageError(`--wait takes a number of seconds, not "${wait}"`, `for example --wait 30, or --wait alone for ${DEFAULT_LOCK_WAIT_SECONDS} s`);
+  }
+  return seconds * 1000;
 }
 
 export function buildContext(options: CommonOptions, io: Io): CommandContext {
   const { env } = io;
+  if (options.cwd === '') throw usageError('--cwd is empty', 'give the folder of the repository, e.g. --cwd . for the current one');
+  const waitMs = lockWaitMs(options.wait);
   const interactive = io.stdinIsTTY && io.stdoutIsTTY && !isCi(env) && !options.yes && !options.json;
   return {
     cwd: path.resolve(io.cwd, options.cwd ?? '.'),
@@ -25,6 +43,7 @@ export function buildContext(options: CommonOptions, io: Io): CommandContext {
     env,
     home: env.HOME ?? env.USERPROFILE ?? os.homedir(),
     readStdin: io.readStdin,
+    ...(waitMs === undefined ? {} : { lockWaitMs: waitMs }),
   };
 }
 

@@ -16,6 +16,8 @@ export interface CommandContext {
   env: NodeJS.ProcessEnv;
   /** Home folder, for user-level configuration (overridable for tests through HOME). */
   home: string;
+  /** How long a writing command waits for another one's squad lock (`--wait`); undefined: not at all. */
+  lockWaitMs?: number;
   /** Read all of stdin (for `--task -`). */
   readStdin(): Promise<string>;
 }

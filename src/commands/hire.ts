@@ -2,6 +2,7 @@
 import { applyHire, planHire } from '../core/hire.js';
 import { charterPath } from '../core/paths.js';
 import type { CommandContext, CommandResult } from './context.js';
+import { underSquadLock } from './lock.js';
 
 export interface HireCommandOptions {
   role: string;
@@ -24,8 +25,11 @@ export interface HireData {
 }
 
 export async function hire(options: HireCommandOptions, ctx: CommandContext): Promise<CommandResult<HireData>> {
-  const plan = await planHire(ctx.cwd, { role: options.role, ...(options.name === undefined ? {} : { name: options.name }) });
-  if (!options.dryRun) applyHire(plan);
+  const plan = await underSquadLock(ctx, 'hire', options.dryRun, async () => {
+    const planned = await planHire(ctx.cwd, { role: options.role, ...(options.name === undefined ? {} : { name: options.name }) });
+    if (!options.dryRun) applyHire(planned);
+    return planned;
+  });
   const data: HireData = {
     member: plan.member,
     universe: plan.universe,

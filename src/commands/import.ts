@@ -3,6 +3,7 @@ import path from 'node:path';
 import { importSquad, type ImportReport } from '../core/import.js';
 import { TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
 import type { CommandContext, CommandResult } from './context.js';
+import { underSquadLock } from './lock.js';
 import { displayPath, listNames, plural } from './format.js';
 
 export interface ImportCommandOptions {
@@ -20,7 +21,9 @@ function scopeOf(entry: { agent?: string }): string {
 
 export async function importCommand(options: ImportCommandOptions, ctx: CommandContext): Promise<CommandResult<ImportData>> {
   const absFile = path.resolve(ctx.invocationDir, options.file);
-  const data = await importSquad(ctx.cwd, absFile, { force: options.force, dryRun: options.dryRun, shownFile: displayPath(absFile, ctx) });
+  const data = await underSquadLock(ctx, 'import', options.dryRun, () =>
+    importSquad(ctx.cwd, absFile, { force: options.force, dryRun: options.dryRun, shownFile: displayPath(absFile, ctx) }),
+  );
   return {
     data,
     exitCode: 0,

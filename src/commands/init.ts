@@ -12,6 +12,7 @@ import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset }
 import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/scaffold.js';
 import { compareCodePoints, isMapping } from '../core/util.js';
 import type { CommandContext, CommandResult } from './context.js';
+import { underSquadLock } from './lock.js';
 import { groupPaths, plural } from './format.js';
 
 export interface InitOptions {
@@ -90,7 +91,8 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
     ...(options.owner === undefined ? {} : { owner: options.owner }),
   };
   // Planning validates every flag before a question is asked or a file written.
-  let plan = await planScaffold(root, flags);
+  let chosen = flags;
+  let plan = await planScaffold(root, chosen);
   if (!options.dryRun && plan.files.length > 0) checkWritableDir(root);
 
   if (ctx.interactive && plan.files.length > 0) {
@@ -115,14 +117,19 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
       universes: universes().map((u) => u.name),
     };
     if (Object.values(questions.ask).some(Boolean)) {
-      const answers = await ask(questions);
-      plan = await planScaffold(root, { ...flags, ...answers });
+      chosen = { ...flags, ...(await ask(questions)) };
+      plan = await planScaffold(root, chosen);
     }
   }
 
   if (!options.dryRun && plan.files.length > 0) {
     ensureWritableDir(root);
-    applyScaffold(plan);
+    // Planned again under the lock: another command may have written since the plan above.
+    plan = await underSquadLock(ctx, 'init', false, async () => {
+      const fresh = await planScaffold(root, chosen);
+      if (fresh.files.length > 0) applyScaffold(fresh);
+      return fresh;
+    }, root);
   }
 
   const created = plan.files.map((file) => file.path).sort(compareCodePoints);

@@ -7,6 +7,7 @@ import { requireAgent, requireSquad } from '../core/roster.js';
 import { applySkillInstall, planSkillInstall, readSkillSource, skillDestination } from '../core/skill-install.js';
 import type { SkillIssue } from '../core/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
+import { underSquadLock } from './lock.js';
 import { plural } from './format.js';
 
 export interface SkillsAddOptions {
@@ -32,12 +33,15 @@ export interface SkillsAddData {
 
 export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext): Promise<CommandResult<SkillsAddData>> {
   requireSquad(ctx.cwd);
-  const agent = options.agent === undefined ? undefined : requireAgent(ctx.cwd, options.agent);
   const source = await readSkillSource(options.source, path.resolve(ctx.invocationDir, options.source), ctx.env);
   const name = source.report.dirName;
-  const destination = skillDestination(name, agent?.name, 'rename the skill (its folder and its name field), or add it to one agent with --agent');
-  const plan = planSkillInstall(ctx.cwd, source, destination, options.force);
-  if (!options.dryRun) applySkillInstall(ctx.cwd, source, plan);
+  const { agent, plan } = await underSquadLock(ctx, 'skills add', options.dryRun, async () => {
+    const member = options.agent === undefined ? undefined : requireAgent(ctx.cwd, options.agent);
+    const destination = skillDestination(name, member?.name, 'rename the skill (its folder and its name field), or add it to one agent with --agent');
+    const planned = planSkillInstall(ctx.cwd, source, destination, options.force);
+    if (!options.dryRun) applySkillInstall(ctx.cwd, source, planned);
+    return { agent: member, plan: planned };
+  });
 
   const data: SkillsAddData = {
     name,

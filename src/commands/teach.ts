@@ -5,6 +5,7 @@
 import { usageError } from '../core/errors.js';
 import { applyTeach, planTeach } from '../core/teach.js';
 import type { CommandContext, CommandResult } from './context.js';
+import { underSquadLock } from './lock.js';
 
 export interface TeachOptions {
   /** Positional arguments as given: [agent, instruction], or [instruction] with --team. */
@@ -25,12 +26,15 @@ export interface TeachData {
 
 export async function teach(options: TeachOptions, ctx: CommandContext): Promise<CommandResult<TeachData>> {
   const { agentArg, instruction } = splitArgs(options);
-  const plan = await planTeach(ctx.cwd, {
-    instruction,
-    ...(agentArg === undefined ? {} : { agent: agentArg }),
-    ...(options.name === undefined ? {} : { name: options.name }),
+  const plan = await underSquadLock(ctx, 'teach', options.dryRun, async () => {
+    const planned = await planTeach(ctx.cwd, {
+      instruction,
+      ...(agentArg === undefined ? {} : { agent: agentArg }),
+      ...(options.name === undefined ? {} : { name: options.name }),
+    });
+    if (!options.dryRun) applyTeach(planned);
+    return planned;
   });
-  if (!options.dryRun) applyTeach(plan);
 
   const { agent, skill } = plan;
   const data: TeachData = {

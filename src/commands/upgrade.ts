@@ -9,6 +9,7 @@ import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.
 import { requireSquad } from '../core/roster.js';
 import { NEVER_WRITTEN, applyUpgrade, obstacleFix, planUpgrade, type UpgradePlan } from '../core/upgrade.js';
 import type { CommandContext, CommandResult } from './context.js';
+import { underSquadLock } from './lock.js';
 import { groupPaths, plural } from './format.js';
 
 export interface UpgradeCommandOptions {
@@ -26,12 +27,16 @@ export type UpgradeData = Pick<UpgradePlan, 'from' | 'to' | 'upToDate' | 'create
 
 export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContext): Promise<CommandResult<UpgradeData>> {
   requireSquad(ctx.cwd);
-  const plan = await planUpgrade(ctx.cwd);
-  // What can be written is written even when some files cannot be (they are reported, exit 1).
-  if (!options.dryRun && plan.writes.length > 0) {
-    ensureWritableDir(ctx.cwd);
-    applyUpgrade(plan);
-  }
+  const plan = await underSquadLock(ctx, 'upgrade', options.dryRun, async () => {
+    requireSquad(ctx.cwd);
+    const planned = await planUpgrade(ctx.cwd);
+    // What can be written is written even when some files cannot be (they are reported, exit 1).
+    if (!options.dryRun && planned.writes.length > 0) {
+      ensureWritableDir(ctx.cwd);
+      applyUpgrade(planned);
+    }
+    return planned;
+  });
   const data: UpgradeData = {
     dir: ctx.cwd,
     from: plan.from,

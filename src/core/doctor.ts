@@ -11,6 +11,7 @@ import { discoverSkills, type DiscoveredSkill } from './discover.js';
 import { TEMP_FILE_PATTERN, isDirectory, isFile, readDirEntries, readTextIfExists } from './fs-safe.js';
 import { isValidName, slugify } from './names.js';
 import { inspectSkill } from './inspect.js';
+import { LOCK_FILE, isStaleLock, readLockOwner } from './lock.js';
 import { readManifest } from './manifest.js';
 import { collectMcpRequirements, detectMcpConfig, foundMcpConfigFiles, mcpServerKey, missingRequiredServers } from './mcp.js';
 import { shippedOwnedFiles, type OwnedFile } from './owned.js';
@@ -124,6 +125,7 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
   const skills = checkSkills(root, add);
   const mcpServers = await checkMcp(root, skills, options.home, add);
   checkLeftovers(root, add);
+  checkLock(root, add);
 
   return report(findings, { skills: skills.length, members, mcpServers }, stamp);
 }
@@ -523,6 +525,31 @@ function checkLeftovers(root: string, add: Add): void {
     if (entry.isFile() && TEMP_FILE_PATTERN.test(entry.name)) tempFile(rel);
     return true;
   });
+}
+
+/** The squad lock: held by a running command (its writes are in flight), or left by a killed one. */
+function checkLock(root: string, add: Add): void {
+  const lockPath = path.join(root, LOCK_FILE);
+  if (!fs.existsSync(lockPath)) return;
+  const owner = readLockOwner(lockPath);
+  const who = owner ? ` (pid ${owner.pid}, ${owner.command})` : '';
+  if (isStaleLock(lockPath, owner)) {
+    add({
+      severity: 'warning',
+      code: 'stale-lock',
+      path: LOCK_FILE,
+      message: `${LOCK_FILE} was left by a create-squad that did not finish${who}`,
+      fix: 'run the interrupted command again: it takes the lock over and finishes the job',
+    });
+  } else {
+    add({
+      severity: 'warning',
+      code: 'lock-held',
+      path: LOCK_FILE,
+      message: `a create-squad is writing here now${who}: what doctor read may be half updated`,
+      fix: `run doctor again when it has finished; if no create-squad is running, delete ${LOCK_FILE}`,
+    });
+  }
 }
 
 /** Every entry of a folder, dot-entries included (temporary files and staging folders start with a dot). */

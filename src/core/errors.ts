@@ -19,6 +19,7 @@ export type SquadErrorCode =
   | 'INVALID_INPUT'
   | 'INVALID_FORMAT'
   | 'CONFLICT'
+  | 'LOCKED'
   | 'ABORTED';
 
 export interface SquadErrorOptions {

@@ -33,10 +33,10 @@ import {
 import { SquadError, usageError } from './errors.js';
 import { existsInside, readTextIfExists, resolveInside } from './fs-safe.js';
 import { insertTableRecords, tableRecords, type TableRecord } from './md-table.js';
-import { slugify } from './names.js';
+import { memberNameProblem, slugify } from './names.js';
 import { SCRIBE_AGENT, agentDir, resolveIn, squadPaths } from './paths.js';
 import { checkRoles } from './roles.js';
-import { controlCharacterProblem, hasWord, quoted } from './util.js';
+import { hasWord, quoted } from './util.js';
 import { isRosterHeader, parseRoster, requireSquad, staysLastInRoster, type RosterMember } from './roster.js';
 import {
   SCRIBE_MEMBER,
@@ -44,7 +44,7 @@ import {
   parseProjectContext,
   renderMemberFiles,
   renderMemberRows,
-  writePlannedFile,
+  writePlannedFiles,
   type PlannedFile,
   type ScaffoldMember,
 } from './scaffold.js';
@@ -221,10 +221,5 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
  * roster. A file that changed since it was planned on stops the hire there (CONFLICT).
  */
 export function applyHire(plan: HirePlan): void {
-  for (const file of plan.files) writePlannedFile(plan.root, file, 'hiring');
-}
-
-/** Why a display name given with --name cannot be used: a control character, or a path separator. */
-function memberNameProblem(name: string): string | undefined {
-  return controlCharacterProblem(name) ?? (/[/\\]/.test(name) ? 'contains a path separator (/ or \\)' : undefined);
+  writePlannedFiles(plan.root, plan.files, 'hiring');
 }

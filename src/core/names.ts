@@ -2,10 +2,11 @@
  * Name rules: the single source for what a skill name and an agent folder name may be.
  *
  * Skill names follow the Agent Skills standard: 1–64 characters, lowercase ASCII letters, digits
- * and hyphens, no leading or trailing hyphen, no `--`. Agent folder names (SPEC §2) use the same
- * alphabet, so one rule serves both.
+ * and hyphens, no leading or trailing hyphen, no `--`. Agent folder names use the same alphabet,
+ * so one rule serves both. A name that becomes a folder must also not be a device name Windows
+ * reserves (`con`, `aux`, `com1`, …): such a squad could not be checked out or exported there.
  */
-import { quoted } from './util.js';
+import { controlCharacterProblem, quoted } from './util.js';
 
 export const MAX_NAME_LENGTH = 64;
 export const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -57,6 +58,34 @@ export function nameProblems(name: string, what = 'name'): NameProblem[] {
 
 export function isValidName(name: string): boolean {
   return name.length <= MAX_NAME_LENGTH && NAME_PATTERN.test(name);
+}
+
+/** Device names Windows reserves, with or without an extension (`aux.txt` too). */
+export const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(?:\.|$)/i;
+
+/**
+ * Why `name` cannot be an agent or skill folder name, or undefined: the first name rule it breaks,
+ * or a device name Windows reserves. Every command that makes such a folder, and the .squad
+ * format, use this one rule.
+ */
+export function folderNameProblem(name: string, what = 'name'): string | undefined {
+  const [problem] = nameProblems(name, what);
+  if (problem) return problem.message;
+  return WINDOWS_DEVICE_NAME.test(name) ? `${what} "${name}" is a device name Windows reserves` : undefined;
+}
+
+/**
+ * Why a member's name (as `hire --name` gives it) cannot be used, said of the name: a control
+ * character, a path separator, or a folder name (its slug) that folderNameProblem refuses. A name
+ * with no letter or digit (no slug) is left to the caller.
+ */
+export function memberNameProblem(displayName: string): string | undefined {
+  const control = controlCharacterProblem(displayName);
+  if (control) return control;
+  if (/[/\\]/.test(displayName)) return 'contains a path separator (/ or \\)';
+  const folder = slugify(displayName);
+  const problem = folder === '' ? undefined : folderNameProblem(folder, 'its folder name');
+  return problem === undefined ? undefined : `cannot be used: ${problem}`;
 }
 
 /**

@@ -36,10 +36,11 @@ import { existsInside, pathProblem, readBytesIfExists, readTextIfExists, resolve
 import type { Manifest } from './manifest.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { tableRecords, type TableRecord } from './md-table.js';
+import { folderNameProblem } from './names.js';
 import { isShippedContent, shippedOwnedFiles, type OwnedFile } from './owned.js';
 import { SCRIBE_AGENT, agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths, stateTemplate } from './paths.js';
 import { checkRoles, defaultRoles, findRolePreset } from './roles.js';
-import { isRosterHeader, parseRoster } from './roster.js';
+import { isRosterHeader, parseRoster, refuseInsideSquad } from './roster.js';
 import { renderTemplate } from './templates.js';
 import { compareCodePoints } from './util.js';
 import { packageVersion } from './version.js';
@@ -286,10 +287,26 @@ export function planOwnedFiles(
 }
 
 /**
+ * Refuse members (from a hand-made roster or registry, `source`) whose folder cannot be made on
+ * every system: the rule export and hire use (a Windows device name such as "con").
+ */
+function refuseMemberFolders(members: readonly ScaffoldMember[], source: string): void {
+  for (const member of members) {
+    const problem = folderNameProblem(member.folder, 'the folder name');
+    if (problem === undefined) continue;
+    throw new SquadError('INVALID_INPUT', `${source} lists ${member.name}, whose folder cannot be made: ${problem}`, {
+      hint: `rename that member in ${source}, then run init again; nothing was written`,
+    });
+  }
+}
+
+/**
  * Plan the scaffold of `root`. Reads only; throws a usage error for an unknown universe or a bad
- * role list, and UNSAFE_PATH when the state folders lead outside the repository.
+ * role list, UNSAFE_PATH when the state folders lead outside the repository, and INVALID_INPUT for
+ * a `root` inside a squad's `.ai-team/` or a member whose folder name cannot be made.
  */
 export async function planScaffold(root: string, options: ScaffoldOptions = {}): Promise<ScaffoldPlan> {
+  refuseInsideSquad(root);
   const now = options.now ?? new Date();
   const version = options.version ?? packageVersion();
   const wantTeam = options.team !== false;
@@ -377,6 +394,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   }
   const cast: CastEntry[] = results.map((result) => result.entry);
   const members: ScaffoldMember[] = cast.map(({ name, role, folder }) => ({ name, role, folder }));
+  refuseMemberFolders(members, teamSource === 'registry' ? squadPaths.castingRegistry : squadPaths.team);
 
   // Casting files first: once the registry exists, a re-run (after a crash) keeps these names.
   add(squadPaths.castingPolicy, serializeCasting(policy));
@@ -442,16 +460,32 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
  * and only while the file still holds the `base` it was planned on; otherwise CONFLICT, nothing
  * written. `activity` says what was running ("hiring"), for the message.
  */
-export function writePlannedFile(root: string, file: PlannedFile, activity: string): void {
-  if (file.update && file.base !== undefined && readTextIfExists(resolveInside(root, file.path)) !== file.base) {
-    throw new SquadError('CONFLICT', `${file.path} changed while ${activity}; nothing further was written`, {
-      hint: 'run the command again: it starts from the files as they are now',
-    });
-  }
-  writeFileAtomic(root, file.path, file.content, { mode: file.mode, exclusive: !file.update });
+function changedSinceRead(root: string, file: PlannedFile): boolean {
+  return file.update === true && file.base !== undefined && readTextIfExists(resolveInside(root, file.path)) !== file.base;
+}
+
+function changedError(file: PlannedFile, activity: string, wroteSome: boolean): SquadError {
+  return new SquadError('CONFLICT', `${file.path} changed while ${activity}; ${wroteSome ? 'nothing further' : 'nothing'} was written`, {
+    hint: 'run the command again: it starts from the files as they are now',
+  });
+}
+
+/**
+ * Write planned files: each new one exclusively (never replacing a file), each update only over
+ * the text it was planned from. Every update is checked before the first write, so a plan made
+ * from files that changed since (someone edited them) writes nothing at all; the check is
+ * repeated right before each write for an edit made while writing.
+ */
+export function writePlannedFiles(root: string, files: readonly PlannedFile[], activity: string): void {
+  const stale = files.find((file) => changedSinceRead(root, file));
+  if (stale) throw changedError(stale, activity, false);
+  files.forEach((file, index) => {
+    if (changedSinceRead(root, file)) throw changedError(file, activity, index > 0);
+    writeFileAtomic(root, file.path, file.content, { mode: file.mode, exclusive: !file.update });
+  });
 }
 
 /** Write a plan: every new file exclusively (never replacing one), `.gitattributes` by appending. */
 export function applyScaffold(plan: ScaffoldPlan): void {
-  for (const file of plan.files) writePlannedFile(plan.root, file, 'init was running');
+  writePlannedFiles(plan.root, plan.files, 'init was running');
 }

@@ -154,6 +154,7 @@ describe('doctor', () => {
         message: 'McManus (Designer) is in .ai-team/casting/registry.json but has no row in .ai-team/team.md and no folder .ai-team/agents/mcmanus/: a hire that was interrupted',
         fix: 'run create-squad hire "Designer" again to finish it (same name), or remove McManus\'s entry from .ai-team/casting/registry.json',
       },
+      expect.objectContaining({ severity: 'warning', code: 'stale-lock', path: '.create-squad.lock' }),
     ]);
 
     expect((await runCli(['hire', 'Designer'], { cwd: dir })).code).toBe(0);

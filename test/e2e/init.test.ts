@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { LOCK_FILE } from '../../src/core/lock.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COPILOT_PROMPT_LIMIT, coordinatorBodyLength, readCoordinatorStamp } from '../../src/core/coordinator.js';
 import { parseFrontmatterYaml, splitFrontmatter } from '../../src/core/frontmatter.js';
@@ -303,7 +304,9 @@ describe('init interrupted', () => {
       const root = tempRepo();
       const killed = await runCli(['init', '--yes'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
       expect(killed.code, `k=${k}`).not.toBe(0);
-      expect(listFiles(root), `k=${k}`).toHaveLength(k);
+      // What it wrote, and the lock of the killed run (the rerun takes it over).
+      expect(listFiles(root).filter((rel) => rel !== LOCK_FILE), `k=${k}`).toHaveLength(k);
+      expect(fs.existsSync(path.join(root, LOCK_FILE)), `k=${k}`).toBe(true);
       const again = await runCli(['init', '--yes'], { cwd: root });
       expect(again.code, again.stderr).toBe(0);
       expect(filesWithoutTimes(root), `k=${k}`).toEqual(expected);

@@ -17,6 +17,7 @@ import type { Io } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { createUi } from '../../src/cli/ui.js';
 import { CRASH_AFTER_WRITES_ENV, observeWrites } from '../../src/core/fs-safe.js';
+import { LOCK_FILE } from '../../src/core/lock.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = path.join(REPO_ROOT, 'bin', 'create-squad.cjs');
@@ -103,7 +104,22 @@ export async function runCli(args: string[], options: RunOptions): Promise<CliRe
   for (const name of fs.readdirSync(options.cwd)) fs.rmSync(path.join(options.cwd, name), { recursive: true, force: true });
   copyTree(snapshot, options.cwd);
   fs.rmSync(snapshot, { recursive: true, force: true });
+  markLockOwnerDead(options.cwd);
   return result(-1, stdout.text, stderr.text);
+}
+
+let deadPid: number | undefined;
+
+/**
+ * A squad lock the simulated kill left names this (still running) test process: give it the pid of
+ * a process that has exited, as a real kill would leave it, so the next command takes it over.
+ */
+function markLockOwnerDead(root: string): void {
+  const lockPath = path.join(root, LOCK_FILE);
+  if (!fs.existsSync(lockPath)) return;
+  deadPid ??= spawnSync(process.execPath, ['-e', '0']).pid;
+  const owner = JSON.parse(fs.readFileSync(lockPath, 'utf8')) as Record<string, unknown>;
+  fs.writeFileSync(lockPath, `${JSON.stringify({ ...owner, pid: deadPid })}\n`);
 }
 
 /** Copy a folder tree: files with their modes, symlinks as links (never followed). */

@@ -1,0 +1,12 @@
+/** Writing commands hold the squad lock from their first read to their last write (core/lock.ts). */
+import { withSquadLock } from '../core/lock.js';
+import type { CommandContext } from './context.js';
+
+/**
+ * Run `work` (read, plan, apply) holding the lock of `root`; a dry run writes nothing and takes
+ * no lock. A command that finds the lock taken waits as long as `--wait` allows, else refuses.
+ */
+export function underSquadLock<T>(ctx: CommandContext, command: string, dryRun: boolean, work: () => Promise<T>, root = ctx.cwd): Promise<T> {
+  if (dryRun) return work();
+  return withSquadLock(root, { command, ...(ctx.lockWaitMs === undefined ? {} : { waitMs: ctx.lockWaitMs }) }, work);
+}

@@ -1,0 +1,163 @@
+/**
+ * Writers started together on one squad, as real processes (the coordinator runs CLI calls in
+ * parallel): every update is present afterwards, or its command was refused and wrote nothing.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LOCK_FILE, acquireSquadLock, isStaleLock, readLockOwner } from '../../src/core/lock.js';
+import { parseRoster } from '../../src/core/roster.js';
+import { agentSkillDir, squadPaths, teamSkillDir } from '../../src/core/paths.js';
+import { BIN, cleanupTempDirs, hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
+
+function runAsync(args: string[], cwd: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, json: <T,>() => JSON.parse(stdout) as T }));
+  });
+}
+
+const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
+const registryNames = (root: string) => Object.values((JSON.parse(read(root, squadPaths.castingRegistry)) as { members: Record<string, { name: string }> }).members).map((m) => m.name);
+const rosterNames = (root: string) => parseRoster(read(root, squadPaths.team)).map((m) => m.name);
+
+/** A refused writer says so in one line and names the lock. */
+function expectLockedRefusal(result: CliResult): void {
+  expect(result.code, result.stderr).toBe(1);
+  expect(result.stderr.trim()).toMatch(/^✗ another create-squad is writing here \(pid \d+, [a-z ]+\) — .*--wait/);
+}
+
+describe('writers started together', () => {
+  it('50 pairs of hire, teach, skills add, upgrade and import: every update is there, or was refused with nothing written', async () => {
+    const root = tempRepo();
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const sources = tempDir();
+    const exported = path.join(tempDir(), 'team.squad');
+    expect((await runCli(['export', '--out', exported], { cwd: root })).code).toBe(0);
+
+    const exportedRoster = rosterNames(root);
+    let refused = 0;
+    for (let i = 0; i < 50; i += 1) {
+      const wait = i % 2 === 0 ? ['--wait', '30'] : [];
+      const kind = i % 5;
+      if (kind === 0) {
+        const before = registryNames(root).length;
+        const [a, b] = await Promise.all([runAsync(['hire', 'Designer', ...wait], root), runAsync(['hire', 'Tester', ...wait], root)]);
+        const done = [a, b].filter((r) => r.code === 0).length;
+        for (const r of [a, b]) if (r.code !== 0) expectLockedRefusal(r);
+        refused += 2 - done;
+        expect(registryNames(root), `iteration ${i}`).toHaveLength(before + done);
+        expect(rosterNames(root).length, `iteration ${i}`).toBe(registryNames(root).length + 1); // + Scribe
+      } else if (kind === 1) {
+        const [a, b] = await Promise.all([
+          runAsync(['teach', '--team', `rule a${i}`, '--name', `rule-a${i}`, ...wait], root),
+          runAsync(['teach', '--team', `rule b${i}`, '--name', `rule-b${i}`, ...wait], root),
+        ]);
+        for (const [r, name] of [[a, `rule-a${i}`], [b, `rule-b${i}`]] as const) {
+          if (r.code === 0) expect(read(root, `${teamSkillDir(name)}/SKILL.md`)).toContain(`rule ${name.slice(5, 6)}${i}`);
+          else {
+            expectLockedRefusal(r);
+            refused += 1;
+            expect(fs.existsSync(path.join(root, teamSkillDir(name))), `iteration ${i}`).toBe(false);
+          }
+        }
+      } else if (kind === 2) {
+        const names = [`lib-a${i}`, `lib-b${i}`];
+        for (const name of names) writeFiles(sources, { [`${name}/SKILL.md`]: validSkill(name), [`${name}/references/r.md`]: `# ${name}\n` });
+        const results = await Promise.all(names.map((name) => runAsync(['skills', 'add', path.join(sources, name), '--agent', 'fenster', ...wait], root)));
+        results.forEach((r, n) => {
+          const installed = path.join(root, agentSkillDir('fenster', names[n]!));
+          if (r.code === 0) expect(hashTree(installed)).toBe(hashTree(path.join(sources, names[n]!)));
+          else {
+            expectLockedRefusal(r);
+            refused += 1;
+            expect(fs.existsSync(installed), `iteration ${i}`).toBe(false);
+          }
+        });
+      } else if (kind === 3) {
+        const [a, b] = await Promise.all([runAsync(['upgrade', ...wait], root), runAsync(['hire', 'DevOps', ...wait], root)]);
+        for (const r of [a, b]) if (r.code !== 0) expectLockedRefusal(r);
+        refused += [a, b].filter((r) => r.code !== 0).length;
+        expect(rosterNames(root).length).toBe(registryNames(root).length + 1);
+      } else {
+        // A separate repository: import a squad while a teach runs there. The taught skill is in
+        // the imported squad, or in the archive of the squad the import replaced.
+        const target = tempRepo();
+        expect((await runCli(['init', '--yes', '--roles', 'Lead'], { cwd: target })).code).toBe(0);
+        const [imported, taught] = await Promise.all([
+          runAsync(['import', exported, '--force', ...wait], target),
+          runAsync(['teach', '--team', 'always rebase', '--name', 'rebase', ...wait], target),
+        ]);
+        for (const r of [imported, taught]) if (r.code !== 0) expectLockedRefusal(r);
+        refused += [imported, taught].filter((r) => r.code !== 0).length;
+        const archives = fs.readdirSync(target).filter((name) => name.startsWith('.ai-team-archive-'));
+        const taughtSkill = [teamSkillDir('rebase'), ...archives.map((archive) => `${archive}/skills/rebase`)].some((dir) => fs.existsSync(path.join(target, dir, 'SKILL.md')));
+        expect(taughtSkill, `iteration ${i}`).toBe(taught.code === 0);
+        if (imported.code === 0) expect(rosterNames(target)).toEqual(exportedRoster);
+      }
+      expect(fs.existsSync(path.join(root, LOCK_FILE)), `iteration ${i}: the lock is released`).toBe(false);
+    }
+    // With --wait (every other iteration) nobody is refused; without it some may be.
+    expect(refused).toBeLessThanOrEqual(50);
+  }, 120_000);
+});
+
+describe('the squad lock', () => {
+  it('refuses a second writer in one line, and --wait waits for the first', async () => {
+    const root = tempRepo();
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const lock = await acquireSquadLock(root, { command: 'test' });
+    const refused = await runCli(['hire', 'Designer'], { cwd: root });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe(`✗ another create-squad is writing here (pid ${process.pid}, test) — run the command again when it has finished, or add --wait to wait for it`);
+    expect(rosterNames(root)).not.toContain('mcmanus');
+    // Read-only commands and dry runs never take it.
+    expect((await runCli(['doctor'], { cwd: root })).code).toBe(0);
+    expect((await runCli(['hire', 'Designer', '--dry-run'], { cwd: root })).code).toBe(0);
+    const waiting = runCli(['hire', 'Designer', '--wait', '10'], { cwd: root });
+    setTimeout(() => lock.release(), 200);
+    expect((await waiting).code).toBe(0);
+    expect(rosterNames(root)).toContain('mcmanus');
+    expect(fs.existsSync(path.join(root, LOCK_FILE))).toBe(false);
+  });
+
+  it('takes over the lock of a process that is gone, and never one of a live process or another host', async () => {
+    const root = tempDir();
+    const lockPath = path.join(root, LOCK_FILE);
+    fs.writeFileSync(lockPath, JSON.stringify({ pid: 2 ** 22 + 1, host: (await import('node:os')).hostname(), command: 'hire', started: '2026-01-01T00:00:00Z' }));
+    expect(isStaleLock(lockPath, readLockOwner(lockPath))).toBe(true);
+    const lock = await acquireSquadLock(root, { command: 'test' });
+    expect(readLockOwner(lockPath)).toMatchObject({ pid: process.pid, command: 'test' });
+    lock.release();
+    fs.writeFileSync(lockPath, JSON.stringify({ pid: 2 ** 22 + 1, host: 'another-machine', command: 'hire', started: '' }));
+    expect(isStaleLock(lockPath, readLockOwner(lockPath))).toBe(false);
+    await expect(acquireSquadLock(root, { command: 'test' })).rejects.toThrow(/another create-squad is writing here \(pid \d+ on another-machine, hire\)/);
+  });
+
+  it('doctor names a lock left by a killed run, and the next writer takes it over', async () => {
+    const root = tempRepo();
+    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const killed = await runCli(['hire', 'Designer'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: '1' } });
+    expect(killed.code).toBe(-1);
+    const doctor = await runCli(['doctor', '--json'], { cwd: root });
+    expect(doctor.json<{ findings: { code: string; message: string }[] }>().findings).toContainEqual(
+      expect.objectContaining({ code: 'stale-lock', message: expect.stringMatching(/^\.create-squad\.lock was left by a create-squad that did not finish \(pid \d+, hire\)$/) }),
+    );
+    expect((await runCli(['hire', 'Designer'], { cwd: root })).code).toBe(0);
+    expect(fs.existsSync(path.join(root, LOCK_FILE))).toBe(false);
+  });
+
+  it('--wait takes only a number of seconds', async () => {
+    const result = await runCli(['hire', 'Designer', '--wait', 'soon'], { cwd: tempRepo() });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toMatch(/^✗ --wait takes a number of seconds, not "soon"/);
+  });
+});
