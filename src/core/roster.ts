@@ -11,11 +11,12 @@
  *   | Keaton | Lead | `.ai-team/agents/keaton/charter.md` | ✅ Active |
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { SquadError } from './errors.js';
-import { readDirNames, readTextIfExists } from './fs-safe.js';
+import { isDirectory, readDirNames, readTextIfExists } from './fs-safe.js';
 import { tableRecords, type TableRecord } from './md-table.js';
 import { isValidName, slugify } from './names.js';
-import { SCRIBE_AGENT, charterPath, resolveIn, squadPaths } from './paths.js';
+import { AI_TEAM_DIR, SCRIBE_AGENT, charterPath, resolveIn, squadPaths } from './paths.js';
 import { escapeRegExp } from './util.js';
 
 export interface RosterMember {
@@ -146,6 +147,38 @@ export function requireSquad(root: string): void {
       hint: 'run "npx create-squad init" first, or pass --cwd <dir> to point at the repository',
     });
   }
+}
+
+/**
+ * The `.ai-team/` folder that `dir` is (or is below), if any, with symlinks on the way resolved: a
+ * squad made there would be a second squad inside the first.
+ */
+export function enclosingSquadDir(dir: string): string | undefined {
+  let existing = path.resolve(dir);
+  const below: string[] = [];
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) {
+    below.unshift(path.basename(existing));
+    existing = path.dirname(existing);
+  }
+  let real = existing;
+  try {
+    real = fs.realpathSync.native(existing);
+  } catch {
+    // unreadable: judged by its name as given
+  }
+  for (let current = path.join(real, ...below); ; current = path.dirname(current)) {
+    if (path.basename(current) === AI_TEAM_DIR && isDirectory(current)) return current;
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
+/** Refuse (INVALID_INPUT) to make a squad in a folder inside another squad's `.ai-team/`. */
+export function refuseInsideSquad(dir: string): void {
+  const squadDir = enclosingSquadDir(dir);
+  if (squadDir === undefined) return;
+  throw new SquadError('INVALID_INPUT', `${dir} is inside the squad folder ${squadDir}: a squad there would be nested in that squad`, {
+    hint: `run the command in the repository itself (${path.dirname(squadDir)}), or choose a folder outside ${AI_TEAM_DIR}/; nothing was written`,
+  });
 }
 
 /**
