@@ -21,11 +21,11 @@
  */
 import { usageError } from './errors.js';
 import { readDirNames, readTextIfExists } from './fs-safe.js';
-import { isValidName, slugify } from './names.js';
+import { folderNameProblem, isValidName, slugify } from './names.js';
 import { SCRIBE_AGENT, resolveIn, squadPaths } from './paths.js';
 import type { RosterMember } from './roster.js';
 import { readTemplateJson } from './templates.js';
-import { isMapping, nonEmptyString, stringList } from './util.js';
+import { isMapping, jsonTypeName, nonEmptyString, stringList } from './util.js';
 
 export const UNIVERSES_DATA_FILE = 'casting/universes.json';
 export const CASTING_SCHEMA = 1;
@@ -182,7 +182,7 @@ export function adoptRoster(roster: readonly RosterMember[]): CastResult[] {
  */
 export function nextCast(role: string, policy: CastingPolicy, taken: Taken, catalogUniverses: readonly Universe[] = universes()): CastResult {
   const isFree = (name: string, folder: string) =>
-    isValidName(folder) && folder !== SCRIBE_AGENT && !taken.folders.has(folder) && !taken.names.has(name.toLowerCase());
+    folderNameProblem(folder) === undefined && folder !== SCRIBE_AGENT && !taken.folders.has(folder) && !taken.names.has(name.toLowerCase());
   const order = [policy.universe, ...policy.overflow.filter((name) => name !== policy.universe)];
   for (const universeName of order) {
     const universe = catalogUniverses.find((u) => u.name === universeName);
@@ -257,6 +257,26 @@ function parseObject(text: string): { raw: Record<string, unknown> } | { reason:
     return { reason: `not valid JSON (${(error as Error).message})` };
   }
   return isMapping(value) ? { raw: value } : { reason: 'not a JSON object' };
+}
+
+/**
+ * What is wrong with a registry `members` entry, or undefined. An entry is `{name, folder, role?,
+ * universe?}`: a non-empty name, a folder name folderNameProblem accepts, a string role and a
+ * string (or null) universe; commands skip any other entry without a word, so it must not be
+ * written (import refuses it).
+ */
+export function registryEntryProblem(entry: unknown): string | undefined {
+  if (!isMapping(entry)) return `it is ${jsonTypeName(entry)}, not {"name", "folder", "role", "universe"}`;
+  const problems: string[] = [];
+  if (typeof entry.name !== 'string' || entry.name.trim() === '') problems.push('"name" is not a non-empty string');
+  if (typeof entry.folder !== 'string') problems.push('"folder" is not a string');
+  else {
+    const folder = folderNameProblem(entry.folder, '"folder"');
+    if (folder) problems.push(folder);
+  }
+  if (entry.role !== undefined && typeof entry.role !== 'string') problems.push('"role" is not a string');
+  if (entry.universe !== undefined && entry.universe !== null && typeof entry.universe !== 'string') problems.push('"universe" is neither a string nor null');
+  return problems.length === 0 ? undefined : problems.join('; ');
 }
 
 function castEntry(value: unknown): CastEntry | undefined {

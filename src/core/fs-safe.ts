@@ -71,6 +71,8 @@ export function relativePathProblem(relPath: string): string | undefined {
   if (relPath === '') return 'the path is empty';
   if (relPath.includes('\0')) return 'the path contains a NUL byte';
   if (relPath.includes('\\')) return 'the path contains a backslash (use forward slashes)';
+  // A lone surrogate is no character: the file system would get U+FFFD instead, a silent rename.
+  if (/\p{Cs}/u.test(relPath)) return 'the path contains a lone surrogate (half of a UTF-16 pair, not a character)';
   if (relPath.startsWith('/') || /^[a-zA-Z]:/.test(relPath)) return 'the path is absolute';
   const segments = relPath.split('/');
   if (segments.includes('..')) return 'the path contains ".."';

@@ -83,7 +83,7 @@ import {
   squadPaths,
   teamSkillDir,
 } from './paths.js';
-import { listAgents, parseRoster, type RosterMember } from './roster.js';
+import { listAgents, parseRoster, refuseInsideSquad, type RosterMember } from './roster.js';
 import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, planOwnedFiles, planScaffold, renderMemberFiles, type PlannedFile } from './scaffold.js';
 import { parseSkill, skillMetadata } from './skill.js';
 import { validateSkill } from './validate.js';
@@ -586,6 +586,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   // 1. Read, check and plan everything before the first write.
   const sourceName = path.basename(file).replace(/\.[^.]*$/, '').replace(/\p{Cc}/gu, '');
   const { format, document, legacySkills } = readSquadDocument(readSquadFile(file, shown, limits), { limits, sourceName });
+  refuseInsideSquad(root);
   checkWritableDir(root);
   const target = inspectTarget(root);
   if (target.hasSquad && (target.members > 0 || target.learnedSkills > 0) && !options.force) {

@@ -24,12 +24,12 @@
  *   agents.fenster.skills.api-design.references["../x"]: the path contains ".."
  */
 import { isUtf8 } from 'node:buffer';
-import { parseHistory, parsePolicy, parseRegistry, type CastingRead } from './casting.js';
+import { parseHistory, parsePolicy, parseRegistry, registryEntryProblem, type CastingRead } from './casting.js';
 import { SquadError } from './errors.js';
 import { parseSkill } from './skill.js';
 import { relativePathProblem } from './fs-safe.js';
 import { splitHistory } from './history.js';
-import { nameProblems, slugify } from './names.js';
+import { WINDOWS_DEVICE_NAME, folderNameProblem, slugify } from './names.js';
 import { SKILL_FILE, SKILL_RESOURCE_DIRS, squadPaths } from './paths.js';
 import { modeFor } from './tree.js';
 import { compareCodePoints, controlCharacterProblem, isMapping, jsonTypeName } from './util.js';
@@ -328,14 +328,12 @@ export { controlCharacterProblem };
 
 /** Characters Windows refuses in a file name (besides `/`, `\\` and control characters). */
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
-/** Device names Windows reserves, with or without an extension (`aux.txt` too). */
-const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(?:\.|$)/i;
 
 /** Why one segment of a path (or a name) cannot be a file name on Windows, or undefined. */
 function windowsSegmentProblem(segment: string): string | undefined {
   const forbidden = WINDOWS_FORBIDDEN.exec(segment);
   if (forbidden) return `${forbidden[0] === '"' ? `'"'` : `"${forbidden[0]}"`} is a character Windows does not allow in file names`;
-  if (WINDOWS_DEVICE.test(segment)) return `"${segment}" is a device name Windows reserves`;
+  if (WINDOWS_DEVICE_NAME.test(segment)) return `"${segment}" is a device name Windows reserves`;
   if (/[. ]$/.test(segment)) return `"${segment}" ends with a dot or a space, which Windows drops`;
   return undefined;
 }
@@ -541,19 +539,9 @@ function plainString(value: unknown, where: string): string | undefined {
   return value;
 }
 
-/**
- * Why an agent or skill name is refused: the name rules (lowercase a-z, digits, hyphens: two valid
- * names are never the same file name on any system), or a device name Windows reserves.
- */
-function nameProblem(name: string, what: string): string | undefined {
-  const [problem] = nameProblems(name, what);
-  if (problem) return problem.message;
-  return WINDOWS_DEVICE.test(name) ? `${what} "${name}" is a device name Windows reserves` : undefined;
-}
-
 function checkNames(names: readonly string[], where: string, what: string): void {
   for (const name of names) {
-    const problem = nameProblem(name, what);
+    const problem = folderNameProblem(name, what);
     if (problem) throw new SquadFormatError(entryPath(where, name), problem);
   }
 }
@@ -665,14 +653,25 @@ function controlCharacterIn(value: unknown, where: string): JsonStructureProblem
 export function castingFileProblem(key: CastingFileKey, value: Record<string, unknown>, where: string = entryPath('casting', key)): JsonStructureProblem | undefined {
   const read = CASTING_READERS[key](JSON.stringify(value));
   if (read.state === 'invalid') return { where, detail: `not a valid casting ${key}: ${read.reason}` };
-  return controlCharacterIn(value, where);
+  return (key === 'registry' ? registryMembersProblem(value, where) : undefined) ?? controlCharacterIn(value, where);
+}
+
+/** The first entry of a registry's `members` list that commands would skip (see registryEntryProblem). */
+function registryMembersProblem(registry: Record<string, unknown>, where: string): JsonStructureProblem | undefined {
+  const members = registry.members;
+  if (!Array.isArray(members)) return undefined;
+  for (let i = 0; i < members.length; i += 1) {
+    const problem = registryEntryProblem(members[i]);
+    if (problem) return { where: entryPath(entryPath(where, 'members'), i), detail: `not a registry member create-squad can use: ${problem}` };
+  }
+  return undefined;
 }
 
 /**
  * The casting files. Format 1.1 files must have the shape create-squad reads. A Squad 1.0 export
  * carries the original Squad's shape (`registry.agents`, `history.universe_usage_history`), which
  * import converts (see castingTexts in import.ts): only objects without control characters are
- * required there.
+ * required there, and a registry `members` list (if any) of entries create-squad can use.
  * TODO: check 1.0 casting files with casting.ts's reader of the original shape once it has one.
  */
 function checkCasting(value: unknown, budget: Budget, legacy: boolean): SquadCasting {
@@ -683,7 +682,8 @@ function checkCasting(value: unknown, budget: Budget, legacy: boolean): SquadCas
     const where = entryPath('casting', key);
     const file = optionalMapping(raw[key], where);
     if (!file) continue;
-    const problem = legacy ? controlCharacterIn(file, where) : castingFileProblem(key, file, where);
+    const members = legacy && key === 'registry' ? registryMembersProblem(file, where) : undefined;
+    const problem = members ?? (legacy ? controlCharacterIn(file, where) : castingFileProblem(key, file, where));
     if (problem) throw new SquadFormatError(problem.where, problem.detail);
     budget.add(where, Buffer.byteLength(JSON.stringify(file)));
     casting[key] = file;
@@ -760,7 +760,7 @@ function checkLegacySkills(value: unknown, budget: Budget): { skills: Record<str
       throw new SquadFormatError(where, `the SKILL.md cannot be read: ${error instanceof SquadError ? error.message : String(error)}`);
     }
     if (typeof name !== 'string') throw new SquadFormatError(where, 'the SKILL.md has no "name" in its frontmatter');
-    return { where, skillMd, name, problem: nameProblem(name, 'skill name') };
+    return { where, skillMd, name, problem: folderNameProblem(name, 'skill name') };
   });
   // Valid names first: a normalised name never takes one that a skill has as it is.
   const seen = new Map<string, string>();
@@ -778,7 +778,7 @@ function checkLegacySkills(value: unknown, budget: Budget): { skills: Record<str
     if (problem) {
       key = slugify(name);
       const other = seen.get(key);
-      const why = key === '' ? 'it has no letter or digit to keep' : (nameProblem(key, 'its normalised name') ?? (other === undefined ? undefined : `"${key}" is the name of another skill in the file (${other})`));
+      const why = key === '' ? 'it has no letter or digit to keep' : (folderNameProblem(key, 'its normalised name') ?? (other === undefined ? undefined : `"${key}" is the name of another skill in the file (${other})`));
       if (why !== undefined) {
         changes.skipped.push({ where, name, reason: `${problem} and cannot be normalised: ${why}` });
         continue;

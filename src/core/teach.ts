@@ -5,7 +5,7 @@
  */
 import { SquadError, usageError } from './errors.js';
 import { existsInside, isDirectory, resolveInside, writeFileAtomic } from './fs-safe.js';
-import { MAX_NAME_LENGTH, nameProblems, slugify } from './names.js';
+import { MAX_NAME_LENGTH, folderNameProblem, slugify } from './names.js';
 import { SKILL_FILE } from './paths.js';
 import { requireAgent, requireSquad, type Agent } from './roster.js';
 import { skillDestination } from './skill-install.js';
@@ -62,10 +62,8 @@ export async function buildTaughtSkill(input: TaughtSkillInput): Promise<TaughtS
   if (!name) {
     throw usageError('cannot derive a skill name from that instruction', 'pass one with --name <slug>');
   }
-  const problems = nameProblems(name, 'skill name');
-  if (problems.length > 0) {
-    throw usageError(problems.map((p) => p.message).join('; '), 'use lowercase letters, digits and single hyphens, e.g. --name tailwind-css');
-  }
+  const problem = folderNameProblem(name, 'skill name');
+  if (problem) throw usageError(problem, 'use lowercase letters, digits and single hyphens, e.g. --name tailwind-css');
 
   const firstLine = instruction.split(/\r?\n/)[0]!.trim();
   const title = firstLine.length > 80 ? `${firstLine.slice(0, 79).trimEnd()}…` : firstLine;

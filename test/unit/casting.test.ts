@@ -12,6 +12,7 @@ import {
   parseHistory,
   parsePolicy,
   parseRegistry,
+  registryEntryProblem,
   resolveUniverse,
   takenNames,
   universes,
@@ -140,6 +141,16 @@ describe('casting files', () => {
   it('keeps registry entries it can read and drops broken ones', () => {
     const read = parseRegistry('{"members": [{"name": "Keaton", "folder": "keaton", "role": "Lead"}, {"name": "X", "folder": "../x"}, 5]}');
     expect(read.state === 'ok' && read.value.members).toEqual([{ name: 'Keaton', folder: 'keaton', role: 'Lead', universe: null }]);
+  });
+
+  it('says what is wrong with a registry entry commands would skip', () => {
+    expect(registryEntryProblem({ name: 'Keaton', folder: 'keaton', role: 'Lead', universe: null })).toBeUndefined();
+    expect(registryEntryProblem({ name: 'Keaton', folder: 'keaton' })).toBeUndefined();
+    expect(registryEntryProblem(5)).toBe('it is a number, not {"name", "folder", "role", "universe"}');
+    expect(registryEntryProblem({ name: 3, folder: '../x', role: [], universe: 1 })).toBe(
+      '"name" is not a non-empty string; "folder" "../x" may only contain lowercase letters a-z, digits and hyphens; "role" is not a string; "universe" is neither a string nor null',
+    );
+    expect(registryEntryProblem({ name: 'Con', folder: 'con' })).toBe('"folder" "con" is a device name Windows reserves');
   });
 
   it('appends entries, keeping unknown keys and existing entries as they are', () => {

@@ -33,7 +33,7 @@ function codeOf(fn: () => unknown): string | undefined {
 }
 
 describe('relativePathProblem', () => {
-  it.each(['a', 'a/b/c.md', '.ai-team/skills/x/SKILL.md', 'dots..in..name'])('accepts %s', (p) => {
+  it.each(['a', 'a/b/c.md', '.ai-team/skills/x/SKILL.md', 'dots..in..name', 'emoji-\u{1F600}.md'])('accepts %s', (p) => {
     expect(relativePathProblem(p)).toBeUndefined();
   });
   it.each([
@@ -47,6 +47,8 @@ describe('relativePathProblem', () => {
     ['a\0b', /NUL/],
     ['a//b', /empty/],
     ['./a', /empty or "\."/],
+    ['a\ud800.md', /lone surrogate/],
+    ['\udc00/b', /lone surrogate/],
   ])('refuses %j', (p, reason) => {
     expect(relativePathProblem(p)).toMatch(reason);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NAME_LENGTH, isValidName, nameProblems, slugify } from '../../src/core/names.js';
+import { MAX_NAME_LENGTH, folderNameProblem, isValidName, memberNameProblem, nameProblems, slugify } from '../../src/core/names.js';
 
 describe('name rules', () => {
   it.each(['a', 'pdf', 'git-workflow', 'squad-code-review', 'a1', '1a', 'x-1-y', 'a'.repeat(MAX_NAME_LENGTH)])(
@@ -46,5 +46,24 @@ describe('slugify', () => {
     expect(slug).toBe('alpha-beta');
     expect(isValidName(slugify('word '.repeat(40)))).toBe(true);
     expect(slugify('x'.repeat(100)).length).toBe(MAX_NAME_LENGTH);
+  });
+});
+
+describe('folder names', () => {
+  it('adds the device names Windows reserves to the name rules', () => {
+    expect(folderNameProblem('keaton')).toBeUndefined();
+    expect(folderNameProblem('connie')).toBeUndefined();
+    expect(folderNameProblem('con', 'agent name')).toBe('agent name "con" is a device name Windows reserves');
+    for (const name of ['aux', 'nul', 'prn', 'com1', 'lpt9']) expect(folderNameProblem(name)).toMatch(/device name Windows reserves/);
+    expect(folderNameProblem('Con')).toBe('name "Con" must be lowercase');
+  });
+
+  it('refuses a member name with a control character, a path separator, or a reserved folder', () => {
+    expect(memberNameProblem('Dave Kujan')).toBeUndefined();
+    expect(memberNameProblem('a/b')).toBe('contains a path separator (/ or \\)');
+    expect(memberNameProblem('a\u0007')).toMatch(/^contains a control character/);
+    expect(memberNameProblem('Con')).toBe('cannot be used: its folder name "con" is a device name Windows reserves');
+    expect(memberNameProblem('LPT1')).toMatch(/its folder name "lpt1" is a device name/);
+    expect(memberNameProblem('!!!')).toBeUndefined(); // no folder at all: the caller says so
   });
 });

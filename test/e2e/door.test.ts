@@ -1,0 +1,124 @@
+/**
+ * Values that a later command would refuse are refused by the first one, at the door: one line
+ * saying what is wrong and how to fix it, exit 1 (2 for usage), nothing written.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { squadPaths } from '../../src/core/paths.js';
+import { cleanupTempDirs, hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
+
+async function squad(): Promise<string> {
+  const root = tempRepo();
+  const init = await runCli(['init', '--yes'], { cwd: root });
+  if (init.code !== 0) throw new Error(init.stderr);
+  return root;
+}
+
+/** Run a command that must be refused with exit `code` and this one line, leaving `root` as it was. */
+async function expectRefused(root: string, args: string[], code: 1 | 2, line: string | RegExp, cwd = root): Promise<CliResult> {
+  const before = hashTree(root);
+  const result = await runCli(args, { cwd });
+  expect(result.code, result.stderr).toBe(code);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines, result.stderr).toHaveLength(1);
+  if (typeof line === 'string') expect(lines[0]).toBe(line);
+  else expect(lines[0]).toMatch(line);
+  expect(hashTree(root)).toBe(before);
+  return result;
+}
+
+describe('names that export would refuse', () => {
+  it('hire --name refuses a name whose folder is a Windows device name, so export keeps working', async () => {
+    const root = await squad();
+    for (const name of ['Con', 'aux', 'COM1', 'Nul']) {
+      await expectRefused(
+        root,
+        ['hire', 'Designer', '--name', name],
+        2,
+        `✗ the name "${name}" cannot be used: its folder name "${name.toLowerCase()}" is a device name Windows reserves — use a plain name, e.g. --name Kobayashi`,
+      );
+    }
+    expect((await runCli(['hire', 'Designer', '--name', 'Connie'], { cwd: root })).code).toBe(0);
+    expect((await runCli(['export', '--dry-run'], { cwd: root })).code).toBe(0);
+  });
+
+  it('teach --name refuses a device name, as export refuses such a skill', async () => {
+    const root = await squad();
+    await expectRefused(root, ['teach', 'keaton', 'use ADRs', '--name', 'aux'], 2, /^✗ skill name "aux" is a device name Windows reserves — /);
+  });
+
+  it('init refuses a hand-made roster member whose folder would be a device name', async () => {
+    const root = tempRepo();
+    writeFiles(root, {
+      [squadPaths.team]: '# Team\n\n## Members\n\n| Name | Role | Charter | Status |\n|------|------|---------|--------|\n| Con | Lead | | ✅ Active |\n',
+    });
+    await expectRefused(
+      root,
+      ['init', '--yes'],
+      1,
+      `✗ ${squadPaths.team} lists Con, whose folder cannot be made: the folder name "con" is a device name Windows reserves — rename that member in ${squadPaths.team}, then run init again; nothing was written`,
+    );
+  });
+});
+
+describe('init and import in a folder inside a squad', () => {
+  it('init refuses a --cwd or a folder inside .ai-team/, which would nest a second squad', async () => {
+    const root = await squad();
+    const squadDir = path.join(root, '.ai-team');
+    const hint = `run the command in the repository itself (${root}), or choose a folder outside .ai-team/; nothing was written`;
+    await expectRefused(root, ['init', '--yes', '--cwd', '.ai-team'], 1, `✗ ${squadDir} is inside the squad folder ${squadDir}: a squad there would be nested in that squad — ${hint}`);
+    await expectRefused(root, ['init', 'agents/new', '--yes'], 1, `✗ ${path.join(squadDir, 'agents/new')} is inside the squad folder ${squadDir}: a squad there would be nested in that squad — ${hint}`, squadDir);
+    // Through a symlink too.
+    const link = path.join(tempDir(), 'link');
+    fs.symlinkSync(path.join(squadDir, 'skills'), link);
+    await expectRefused(root, ['init', '--yes', '--cwd', link], 1, /^✗ .* is inside the squad folder .*\.ai-team: a squad there would be nested/);
+    // A folder beside it is fine.
+    expect((await runCli(['init', 'packages/web', '--yes'], { cwd: root })).code).toBe(0);
+  });
+
+  it('import refuses it too', async () => {
+    const source = await squad();
+    const file = path.join(tempDir(), 'team.squad');
+    expect((await runCli(['export', '--out', file], { cwd: source })).code).toBe(0);
+    const root = await squad();
+    await expectRefused(root, ['import', file, '--cwd', '.ai-team/agents'], 1, /^✗ .*\/\.ai-team\/agents is inside the squad folder .*\/\.ai-team: a squad there would be nested/);
+  });
+});
+
+describe('--cwd', () => {
+  it('an empty --cwd is a usage error, not the current folder', async () => {
+    const root = await squad();
+    for (const args of [['init', '--yes'], ['hire', 'Designer'], ['doctor'], ['skills', 'list']]) {
+      await expectRefused(root, [...args, '--cwd', ''], 2, '✗ --cwd is empty — give the folder of the repository, e.g. --cwd . for the current one');
+    }
+  });
+});
+
+describe('import of values it would write but no command can use', () => {
+  async function importRefused(document: unknown, line: RegExp, raw?: string): Promise<void> {
+    const file = path.join(tempDir(), 'bad.squad');
+    fs.writeFileSync(file, raw ?? JSON.stringify(document));
+    await expectRefused(tempRepo(), ['import', file], 1, line);
+  }
+  const base = (extra: Record<string, unknown>) => ({ squad_format_version: '1.1', agents: { keaton: { charter: '# Keaton\n', skills: {} } }, ...extra });
+  const member = (fields: Record<string, unknown>) => base({ casting: { registry: { members: [{ name: 'Keaton', folder: 'keaton', role: 'Lead', universe: null }, fields] } } });
+
+  it('a registry member with a name that is not a string, or a folder such as ../x', async () => {
+    await importRefused(member({ name: 42, folder: 'x', role: 'Dev' }), /^✗ invalid \.squad file: casting\.registry\.members\[1\]: not a registry member create-squad can use: "name" is not a non-empty string — nothing was written/);
+    await importRefused(member({ name: 'X', folder: '../x', role: 'Dev' }), /^✗ invalid \.squad file: casting\.registry\.members\[1\]: not a registry member create-squad can use: "folder" "\.\.\/x" may only contain lowercase letters/);
+    await importRefused(member({ name: 'Con', folder: 'con', role: 'Dev' }), /casting\.registry\.members\[1\]: .*"folder" "con" is a device name Windows reserves/);
+    await importRefused(member({ name: 'X', folder: 'x', role: 7 }), /casting\.registry\.members\[1\]: .*"role" is not a string/);
+    await importRefused(base({ casting: { registry: { members: ['keaton'] } } }), /casting\.registry\.members\[0\]: not a registry member create-squad can use: it is a string/);
+    // An original Squad export's registry is held to the same rule for its members list.
+    await importRefused({ version: '1.0', agents: { keaton: { charter: '# Keaton\n' } }, casting: { registry: { members: [{ name: ['K'], folder: 'keaton' }] } } }, /casting\.registry\.members\[0\]: .*"name" is not a non-empty string/);
+  });
+
+  it('a file key with a lone surrogate, which the file system would silently rename', async () => {
+    const document = base({ team_skills: { api: { skill_md: validSkill('api'), references: { 'placeholder.md': 'x' } } } });
+    const raw = JSON.stringify(document).replace('placeholder.md', 'a\\ud800.md');
+    await importRefused(undefined, /^✗ invalid \.squad file: team_skills\.api\.references\["a\\ud800\.md"\]: the path contains a lone surrogate/, raw);
+  });
+});
