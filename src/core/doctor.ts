@@ -11,6 +11,7 @@ import { discoverSkills, type DiscoveredSkill } from './discover.js';
 import { TEMP_FILE_PATTERN, isDirectory, isFile, readDirEntries, readTextIfExists } from './fs-safe.js';
 import { isValidName, slugify } from './names.js';
 import { inspectSkill } from './inspect.js';
+import { confinementFix, stateReadProblem } from './confined.js';
 import { LOCK_FILE, isStaleLock, readLockOwner } from './lock.js';
 import { readManifest } from './manifest.js';
 import { collectMcpRequirements, detectMcpConfig, foundMcpConfigFiles, mcpServerKey, missingRequiredServers } from './mcp.js';
@@ -112,6 +113,7 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
       });
     }
   }
+  checkConfinedReads(root, add);
   const casting = checkCasting(root, add);
   await checkGitattributes(root, add);
 
@@ -252,7 +254,7 @@ function blockedOwnedFiles(root: string, owned: readonly OwnedFile[]): Map<strin
  */
 function checkCoordinator(root: string, add: Add, blocked: string | undefined): string | undefined {
   const upgradeFix = blocked === undefined ? UPGRADE : obstacleFix(blocked);
-  const text = readTextIfExists(resolveIn(root, COORDINATOR_PATH));
+  const text = readTextIfExists(resolveIn(root, COORDINATOR_PATH)); // owned: checked through a link (see confined.ts)
   if (text === undefined) {
     add({ severity: 'error', code: 'coordinator-missing', path: COORDINATOR_PATH, message: `the coordinator ${COORDINATOR_PATH} is missing: Copilot has no Squad agent`, fix: upgradeFix });
     return undefined;
@@ -328,11 +330,44 @@ function checkOwnedFiles(root: string, owned: readonly OwnedFile[], blocked: Rea
   }
 }
 
+/** A squad file's text, or undefined when it is missing or may not be read (checkConfinedReads reports that). */
+function readIfConfined(root: string, relPath: string): string | undefined {
+  return stateReadProblem(root, relPath) === undefined ? readTextIfExists(resolveIn(root, relPath)) : undefined;
+}
+
+/**
+ * Squad files every command reads, and each member's charter and history (printed into or pointed
+ * at by spawn prompts), that are links leading outside the repository: commands refuse to read
+ * them, so the squad is broken until they are real files.
+ */
+function checkConfinedReads(root: string, add: Add): void {
+  const members = readDirEntries(resolveIn(root, squadPaths.agents), { includeIgnored: true })
+    .filter((entry) => !entry.name.startsWith('.'))
+    .map((entry) => entry.name);
+  const files = [
+    ...LAYOUT.filter((entry) => entry.kind === 'file').map((entry) => entry.path),
+    squadPaths.manifest,
+    ...members.flatMap((name) => [charterPath(name), historyPath(name)]),
+  ];
+  for (const relPath of new Set(files)) {
+    const problem = stateReadProblem(root, relPath);
+    if (problem === undefined || !fs.existsSync(resolveIn(root, relPath))) continue;
+    add({
+      severity: 'error',
+      code: 'read-refused',
+      path: relPath,
+      message: `${relPath} cannot be read: ${problem}, so create-squad refuses it (its content could reach a model's prompt)`,
+      fix: confinementFix(relPath),
+    });
+  }
+}
+
 /** Roster and member folders agree; returns the number of roster members. */
 function checkRoster(root: string, add: Add): number {
-  const roster = readRoster(root).filter((m) => m.name !== SCRIBE_AGENT);
+  // A roster that may not be read is reported by checkConfinedReads.
+  const roster = stateReadProblem(root, squadPaths.team) === undefined ? readRoster(root).filter((m) => m.name !== SCRIBE_AGENT) : [];
   // Without a readable team.md (reported with the layout) no member is in the roster: say nothing more about rows.
-  const hasRoster = isFile(resolveIn(root, squadPaths.team));
+  const hasRoster = isFile(resolveIn(root, squadPaths.team)) && stateReadProblem(root, squadPaths.team) === undefined;
   if (hasRoster && roster.length === 0) {
     add({ severity: 'warning', code: 'roster-empty', path: squadPaths.team, message: `${squadPaths.team} lists no members`, fix: 'add members with "create-squad hire <role>"' });
   }
@@ -393,7 +428,7 @@ function asWritten(text: string): string {
  * without a charter included); an old name a rename left behind (a casting event "renamed from" it).
  */
 function checkRegistryMembers(root: string, casting: CastingState, add: Add): void {
-  const teamText = readTextIfExists(resolveIn(root, squadPaths.team));
+  const teamText = readIfConfined(root, squadPaths.team);
   if (casting.registry.state !== 'ok' || teamText === undefined) return;
   const { members, legacy } = casting.registry.value;
   const roster = parseRoster(teamText);

@@ -30,11 +30,12 @@ import {
   type CastingPolicy,
   type CastingRead,
 } from './casting.js';
+import { readStateText } from './confined.js';
 import { SquadError, usageError } from './errors.js';
-import { existsInside, readTextIfExists, resolveInside } from './fs-safe.js';
+import { existsInside, resolveInside } from './fs-safe.js';
 import { insertTableRecords, tableRecords, type TableRecord } from './md-table.js';
 import { memberNameProblem, slugify } from './names.js';
-import { SCRIBE_AGENT, agentDir, resolveIn, squadPaths } from './paths.js';
+import { SCRIBE_AGENT, agentDir, squadPaths } from './paths.js';
 import { checkRoles } from './roles.js';
 import { hasWord, quoted } from './util.js';
 import { isRosterHeader, parseRoster, requireSquad, staysLastInRoster, type RosterMember } from './roster.js';
@@ -99,7 +100,7 @@ function interruptedHire(registry: { members: CastEntry[]; legacy: string[] }, r
 export async function planHire(root: string, options: HireOptions): Promise<HirePlan> {
   const [role] = checkRoles([options.role]) as [string];
   requireSquad(root);
-  const teamText = readTextIfExists(resolveIn(root, squadPaths.team));
+  const teamText = readStateText(root, squadPaths.team);
   if (teamText === undefined) {
     if (existsInside(root, squadPaths.team)) {
       throw new SquadError('INVALID_INPUT', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
@@ -182,7 +183,7 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
   for (const file of await renderMemberFiles(member, project)) create(file.path, file.content);
 
   const rows = await renderMemberRows(member, project, policy.universe);
-  const routingText = readTextIfExists(resolveIn(root, squadPaths.routing));
+  const routingText = readStateText(root, squadPaths.routing);
   const routed = routingText === undefined ? undefined : tableRecords(routingText, isRoutingHeader)?.records.some((r) => r['route to'] === member.name);
   // The Scribe's rows stay last, in the routing table as in the roster.
   const scribeRoute = (record: TableRecord) => record['route to'] === SCRIBE_MEMBER.name;

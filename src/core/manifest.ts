@@ -7,8 +7,8 @@
  * Only squad-owned files are recorded (coordinator, .ai-team-templates/, built-in skills). The
  * manifest carries no timestamp, so writing the same state twice gives the same bytes.
  */
-import { readTextIfExists } from './fs-safe.js';
-import { resolveIn, squadPaths } from './paths.js';
+import { readStateText } from './confined.js';
+import { squadPaths } from './paths.js';
 import { compareCodePoints, isMapping } from './util.js';
 
 export const MANIFEST_SCHEMA = 1;
@@ -50,7 +50,7 @@ export function parseManifest(text: string): ManifestRead {
 }
 
 export function readManifest(root: string): ManifestRead {
-  const text = readTextIfExists(resolveIn(root, squadPaths.manifest));
+  const text = readStateText(root, squadPaths.manifest);
   return text === undefined ? { state: 'missing' } : parseManifest(text);
 }
 

@@ -12,8 +12,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { readStateText } from './confined.js';
 import { SquadError } from './errors.js';
-import { isDirectory, readDirNames, readTextIfExists } from './fs-safe.js';
+import { isDirectory, readDirNames } from './fs-safe.js';
 import { tableRecords, type TableRecord } from './md-table.js';
 import { isValidName, slugify } from './names.js';
 import { AI_TEAM_DIR, SCRIBE_AGENT, charterPath, resolveIn, squadPaths } from './paths.js';
@@ -102,7 +103,7 @@ function stripCode(cell: string): string {
 
 /** Roster rows of the squad at `root`; [] when there is no roster. */
 export function readRoster(root: string): RosterMember[] {
-  const text = readTextIfExists(resolveIn(root, squadPaths.team));
+  const text = readStateText(root, squadPaths.team);
   return text === undefined ? [] : parseRoster(text);
 }
 

@@ -3,9 +3,9 @@
  * skills. Everything here is explainable: BM25 text relevance over each member's role, charter
  * and own skills, and fixed word patterns for tasks that must never get a lightweight spawn.
  */
+import { readStateText } from './confined.js';
 import { discoverSkills, type DiscoveredSkill } from './discover.js';
-import { readTextIfExists } from './fs-safe.js';
-import { charterPath, resolveIn, SCRIBE_AGENT } from './paths.js';
+import { charterPath, SCRIBE_AGENT } from './paths.js';
 import { listAgents, requireSquad, type Agent } from './roster.js';
 import type { SpawnMode } from './spawn-modes.js';
 import { rankDocuments } from './text-match.js';
@@ -275,7 +275,7 @@ function describeMatches(matches: Record<string, string[]>): string {
 }
 
 function readCharter(root: string, member: Agent): string {
-  return (readTextIfExists(resolveIn(root, charterPath(member.name))) ?? '').slice(0, CHARTER_ROUTING_CHARS);
+  return (readStateText(root, charterPath(member.name)) ?? '').slice(0, CHARTER_ROUTING_CHARS);
 }
 
 function round(score: number): number {

@@ -31,6 +31,7 @@ import {
   type CastResult,
   type CastingPolicy,
 } from './casting.js';
+import { readStateText } from './confined.js';
 import { SquadError, usageError } from './errors.js';
 import { existsInside, pathProblem, readBytesIfExists, readTextIfExists, resolveInside, sha256, writeFileAtomic } from './fs-safe.js';
 import type { Manifest } from './manifest.js';
@@ -327,7 +328,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   };
 
   const teamExists = exists(root, squadPaths.team);
-  const teamText = teamExists ? readTextIfExists(resolveIn(root, squadPaths.team)) : undefined;
+  const teamText = teamExists ? readStateText(root, squadPaths.team) : undefined;
   if (teamExists && teamText === undefined) {
     notes.push(`${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file): restore it from git, or remove it and run init again to rebuild it`);
   }

@@ -8,9 +8,9 @@
  *              decisions, multi-agent work, or when no skill is relevant.
  */
 import fs from 'node:fs';
+import { readStateText } from './confined.js';
 import { discoverSkills, type DiscoveredSkill } from './discover.js';
 import { usageError } from './errors.js';
-import { readTextIfExists } from './fs-safe.js';
 import { normalizeNewlines } from './frontmatter.js';
 import {
   collectMcpRequirements,
@@ -25,7 +25,6 @@ import {
   charterPath,
   decisionInboxPath,
   historyPath,
-  resolveIn,
   squadPaths,
 } from './paths.js';
 import { listAgents, requireAgent } from './roster.js';
@@ -139,7 +138,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   const mcpBlock = await renderMcpBlock(mcp, detection);
 
   const charterFile = charterPath(agent);
-  const charterText = readTextIfExists(resolveIn(root, charterFile));
+  const charterText = readStateText(root, charterFile);
   if (charterText === undefined && mode === 'standard') warnings.push(`${charterFile} is missing; the prompt has no charter`);
   const charter = mode === 'standard' ? normalizeNewlines(charterText ?? '').trim() : '';
 
