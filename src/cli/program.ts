@@ -83,6 +83,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--stack <text>', 'the technology stack')
     .option('--owner <name>', 'who the squad works for')
     .option('--no-team', 'infrastructure only: no cast members (Scribe is still created)')
+    .option('--here', 'scaffold in this folder, not at the root of the enclosing git repository')
     .option('--dry-run', 'print what would be created, write nothing')
     .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
     .allowExcessArguments(true)
@@ -108,6 +109,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
             ...(opts.stack === undefined ? {} : { stack: String(opts.stack) }),
             ...(opts.owner === undefined ? {} : { owner: String(opts.owner) }),
             team: opts.team !== false,
+            here: opts.here === true,
             dryRun: opts.dryRun === true,
           },
           ctx,
@@ -182,6 +184,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
 
   sub(program, 'prompt <agent>', 'render the spawn prompt for an agent and a task')
     .option('--task <text>', 'the task ("-" reads it from stdin)')
+    .option('--task-file <path>', 'read the task from this file (no shell quoting needed)')
     .addOption(new Option('--mode <mode>', 'spawn mode').choices(SPAWN_MODES).default(DEFAULT_SPAWN_MODE))
     .option('--skill <name...>', 'skills to inline in lightweight mode')
     .action(async (agent: string, opts: Opts) => {
@@ -191,6 +194,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
           {
             agent,
             task: opts.task === undefined ? undefined : String(opts.task),
+            taskFile: opts.taskFile === undefined ? undefined : String(opts.taskFile),
             mode: opts.mode as SpawnMode | undefined, // one of SPAWN_MODES: commander checks the choices
             skills: Array.isArray(opts.skill) ? opts.skill.map(String) : [],
           },
@@ -199,10 +203,11 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
       );
     });
 
-  sub(program, 'route <task>', 'suggest which agent, mode and skills fit a task ("-" reads it from stdin)')
-    .action(async (task: string, opts: Opts) => {
+  sub(program, 'route [task]', 'suggest which agent, mode and skills fit a task ("-" reads it from stdin)')
+    .option('--task-file <path>', 'read the task from this file (no shell quoting needed)')
+    .action(async (task: string | undefined, opts: Opts) => {
       const { route } = await import('../commands/route.js');
-      await execute(opts, (ctx) => route({ task }, ctx));
+      await execute(opts, (ctx) => route({ task, taskFile: opts.taskFile === undefined ? undefined : String(opts.taskFile) }, ctx));
     });
 
   sub(program, 'upgrade', 'refresh the files create-squad owns; never touches what the team learned')

@@ -1,5 +1,5 @@
 /**
- * `create-squad prompt <agent> --task "<text>" [--mode standard|lightweight] [--skill name…] [--json]`:
+ * `create-squad prompt <agent> --task "<text>" | --task-file <path> [--mode standard|lightweight] [--skill name…] [--json]`:
  * render the spawn prompt for one member and one task. In text mode stdout carries exactly the
  * prompt (so it can be piped into Copilot's task tool) and warnings go to stderr.
  */
@@ -13,6 +13,8 @@ export interface PromptOptions {
   agent: string;
   /** `--task` as given; "-" reads stdin. */
   task: string | undefined;
+  /** `--task-file`: a file holding the task. */
+  taskFile?: string | undefined;
   /** One of SPAWN_MODES (the CLI offers only those); default standard. */
   mode: SpawnMode | undefined;
   skills: string[];
@@ -30,10 +32,10 @@ export interface PromptData {
   tokens: SpawnPromptTokens;
 }
 
-const USAGE = `usage: create-squad prompt <agent> --task "<text>" [--mode ${SPAWN_MODES.join('|')}] (--task - reads stdin)`;
+const USAGE = `usage: create-squad prompt <agent> --task "<text>" [--mode ${SPAWN_MODES.join('|')}] (--task - reads stdin; --task-file <path> reads a file)`;
 
 export async function prompt(options: PromptOptions, ctx: CommandContext): Promise<CommandResult<PromptData>> {
-  const task = await readTaskInput(options.task, USAGE, ctx);
+  const task = await readTaskInput({ task: options.task, taskFile: options.taskFile }, USAGE, ctx);
   const built = await buildSpawnPrompt({
     root: ctx.cwd,
     agent: options.agent,

@@ -1,5 +1,5 @@
 /**
- * `create-squad route "<task>" [--json]`: suggest the member, spawn mode and skills for a task,
+ * `create-squad route "<task>" | --task-file <path> [--json]`: suggest the member, spawn mode and skills for a task,
  * with the reason and the full ranking.
  */
 import { routeTask, type RouteSuggestion } from '../core/route.js';
@@ -7,13 +7,16 @@ import type { CommandContext, CommandResult } from './context.js';
 import { readTaskInput } from './task-input.js';
 
 export interface RouteOptions {
+  /** The task as typed; "-" reads stdin. */
   task: string | undefined;
+  /** `--task-file`: a file holding the task. */
+  taskFile?: string | undefined;
 }
 
-const USAGE = 'usage: create-squad route "<task>" (or "-" to read it from stdin)';
+const USAGE = 'usage: create-squad route "<task>" ("-" reads it from stdin; --task-file <path> reads a file)';
 
 export async function route(options: RouteOptions, ctx: CommandContext): Promise<CommandResult<RouteSuggestion>> {
-  const task = await readTaskInput(options.task, USAGE, ctx);
+  const task = await readTaskInput(options, USAGE, ctx);
   const suggestion = routeTask(ctx.cwd, task);
   return {
     data: suggestion,
