@@ -7,6 +7,8 @@
  *   symlink on the way that leads out of the root is refused, as is writing through a symlink.
  * - Regular files only: a write replaces a regular file or nothing, never a folder, a FIFO, a socket
  *   or a device node (with or without --force); those are refused with the path and the fix.
+ * - Tidy: a write removes, in the folder it writes to, the temporary files that killed runs left
+ *   (their process is gone); staging folders are swept the same way by the commands that make them.
  * - Countable: every completed write or move is counted. For crash-safety tests the environment
  *   variable CREATE_SQUAD_CRASH_AFTER_WRITES=k kills the process (SIGKILL) right after the k-th one,
  *   and an in-process observer (observeWrites) sees the tree after each one.
@@ -15,6 +17,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SquadError } from './errors.js';
+import { isProcessAlive } from './lock.js';
 import { isIgnoredEntry } from './paths.js';
 import { compareCodePoints } from './util.js';
 
@@ -63,8 +66,60 @@ export function randomId(): string {
 export function tempFileName(base: string): string {
   return `.${base}.${process.pid}.${randomId()}.tmp`;
 }
-/** Matches the names tempFileName makes. */
-export const TEMP_FILE_PATTERN = /^\..+\.\d+\.[0-9a-f]{8}\.tmp$/;
+/** Matches the names tempFileName makes; the first group is the pid of the process that made it. */
+export const TEMP_FILE_PATTERN = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * `{pid}-{8 hex digits}`: the end of the name of a staging folder (paths.ts), so that a later run
+ * can tell the debris of a killed run (its process is gone) from another run's work in progress.
+ */
+export function workId(): string {
+  return `${process.pid}-${randomId()}`;
+}
+
+// ---------------------------------------------------------------- debris of killed runs
+
+/** Temporary files and staging folders this process is using now (absolute paths). */
+const inUse = new Set<string>();
+
+/** Mark `absPath` (a staging folder this process made) as in use until the returned function is called. */
+export function holdWorkPath(absPath: string): () => void {
+  inUse.add(absPath);
+  return () => inUse.delete(absPath);
+}
+
+/**
+ * Whether a temporary file or staging folder at `absPath`, whose name records `pid`, is debris: the
+ * process that made it is gone, or it is this process and it is not using it now (a run of this
+ * process that was stopped, or a dead process whose pid came round again). One of a running
+ * process is another create-squad at work: never debris.
+ */
+function isDebris(pid: number, absPath: string): boolean {
+  return pid === process.pid ? !inUse.has(absPath) : !isProcessAlive(pid);
+}
+
+/**
+ * Remove, in the folder `absDir`, what killed runs of create-squad left: the entries whose names
+ * `pattern` matches (its first group is the pid recorded in the name) that are files (`kind` file)
+ * or folders (`kind` dir) and debris (see isDebris). Nothing else is touched, symlinks never. Never
+ * throws: what cannot be removed stays (doctor reports it). Returns the names removed.
+ */
+export function sweepDebris(absDir: string, pattern: RegExp, kind: 'file' | 'dir'): string[] {
+  const removed: string[] = [];
+  for (const entry of readDirEntries(absDir, { includeIgnored: true })) {
+    const pid = pattern.exec(entry.name)?.[1];
+    if (pid === undefined || !(kind === 'file' ? entry.isFile() : entry.isDirectory())) continue;
+    const absPath = path.join(absDir, entry.name);
+    if (!isDebris(Number(pid), absPath)) continue;
+    try {
+      fs.rmSync(absPath, { recursive: kind === 'dir', force: true });
+      removed.push(entry.name);
+    } catch {
+      // left for doctor to report
+    }
+  }
+  return removed;
+}
 
 /** Why a repo-relative path is unacceptable, or undefined when it is fine. */
 export function relativePathProblem(relPath: string): string | undefined {
@@ -174,6 +229,11 @@ export interface WriteOptions {
   mode?: number;
   /** Fail with FILE_EXISTS instead of replacing an existing file. */
   exclusive?: boolean;
+  /**
+   * Remove the temporary files killed runs left in the target's folder (see sweepDebris) once the
+   * write is done. Default true; false for a folder this run made itself (a staging folder).
+   */
+  sweep?: boolean;
 }
 
 /** What a file system entry is, for messages ("a FIFO (named pipe)"); undefined for a regular file. */
@@ -251,6 +311,7 @@ function placeAtomically(root: string, relPath: string, options: WriteOptions, f
     removeQuietly(temp);
     throw toWriteError(error, relPath);
   }
+  if (options.sweep !== false) sweepDebris(dir, TEMP_FILE_PATTERN, 'file');
   countWrite();
 }
 

@@ -8,10 +8,11 @@
  *      a scratch copy of the imported state files outside the repository): nothing is written to
  *      the repository before all of it passed, and `--dry-run` reports from this same plan;
  *   2. build the complete new `.ai-team/` in a hidden staging folder at the repository root
- *      (`.ai-team-import-staging-{random}/`): the imported files, then what init adds (built-in
- *      skills, decisions, logs, Scribe, a roster from the casting registry when the file has none),
- *      then the manifest; squad-owned files missing outside `.ai-team/` (the coordinator,
- *      `.ai-team-templates/`) are staged there too;
+ *      (`.ai-team-import-staging-{pid}-{random}/`; those that killed imports left are removed
+ *      first): the imported files, then what init adds (built-in skills, decisions, logs, Scribe,
+ *      a roster from the casting registry when the file has none), then the manifest; squad-owned
+ *      files missing outside `.ai-team/` (the coordinator, `.ai-team-templates/`) are staged there
+ *      too;
  *   3. move those squad-owned files into place (only where still missing), append the missing
  *      `.gitattributes` lines;
  *   4. with `force`, rename the old `.ai-team/` to `.ai-team-archive-{timestamp}/` (never deleted);
@@ -55,10 +56,12 @@ import {
   checkWritableDir,
   ensureWritableDir,
   existsInside,
+  holdWorkPath,
   moveInside,
-  randomId,
   removeInside,
   resolveInside,
+  sweepDebris,
+  workId,
   writeFileAtomic,
   writeStagedFile,
 } from './fs-safe.js';
@@ -69,6 +72,7 @@ import { countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles } from './o
 import {
   AI_TEAM_DIR,
   GITATTRIBUTES_PATH,
+  IMPORT_STAGING_PATTERN,
   SCRIBE_AGENT,
   SKILL_FILE,
   TEMPLATES_COPY_DIR,
@@ -120,6 +124,12 @@ export const IMPORTED_SUFFIX = '-imported';
 export const BUILTIN_AUTHOR = 'squad';
 /** The role of an imported member whose role nothing in the file states. */
 const DEFAULT_ROLE = 'Member';
+/**
+ * The scratch folder planning uses in the system's temporary folder: this prefix and a work id
+ * (fs-safe's workId), so that one a killed import left is removed by the next import.
+ */
+const PLAN_FOLDER_PREFIX = 'create-squad-import-plan-';
+const PLAN_FOLDER_PATTERN = /^create-squad-import-plan-(\d+)-[0-9a-f]{8}$/;
 
 export interface ImportOptions {
   /** Replace an existing squad (archived, never deleted). */
@@ -187,7 +197,10 @@ export interface ImportReport {
   /** Squad-owned files created outside .ai-team/ (the coordinator, .ai-team-templates/). */
   created: string[];
   gitattributesAdded: string[];
-  /** Staging folders left by earlier interrupted imports (safe to delete). */
+  /**
+   * Staging folders of earlier interrupted imports that are still there (a dry run removes none; a
+   * real import removes those whose process is gone); safe to delete.
+   */
   leftovers: string[];
   notes: string[];
   /** Files written into the new .ai-team/. */
@@ -553,8 +566,10 @@ interface SquadPlan {
  */
 async function planSquad(state: readonly StagedFile[], outsideManifest: Record<string, string>, now: Date, version: string): Promise<SquadPlan> {
   const tmp = os.tmpdir();
-  const scratchName = `create-squad-import-plan-${randomId()}`;
+  sweepDebris(tmp, PLAN_FOLDER_PATTERN, 'dir');
+  const scratchName = `${PLAN_FOLDER_PREFIX}${workId()}`;
   const scratch = path.join(tmp, scratchName);
+  const release = holdWorkPath(scratch);
   try {
     for (const file of state) {
       const { data, mode } = decodeFile(file.entry);
@@ -573,6 +588,7 @@ async function planSquad(state: readonly StagedFile[], outsideManifest: Record<s
     };
   } finally {
     removeQuietly(tmp, scratchName);
+    release();
   }
 }
 
@@ -651,10 +667,13 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   };
   if (options.dryRun) return report;
 
-  // 2. Stage the complete new squad.
+  // 2. Stage the complete new squad (staging folders that killed imports left go first).
   ensureWritableDir(root);
-  const staging = importStagingDir(randomId());
+  const swept = sweepDebris(root, IMPORT_STAGING_PATTERN, 'dir');
+  report.leftovers = report.leftovers.filter((name) => !swept.includes(name));
+  const staging = importStagingDir(workId());
   const stagingRoot = resolveIn(root, staging);
+  const release = holdWorkPath(stagingRoot);
   try {
     for (const staged of overlay.files) {
       const { data, mode } = decodeFile(staged.entry);
@@ -683,6 +702,8 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   } catch (error) {
     removeQuietly(root, staging);
     throw error;
+  } finally {
+    release();
   }
   removeQuietly(root, staging);
   return report;

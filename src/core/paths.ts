@@ -111,9 +111,12 @@ export function backupPathFor(timestamp: string, relPath: string): string {
 /**
  * `import` builds the new squad in a hidden folder at the repository root and swaps it in at the
  * end; a folder with this prefix left behind is the debris of an interrupted import (`doctor`
- * reports it; deleting it loses nothing: it is rebuilt from the .squad file).
+ * reports it; deleting it loses nothing: it is rebuilt from the .squad file; the next import removes
+ * it).
  */
 export const IMPORT_STAGING_PREFIX = '.ai-team-import-staging-';
+/** An import staging folder named by importStagingDir with a work id (fs-safe's workId): the pid is its first group. */
+export const IMPORT_STAGING_PATTERN = /^\.ai-team-import-staging-(\d+)-[0-9a-f]{8}$/;
 /** Where `import --force` moves the squad it replaces (never deleted). */
 export const ARCHIVE_PREFIX = '.ai-team-archive-';
 
@@ -129,6 +132,8 @@ export function archiveDir(timestamp: string): string {
 
 /** `skills add` stages a skill in a hidden sibling folder of its destination before swapping it in. */
 export const SKILL_STAGING_PREFIX = '.staging-';
+/** A skill staging folder named by skillStagingDir with a work id (fs-safe's workId): the pid is its first group. */
+export const SKILL_STAGING_PATTERN = /^\.staging-.+-(\d+)-[0-9a-f]{8}$/;
 export function skillStagingDir(destination: string, id: string): string {
   const slash = destination.lastIndexOf('/');
   return `${destination.slice(0, slash)}/${SKILL_STAGING_PREFIX}${destination.slice(slash + 1)}-${id}`;

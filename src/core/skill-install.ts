@@ -11,9 +11,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SquadError } from './errors.js';
-import { existsInside, isDirectory, isFile, isWithin, moveInside, randomId, removeInside, resolveInside } from './fs-safe.js';
+import { existsInside, holdWorkPath, isDirectory, isFile, isWithin, moveInside, removeInside, resolveInside, sweepDebris, workId } from './fs-safe.js';
 import { inspectSkill, type SkillReport } from './inspect.js';
-import { BUILTIN_SKILL_PREFIX, SKILL_FILE, agentSkillDir, backupPathFor, folderTimestamp, isBuiltinSkillName, skillStagingDir, teamSkillDir } from './paths.js';
+import {
+  BUILTIN_SKILL_PREFIX,
+  SKILL_FILE,
+  SKILL_STAGING_PATTERN,
+  agentSkillDir,
+  backupPathFor,
+  folderTimestamp,
+  isBuiltinSkillName,
+  resolveIn,
+  skillStagingDir,
+  teamSkillDir,
+} from './paths.js';
 import { formatBytes } from './squad-format.js';
 import { copyTree, listTree, type Tree } from './tree.js';
 
@@ -126,9 +137,15 @@ export function planSkillInstall(root: string, source: SkillSource, destination:
   };
 }
 
-/** Carry out a plan: copy into a staging folder beside the destination, back up, swap in. */
+/**
+ * Carry out a plan: copy into a staging folder beside the destination, back up, swap in. Staging
+ * folders that killed runs left beside it go first.
+ */
 export function applySkillInstall(root: string, source: SkillSource, plan: InstallPlan): void {
-  const staging = skillStagingDir(plan.destination, randomId());
+  const parent = path.posix.dirname(plan.destination);
+  sweepDebris(resolveInside(root, parent), SKILL_STAGING_PATTERN, 'dir');
+  const staging = skillStagingDir(plan.destination, workId());
+  const release = holdWorkPath(resolveIn(root, staging));
   try {
     copyTree(source.dir, source.tree, root, staging);
     if (plan.backup) moveInside(root, plan.destination, plan.backup);
@@ -141,5 +158,6 @@ export function applySkillInstall(root: string, source: SkillSource, plan: Insta
     }
   } finally {
     removeInside(root, staging);
+    release();
   }
 }

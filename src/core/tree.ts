@@ -70,11 +70,12 @@ export function modeFor(executable: boolean): number {
 }
 
 /**
- * Copy the files of `tree` from `sourceDir` to `root/destRel`, each through the atomic writer
- * (copied by the system, never read into memory), keeping the executable bit.
+ * Copy the files of `tree` from `sourceDir` to `root/destRel`, a folder this run makes (staging),
+ * each through the atomic writer (copied by the system, never read into memory), keeping the
+ * executable bit.
  */
 export function copyTree(sourceDir: string, tree: Tree, root: string, destRel: string): void {
   for (const file of tree.files) {
-    copyFileAtomic(root, `${destRel}/${file.path}`, path.join(sourceDir, ...file.path.split('/')), { mode: modeFor(file.executable) });
+    copyFileAtomic(root, `${destRel}/${file.path}`, path.join(sourceDir, ...file.path.split('/')), { mode: modeFor(file.executable), sweep: false });
   }
 }

@@ -6,6 +6,7 @@ import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
 import { parseRoster } from '../../src/core/roster.js';
 import type { HireData } from '../../src/commands/hire.js';
 import { cleanupTempDirs, filesWithoutTimes, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { debrisLeft } from '../helpers/debris.js';
 
 afterAll(cleanupTempDirs);
 
@@ -214,6 +215,7 @@ describe('hire interrupted', () => {
       expect(again.json<HireJson>()).toMatchObject({ member: { name: 'McManus', folder: 'mcmanus' }, resumed: true, casting: 'cast' });
       expect(again.json<HireJson>().warnings, `k=${k}`).toEqual([expect.stringMatching(/^finishing the interrupted hire of McManus \(Frontend Dev\)/)]);
       expect(filesWithoutTimes(root), `k=${k}`).toEqual(expected);
+      expect(debrisLeft(root), `k=${k}`).toEqual([]);
       // The next hire is someone new again.
       expect((await runCli(['hire', 'Frontend Dev', '--json'], { cwd: root })).json<HireJson>()).toMatchObject({ member: { name: 'Verbal' }, resumed: false });
     }

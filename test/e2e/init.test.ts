@@ -13,6 +13,7 @@ import { validateSkill } from '../../src/core/validate.js';
 import { packageVersion } from '../../src/core/version.js';
 import type { InitData } from '../../src/commands/init.js';
 import { cleanupTempDirs, filesWithoutTimes, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { debrisLeft } from '../helpers/debris.js';
 import { teamStateLayout } from '../helpers/layout.js';
 
 afterAll(cleanupTempDirs);
@@ -310,6 +311,7 @@ describe('init interrupted', () => {
       const again = await runCli(['init', '--yes'], { cwd: root });
       expect(again.code, again.stderr).toBe(0);
       expect(filesWithoutTimes(root), `k=${k}`).toEqual(expected);
+      expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
   });
 });

@@ -20,6 +20,7 @@ import { parseSkill } from '../../src/core/skill.js';
 import { SQUAD_LIMITS } from '../../src/core/squad-format.js';
 import { validateSkill } from '../../src/core/validate.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
+import { debrisLeft } from '../helpers/debris.js';
 import { BINARY_ASSET, REACT_SKILL, TEAM_SKILL, debris, skillTreeHash, sourceSquad } from '../helpers/portable.js';
 
 afterAll(cleanupTempDirs);
@@ -650,6 +651,7 @@ describe('import interrupted', () => {
       expect(parseRoster(read(root, squadPaths.team)).map((m) => m.name)).toEqual(['keaton', 'fenster', 'hockney', 'scribe']);
       const archived = debris(root).filter((name) => name.startsWith('.ai-team-archive-'));
       expect(archived.some((a) => hashTree(path.join(root, a)) === oldSquad), `k=${k}`).toBe(true);
+      expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
   });
 
@@ -675,6 +677,7 @@ describe('import interrupted', () => {
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
       const files = stable(root);
       for (const [rel, content] of Object.entries(expected)) expect(files[rel], `k=${k} ${rel}`).toBe(content);
+      expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
   });
 });

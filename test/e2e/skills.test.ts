@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseSkill } from '../../src/core/skill.js';
 import { validateSkill } from '../../src/core/validate.js';
 import { cleanupTempDirs, hashTree, runCli, skillMd, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { deadPid, debrisLeft } from '../helpers/debris.js';
 
 afterAll(cleanupTempDirs);
 
@@ -29,11 +29,6 @@ function squadRepo(extra: Record<string, string> = {}): string {
     ...extra,
   });
   return root;
-}
-
-/** The pid of a process that has exited: what a temporary file of a killed run records. */
-function deadPid(): number {
-  return spawnSync(process.execPath, ['-e', '0']).pid!;
 }
 
 function assertValidSkillFile(file: string): void {
@@ -383,6 +378,7 @@ describe('teach interrupted', () => {
       const again = await runCli(args, { cwd });
       expect(again.code, again.stderr).toBe(0);
       expect(fs.readFileSync(path.join(cwd, skillDir, 'SKILL.md'), 'utf8')).toBe(expected);
+      expect(debrisLeft(cwd)).toEqual([]);
     }
   });
 });

@@ -9,6 +9,7 @@ import { COORDINATOR_PATH, squadPaths, teamSkillDir } from '../../src/core/paths
 import { packageVersion } from '../../src/core/version.js';
 import type { UpgradeData } from '../../src/commands/upgrade.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { debrisLeft } from '../helpers/debris.js';
 import { V001_EDITS, V001_TEAM_PATHS, V001_USER_FILE, editV001, fixtureRepo } from '../helpers/upgrade.js';
 
 afterAll(cleanupTempDirs);
@@ -360,6 +361,7 @@ describe('upgrade interrupted', () => {
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
 
       expect(stateWithoutBackups(root), `k=${k}`).toEqual(expected);
+      expect(debrisLeft(root), `k=${k}`).toEqual([]);
       expect(hashPaths(root, teamPaths), `k=${k}`).toEqual(team);
       for (const [rel, content] of edits) {
         const found = read(root, rel).equals(content) || backupsOf(root, rel).some((copy) => copy.equals(content));

@@ -7,6 +7,7 @@ import { SquadError } from '../../src/core/errors.js';
 import {
   STATE_FILE_MAX_BYTES,
   copyFileAtomic,
+  holdWorkPath,
   moveInside,
   observeWrites,
   readBytesIfExists,
@@ -14,9 +15,11 @@ import {
   readTextIfExists,
   relativePathProblem,
   resolveInside,
+  sweepDebris,
   writeFileAtomic,
 } from '../../src/core/fs-safe.js';
 import { cleanupTempDirs, tempDir } from '../helpers/cli.js';
+import { deadPid } from '../helpers/debris.js';
 
 afterAll(cleanupTempDirs);
 
@@ -140,6 +143,48 @@ describe('writeFileAtomic', () => {
     } finally {
       fs.chmodSync(root, 0o755);
     }
+  });
+});
+
+describe('debris of killed runs', () => {
+  const tempName = (base: string, pid: number) => `.${base}.${pid}.0123abcd.tmp`;
+
+  it('a write removes the temporary files of dead processes beside its target, and nothing else', () => {
+    const root = tempDir();
+    const dead = tempName('team.md', deadPid());
+    const live = tempName('team.md', process.ppid); // another process that runs: maybe another create-squad writing
+    fs.mkdirSync(path.join(root, 'a/sub'), { recursive: true });
+    for (const name of [dead, live, 'notes.tmp', '.team.md.tmp', tempName('x.md', 1).replace('.tmp', '.bak')]) fs.writeFileSync(path.join(root, 'a', name), 'x');
+    fs.writeFileSync(path.join(root, 'a/sub', tempName('deep.md', deadPid())), 'x'); // another folder: not written to
+    fs.mkdirSync(path.join(root, 'a', tempName('folder', deadPid()))); // a folder: not a temporary file
+    writeFileAtomic(root, 'a/team.md', '# Team\n');
+    expect(fs.readdirSync(path.join(root, 'a')).sort()).toEqual(
+      [live, 'notes.tmp', '.team.md.tmp', tempName('x.md', 1).replace('.tmp', '.bak'), tempName('folder', deadPid()), 'sub', 'team.md'].sort(),
+    );
+    expect(fs.readdirSync(path.join(root, 'a/sub'))).toHaveLength(1);
+  });
+
+  it('sweeps staging folders of dead processes, and of this one unless it is using them', () => {
+    const dir = tempDir();
+    const pattern = /^\.staging-.+-(\d+)-[0-9a-f]{8}$/;
+    const names = {
+      dead: `.staging-a-${deadPid()}-0123abcd`,
+      live: `.staging-a-${process.ppid}-0123abcd`,
+      mine: `.staging-a-${process.pid}-0123abcd`,
+      held: `.staging-b-${process.pid}-89abcdef`,
+      old: '.staging-a-0123abcd',
+    };
+    for (const name of Object.values(names)) fs.mkdirSync(path.join(dir, name, 'x'), { recursive: true });
+    fs.symlinkSync(path.join(dir, names.live), path.join(dir, `.staging-link-${deadPid()}-0123abcd`));
+    const release = holdWorkPath(path.join(dir, names.held));
+    try {
+      expect(sweepDebris(dir, pattern, 'dir').sort()).toEqual([names.dead, names.mine].sort());
+    } finally {
+      release();
+    }
+    expect(fs.readdirSync(dir).sort()).toEqual([names.live, names.held, names.old, `.staging-link-${deadPid()}-0123abcd`].sort());
+    expect(sweepDebris(dir, pattern, 'dir')).toEqual([names.held]);
+    expect(sweepDebris(path.join(dir, 'missing'), pattern, 'dir')).toEqual([]);
   });
 });
 

@@ -230,7 +230,7 @@ describe('importSquad failing halfway', () => {
       return write(file, data, options);
     });
     const error = await rejection(importSquad(target, squadFile(document), { force: true }));
-    expect(error.message).toMatch(/^cannot write \.ai-team-import-staging-[0-9a-f]+\/\.ai-team\/agents\/fenster\/skills\/react\/assets\/a\.bin: the disk is full$/);
+    expect(error.message).toMatch(/^cannot write \.ai-team-import-staging-[0-9]+-[0-9a-f]{8}\/\.ai-team\/agents\/fenster\/skills\/react\/assets\/a\.bin: the disk is full$/);
     expect(hashTree(target)).toBe(before);
   });
 
