@@ -2,10 +2,12 @@
  * Running one command: build its context, call it, print its result as text or JSON, and return
  * the exit code. Errors are left to `main`, which owns the error policy.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CommandContext, CommandResult } from '../commands/context.js';
 import { usageError } from '../core/errors.js';
+import { findGitRoot, findSquadRoot } from '../core/locate.js';
 import type { Io } from './io.js';
 import type { Ui } from './ui.js';
 
@@ -35,8 +37,9 @@ export function buildContext(options: CommonOptions, io: Io): CommandContext {
   if (options.cwd === '') throw usageError('--cwd is empty', 'give the folder of the repository, e.g. --cwd . for the current one');
   const waitMs = lockWaitMs(options.wait);
   const interactive = io.stdinIsTTY && io.stdoutIsTTY && !isCi(env) && !options.yes && !options.json;
+  const start = path.resolve(io.cwd, options.cwd ?? '.');
   return {
-    cwd: path.resolve(io.cwd, options.cwd ?? '.'),
+    ...locateRepository(start),
     invocationDir: io.cwd,
     json: options.json === true,
     interactive,
@@ -45,6 +48,23 @@ export function buildContext(options: CommonOptions, io: Io): CommandContext {
     readStdin: io.readStdin,
     ...(waitMs === undefined ? {} : { lockWaitMs: waitMs }),
   };
+}
+
+/**
+ * Where a command acts, from the folder it was pointed at: the enclosing squad, else the
+ * enclosing repository's root, else that folder (see core/locate.ts). A folder that does not exist
+ * is kept as given, so the command can say so.
+ */
+function locateRepository(start: string): Pick<CommandContext, 'cwd' | 'startDir' | 'gitRoot'> {
+  let isDir = false;
+  try {
+    isDir = fs.statSync(start).isDirectory();
+  } catch {
+    // missing: reported by the command
+  }
+  if (!isDir) return { cwd: start, startDir: start };
+  const gitRoot = findGitRoot(start);
+  return { cwd: findSquadRoot(start) ?? gitRoot ?? start, startDir: start, ...(gitRoot === undefined ? {} : { gitRoot }) };
 }
 
 function isCi(env: NodeJS.ProcessEnv): boolean {

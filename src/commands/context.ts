@@ -5,8 +5,15 @@
 import type { Ui } from '../cli/ui.js';
 
 export interface CommandContext {
-  /** Absolute path of the target repository (`--cwd`, or the current directory). */
+  /**
+   * Absolute path of the squad's repository: the squad enclosing the folder the command was pointed
+   * at (`--cwd`, or the current directory), else the enclosing git repository's root, else that folder.
+   */
   cwd: string;
+  /** The folder the command was pointed at (`--cwd`, or the current directory), before that search. */
+  startDir: string;
+  /** The enclosing git repository's root, when there is one. */
+  gitRoot?: string;
   /** Where the command was run: paths the user types (a skill folder, a .squad file) resolve here. */
   invocationDir: string;
   /** `--json` was given: the result's `data` is printed as one JSON document. */

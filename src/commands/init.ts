@@ -18,6 +18,8 @@ import { groupPaths, plural } from './format.js';
 export interface InitOptions {
   /** Target folder (relative to --cwd); default: --cwd itself. */
   dir?: string;
+  /** Scaffold in the folder the command was pointed at, even inside a repository with its root elsewhere. */
+  here?: boolean;
   /** Comma-separated roles, as typed. */
   roles?: string;
   universe?: string;
@@ -76,8 +78,24 @@ function suggestedProject(root: string): string {
   return '';
 }
 
+/**
+ * Where init scaffolds: the folder given as `dir` (relative to where it was pointed), that folder
+ * itself with `--here`, else the enclosing squad or repository root, where Copilot looks for
+ * `.github/agents/` (a second squad in a subfolder would be invisible to it).
+ */
+function initRoot(options: InitOptions, ctx: CommandContext): string {
+  if (options.dir !== undefined) return path.resolve(ctx.startDir, options.dir);
+  return options.here ? ctx.startDir : ctx.cwd;
+}
+
+/** Said when init was run below the folder it scaffolds. */
+function movedUpNote(root: string, ctx: CommandContext): string[] {
+  if (root === ctx.startDir) return [];
+  return [`set up the squad at the repository root ${root}, where Copilot looks for .github/agents/; to make a separate squad in ${ctx.startDir}, run init --here`];
+}
+
 export async function init(options: InitOptions, ctx: CommandContext, ask: AskInit = askWithPrompts): Promise<CommandResult<InitData>> {
-  const root = path.resolve(ctx.cwd, options.dir ?? '.');
+  const root = initRoot(options, ctx);
   // A file where the folder should be is refused now; write access only matters if there is
   // something to write (a dry run, or a complete squad on a read-only disk, still report).
   checkWritableDir(root, { write: false });
@@ -141,7 +159,7 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
     universe: plan.universe,
     dryRun: options.dryRun,
     gitattributesAdded: plan.gitattributesAdded,
-    notes: plan.notes,
+    notes: [...movedUpNote(root, ctx), ...plan.notes],
   };
   return { data, exitCode: 0, render: (ui) => renderInit(ui, plan, data) };
 }
@@ -187,7 +205,11 @@ function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   const lead = cast.find((m) => isLeadRole(m.role)) ?? cast[0];
   ui.out('Next steps:');
   ui.out(`  1. Commit the squad: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${COORDINATOR_PATH} ${squadPaths.gitattributes}`);
-  ui.out('  2. Open GitHub Copilot (agent mode in VS Code, or the Copilot CLI) and pick the "Squad" agent');
+  const agentId = path.posix.basename(COORDINATOR_PATH, '.agent.md');
+  ui.out('  2. In GitHub Copilot, pick the "Squad" agent:');
+  ui.out('     VS Code: the agent picker at the bottom of the Chat view');
+  ui.out(`     Copilot CLI: /agent, or start it with: copilot --agent ${agentId} (a running copilot loads a new agent when restarted)`);
+  ui.out(`     Cloud agent: merge ${COORDINATOR_PATH} into the default branch first, then pick Squad when you assign an issue or start a task`);
   ui.out(`  3. Say what you are building${lead ? `, e.g. "${lead.name}, set up the project structure for …"` : ''}`);
   if (!lead) ui.out('  Add members first with: npx create-squad hire <role>');
 }

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { SquadError } from './errors.js';
 import { existsInside, holdWorkPath, isDirectory, isFile, isWithin, moveInside, removeInside, resolveInside, sweepDebris, workId } from './fs-safe.js';
 import { inspectSkill, type SkillReport } from './inspect.js';
+import { folderNameProblem } from './names.js';
 import {
   BUILTIN_SKILL_PREFIX,
   SKILL_FILE,
@@ -94,10 +95,13 @@ export async function readSkillSource(given: string, absPath: string, env: NodeJ
 
 /**
  * Where a skill named `name` goes: `agent`'s skills folder, or the team's when `agent` is undefined.
- * A team skill may not take the `squad-` prefix, which is reserved for built-in skills: CONFLICT,
- * with `hint` saying what to do instead.
+ * A name no folder may have (folderNameProblem: a device name Windows reserves, which export would
+ * refuse) is INVALID_INPUT, and a team skill may not take the `squad-` prefix, which is reserved for
+ * built-in skills: CONFLICT; both with `hint` saying what to do instead.
  */
 export function skillDestination(name: string, agent: string | undefined, hint: string): string {
+  const problem = folderNameProblem(name, 'skill name');
+  if (problem) throw new SquadError('INVALID_INPUT', problem, { hint });
   if (agent !== undefined) return agentSkillDir(agent, name);
   if (isBuiltinSkillName(name)) {
     throw new SquadError('CONFLICT', `"${name}" uses the ${BUILTIN_SKILL_PREFIX} prefix, which is reserved for built-in skills`, { hint });

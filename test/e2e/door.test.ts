@@ -50,6 +50,20 @@ describe('names that export would refuse', () => {
     await expectRefused(root, ['teach', 'keaton', 'use ADRs', '--name', 'aux'], 2, /^✗ skill name "aux" is a device name Windows reserves — /);
   });
 
+  it('skills add refuses a skill named like a Windows device, as export would', async () => {
+    const root = await squad();
+    const dir = tempDir();
+    writeFiles(dir, { 'aux/SKILL.md': validSkill('aux') });
+    for (const args of [[], ['--agent', 'keaton']]) {
+      await expectRefused(
+        root,
+        ['skills', 'add', path.join(dir, 'aux'), ...args],
+        1,
+        '✗ skill name "aux" is a device name Windows reserves — rename the skill (its folder and its name field), or add it to one agent with --agent',
+      );
+    }
+  });
+
   it('init refuses a hand-made roster member whose folder would be a device name', async () => {
     const root = tempRepo();
     writeFiles(root, {
@@ -69,7 +83,9 @@ describe('init and import in a folder inside a squad', () => {
     const root = await squad();
     const squadDir = path.join(root, '.ai-team');
     const hint = `run the command in the repository itself (${root}), or choose a folder outside .ai-team/; nothing was written`;
-    await expectRefused(root, ['init', '--yes', '--cwd', '.ai-team'], 1, `✗ ${squadDir} is inside the squad folder ${squadDir}: a squad there would be nested in that squad — ${hint}`);
+    // Pointed inside the squad folder, init finds the squad it is in (as git finds its repository).
+    const inside = await runCli(['init', '--yes', '--json', '--cwd', '.ai-team'], { cwd: root });
+    expect(inside.json()).toMatchObject({ dir: root, created: [] });
     await expectRefused(root, ['init', 'agents/new', '--yes'], 1, `✗ ${path.join(squadDir, 'agents/new')} is inside the squad folder ${squadDir}: a squad there would be nested in that squad — ${hint}`, squadDir);
     // Through a symlink too.
     const link = path.join(tempDir(), 'link');
@@ -84,7 +100,11 @@ describe('init and import in a folder inside a squad', () => {
     const file = path.join(tempDir(), 'team.squad');
     expect((await runCli(['export', '--out', file], { cwd: source })).code).toBe(0);
     const root = await squad();
-    await expectRefused(root, ['import', file, '--cwd', '.ai-team/agents'], 1, /^✗ .*\/\.ai-team\/agents is inside the squad folder .*\/\.ai-team: a squad there would be nested/);
+    // Pointed inside the squad folder, import acts on that squad, which it replaces only with --force.
+    await expectRefused(root, ['import', file, '--cwd', '.ai-team/agents'], 1, /^✗ .* already has a squad/);
+    const link = path.join(tempDir(), 'link');
+    fs.symlinkSync(path.join(root, '.ai-team/agents'), link);
+    await expectRefused(root, ['import', file, '--cwd', link], 1, /^✗ .*\/link is inside the squad folder .*\/\.ai-team: a squad there would be nested/);
   });
 });
 

@@ -12,7 +12,7 @@ import { cleanupTempDirs, hashTree, tempDir, writeFiles } from '../helpers/cli.j
 afterAll(cleanupTempDirs);
 
 function context(cwd: string, interactive: boolean): CommandContext {
-  return { cwd, invocationDir: cwd, json: false, interactive, env: {}, home: cwd, readStdin: async () => '' };
+  return { cwd, startDir: cwd, invocationDir: cwd, json: false, interactive, env: {}, home: cwd, readStdin: async () => '' };
 }
 
 const defaults: InitOptions = { team: true, dryRun: false };
