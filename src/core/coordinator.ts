@@ -5,6 +5,10 @@
  *   <!-- create-squad: 0.1.0 -->
  * Copilot ignores HTML comments in the prompt's meaning, and the frontmatter stays exactly what
  * Copilot's custom agent profile expects.
+ *
+ * Stamping also pins the CLI: where the shipped text runs create-squad from the registry it writes
+ * `create-squad@{version}`, and the installed text names the exact version that installed it, so
+ * the coordinator never runs whatever package holds the name (see pinCliVersion).
  */
 import { normalizeNewlines, locateFrontmatter } from './frontmatter.js';
 
@@ -27,10 +31,21 @@ export function splitCoordinator(text: string): { head: string; body: string } {
   return { head: normalized.slice(0, location.bodyStart), body: normalized.slice(location.bodyStart) };
 }
 
-/** The text with its stamp set to `version` (replacing an existing stamp). */
+/** The text with its stamp set to `version` (replacing an existing stamp) and its CLI pinned to it. */
 export function stampCoordinator(text: string, version: string): string {
   const { head, body } = splitCoordinator(text);
-  return `${head}${formatStamp(version)}\n${body.replace(STAMP_LINE, '')}`;
+  return `${head}${formatStamp(version)}\n${pinCliVersion(body.replace(STAMP_LINE, ''), version)}`;
+}
+
+/** `create-squad@` followed by the shipped placeholder `{version}` or by a version an earlier install filled in. */
+const PINNED_CLI = /\bcreate-squad@(?:\{version\}|\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)/g;
+
+/**
+ * Every `create-squad@…` of a shipped text (coordinator or built-in skill) set to `version`: the
+ * one rule that makes `npx --yes create-squad@<version>` name the version that installed the text.
+ */
+export function pinCliVersion(text: string, version: string): string {
+  return text.replace(PINNED_CLI, `create-squad@${version}`);
 }
 
 /** The version stamped into a coordinator text, or undefined when it has no stamp. */

@@ -2,17 +2,17 @@
  * Squad-owned files: what create-squad ships and may refresh on upgrade. Everything else in a
  * squad (roster, charters, histories, decisions, casting, logs, learned skills) belongs to the team.
  *
- *   squad.agent.md (package root)       → .github/agents/squad.agent.md   (version-stamped)
+ *   squad.agent.md (package root)       → .github/agents/squad.agent.md   (version-stamped, CLI pinned)
  *   templates/squad/{name}.hbs          → .ai-team-templates/{name}       (verbatim copies; paths.ts
  *                                                                          templateCopyPath)
- *   templates/skills/squad-*\/**         → .ai-team/skills/squad-*\/**
+ *   templates/skills/squad-*\/**         → .ai-team/skills/squad-*\/**      (*.md: CLI pinned)
  *
  * The `.ai-team-templates/` copies are the very handlebars templates the CLI renders, so a
  * coordinator working by hand fills in the same shapes the CLI would.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { stampCoordinator } from './coordinator.js';
+import { pinCliVersion, stampCoordinator } from './coordinator.js';
 import {
   BUILTIN_SKILL_PREFIX,
   COORDINATOR_PATH,
@@ -112,9 +112,10 @@ export async function shippedOwnedFiles(version: string = packageVersion()): Pro
     const dir = path.join(PACKAGE_BUILTIN_SKILLS_DIR, skill);
     const tree = await listTree(dir);
     for (const file of tree.files) {
+      const content = fs.readFileSync(path.join(dir, ...file.path.split('/')));
       files.push({
         path: `${teamSkillDir(skill)}/${file.path}`,
-        content: fs.readFileSync(path.join(dir, ...file.path.split('/'))),
+        content: file.path.endsWith('.md') ? Buffer.from(pinCliVersion(content.toString('utf8'), version)) : content,
         mode: modeFor(file.executable),
         kind: 'builtin-skill',
         skill,

@@ -106,7 +106,7 @@ class NullStream extends Writable {
 /** Every `create-squad <command> …flags` invocation written as code in a markdown text. */
 function cliInvocations(text: string): { command: string; flags: string[]; line: string }[] {
   const found: { command: string; flags: string[]; line: string }[] = [];
-  const pattern = /(?:npx |^)create-squad ([a-z]+)(?: ([a-z]+))?([^\n]*)/gm;
+  const pattern = /(?:npx (?:--no-install |--yes )?|^)create-squad(?:@\S+)? ([a-z]+)(?: ([a-z]+))?([^\n]*)/gm;
   for (const match of codeSegments(text).flatMap((code) => [...code.matchAll(pattern)])) {
     const [line, first, second, rest] = match as unknown as [string, string, string | undefined, string];
     const command = first === 'skills' && second ? `skills ${second}` : first;
@@ -141,12 +141,12 @@ describe('coordinator prompt (squad.agent.md)', () => {
   it('covers init mode with an explicit stop before any file is created', () => {
     expect(body).toMatch(/## Init mode/);
     expect(body).toMatch(/STOP\..*(create|write).*until the user confirms/is);
-    expect(body).toContain('npx create-squad init --yes --roles');
+    expect(body).toContain('create-squad init --yes --roles');
     expect(body).toContain('.ai-team-templates/');
   });
 
   it('names the spawn tool, the agent types and the spawn-prompt command', () => {
-    for (const text of ['`task`', 'general-purpose', 'explore', 'npx create-squad prompt', '<available_skills>', '| Skill | MCP Server | Required? | Purpose |']) {
+    for (const text of ['`task`', '`runSubagent`', 'general-purpose', 'explore', 'create-squad prompt', '<available_skills>', '| Skill | MCP Server | Required? | Purpose |']) {
       expect(body).toContain(text);
     }
     expect(body).toMatch(/<skill><name>.*<\/name><description>.*<\/description><location>.*<\/location><\/skill>/);
