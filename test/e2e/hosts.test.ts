@@ -7,7 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_STDIN_BYTES } from '../../src/cli/stdin.js';
-import { cleanupTempDirs, runCli, tempDir } from '../helpers/cli.js';
+import { readCoordinatorStamp } from '../../src/core/coordinator.js';
+import { COORDINATOR_PATH } from '../../src/core/paths.js';
+import { packageVersion } from '../../src/core/version.js';
+import { cleanupTempDirs, runCli, tempDir, tempRepo } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
 afterAll(cleanupTempDirs);
@@ -77,5 +80,41 @@ describe('--task-file: the task read from a file', () => {
     const none = await runCli(['route'], { cwd });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^✗ missing the task/);
+  });
+});
+
+describe('the coordinator init installs', () => {
+  it('runs the repository\'s install or the exact version it was stamped with, in every npx line', async () => {
+    const cwd = tempRepo();
+    expect((await runCli(['init', '--yes'], { cwd })).code).toBe(0);
+    const coordinator = fs.readFileSync(path.join(cwd, COORDINATOR_PATH), 'utf8');
+    const version = packageVersion();
+    expect(readCoordinatorStamp(coordinator)).toBe(version);
+    const npxLines = coordinator.split('\n').filter((line) => /\bnpx\b/.test(line));
+    expect(npxLines.length).toBeGreaterThanOrEqual(2);
+    for (const line of npxLines) {
+      for (const [command] of line.matchAll(/\bnpx\b[^`\n]*/g)) {
+        expect(command).toMatch(new RegExp(`^npx (?:--no-install create-squad|--yes create-squad@${version.replace(/\./g, '\\.')})(?: |$)`));
+      }
+    }
+    expect(coordinator).not.toContain('{version}');
+    // The built-in skills that run the CLI are pinned the same way.
+    const authoring = fs.readFileSync(path.join(cwd, '.ai-team/skills/squad-skill-authoring/SKILL.md'), 'utf8');
+    expect(authoring).toContain(`npx --yes create-squad@${version} skills`);
+  });
+});
+
+describe('init\'s next steps', () => {
+  it('say how to pick the Squad agent in VS Code, the Copilot CLI and the cloud agent', async () => {
+    const cwd = tempRepo();
+    const result = await runCli(['init', '--yes'], { cwd });
+    expect(result.code, result.stderr).toBe(0);
+    const steps = result.stdout.slice(result.stdout.indexOf('Next steps:'));
+    expect(steps).toContain('  2. In GitHub Copilot, pick the "Squad" agent:\n');
+    expect(steps).toMatch(/\n {5}VS Code: the agent picker\b/);
+    expect(steps).toMatch(/\n {5}Copilot CLI: \/agent, or start it with: copilot --agent squad \(a running copilot loads a new agent when restarted\)\n/);
+    expect(steps).toContain(`\n     Cloud agent: merge ${COORDINATOR_PATH} into the default branch first`);
+    // The agent id `copilot --agent` takes is the profile's file name.
+    expect(fs.existsSync(path.join(cwd, '.github/agents/squad.agent.md'))).toBe(true);
   });
 });
