@@ -34,7 +34,8 @@ const DOCUMENTED_KEYS: Record<string, Check> = {
   'user-invocable': isBoolean,
   'mcp-servers': isObject, // GitHub.com and the CLI; not read by VS Code
   metadata: (value) => isMapping(value) && Object.values(value).every(isString),
-  // VS Code (ignored by the cloud agent)
+  // VS Code (ignored by the cloud agent); its pages also spell user-invocable "user-invokable"
+  'user-invokable': isBoolean,
   'argument-hint': isString,
   agents: either(isStringList, (value) => value === '*'),
   handoffs: Array.isArray,
@@ -70,6 +71,7 @@ describe('the coordinator profile frontmatter', () => {
     const frontmatter = frontmatterOf(await installed(VERSION));
     expect(frontmatter['disable-model-invocation']).toBe(true);
     expect(frontmatter['user-invocable']).not.toBe(false);
+    expect(frontmatter['user-invokable']).not.toBe(false);
     expect(frontmatter.target).toBeUndefined(); // every host
   });
 
