@@ -67,14 +67,18 @@ export { estimateTokens } from './core/tokens.js';
 export { AVAILABLE_SKILLS_TAG, escapeXml, escapeXmlLine, renderAvailableSkills, skillEntry, type SkillSummary } from './core/xml.js';
 export {
   MCP_CONFIG_MAX_BYTES,
+  MCP_HOSTS,
   collectMcpRequirements,
   detectMcpConfig,
-  mcpServerStatus,
+  mcpServerHosts,
   missingRequiredServers,
   renderMcpBlock,
   type McpConfigDetection,
   type McpConfigSource,
-  type McpConfigured,
+  type McpDetectOptions,
+  type McpHostAnswer,
+  type McpHostId,
+  type McpHostStatus,
   type McpRequirementRow,
   type SkillMcpNeeds,
 } from './core/mcp.js';

@@ -6,7 +6,7 @@ import { plural } from './format.js';
 export type DoctorData = DoctorReport & { dir: string };
 
 export async function doctor(ctx: CommandContext): Promise<CommandResult<DoctorData>> {
-  const report = await runDoctor(ctx.cwd, { home: ctx.home, ...(ctx.gitRoot === undefined ? {} : { gitRoot: ctx.gitRoot }) });
+  const report = await runDoctor(ctx.cwd, { home: ctx.home, cwd: ctx.startDir, env: ctx.env, ...(ctx.gitRoot === undefined ? {} : { gitRoot: ctx.gitRoot }) });
   const data: DoctorData = { dir: ctx.cwd, ...report };
   return {
     data,

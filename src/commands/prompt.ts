@@ -43,6 +43,8 @@ export async function prompt(options: PromptOptions, ctx: CommandContext): Promi
     ...(options.mode === undefined ? {} : { mode: options.mode }),
     skills: options.skills,
     home: ctx.home,
+    cwd: ctx.startDir,
+    env: ctx.env,
   });
   const data: PromptData = {
     agent: built.agent,

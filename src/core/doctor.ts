@@ -14,12 +14,23 @@ import { inspectSkill } from './inspect.js';
 import { confinementFix, stateReadProblem } from './confined.js';
 import { LOCK_FILE, isStaleLock, readLockOwner } from './lock.js';
 import { readManifest } from './manifest.js';
-import { collectMcpRequirements, detectMcpConfig, foundMcpConfigFiles, mcpServerKey, missingRequiredServers } from './mcp.js';
+import {
+  UNREAD_MCP_CONFIG_FIX,
+  collectMcpRequirements,
+  describeServerHosts,
+  detectMcpConfig,
+  hostNames,
+  mcpServerKey,
+  mcpSetupFixes,
+  missingRequiredServers,
+  unreadMcpConfigFiles,
+  type McpDetectOptions,
+  type McpRequirementRow,
+} from './mcp.js';
 import { shippedOwnedFiles, type OwnedFile } from './owned.js';
 import {
   COORDINATOR_PATH,
   GITATTRIBUTES_PATH,
-  MCP_CONFIG_PATHS,
   SCRIBE_AGENT,
   SKILL_STAGING_PREFIX,
   TEMPLATES_COPY_DIR,
@@ -64,6 +75,10 @@ export interface DoctorReport {
 export interface DoctorOptions {
   /** Home folder for the user's MCP configuration (~/.copilot/mcp-config.json). */
   home?: string;
+  /** The folder doctor was run in: the Copilot CLI reads `.mcp.json` from there up to the repository root (default: the squad's root). */
+  cwd?: string;
+  /** The command's environment (COPILOT_HOME moves ~/.copilot). */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Root of the git repository holding the squad, when there is one. */
   gitRoot?: string;
 }
@@ -128,7 +143,7 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
   const members = checkRoster(root, add);
   checkRegistryMembers(root, casting, add);
   const skills = checkSkills(root, add);
-  const mcpServers = await checkMcp(root, skills, options.home, add);
+  const mcpServers = await checkMcp({ root, cwd: options.cwd, home: options.home, env: options.env }, skills, add);
   checkLeftovers(root, add);
   checkLock(root, add);
 
@@ -514,31 +529,47 @@ function checkSkills(root: string, add: Add): DiscoveredSkill[] {
   return discovery.skills;
 }
 
-/** Required MCP servers that no checked MCP configuration file lists. */
-async function checkMcp(root: string, skills: DiscoveredSkill[], home: string | undefined, add: Add): Promise<number> {
+/**
+ * MCP configuration: files no host reads, files a host cannot use, and required servers that a
+ * host lacks (none at all: mcp-not-configured; some of them: mcp-host-missing). Returns how many
+ * servers skills declare.
+ */
+async function checkMcp(where: McpDetectOptions, skills: DiscoveredSkill[], add: Add): Promise<number> {
+  for (const unread of unreadMcpConfigFiles(where)) {
+    add({ severity: 'warning', code: 'mcp-config-unread', path: unread.path, message: `${unread.path} is not MCP configuration for any Copilot host: ${unread.note}`, fix: UNREAD_MCP_CONFIG_FIX });
+  }
   const usable = skills.filter((s) => s.valid && s.mcpServers.length > 0);
   if (usable.length === 0) return 0;
-  const detection = await detectMcpConfig(root, home);
-  for (const warning of detection.warnings) {
-    add({
-      severity: 'warning',
-      code: 'mcp-config-invalid',
-      message: warning,
-      fix: `fix that file: JSON (comments and trailing commas are fine) listing each server as "<name>": {settings} under "servers" in ${MCP_CONFIG_PATHS.vscode}, under "mcpServers" in the others; until then, whether a server is configured is unknown`,
-    });
+  const detection = await detectMcpConfig(where);
+  for (const source of detection.sources.filter((s) => s.error !== undefined || s.invalidEntries !== undefined)) {
+    const problems = source.error !== undefined ? [`ignored: ${source.error}`] : source.invalidEntries!;
+    for (const problem of problems) {
+      add({
+        severity: 'warning',
+        code: 'mcp-config-invalid',
+        path: source.path,
+        message: `MCP configuration ${source.path}${source.error !== undefined ? ' ' : ': '}${problem}`,
+        fix: `fix ${source.path} as the message says (${hostNames(source.hosts)} ${source.hosts.length > 1 ? 'read' : 'reads'} it); until then, whether a server listed there is configured is unknown`,
+      });
+    }
   }
   const rows = collectMcpRequirements(usable.map((s) => ({ name: s.dirName, mcpServers: s.mcpServers })), detection);
-  const found = foundMcpConfigFiles(detection);
-  const alsoRead = [MCP_CONFIG_PATHS.workspace, MCP_CONFIG_PATHS.copilot];
-  for (const row of missingRequiredServers(rows)) {
-    add({
-      severity: 'warning',
-      code: 'mcp-not-configured',
-      message: `skill ${row.skill} requires the MCP server "${row.server}"${row.purpose ? ` (${row.purpose})` : ''}, which is not listed in any MCP configuration file checked (found: ${found.join(', ')})`,
-      fix: `add "${row.server}" to ${MCP_CONFIG_PATHS.vscode} (or ${alsoRead.join(', ')}), unless Copilot gets it from VS Code user settings or profiles or from the coding agent's repository settings (not files create-squad reads); a member whose tools lack a required server stops and tells the coordinator`,
-    });
-  }
+  for (const row of rows.filter((r) => r.required)) checkRequiredServer(row, add);
   return new Set(rows.map((r) => mcpServerKey(r.server))).size;
+}
+
+/** A required server some host lacks: which host has it, and how to give it to the others. */
+function checkRequiredServer(row: McpRequirementRow, add: Add): void {
+  if (!Object.values(row.hosts).some((h) => h.answer === 'not-configured')) return;
+  const none = missingRequiredServers([row]).length > 0;
+  const fixes = mcpSetupFixes(row.server, row.hosts, none);
+  const needs = `skill ${row.skill} requires the MCP server ${quoted(row.server)}${row.purpose ? ` (${row.purpose})` : ''}`;
+  add({
+    severity: 'warning',
+    code: none ? 'mcp-not-configured' : 'mcp-host-missing',
+    message: `${needs}, which ${none ? 'no Copilot host has, as far as create-squad can tell' : 'not every Copilot host has'}: ${describeServerHosts(row.hosts)}`,
+    fix: `${fixes.join('; ')}${none ? '; until then a member whose tools lack it stops and tells the coordinator' : ''}`,
+  });
 }
 
 /**

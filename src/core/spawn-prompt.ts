@@ -56,6 +56,10 @@ export interface SpawnPromptOptions {
   skills?: readonly string[];
   /** Home folder, for `~/.copilot/mcp-config.json`; undefined skips that file. */
   home?: string;
+  /** The folder the command runs in, where the Copilot CLI starts looking for `.mcp.json` (default: `root`). */
+  cwd?: string;
+  /** The command's environment (COPILOT_HOME moves `~/.copilot`). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface PromptSkill {
@@ -132,10 +136,12 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
 
   const shown = mode === 'standard' ? visible : inlined.map((i) => i.skill);
   // No shown skill declares a server: nothing to look up (and no warning about a file that does not matter).
-  const detection = shown.some((s) => s.mcpServers.length > 0) ? await detectMcpConfig(root, options.home) : undefined;
+  const detection = shown.some((s) => s.mcpServers.length > 0)
+    ? await detectMcpConfig({ root, cwd: options.cwd, home: options.home, env: options.env })
+    : undefined;
   if (detection) warnings.push(...detection.warnings);
   const mcp = collectMcpRequirements(shown, detection);
-  const mcpBlock = await renderMcpBlock(mcp, detection);
+  const mcpBlock = await renderMcpBlock(mcp);
 
   const charterFile = charterPath(agent);
   const charterText = readStateText(root, charterFile);

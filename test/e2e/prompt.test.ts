@@ -17,8 +17,8 @@ interface PromptJson {
   requestedMode: string;
   prompt: string;
   skills: { name: string; scope: string; location: string; description: string; inlined: boolean }[];
-  mcp: { skill: string; server: string; required: boolean; configured: string; configuredIn: string[]; fallback?: string }[];
-  mcpConfig: { path: string; exists: boolean; servers: string[] }[];
+  mcp: { skill: string; server: string; required: boolean; hosts: Record<string, { answer: string; files: string[] }>; seenBy: string[]; fallback?: string }[];
+  mcpConfig: { path: string; hosts: string[]; exists: boolean; servers: string[] }[];
   warnings: string[];
   tokens: { charter: number; skills: number; mcp: number; total: number };
 }
@@ -44,7 +44,7 @@ describe('create-squad prompt', () => {
     expect(result.stdout).toBe(GOLDEN('lightweight-fenster.md'));
   });
 
-  it('--json gives the prompt, its parts, MCP rows with where they are configured, and token estimates', async () => {
+  it('--json gives the prompt, its parts, MCP rows with which host has each server and where, and token estimates', async () => {
     const cwd = promptSquad();
     const result = await runCli(['prompt', 'fenster', '--task', 'Add pagination.', '--json'], { cwd, env: { HOME: tempDir() } });
     expect(result.code, result.stderr).toBe(0);
@@ -69,28 +69,51 @@ describe('create-squad prompt', () => {
         required: false,
         purpose: 'Link migrations to work items',
         fallback: 'Skip work item linking and say so in the report',
-        configured: 'yes',
-        configuredIn: ['.vscode/mcp.json'],
+        hosts: {
+          'copilot-cli': { answer: 'not-configured', files: [] },
+          vscode: { answer: 'configured', files: ['.vscode/mcp.json'] },
+          'cloud-agent': { answer: 'unknown', files: [] },
+        },
+        seenBy: ['vscode'],
       },
       {
         skill: 'database-schema',
         server: 'postgres',
         required: true,
         purpose: 'Query the existing schema, validate migrations',
-        configured: 'no',
-        configuredIn: [],
+        hosts: {
+          'copilot-cli': { answer: 'not-configured', files: [] },
+          vscode: { answer: 'not-configured', files: [] },
+          'cloud-agent': { answer: 'unknown', files: [] },
+        },
+        seenBy: [],
       },
     ]);
     expect(data.mcpConfig.find((c) => c.path === '.vscode/mcp.json')).toEqual({
       path: '.vscode/mcp.json',
+      hosts: ['vscode'],
       exists: true,
       servers: ['azure-devops'],
     });
+    expect(data.mcpConfig.map((c) => c.path)).toEqual(['.mcp.json', '.github/mcp.json', '~/.copilot/mcp-config.json', '.vscode/mcp.json']);
     expect(data.warnings).toHaveLength(2);
     for (const key of ['charter', 'skills', 'mcp', 'total'] as const) expect(data.tokens[key]).toBeGreaterThan(0);
     expect(data.tokens.total).toBe(Math.ceil(data.prompt.length / 4));
     // Nothing but the JSON document on stdout.
     expect(result.stdout.trim().startsWith('{')).toBe(true);
+  });
+
+  it('reads the user\'s MCP configuration from COPILOT_HOME in the command\'s environment', async () => {
+    const cwd = promptSquad({ '.copilot/mcp-config.json': '{ "mcpServers": { "postgres": { "command": "pg-mcp" } } }' });
+    const copilotHome = tempDir();
+    writeFiles(copilotHome, { 'mcp-config.json': '{ "mcpServers": { "postgres": { "command": "pg-mcp" } } }' });
+    const without = (await runCli(['prompt', 'fenster', '--task', 'x', '--json'], { cwd, env: { HOME: tempDir(), COPILOT_HOME: undefined } })).json<PromptJson>();
+    expect(without.mcp.find((r) => r.server === 'postgres')!.seenBy).toEqual([]);
+    expect(without.prompt).toContain('REQUIRED MCP SERVER NO HOST HAS: postgres');
+    const result = await runCli(['prompt', 'fenster', '--task', 'x', '--json'], { cwd, env: { HOME: tempDir(), COPILOT_HOME: copilotHome } });
+    const data = result.json<PromptJson>();
+    expect(data.mcp.find((r) => r.server === 'postgres')!.hosts['copilot-cli']).toEqual({ answer: 'configured', files: ['$COPILOT_HOME/mcp-config.json'] });
+    expect(data.prompt).not.toContain('REQUIRED MCP SERVER NO HOST HAS');
   });
 
   it('shows a skill frontmatter example that passes "skills validate --strict" once its placeholders are filled', async () => {

@@ -40,9 +40,9 @@ describe('buildSpawnPrompt (standard)', () => {
       'agent:api-design',
       'agent:react-component-patterns',
     ]);
-    expect(result.mcp.map((r) => [r.skill, r.server, r.required, r.configured, r.configuredIn])).toEqual([
-      ['database-schema', 'azure-devops', false, 'yes', ['.vscode/mcp.json']],
-      ['database-schema', 'postgres', true, 'no', []],
+    expect(result.mcp.map((r) => [r.skill, r.server, r.required, r.seenBy, r.hosts.vscode.files])).toEqual([
+      ['database-schema', 'azure-devops', false, ['vscode'], ['.vscode/mcp.json']],
+      ['database-schema', 'postgres', true, [], []],
     ]);
     expect(result.warnings).toEqual([
       'fenster\'s skill "api-design" overrides the team skill of the same name',
@@ -100,19 +100,35 @@ describe('buildSpawnPrompt (standard)', () => {
     expect(result.tokens.mcp).toBe(0);
   });
 
-  it('treats every MCP server as unknown when no configuration file exists', async () => {
+  it('with no configuration file, no host has a server: a required one is flagged; without a home folder the Copilot CLI cannot be told, and nothing is flagged', async () => {
     const root = promptSquad();
     fs.rmSync(path.join(root, '.vscode'), { recursive: true });
     const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x', home: tempDir() });
-    expect(result.mcp.map((r) => r.configured)).toEqual(['unknown', 'unknown']);
-    expect(result.prompt).not.toContain('NOT IN THE CONFIGURATION FILES');
+    expect(result.mcp.map((r) => r.seenBy)).toEqual([[], []]);
+    expect(result.prompt).toContain('REQUIRED MCP SERVER NO HOST HAS: postgres (needed by database-schema)');
+    const homeless = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x' });
+    expect(homeless.mcp.map((r) => r.hosts['copilot-cli'].answer)).toEqual(['unknown', 'unknown']);
+    expect(homeless.prompt).not.toContain('REQUIRED MCP SERVER NO HOST HAS');
+  });
+
+  it('looks for .mcp.json from the working folder up, and for the user\'s file in COPILOT_HOME', async () => {
+    const root = promptSquad({ 'packages/api/.mcp.json': '{ "mcpServers": { "postgres": { "command": "pg-mcp" } } }' });
+    const copilotHome = tempDir();
+    writeFiles(copilotHome, { 'mcp-config.json': '{ "mcpServers": { "azure-devops": { "url": "https://ado.example" } } }' });
+    const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x', home: tempDir(), cwd: path.join(root, 'packages', 'api'), env: { COPILOT_HOME: copilotHome } });
+    expect(result.mcp.map((r) => [r.server, r.seenBy, r.hosts['copilot-cli'].files])).toEqual([
+      ['azure-devops', ['copilot-cli', 'vscode'], ['$COPILOT_HOME/mcp-config.json']],
+      ['postgres', ['copilot-cli'], ['packages/api/.mcp.json']],
+    ]);
+    expect(result.prompt).not.toContain('REQUIRED MCP SERVER NO HOST HAS');
+    expect(result.prompt).toContain('| database-schema | postgres | Yes | Query the existing schema, validate migrations | CLI (cloud: ?) |');
   });
 
   it('warns about a malformed MCP configuration and still builds the prompt', async () => {
     const root = promptSquad({ '.mcp.json': '{ not json' });
     const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x' });
     expect(result.warnings).toContain('MCP configuration .mcp.json ignored: it is not valid JSON (line 1)');
-    expect(result.mcp.find((r) => r.server === 'postgres')!.configured).toBe('unknown');
+    expect(result.mcp.find((r) => r.server === 'postgres')!.hosts['copilot-cli'].answer).toBe('unknown');
   });
 
   it('does not read the MCP configuration when no skill in the prompt declares a server', async () => {

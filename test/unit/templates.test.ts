@@ -44,12 +44,10 @@ describe('one rule to fold text onto one line', () => {
     expect(foldLines(text)).toBe('first second third fourth fifth sixth');
     expect(escapeXmlLine(text)).toBe(foldLines(text));
     const rendered = await renderTemplate('prompts/mcp-requirements.md.hbs', {
-      rows: [{ skill: 's', server: 'x', required: true, purpose: text, configured: 'unknown' }],
+      rows: [{ skill: 's', server: 'x', required: true, purpose: text, seen: 'none (cloud: ?)' }],
       missing: [],
-      checked: '',
-      found: '',
     });
-    expect(rendered).toContain(`| s | x | Yes | ${foldLines(text)} | unknown |`);
+    expect(rendered).toContain(`| s | x | Yes | ${foldLines(text)} | none (cloud: ?) |`);
   });
 
   it('has no helpers nobody uses', () => {
