@@ -8,7 +8,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+        // Property tests run many squads through export and import: room on a loaded machine.
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 30_000 },
       },
       {
         extends: true,

@@ -1,12 +1,16 @@
 /**
- * Skill discovery across the three scopes of SPEC §3.
+ * Skill discovery across three scopes:
  *
  *   built-in  .ai-team/skills/squad-*            the ones create-squad ships or installed, upgradable
- *   team      .ai-team/skills/*                  every agent sees these
+ *   team      .github/skills/*                   every agent sees these, and so does every Copilot host
+ *             .agents/skills/*, .claude/skills/* kept by the user for other tools: read, never written
+ *             .ai-team/skills/* (not built-in)   team skills of a squad not yet upgraded
  *   agent     .ai-team/agents/{name}/skills/*    learned by one agent
  *
- * Precedence: an agent skill overrides a team or built-in skill of the same name for that agent.
- * Only frontmatter is read. Missing folders mean "no skills". Output order is deterministic.
+ * Precedence, lowest first: built-in, then team skills from the bottom of that list to the top
+ * (`.github/skills/` wins among them), then an agent's own skills for that agent. A skill hidden by
+ * one of the same name is reported. Only frontmatter is read. Missing folders mean "no skills".
+ * Output order is deterministic.
  */
 import path from 'node:path';
 import { SquadError } from './errors.js';
@@ -15,6 +19,7 @@ import { FILE_MISSING, inspectSkill, type SkillReport } from './inspect.js';
 import { isValidName } from './names.js';
 import { installedBuiltinSkills } from './owned.js';
 import {
+  NATIVE_SKILL_DIRS,
   SKILL_FILE,
   agentSkillsDir,
   resolveIn,
@@ -89,7 +94,9 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   const teamFolder = scanSkillFolder(root, squadPaths.teamSkills, warnings);
   const builtins = installedBuiltinSkills(root);
   const builtin = teamFolder.filter((s) => builtins.has(s.report.dirName)).map((s) => toSkill(s, 'builtin'));
-  const team = teamFolder.filter((s) => !builtins.has(s.report.dirName)).map((s) => toSkill(s, 'team'));
+  const legacyTeam = teamFolder.filter((s) => !builtins.has(s.report.dirName)).map((s) => toSkill(s, 'team'));
+  const native = [...NATIVE_SKILL_DIRS].reverse().flatMap((dir) => scanSkillFolder(root, dir, warnings).map((s) => toSkill(s, 'team')));
+  const team = [...legacyTeam, ...native];
 
   const agents = agent === undefined ? listAgentSkillOwners(root) : [agent];
   const agentSkills = agents.flatMap((name) =>
@@ -108,9 +115,11 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
       warnings.push({
         code: 'skill-overridden',
         path: skill.location,
-        message: `${skill.agent ?? 'the team'}'s skill "${skill.dirName}" overrides the ${hidden.scope} skill of the same name`,
+        message: `${skill.agent ?? 'the team'}'s skill "${skill.dirName}" overrides the ${hidden.scope} skill of the same name${hidden.scope === skill.scope ? ` at ${hidden.location}` : ''}`,
       });
-      if (agent !== undefined) overridden.push(hidden);
+      // One team skill hides another of its name for everyone; an agent's own skill hides a team
+      // or built-in one only in that agent's view.
+      if (agent !== undefined || skill.agent === undefined) overridden.push(hidden);
     }
     if (skill.agent === undefined) seenByAll.set(skill.dirName, skill);
   }

@@ -33,6 +33,7 @@ import {
   GITATTRIBUTES_PATH,
   SCRIBE_AGENT,
   SKILL_STAGING_PREFIX,
+  TEAM_SKILLS_DIR,
   TEMPLATES_COPY_DIR,
   agentDir,
   alumniDir,
@@ -598,14 +599,17 @@ function checkLeftovers(root: string, add: Add): void {
       }
     }
   }
-  walk(root, squadPaths.root, (rel, entry) => {
+  const visit = (rel: string, entry: fs.Dirent): boolean => {
     if (entry.isDirectory() && entry.name.startsWith(SKILL_STAGING_PREFIX)) {
       add({ severity: 'warning', code: 'skill-staging-leftover', path: rel, message: `${rel}/ is left over from an interrupted "skills add"`, fix: `delete ${rel}/ and run "create-squad skills add" again` });
       return false;
     }
     if (entry.isFile() && TEMP_FILE_PATTERN.test(entry.name)) tempFile(rel);
     return true;
-  });
+  };
+  walk(root, squadPaths.root, visit);
+  // Team skills are written to .github/skills/ (its skills only: the folder is the repository's too).
+  for (const entry of allEntries(resolveIn(root, TEAM_SKILLS_DIR))) visit(`${TEAM_SKILLS_DIR}/${entry.name}`, entry);
 }
 
 /** The squad lock: held by a running command (its writes are in flight), or left by a killed one. */

@@ -23,6 +23,7 @@ import { readManifest } from './manifest.js';
 import { isValidName } from './names.js';
 import { installedBuiltinSkills, shippedOwnedFiles } from './owned.js';
 import {
+  NATIVE_SKILL_DIRS,
   AI_TEAM_DIR,
   SKILL_FILE,
   agentDir,
@@ -383,7 +384,9 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
     if (isValidName(name)) members.push(name);
     else collect.skip(agentDir(name), 'the folder name is not a valid agent name; not exported');
   }
-  const skillDirs = [squadPaths.teamSkills, ...members.map(agentSkillsDir)].filter((relDir) => collect.kind(relDir) === 'dir');
+  // Team skills, lowest precedence first (as discovery reads them): a later folder's skill wins.
+  const teamDirs = [squadPaths.teamSkills, ...[...NATIVE_SKILL_DIRS].reverse()];
+  const skillDirs = [...teamDirs, ...members.map(agentSkillsDir)].filter((relDir) => collect.kind(relDir) === 'dir');
   const trees = await collect.walk(skillDirs);
 
   const redaction: ExportRedaction = { enabled: redact, email: 0, secret: 0, agents: [] };
@@ -424,7 +427,11 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
 
   const builtins = installedBuiltinSkills(root);
   const teamTree = trees.get(squadPaths.teamSkills);
-  const teamSkills = collect.skillsIn(squadPaths.teamSkills, teamTree, 'team', undefined, builtins);
+  const merged: Record<string, SquadSkill> = {};
+  for (const dir of teamDirs) {
+    Object.assign(merged, collect.skillsIn(dir, trees.get(dir), 'team', undefined, dir === squadPaths.teamSkills ? builtins : undefined));
+  }
+  const teamSkills = Object.fromEntries(Object.keys(merged).sort(compareCodePoints).map((name) => [name, merged[name]!]));
   const presentBuiltins = teamTree ? await collect.builtinChanges(teamTree, builtins, version) : [];
 
   const document: SquadDocument = {

@@ -58,6 +58,7 @@ import {
   existsInside,
   holdWorkPath,
   moveInside,
+  readDirNames,
   removeInside,
   resolveInside,
   sweepDebris,
@@ -67,6 +68,7 @@ import {
 } from './fs-safe.js';
 import { demoteHeadings, tidyHistoryPart } from './history.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
+import { planTeamSkillMoves } from './migrations.js';
 import { MAX_NAME_LENGTH } from './names.js';
 import { countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles } from './owned.js';
 import {
@@ -75,6 +77,7 @@ import {
   IMPORT_STAGING_PATTERN,
   SCRIBE_AGENT,
   SKILL_FILE,
+  TEAM_SKILLS_DIR,
   TEMPLATES_COPY_DIR,
   agentSkillDir,
   archiveDir,
@@ -83,6 +86,7 @@ import {
   historyPath,
   importStagingDir,
   isImportStagingDir,
+  nativeTeamSkillDir,
   resolveIn,
   squadPaths,
   teamSkillDir,
@@ -665,6 +669,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     files: overlay.files.length + squad.files.length + 1,
     dryRun: options.dryRun === true,
   };
+  notes.push(...nativeTeamSkillNotes(root, overlay.skills, archive !== undefined));
   if (options.dryRun) return report;
 
   // 2. Stage the complete new squad (staging folders that killed imports left go first).
@@ -706,5 +711,24 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     release();
   }
   removeQuietly(root, staging);
+  // 6. Team skills to .github/skills/, as upgrade moves them (one rename each; a kill leaves a skill
+  //    in .ai-team/skills/, still read there, and the next upgrade finishes the move).
+  for (const move of planTeamSkillMoves(root).moves ?? []) moveInside(root, move.from, move.to);
   return report;
+}
+
+/**
+ * What happens to team skills beside `.github/skills/`: an imported one whose name is taken there
+ * stays in `.ai-team/skills/` (the one in `.github/skills/` wins); with `replacing`, the skills
+ * already there stay, since they belong to the repository, not to the archived squad.
+ */
+function nativeTeamSkillNotes(root: string, skills: readonly ImportedSkill[], replacing: boolean): string[] {
+  const notes: string[] = [];
+  for (const skill of skills) {
+    if (skill.scope !== 'team' || !existsInside(root, nativeTeamSkillDir(skill.name))) continue;
+    notes.push(`team skill ${skill.name} stays in ${teamSkillDir(skill.name)}/: ${nativeTeamSkillDir(skill.name)}/ already exists and wins; merge the two by hand`);
+  }
+  const kept = readDirNames(resolveIn(root, TEAM_SKILLS_DIR)).length;
+  if (replacing && kept > 0) notes.push(`the ${kept} team skill folder${kept === 1 ? '' : 's'} in ${TEAM_SKILLS_DIR}/ stay as they are: they belong to the repository, not to the archived squad`);
+  return notes;
 }

@@ -27,6 +27,7 @@ import {
   resolveIn,
   squadPaths,
   teamSkillDir,
+  NATIVE_SKILL_DIRS,
   templateCopyPath,
 } from './paths.js';
 import { isFile, readDirNames, sha256 } from './fs-safe.js';
@@ -129,6 +130,7 @@ export async function shippedOwnedFiles(version: string = packageVersion()): Pro
 export function countLearnedSkills(root: string, builtins: ReadonlySet<string> = installedBuiltinSkills(root)): number {
   const isSkill = (relDir: string) => isFile(resolveIn(root, `${relDir}/${SKILL_FILE}`));
   let count = readDirNames(resolveIn(root, squadPaths.teamSkills)).filter((name) => !builtins.has(name) && isSkill(teamSkillDir(name))).length;
+  for (const dir of NATIVE_SKILL_DIRS) count += readDirNames(resolveIn(root, dir)).filter((name) => isSkill(`${dir}/${name}`)).length;
   for (const agent of readDirNames(resolveIn(root, squadPaths.agents))) {
     count += readDirNames(resolveIn(root, agentSkillsDir(agent))).filter((name) => isSkill(agentSkillDir(agent, name))).length;
   }

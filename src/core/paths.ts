@@ -22,6 +22,22 @@ export const SKILL_RESOURCE_DIRS = ['references', 'scripts', 'assets'] as const;
 export const SCRIBE_AGENT = 'scribe';
 
 /**
+ * Where team skills live: `.github/skills/`, the project skill folder every Copilot host reads
+ * (VS Code, the Copilot CLI, the cloud agent), so what the team learned is used in every Copilot
+ * turn, not only in the prompts create-squad renders. create-squad writes team skills only here.
+ */
+export const TEAM_SKILLS_DIR = '.github/skills';
+
+/**
+ * The project skill folders Copilot hosts read, highest precedence first. create-squad reads every
+ * one as team skills (every member sees them) and writes only the first: skills a user keeps in
+ * `.agents/skills/` or `.claude/skills/` for other tools are never written or moved. Below all of
+ * them come the team skills of squads made before team skills moved out of `.ai-team/skills/`
+ * (upgrade moves them), and above them every member's own skills.
+ */
+export const NATIVE_SKILL_DIRS = [TEAM_SKILLS_DIR, '.agents/skills', '.claude/skills'] as const;
+
+/**
  * MCP configuration files create-squad reads (never writes) to tell whether a server is configured:
  * repo-relative ones, and the user's Copilot CLI configuration relative to the home folder.
  */
@@ -46,6 +62,7 @@ export const squadPaths = {
   castingRegistry: `${AI_TEAM_DIR}/casting/registry.json`,
   castingHistory: `${AI_TEAM_DIR}/casting/history.json`,
   agents: `${AI_TEAM_DIR}/agents`,
+  /** Built-in skills; also team skills of squads made before those moved to TEAM_SKILLS_DIR. */
   teamSkills: `${AI_TEAM_DIR}/skills`,
   log: `${AI_TEAM_DIR}/log`,
   orchestrationLog: `${AI_TEAM_DIR}/orchestration-log`,
@@ -75,8 +92,13 @@ export function historyPath(agent: string): string {
 export function agentSkillsDir(agent: string): string {
   return `${agentDir(agent)}/skills`;
 }
+/** A skill's folder in `.ai-team/skills/`: built-in skills, and team skills of squads not yet upgraded. */
 export function teamSkillDir(skill: string): string {
   return `${squadPaths.teamSkills}/${skill}`;
+}
+/** Where a team skill is written: its folder in `.github/skills/`. */
+export function nativeTeamSkillDir(skill: string): string {
+  return `${TEAM_SKILLS_DIR}/${skill}`;
 }
 export function agentSkillDir(agent: string, skill: string): string {
   return `${agentSkillsDir(agent)}/${skill}`;

@@ -24,6 +24,7 @@ import {
   isBuiltinSkillName,
   resolveIn,
   skillStagingDir,
+  nativeTeamSkillDir,
   teamSkillDir,
 } from './paths.js';
 import { formatBytes } from './squad-format.js';
@@ -106,7 +107,7 @@ export function skillDestination(name: string, agent: string | undefined, hint: 
   if (isBuiltinSkillName(name)) {
     throw new SquadError('CONFLICT', `"${name}" uses the ${BUILTIN_SKILL_PREFIX} prefix, which is reserved for built-in skills`, { hint });
   }
-  return teamSkillDir(name);
+  return nativeTeamSkillDir(name);
 }
 
 export interface InstallPlan {
@@ -114,6 +115,11 @@ export interface InstallPlan {
   destination: string;
   /** Repo-relative backup folder of the skill being replaced, if any. */
   backup?: string;
+  /**
+   * The skill being replaced: the destination, or for a team skill, the same skill still in
+   * `.ai-team/skills/` (a squad not yet upgraded); it moves to `backup`.
+   */
+  replaces?: string;
   files: string[];
   /** Symlinks and special files in the source that are not copied. */
   skipped: string[];
@@ -121,11 +127,21 @@ export interface InstallPlan {
   git: string[];
 }
 
+/** What stands where the skill goes: the destination, or a team skill of the same name in `.ai-team/skills/`. */
+function existingSkill(root: string, destination: string): string | undefined {
+  if (existsInside(root, destination)) return destination;
+  const name = path.posix.basename(destination);
+  const legacy = teamSkillDir(name);
+  const isTeam = destination === nativeTeamSkillDir(name);
+  return isTeam && !isBuiltinSkillName(name) && existsInside(root, legacy) ? legacy : undefined;
+}
+
 export function planSkillInstall(root: string, source: SkillSource, destination: string, force: boolean, now = new Date()): InstallPlan {
-  const target = resolveInside(root, destination, { allowFinalSymlink: true });
-  const exists = fs.existsSync(target);
+  const replaces = existingSkill(root, destination);
+  const target = resolveInside(root, replaces ?? destination, { allowFinalSymlink: true });
+  const exists = replaces !== undefined;
   if (exists && !force) {
-    throw new SquadError('SKILL_EXISTS', `a skill already exists at ${destination}`, {
+    throw new SquadError('SKILL_EXISTS', `a skill already exists at ${replaces}`, {
       hint: 'pass --force to replace it (the current one is backed up under .ai-team/backups/ first)',
     });
   }
@@ -134,7 +150,7 @@ export function planSkillInstall(root: string, source: SkillSource, destination:
   }
   return {
     destination,
-    ...(exists ? { backup: backupPathFor(folderTimestamp(now), destination) } : {}),
+    ...(exists ? { replaces, backup: backupPathFor(folderTimestamp(now), replaces) } : {}),
     files: source.tree.files.map((f) => f.path),
     skipped: source.tree.skipped,
     git: source.tree.git,
@@ -152,12 +168,12 @@ export function applySkillInstall(root: string, source: SkillSource, plan: Insta
   const release = holdWorkPath(resolveIn(root, staging));
   try {
     copyTree(source.dir, source.tree, root, staging);
-    if (plan.backup) moveInside(root, plan.destination, plan.backup);
+    if (plan.backup && plan.replaces) moveInside(root, plan.replaces, plan.backup);
     try {
       moveInside(root, staging, plan.destination);
     } catch (error) {
-      // Never leave the destination empty: put the replaced skill back where it was.
-      if (plan.backup && !existsInside(root, plan.destination)) moveInside(root, plan.backup, plan.destination);
+      // Never leave the skill missing: put the replaced one back where it was.
+      if (plan.backup && plan.replaces && !existsInside(root, plan.replaces)) moveInside(root, plan.backup, plan.replaces);
       throw error;
     }
   } finally {

@@ -50,7 +50,7 @@
 import fs from 'node:fs';
 import { readCoordinatorStamp } from './coordinator.js';
 import { SquadError } from './errors.js';
-import { existsInside, isDirectory, isFile, pathProblem, readBytesIfExists, readTextIfExists, sha256, writeFileAtomic } from './fs-safe.js';
+import { existsInside, isDirectory, isFile, moveInside, pathProblem, readBytesIfExists, readTextIfExists, sha256, writeFileAtomic } from './fs-safe.js';
 import { MANIFEST_SCHEMA, readManifest, serializeManifest, type Manifest } from './manifest.js';
 import { migrationsUpTo, type Migration } from './migrations.js';
 import {
@@ -87,6 +87,8 @@ export interface UpgradeWrite {
   /** Create only (never replace): new files and backups. */
   exclusive: boolean;
   role: UpgradeWriteRole;
+  /** A folder moved whole to `path` (a migration): `content` and `mode` are unused. */
+  moveFrom?: string;
 }
 
 export interface UpgradeBackup {
@@ -304,6 +306,15 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
       writes.push({ path: write.path, content: write.content, mode: 0o644, exclusive: !write.update, role: 'migration' });
       paths.push(write.path);
     }
+    for (const move of planned.moves ?? []) {
+      const blocked = blockedReason(root, move.to);
+      if (blocked !== undefined) {
+        notUpgraded.push({ path: move.to, reason: blocked });
+        continue;
+      }
+      writes.push({ path: move.to, content: '', mode: 0o755, exclusive: true, role: 'migration', moveFrom: move.from });
+      paths.push(move.to);
+    }
     if (paths.length > 0) migrations.push({ version: migration.version, id: migration.id, description: migration.description, paths });
   }
 
@@ -398,6 +409,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
 /** Carry out a plan, write by write, in order (the manifest last). */
 export function applyUpgrade(plan: UpgradePlan): void {
   for (const write of plan.writes) {
-    writeFileAtomic(plan.root, write.path, write.content, { mode: write.mode, exclusive: write.exclusive });
+    if (write.moveFrom !== undefined) moveInside(plan.root, write.moveFrom, write.path);
+    else writeFileAtomic(plan.root, write.path, write.content, { mode: write.mode, exclusive: write.exclusive });
   }
 }

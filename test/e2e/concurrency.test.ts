@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE, acquireSquadLock, isStaleLock, readLockOwner } from '../../src/core/lock.js';
 import { parseRoster } from '../../src/core/roster.js';
-import { agentSkillDir, squadPaths, teamSkillDir } from '../../src/core/paths.js';
+import { agentSkillDir, nativeTeamSkillDir, squadPaths } from '../../src/core/paths.js';
 import { BIN, cleanupTempDirs, hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
@@ -62,11 +62,11 @@ describe('writers started together', () => {
           runAsync(['teach', '--team', `rule b${i}`, '--name', `rule-b${i}`, ...wait], root),
         ]);
         for (const [r, name] of [[a, `rule-a${i}`], [b, `rule-b${i}`]] as const) {
-          if (r.code === 0) expect(read(root, `${teamSkillDir(name)}/SKILL.md`)).toContain(`rule ${name.slice(5, 6)}${i}`);
+          if (r.code === 0) expect(read(root, `${nativeTeamSkillDir(name)}/SKILL.md`)).toContain(`rule ${name.slice(5, 6)}${i}`);
           else {
             expectLockedRefusal(r);
             refused += 1;
-            expect(fs.existsSync(path.join(root, teamSkillDir(name))), `iteration ${i}`).toBe(false);
+            expect(fs.existsSync(path.join(root, nativeTeamSkillDir(name))), `iteration ${i}`).toBe(false);
           }
         }
       } else if (kind === 2) {
@@ -88,8 +88,7 @@ describe('writers started together', () => {
         refused += [a, b].filter((r) => r.code !== 0).length;
         expect(rosterNames(root).length).toBe(registryNames(root).length + 1);
       } else {
-        // A separate repository: import a squad while a teach runs there. The taught skill is in
-        // the imported squad, or in the archive of the squad the import replaced.
+        // A separate repository: import a squad while a teach runs there.
         const target = tempRepo();
         expect((await runCli(['init', '--yes', '--roles', 'Lead'], { cwd: target })).code).toBe(0);
         const [imported, taught] = await Promise.all([
@@ -98,8 +97,8 @@ describe('writers started together', () => {
         ]);
         for (const r of [imported, taught]) if (r.code !== 0) expectLockedRefusal(r);
         refused += [imported, taught].filter((r) => r.code !== 0).length;
-        const archives = fs.readdirSync(target).filter((name) => name.startsWith('.ai-team-archive-'));
-        const taughtSkill = [teamSkillDir('rebase'), ...archives.map((archive) => `${archive}/skills/rebase`)].some((dir) => fs.existsSync(path.join(target, dir, 'SKILL.md')));
+        // Team skills live in .github/skills/, which an import never replaces.
+        const taughtSkill = fs.existsSync(path.join(target, nativeTeamSkillDir('rebase'), 'SKILL.md'));
         expect(taughtSkill, `iteration ${i}`).toBe(taught.code === 0);
         if (imported.code === 0) expect(rosterNames(target)).toEqual(exportedRoster);
       }

@@ -50,7 +50,7 @@ describe('debris of killed runs', () => {
       const again = await runCli(args, { cwd: root });
       if (k === total) expect(again.stderr, `k=${k}`).toMatch(/a skill already exists/);
       else expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
-      expect(hashTree(path.join(root, '.ai-team/skills/pdf')), `k=${k}`).toBe(hashTree(source));
+      expect(hashTree(path.join(root, '.github/skills/pdf')), `k=${k}`).toBe(hashTree(source));
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
   });
@@ -59,8 +59,8 @@ describe('debris of killed runs', () => {
     const root = await squad();
     const source = path.join(tempDir(), 'pdf');
     writeFiles(source, { 'SKILL.md': validSkill('pdf') });
-    const live = `.ai-team/skills/.staging-pdf-${livePid}-89abcdef`;
-    writeFiles(root, { [`.ai-team/skills/.staging-pdf-${deadPid()}-0123abcd/SKILL.md`]: 'partial', [`${live}/SKILL.md`]: 'partial' });
+    const live = `.github/skills/.staging-pdf-${livePid}-89abcdef`;
+    writeFiles(root, { [`.github/skills/.staging-pdf-${deadPid()}-0123abcd/SKILL.md`]: 'partial', [`${live}/SKILL.md`]: 'partial' });
     expect((await runCli(['skills', 'add', source], { cwd: root })).code).toBe(0);
     expect(debrisLeft(root)).toEqual([`${live}/`]);
   });

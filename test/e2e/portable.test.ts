@@ -13,6 +13,8 @@ import {
   charterPath,
   historyPath,
   squadPaths,
+  TEAM_SKILLS_DIR,
+  nativeTeamSkillDir,
   teamSkillDir,
 } from '../../src/core/paths.js';
 import { parseRoster } from '../../src/core/roster.js';
@@ -65,7 +67,7 @@ describe('export → import round trip', () => {
 
     const target = tempRepo();
     const imported = await importInto(target, file);
-    for (const dir of [agentSkillDir('fenster', REACT_SKILL), teamSkillDir(TEAM_SKILL)]) {
+    for (const dir of [agentSkillDir('fenster', REACT_SKILL), nativeTeamSkillDir(TEAM_SKILL)]) {
       expect(skillTreeHash(target, dir), dir).toBe(skillTreeHash(source, dir));
     }
     const react = agentSkillDir('fenster', REACT_SKILL);
@@ -96,7 +98,7 @@ describe('export → import round trip', () => {
     await exportTo(target, again);
     const third = tempRepo();
     await importInto(third, again);
-    for (const dir of [react, teamSkillDir(TEAM_SKILL)]) expect(skillTreeHash(third, dir)).toBe(skillTreeHash(source, dir));
+    for (const dir of [react, nativeTeamSkillDir(TEAM_SKILL)]) expect(skillTreeHash(third, dir)).toBe(skillTreeHash(source, dir));
   });
 
   it('splits histories, redacts e-mail addresses and tokens, and starts them with an import note', async () => {
@@ -225,13 +227,13 @@ describe('export', () => {
     const elsewhere = await sourceSquad();
     const source = await sourceSquad();
     writeFiles(elsewhere, { [charterPath('keaton')]: '# Keaton — from elsewhere\n', [squadPaths.castingPolicy]: '{"universe": "Elsewhere"}\n' });
-    for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.teamSkills]) {
+    for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.teamSkills, TEAM_SKILLS_DIR]) {
       fs.rmSync(path.join(source, rel), { recursive: true });
       fs.symlinkSync(path.join(elsewhere, rel), path.join(source, rel));
     }
     const file = path.join(tempDir(), 'x.squad');
     const data = await exportTo(source, file);
-    for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.teamSkills]) expect(data.skipped).toContainEqual({ path: rel, reason: 'a symlink; not followed' });
+    for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.teamSkills, TEAM_SKILLS_DIR]) expect(data.skipped).toContainEqual({ path: rel, reason: 'a symlink; not followed' });
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(document.agents).toEqual({});
     expect(document.casting).toEqual({});
@@ -252,7 +254,7 @@ describe('export', () => {
     fs.symlinkSync(path.join(outside, 'linked'), path.join(source, agentSkillDir('fenster', 'linked')));
     const react = agentSkillDir('fenster', REACT_SKILL);
     writeFiles(source, {
-      [`${teamSkillDir(TEAM_SKILL)}/.git/HEAD`]: 'ref: refs/heads/main\n',
+      [`${nativeTeamSkillDir(TEAM_SKILL)}/.git/HEAD`]: 'ref: refs/heads/main\n',
       [`${react}/vendor/lib/.git`]: 'gitdir: ../../.git/modules/lib\n',
       [`${react}/vendor/lib/index.js`]: 'export {};\n',
       [charterPath('hockney')]: Buffer.from([0x23, 0x20, 0x48, 0xe9, 0x0a]), // "# H\xe9": Latin-1, not UTF-8
@@ -262,7 +264,7 @@ describe('export', () => {
     expect(data.skipped).toEqual(
       expect.arrayContaining([
         { path: agentSkillDir('fenster', 'linked'), reason: 'a symlink; not followed' },
-        { path: `${teamSkillDir(TEAM_SKILL)}/.git`, reason: 'a .git folder or file; not exported' },
+        { path: `${nativeTeamSkillDir(TEAM_SKILL)}/.git`, reason: 'a .git folder or file; not exported' },
         { path: `${react}/vendor/lib/.git`, reason: 'a .git folder or file; not exported' },
         { path: charterPath('hockney'), reason: 'not UTF-8 text; not exported (a .squad file would garble it)' },
       ]),
@@ -374,7 +376,7 @@ describe('import of an original Squad export (format 1.0)', () => {
     expect(history).toContain('## Portable Knowledge\n\n- The owner wants tests first.\n');
     expect(history).toContain('## Project Learnings (from squad-export)\n\n### Learnings\n\n- The build uses pnpm.');
     expect(data.skills.map((s) => `${s.scope}:${s.name}`)).toEqual(['team:tailwind', 'team:testing-patterns']);
-    expect(read(target, `${teamSkillDir('tailwind')}/${SKILL_FILE}`)).toBe(legacy.skills[1]);
+    expect(read(target, `${nativeTeamSkillDir('tailwind')}/${SKILL_FILE}`)).toBe(legacy.skills[1]);
     const registry = JSON.parse(read(target, squadPaths.castingRegistry));
     expect(registry.members.map((m: { folder: string; universe: string }) => `${m.folder}:${m.universe}`)).toEqual(['ripley:Alien', 'dallas:Alien']);
     expect(registry.agents.ripley.persistent_name).toBe('Ripley');
@@ -392,7 +394,7 @@ describe('import of a Squad 1.0 export whose skill names break the name rules', 
     expect(result.stdout).toContain('✓ Imported 2 learned skills (api-errors, api-errors-two)');
     expect(result.stderr).toContain('⚠ Renamed Api Errors Two → api-errors-two (team): skill name "Api Errors Two" must be lowercase (the original Squad did not check skill names)');
     expect(result.stdout).toContain('Skipped CON (team): skill name "CON" must be lowercase and cannot be normalised: its normalised name "con" is a device name Windows reserves');
-    expect(parseSkill(read(target, `${teamSkillDir('api-errors-two')}/${SKILL_FILE}`)).frontmatter.name).toBe('api-errors-two');
+    expect(parseSkill(read(target, `${nativeTeamSkillDir('api-errors-two')}/${SKILL_FILE}`)).frontmatter.name).toBe('api-errors-two');
     expect((await runCli(['skills', 'validate'], { cwd: target })).code).toBe(0);
   });
 });
@@ -407,7 +409,7 @@ describe('skills named like built-ins', () => {
     const imported = await importInto(target, file);
     expect(imported.skills.map((s) => s.name)).toContain('squad-mine');
     expect(imported.skipped).toEqual([]);
-    expect(read(target, `${teamSkillDir('squad-mine')}/${SKILL_FILE}`)).toBe(read(source, `${teamSkillDir('squad-mine')}/${SKILL_FILE}`));
+    expect(read(target, `${nativeTeamSkillDir('squad-mine')}/${SKILL_FILE}`)).toBe(read(source, `${teamSkillDir('squad-mine')}/${SKILL_FILE}`));
   });
 
   it('renames learned skills to {name}-imported with their frontmatter name, and skips built-ins in the file', async () => {
@@ -431,7 +433,7 @@ describe('skills named like built-ins', () => {
     const parsed = parseSkill(text);
     expect(validateSkill({ ...parsed, dirName: 'squad-git-workflow-imported' }).errors).toEqual([]);
     expect(read(target, `${renamed}/references/a.md`)).toBe('A');
-    const second = teamSkillDir('squad-code-review-imported-2');
+    const second = nativeTeamSkillDir('squad-code-review-imported-2');
     expect(parseSkill(read(target, `${second}/${SKILL_FILE}`)).frontmatter.name).toBe('squad-code-review-imported-2');
     // The built-ins themselves are this package's, untouched.
     const shipped = fs.readFileSync(path.resolve('templates/skills/squad-scribe/SKILL.md'), 'utf8');

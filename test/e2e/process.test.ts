@@ -97,7 +97,7 @@ describe('killed by SIGKILL in the middle of its writes, then run again', () => 
     expectKilledThenFinished(root, ['skills', 'add', path.join(source, 'pdf')], 1);
     const again = await runCli(['skills', 'add', path.join(source, 'pdf'), '--force'], { cwd: root });
     expect(again.code, again.stderr).toBe(0);
-    expect(hashTree(path.join(root, '.ai-team/skills/pdf'))).toBe(hashTree(path.join(source, 'pdf')));
+    expect(hashTree(path.join(root, '.github/skills/pdf'))).toBe(hashTree(path.join(source, 'pdf')));
     expect(leftovers(root)).toEqual([]);
   });
 

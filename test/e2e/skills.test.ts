@@ -181,12 +181,13 @@ describe('skills add', () => {
     const src = source();
     const result = await runCli(['skills', 'add', src, '--json'], { cwd });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.json()).toMatchObject({ name: 'api-design', scope: 'team', destination: '.ai-team/skills/api-design' });
-    const dest = path.join(cwd, '.ai-team/skills/api-design');
+    expect(result.json()).toMatchObject({ name: 'api-design', scope: 'team', destination: '.github/skills/api-design' });
+    const dest = path.join(cwd, '.github/skills/api-design');
     expect(hashTree(dest)).toBe(hashTree(src));
     expect(fs.statSync(path.join(dest, 'scripts/check.sh')).mode & 0o111).not.toBe(0);
     assertValidSkillFile(path.join(dest, 'SKILL.md'));
-    expect(fs.readdirSync(path.join(cwd, '.ai-team/skills')).sort()).toEqual(['api-design', 'squad-git-workflow']);
+    expect(fs.readdirSync(path.join(cwd, '.ai-team/skills')).sort()).toEqual(['squad-git-workflow']);
+    expect(fs.readdirSync(path.join(cwd, '.github/skills')).sort()).toEqual(['api-design']);
   });
 
   it('installs into one agent with --agent', async () => {
@@ -210,7 +211,9 @@ describe('skills add', () => {
     const backup = forced.json<{ backup: string }>().backup;
     expect(backup).toMatch(/^\.ai-team\/backups\/[\dT-]+Z\/\.ai-team\/skills\/api-design$/);
     expect(fs.readFileSync(path.join(cwd, backup, 'SKILL.md'), 'utf8')).toContain('My own edits.');
-    expect(fs.readFileSync(path.join(cwd, '.ai-team/skills/api-design/SKILL.md'), 'utf8')).toContain('REST API conventions.');
+    // The new version goes where team skills live now; the old one, left from before, is in the backup.
+    expect(fs.readFileSync(path.join(cwd, '.github/skills/api-design/SKILL.md'), 'utf8')).toContain('REST API conventions.');
+    expect(fs.existsSync(path.join(cwd, '.ai-team/skills/api-design'))).toBe(false);
   });
 
   it('refuses a file over the size limit, naming it and how to raise the limit, and writes nothing', async () => {
@@ -239,7 +242,7 @@ describe('skills add', () => {
     expect(hashTree(cwd)).toBe(before);
     const raised = await runCli(['skills', 'add', src], { cwd, env: { CREATE_SQUAD_MAX_FILE_BYTES: '2000' } });
     expect(raised.code, raised.stderr).toBe(0);
-    expect(hashTree(path.join(cwd, '.ai-team/skills/api-design'))).toBe(hashTree(src));
+    expect(hashTree(path.join(cwd, '.github/skills/api-design'))).toBe(hashTree(src));
   });
 
   it('refuses an invalid skill and writes nothing', async () => {
@@ -276,7 +279,7 @@ describe('skills add', () => {
     const real = await runCli(['skills', 'add', src], { cwd });
     expect(real.code).toBe(0);
     expect(real.stderr).toContain('references/passwd is a symlink');
-    expect(fs.existsSync(path.join(cwd, '.ai-team/skills/api-design/references/passwd'))).toBe(false);
+    expect(fs.existsSync(path.join(cwd, '.github/skills/api-design/references/passwd'))).toBe(false);
   });
 });
 
@@ -297,7 +300,7 @@ describe('teach', () => {
     const cwd = squadRepo();
     const result = await runCli(['teach', '--team', 'Squash-merge every pull request', '--name', 'merge-policy'], { cwd });
     expect(result.code, result.stderr).toBe(0);
-    assertValidSkillFile(path.join(cwd, '.ai-team/skills/merge-policy/SKILL.md'));
+    assertValidSkillFile(path.join(cwd, '.github/skills/merge-policy/SKILL.md'));
     const list = await runCli(['skills', 'list', '--agent', 'keaton', '--json'], { cwd });
     expect(list.json<{ skills: { name: string }[] }>().skills.map((s) => s.name)).toContain('merge-policy');
   });

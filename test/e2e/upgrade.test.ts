@@ -5,7 +5,7 @@ import { readCoordinatorStamp } from '../../src/core/coordinator.js';
 import { sha256 } from '../../src/core/fs-safe.js';
 import { parseManifest } from '../../src/core/manifest.js';
 import { shippedOwnedFiles, type OwnedFile } from '../../src/core/owned.js';
-import { COORDINATOR_PATH, squadPaths, teamSkillDir } from '../../src/core/paths.js';
+import { COORDINATOR_PATH, TEAM_SKILLS_DIR, squadPaths, teamSkillDir } from '../../src/core/paths.js';
 import { packageVersion } from '../../src/core/version.js';
 import type { UpgradeData } from '../../src/commands/upgrade.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
@@ -21,11 +21,15 @@ const owned: OwnedFile[] = await shippedOwnedFiles();
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel));
 const exists = (root: string, rel: string) => fs.existsSync(path.join(root, rel));
 
-/** sha256 of each of the given folders and files (path, mode, content of every file below). */
+/**
+ * sha256 of each of the given folders and files (path, mode, content of every file below). A team
+ * skill of `.ai-team/skills/` that upgrade moved to `.github/skills/` is hashed where it went.
+ */
 function hashPaths(root: string, paths: readonly string[]): Record<string, string> {
   return Object.fromEntries(
     paths.map((rel) => {
-      const abs = path.join(root, rel);
+      const moved = rel.startsWith(`${squadPaths.teamSkills}/`) ? rel.replace(squadPaths.teamSkills, TEAM_SKILLS_DIR) : rel;
+      const abs = path.join(root, exists(root, rel) ? rel : moved);
       return [rel, fs.statSync(abs).isDirectory() ? hashTree(abs) : `${fs.statSync(abs).mode & 0o777}:${sha256(fs.readFileSync(abs))}`];
     }),
   );
@@ -130,7 +134,7 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     expect(real.backedUp.map((b) => b.path)).toEqual([V001_EDITS.template, V001_EDITS.skill, COORDINATOR_PATH]);
     for (const b of real.backedUp) expect(b.backup).toMatch(new RegExp(`^\\.ai-team/backups/[0-9T-]+Z/${b.path.replace(/\./g, '\\.')}$`));
     expect(real.skipped).toEqual([{ path: V001_EDITS.reference, reason: expect.stringMatching(/^edited by you/) }]);
-    expect(real.migrations.map((m) => `${m.version} ${m.id}`)).toEqual(['0.1.0 state-folders', '0.1.0 gitattributes-union']);
+    expect(real.migrations.map((m) => `${m.version} ${m.id}`)).toEqual(['0.1.0 state-folders', '0.1.0 gitattributes-union', '0.1.0 team-skills-native']);
 
     const second = await upgradeJson(root);
     expect(second).toMatchObject({ upToDate: true, from: VERSION, to: VERSION, created: [], replaced: [], backedUp: [], migrations: [] });
@@ -177,7 +181,8 @@ describe('upgrade of a squad in the original Squad layout (no manifest, no stamp
     for (const b of data.backedUp) expect(read(root, b.backup).equals(originals.get(b.path)!), b.path).toBe(true);
     for (const file of owned) expect(read(root, file.path).equals(file.content), file.path).toBe(true);
     expect(hashPaths(root, learned)).toEqual(kept);
-    expect(data.migrations.flatMap((m) => m.paths)).toEqual([`${squadPaths.decisionsInbox}/.gitkeep`, `${squadPaths.log}/.gitkeep`, squadPaths.gitattributes]);
+    expect(data.migrations.flatMap((m) => m.paths)).toEqual([`${squadPaths.decisionsInbox}/.gitkeep`, `${squadPaths.log}/.gitkeep`, squadPaths.gitattributes, `${TEAM_SKILLS_DIR}/git-workflow`]);
+    expect(exists(root, '.ai-team/skills/git-workflow')).toBe(false);
     expect(parseManifest(read(root, squadPaths.manifest).toString())).toMatchObject({ state: 'ok', manifest: { version: VERSION } });
 
     const text = await runCli(['upgrade'], { cwd: root });

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ARCHIVE_PREFIX, IMPORT_STAGING_PREFIX, agentSkillDir, historyPath, teamSkillDir } from '../../src/core/paths.js';
+import { ARCHIVE_PREFIX, IMPORT_STAGING_PREFIX, agentSkillDir, historyPath, nativeTeamSkillDir } from '../../src/core/paths.js';
 import { hashTree, runCli, tempRepo, validSkill, writeFiles } from './cli.js';
 
 /** Bytes that are not UTF-8 (a PNG header and random bytes from a fixed seed). */
@@ -32,8 +32,8 @@ export async function sourceSquad(): Promise<string> {
     [`${react}/assets/logo.png`]: BINARY_ASSET,
     [`${react}/notes/crlf.txt`]: '\uFEFFline one\r\nline two\r\n',
     [`${react}/.hidden-config`]: 'hidden=true\n',
-    [`${teamSkillDir(TEAM_SKILL)}/SKILL.md`]: validSkill(TEAM_SKILL, 'API design rules. Use when adding endpoints.'),
-    [`${teamSkillDir(TEAM_SKILL)}/references/errors.md`]: '# Errors\n\nUse problem+json.\n',
+    [`${nativeTeamSkillDir(TEAM_SKILL)}/SKILL.md`]: validSkill(TEAM_SKILL, 'API design rules. Use when adding endpoints.'),
+    [`${nativeTeamSkillDir(TEAM_SKILL)}/references/errors.md`]: '# Errors\n\nUse problem+json.\n',
   });
   fs.chmodSync(path.join(root, react, 'scripts/generate.sh'), 0o755);
   const history = fs.readFileSync(path.join(root, historyPath('fenster')), 'utf8');

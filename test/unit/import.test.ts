@@ -179,7 +179,7 @@ describe('importSquad: what it reports exists afterwards', () => {
     const report = await importSquad(target, file);
     expect(report.skills.map((s) => s.name)).toEqual(['squad-mine']);
     expect(report.skipped).toEqual([{ scope: 'team', name: 'squad-scribe', reason: 'built-in skill: this repository gets its own version' }]);
-    expect(parseSkill(fs.readFileSync(path.join(target, '.ai-team/skills/squad-mine/SKILL.md'), 'utf8')).frontmatter.name).toBe('squad-mine');
+    expect(parseSkill(fs.readFileSync(path.join(target, '.github/skills/squad-mine/SKILL.md'), 'utf8')).frontmatter.name).toBe('squad-mine');
   });
 
   it('notes every imported skill that skills validate would call invalid, and imports it all the same', async () => {
@@ -195,7 +195,7 @@ describe('importSquad: what it reports exists afterwards', () => {
       expect.stringMatching(/^skill plain \(fenster\) is not valid: no YAML frontmatter.*; it was imported as it is \(fix its SKILL\.md; "create-squad skills validate" checks it\)$/),
       'skill rich (team) is not valid: name "other" does not match its folder "rich"; it was imported as it is (fix its SKILL.md; "create-squad skills validate" checks it)',
     ]);
-    expect(fs.readFileSync(path.join(target, '.ai-team/skills/rich/references/a.md'), 'utf8')).toBe('A');
+    expect(fs.readFileSync(path.join(target, '.github/skills/rich/references/a.md'), 'utf8')).toBe('A');
   });
 
   it('imports a Squad 1.0 skill under its normalised name, and reports what it renamed and left out', async () => {
@@ -207,7 +207,7 @@ describe('importSquad: what it reports exists afterwards', () => {
     expect(report.skipped).toEqual([
       { scope: 'team', name: 'Api Errors', reason: 'skill name "Api Errors" must be lowercase and cannot be normalised: "api-errors" is the name of another skill in the file (skills[0])' },
     ]);
-    expect(parseSkill(fs.readFileSync(path.join(target, '.ai-team/skills/api-errors-two/SKILL.md'), 'utf8')).frontmatter.name).toBe('api-errors-two');
+    expect(parseSkill(fs.readFileSync(path.join(target, '.github/skills/api-errors-two/SKILL.md'), 'utf8')).frontmatter.name).toBe('api-errors-two');
     expect(report.notes.filter((note) => note.includes('not valid'))).toEqual([]);
   });
 });

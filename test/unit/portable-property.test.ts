@@ -14,7 +14,7 @@ import { exportSquad } from '../../src/core/export.js';
 import { splitHistory } from '../../src/core/history.js';
 import { importSquad } from '../../src/core/import.js';
 import { shippedBuiltinSkills } from '../../src/core/owned.js';
-import { IMPORT_STAGING_PREFIX, agentSkillDir, charterPath, historyPath, squadPaths, teamSkillDir } from '../../src/core/paths.js';
+import { IMPORT_STAGING_PREFIX, agentSkillDir, charterPath, historyPath, nativeTeamSkillDir, squadPaths, teamSkillDir } from '../../src/core/paths.js';
 import { jsonStructureProblem, serializeSquad, squadPathProblem, type SquadDocument } from '../../src/core/squad-format.js';
 import { cleanupTempDirs, hashTree, tempDir, validSkill } from '../helpers/cli.js';
 
@@ -139,8 +139,9 @@ describe('export → import of random squads', () => {
           expect(history.portable).toBe(splitHistory(fs.readFileSync(path.join(source, historyPath(agent.name)), 'utf8')).portable);
         }
         for (const skill of squad.teamSkills) {
+          // Planted where squads kept team skills before; imported where they live now.
           const dir = teamSkillDir(skill.name);
-          expect(hashTree(path.join(target, dir)), dir).toBe(hashTree(path.join(source, dir)));
+          expect(hashTree(path.join(target, nativeTeamSkillDir(skill.name))), dir).toBe(hashTree(path.join(source, dir)));
         }
         expect(stagingLeft(target)).toEqual([]);
         // Exporting the imported squad gives the same skills again (the squad is stable under travel).
