@@ -2,6 +2,7 @@
  * Team skills live where every Copilot host finds project skills (`.github/skills/`), and skills a
  * user keeps in the other native folders are read by every command, never written.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -120,5 +121,23 @@ describe('upgrade of a squad whose team skills are in .ai-team/skills/', () => {
       for (const [name, hash] of Object.entries(hashes)) expect(hashTree(path.join(root, nativeTeamSkillDir(name))), `k=${k} ${name}`).toBe(hash);
       expect(listFiles(path.join(root, TEAM_SKILLS_DIR))).toEqual(listFiles(path.join(reference, TEAM_SKILLS_DIR)));
     }
+  });
+});
+
+const COPILOT = process.env.CREATE_SQUAD_COPILOT_CLI;
+
+describe('against the real Copilot CLI', () => {
+  it.skipIf(!COPILOT)('copilot skill list --json finds every team skill create-squad lists, and no member skill', async () => {
+    const root = await squad();
+    expect((await runCli(['teach', '--team', 'Squash-merge every pull request', '--name', 'merge-policy'], { cwd: root })).code).toBe(0);
+    expect((await runCli(['teach', 'fenster', 'Always use Tailwind CSS', '--name', 'tailwind'], { cwd: root })).code).toBe(0);
+    writeFiles(root, { '.claude/skills/pdf-forms/SKILL.md': validSkill('pdf-forms') });
+    const listed = (await runCli(['skills', 'list', '--json'], { cwd: root })).json<ListJson>().skills;
+    const team = listed.filter((s) => s.scope === 'team').map((s) => s.name).sort();
+    const run = spawnSync(COPILOT!, ['skill', 'list', '--json'], { cwd: root, env: { ...process.env, HOME: tempDir('home-') }, encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const project = (JSON.parse(run.stdout) as { name: string; source: string }[]).filter((s) => s.source === 'project').map((s) => s.name).sort();
+    expect(project).toEqual(team);
+    expect(project).not.toContain('tailwind');
   });
 });
