@@ -291,6 +291,25 @@ export function copyFileAtomic(root: string, relPath: string, source: string, op
   });
 }
 
+/**
+ * Flush a file's content, or a folder's entries, to the disk: the content before the rename that
+ * publishes it, and the folder after, so a power loss leaves the old file or the new one, never an
+ * empty one. A file system that cannot sync a folder (EINVAL, EISDIR, EPERM on some platforms) is
+ * left as it is: the rename is still atomic there.
+ */
+function syncToDisk(absPath: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(absPath, 'r');
+    fs.fsyncSync(fd);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM' && code !== 'EBADF') throw error;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
 /** The temporary file and rename of writeFileAtomic and copyFileAtomic: `fill` creates the temporary file. */
 function placeAtomically(root: string, relPath: string, options: WriteOptions, fill: (temp: string) => void): void {
   const target = resolveInside(root, relPath);
@@ -300,6 +319,7 @@ function placeAtomically(root: string, relPath: string, options: WriteOptions, f
   const temp = path.join(dir, tempFileName(path.basename(target)));
   try {
     fill(temp);
+    syncToDisk(temp);
     if (options.exclusive) {
       // link() fails if the target exists, so "create only if missing" stays atomic.
       fs.linkSync(temp, target);
@@ -307,6 +327,7 @@ function placeAtomically(root: string, relPath: string, options: WriteOptions, f
     } else {
       fs.renameSync(temp, target);
     }
+    syncToDisk(dir);
   } catch (error) {
     removeQuietly(temp);
     throw toWriteError(error, relPath);

@@ -2,10 +2,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { SquadError } from '../../src/core/errors.js';
 import {
   STATE_FILE_MAX_BYTES,
+  TEMP_FILE_PATTERN,
   copyFileAtomic,
   holdWorkPath,
   moveInside,
@@ -143,6 +144,28 @@ describe('writeFileAtomic', () => {
     } finally {
       fs.chmodSync(root, 0o755);
     }
+  });
+});
+
+describe('durability', () => {
+  it('flushes the new content before the rename that publishes it, and the folder after', () => {
+    const root = tempDir();
+    const synced: string[] = [];
+    const open = vi.spyOn(fs, 'openSync');
+    const sync = vi.spyOn(fs, 'fsyncSync').mockImplementation((fd) => {
+      const call = open.mock.calls[open.mock.results.findLastIndex((r) => r.value === fd)];
+      synced.push(String(call?.[0]));
+    });
+    try {
+      writeFileAtomic(root, 'a/b.txt', 'new');
+    } finally {
+      sync.mockRestore();
+      open.mockRestore();
+    }
+    expect(synced).toHaveLength(2);
+    expect(path.basename(synced[0]!)).toMatch(TEMP_FILE_PATTERN);
+    expect(synced[1]).toBe(path.join(fs.realpathSync(root), 'a'));
+    expect(fs.readFileSync(path.join(root, 'a/b.txt'), 'utf8')).toBe('new');
   });
 });
 
