@@ -86,14 +86,25 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--here', 'scaffold in this folder, not at the root of the enclosing git repository')
     .option('--dry-run', 'print what would be created, write nothing')
     .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
+    .addHelpText(
+      'after',
+      `
+Without the word init (npx create-squad, npm init squad):
+  - on a terminal it asks its questions first; without one (a script, CI, --json) it writes
+    nothing unless --yes is given;
+  - a word that names a command (status, list, remove, update, …) is never taken for a folder;
+  - any other word is a new folder only outside a repository (npx create-squad my-app); inside one,
+    write init <dir> or a path (./web).`,
+    )
     .allowExcessArguments(true)
     .action(async (_dir: string | undefined, opts: Opts, cmd: Command) => {
       // `init` is the default command (`npx create-squad`, `npm init squad`): a mistyped command
       // must not become a folder of that name.
       const operands = cmd.args;
       if (program.args[0] !== 'init') {
-        const { rejectMistypedCommand } = await import('./default-command.js');
-        rejectMistypedCommand(operands, program, path.resolve(io.cwd, opts.cwd ?? '.'));
+        const { checkDefaultRun } = await import('./default-command.js');
+        const start = path.resolve(io.cwd, opts.cwd ?? '.');
+        checkDefaultRun({ operands, start, yes: opts.yes === true, json: opts.json === true, dryRun: opts.dryRun === true }, program, io);
       }
       if (operands.length > 1) {
         throw usageError(`too many arguments for 'init': ${operands.join(' ')}`, 'usage: create-squad init [dir]');

@@ -32,11 +32,16 @@ function lockWaitMs(wait: string | boolean | undefined): number | undefined {
   return seconds * 1000;
 }
 
+/** Questions may be asked: stdin and stdout are terminals, not in CI, and neither --yes nor --json. */
+export function isInteractive(options: Pick<CommonOptions, 'yes' | 'json'>, io: Io): boolean {
+  return io.stdinIsTTY && io.stdoutIsTTY && !isCi(io.env) && !options.yes && !options.json;
+}
+
 export function buildContext(options: CommonOptions, io: Io): CommandContext {
   const { env } = io;
   if (options.cwd === '') throw usageError('--cwd is empty', 'give the folder of the repository, e.g. --cwd . for the current one');
   const waitMs = lockWaitMs(options.wait);
-  const interactive = io.stdinIsTTY && io.stdoutIsTTY && !isCi(env) && !options.yes && !options.json;
+  const interactive = isInteractive(options, io);
   const start = path.resolve(io.cwd, options.cwd ?? '.');
   return {
     ...locateRepository(start),

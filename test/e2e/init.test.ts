@@ -126,9 +126,11 @@ describe('init --yes', () => {
     const result = await runCli(['--yes', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.json<InitJson>().members.map((m) => m.name)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe']);
-    const named = await runCli(['my-app', '--json'], { cwd: root });
+    // A plain word is a new folder outside any repository (npx create-squad my-app).
+    const projects = tempDir('squad-projects-');
+    const named = await runCli(['my-app', '--yes', '--json'], { cwd: projects });
     expect(named.code, named.stderr).toBe(0);
-    expect(fs.existsSync(path.join(root, 'my-app', squadPaths.team))).toBe(true);
+    expect(fs.existsSync(path.join(projects, 'my-app', squadPaths.team))).toBe(true);
   });
 });
 
@@ -287,9 +289,9 @@ describe('init with bad input', () => {
     expect(fs.readdirSync(root)).toEqual(['.git']);
     expect((await runCli(['help'], { cwd: root })).stderr).toMatch(/^✗ unknown command 'help' \(did you mean --help\?\)/);
     expect(fs.readdirSync(root)).toEqual(['.git']);
-    // An existing folder of that name is a target, and "init" given explicitly always is.
+    // A folder written as a path is a target, and "init" given explicitly always is.
     fs.mkdirSync(path.join(root, 'uprade'));
-    expect((await runCli(['uprade', '--yes'], { cwd: root })).code).toBe(0);
+    expect((await runCli(['./uprade', '--yes'], { cwd: root })).code).toBe(0);
     expect((await runCli(['init', 'hier', '--yes'], { cwd: root })).code).toBe(0);
     expect(fs.existsSync(path.join(root, 'hier', squadPaths.team))).toBe(true);
   });
