@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: whole-process timings and peak memory of the built CLI, against `node -e 0`
- * measured in the same run (alternating runs, medians), checked against the budgets of SPEC §8.
+ * measured in the same run (alternating runs, medians), checked against the budgets in docs/budgets.md.
  *
  *   node bench/run.mjs [--runs N] [--quick] [--json-only]
  *

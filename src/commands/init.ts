@@ -1,5 +1,5 @@
 /**
- * `create-squad init [dir]`: scaffold everything a squad needs that is missing (SPEC §2), asking
+ * `create-squad init [dir]`: scaffold everything a squad needs that is missing (docs/state-layout.md), asking
  * on a terminal for the project, stack, owner, roles and universe; defaults otherwise.
  */
 import fs from 'node:fs';

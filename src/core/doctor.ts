@@ -87,7 +87,7 @@ export interface DoctorOptions {
 const RECREATE = 'run "create-squad init": it recreates missing files and never touches existing ones';
 const UPGRADE = 'run "create-squad upgrade": it restores what create-squad owns and backs up anything you changed';
 
-/** Files and folders of SPEC §2 that a healthy squad has, and how bad it is to miss each one. */
+/** Files and folders of the layout (docs/state-layout.md) that a healthy squad has, and how bad it is to miss each one. */
 const LAYOUT: { path: string; kind: 'file' | 'folder'; severity: Severity }[] = [
   { path: squadPaths.team, kind: 'file', severity: 'error' },
   { path: squadPaths.routing, kind: 'file', severity: 'warning' },

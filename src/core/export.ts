@@ -1,5 +1,5 @@
 /**
- * `exportSquad(root)`: a squad as a `.squad` document (SPEC §7), built in memory.
+ * `exportSquad(root)`: a squad as a `.squad` document (docs/squad-format.md), built in memory.
  *
  * What travels: the roster, routing and ceremonies; the casting files; every member's charter and
  * history (split into portable knowledge and project learnings, see history.ts; e-mail addresses and

@@ -1,7 +1,7 @@
 /**
  * YAML frontmatter: finding it, and parsing it with the limits a hostile file needs.
  *
- * Input hygiene (SPEC §3): a UTF-8 BOM and CRLF line endings are accepted; alias expansion is
+ * Input hygiene: a UTF-8 BOM and CRLF line endings are accepted; alias expansion is
  * capped so a "billion laughs" document is refused instead of expanded; the frontmatter itself is
  * capped in size so a file without a closing `---` cannot make us read a 50 MB body.
  */

@@ -1,5 +1,5 @@
 /**
- * `importSquad(root, file)`: rebuild a squad from a `.squad` file (SPEC §7), as `init` would, with
+ * `importSquad(root, file)`: rebuild a squad from a `.squad` file (docs/squad-format.md), as `init` would, with
  * the imported members, skills, roster and casting laid over it.
  *
  * Order of work, so that a failure or a kill never loses anything:

@@ -1,5 +1,5 @@
 /**
- * The state layout (SPEC §2): the one place that knows where things live.
+ * The state layout (docs/state-layout.md): the one place that knows where things live.
  *
  * Every path here is repo-relative and uses forward slashes, so it can be shown to users, written
  * into prompts and manifests, and joined onto a root with `path.join` on any platform.

@@ -1,5 +1,5 @@
 /**
- * The spawn modes of a prompt (SPEC §5): the one list the CLI's `--mode` choices and the core use.
+ * The spawn modes of a prompt: the one list the CLI's `--mode` choices and the core use.
  * This module imports nothing: the CLI shell (bundled for start-up time) includes it.
  */
 export type SpawnMode = 'standard' | 'lightweight';

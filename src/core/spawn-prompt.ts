@@ -1,5 +1,5 @@
 /**
- * Spawn prompts (SPEC §5): the text the coordinator gives Copilot's task tool to start one member.
+ * Spawn prompts: the text the coordinator gives Copilot's task tool to start one member.
  *
  * standard:    identity → charter → <available_skills> → MCP requirements → history and decisions
  *              pointers → after-work instructions → task. Skills are listed from frontmatter only.

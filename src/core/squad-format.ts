@@ -1,5 +1,5 @@
 /**
- * The portable squad format (SPEC §7): a `.squad` file is one JSON document, format "1.1".
+ * The portable squad format (docs/squad-format.md): a `.squad` file is one JSON document, format "1.1".
  *
  *   { "squad_format_version": "1.1", "exported_at": ISO-8601, "exported_by": "create-squad@x.y.z",
  *     "source": { "project": "…" },

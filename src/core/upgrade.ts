@@ -1,6 +1,6 @@
 /**
  * `upgrade`: bring the files create-squad owns up to this version without losing anything the team
- * wrote or learned (SPEC §6).
+ * wrote or learned.
  *
  * `planUpgrade` reads the repository and computes every write, in order; `applyUpgrade` carries
  * them out, each through the atomic writer. Nothing is deleted, ever.
@@ -24,7 +24,7 @@
  *   built-in SKILL.md                    → shipped metadata.version newer: replace (backing up an
  *                                          edited one); same version and not edited: refresh;
  *                                          otherwise (edited, or the installed one is newer) keep
- *   other files of a built-in skill      → not edited: replace; edited: keep (SPEC §6)
+ *   other files of a built-in skill      → not edited: replace; edited: keep
  *   a folder, symlink or blocked path    → never written. When the rules above would write it
  *                                          (it is missing behind a dangling link, or differs from
  *                                          shipped and would be replaced), it is "not upgraded":

@@ -1,5 +1,5 @@
 /**
- * Validation of a skill against the Agent Skills standard (SPEC §3), with errors and warnings
+ * Validation of a skill against the Agent Skills standard (docs/skills.md), with errors and warnings
  * exactly as the specification sorts them, and the squad extension `metadata.mcp-servers`.
  */
 import { nameProblems } from './names.js';

@@ -60,7 +60,7 @@ export function skillEntry(skill: SkillSummary): string {
 
 /**
  * The `<available_skills>` block: the opening and closing tags on lines of their own, one compact
- * `<skill>` per line in the order given. Empty string for no skills (SPEC §5: no skills, no block).
+ * `<skill>` per line in the order given. Empty string for no skills (no skills, no block).
  */
 export function renderAvailableSkills(skills: readonly SkillSummary[]): string {
   if (skills.length === 0) return '';

@@ -16,7 +16,7 @@ describe('the CLI shell', () => {
     }
   });
 
-  it('prints help listing every command of SPEC §4', async () => {
+  it('prints help listing every command', async () => {
     const result = await runCli(['--help'], { cwd: tempRepo() });
     expect(result.code).toBe(0);
     for (const command of ['init', 'hire', 'skills', 'teach', 'prompt', 'route', 'upgrade', 'export', 'import', 'doctor']) {

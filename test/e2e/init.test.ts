@@ -23,7 +23,7 @@ type InitJson = InitData & { ok: boolean };
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
 describe('init --yes', () => {
-  it('creates the full layout of SPEC §2', async () => {
+  it('creates the full state layout', async () => {
     const root = tempRepo();
     const result = await runCli(['init', '--yes'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);

@@ -52,7 +52,7 @@ describe('buildSpawnPrompt (standard)', () => {
     expect(result.tokens.skills).toBe(Math.ceil(result.parts.skills.length / 4));
   });
 
-  it('keeps the order of SPEC §5', async () => {
+  it('keeps the order of the parts', async () => {
     const root = promptSquad();
     const { prompt } = await buildSpawnPrompt({ root, agent: 'Fenster', task: 'Do the task.' });
     const order = [
