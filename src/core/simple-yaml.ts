@@ -10,9 +10,11 @@
  * The subset: block mappings and block sequences with space indentation; keys of letters, digits,
  * `_ - .`; values that are empty (null or a nested block), double-quoted strings without escapes,
  * single-quoted strings without quotes inside, true/false/null/~ in their core-schema spellings, or
- * plain strings that start with an ASCII letter and contain no `: `, ` #` or trailing `:`. Full-line comments are
- * skipped. Everything else (flow collections, anchors, tags, block scalars, multi-line plain
- * scalars, numbers, escapes, tabs, duplicate keys) falls back.
+ * plain strings that start with an ASCII letter and contain no `: `, ` #` or trailing `:`, and
+ * literal (`|`) and folded (`>`) block scalars with any chomping (`-`, `+`) but no explicit
+ * indentation, whose lines hold no tab, no whitespace-only line with spaces, and (folded) no line
+ * indented more than the first. Full-line comments are skipped. Everything else (flow collections,
+ * anchors, tags, multi-line plain scalars, numbers, escapes, tabs, duplicate keys) falls back.
  */
 
 type Value = string | boolean | null | Value[] | { [key: string]: Value };
@@ -20,12 +22,15 @@ type Value = string | boolean | null | Value[] | { [key: string]: Value };
 interface Line {
   indent: number;
   text: string;
+  /** Index of the line in the source (block scalars read the source lines as they are). */
+  raw: number;
 }
 
 const FAIL = Symbol('fail');
 type Result<T> = T | typeof FAIL;
 
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_.-]*):(?: +(.*))?$/;
+const BLOCK_HEADER = /^([|>])([+-]?)$/;
 /** Core-schema plain scalars that are not strings. */
 const SPECIAL_PLAIN = new Map<string, boolean | null>([
   ['true', true], ['True', true], ['TRUE', true],
@@ -38,13 +43,15 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f\u0085\ufeff\u2028\u2029]/;
 
 export function parseSimpleYaml(source: string): Record<string, unknown> | undefined {
   if (CONTROL.test(source)) return undefined;
+  const rawLines = source.split('\n');
+  if (rawLines.at(-1) === '') rawLines.pop(); // the newline that ends the last line
   const lines: Line[] = [];
-  for (const raw of source.split('\n')) {
+  rawLines.forEach((raw, at) => {
     const trimmed = raw.replace(/ +$/, '');
     const text = trimmed.replace(/^ +/, '');
-    if (text === '' || text.startsWith('#')) continue;
-    lines.push({ indent: trimmed.length - text.length, text });
-  }
+    if (text === '' || text.startsWith('#')) return;
+    lines.push({ indent: trimmed.length - text.length, text, raw: at });
+  });
   if (lines.length === 0) return {};
   if (lines[0]!.indent !== 0) return undefined;
 
@@ -63,10 +70,13 @@ export function parseSimpleYaml(source: string): Record<string, unknown> | undef
       if (!match) return FAIL;
       const key = match[1]!;
       if (UNSAFE_KEYS.has(key) || SPECIAL_PLAIN.has(key) || Object.prototype.hasOwnProperty.call(result, key)) return FAIL;
+      const keyRaw = lines[index]!.raw;
       index += 1;
       const rest = match[2] ?? '';
+      const header = BLOCK_HEADER.exec(rest);
       let value: Result<Value>;
-      if (rest !== '') value = scalar(rest);
+      if (header) value = blockScalar(indent, keyRaw, header[1] as '|' | '>', header[2] as Chomping);
+      else if (rest !== '') value = scalar(rest);
       else value = nested(indent, true);
       if (value === FAIL) return FAIL;
       result[key] = value;
@@ -100,7 +110,7 @@ export function parseSimpleYaml(source: string): Record<string, unknown> | undef
       if (KEY_LINE.test(content)) {
         // "- key: value" starts a mapping whose column is that of its first key.
         const column = indent + 1 + (after.length - content.length);
-        lines[index] = { indent: column, text: content };
+        lines[index] = { indent: column, text: content, raw: line.raw };
         const value = mapping(column);
         if (value === FAIL) return FAIL;
         items.push(value);
@@ -114,9 +124,77 @@ export function parseSimpleYaml(source: string): Record<string, unknown> | undef
     return index < lines.length && lines[index]!.indent > indent ? FAIL : items;
   }
 
+  /**
+   * The block scalar whose header ends source line `keyRaw`: the source lines below it indented
+   * more than `parentIndent` (and blank lines among them), as YAML reads them.
+   */
+  function blockScalar(parentIndent: number, keyRaw: number, style: '|' | '>', chomping: Chomping): Result<string> {
+    const content: string[] = [];
+    let contentIndent = -1;
+    let at = keyRaw + 1;
+    for (; at < rawLines.length; at += 1) {
+      const raw = rawLines[at]!;
+      const text = raw.replace(/^ +/, '');
+      if (text === '') {
+        if (raw !== '') return FAIL; // spaces on a blank line: their meaning depends on the indentation
+        content.push('');
+        continue;
+      }
+      const lineIndent = raw.length - text.length;
+      if (contentIndent === -1) {
+        if (lineIndent <= parentIndent) break;
+        contentIndent = lineIndent;
+      }
+      if (lineIndent < contentIndent) {
+        if (lineIndent > parentIndent) return FAIL; // less indented than the block, still inside its key
+        break;
+      }
+      content.push(raw.slice(contentIndent));
+    }
+    if (contentIndent === -1) return FAIL;
+    // Blank lines before the next key belong to the block (only "keep" chomping shows them).
+    while (index < lines.length && lines[index]!.raw < at) index += 1;
+    return blockText(content, style, chomping);
+  }
+
   const root = mapping(0);
   if (root === FAIL || index !== lines.length) return undefined;
   return root;
+}
+
+type Chomping = '' | '-' | '+';
+
+/** The value of a block scalar from its lines (indentation removed), or FAIL for what it does not handle. */
+function blockText(content: readonly string[], style: '|' | '>', chomping: Chomping): Result<string> {
+  let last = content.length - 1;
+  while (last >= 0 && content[last] === '') last -= 1;
+  const lines = content.slice(0, last + 1);
+  const trailingBlank = content.length - 1 - last;
+  let text: string;
+  if (style === '|') {
+    text = lines.join('\n');
+  } else {
+    // Folded: a line break between two lines becomes a space, each blank line between them a line
+    // break. A more-indented line keeps its breaks (rules this subset leaves to the yaml library).
+    if (lines.some((line) => line.startsWith(' '))) return FAIL;
+    text = '';
+    let blanks = 0;
+    let started = false;
+    for (const line of lines) {
+      if (line === '') {
+        blanks += 1;
+        continue;
+      }
+      if (started) text += blanks > 0 ? '\n'.repeat(blanks) : ' ';
+      else text += '\n'.repeat(blanks);
+      text += line;
+      started = true;
+      blanks = 0;
+    }
+  }
+  if (chomping === '-') return text;
+  if (chomping === '+') return `${text}\n${'\n'.repeat(trailingBlank)}`;
+  return `${text}\n`;
 }
 
 function scalar(text: string): Result<string | boolean | null> {

@@ -36,6 +36,16 @@ describe('parseSimpleYaml: accepts the usual frontmatter exactly as yaml reads i
     'name: a\nempty:\nafter: x\n',
     'name: a\nflag: TRUE\noff: False\nnothing: ~\nalso: null\n',
     '',
+    // Block scalars, as the built-in skills and many public ones write descriptions.
+    'name: a\ndescription: >-\n  Folded text. Use when\n  the task says so.\nlicense: MIT\n',
+    'name: a\ndescription: >\n  one\n  two\n\n  after a blank\n',
+    'name: a\ndescription: |\n  line one\n    indented two\n  # not a comment\n',
+    'name: a\ndescription: |-\n  x\n\n\nnext: y\n',
+    'name: a\ndescription: |+\n  kept\n\n\nnext: y\n',
+    'name: a\ndescription: >+\n  kept\n\n',
+    'name: a\nmetadata:\n  note: >-\n    nested folded\n    text\n  version: "1.0"\n',
+    'name: a\nlist:\n  - key: |\n      in a sequence\n    other: x\n',
+    'name: a\ndescription: >-\n\n  leading blank\n',
   ];
   it.each(accepted)('%j', (text) => {
     expect(parseSimpleYaml(text)).toBeDefined();
@@ -46,7 +56,11 @@ describe('parseSimpleYaml: accepts the usual frontmatter exactly as yaml reads i
 describe('parseSimpleYaml: falls back on anything outside the subset', () => {
   it.each([
     'name: a\nversion: 1.0\n',
-    'name: a\ndescription: >\n  folded\n',
+    'name: a\ndescription: >2\n  explicit indentation\n',
+    'name: a\ndescription: > # comment\n  folded\n',
+    'name: a\ndescription: >\n  folded\n    more indented\n',
+    'name: a\ndescription: |\n  x\n  \n  spaces on a blank line\n',
+    'name: a\ndescription: |\nno content\n',
     'name: a\ndescription: Use when: things\n',
     'name: a\ndescription: text # comment\n',
     'name: &x a\nother: *x\n',
@@ -80,11 +94,18 @@ describe('parseSimpleYaml: differential property test against the yaml library',
   const value = fc.oneof(scalarText, quoted, single);
   const key = fc.constantFrom('name', 'description', 'metadata', 'version', 'a', 'b-c', 'd_e', 'f.g', 'name', '1x', 'K', 'true', 'Null', '~', 'x y');
 
-  type Node = { kind: 'scalar'; text: string } | { kind: 'map'; entries: [string, Node][] } | { kind: 'seq'; items: Node[]; compact: boolean };
+  type Node =
+    | { kind: 'scalar'; text: string }
+    | { kind: 'block'; header: string; lines: string[] }
+    | { kind: 'map'; entries: [string, Node][] }
+    | { kind: 'seq'; items: Node[]; compact: boolean };
+  const blockLine = fc.oneof(scalarText, fc.constant(''), scalarText.map((t) => ` ${t}`), scalarText.map((t) => `# ${t}`));
+  const block = fc.tuple(fc.constantFrom('|', '|-', '|+', '>', '>-', '>+', '>1', '| #c'), fc.array(blockLine, { minLength: 0, maxLength: 4 }));
   const node: fc.Arbitrary<Node> = fc.letrec<{ node: Node }>((tie) => ({
     node: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       value.map((text) => ({ kind: 'scalar' as const, text })),
+      block.map(([header, lines]) => ({ kind: 'block' as const, header, lines })),
       fc.array(fc.tuple(key, tie('node')), { minLength: 1, maxLength: 3 }).map((entries) => ({ kind: 'map' as const, entries })),
       fc.tuple(fc.array(tie('node'), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([items, compact]) => ({ kind: 'seq' as const, items, compact })),
     ),
@@ -95,6 +116,7 @@ describe('parseSimpleYaml: differential property test against the yaml library',
     return entries
       .map(([k, v]) => {
         if (v.kind === 'scalar') return `${pad}${k}: ${v.text}\n`;
+        if (v.kind === 'block') return `${pad}${k}: ${v.header}\n${v.lines.map((line) => (line === '' ? '\n' : `${pad}  ${line}\n`)).join('')}`;
         if (v.kind === 'map') return `${pad}${k}:\n${render(v.entries, indent + 2)}`;
         return `${pad}${k}:\n${renderSeq(v.items, v.compact ? indent : indent + 2)}`;
       })
@@ -105,6 +127,7 @@ describe('parseSimpleYaml: differential property test against the yaml library',
     return items
       .map((item) => {
         if (item.kind === 'scalar') return `${pad}- ${item.text}\n`;
+        if (item.kind === 'block') return `${pad}- x\n`;
         if (item.kind === 'map') {
           const inner = render(item.entries, indent + 2);
           return `${pad}- ${inner.slice(indent + 2)}`;
