@@ -3,7 +3,8 @@
  * Fenster, Hockney, …). The universes and their names are data (`templates/casting/universes.json`);
  * a squad keeps its casting state in `.ai-team/casting/`:
  *
- *   policy.json    { schema, universe, overflow: [universe…], capacities: { universe: names } }
+ *   policy.json    { schema, universe, overflow: [universe…], capacities: { universe: names },
+ *                    custom_universes?: { universe: [name…] } }                a universe the user defines
  *   registry.json  { schema, members: [{ name, folder, role, universe }] }   who is who, forever
  *   history.json   { schema, events: [{ at, event, name, folder, role, universe, note? }] }
  *
@@ -17,7 +18,13 @@
  *
  *   policy.json    { casting_policy_version, allowlist_universes: [universe…], universe_capacity }
  *   registry.json  { agents: { folder: { persistent_name, role?, universe, status, … } } }
- *   history.json   { universe_usage_history: […], assignment_cast_snapshots: {…} }
+ *   history.json   { universe_usage_history: [{ universe, … }], assignment_cast_snapshots: {…} }
+ *
+ * The universe such a squad casts from is the one its registry (else its usage history) records:
+ * the allow-list is the same in every original policy file and says nothing about the squad. A
+ * universe create-squad does not ship is a custom universe: its names are the ones the policy's
+ * `custom_universes` gives, and the ones the registry records (taken already, so casting goes on
+ * in the overflow universes once the custom names run out).
  */
 import { usageError } from './errors.js';
 import { readDirNames, readTextIfExists } from './fs-safe.js';
@@ -45,6 +52,11 @@ export interface CastingPolicy {
   overflow: string[];
   /** How many names each universe offers. */
   capacities: Record<string, number>;
+  /**
+   * Universes create-squad does not ship that the squad uses: defined in the policy's
+   * `custom_universes`, or known only by the names its registry records. Absent: none.
+   */
+  custom?: Universe[];
 }
 
 export interface CastEntry {
@@ -63,6 +75,8 @@ export interface CastingRegistry {
   members: CastEntry[];
   /** Folders that come only from the original Squad's `agents` map. */
   legacy: string[];
+  /** Folders the original Squad's `agents` map marks retired (`"status": "retired"`): alumni, not members. */
+  retired?: string[];
 }
 
 /**
@@ -146,6 +160,24 @@ export function createPolicy(universe: Universe, catalogUniverses: readonly Univ
   return { schema: CASTING_SCHEMA, universe: universe.name, overflow: overflow.map((u) => u.name), capacities };
 }
 
+/**
+ * The policy of a squad without a policy file: the universe its registry's members (else its
+ * history) record, a custom one included, else the default.
+ */
+export function policyFromRecords(members: readonly CastEntry[], used: readonly string[] = [], catalogUniverses: readonly Universe[] = universes()): CastingPolicy {
+  const custom = customUniverses([], members, catalogUniverses);
+  const recorded = usedUniverse(members, used);
+  const universe = recorded === undefined ? undefined : (findUniverse(recorded, catalogUniverses) ?? findUniverse(recorded, custom));
+  const policy = createPolicy(universe ?? resolveUniverse(undefined), catalogUniverses);
+  return custom.length > 0 ? { ...policy, custom } : policy;
+}
+
+/** A policy file's text: custom universes known only from the registry are not written (they are read from it again). */
+export function serializePolicy(policy: CastingPolicy): string {
+  const { custom: _custom, ...written } = policy;
+  return serializeCasting(written);
+}
+
 export interface CastResult {
   entry: CastEntry;
   event: CastingEventKind;
@@ -169,10 +201,10 @@ export function takenNames(root: string, members: readonly { folder: string; nam
   };
 }
 
-/** Roster rows as cast members, Scribe left out: the names are kept, recorded as `adopted`. */
+/** Roster rows as cast members, Scribe and human members left out: the names are kept, recorded as `adopted`. */
 export function adoptRoster(roster: readonly RosterMember[]): CastResult[] {
   return roster
-    .filter((m) => m.name !== SCRIBE_AGENT)
+    .filter((m) => m.name !== SCRIBE_AGENT && !m.human)
     .map((m) => ({ entry: { name: m.displayName, folder: m.name, role: m.role, universe: null }, event: 'adopted' }));
 }
 
@@ -184,23 +216,20 @@ export function nextCast(role: string, policy: CastingPolicy, taken: Taken, cata
   const isFree = (name: string, folder: string) =>
     folderNameProblem(folder) === undefined && folder !== SCRIBE_AGENT && !taken.folders.has(folder) && !taken.names.has(name.toLowerCase());
   const order = [policy.universe, ...policy.overflow.filter((name) => name !== policy.universe)];
+  const known = [...(policy.custom ?? []), ...catalogUniverses];
   for (const universeName of order) {
-    const universe = catalogUniverses.find((u) => u.name === universeName);
+    const universe = known.find((u) => u.name === universeName);
     if (!universe) continue;
     for (const name of universe.names) {
       const folder = slugify(name);
       if (!isFree(name, folder)) continue;
       const entry = { name, folder, role, universe: universe.name };
       if (universe.name === policy.universe) return { entry, event: 'cast' };
-      return {
-        entry,
-        event: 'overflow',
-        note: `"${policy.universe}" has no free name left (capacity ${policy.capacities[policy.universe] ?? 0}); cast from "${universe.name}"`,
-      };
+      return { entry, event: 'overflow', note: overflowNote(policy, known, universe.name) };
     }
   }
   // Every universe is out of names: number the primary universe's names ("Keaton 2", "Fenster 2", …).
-  const bases = catalogUniverses.find((u) => u.name === policy.universe)?.names ?? [];
+  const bases = known.find((u) => u.name === policy.universe)?.names ?? [];
   const pool = bases.length > 0 ? bases : ['Agent'];
   for (let round = 2; ; round += 1) {
     for (const base of pool) {
@@ -215,6 +244,16 @@ export function nextCast(role: string, policy: CastingPolicy, taken: Taken, cata
       }
     }
   }
+}
+
+/** Why a name came from `from` rather than the policy's universe. */
+function overflowNote(policy: CastingPolicy, known: readonly Universe[], from: string): string {
+  const primary = known.find((u) => u.name === policy.universe);
+  const custom = policy.custom?.some((u) => u.name === policy.universe) === true;
+  if (custom) {
+    return `"${policy.universe}" is a custom universe with no free name left (${primary?.names.length ?? 0} known); cast from "${from}" (give it more names under "custom_universes" in ${squadPaths.castingPolicy})`;
+  }
+  return `"${policy.universe}" has no free name left (capacity ${policy.capacities[policy.universe] ?? primary?.names.length ?? 0}); cast from "${from}"`;
 }
 
 /** Cast one member per role, in order. Pure: `taken` is not modified. */
@@ -292,42 +331,123 @@ function castEntry(value: unknown): CastEntry | undefined {
  * no folder name are left out.
  */
 export function legacyRegistryMembers(raw: Record<string, unknown>): CastEntry[] {
+  return legacyAgents(raw).map(({ entry }) => entry);
+}
+
+/** The folders an original Squad registry marks retired (`"status": "retired"`). */
+export function legacyRetiredFolders(raw: Record<string, unknown>): string[] {
+  return legacyAgents(raw)
+    .filter(({ status }) => status === 'retired')
+    .map(({ entry }) => entry.folder);
+}
+
+function legacyAgents(raw: Record<string, unknown>): { entry: CastEntry; status: string | undefined }[] {
   const agents = Object.hasOwn(raw, 'agents') ? raw.agents : undefined;
   if (!isMapping(agents)) return [];
-  const members: CastEntry[] = [];
+  const members: { entry: CastEntry; status: string | undefined }[] = [];
   for (const [key, value] of Object.entries(agents)) {
     if (!isMapping(value)) continue;
     const folder = isValidName(key) ? key : slugify(key);
     if (!folder) continue;
-    members.push({ name: nonEmptyString(value.persistent_name) ?? key, folder, role: nonEmptyString(value.role) ?? '', universe: nonEmptyString(value.universe) ?? null });
+    const entry = { name: nonEmptyString(value.persistent_name) ?? key, folder, role: nonEmptyString(value.role) ?? '', universe: nonEmptyString(value.universe) ?? null };
+    members.push({ entry, status: nonEmptyString(value.status)?.toLowerCase() });
   }
   return members;
 }
 
-/**
- * The policy of an original Squad `policy.json` (`allowlist_universes`, no `universe`): its first
- * universe create-squad knows, else the first known universe of `members` (the registry's), else the
- * default; the rest of the allow-list, then every other universe, as overflow. Undefined when `raw`
- * has no allow-list.
- */
-export function legacyPolicy(raw: Record<string, unknown>, members: readonly CastEntry[] = [], catalogUniverses: readonly Universe[] = universes()): CastingPolicy | undefined {
-  if (!Array.isArray(raw.allowlist_universes)) return undefined;
-  const known = (names: readonly unknown[]) =>
-    names.flatMap((name) => (typeof name === 'string' ? [findUniverse(name, catalogUniverses)] : [])).filter((u): u is Universe => u !== undefined);
-  const allowed = known(raw.allowlist_universes);
-  const primary = allowed[0] ?? known(members.map((m) => m.universe))[0] ?? findUniverse(defaultUniverseName(), catalogUniverses) ?? catalogUniverses[0];
-  if (!primary) return undefined;
-  const policy = createPolicy(primary, catalogUniverses);
-  const first = allowed.map((u) => u.name).filter((name) => name !== primary.name);
-  return { ...policy, overflow: [...new Set([...first, ...policy.overflow])] };
+/** The universes an original Squad history records using, oldest first (`universe_usage_history`). */
+export function legacyUsedUniverses(raw: Record<string, unknown> | undefined): string[] {
+  const usage = raw !== undefined && Array.isArray(raw.universe_usage_history) ? raw.universe_usage_history : [];
+  return usage.flatMap((item) => (isMapping(item) && typeof item.universe === 'string' && item.universe.trim() !== '' ? [item.universe] : []));
 }
 
-export function parsePolicy(text: string, options: CastingParseOptions & { members?: readonly CastEntry[] } = {}): CastingRead<CastingPolicy> {
+/**
+ * The universe a squad casts from, by what it recorded: the one most of its registry's members
+ * come from (on a tie, the latest member's), else the last one its history used. Undefined when
+ * neither says.
+ */
+export function usedUniverse(members: readonly CastEntry[], used: readonly string[] = []): string | undefined {
+  const counts = new Map<string, number>();
+  for (const member of members) if (member.universe !== null && member.universe.trim() !== '') counts.set(member.universe, (counts.get(member.universe) ?? 0) + 1);
+  let best: string | undefined;
+  for (const member of members) {
+    const universe = member.universe;
+    if (universe === null || !counts.has(universe)) continue;
+    if (best === undefined || counts.get(universe)! >= counts.get(best)!) best = universe;
+  }
+  return best ?? used.at(-1);
+}
+
+/**
+ * Universes the squad uses that create-squad does not ship: each one `defined` (a policy's
+ * `custom_universes`) with its names, and each other universe of the registry's `members` with the
+ * names recorded there. Matching ignores case, punctuation and a leading "The" (findUniverse).
+ */
+export function customUniverses(defined: readonly Universe[], members: readonly CastEntry[], catalogUniverses: readonly Universe[] = universes()): Universe[] {
+  const custom = defined.filter((u) => findUniverse(u.name, catalogUniverses) === undefined).map((u) => ({ name: u.name, names: [...u.names] }));
+  for (const member of members) {
+    if (member.universe === null || findUniverse(member.universe, catalogUniverses) !== undefined) continue;
+    let universe = findUniverse(member.universe, custom);
+    if (universe === undefined) {
+      universe = { name: member.universe, names: [] };
+      custom.push(universe);
+    }
+    if (!universe.names.some((name) => name.toLowerCase() === member.name.toLowerCase())) universe.names.push(member.name);
+  }
+  return custom;
+}
+
+/** The `custom_universes` of a policy (`{ universe: [name…] }`), as universes; [] when there are none. */
+function definedUniverses(raw: Record<string, unknown>): Universe[] {
+  const defined = raw.custom_universes;
+  if (!isMapping(defined)) return [];
+  return Object.entries(defined).flatMap(([name, names]) => (name.trim() !== '' && Array.isArray(names) ? [{ name, names: stringList(names).filter((n) => n.trim() !== '') }] : []));
+}
+
+/**
+ * The policy of an original Squad `policy.json` (`allowlist_universes`, no `universe`): the
+ * universe the registry's members (else the history) record (usedUniverse), a custom one included,
+ * else the default; the allow-list's known universes, then every other universe, as overflow.
+ * Undefined when `raw` has no allow-list.
+ */
+export function legacyPolicy(raw: Record<string, unknown>, members: readonly CastEntry[] = [], catalogUniverses: readonly Universe[] = universes(), used: readonly string[] = []): CastingPolicy | undefined {
+  if (!Array.isArray(raw.allowlist_universes)) return undefined;
+  const custom = customUniverses(definedUniverses(raw), members, catalogUniverses);
+  const recorded = usedUniverse(members, used);
+  const primary =
+    (recorded === undefined ? undefined : (findUniverse(recorded, catalogUniverses) ?? findUniverse(recorded, custom))) ??
+    findUniverse(defaultUniverseName(), catalogUniverses) ??
+    catalogUniverses[0];
+  if (!primary) return undefined;
+  const allowed = raw.allowlist_universes.flatMap((name) => {
+    const universe = typeof name === 'string' ? findUniverse(name, catalogUniverses) : undefined;
+    return universe === undefined || universe.name === primary.name ? [] : [universe.name];
+  });
+  const others = catalogUniverses.map((u) => u.name).filter((name) => name !== primary.name);
+  const capacities: Record<string, number> = {};
+  for (const u of [primary, ...catalogUniverses]) capacities[u.name] ??= u.names.length;
+  return {
+    schema: CASTING_SCHEMA,
+    universe: primary.name,
+    overflow: [...new Set([...allowed, ...others])],
+    capacities,
+    ...(custom.length > 0 ? { custom } : {}),
+  };
+}
+
+export interface PolicyParseOptions extends CastingParseOptions {
+  /** The registry's members: their universes tell an original policy's universe, and custom universes' names. */
+  members?: readonly CastEntry[];
+  /** The universes the history records using, oldest first (legacyUsedUniverses). */
+  used?: readonly string[];
+}
+
+export function parsePolicy(text: string, options: PolicyParseOptions = {}): CastingRead<CastingPolicy> {
   const parsed = parseObject(text);
   if ('reason' in parsed) return { state: 'invalid', reason: parsed.reason };
   const { raw } = parsed;
   if (typeof raw.universe !== 'string') {
-    const legacy = options.legacy ? legacyPolicy(raw, options.members) : undefined;
+    const legacy = options.legacy ? legacyPolicy(raw, options.members, universes(), options.used) : undefined;
     return legacy ? { state: 'ok', raw, text, value: legacy } : { state: 'invalid', reason: '"universe" is not a string' };
   }
   const overflow = stringList(raw.overflow);
@@ -335,7 +455,9 @@ export function parsePolicy(text: string, options: CastingParseOptions & { membe
   if (isMapping(raw.capacities)) {
     for (const [name, count] of Object.entries(raw.capacities)) if (typeof count === 'number') capacities[name] = count;
   }
-  return { state: 'ok', raw, text, value: { schema: CASTING_SCHEMA, universe: raw.universe, overflow, capacities } };
+  const custom = customUniverses(definedUniverses(raw), options.members ?? []);
+  const value: CastingPolicy = { schema: CASTING_SCHEMA, universe: raw.universe, overflow, capacities, ...(custom.length > 0 ? { custom } : {}) };
+  return { state: 'ok', raw, text, value };
 }
 
 export function parseRegistry(text: string, options: CastingParseOptions = {}): CastingRead<CastingRegistry> {
@@ -348,7 +470,9 @@ export function parseRegistry(text: string, options: CastingParseOptions = {}): 
   const own = (Array.isArray(raw.members) ? raw.members : []).map(castEntry).filter((entry): entry is CastEntry => entry !== undefined);
   const ownFolders = new Set(own.map((m) => m.folder));
   const older = legacy.filter((m) => !ownFolders.has(m.folder));
-  return { state: 'ok', raw, text, value: { schema: CASTING_SCHEMA, members: [...older, ...own], legacy: older.map((m) => m.folder) } };
+  const retired = options.legacy ? legacyRetiredFolders(raw).filter((folder) => !ownFolders.has(folder)) : [];
+  const value: CastingRegistry = { schema: CASTING_SCHEMA, members: [...older, ...own], legacy: older.map((m) => m.folder), ...(retired.length > 0 ? { retired } : {}) };
+  return { state: 'ok', raw, text, value };
 }
 
 const LEGACY_HISTORY_KEYS = ['universe_usage_history', 'assignment_cast_snapshots'];
@@ -378,12 +502,10 @@ export function readCasting(root: string): CastingState {
     return text === undefined ? { state: 'missing' } : parse(text);
   };
   const registry = read(squadPaths.castingRegistry, (text) => parseRegistry(text, { legacy: true }));
+  const history = read(squadPaths.castingHistory, (text) => parseHistory(text, { legacy: true }));
   const members = registry.state === 'ok' ? registry.value.members : [];
-  return {
-    policy: read(squadPaths.castingPolicy, (text) => parsePolicy(text, { legacy: true, members })),
-    registry,
-    history: read(squadPaths.castingHistory, (text) => parseHistory(text, { legacy: true })),
-  };
+  const used = history.state === 'ok' ? legacyUsedUniverses(history.raw) : [];
+  return { policy: read(squadPaths.castingPolicy, (text) => parsePolicy(text, { legacy: true, members, used })), registry, history };
 }
 
 /** Stable JSON for the casting files: two-space indent, trailing newline. */

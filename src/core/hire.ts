@@ -17,12 +17,11 @@ import {
   adoptRoster,
   appendCasting,
   castingEvent,
-  createPolicy,
-  findUniverse,
+  legacyUsedUniverses,
   nextCast,
+  policyFromRecords,
   readCasting,
-  resolveUniverse,
-  serializeCasting,
+  serializePolicy,
   takenNames,
   type CastEntry,
   type CastResult,
@@ -38,7 +37,7 @@ import { memberNameProblem, slugify } from './names.js';
 import { SCRIBE_AGENT, agentDir, squadPaths } from './paths.js';
 import { checkRoles } from './roles.js';
 import { hasWord, quoted } from './util.js';
-import { isRosterHeader, parseRoster, requireSquad, staysLastInRoster, type RosterMember } from './roster.js';
+import { insertRosterRecords, parseRoster, requireSquad, type RosterMember } from './roster.js';
 import {
   SCRIBE_MEMBER,
   isRoutingHeader,
@@ -115,9 +114,8 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
   const registryRead = readableCasting(casting.registry, squadPaths.castingRegistry);
   const historyRead = readableCasting(casting.history, squadPaths.castingHistory);
   const registry = registryRead?.value ?? { members: [], legacy: [] };
-  // Without a policy, casting goes on in the universe the registry's members came from, if known.
-  const knownUniverse = registry.members.map((m) => (m.universe === null ? undefined : findUniverse(m.universe))).find((u) => u !== undefined);
-  const policy: CastingPolicy = policyRead?.value ?? createPolicy(knownUniverse ?? resolveUniverse(undefined));
+  // Without a policy, casting goes on in the universe the registry's members (else the history) record.
+  const policy: CastingPolicy = policyRead?.value ?? policyFromRecords(registry.members, historyRead ? legacyUsedUniverses(historyRead.raw) : []);
 
   const roster = parseRoster(teamText);
   const givenName = options.name === undefined ? undefined : options.name.trim().replace(/\s+/g, ' ');
@@ -167,7 +165,7 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
   };
 
   // Casting first: once the registry has the member, a rerun finishes this hire.
-  if (!policyRead) create(squadPaths.castingPolicy, serializeCasting(policy));
+  if (!policyRead) create(squadPaths.castingPolicy, serializePolicy(policy));
   // The registry adopts the roster's members when it does not exist yet, so it stays complete.
   const adopted = registryRead ? [] : adoptRoster(roster);
   const joined = pending ? [] : [...adopted, result];
@@ -196,7 +194,7 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
         : `${squadPaths.routing} has no routing table (| Work Type | Route To | … |): no routing row was added`,
     );
   }
-  const team = insertTableRecords(teamText, isRosterHeader, rows.roster, staysLastInRoster);
+  const team = insertRosterRecords(teamText, rows.roster);
   if (team === undefined) {
     throw new SquadError('INVALID_FORMAT', `${squadPaths.team} has no roster table (| Name | Role | Charter | Status |)`, {
       hint: 'restore the "## Members" table in team.md, then hire again; nothing was written',

@@ -26,7 +26,18 @@ export function isTableSeparator(line: string): boolean {
   return !!cells && cells.length > 0 && cells.every((cell) => /^:?-{1,}:?$/.test(cell));
 }
 
-export interface TableLocation {
+/** Where a table stands in its file: the heading of the section it is in. */
+export interface TableContext {
+  /** Text of the nearest heading above the table (`## Members` → "Members"); undefined above any heading. */
+  heading: string | undefined;
+  /** Index of that heading's line; -1 above any heading. Tables of one section share it. */
+  headingLine: number;
+}
+
+/** Which tables a caller wants: by their lowercased header cells, and where they stand. */
+export type TableAccept = (columns: string[], context: TableContext) => boolean;
+
+export interface TableLocation extends TableContext {
   /** Header cells, lowercased. */
   columns: string[];
   /** Index of the header line. */
@@ -37,25 +48,52 @@ export interface TableLocation {
   end: number;
 }
 
+const HEADING = /^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
 /**
- * The first table whose lowercased header cells satisfy `accept`. `lines` may keep their `\r`
- * (rows are trimmed before they are read).
+ * Every table whose lowercased header cells (and context) satisfy `accept`, in file order; tables
+ * inside fenced code blocks do not count. `lines` may keep their `\r` (rows are trimmed before
+ * they are read).
  */
-export function findTable(lines: readonly string[], accept: (columns: string[]) => boolean): TableLocation | undefined {
-  for (let i = 0; i + 1 < lines.length; i += 1) {
-    const header = splitTableRow(lines[i]!);
-    if (!header || !isTableSeparator(lines[i + 1]!)) continue;
+export function findTables(lines: readonly string[], accept: TableAccept): TableLocation[] {
+  const found: TableLocation[] = [];
+  let context: TableContext = { heading: undefined, headingLine: -1 };
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!.replace(/\r$/, '');
+    const opener = FENCE.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (opener !== undefined && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) fence = undefined;
+      continue;
+    }
+    if (opener !== undefined) {
+      fence = opener;
+      continue;
+    }
+    const heading = HEADING.exec(line);
+    if (heading) {
+      context = { heading: heading[1]!, headingLine: i };
+      continue;
+    }
+    const header = splitTableRow(line);
+    if (!header || i + 1 >= lines.length || !isTableSeparator(lines[i + 1]!)) continue;
     const columns = header.map((cell) => cell.toLowerCase());
-    if (!accept(columns)) continue;
     let end = i + 2;
     while (end < lines.length && splitTableRow(lines[end]!)) end += 1;
-    return { columns, headerLine: i, firstRow: i + 2, end };
+    if (accept(columns, context)) found.push({ columns, ...context, headerLine: i, firstRow: i + 2, end });
+    i = end - 1;
   }
-  return undefined;
+  return found;
+}
+
+/** The first table `accept` accepts (see findTables). */
+export function findTable(lines: readonly string[], accept: TableAccept): TableLocation | undefined {
+  return findTables(lines, accept)[0];
 }
 
 /** Data rows of the first table accepted by `accept`, as raw lines (without line endings). */
-export function tableRows(text: string, accept: (columns: string[]) => boolean): { columns: string[]; rows: string[] } | undefined {
+export function tableRows(text: string, accept: TableAccept): { columns: string[]; rows: string[] } | undefined {
   const lines = text.split('\n').map((line) => line.replace(/\r$/, ''));
   const table = findTable(lines, accept);
   return table && { columns: table.columns, rows: lines.slice(table.firstRow, table.end) };
@@ -69,7 +107,7 @@ export function tableRows(text: string, accept: (columns: string[]) => boolean):
  */
 export function insertTableRows(
   text: string,
-  accept: (columns: string[]) => boolean,
+  accept: TableAccept,
   rows: readonly string[],
   keepLast?: (cells: string[], columns: string[]) => boolean,
 ): string | undefined {
@@ -91,11 +129,16 @@ export function insertTableRows(
 }
 
 /** Data rows of the first table accepted by `accept`, as records keyed by its (lowercased) columns. */
-export function tableRecords(text: string, accept: (columns: string[]) => boolean): { columns: string[]; records: TableRecord[] } | undefined {
+export function tableRecords(text: string, accept: TableAccept): { columns: string[]; records: TableRecord[] } | undefined {
   const table = tableRows(text, accept);
   if (!table) return undefined;
   const records = table.rows.map((row) => toRecord(splitTableRow(row) ?? [], table.columns));
   return { columns: table.columns, records };
+}
+
+/** The data rows of `table` (found in `lines`) as records keyed by its columns. */
+export function locatedRecords(lines: readonly string[], table: TableLocation): TableRecord[] {
+  return lines.slice(table.firstRow, table.end).map((row) => toRecord(splitTableRow(row) ?? [], table.columns));
 }
 
 /**
@@ -105,7 +148,7 @@ export function tableRecords(text: string, accept: (columns: string[]) => boolea
  */
 export function insertTableRecords(
   text: string,
-  accept: (columns: string[]) => boolean,
+  accept: TableAccept,
   records: readonly TableRecord[],
   keepLast?: (record: TableRecord) => boolean,
 ): string | undefined {

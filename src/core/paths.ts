@@ -9,6 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const AI_TEAM_DIR = '.ai-team';
+/** Where the original Squad keeps a squad from its v0.5 on: read, and migrated to AI_TEAM_DIR by upgrade. */
+export const ORIGINAL_SQUAD_DIR = '.squad';
 export const TEMPLATES_COPY_DIR = '.ai-team-templates';
 export const COORDINATOR_PATH = '.github/agents/squad.agent.md';
 export const GITATTRIBUTES_PATH = '.gitattributes';

@@ -9,15 +9,21 @@
  *   | Name | Role | Charter | Status |
  *   |------|------|---------|--------|
  *   | Keaton | Lead | `.ai-team/agents/keaton/charter.md` | ✅ Active |
+ *
+ * The original Squad's roster is read the same way: its `## Coordinator` table (the coordinator is
+ * no member) is passed over for the tables of the `## Members` section; a name may be a Markdown
+ * link (`[Keaton](…)`); a row whose Status says 👤 Human is a human member, who is listed (and
+ * can be routed to for a decision) but has no folder and is never spawned. Other sections (Issue
+ * Source, Project Board, …) are left as they are.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { readStateText } from './confined.js';
 import { SquadError } from './errors.js';
 import { isDirectory, readDirNames } from './fs-safe.js';
-import { tableRecords, type TableRecord } from './md-table.js';
+import { findTables, insertTableRecords, locatedRecords, type TableContext, type TableLocation, type TableRecord } from './md-table.js';
 import { isValidName, slugify } from './names.js';
-import { AI_TEAM_DIR, SCRIBE_AGENT, charterPath, resolveIn, squadPaths } from './paths.js';
+import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR, SCRIBE_AGENT, charterPath, resolveIn, squadPaths } from './paths.js';
 import { escapeRegExp } from './util.js';
 
 export interface RosterMember {
@@ -28,9 +34,11 @@ export interface RosterMember {
   role: string;
   /** Repo-relative charter path as written in the roster (or the conventional one); '' with `noCharter`. */
   charter: string;
-  /** The Charter cell says there is none, on purpose ("—", "-", "n/a"): a member without files. */
+  /** The Charter cell says there is none, on purpose ("—", "-", "n/a"), or a human: a member without files. */
   noCharter: boolean;
   status: string;
+  /** A person on the team (Status 👤 Human): listed and routable for a decision, never spawned, no folder. */
+  human: boolean;
 }
 
 export interface Agent {
@@ -39,44 +47,92 @@ export interface Agent {
   role: string | undefined;
   inRoster: boolean;
   hasFolder: boolean;
+  /** A human member (see RosterMember.human); absent means no. */
+  human?: boolean;
 }
 
-/** The folder in a charter path (`….ai-team/agents/{folder}/charter.md`), built from the layout. */
+/**
+ * The folder in a charter path (`….ai-team/agents/{folder}/charter.md`), built from the layout; the
+ * original Squad's `.squad/agents/{folder}/charter.md` too.
+ */
 const AGENT_FROM_CHARTER = (() => {
   const [before, after] = charterPath('\0').split('\0') as [string, string];
-  return new RegExp(`(?:^|/)${escapeRegExp(before)}([^/]+)${escapeRegExp(after)}$`);
+  const squadDirs = [AI_TEAM_DIR, ORIGINAL_SQUAD_DIR].map(escapeRegExp).join('|');
+  return new RegExp(`(?:^|/)(?:${squadDirs})${escapeRegExp(before.slice(AI_TEAM_DIR.length))}([^/]+)${escapeRegExp(after)}$`);
 })();
 /** A Charter cell that says a member has no charter on purpose. */
 const NO_CHARTER = /^(?:[—–-]+|n\/a|none)$/i;
+/** A Status cell that says the member is a person (the original Squad writes "👤 Human"). */
+const HUMAN_STATUS = /👤|\bhuman\b/i;
+/** A section whose tables describe the coordinator, not members (the original Squad's `## Coordinator`). */
+const COORDINATOR_SECTION = /\bcoordinator\b/i;
 
-/** The roster table: the first table whose header has Name and Role columns. */
-export function isRosterHeader(columns: string[]): boolean {
-  return columns.includes('name') && columns.includes('role');
+/**
+ * A roster table: a header with Name and Role columns, outside a Coordinator section. Without a
+ * context (a header alone) only the columns are checked.
+ */
+export function isRosterHeader(columns: string[], context?: TableContext): boolean {
+  return columns.includes('name') && columns.includes('role') && !COORDINATOR_SECTION.test(context?.heading ?? '');
+}
+
+/**
+ * The roster's tables in team.md's lines: the first roster table and the roster tables after it in
+ * the same section (the original Squad lists `@copilot` in a table of its own under Members).
+ */
+export function rosterTables(lines: readonly string[]): TableLocation[] {
+  const tables = findTables(lines, isRosterHeader);
+  const first = tables[0];
+  return first === undefined ? [] : tables.filter((table) => table.headingLine === first.headingLine);
 }
 
 /** Parse roster rows from team.md text; a second row for the same folder is left out. Pure. */
 export function parseRoster(text: string): RosterMember[] {
-  const table = tableRecords(text.replace(/\r\n?/g, '\n'), isRosterHeader);
-  if (!table) return [];
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const members: RosterMember[] = [];
   const seen = new Set<string>();
-  for (const record of table.records) {
-    const member = rosterMember(record);
-    if (!member || seen.has(member.name)) continue;
-    seen.add(member.name);
-    members.push(member);
+  for (const table of rosterTables(lines)) {
+    for (const record of locatedRecords(lines, table)) {
+      const member = rosterMember(record);
+      if (!member || seen.has(member.name)) continue;
+      seen.add(member.name);
+      members.push(member);
+    }
   }
   return members;
 }
 
+/**
+ * `text` (team.md) with `records` added to the roster's first table, above its closing rows (see
+ * staysLastInRoster); every existing byte kept. Undefined when team.md has no roster table.
+ */
+export function insertRosterRecords(text: string, records: readonly TableRecord[]): string | undefined {
+  return insertTableRecords(text, isRosterHeader, records, staysLastInRoster);
+}
+
+/** A name cell as shown: a Markdown link (`[Keaton](…)`) gives its text, emphasis marks are dropped. */
+export function rosterCellText(cell: string): string {
+  return cell
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^(\*\*|__|\*|_)(.+)\1$/, '$2')
+    .trim();
+}
+
+/** The folder a charter path names, made a valid folder name; undefined when the path names none. */
+function folderFromCharter(charterCell: string): string | undefined {
+  const folder = AGENT_FROM_CHARTER.exec(charterCell)?.[1];
+  if (folder === undefined) return undefined;
+  return isValidName(folder) ? folder : slugify(folder) || undefined;
+}
+
 /** The member a roster row (cells by lowercased column) describes; undefined for a row without a name. */
 function rosterMember(record: TableRecord): RosterMember | undefined {
-  const displayName = record.name ?? '';
+  const displayName = rosterCellText(record.name ?? '');
   if (!displayName) return undefined;
   const charterCell = stripCode(record.charter ?? '');
-  const noCharter = NO_CHARTER.test(charterCell);
-  const fromCharter = AGENT_FROM_CHARTER.exec(charterCell)?.[1];
-  const name = fromCharter && isValidName(fromCharter) ? fromCharter : slugify(displayName);
+  const status = record.status ?? '';
+  const human = HUMAN_STATUS.test(status);
+  const noCharter = human || NO_CHARTER.test(charterCell);
+  const name = folderFromCharter(charterCell) ?? slugify(displayName);
   if (!name) return undefined;
   return {
     name,
@@ -84,7 +140,8 @@ function rosterMember(record: TableRecord): RosterMember | undefined {
     role: record.role ?? '',
     charter: noCharter ? '' : charterCell || charterPath(name),
     noCharter,
-    status: record.status ?? '',
+    status,
+    human,
   };
 }
 
@@ -121,11 +178,12 @@ export function listAgents(root: string): Agent[] {
       role: member.role || undefined,
       inRoster: true,
       hasFolder: folders.has(member.name),
+      human: member.human,
     });
   }
   for (const folder of folders) {
     if (seen.has(folder)) continue;
-    agents.push({ name: folder, displayName: folder, role: undefined, inRoster: false, hasFolder: true });
+    agents.push({ name: folder, displayName: folder, role: undefined, inRoster: false, hasFolder: true, human: false });
   }
   return agents;
 }
@@ -188,10 +246,18 @@ export function refuseInsideSquad(dir: string): void {
  */
 export function requireAgent(root: string, wanted: string): Agent {
   requireSquad(root);
-  const agents = listAgents(root).filter((agent) => agent.hasFolder);
+  const everyone = listAgents(root);
+  const agents = everyone.filter((agent) => agent.hasFolder && !agent.human);
   const key = wanted.trim().toLowerCase();
-  const match = agents.find((agent) => agent.name === key || agent.displayName.toLowerCase() === key);
+  const named = (agent: Agent) => agent.name === key || agent.displayName.toLowerCase() === key;
+  const match = agents.find(named);
   if (match) return match;
+  const human = everyone.find((agent) => agent.human && named(agent));
+  if (human) {
+    throw new SquadError('INVALID_INPUT', `${human.displayName} is a human member of this squad${human.role ? ` (${human.role})` : ''}: humans are never spawned`, {
+      hint: `ask ${human.displayName} directly; agents: ${agents.map((agent) => agent.name).join(', ') || '(none)'}`,
+    });
+  }
   const known = agents.map((agent) => agent.name);
   throw new SquadError('UNKNOWN_AGENT', `no agent named "${wanted}" in this squad`, {
     hint: known.length

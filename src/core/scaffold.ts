@@ -23,9 +23,11 @@ import {
   castTeam,
   castingEvent,
   createPolicy,
+  legacyUsedUniverses,
+  policyFromRecords,
   readCasting,
   resolveUniverse,
-  serializeCasting,
+  serializePolicy,
   takenNames,
   type CastEntry,
   type CastResult,
@@ -354,7 +356,9 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
       notes.push(`the casting policy already uses "${policy.universe}"; --universe "${chosenUniverse.name}" was not applied`);
     }
   } else {
-    policy = createPolicy(chosenUniverse);
+    // Without a policy, a squad with a registry goes on in the universe it records.
+    const recorded = casting.registry.state === 'ok' && options.universe === undefined ? casting.registry.value.members : [];
+    policy = recorded.length > 0 ? policyFromRecords(recorded, casting.history.state === 'ok' ? legacyUsedUniverses(casting.history.raw) : []) : createPolicy(chosenUniverse);
     if (casting.policy.state === 'invalid') notes.push(`${squadPaths.castingPolicy} is not valid (${casting.policy.reason}); it was left as it is`);
   }
 
@@ -374,7 +378,8 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
     teamSource = 'registry';
     // The registry keeps every name ever cast; a member whose folder moved to the alumni folder
     // retired, and a rebuilt roster must not bring them back.
-    const retired = registryMembers.filter((m) => exists(root, alumniDir(m.folder)) && !exists(root, agentDir(m.folder)));
+    const markedRetired = new Set(casting.registry.state === 'ok' ? (casting.registry.value.retired ?? []) : []);
+    const retired = registryMembers.filter((m) => (exists(root, alumniDir(m.folder)) || markedRetired.has(m.folder)) && !exists(root, agentDir(m.folder)));
     results = registryMembers.filter((m) => !retired.includes(m)).map((entry) => ({ entry, event: 'cast' }));
     ignoredRoles(`the casting registry already lists the team`);
     if (retired.length > 0) {
@@ -398,7 +403,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   refuseMemberFolders(members, teamSource === 'registry' ? squadPaths.castingRegistry : squadPaths.team);
 
   // Casting files first: once the registry exists, a re-run (after a crash) keeps these names.
-  add(squadPaths.castingPolicy, serializeCasting(policy));
+  add(squadPaths.castingPolicy, serializePolicy(policy));
   add(squadPaths.castingRegistry, appendCasting(undefined, 'members', cast));
   add(squadPaths.castingHistory, appendCasting(undefined, 'events', results.map((result) => castingEvent(result, now))));
 

@@ -621,7 +621,12 @@ function checkSkills(value: unknown, where: string, budget: Budget): Record<stri
   return Object.fromEntries(names.map((name) => [name, checkSkill(raw[name], entryPath(where, name), budget)]));
 }
 
-const CASTING_READERS: Record<CastingFileKey, (text: string) => CastingRead<unknown>> = { policy: parsePolicy, registry: parseRegistry, history: parseHistory };
+/** The casting readers, in create-squad's shapes or the original Squad's (a squad adopted from it keeps its files). */
+const CASTING_READERS: Record<CastingFileKey, (text: string) => CastingRead<unknown>> = {
+  policy: (text) => parsePolicy(text, { legacy: true }),
+  registry: (text) => parseRegistry(text, { legacy: true }),
+  history: (text) => parseHistory(text, { legacy: true }),
+};
 
 /** The first string (key or value) in `value` with a control character: where it is, and what. */
 function controlCharacterIn(value: unknown, where: string): JsonStructureProblem | undefined {
@@ -647,8 +652,9 @@ function controlCharacterIn(value: unknown, where: string): JsonStructureProblem
 
 /**
  * Why a casting file (its parsed JSON) would break the squad it is imported into, or undefined:
- * the shape create-squad reads (`universe`, `members`, `events`), and no control character in any
- * of its strings (names, roles and universes are shown on one line).
+ * a shape create-squad reads (its own `universe`, `members`, `events`, or the original Squad's
+ * `allowlist_universes`, `agents`, `universe_usage_history`), and no control character in any of
+ * its strings (names, roles and universes are shown on one line).
  */
 export function castingFileProblem(key: CastingFileKey, value: Record<string, unknown>, where: string = entryPath('casting', key)): JsonStructureProblem | undefined {
   const read = CASTING_READERS[key](JSON.stringify(value));
@@ -668,11 +674,10 @@ function registryMembersProblem(registry: Record<string, unknown>, where: string
 }
 
 /**
- * The casting files. Format 1.1 files must have the shape create-squad reads. A Squad 1.0 export
- * carries the original Squad's shape (`registry.agents`, `history.universe_usage_history`), which
- * import converts (see castingTexts in import.ts): only objects without control characters are
- * required there, and a registry `members` list (if any) of entries create-squad can use.
- * TODO: check 1.0 casting files with casting.ts's reader of the original shape once it has one.
+ * The casting files. Format 1.1 files must have a shape create-squad reads (castingFileProblem).
+ * A Squad 1.0 export carries whatever its casting files held, written back as they are: only
+ * objects without control characters are required there, and a registry `members` list (if any)
+ * of entries create-squad can use.
  */
 function checkCasting(value: unknown, budget: Budget, legacy: boolean): SquadCasting {
   const raw = optionalMapping(value, 'casting');

@@ -8,14 +8,18 @@ import {
   findUniverse,
   legacyPolicy,
   legacyRegistryMembers,
+  legacyUsedUniverses,
   nextCast,
   parseHistory,
   parsePolicy,
   parseRegistry,
+  policyFromRecords,
   registryEntryProblem,
   resolveUniverse,
+  serializePolicy,
   takenNames,
   universes,
+  usedUniverse,
   type Taken,
   type Universe,
 } from '../../src/core/casting.js';
@@ -216,16 +220,51 @@ describe("the original Squad's casting files", () => {
     expect(legacyRegistryMembers({ members: [] })).toEqual([]);
   });
 
-  it('take the universe from the allow-list, else from the members, else the default', () => {
+  it('take the universe the registry records, else the history, else the default; the allow-list only orders the overflow', () => {
     const allow = parsePolicy('{"casting_policy_version": "1.1", "allowlist_universes": ["Seinfeld", "firefly", "Alien"], "universe_capacity": {}}', { legacy: true });
-    expect(allow.state === 'ok' && allow.value.universe).toBe('Firefly');
-    expect(allow.state === 'ok' && allow.value.overflow.slice(0, 2)).toEqual(['Alien', 'The Usual Suspects']);
-    const members = [{ name: 'Neo', folder: 'neo', role: 'Lead', universe: 'The Matrix' }];
-    const fromMembers = parsePolicy('{"allowlist_universes": []}', { legacy: true, members });
+    expect(allow.state === 'ok' && allow.value.universe).toBe(defaultUniverseName());
+    expect(allow.state === 'ok' && allow.value.overflow.slice(0, 2)).toEqual(['Firefly', 'Alien']);
+    const members = [
+      { name: 'Neo', folder: 'neo', role: 'Lead', universe: 'The Matrix' },
+      { name: 'Mal', folder: 'mal', role: 'Dev', universe: 'Firefly' },
+      { name: 'Tank', folder: 'tank', role: 'Ops', universe: 'The Matrix' },
+    ];
+    const fromMembers = parsePolicy('{"allowlist_universes": ["The Usual Suspects", "Firefly"]}', { legacy: true, members });
     expect(fromMembers.state === 'ok' && fromMembers.value.universe).toBe('The Matrix');
+    const fromHistory = parsePolicy('{"allowlist_universes": ["The Usual Suspects"]}', { legacy: true, used: ['Firefly', 'Alien'] });
+    expect(fromHistory.state === 'ok' && fromHistory.value.universe).toBe('Alien');
     const fallback = parsePolicy('{"allowlist_universes": []}', { legacy: true });
     expect(fallback.state === 'ok' && fallback.value.universe).toBe(defaultUniverseName());
     expect(legacyPolicy({ universe: 'x' })).toBeUndefined();
+  });
+
+  it('accept a custom universe: named by the registry, names from the policy and the registry, then overflow', () => {
+    const members = [
+      { name: 'Raynor', folder: 'raynor', role: 'Lead', universe: 'StarCraft' },
+      { name: 'Kerrigan', folder: 'kerrigan', role: 'Dev', universe: 'StarCraft' },
+    ];
+    const policy = parsePolicy('{"allowlist_universes": ["Alien"], "custom_universes": {"StarCraft": ["Raynor", "Tassadar"]}}', { legacy: true, members });
+    expect(policy.state).toBe('ok');
+    if (policy.state !== 'ok') return;
+    expect(policy.value.universe).toBe('StarCraft');
+    expect(policy.value.custom).toEqual([{ name: 'StarCraft', names: ['Raynor', 'Tassadar', 'Kerrigan'] }]);
+    const taken = { folders: new Set(['raynor', 'kerrigan']), names: new Set(['raynor', 'kerrigan']) };
+    expect(nextCast('Tester', policy.value, taken)).toMatchObject({ entry: { name: 'Tassadar', universe: 'StarCraft' }, event: 'cast' });
+    const full = { folders: new Set([...taken.folders, 'tassadar']), names: new Set([...taken.names, 'tassadar']) };
+    const next = nextCast('Tester', policy.value, full);
+    expect(next).toMatchObject({ entry: { universe: 'Alien' }, event: 'overflow' });
+    expect(next.note).toMatch(/"StarCraft" is a custom universe with no free name left/);
+    expect(policyFromRecords(members)).toMatchObject({ universe: 'StarCraft', custom: [{ name: 'StarCraft', names: ['Raynor', 'Kerrigan'] }] });
+    expect(JSON.parse(serializePolicy(policyFromRecords(members)))).not.toHaveProperty('custom');
+    const own = parsePolicy('{"universe": "StarCraft", "overflow": [], "capacities": {}}', { members });
+    expect(own.state === 'ok' && own.value.custom).toEqual([{ name: 'StarCraft', names: ['Raynor', 'Kerrigan'] }]);
+  });
+
+  it('mark retired members of the agents map, and read the universes the history used', () => {
+    const read = parseRegistry(JSON.stringify({ agents: { ash: { persistent_name: 'Ash', universe: 'Alien', status: 'retired' }, kane: { persistent_name: 'Kane', universe: 'Alien', status: 'active' } } }), { legacy: true });
+    expect(read.state === 'ok' && read.value.retired).toEqual(['ash']);
+    expect(legacyUsedUniverses({ universe_usage_history: [{ universe: 'Alien' }, { nope: 1 }, { universe: 'Firefly' }] })).toEqual(['Alien', 'Firefly']);
+    expect(usedUniverse([{ name: 'A', folder: 'a', role: '', universe: 'Alien' }, { name: 'B', folder: 'b', role: '', universe: 'Firefly' }])).toBe('Firefly');
   });
 
   it('accept a history without events, and append events beside what it has', () => {

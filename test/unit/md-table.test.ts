@@ -7,7 +7,7 @@ const DOC = '# Title\n\n| Other | X |\n|---|---|\n| a | b |\n\n| Name | Role |\n
 describe('markdown tables', () => {
   it('finds the first accepted table and its rows', () => {
     const lines = DOC.split('\n');
-    expect(findTable(lines, accept)).toEqual({ columns: ['name', 'role'], headerLine: 6, firstRow: 8, end: 9 });
+    expect(findTable(lines, accept)).toEqual({ columns: ['name', 'role'], heading: 'Title', headingLine: 0, headerLine: 6, firstRow: 8, end: 9 });
     expect(tableRows(DOC, accept)).toEqual({ columns: ['name', 'role'], rows: ['| Keaton | Lead |'] });
     expect(tableRows('no table', accept)).toBeUndefined();
   });

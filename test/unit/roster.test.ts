@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { listAgents, parseRoster, requireAgent, staysLastInRoster } from '../../src/core/roster.js';
+import { insertRosterRecords, listAgents, parseRoster, requireAgent, staysLastInRoster } from '../../src/core/roster.js';
 import { SquadError } from '../../src/core/errors.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
 
@@ -24,10 +24,10 @@ Some text after.
 describe('parseRoster', () => {
   it('reads the members table', () => {
     expect(parseRoster(TEAM)).toEqual([
-      { name: 'keaton', displayName: 'Keaton', role: 'Lead', charter: '.ai-team/agents/keaton/charter.md', noCharter: false, status: '✅ Active' },
-      { name: 'fenster', displayName: 'Fenster', role: 'Core Dev', charter: '.ai-team/agents/fenster/charter.md', noCharter: false, status: '✅ Active' },
-      { name: 'dr-who', displayName: 'Dr. Who', role: 'Tester', charter: '.ai-team/agents/dr-who/charter.md', noCharter: false, status: '✅ Active' },
-      { name: 'scribe', displayName: 'Scribe', role: 'Session Logger', charter: '.ai-team/agents/scribe/charter.md', noCharter: false, status: '📋 Silent' },
+      { name: 'keaton', displayName: 'Keaton', role: 'Lead', charter: '.ai-team/agents/keaton/charter.md', noCharter: false, status: '✅ Active', human: false },
+      { name: 'fenster', displayName: 'Fenster', role: 'Core Dev', charter: '.ai-team/agents/fenster/charter.md', noCharter: false, status: '✅ Active', human: false },
+      { name: 'dr-who', displayName: 'Dr. Who', role: 'Tester', charter: '.ai-team/agents/dr-who/charter.md', noCharter: false, status: '✅ Active', human: false },
+      { name: 'scribe', displayName: 'Scribe', role: 'Session Logger', charter: '.ai-team/agents/scribe/charter.md', noCharter: false, status: '📋 Silent', human: false },
     ]);
   });
 
@@ -35,7 +35,7 @@ describe('parseRoster', () => {
     expect(parseRoster('| a | b |\n|---|---|\n| 1 | 2 |\n')).toEqual([]);
     expect(parseRoster('')).toEqual([]);
     expect(parseRoster('| Name | Role |\n|---|---|\n| | x |\n|Bob|Dev|')).toEqual([
-      { name: 'bob', displayName: 'Bob', role: 'Dev', charter: '.ai-team/agents/bob/charter.md', noCharter: false, status: '' },
+      { name: 'bob', displayName: 'Bob', role: 'Dev', charter: '.ai-team/agents/bob/charter.md', noCharter: false, status: '', human: false },
     ]);
   });
 
@@ -73,6 +73,73 @@ describe('parseRoster', () => {
   it('accepts CRLF and escaped pipes', () => {
     const members = parseRoster('| Name | Role |\r\n|:--|--:|\r\n| Ann | Dev \\| Ops |\r\n');
     expect(members[0]!.role).toBe('Dev | Ops');
+  });
+});
+
+/** A roster laid out as the original Squad writes it, in our own words. */
+const ORIGINAL_TEAM = `# Team Roster
+
+> A bakery's ordering site.
+
+## Coordinator
+
+| Name | Role | Notes |
+|------|------|-------|
+| Squad | Coordinator | Hands out the work. |
+
+## Members
+
+| Name | Role | Charter | Status |
+|------|------|---------|--------|
+| [Mal](https://example.org/mal) | Lead | \`.ai-team/agents/mal/charter.md\` | ✅ Active |
+| **Zoe** | Backend Dev | \`.squad/agents/Zoe/charter.md\` | ✅ Active |
+| Scribe | Session Logger | \`.ai-team/agents/scribe/charter.md\` | 📋 Silent |
+| Inara | Product Owner | — | 👤 Human |
+
+<!-- auto-assign: on -->
+
+| Name | Role | Charter | Status |
+|------|------|---------|--------|
+| @copilot | Coding Agent | — | 🤖 Coding Agent |
+
+## Issue Source
+
+| Field | Value |
+|-------|-------|
+| **Repository** | bakery/site |
+`;
+
+describe('the original Squad roster layout', () => {
+  it('reads the Members section, not the Coordinator table, with link names, humans and a second table', () => {
+    expect(parseRoster(ORIGINAL_TEAM).map((m) => `${m.name}|${m.displayName}|${m.role}|${m.noCharter}|${m.human}`)).toEqual([
+      'mal|Mal|Lead|false|false',
+      'zoe|Zoe|Backend Dev|false|false',
+      'scribe|Scribe|Session Logger|false|false',
+      'inara|Inara|Product Owner|true|true',
+      'copilot|@copilot|Coding Agent|true|false',
+    ]);
+  });
+
+  it('adds a hired member to the Members table, above the Scribe and the human, every other byte kept', () => {
+    const updated = insertRosterRecords(ORIGINAL_TEAM, [{ name: 'Wash', role: 'Tester', charter: '`.ai-team/agents/wash/charter.md`', status: '✅ Active' }])!;
+    expect(updated.replace('| Wash | Tester | `.ai-team/agents/wash/charter.md` | ✅ Active |\n', '')).toBe(ORIGINAL_TEAM);
+    expect(updated.indexOf('| Wash |')).toBeGreaterThan(updated.indexOf('| **Zoe** |'));
+    expect(updated.indexOf('| Wash |')).toBeLessThan(updated.indexOf('| Scribe |'));
+    expect(updated.split('## Coordinator')[1]!.split('## Members')[0]).not.toContain('Wash');
+  });
+
+  it('lists a human member without a folder, and refuses to spawn one', () => {
+    const root = tempDir();
+    writeFiles(root, { '.ai-team/team.md': ORIGINAL_TEAM, '.ai-team/agents/mal/charter.md': 'x', '.ai-team/agents/zoe/charter.md': 'x' });
+    expect(listAgents(root).filter((a) => a.human).map((a) => [a.name, a.hasFolder])).toEqual([['inara', false]]);
+    expect(() => requireAgent(root, 'Inara')).toThrow(/Inara is a human member of this squad \(Product Owner\): humans are never spawned/);
+    expect(requireAgent(root, 'zoe').displayName).toBe('Zoe');
+  });
+
+  it('ignores tables in code blocks and a Coordinator table with no Members heading after it', () => {
+    const fenced = '```md\n| Name | Role |\n|---|---|\n| Ghost | Dev |\n```\n\n| Name | Role |\n|---|---|\n| Ann | Dev |\n';
+    expect(parseRoster(fenced).map((m) => m.name)).toEqual(['ann']);
+    expect(parseRoster('## Coordinator\n\n| Name | Role |\n|---|---|\n| Squad | Coordinator |\n')).toEqual([]);
   });
 });
 

@@ -139,9 +139,12 @@ describe('validateSquadDocument', () => {
     expect(problem(() => validateSquadDocument(doc({ a: { charter: '# A\n\n\tindented\r\n' } }, { team: { team_md: '# T\n' } })))).toBe('accepted');
   });
 
-  it('checks the casting files with the readers create-squad uses (format 1.1), and takes the original shape in a 1.0 file', () => {
+  it('checks the casting files with the readers create-squad uses, in its shapes or the original Squad\'s', () => {
     expect(problem(() => validateSquadDocument(doc({}, { casting: { policy: { universe: 42 } } })))).toBe('casting.policy: not a valid casting policy: "universe" is not a string');
-    expect(problem(() => validateSquadDocument(doc({}, { casting: { registry: { agents: {} } } })))).toBe('casting.registry: not a valid casting registry: "members" is not a list');
+    expect(problem(() => validateSquadDocument(doc({}, { casting: { registry: { agents: 'x' } } })))).toBe('casting.registry: not a valid casting registry: "members" is not a list');
+    // A squad adopted from the original Squad keeps its casting files in the original's shapes.
+    const original = { policy: { allowlist_universes: ['Alien'] }, registry: { agents: { kane: { persistent_name: 'Kane', universe: 'Alien', status: 'active' } } }, history: { universe_usage_history: [] } };
+    expect(problem(() => validateSquadDocument(doc({}, { casting: original })))).toBe('accepted');
     expect(problem(() => validateSquadDocument(doc({}, { casting: { history: { events: {} } } })))).toBe('casting.history: not a valid casting history: "events" is not a list');
     const valid = { policy: { schema: 1, universe: 'Alien', overflow: [], capacities: {} }, registry: { schema: 1, members: [] }, history: { schema: 1, events: [] } };
     expect(problem(() => validateSquadDocument(doc({}, { casting: valid })))).toBe('accepted');
