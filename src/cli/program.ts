@@ -139,6 +139,49 @@ Without the word init (npx create-squad, npm init squad):
       );
     });
 
+  sub(program, 'members', 'list the members: name, role, status, own skills; and who retired').action(async (opts: Opts) => {
+    const { members } = await import('../commands/members.js');
+    await execute(opts, (ctx) => members(ctx));
+  });
+
+  sub(program, 'retire <member>', 'move a member to the alumni: off the roster and routing, files kept, name reserved')
+    .option('--dry-run', 'print what would change, write nothing')
+    .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
+    .addHelpText(
+      'after',
+      `
+The member's folder moves whole to .ai-team/agents/_alumni/ (history, charter, skills), with a
+retirement.md that keeps the rows taken out of team.md and routing.md; team.md gets an Alumni line.
+Work routed to the member routes to nobody until you give it to someone in routing.md.`,
+    )
+    .action(async (member: string, opts: Opts) => {
+      const { retire } = await import('../commands/retire.js');
+      await execute(opts, (ctx) => retire({ member, dryRun: opts.dryRun === true }, ctx));
+    });
+
+  sub(program, 'rehire <member>', 'bring a retired member back: folder, roster and routing rows as they were')
+    .option('--dry-run', 'print what would change, write nothing')
+    .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
+    .action(async (member: string, opts: Opts) => {
+      const { rehire } = await import('../commands/rehire.js');
+      await execute(opts, (ctx) => rehire({ member, dryRun: opts.dryRun === true }, ctx));
+    });
+
+  sub(program, 'role <member> <role...>', "change a member's role (roster, routing, charter, casting; a history line)")
+    .option('--dry-run', 'print what would change, write nothing')
+    .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
+    .addHelpText(
+      'after',
+      `
+The role may be several words without quotes: create-squad role fenster Frontend Dev.
+A charter you tailored keeps its text (only its title and Role line change, after a backup under
+.ai-team/backups/); one create-squad wrote is written again for the new role.`,
+    )
+    .action(async (member: string, words: string[], opts: Opts) => {
+      const { role } = await import('../commands/role.js');
+      await execute(opts, (ctx) => role({ member, role: words.join(' '), dryRun: opts.dryRun === true }, ctx));
+    });
+
   const skills = configure(program.command('skills').description('list, validate and add Agent Skills')).helpCommand(false);
   sub(skills, 'list', 'list skills with scope, version, MCP servers and validity')
     .option('--agent <name>', 'only the skills this agent sees (built-in + team + its own)')

@@ -76,6 +76,17 @@ export function isLeadRole(role: string): boolean {
   return lead !== undefined && findRolePreset(role)?.title === lead;
 }
 
+/**
+ * What to tell the user about a role as typed, when it is recorded under another name: the preset
+ * it stands for ("qa" → Tester, "ML Engineer" → Data Engineer). Undefined when it is recorded as
+ * typed (a preset's own title in any case, or a custom role).
+ */
+export function roleAliasNote(typed: string): string | undefined {
+  const preset = findRolePreset(typed);
+  if (!preset || roleKey(preset.title) === roleKey(typed)) return undefined;
+  return `"${typed.trim().replace(/\s+/g, ' ')}" is recorded as ${preset.title}, a role create-squad knows (its routing row and charter wording come with it)`;
+}
+
 /** A role as it is recorded: the preset's title when one matches, else the text on one line. */
 export function normalizeRole(role: string): string {
   return findRolePreset(role)?.title ?? role.trim().replace(/\s+/g, ' ');

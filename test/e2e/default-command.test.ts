@@ -11,7 +11,7 @@ import { cleanupTempDirs, hashTree, runCli, tempDir, tempRepo } from '../helpers
 afterAll(cleanupTempDirs);
 
 /** Words a user types expecting a command (the ones a new user tried, and their kin). */
-const ACTION_WORDS = ['status', 'list', 'ls', 'remove', 'update', 'validate', 'add', 'config', 'rm', 'delete', 'install', 'show'];
+const ACTION_WORDS = ['status', 'list', 'ls', 'remove', 'retire', 'rehire', 'members', 'role', 'update', 'validate', 'add', 'config', 'rm', 'delete', 'install', 'show'];
 
 async function squadRepo(): Promise<string> {
   const root = tempRepo();

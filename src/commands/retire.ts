@@ -1,0 +1,34 @@
+/** `create-squad retire <member>`: to the alumni, off the roster and routing; the name stays reserved. */
+import { applySteps, describeSteps } from '../core/members.js';
+import { planRetire, type MemberRef } from '../core/retire.js';
+import type { CommandContext, CommandResult } from './context.js';
+import { underSquadLock } from './lock.js';
+import { renderMemberChange, type MemberChangeData } from './member-change.js';
+
+export interface RetireOptions {
+  member: string;
+  dryRun: boolean;
+}
+
+export async function retire(options: RetireOptions, ctx: CommandContext): Promise<CommandResult<MemberChangeData>> {
+  const plan = await underSquadLock(ctx, 'retire', options.dryRun, async () => {
+    const planned = planRetire(ctx.cwd, options.member);
+    if (!options.dryRun) applySteps(ctx.cwd, planned.steps, 'retiring');
+    return planned;
+  });
+  const data: MemberChangeData = { member: plan.member, done: plan.done, ...describeSteps(plan.steps), notes: plan.notes, dryRun: options.dryRun };
+  return {
+    data,
+    exitCode: 0,
+    render: (ui) =>
+      renderMemberChange(ui, data, {
+        done: `${plan.member.name} is already retired (${plan.member.folder ? `.ai-team/agents/_alumni/${plan.member.folder}/` : 'in the Alumni list'}); nothing to do`,
+        headline: `${options.dryRun ? 'Would retire' : 'Retired'} ${describe(plan.member)}`,
+        after: `The name stays reserved; bring ${plan.member.name} back with: create-squad rehire ${plan.member.folder}`,
+      }),
+  };
+}
+
+function describe(member: MemberRef): string {
+  return `${member.name}${member.role ? ` (${member.role})` : ''}`;
+}
