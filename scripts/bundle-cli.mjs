@@ -61,7 +61,7 @@ await build({
   plugins: [bundledCommands],
   // Loaded lazily, as ES modules, from their place in dist/ (the bundle sits beside main.js, so
   // the relative specifiers still point at them). commander is required at run time.
-  external: ['./run.js', './default-command.js', 'commander'],
+  external: ['./run.js', './default-command.js', './init-questions.js', 'commander'],
   // import.meta.url (used to find the package root and to require commander) in CommonJS terms.
   define: { 'import.meta.url': '__create_squad_url' },
   banner: { js: "const __create_squad_url = require('node:url').pathToFileURL(__filename).href;" },

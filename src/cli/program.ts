@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import type { CommandContext, CommandResult } from '../commands/context.js';
+import type { AskInit } from '../commands/init.js';
 import { Command, Option } from './commander.js';
 import { usageError } from '../core/errors.js';
 import { DEFAULT_SPAWN_MODE, SPAWN_MODES, type SpawnMode } from '../core/spawn-modes.js';
@@ -12,6 +13,9 @@ import type { CommonOptions } from './run.js';
 import type { Ui } from './ui.js';
 
 export const PROGRAM_NAME = 'create-squad';
+
+/** init's questions on a terminal: `prompts` loads only when something is left to ask. */
+const askOnTerminal: AskInit = async (questions) => (await import('./init-questions.js')).askWithPrompts(questions);
 
 /**
  * Filled while the program runs: commander's output hook leaves a usage error here so `main` can
@@ -124,6 +128,7 @@ Without the word init (npx create-squad, npm init squad):
             dryRun: opts.dryRun === true,
           },
           ctx,
+          askOnTerminal,
         ),
       );
     });

@@ -62,11 +62,6 @@ export interface InitData {
   notes: string[];
 }
 
-async function askWithPrompts(questions: InitQuestions): Promise<Partial<InitAnswers>> {
-  const { askWithPrompts: ask } = await import('./init-questions.js');
-  return ask(questions);
-}
-
 /** The project's own description from its package.json, as a suggestion. */
 function suggestedProject(root: string): string {
   try {
@@ -94,7 +89,11 @@ function movedUpNote(root: string, ctx: CommandContext): string[] {
   return [`set up the squad at the repository root ${root}, where Copilot looks for .github/agents/; to make a separate squad in ${ctx.startDir}, run init --here`];
 }
 
-export async function init(options: InitOptions, ctx: CommandContext, ask: AskInit = askWithPrompts): Promise<CommandResult<InitData>> {
+/**
+ * `ask` puts the questions to the user; the CLI passes its terminal questions (src/cli), tests
+ * their own answers. It is called only when `ctx.interactive` and something is left to ask.
+ */
+export async function init(options: InitOptions, ctx: CommandContext, ask: AskInit): Promise<CommandResult<InitData>> {
   const root = initRoot(options, ctx);
   // A file where the folder should be is refused now; write access only matters if there is
   // something to write (a dry run, or a complete squad on a read-only disk, still report).

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { MAX_STDIN_BYTES } from '../cli/stdin.js';
+import { MAX_STDIN_BYTES } from '../core/bounded-read.js';
 import { SquadError, usageError } from '../core/errors.js';
 import { specialKind } from '../core/fs-safe.js';
 import type { CommandContext } from './context.js';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_STDIN_BYTES } from '../../src/cli/stdin.js';
+import { MAX_STDIN_BYTES } from '../../src/core/bounded-read.js';
 import { readCoordinatorStamp } from '../../src/core/coordinator.js';
 import { COORDINATOR_PATH } from '../../src/core/paths.js';
 import { packageVersion } from '../../src/core/version.js';

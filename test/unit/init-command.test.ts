@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { CommandContext } from '../../src/commands/context.js';
 import { init, type InitAnswers, type InitOptions, type InitQuestions } from '../../src/commands/init.js';
 import { groupPaths } from '../../src/commands/format.js';
-import { customRolesProblem } from '../../src/commands/init-questions.js';
+import { customRolesProblem } from '../../src/cli/init-questions.js';
 import { SquadError } from '../../src/core/errors.js';
 import { squadPaths } from '../../src/core/paths.js';
 import { readRoster } from '../../src/core/roster.js';
@@ -16,6 +16,11 @@ function context(cwd: string, interactive: boolean): CommandContext {
 }
 
 const defaults: InitOptions = { team: true, dryRun: false };
+
+/** For runs that are not interactive: init never asks. */
+const askNothing = async () => {
+  throw new Error('init asked a question in a non-interactive run');
+};
 
 /** An `ask` that records the questions and answers with `answers`. */
 function scripted(answers: Partial<InitAnswers>) {
@@ -67,7 +72,7 @@ describe('init (interactive, with injected answers)', () => {
 
   it('asks neither roles nor universe when the roster exists', async () => {
     const root = tempDir();
-    await init(defaults, context(root, false));
+    await init(defaults, context(root, false), askNothing);
     fs.rmSync(`${root}/${squadPaths.routing}`);
     const { ask, calls } = scripted({});
     const result = await init(defaults, context(root, true), ask);
@@ -137,14 +142,14 @@ describe('init on a read-only target', () => {
 
   it('still runs a dry run and a re-run with nothing to do; refuses real writes, naming the read-only disk', async () => {
     const complete = tempDir();
-    await init(defaults, context(complete, false));
+    await init(defaults, context(complete, false), askNothing);
     const empty = tempDir();
     readOnly();
     const before = hashTree(complete);
-    expect((await init(defaults, context(complete, false))).data.created).toEqual([]);
-    expect((await init({ ...defaults, dryRun: true }, context(empty, false))).data.created.length).toBeGreaterThan(20);
+    expect((await init(defaults, context(complete, false), askNothing)).data.created).toEqual([]);
+    expect((await init({ ...defaults, dryRun: true }, context(empty, false), askNothing)).data.created.length).toBeGreaterThan(20);
     expect(hashTree(complete)).toBe(before);
-    const error = await init(defaults, context(empty, false)).catch((e: unknown) => e);
+    const error = await init(defaults, context(empty, false), askNothing).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SquadError);
     expect((error as SquadError).message).toMatch(/^cannot write to .*: the file system is read-only$/);
     expect(fs.readdirSync(empty)).toEqual([]);

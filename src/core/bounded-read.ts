@@ -1,5 +1,5 @@
 /** Reading a stream (stdin) whole, but never more than a limit: `</dev/zero` must not fill memory. */
-import { SquadError } from '../core/errors.js';
+import { SquadError } from './errors.js';
 
 /** A task is a sentence or a page, not megabytes. */
 export const MAX_STDIN_BYTES = 1024 * 1024;

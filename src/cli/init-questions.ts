@@ -4,8 +4,8 @@
  */
 import { SquadError } from '../core/errors.js';
 import { checkRoles, splitRoleList } from '../core/roles.js';
-import { inert } from '../cli/ui.js';
-import type { InitAnswers, InitQuestions } from './init.js';
+import type { InitAnswers, InitQuestions } from '../commands/init.js';
+import { inert } from './ui.js';
 
 type Prompts = typeof import('prompts');
 
