@@ -76,9 +76,11 @@ import {
   GITATTRIBUTES_PATH,
   IMPORT_STAGING_PATTERN,
   SCRIBE_AGENT,
+  ORIGINAL_SQUAD_DIR,
   SKILL_FILE,
   TEAM_SKILLS_DIR,
   TEMPLATES_COPY_DIR,
+  agentDir,
   agentSkillDir,
   archiveDir,
   charterPath,
@@ -91,7 +93,7 @@ import {
   squadPaths,
   teamSkillDir,
 } from './paths.js';
-import { listAgents, parseRoster, refuseInsideSquad, type RosterMember } from './roster.js';
+import { listAgents, parseRoster, refuseInsideSquad, retargetRosterCharters, type RosterMember } from './roster.js';
 import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, planOwnedFiles, planScaffold, renderMemberFiles, type PlannedFile } from './scaffold.js';
 import { parseSkill, skillMetadata } from './skill.js';
 import { validateSkill } from './validate.js';
@@ -112,6 +114,7 @@ import {
   type FileEntry,
   type SquadDocument,
   type SquadLimits,
+  type OriginalExportChanges,
   type SquadSkill,
   type ValidatedSquad,
 } from './squad-format.js';
@@ -358,8 +361,12 @@ function registryMembers(registry: Record<string, unknown> | undefined): { own: 
   return { own, legacy };
 }
 
-/** Each imported member's roster name and role: roster, then casting registry, then charter, then folder. */
-function memberInfos(document: SquadDocument): Map<string, MemberInfo> {
+/**
+ * Each imported member's roster name and role: roster, then casting registry, then the name a
+ * Squad 1.0 file gave a folder it had to rename (`renamedFrom`: folder → that name), then charter,
+ * then folder.
+ */
+function memberInfos(document: SquadDocument, renamedFrom: ReadonlyMap<string, string> = new Map()): Map<string, MemberInfo> {
   const roster = new Map((document.team.team_md === undefined ? [] : parseRoster(document.team.team_md)).map((m) => [m.name, m]));
   const { own: registered, legacy } = registryMembers(document.casting.registry);
   const order = [...roster.keys(), ...registered.keys(), ...legacy.keys()];
@@ -388,6 +395,7 @@ function memberInfos(document: SquadDocument): Map<string, MemberInfo> {
     const name =
       oneLine(nonEmptyString(inRoster?.displayName), 'team.team_md', 'roster name') ??
       nonEmptyString(registered.get(folder)?.name) ??
+      oneLine(renamedFrom.get(folder), `agents[${JSON.stringify(renamedFrom.get(folder))}]`, 'name') ??
       (legacyName === folder ? undefined : nonEmptyString(legacyName)) ??
       oneLine(fromCharter.name, charterWhere, 'name') ??
       titleCase(folder);
@@ -417,7 +425,8 @@ function castingTexts(document: SquadDocument, infos: Map<string, MemberInfo>, n
 
   const { own: known, legacy } = registryMembers(registry);
   const added: CastResult[] = [];
-  for (const folder of Object.keys(document.agents)) {
+  const inOrder = Object.keys(document.agents).sort((a, b) => infos.get(a)!.order - infos.get(b)!.order || compareCodePoints(a, b));
+  for (const folder of inOrder) {
     if (folder === SCRIBE_AGENT || known.has(folder)) continue;
     const info = infos.get(folder)!;
     const universe = legacy.get(folder)?.universe ?? null;
@@ -461,7 +470,7 @@ function skillError(skillMd: string, dirName: string): string | undefined {
  * @param unnamed team skills whose SKILL.md could not be given their (normalised) name, already
  *   noted: not reported again as invalid.
  */
-async function buildOverlay(document: SquadDocument, infos: Map<string, MemberInfo>, source: string, now: Date, unnamed: ReadonlySet<string>): Promise<Overlay> {
+async function buildOverlay(document: SquadDocument, infos: Map<string, MemberInfo>, source: string, now: Date, unnamed: ReadonlySet<string>, original?: OriginalExportChanges): Promise<Overlay> {
   const shipped = new Set(shippedBuiltinSkills());
   const overlay: Overlay = { files: [], skills: [], renamed: [], skipped: [], notes: [] };
   const where = (agent?: string) => (agent === undefined ? {} : { agent });
@@ -533,8 +542,13 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
 
   for (const [key, relPath] of fileTable(TEAM_FILES)) {
     const text = document.team[key];
-    if (text !== undefined) overlay.files.push({ path: relPath, entry: text, kind: 'state' });
+    if (text === undefined) continue;
+    // A Squad 1.0 roster names charters in .squad/ (squad-cli), or in folders the file had to rename.
+    const retargeted = original !== undefined && key === 'team_md' ? retargetRosterCharters(text) : text;
+    if (retargeted !== text) overlay.notes.push(`${relPath}: the Charter cells that named ${ORIGINAL_SQUAD_DIR}/ or a renamed folder now name the member's charter in ${AI_TEAM_DIR}/`);
+    overlay.files.push({ path: relPath, entry: retargeted, kind: 'state' });
   }
+  if (original?.decisions !== undefined) overlay.files.push({ path: squadPaths.decisions, entry: original.decisions, kind: 'state' });
   const casting = castingTexts(document, infos, now);
   for (const [key, relPath] of fileTable(CASTING_FILES)) {
     const text = casting[key];
@@ -605,7 +619,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
 
   // 1. Read, check and plan everything before the first write.
   const sourceName = path.basename(file).replace(/\.[^.]*$/, '').replace(/\p{Cc}/gu, '');
-  const { format, document, legacySkills } = readSquadDocument(readSquadFile(file, shown, limits), { limits, sourceName });
+  const { format, document, legacySkills, original } = readSquadDocument(readSquadFile(file, shown, limits), { limits, sourceName });
   refuseInsideSquad(root);
   checkWritableDir(root);
   const target = inspectTarget(root);
@@ -616,9 +630,9 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   }
   const archive = target.hasSquad ? archiveDir(folderTimestamp(now)) : undefined;
   const source = document.source.project.trim() || 'another project';
-  const infos = memberInfos(document);
+  const infos = memberInfos(document, new Map(original?.renamedAgents.map((r) => [r.to, r.from])));
   const unnamed = new Set(legacySkills?.renamed.filter((r) => r.problem !== undefined).map((r) => r.to));
-  const overlay = await buildOverlay(document, infos, source, now, unnamed);
+  const overlay = await buildOverlay(document, infos, source, now, unnamed, original);
 
   const owned = await shippedOwnedFiles(version);
   const outside = planOwnedFiles(root, owned.filter((file) => !insideSquad(file.path)));
@@ -635,7 +649,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   );
 
   const notes = [...(legacySkills?.renamed ?? []).flatMap((r) => (r.problem === undefined ? [] : [nameNote(r.from, r.to, r.problem)])), ...overlay.notes];
-  if (format === LEGACY_FORMAT_VERSION) notes.push('a Squad 1.0 export: histories were split into portable knowledge and project learnings, and the roster was rebuilt from the casting registry and the charters');
+  if (format === LEGACY_FORMAT_VERSION) notes.push(...originalExportNotes(document, original));
   if (gitattributes.note) notes.push(gitattributes.note);
   // Squad-owned files that are in the way outside .ai-team/ (a symlink left as it is), then what
   // planning the squad itself noted.
@@ -715,6 +729,19 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   //    in .ai-team/skills/, still read there, and the next upgrade finishes the move).
   for (const move of planTeamSkillMoves(root).moves ?? []) moveInside(root, move.from, move.to);
   return report;
+}
+
+/** What importing a Squad 1.0 file did beyond a create-squad export: one note each. */
+function originalExportNotes(document: SquadDocument, original: OriginalExportChanges | undefined): string[] {
+  const rebuilt = document.team.team_md === undefined ? 'the roster was rebuilt from the casting registry and the charters' : 'its roster was imported as it is';
+  const carried = [document.team.routing_md === undefined ? undefined : 'routing', original?.decisions === undefined ? undefined : 'decisions'].filter(Boolean);
+  const notes = [
+    `a Squad 1.0 export: histories were split into portable knowledge and project learnings (its "## Learnings" travel as portable, as the original Squad's did), ${rebuilt}${carried.length > 0 ? `, and its ${carried.join(' and ')} too` : ''}`,
+  ];
+  for (const { from, to } of original?.renamedAgents ?? []) notes.push(`agent "${from}" is in ${agentDir(to)}/ (a folder name must be lowercase letters, digits and hyphens); "${from}" stays its name`);
+  for (const { name, reason } of original?.skippedAgents ?? []) notes.push(`agents.${name} was not imported as a member: ${reason}`);
+  for (const { where, name, changes } of original?.convertedSkills ?? []) notes.push(`skill ${name} (${where}) was in the original Squad's style and was made a standard skill: ${changes.join('; ')}`);
+  return notes;
 }
 
 /**

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { readStateText } from './confined.js';
 import { SquadError } from './errors.js';
 import { isDirectory, readDirNames } from './fs-safe.js';
-import { findTables, insertTableRecords, locatedRecords, type TableContext, type TableLocation, type TableRecord } from './md-table.js';
+import { findTables, insertTableRecords, locatedRecords, splitTableRow, type TableContext, type TableLocation, type TableRecord } from './md-table.js';
 import { isValidName, slugify } from './names.js';
 import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR, SCRIBE_AGENT, charterPath, resolveIn, squadPaths } from './paths.js';
 import { escapeRegExp } from './util.js';
@@ -107,6 +107,30 @@ export function parseRoster(text: string): RosterMember[] {
  */
 export function insertRosterRecords(text: string, records: readonly TableRecord[]): string | undefined {
   return insertTableRecords(text, isRosterHeader, records, staysLastInRoster);
+}
+
+/**
+ * team.md with each roster row's Charter cell that names a charter in the original Squad's
+ * `.squad/` folder, or in a folder that is no valid name, pointed at the member's charter in
+ * `.ai-team/` (`.squad/agents/Rai/charter.md` → `.ai-team/agents/rai/charter.md`); every other
+ * byte kept.
+ */
+export function retargetRosterCharters(text: string): string {
+  const lines = text.split('\n');
+  const bare = lines.map((line) => line.replace(/\r$/, ''));
+  for (const table of rosterTables(bare)) {
+    const column = table.columns.indexOf('charter');
+    if (column === -1) continue;
+    for (let i = table.firstRow; i < table.end; i += 1) {
+      const cell = stripCode(splitTableRow(bare[i]!)?.[column] ?? '');
+      const named = AGENT_FROM_CHARTER.exec(cell)?.[1];
+      const folder = folderFromCharter(cell);
+      if (named === undefined || folder === undefined) continue;
+      if (named === folder && !cell.startsWith(`${ORIGINAL_SQUAD_DIR}/`) && !cell.includes(`/${ORIGINAL_SQUAD_DIR}/`)) continue;
+      lines[i] = lines[i]!.replace(cell, charterPath(folder));
+    }
+  }
+  return lines.join('\n');
 }
 
 /** A name cell as shown: a Markdown link (`[Keaton](…)`) gives its text, emphasis marks are dropped. */

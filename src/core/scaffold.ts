@@ -383,7 +383,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
     results = registryMembers.filter((m) => !retired.includes(m)).map((entry) => ({ entry, event: 'cast' }));
     ignoredRoles(`the casting registry already lists the team`);
     if (retired.length > 0) {
-      notes.push(`left out of the rebuilt roster, retired (in ${alumniDir('')}): ${retired.map((m) => m.name).join(', ')}`);
+      notes.push(`left out of the rebuilt roster, retired (in ${alumniDir('')}, or marked retired in ${squadPaths.castingRegistry}): ${retired.map((m) => m.name).join(', ')}`);
     }
   } else if (!wantTeam) {
     teamSource = 'none';

@@ -16,7 +16,10 @@
  * object: UTF-8 text as is, anything else base64, and its mode. Decoding gives back the exact bytes.
  *
  * The original Squad's export (`version: "1.0"`: `agents.{name}.charter`, `agents.{name}.history`
- * as one string, `skills` as an array of SKILL.md texts) is read too, and converted to this model.
+ * as one string, `skills` as an array of SKILL.md texts; squad-cli adds `team_md`, `routing_md` and
+ * `decisions_md`) is read too, and converted to this model: its alumni folder (`agents._alumni`)
+ * is no member, an agent folder that is no valid name (`Rai`, `lead architect`) gets one (the
+ * name as written stays its display name), a skill with no frontmatter is given one.
  *
  * Everything is checked before anything is written: format version, types, names, paths, sizes,
  * the shape of the casting files, duplicate keys, control characters in one-line fields. The first
@@ -26,6 +29,7 @@
 import { isUtf8 } from 'node:buffer';
 import { parseHistory, parsePolicy, parseRegistry, registryEntryProblem, type CastingRead } from './casting.js';
 import { SquadError } from './errors.js';
+import { convertOriginalSkill } from './original/skills.js';
 import { parseSkill } from './skill.js';
 import { relativePathProblem } from './fs-safe.js';
 import { splitHistory } from './history.js';
@@ -138,12 +142,26 @@ export interface LegacySkillChanges {
   skipped: { where: string; name: string; reason: string }[];
 }
 
+/** What reading a Squad 1.0 file changed or left out besides skill names. */
+export interface OriginalExportChanges {
+  /** Agent folders given a valid name; `from` (the folder as the file names it) stays the display name. */
+  renamedAgents: { from: string; to: string }[];
+  /** Entries of `agents` that are no member: the alumni folder, and other folders starting with `_` or `.`. */
+  skippedAgents: { name: string; reason: string }[];
+  /** Skills without frontmatter (or without a name), given one: each change in a short phrase. */
+  convertedSkills: { where: string; name: string; changes: string[] }[];
+  /** The squad's decisions.md, when the file has it (squad-cli's `decisions_md`). */
+  decisions?: string;
+}
+
 export interface ValidatedSquad {
   /** The format the file was in; the document is always the 1.1 model. */
   format: typeof SQUAD_FORMAT_VERSION | typeof LEGACY_FORMAT_VERSION;
   document: SquadDocument;
   /** A Squad 1.0 file only. */
   legacySkills?: LegacySkillChanges;
+  /** A Squad 1.0 file only. */
+  original?: OriginalExportChanges;
 }
 
 /** A problem in a .squad document: `where` names the entry, `detail` says what is wrong. */
@@ -748,24 +766,32 @@ function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDoc
  * The `skills` list of a Squad 1.0 file: SKILL.md texts named by their frontmatter. The original
  * Squad did not check names: one that breaks the name rules is normalised with slugify (its
  * frontmatter `name` rewritten), and one that cannot be (nothing left, a Windows device name, the
- * name of another skill in the file) is left out; both are reported. Two skills with the same
- * name, a SKILL.md that cannot be read or has no name are refused.
+ * name of another skill in the file) is left out; both are reported. A skill without frontmatter (or
+ * without a name) is given one from its title (convertOriginalSkill), and reported. Two skills with
+ * the same name, and a SKILL.md that cannot be read any of these ways, are refused.
  */
-function checkLegacySkills(value: unknown, budget: Budget): { skills: Record<string, SquadSkill>; changes: LegacySkillChanges } {
+function checkLegacySkills(value: unknown, budget: Budget, converted: OriginalExportChanges['convertedSkills']): { skills: Record<string, SquadSkill>; changes: LegacySkillChanges } {
   if (value !== undefined && value !== null && !Array.isArray(value)) {
     throw new SquadFormatError('skills', `must be a list of SKILL.md texts, not ${jsonTypeName(value)}`);
   }
   const read = ((value ?? []) as unknown[]).map((item, index) => {
     const where = entryPath('skills', index);
-    const skillMd = text(item, where, budget);
+    let skillMd = text(item, where, budget);
     let name: unknown;
+    let failure: string | undefined;
     try {
       name = parseSkill(skillMd).frontmatter.name;
     } catch (error) {
-      throw new SquadFormatError(where, `the SKILL.md cannot be read: ${error instanceof SquadError ? error.message : String(error)}`);
+      failure = `the SKILL.md cannot be read: ${error instanceof SquadError ? error.message : String(error)}`;
     }
-    if (typeof name !== 'string') throw new SquadFormatError(where, 'the SKILL.md has no "name" in its frontmatter');
-    return { where, skillMd, name, problem: folderNameProblem(name, 'skill name') };
+    if (typeof name !== 'string') {
+      const conversion = convertOriginalSkill(skillMd);
+      if (conversion === undefined) throw new SquadFormatError(where, failure ?? 'the SKILL.md has no "name" in its frontmatter');
+      skillMd = conversion.text;
+      name = conversion.name;
+      converted.push({ where, name: conversion.name, changes: conversion.changes });
+    }
+    return { where, skillMd, name: name as string, problem: folderNameProblem(name as string, 'skill name') };
   });
   // Valid names first: a normalised name never takes one that a skill has as it is.
   const seen = new Map<string, string>();
@@ -799,25 +825,91 @@ function checkLegacySkills(value: unknown, budget: Budget): { skills: Record<str
   return { skills: Object.fromEntries(skills), changes };
 }
 
-/** The original Squad's export, as the 1.1 model, and what reading its skills changed. */
+/** The folder under which the original Squad keeps retired members' folders (`agents/_alumni/`). */
+const ORIGINAL_ALUMNI_KEY = '_alumni';
+
+/**
+ * The `agents` object of a Squad 1.0 file with member folders only, each under a valid name: the
+ * alumni folder and other `_`/`.` folders left out (reported), a folder such as `Rai` or `lead
+ * architect` renamed with slugify (reported; two that become one name, or one that becomes none,
+ * are refused).
+ */
+function legacyAgentFolders(value: unknown, changes: OriginalExportChanges): Record<string, unknown> {
+  const raw = mapping(value, 'agents');
+  const folders: [string, unknown][] = [];
+  const taken = new Map<string, string>();
+  for (const key of Object.keys(raw)) if (folderNameProblem(key) === undefined) taken.set(key, key);
+  for (const [key, agent] of Object.entries(raw)) {
+    if (key.startsWith('_') || key.startsWith('.')) {
+      changes.skippedAgents.push({ name: key, reason: skippedFolderReason(key, agent) });
+      continue;
+    }
+    if (folderNameProblem(key) === undefined) {
+      folders.push([key, agent]);
+      continue;
+    }
+    const folder = slugify(key);
+    const other = taken.get(folder);
+    const problem =
+      folder === ''
+        ? 'it has no letter or digit to make a folder name from'
+        : (folderNameProblem(folder, 'its folder name') ?? (other === undefined ? undefined : `its folder name "${folder}" is also the folder of ${entryPath('agents', other)}`));
+    if (problem !== undefined) throw new SquadFormatError(entryPath('agents', key), `agent name ${JSON.stringify(oneLine(key, 80))} cannot be used: ${problem}`);
+    taken.set(folder, key);
+    changes.renamedAgents.push({ from: key, to: folder });
+    folders.push([folder, agent]);
+  }
+  return Object.fromEntries(folders);
+}
+
+function skippedFolderReason(key: string, agent: unknown): string {
+  const empty = isMapping(agent) && Object.keys(agent).length === 0;
+  if (key === ORIGINAL_ALUMNI_KEY) {
+    return `the original Squad's folder of retired members: they stay retired (the casting registry says who they are)${empty ? '' : '; what the file holds for it is not imported'}`;
+  }
+  return `a folder starting with "${key[0]}" is no member${empty ? '' : '; it is not imported'}`;
+}
+
+/** The first of `keys` that `root` holds (squad-cli writes both `team_md` and `team`), as text. */
+function legacyDocument(root: Record<string, unknown>, keys: readonly string[], budget: Budget): string | undefined {
+  const key = keys.find((candidate) => root[candidate] !== undefined && root[candidate] !== null);
+  return key === undefined ? undefined : text(root[key], key, budget);
+}
+
+/** squad-cli's team documents, by the key they take in the 1.1 model. */
+const LEGACY_DOCUMENTS: readonly [TeamFileKey, readonly string[]][] = [
+  ['team_md', ['team_md', 'team']],
+  ['routing_md', ['routing_md', 'routing']],
+  ['ceremonies_md', ['ceremonies_md', 'ceremonies']],
+];
+
+/** The original Squad's export, as the 1.1 model, and what reading its agents and skills changed. */
 function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: string): ValidatedSquad {
-  const agents = checkAgents(root.agents, budget, (raw, where) => {
+  const original: OriginalExportChanges = { renamedAgents: [], skippedAgents: [], convertedSkills: [] };
+  const agents = checkAgents(legacyAgentFolders(root.agents, original), budget, (raw, where) => {
     const history = optionalText(raw.history, entryPath(where, 'history'), budget);
     return { ...(history === undefined ? {} : { history: splitHistory(history) }), skills: {} };
   });
-  const { skills, changes } = checkLegacySkills(root.skills, budget);
+  const { skills, changes } = checkLegacySkills(root.skills, budget, original.convertedSkills);
   const version = plainString(root.squad_version, 'squad_version');
+  const team: SquadTeam = {};
+  for (const [key, names] of LEGACY_DOCUMENTS) {
+    const found = legacyDocument(root, names, budget);
+    if (found !== undefined) team[key] = found;
+  }
+  const decisions = legacyDocument(root, ['decisions_md', 'decisions'], budget);
+  if (decisions !== undefined) original.decisions = decisions;
   const document: SquadDocument = {
     squad_format_version: SQUAD_FORMAT_VERSION,
     exported_at: plainString(root.exported_at, 'exported_at') ?? '',
     exported_by: version === undefined ? 'squad' : `squad@${version}`,
     source: { project: sourceName },
-    team: {},
+    team,
     casting: checkCasting(root.casting, budget, true),
     agents,
     team_skills: skills,
   };
-  return { format: LEGACY_FORMAT_VERSION, document, legacySkills: changes };
+  return { format: LEGACY_FORMAT_VERSION, document, legacySkills: changes, original };
 }
 
 export interface ValidateOptions {

@@ -169,7 +169,7 @@ describe('planScaffold on an existing squad', () => {
     expect(plan.teamSource).toBe('registry');
     expect(plan.files.map((f) => f.path)).toEqual([squadPaths.team]);
     expect(parseRoster(content(plan, squadPaths.team)).map((m) => m.displayName)).toEqual(['Neo', 'Scribe']);
-    expect(plan.notes).toContain('left out of the rebuilt roster, retired (in .ai-team/agents/_alumni/): Trinity');
+    expect(plan.notes).toContain('left out of the rebuilt roster, retired (in .ai-team/agents/_alumni/, or marked retired in .ai-team/casting/registry.json): Trinity');
   });
 
   it('does not cast names of folders that already exist', async () => {

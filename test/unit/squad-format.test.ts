@@ -206,6 +206,31 @@ describe('validateSquadDocument', () => {
     expect(problem(() => validateSquadDocument({ version: '1.0', agents: {}, skills: ['no frontmatter'] }))).toMatch(/^skills\[0\]: the SKILL\.md cannot be read: no YAML frontmatter/);
   });
 
+  it('reads every shape of Squad 1.0 export: the alumni folder, folders to rename, skills without frontmatter, squad-cli documents', () => {
+    const { document, original } = validateSquadDocument({
+      version: '1.0',
+      squad_version: '0.10.0',
+      casting: { registry: { agents: { ripley: { persistent_name: 'Ripley', universe: 'Alien', status: 'active' }, ash: { persistent_name: 'Ash', universe: 'Alien', status: 'retired' } } } },
+      agents: { _alumni: {}, ripley: { charter: '# Ripley — Lead\n' }, Rai: { charter: '# Rai\n' }, 'lead architect': { charter: '# Lead\n' } },
+      skills: ['# SKILL: Dock Sync\n\n**Confidence:** high\n\nDocks report every 30 seconds.\n', validSkill('testing')],
+      team_md: '# Team\n', team: '# Team (copy)\n', routing_md: '# Routing\n', decisions_md: '# Decisions\n', decisions: '# Decisions\n',
+    });
+    expect(Object.keys(document.agents)).toEqual(['ripley', 'rai', 'lead-architect']);
+    expect(document.team).toEqual({ team_md: '# Team\n', routing_md: '# Routing\n' });
+    expect(original).toMatchObject({
+      renamedAgents: [{ from: 'Rai', to: 'rai' }, { from: 'lead architect', to: 'lead-architect' }],
+      skippedAgents: [{ name: '_alumni', reason: expect.stringMatching(/folder of retired members: they stay retired/) }],
+      convertedSkills: [{ where: 'skills[0]', name: 'dock-sync', changes: [expect.stringMatching(/^added frontmatter/), 'confidence → metadata'] }],
+      decisions: '# Decisions\n',
+    });
+    expect(document.team_skills['dock-sync']!.skill_md).toMatch(/^---\nname: "dock-sync"\ndescription: "Docks report every 30 seconds."\nmetadata:\n  confidence: "high"\n---\n\n# SKILL: Dock Sync\n/);
+    // Two folders that become one name, or one that becomes none, are refused.
+    expect(problem(() => validateSquadDocument({ version: '1.0', agents: { rai: {}, Rai: {} } }))).toBe('agents.Rai: agent name "Rai" cannot be used: its folder name "rai" is also the folder of agents.rai');
+    expect(problem(() => validateSquadDocument({ version: '1.0', agents: { '!!': {} } }))).toBe('agents["!!"]: agent name "!!" cannot be used: it has no letter or digit to make a folder name from');
+    // Format 1.1 keeps the strict rules.
+    expect(problem(() => validateSquadDocument(doc({ Rai: {} })))).toBe('agents.Rai: agent name "Rai" must be lowercase');
+  });
+
   it('normalises Squad 1.0 skill names that break the name rules, and leaves out those it cannot', () => {
     const flow = '---\n{name: Flow Style, description: "Flow. Use when needed."}\n---\n\nBody.\n';
     const { document, legacySkills } = validateSquadDocument({

@@ -1,0 +1,145 @@
+/**
+ * The original Squad's real squads and exports (../shared/data/original-squad/, read at run time,
+ * never copied into the repository): every command gives the right members, roles, universe and
+ * skills, every export imports, and upgrade loses no file the team wrote.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseRoster } from '../../src/core/roster.js';
+import { charterPath, historyPath, nativeTeamSkillDir, squadPaths, SKILL_FILE } from '../../src/core/paths.js';
+import { cleanupTempDirs, runCli, tempDir, tempRepo } from '../helpers/cli.js';
+import { HAS_ORIGINAL_DATA, fileHashes, lostFiles, noteMissingData, originalExport, unpackOriginalSquad } from '../helpers/original-data.js';
+
+afterAll(cleanupTempDirs);
+noteMissingData("the tests on the original Squad's real squads and exports");
+
+const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
+const exists = (root: string, rel: string) => fs.existsSync(path.join(root, rel));
+
+interface ImportJson {
+  format: string;
+  universe: string;
+  agents: { name: string; displayName: string; role: string }[];
+  skills: { name: string; scope: string }[];
+  notes: string[];
+}
+
+/** The export file's own JSON, to compare the import with. */
+function exportJson(file: string): { agents: Record<string, { charter?: string }>; skills: string[]; team_md?: string; decisions_md?: string; routing_md?: string } {
+  return JSON.parse(fs.readFileSync(originalExport(file), 'utf8'));
+}
+
+async function importInto(file: string): Promise<{ root: string; data: ImportJson }> {
+  const root = tempRepo();
+  const result = await runCli(['import', originalExport(file), '--json'], { cwd: root });
+  expect(result.code, result.stderr).toBe(0);
+  return { root, data: result.json<ImportJson>() };
+}
+
+describe.skipIf(!HAS_ORIGINAL_DATA)('importing every export the original Squad produced', () => {
+  it.each(['recipes-v02.json', 'recipes-head.json', 'head-spacename.json', 'real-v042.json.gz'])('%s: every member and skill, alumni stay alumni, hire goes on in its universe', async (file) => {
+    const json = exportJson(file);
+    const { root, data } = await importInto(file);
+    expect(data.format).toBe('1.0');
+    const members = Object.keys(json.agents).filter((key) => !key.startsWith('_') && key !== 'scribe');
+    expect(data.agents.map((a) => a.name).sort()).toEqual(members.map((key) => key.toLowerCase().replace(/ /g, '-')).sort());
+    for (const agent of data.agents) {
+      expect(agent.role, agent.name).not.toBe('');
+      expect(read(root, charterPath(agent.name))).toBe(Object.entries(json.agents).find(([key]) => key.toLowerCase().replace(/ /g, '-') === agent.name)![1].charter);
+      expect(read(root, historyPath(agent.name))).toMatch(/^📌 Imported from/);
+    }
+    expect(data.skills.length).toBe(json.skills.length);
+    for (const skill of data.skills) expect(exists(root, `${nativeTeamSkillDir(skill.name)}/${SKILL_FILE}`), skill.name).toBe(true);
+    // A retired member stays retired: no folder, no roster row.
+    const registry = JSON.parse(read(root, squadPaths.castingRegistry)) as { agents: Record<string, { status?: string }> };
+    const retired = Object.entries(registry.agents).filter(([, entry]) => entry.status === 'retired').map(([key]) => key);
+    const roster = parseRoster(read(root, squadPaths.team));
+    for (const folder of retired) {
+      expect(exists(root, `${squadPaths.agents}/${folder}`)).toBe(false);
+      expect(roster.map((m) => m.name)).not.toContain(folder);
+    }
+    const universe = Object.values(registry.agents).map((entry) => (entry as { universe?: string }).universe)[0];
+    expect(data.universe).toBe(universe);
+    const hired = await runCli(['hire', 'Docs Writer', '--json'], { cwd: root });
+    expect(hired.code, hired.stderr).toBe(0);
+    expect(hired.json<{ universe: string }>().universe).toBe(universe);
+    const validate = await runCli(['skills', 'validate', '--json'], { cwd: root });
+    expect(validate.stdout).not.toMatch(/frontmatter-missing|no YAML frontmatter/);
+  });
+
+  it("a v0.2 export: its skill without frontmatter is converted with a note, and '## Learnings' travel as portable knowledge", async () => {
+    const { root, data } = await importInto('recipes-v02.json');
+    expect(data.notes.join('\n')).toMatch(/skill flaky-test-triage \(skills\[1\]\) was in the original Squad's style and was made a standard skill/);
+    expect(data.notes.join('\n')).toMatch(/agents\._alumni was not imported as a member/);
+    const skill = read(root, `${nativeTeamSkillDir('flaky-test-triage')}/${SKILL_FILE}`);
+    expect(skill).toMatch(/^---\nname: "flaky-test-triage"\n/);
+    const ripley = read(root, historyPath('ripley'));
+    const portable = ripley.split('## Portable Knowledge')[1]!.split('## Project Learnings')[0]!;
+    expect(portable).toMatch(/cursor pagination/);
+  });
+
+  it('a squad-cli export: its roster, routing and decisions are imported, capitalised and spaced folders get valid names and keep their names', async () => {
+    const json = exportJson('recipes-head.json');
+    const { root, data } = await importInto('recipes-head.json');
+    expect(data.agents.find((a) => a.name === 'rai')).toMatchObject({ displayName: 'Rai' });
+    expect(read(root, squadPaths.decisions)).toBe(json.decisions_md);
+    expect(read(root, squadPaths.routing)).toBe(json.routing_md);
+    const team = read(root, squadPaths.team);
+    expect(team.replace(/`\.ai-team\/agents\//g, '`.squad/agents/')).toBe(json.team_md);
+    const roster = parseRoster(team);
+    expect(roster.filter((m) => m.human).map((m) => m.displayName)).toEqual(['Brady']);
+    expect(roster.map((m) => m.displayName)).not.toContain('Squad');
+    const spaced = await importInto('head-spacename.json');
+    expect(spaced.data.agents.find((a) => a.name === 'lead-architect')).toMatchObject({ displayName: 'lead architect' });
+  });
+});
+
+describe.skipIf(!HAS_ORIGINAL_DATA)("the original Squad's .ai-team/ squads (v0.2, and a real v0.4.2)", () => {
+  it.each(['s1', 's2real'] as const)('%s: doctor, prompt, route, hire, export and import see its members, roles, universe and skills; upgrade loses nothing', async (name) => {
+    const root = unpackOriginalSquad(name);
+    const roster = parseRoster(read(root, squadPaths.team));
+    const registry = JSON.parse(read(root, squadPaths.castingRegistry)) as { agents: Record<string, { universe: string; status?: string }> };
+    const universe = Object.values(registry.agents)[0]!.universe;
+    const workers = roster.filter((m) => !m.noCharter && m.name !== 'scribe');
+    expect(roster.map((m) => m.displayName)).not.toContain('Squad');
+    expect(roster.map((m) => m.displayName)).not.toContain('Copilot');
+
+    const doctor = await runCli(['doctor', '--json'], { cwd: root });
+    const findings = doctor.json<{ findings: { code: string; message: string }[] }>().findings;
+    expect(findings.filter((f) => ['charter-missing', 'member-not-in-roster'].includes(f.code))).toEqual([]);
+
+    const first = workers[0]!;
+    const prompt = await runCli(['prompt', first.name, '--task', 'review the last change'], { cwd: root });
+    expect(prompt.code, prompt.stderr).toBe(0);
+    expect(prompt.stdout).toContain(`You are ${first.displayName}, the ${first.role}`);
+
+    const route = await runCli(['route', 'write tests for the edge cases', '--json'], { cwd: root });
+    const ranking = route.json<{ ranking: { agent: string; role?: string }[] }>().ranking;
+    expect(ranking.map((r) => r.agent).sort()).toEqual(workers.map((m) => m.name).sort());
+    expect(ranking.every((r) => r.role !== undefined)).toBe(true);
+
+    const before = fileHashes(root);
+    const upgrade = await runCli(['upgrade', '--json'], { cwd: root });
+    expect(upgrade.code, upgrade.stderr).toBe(0);
+    expect(lostFiles(before, fileHashes(root))).toEqual([]);
+
+    const hired = await runCli(['hire', 'Docs Writer', '--json'], { cwd: root });
+    expect(hired.code, hired.stderr).toBe(0);
+    expect(hired.json<{ universe: string }>().universe).toBe(universe);
+    const team = read(root, squadPaths.team);
+    const members = team.slice(team.indexOf('## Members'));
+    expect(members).toContain(`| ${hired.json<{ member: { name: string } }>().member.name} |`);
+
+    const out = path.join(tempDir(), `${name}.squad`);
+    const exported = await runCli(['export', '--out', out, '--json'], { cwd: root });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).not.toMatch(/not a valid casting/);
+    const target = tempRepo();
+    const imported = await runCli(['import', out, '--json'], { cwd: target });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.json<ImportJson>().universe).toBe(universe);
+    expect(parseRoster(read(target, squadPaths.team)).map((m) => m.displayName)).toEqual(parseRoster(read(root, squadPaths.team)).map((m) => m.displayName));
+    expect(JSON.parse(read(target, squadPaths.castingRegistry))).toEqual(JSON.parse(read(root, squadPaths.castingRegistry)));
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * Real squads and exports made by the original Squad (bradygaster/squad), kept outside the
+ * repository in `../shared/data/original-squad/` (see its README): read at run time, never copied
+ * here. Tests that use them skip, with a note, when the folder is absent.
+ */
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { REPO_ROOT, listFiles, tempDir, tempRepo } from './cli.js';
+
+export const ORIGINAL_DATA_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'data', 'original-squad');
+export const HAS_ORIGINAL_DATA = fs.existsSync(ORIGINAL_DATA_DIR);
+
+/** Say once, on the console, why the tests that need the data are skipped. */
+export function noteMissingData(what: string): void {
+  if (!HAS_ORIGINAL_DATA) console.warn(`skipping ${what}: ${ORIGINAL_DATA_DIR} is absent (the original Squad's real squads and exports live there)`);
+}
+
+export type OriginalSquadName = 's1' | 's2real' | 'v05' | 'h1';
+
+/** A fresh git repository holding the squad `name` as its `.tgz` unpacks. */
+export function unpackOriginalSquad(name: OriginalSquadName): string {
+  const root = tempRepo();
+  const result = spawnSync('tar', ['-xzf', path.join(ORIGINAL_DATA_DIR, `${name}-pristine.tgz`), '-C', root], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`tar failed: ${result.stderr}`);
+  return root;
+}
+
+/** The path of an export file, a `.gz` one unpacked into a temporary folder first. */
+export function originalExport(file: string): string {
+  const source = path.join(ORIGINAL_DATA_DIR, file);
+  if (!file.endsWith('.gz')) return source;
+  const out = path.join(tempDir(), file.slice(0, -'.gz'.length));
+  fs.writeFileSync(out, zlib.gunzipSync(fs.readFileSync(source)));
+  return out;
+}
+
+/** sha256 of each file below `root` (`.git` left out), by repo-relative path. */
+export function fileHashes(root: string): Map<string, string> {
+  return new Map(listFiles(root).map((rel) => [rel, crypto.createHash('sha256').update(fs.readFileSync(path.join(root, rel))).digest('hex')]));
+}
+
+/**
+ * The files of `before` whose bytes are nowhere in the tree `after` (at their path, moved, or in a
+ * backup): what a command lost.
+ */
+export function lostFiles(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
+  const kept = new Set(after.values());
+  return [...before].filter(([, hash]) => !kept.has(hash)).map(([rel]) => rel);
+}
