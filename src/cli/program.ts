@@ -187,7 +187,7 @@ A charter you tailored keeps its text (only its title and Role line change, afte
       await execute(opts, (ctx) => role({ member, role: words.join(' '), dryRun: opts.dryRun === true }, ctx));
     });
 
-  const skills = configure(program.command('skills').description('list, validate and add Agent Skills')).helpCommand(false);
+  const skills = configure(program.command('skills').description('list, validate, add, update and remove Agent Skills')).helpCommand(false);
   sub(skills, 'list', 'list skills with scope, version, MCP servers and validity')
     .option('--agent <name>', 'only the skills this agent sees (built-in + team + its own)')
     .action(async (opts: Opts) => {
@@ -200,24 +200,58 @@ A charter you tailored keeps its text (only its title and Role line change, afte
       const { skillsValidate } = await import('../commands/skills-validate.js');
       await execute(opts, (ctx) => skillsValidate({ paths, strict: opts.strict === true }, ctx));
     });
-  sub(skills, 'add <dir>', 'install a standard skill folder into the team or one agent')
+  sub(skills, 'add <source>', 'install skills from a folder (one skill or several) or a git repository, into the team or one agent')
+    .option('--skill <name...>', 'from a folder or repository of several skills: the ones to add')
+    .option('--all', 'from a folder or repository of several skills: add every one')
+    .option('--ref <ref>', 'git source: the branch or tag (default: its default branch)')
+    .option('--path <folder>', 'the folder inside the source that holds the skill or skills')
     .option('--agent <name>', "install into this agent's skills instead of the team's")
     .option('--force', 'replace an existing skill of the same name (it is backed up first)')
     .option('--dry-run', 'print what would be installed, write nothing')
     .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
-    .action(async (dir: string, opts: Opts) => {
+    .addHelpText(
+      'after',
+      `
+A source is a folder that exists here, else a git repository: a URL (https://, ssh://, file://,
+git@host:owner/repo; #ref at the end for a branch or tag; a GitHub …/tree/<ref>/<path> page too) or
+github:owner/repo[/path] (owner/repo[/path] when no such folder exists). The repository is cloned with
+your git, shallow and without prompts, into a temporary folder; every skill is validated before
+anything is written. Where each skill came from is recorded in .ai-team/skill-sources.json, for
+"skills update". A skill already installed file for file is left as it is (no backup, even with --force).`,
+    )
+    .action(async (source: string, opts: Opts) => {
       const { skillsAdd } = await import('../commands/skills-add.js');
       await execute(opts, (ctx) =>
         skillsAdd(
           {
-            source: dir,
+            source,
             ...(opts.agent ? { agent: String(opts.agent) } : {}),
+            ...(Array.isArray(opts.skill) ? { skills: opts.skill.map(String) } : {}),
+            all: opts.all === true,
+            ...(opts.ref === undefined ? {} : { ref: String(opts.ref) }),
+            ...(opts.path === undefined ? {} : { path: String(opts.path) }),
             force: opts.force === true,
             dryRun: opts.dryRun === true,
           },
           ctx,
         ),
       );
+    });
+  sub(skills, 'remove <name>', 'take a skill out of the team (or one agent): moved whole to .ai-team/backups/, never deleted')
+    .option('--agent <name>', "remove it from this agent's skills instead of the team's")
+    .option('--dry-run', 'print what would be moved, write nothing')
+    .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
+    .action(async (name: string, opts: Opts) => {
+      const { skillsRemove } = await import('../commands/skills-remove.js');
+      await execute(opts, (ctx) => skillsRemove({ name, ...(opts.agent ? { agent: String(opts.agent) } : {}), dryRun: opts.dryRun === true }, ctx));
+    });
+  sub(skills, 'update <name>', 'fetch a skill again from the source "skills add" recorded; the installed one is backed up first')
+    .option('--agent <name>', "update this agent's skill instead of the team's")
+    .option('--dry-run', 'print what would change, write nothing')
+    .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
+    .action(async (name: string, opts: Opts) => {
+      const { skillsUpdate } = await import('../commands/skills-update.js');
+      await execute(opts, (ctx) => skillsUpdate({ name, ...(opts.agent ? { agent: String(opts.agent) } : {}), dryRun: opts.dryRun === true }, ctx));
     });
 
   sub(program, 'teach [agent] [instruction]', 'teach an agent (or --team) a rule as a user-taught skill')

@@ -1,10 +1,34 @@
 /**
- * `create-squad skills add <dir> [--agent N] [--force] [--dry-run]`: install a standard skill
- * folder into the team scope or one agent's scope, after validating it.
+ * `create-squad skills add <source> [--skill N…|--all] [--ref R] [--path P] [--agent N] [--force]
+ * [--dry-run]`: install standard skill folders into the team scope or one agent's scope, from a
+ * folder (of one skill or several) or a git repository, after validating every one of them; the
+ * source of each is recorded for `skills update`.
  */
 import path from 'node:path';
+import { writeFileAtomic } from '../core/fs-safe.js';
 import { requireAgent, requireSquad } from '../core/roster.js';
-import { applySkillInstall, planSkillInstall, readSkillSource, skillDestination } from '../core/skill-install.js';
+import {
+  applySkillInstall,
+  isInstalledCopy,
+  planSkillInstall,
+  readSkillSource,
+  skillDestination,
+  type InstallPlan,
+  type SkillSource,
+} from '../core/skill-install.js';
+import {
+  SKILL_SOURCES_PATH,
+  fetchSource,
+  findSkills,
+  parseSkillSource,
+  pickSkills,
+  readSources,
+  recordSources,
+  sourceRecord,
+  type Fetched,
+  type SkillSourceSpec,
+  type SourceRecord,
+} from '../core/skill-sources.js';
 import type { SkillIssue } from '../core/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
@@ -13,11 +37,34 @@ import { plural } from './format.js';
 export interface SkillsAddOptions {
   source: string;
   agent?: string;
+  /** --skill: the skills to take from a folder of several. */
+  skills?: string[];
+  /** --all: every skill of a folder of several. */
+  all?: boolean;
+  /** --ref: branch or tag of a git source. */
+  ref?: string;
+  /** --path: folder inside the source. */
+  path?: string;
   force: boolean;
   dryRun: boolean;
 }
 
+export interface AddedSkill {
+  name: string;
+  destination: string;
+  files: string[];
+  backup?: string;
+  /** The destination held this very skill already: nothing was (or would be) written. */
+  unchanged: boolean;
+  skipped: string[];
+  /** `.git` folders and files in the source, not copied. */
+  git: string[];
+  warnings: SkillIssue[];
+  source: SourceRecord;
+}
+
 export interface SkillsAddData {
+  /** The first (often the only) skill added, as before several could be. */
   name: string;
   scope: 'team' | 'agent';
   agent?: string;
@@ -25,34 +72,104 @@ export interface SkillsAddData {
   files: string[];
   backup?: string;
   skipped: string[];
-  /** `.git` folders and files in the source, not copied. */
   git: string[];
   warnings: SkillIssue[];
+  /** Every skill added. */
+  skills: AddedSkill[];
+  /** The file that records where each skill came from, when it changed. */
+  recorded?: string;
   dryRun: boolean;
+}
+
+interface Picked {
+  source: SkillSource;
+  record: SourceRecord;
+}
+
+/** Every skill to add, fetched and validated, before anything is written. */
+async function pickedSkills(options: SkillsAddOptions, ctx: CommandContext, spec: SkillSourceSpec, fetched: Fetched): Promise<Picked[]> {
+  const found = pickSkills(findSkills(fetched.dir), options.source, options.skills ?? [], options.all === true);
+  const picked: Picked[] = [];
+  for (const skill of found) {
+    const shown = spec.type === 'folder' ? shownFolder(options.source, fetched.dir, skill.dir) : `${options.source}${skill.dir === fetched.dir ? '' : `/${skill.name}`}`;
+    const read = await readSkillSource(shown, skill.dir, ctx.env);
+    // A skill at the root of a cloned repository has the clone's own .git beside it: not the skill's.
+    const source = spec.type === 'git' ? { ...read, tree: { ...read.tree, git: read.tree.git.filter((entry) => entry !== '.git') } } : read;
+    picked.push({ source, record: sourceRecord(ctx.cwd, spec, fetched, skill.dir) });
+  }
+  return picked;
+}
+
+/** How a skill inside the folder the user gave is named in messages: that folder, then its path inside. */
+function shownFolder(given: string, root: string, dir: string): string {
+  const inside = path.relative(root, dir).split(path.sep).join('/');
+  return inside === '' ? given : `${given.replace(/[\\/]+$/, '')}/${inside}`;
 }
 
 export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext): Promise<CommandResult<SkillsAddData>> {
   requireSquad(ctx.cwd);
-  const source = await readSkillSource(options.source, path.resolve(ctx.invocationDir, options.source), ctx.env);
-  const name = source.report.dirName;
-  const { agent, plan } = await underSquadLock(ctx, 'skills add', options.dryRun, async () => {
-    const member = options.agent === undefined ? undefined : requireAgent(ctx.cwd, options.agent);
-    const destination = skillDestination(name, member?.name, 'rename the skill (its folder and its name field), or add it to one agent with --agent');
-    const planned = planSkillInstall(ctx.cwd, source, destination, options.force);
-    if (!options.dryRun) applySkillInstall(ctx.cwd, source, planned);
-    return { agent: member, plan: planned };
+  const spec = parseSkillSource(options.source, ctx.invocationDir, {
+    ...(options.ref === undefined ? {} : { ref: options.ref }),
+    ...(options.path === undefined ? {} : { subpath: options.path }),
   });
+  const fetched = await fetchSource(spec, ctx.env);
+  let result: { agent: ReturnType<typeof requireAgent> | undefined; added: { picked: Picked; plan: InstallPlan }[]; recorded: boolean };
+  try {
+    const picked = await pickedSkills(options, ctx, spec, fetched);
+    result = await underSquadLock(ctx, 'skills add', options.dryRun, async () => {
+      const member = options.agent === undefined ? undefined : requireAgent(ctx.cwd, options.agent);
+      const now = new Date();
+      const added: { picked: Picked; plan: InstallPlan }[] = [];
+      for (const one of picked) {
+        const name = one.source.report.dirName;
+        const destination = skillDestination(name, member?.name, 'rename the skill (its folder and its name field), or add it to one agent with --agent');
+        const unchanged = await isInstalledCopy(ctx.cwd, destination, one.source);
+        added.push({ picked: one, plan: planSkillInstall(ctx.cwd, one.source, destination, options.force, now, unchanged) });
+      }
+      const sources = readSources(ctx.cwd);
+      const recordText = recordSources(sources, Object.fromEntries(added.map(({ picked: p, plan }) => [plan.destination, p.record])));
+      if (!options.dryRun) {
+        for (const { picked: p, plan } of added) applySkillInstall(ctx.cwd, p.source, plan);
+        if (recordText !== undefined) writeFileAtomic(ctx.cwd, SKILL_SOURCES_PATH, recordText);
+      }
+      return { agent: member, added, recorded: recordText !== undefined };
+    });
+  } finally {
+    fetched.dispose();
+  }
+  return report(result.agent, result.added, result.recorded, options);
+}
 
-  const data: SkillsAddData = {
-    name,
-    scope: agent ? 'agent' : 'team',
-    ...(agent ? { agent: agent.name } : {}),
+function report(
+  agent: ReturnType<typeof requireAgent> | undefined,
+  added: { picked: Picked; plan: InstallPlan }[],
+  recorded: boolean,
+  options: SkillsAddOptions,
+): CommandResult<SkillsAddData> {
+  const skills: AddedSkill[] = added.map(({ picked, plan }) => ({
+    name: picked.source.report.dirName,
     destination: plan.destination,
     files: plan.files,
     ...(plan.backup ? { backup: plan.backup } : {}),
+    unchanged: plan.unchanged === true,
     skipped: plan.skipped,
     git: plan.git,
-    warnings: source.report.warnings,
+    warnings: picked.source.report.warnings,
+    source: picked.record,
+  }));
+  const first = skills[0]!;
+  const data: SkillsAddData = {
+    name: first.name,
+    scope: agent ? 'agent' : 'team',
+    ...(agent ? { agent: agent.name } : {}),
+    destination: first.destination,
+    files: first.files,
+    ...(first.backup ? { backup: first.backup } : {}),
+    skipped: first.skipped,
+    git: first.git,
+    warnings: first.warnings,
+    skills,
+    ...(recorded ? { recorded: SKILL_SOURCES_PATH } : {}),
     dryRun: options.dryRun,
   };
   return {
@@ -60,12 +177,19 @@ export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext):
     exitCode: 0,
     render(ui) {
       const who = agent ? `${agent.displayName}'s skills` : 'the team skills';
-      const verb = options.dryRun ? 'Would add' : 'Added';
-      ui.success(`${verb} skill "${name}" to ${who}: ${plan.destination}/ (${plural(plan.files.length, 'file')})`);
-      if (plan.backup) ui.out(`  ${options.dryRun ? 'Would back up' : 'Backed up'} the previous version to ${plan.backup}/`);
-      for (const file of plan.skipped) ui.warn(`${file} is a symlink or special file; not copied`);
-      for (const entry of plan.git) ui.warn(`${entry} is git's own data; not copied`);
-      for (const warning of source.report.warnings) ui.warn(`${name}: ${warning.message}`);
+      for (const skill of skills) {
+        if (skill.unchanged) {
+          ui.success(`Skill "${skill.name}" is in ${who} already, file for file: ${skill.destination}/ (nothing to write)`);
+          continue;
+        }
+        const verb = options.dryRun ? 'Would add' : 'Added';
+        ui.success(`${verb} skill "${skill.name}" to ${who}: ${skill.destination}/ (${plural(skill.files.length, 'file')})`);
+        if (skill.backup) ui.out(`  ${options.dryRun ? 'Would back up' : 'Backed up'} the previous version to ${skill.backup}/`);
+        for (const file of skill.skipped) ui.warn(`${file} is a symlink or special file; not copied`);
+        for (const entry of skill.git) ui.warn(`${entry} is git's own data; not copied`);
+        for (const warning of skill.warnings) ui.warn(`${skill.name}: ${warning.message}`);
+      }
+      if (recorded && !options.dryRun) ui.out(`  Source recorded in ${SKILL_SOURCES_PATH}: "create-squad skills update <name>" fetches it again`);
       if (options.dryRun) ui.out('Dry run: nothing was written.');
     },
   };

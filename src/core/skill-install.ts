@@ -113,6 +113,8 @@ export function skillDestination(name: string, agent: string | undefined, hint: 
 export interface InstallPlan {
   /** Repo-relative destination folder. */
   destination: string;
+  /** The destination holds this very skill already, file for file: nothing to write, nothing to back up. */
+  unchanged?: boolean;
   /** Repo-relative backup folder of the skill being replaced, if any. */
   backup?: string;
   /**
@@ -136,7 +138,53 @@ function existingSkill(root: string, destination: string): string | undefined {
   return isTeam && !isBuiltinSkillName(name) && existsInside(root, legacy) ? legacy : undefined;
 }
 
-export function planSkillInstall(root: string, source: SkillSource, destination: string, force: boolean, now = new Date()): InstallPlan {
+/**
+ * Whether the skill folder at `destination` holds exactly the files of `source` (same paths, bytes
+ * and executable bits, nothing more): adding it again would change nothing.
+ */
+export async function isInstalledCopy(root: string, destination: string, source: SkillSource): Promise<boolean> {
+  if (!existsInside(root, destination)) return false;
+  const target = resolveInside(root, destination, { allowFinalSymlink: true });
+  if (!isDirectory(target) || fs.lstatSync(target).isSymbolicLink()) return false;
+  const installed = await listTree(target);
+  if (installed.skipped.length > 0 || installed.git.length > 0 || installed.files.length !== source.tree.files.length) return false;
+  return installed.files.every((file, i) => {
+    const wanted = source.tree.files[i]!;
+    return (
+      file.path === wanted.path &&
+      file.size === wanted.size &&
+      file.executable === wanted.executable &&
+      sameBytes(path.join(target, ...file.path.split('/')), path.join(source.dir, ...wanted.path.split('/')))
+    );
+  });
+}
+
+/** Whether two files of the same size hold the same bytes, read a chunk at a time. */
+function sameBytes(a: string, b: string): boolean {
+  const size = 64 * 1024;
+  const [bufA, bufB] = [Buffer.alloc(size), Buffer.alloc(size)];
+  const [fdA, fdB] = [fs.openSync(a, 'r'), fs.openSync(b, 'r')];
+  try {
+    for (;;) {
+      const readA = fs.readSync(fdA, bufA, 0, size, null);
+      const readB = fs.readSync(fdB, bufB, 0, size, null);
+      if (readA !== readB || !bufA.subarray(0, readA).equals(bufB.subarray(0, readB))) return false;
+      if (readA === 0) return true;
+    }
+  } finally {
+    fs.closeSync(fdA);
+    fs.closeSync(fdB);
+  }
+}
+
+/**
+ * Plan installing `source` at `destination`. `unchanged` (see isInstalledCopy): the skill there is
+ * this one already, so nothing is written or backed up, with or without `force`.
+ */
+export function planSkillInstall(root: string, source: SkillSource, destination: string, force: boolean, now = new Date(), unchanged = false): InstallPlan {
+  if (unchanged) {
+    return { destination, unchanged: true, files: source.tree.files.map((f) => f.path), skipped: source.tree.skipped, git: source.tree.git };
+  }
   const replaces = existingSkill(root, destination);
   const target = resolveInside(root, replaces ?? destination, { allowFinalSymlink: true });
   const exists = replaces !== undefined;
@@ -162,6 +210,7 @@ export function planSkillInstall(root: string, source: SkillSource, destination:
  * folders that killed runs left beside it go first.
  */
 export function applySkillInstall(root: string, source: SkillSource, plan: InstallPlan): void {
+  if (plan.unchanged) return;
   const parent = path.posix.dirname(plan.destination);
   sweepDebris(resolveInside(root, parent), SKILL_STAGING_PATTERN, 'dir');
   const staging = skillStagingDir(plan.destination, workId());

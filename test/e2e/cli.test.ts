@@ -53,7 +53,7 @@ describe('the CLI shell', () => {
   it('exits 2 when a required argument is missing', async () => {
     const result = await runCli(['skills', 'add'], { cwd: tempRepo() });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^✗ missing required argument 'dir'/);
+    expect(result.stderr).toMatch(/^✗ missing required argument 'source'/);
   });
 
   it('prints a JSON error document on stdout with --json', async () => {

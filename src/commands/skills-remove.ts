@@ -1,0 +1,35 @@
+/** `create-squad skills remove <name> [--agent N]`: take a skill out, into the backups (never deleted). */
+import { locateSkill, removalBackup, removeSkill, type InstalledSkill } from '../core/skill-manage.js';
+import type { CommandContext, CommandResult } from './context.js';
+import { underSquadLock } from './lock.js';
+
+export interface SkillsRemoveOptions {
+  name: string;
+  agent?: string;
+  dryRun: boolean;
+}
+
+export interface SkillsRemoveData extends InstalledSkill {
+  /** Where the skill was (or would be) moved. */
+  backup: string;
+  dryRun: boolean;
+}
+
+export async function skillsRemove(options: SkillsRemoveOptions, ctx: CommandContext): Promise<CommandResult<SkillsRemoveData>> {
+  const data = await underSquadLock(ctx, 'skills remove', options.dryRun, async () => {
+    const skill = locateSkill(ctx.cwd, options.name, options.agent, 'remove');
+    const backup = removalBackup(skill, new Date());
+    if (!options.dryRun) removeSkill(ctx.cwd, skill, backup);
+    return { ...skill, backup, dryRun: options.dryRun };
+  });
+  return {
+    data,
+    exitCode: 0,
+    render(ui) {
+      const whose = data.agent ? `${data.agent}'s skills` : 'the team skills';
+      ui.success(`${options.dryRun ? 'Would remove' : 'Removed'} skill "${data.name}" from ${whose}: ${data.destination}/`);
+      ui.out(`  ${options.dryRun ? 'Would move' : 'Moved'} it whole to ${data.backup}/ (move it back to restore it)`);
+      if (options.dryRun) ui.out('Dry run: nothing was written.');
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * `create-squad skills update <name> [--agent N]`: fetch a skill again from the source `skills add`
+ * recorded, and replace the installed one (backed up first) when it differs.
+ */
+import path from 'node:path';
+import { SquadError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/fs-safe.js';
+import { applySkillInstall, isInstalledCopy, planSkillInstall, readSkillSource } from '../core/skill-install.js';
+import { locateSkill, skillHome, type InstalledSkill } from '../core/skill-manage.js';
+import { SKILL_SOURCES_PATH, fetchSource, readSources, recordSources, recordedSpec, sourceRecord, type SourceRecord } from '../core/skill-sources.js';
+import type { CommandContext, CommandResult } from './context.js';
+import { underSquadLock } from './lock.js';
+
+export interface SkillsUpdateOptions {
+  name: string;
+  agent?: string;
+  dryRun: boolean;
+}
+
+export interface SkillsUpdateData extends InstalledSkill {
+  source: SourceRecord;
+  /** The installed skill is what the source holds: nothing was (or would be) replaced. */
+  unchanged: boolean;
+  /** Where the replaced version went. */
+  backup?: string;
+  /** git: the commit installed before, and the one installed now. */
+  from?: string;
+  to?: string;
+  dryRun: boolean;
+}
+
+function recordFor(root: string, skill: InstalledSkill): SourceRecord {
+  const record = readSources(root).records[skill.destination];
+  if (record) return record;
+  throw new SquadError('NOT_FOUND', `no source is recorded for ${skill.destination}`, {
+    hint: `it was added before create-squad recorded sources, or by hand: add it again with "create-squad skills add <source> --force${skill.agent ? ` --agent ${skill.agent}` : ''}"`,
+  });
+}
+
+/**
+ * The installed skill to update; one whose folder is missing but whose source is recorded (an update
+ * killed between its backup and its swap) is installed again where it was.
+ */
+function installedOrRecorded(root: string, options: SkillsUpdateOptions): InstalledSkill {
+  try {
+    return locateSkill(root, options.name, options.agent, 'update');
+  } catch (error) {
+    const home = skillHome(root, options.name, options.agent);
+    if (readSources(root).records[home.destination] === undefined) throw error;
+    return home;
+  }
+}
+
+export async function skillsUpdate(options: SkillsUpdateOptions, ctx: CommandContext): Promise<CommandResult<SkillsUpdateData>> {
+  const located = installedOrRecorded(ctx.cwd, options);
+  const record = recordFor(ctx.cwd, located);
+  const spec = recordedSpec(ctx.cwd, record);
+  const fetched = await fetchSource(spec, ctx.env);
+  let data: SkillsUpdateData;
+  try {
+    const source = await readSkillSource(record.source, fetched.dir, ctx.env);
+    const fresh = { ...source, tree: { ...source.tree, git: spec.type === 'git' ? source.tree.git.filter((g) => g !== '.git') : source.tree.git } };
+    if (fresh.report.dirName !== located.name) {
+      throw new SquadError('CONFLICT', `${record.source} now holds the skill "${fresh.report.dirName}", not "${located.name}"`, {
+        hint: `add it under its new name with "create-squad skills add ${record.source}", then remove the old one; nothing was written`,
+      });
+    }
+    data = await underSquadLock(ctx, 'skills update', options.dryRun, async () => {
+      const skill = installedOrRecorded(ctx.cwd, options);
+      const unchanged = await isInstalledCopy(ctx.cwd, skill.destination, fresh);
+      const plan = planSkillInstall(ctx.cwd, fresh, skill.destination, true, new Date(), unchanged);
+      const updated = sourceRecord(ctx.cwd, spec, fetched, fetched.dir);
+      const recordText = recordSources(readSources(ctx.cwd), { [skill.destination]: { ...updated, source: record.source } });
+      if (!options.dryRun) {
+        applySkillInstall(ctx.cwd, fresh, plan);
+        if (recordText !== undefined) writeFileAtomic(ctx.cwd, SKILL_SOURCES_PATH, recordText);
+      }
+      return {
+        ...skill,
+        source: { ...updated, source: record.source },
+        unchanged: plan.unchanged === true,
+        ...(plan.backup ? { backup: plan.backup } : {}),
+        ...(record.commit ? { from: record.commit } : {}),
+        ...(updated.commit ? { to: updated.commit } : {}),
+        dryRun: options.dryRun,
+      };
+    });
+  } finally {
+    fetched.dispose();
+  }
+  return {
+    data,
+    exitCode: 0,
+    render(ui) {
+      const from = spec.type === 'folder' ? path.posix.normalize(record.source) : record.source;
+      if (data.unchanged) {
+        ui.success(`Skill "${data.name}" is up to date with ${from}${data.to ? ` (${data.to.slice(0, 12)})` : ''}: nothing to write`);
+        return;
+      }
+      const commits = data.from && data.to && data.from !== data.to ? ` (${data.from.slice(0, 12)} → ${data.to.slice(0, 12)})` : '';
+      ui.success(`${options.dryRun ? 'Would update' : 'Updated'} skill "${data.name}" from ${from}${commits}: ${data.destination}/`);
+      if (data.backup) ui.out(`  ${options.dryRun ? 'Would back up' : 'Backed up'} the installed version (with any local edits) to ${data.backup}/`);
+      if (options.dryRun) ui.out('Dry run: nothing was written.');
+    },
+  };
+}

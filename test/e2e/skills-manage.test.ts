@@ -1,0 +1,313 @@
+/**
+ * skills add from a folder of several skills and from git repositories (local ones, through
+ * file:// URLs: no network), skills update from the recorded source, skills remove into the backups.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SkillsAddData } from '../../src/commands/skills-add.js';
+import type { SkillsRemoveData } from '../../src/commands/skills-remove.js';
+import type { SkillsUpdateData } from '../../src/commands/skills-update.js';
+import { SKILL_SOURCES_PATH } from '../../src/core/skill-sources.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { debrisLeft } from '../helpers/debris.js';
+
+afterAll(cleanupTempDirs);
+
+const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
+
+async function run(root: string, args: string[]) {
+  const result = await runCli(args, { cwd: root });
+  if (result.code !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
+  return result;
+}
+
+async function squad(): Promise<string> {
+  const root = tempRepo();
+  await run(root, ['init', '--yes']);
+  return root;
+}
+
+/** A folder holding the skills api-style, sql-style and testing, each with a reference file. */
+function collection(): string {
+  const dir = path.join(tempDir('squad-collection-'), 'shared-skills');
+  for (const name of ['api-style', 'sql-style', 'testing']) {
+    writeFiles(dir, { [`${name}/SKILL.md`]: validSkill(name), [`${name}/references/notes.md`]: `# ${name}\n` });
+  }
+  writeFiles(dir, { 'README.md': '# Our skills\n' });
+  return dir;
+}
+
+function git(cwd: string, ...args: string[]): string {
+  const result = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+/** A bare repository (file:// URL) with `files` committed on main; `work` is the clone to change it from. */
+function gitSource(files: Record<string, string>): { url: string; work: string; bare: string } {
+  const base = tempDir('squad-git-');
+  const work = path.join(base, 'work');
+  fs.mkdirSync(work);
+  git(work, 'init', '-q', '-b', 'main');
+  writeFiles(work, files);
+  git(work, 'add', '-A');
+  git(work, 'commit', '-qm', 'skills');
+  const bare = path.join(base, 'skills.git');
+  git(base, 'clone', '-q', '--bare', work, bare);
+  git(work, 'remote', 'add', 'origin', bare);
+  return { url: pathToFileURL(bare).href, work, bare };
+}
+
+function commitAndPush(work: string, files: Record<string, string>, branch = 'main'): string {
+  writeFiles(work, files);
+  git(work, 'add', '-A');
+  git(work, 'commit', '-qm', 'change');
+  git(work, 'push', '-q', 'origin', `HEAD:${branch}`);
+  return git(work, 'rev-parse', 'HEAD');
+}
+
+function sources(root: string): Record<string, Record<string, string>> {
+  return JSON.parse(read(root, SKILL_SOURCES_PATH)).skills;
+}
+
+describe('skills add from a folder of several skills', () => {
+  it('asks which ones, then adds those named or all, recording where each came from', async () => {
+    const root = await squad();
+    const dir = collection();
+    const before = hashTree(root);
+    const ask = await runCli(['skills', 'add', dir], { cwd: root });
+    expect(ask.code).toBe(2);
+    expect(ask.stderr.trim()).toBe(`✗ ${dir} holds 3 skills: api-style, sql-style, testing — pick with --skill <name…>, or add them all with --all`);
+    const unknown = await runCli(['skills', 'add', dir, '--skill', 'nope'], { cwd: root });
+    expect(unknown.stderr.trim()).toBe(`✗ ${dir} has no skill named "nope" — it holds: api-style, sql-style, testing`);
+    expect(hashTree(root)).toBe(before);
+
+    const two = (await run(root, ['skills', 'add', dir, '--skill', 'sql-style', 'testing', '--json'])).json<SkillsAddData>();
+    expect(two.skills.map((s) => [s.name, s.destination, s.unchanged])).toEqual([
+      ['sql-style', '.github/skills/sql-style', false],
+      ['testing', '.github/skills/testing', false],
+    ]);
+    expect(two.recorded).toBe(SKILL_SOURCES_PATH);
+    expect(hashTree(path.join(root, '.github/skills/testing'))).toBe(hashTree(path.join(dir, 'testing')));
+    const relative = path.relative(root, dir).split(path.sep).join('/');
+    expect(sources(root)['.github/skills/sql-style']).toEqual({ source: `${relative}/sql-style`, type: 'folder', path: `${relative}/sql-style` });
+
+    // All of them: the two already there, file for file, are left as they are.
+    const all = await run(root, ['skills', 'add', dir, '--all', '--agent', 'fenster']);
+    expect(all.stdout).toContain('Added skill "api-style" to Fenster\'s skills: .ai-team/agents/fenster/skills/api-style/');
+    const team = (await run(root, ['skills', 'add', dir, '--all', '--force', '--json'])).json<SkillsAddData>();
+    expect(team.skills.map((s) => [s.name, s.unchanged, s.backup])).toEqual([
+      ['api-style', false, undefined],
+      ['sql-style', true, undefined],
+      ['testing', true, undefined],
+    ]);
+    expect(listFiles(root).filter((rel) => rel.startsWith('.ai-team/backups/'))).toEqual([]);
+  });
+
+  it('finds the skills in a repository-like folder: skills/ or .github/skills/', async () => {
+    const root = await squad();
+    const dir = tempDir('squad-repo-like-');
+    writeFiles(dir, { 'README.md': '# x\n', 'skills/pdf/SKILL.md': validSkill('pdf'), '.github/skills/docx/SKILL.md': validSkill('docx') });
+    const added = (await run(root, ['skills', 'add', dir, '--all', '--json'])).json<SkillsAddData>();
+    expect(added.skills.map((s) => s.name)).toEqual(['pdf', 'docx']);
+    const one = (await run(root, ['skills', 'add', dir, '--path', 'skills', '--agent', 'keaton', '--json'])).json<SkillsAddData>();
+    expect(one.skills.map((s) => s.destination)).toEqual(['.ai-team/agents/keaton/skills/pdf']);
+  });
+
+  it('validates every skill before writing any', async () => {
+    const root = await squad();
+    const dir = collection();
+    writeFiles(dir, { 'Broken/SKILL.md': validSkill('Broken') });
+    const before = hashTree(root);
+    const result = await runCli(['skills', 'add', dir, '--all'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toMatch(new RegExp(`^✗ ${dir}/Broken is not a valid skill: name "Broken" must be lowercase`));
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('ends with every skill and the record after a kill after any write', async () => {
+    const dir = collection();
+    const reference = await squad();
+    await run(reference, ['skills', 'add', dir, '--all']);
+    const expected = hashTree(path.join(reference, '.github/skills'));
+    let total = 0;
+    while ((await runCli(['skills', 'add', dir, '--all'], { cwd: await squad(), env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(total + 1) } })).code === -1) total += 1;
+    expect(total).toBe(10); // three skills of two files, each swapped in, then the record
+    for (let k = 1; k <= total; k += 1) {
+      const root = await squad();
+      expect((await runCli(['skills', 'add', dir, '--all'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } })).code).toBe(-1);
+      const again = await runCli(['skills', 'add', dir, '--all'], { cwd: root });
+      expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
+      expect(hashTree(path.join(root, '.github/skills')), `k=${k}`).toBe(expected);
+      expect(read(root, SKILL_SOURCES_PATH), `k=${k}`).toBe(read(reference, SKILL_SOURCES_PATH));
+      expect(debrisLeft(root), `k=${k}`).toEqual([]);
+    }
+  });
+});
+
+describe('skills add from a git repository', () => {
+  it('clones a file:// repository, shallow, and records the URL, the folder inside and the commit', async () => {
+    const { url, work } = gitSource({ 'README.md': '# skills\n', 'skills/pdf/SKILL.md': validSkill('pdf'), 'skills/pdf/scripts/run.sh': '#!/bin/sh\n', 'skills/docx/SKILL.md': validSkill('docx') });
+    const commit = git(work, 'rev-parse', 'HEAD');
+    const root = await squad();
+    const result = await run(root, ['skills', 'add', url, '--skill', 'pdf', '--json']);
+    const data = result.json<SkillsAddData>();
+    expect(data).toMatchObject({ name: 'pdf', destination: '.github/skills/pdf', files: ['SKILL.md', 'scripts/run.sh'], git: [] });
+    expect(data.skills[0]!.source).toEqual({ source: `${url} --path skills/pdf`, type: 'git', url, subpath: 'skills/pdf', commit });
+    expect(sources(root)['.github/skills/pdf']).toEqual(data.skills[0]!.source);
+    expect(read(root, '.github/skills/pdf/SKILL.md')).toBe(validSkill('pdf'));
+    expect(result.stderr).toBe('');
+  });
+
+  it('takes a branch (#ref or --ref) and a folder inside (--path), and a repository that is one skill', async () => {
+    const { url, work } = gitSource({ 'SKILL.md': validSkill('release-notes'), 'references/format.md': '# Format\n' });
+    commitAndPush(work, { 'SKILL.md': validSkill('release-notes', 'Use when writing release notes (beta).') }, 'beta');
+    const root = await squad();
+    const beta = (await run(root, ['skills', 'add', `${url}#beta`, '--json'])).json<SkillsAddData>();
+    expect(beta).toMatchObject({ name: 'release-notes', files: ['SKILL.md', 'references/format.md'], git: [] });
+    expect(read(root, '.github/skills/release-notes/SKILL.md')).toContain('(beta)');
+    expect(beta.skills[0]!.source).toMatchObject({ source: `${url}#beta`, ref: 'beta', subpath: '' });
+    const main = (await run(root, ['skills', 'add', url, '--ref', 'main', '--path', '.', '--agent', 'hockney', '--json'])).json<SkillsAddData>();
+    expect(main.destination).toBe('.ai-team/agents/hockney/skills/release-notes');
+    expect(read(root, main.destination + '/SKILL.md')).not.toContain('(beta)');
+  });
+
+  it('refuses what cannot be cloned or found, in one line, writing nothing', async () => {
+    const root = await squad();
+    const { url } = gitSource({ 'skills/pdf/SKILL.md': validSkill('pdf') });
+    const before = hashTree(root);
+    const missing = pathToFileURL(path.join(tempDir(), 'nothing.git')).href;
+    const cases: [string[], RegExp][] = [
+      [['skills', 'add', missing], new RegExp(`^✗ could not clone ${missing}: .+ — check the URL, the ref and your access`)],
+      [['skills', 'add', `${url}#no-such-branch`], /^✗ could not clone .+: Remote branch no-such-branch not found/],
+      [['skills', 'add', url, '--path', 'nope'], /^✗ file:.+ has no folder nope — /],
+      [['skills', 'add', url, '--path', '../x'], /^✗ the path inside the repository in .+ climbs out of it/],
+      [['skills', 'add', url], /^✗ file:.+ holds 1 skills|^✗ .+\.git holds no skill/],
+    ];
+    for (const [args, message] of cases.slice(0, 4)) {
+      const result = await runCli(args, { cwd: root });
+      expect(result.code, args.join(' ')).not.toBe(0);
+      expect(result.stderr.trim(), args.join(' ')).toMatch(message);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(hashTree(root)).toBe(before);
+    // One skill under skills/: no need to pick.
+    expect((await run(root, ['skills', 'add', url, '--json'])).json<SkillsAddData>().name).toBe('pdf');
+  });
+});
+
+describe('skills update', () => {
+  it('fetches a folder source again, backing up the installed version with its local edits', async () => {
+    const root = await squad();
+    const dir = collection();
+    await run(root, ['skills', 'add', dir, '--skill', 'testing']);
+    const upToDate = await run(root, ['skills', 'update', 'testing']);
+    expect(upToDate.stdout).toMatch(/^✓ Skill "testing" is up to date with .*shared-skills\/testing: nothing to write\n$/);
+
+    fs.appendFileSync(path.join(root, '.github/skills/testing/SKILL.md'), '\nA local edit.\n');
+    writeFiles(dir, { 'testing/SKILL.md': validSkill('testing', 'Use when writing tests (v2).') });
+    const before = hashTree(root);
+    expect((await run(root, ['skills', 'update', 'testing', '--dry-run'])).stdout).toContain('Would update skill "testing"');
+    expect(hashTree(root)).toBe(before);
+    const data = (await run(root, ['skills', 'update', 'testing', '--json'])).json<SkillsUpdateData>();
+    expect(data).toMatchObject({ name: 'testing', scope: 'team', destination: '.github/skills/testing', unchanged: false });
+    expect(read(root, `${data.backup}/SKILL.md`)).toContain('A local edit.');
+    expect(read(root, '.github/skills/testing/SKILL.md')).toContain('(v2)');
+  });
+
+  it('fetches a git source again, at the new commit', async () => {
+    const { url, work } = gitSource({ 'skills/pdf/SKILL.md': validSkill('pdf') });
+    const first = git(work, 'rev-parse', 'HEAD');
+    const root = await squad();
+    await run(root, ['skills', 'add', url, '--agent', 'fenster']);
+    const second = commitAndPush(work, { 'skills/pdf/SKILL.md': validSkill('pdf', 'Use when handling PDF files (v2).') });
+    const data = (await run(root, ['skills', 'update', 'pdf', '--agent', 'fenster', '--json'])).json<SkillsUpdateData>();
+    expect(data).toMatchObject({ destination: '.ai-team/agents/fenster/skills/pdf', from: first, to: second, unchanged: false });
+    expect(sources(root)['.ai-team/agents/fenster/skills/pdf']).toMatchObject({ commit: second, source: `${url} --path skills/pdf` });
+    expect(read(root, '.ai-team/agents/fenster/skills/pdf/SKILL.md')).toContain('(v2)');
+    expect((await run(root, ['skills', 'update', 'pdf', '--agent', 'fenster', '--json'])).json<SkillsUpdateData>().unchanged).toBe(true);
+  });
+
+  it('refuses a skill with no recorded source, or one not installed, in one line', async () => {
+    const root = await squad();
+    writeFiles(root, { '.github/skills/by-hand/SKILL.md': validSkill('by-hand') });
+    const before = hashTree(root);
+    const none = await runCli(['skills', 'update', 'by-hand'], { cwd: root });
+    expect(none.code).toBe(1);
+    expect(none.stderr.trim()).toBe('✗ no source is recorded for .github/skills/by-hand — it was added before create-squad recorded sources, or by hand: add it again with "create-squad skills add <source> --force"');
+    expect((await runCli(['skills', 'update', 'by-hnad'], { cwd: root })).stderr.trim()).toBe('✗ no team skill named "by-hnad" — did you mean by-hand? (see "create-squad skills list")');
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('ends updated after a kill after any write', async () => {
+    const dir = collection();
+    const base = await squad();
+    await run(base, ['skills', 'add', dir, '--skill', 'api-style']);
+    writeFiles(dir, { 'api-style/SKILL.md': validSkill('api-style', 'Use when designing APIs (v2).'), 'api-style/references/more.md': '# more\n' });
+    for (let k = 1; k <= 4; k += 1) {
+      const root = tempDir('squad-copy-');
+      fs.cpSync(base, root, { recursive: true });
+      expect((await runCli(['skills', 'update', 'api-style'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } })).code, `k=${k}`).toBe(-1);
+      const again = await runCli(['skills', 'update', 'api-style'], { cwd: root });
+      expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
+      expect(hashTree(path.join(root, '.github/skills/api-style')), `k=${k}`).toBe(hashTree(path.join(dir, 'api-style')));
+      expect(debrisLeft(root), `k=${k}`).toEqual([]);
+    }
+  });
+});
+
+describe('skills remove', () => {
+  it('moves a team or agent skill whole into the backups', async () => {
+    const root = await squad();
+    const dir = collection();
+    await run(root, ['skills', 'add', dir, '--skill', 'api-style']);
+    await run(root, ['skills', 'add', dir, '--skill', 'sql-style', '--agent', 'fenster']);
+    const installed = hashTree(path.join(root, '.github/skills/api-style'));
+    const before = hashTree(root);
+    const dry = await run(root, ['skills', 'remove', 'api-style', '--dry-run']);
+    expect(dry.stdout).toMatch(/^✓ Would remove skill "api-style" from the team skills: \.github\/skills\/api-style\/\n {2}Would move it whole to \.ai-team\/backups\/[^/]+\/\.github\/skills\/api-style\/ /);
+    expect(hashTree(root)).toBe(before);
+
+    const data = (await run(root, ['skills', 'remove', 'api-style', '--json'])).json<SkillsRemoveData>();
+    expect(data).toMatchObject({ name: 'api-style', scope: 'team', destination: '.github/skills/api-style', dryRun: false });
+    expect(fs.existsSync(path.join(root, '.github/skills/api-style'))).toBe(false);
+    expect(hashTree(path.join(root, data.backup))).toBe(installed);
+    const skills = (await run(root, ['skills', 'list', '--json'])).json<{ skills: { name: string }[] }>().skills.map((s) => s.name);
+    expect(skills).not.toContain('api-style');
+
+    const wrongScope = await runCli(['skills', 'remove', 'sql-style'], { cwd: root });
+    expect(wrongScope.stderr.trim()).toBe('✗ no team skill named "sql-style" — it is fenster\'s: add --agent fenster');
+    const agent = (await run(root, ['skills', 'remove', 'sql-style', '--agent', 'Fenster', '--json'])).json<SkillsRemoveData>();
+    expect(agent).toMatchObject({ scope: 'agent', agent: 'fenster', destination: '.ai-team/agents/fenster/skills/sql-style' });
+  });
+
+  it('refuses built-in skills, skills of other tools and unknown names, writing nothing', async () => {
+    const root = await squad();
+    writeFiles(root, { '.claude/skills/mine/SKILL.md': validSkill('mine') });
+    const before = hashTree(root);
+    const cases: [string[], number, string][] = [
+      [['skills', 'remove', 'squad-casting'], 1, '✗ squad-casting is a built-in skill: it comes with create-squad, and upgrade puts it back — built-in skills are not removed or updated one by one; "create-squad upgrade" keeps them current'],
+      [['skills', 'remove', 'mine'], 1, '✗ .claude/skills/mine is kept for other tools: create-squad reads it and never writes there — change it there yourself (move it out of that folder to take it away)'],
+      [['skills', 'remove', 'nope'], 1, '✗ no team skill named "nope" — see "create-squad skills list"'],
+      [['skills', 'remove', '../x'], 2, '✗ "../x" is not a skill name — give the name of the skill folder, e.g. api-design'],
+      [['skills', 'remove', 'x', '--agent', 'nobody'], 1, '✗ no agent named "nobody" in this squad — agents: keaton, fenster, hockney, scribe'],
+    ];
+    for (const [args, code, message] of cases) {
+      const result = await runCli(args, { cwd: root });
+      expect(result.code, args.join(' ')).toBe(code);
+      expect(result.stderr.trim(), args.join(' ')).toBe(message);
+    }
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('takes out a team skill of a squad not yet upgraded, from .ai-team/skills/', async () => {
+    const root = await squad();
+    writeFiles(root, { '.ai-team/skills/old-style/SKILL.md': validSkill('old-style') });
+    const data = (await run(root, ['skills', 'remove', 'old-style', '--json'])).json<SkillsRemoveData>();
+    expect(data.destination).toBe('.ai-team/skills/old-style');
+    expect(read(root, `${data.backup}/SKILL.md`)).toBe(validSkill('old-style'));
+  });
+});
