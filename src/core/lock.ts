@@ -114,6 +114,21 @@ export async function withSquadLock<T>(root: string, options: LockOptions, work:
   }
 }
 
+/**
+ * Remove the lock a killed run left (its process is gone), if there is one: what a writing command
+ * that finds nothing to write does, so a successful rerun leaves no debris of the killed one.
+ */
+export function clearStaleLock(root: string): void {
+  const lockPath = path.join(root, LOCK_FILE);
+  if (!fs.existsSync(lockPath)) return;
+  const owner = readLockOwner(lockPath);
+  try {
+    if (isStaleLock(lockPath, owner)) takeOverStale(lockPath, owner);
+  } catch {
+    // A read-only disk: the lock stays, and the next command that writes takes it over.
+  }
+}
+
 function ownerRecord(command: string): string {
   const owner: LockOwner = { pid: process.pid, host: os.hostname(), command, started: new Date().toISOString() };
   return `${JSON.stringify(owner)}\n`;

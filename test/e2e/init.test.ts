@@ -318,6 +318,19 @@ describe('init interrupted', () => {
   });
 });
 
+describe('init killed after its last write', () => {
+  it('leaves its lock, which the rerun (with nothing left to write) clears', async () => {
+    const reference = tempRepo();
+    const total = (await runCli(['init', '--yes', '--json'], { cwd: reference })).json<InitJson>().created.length;
+    const root = tempRepo();
+    expect((await runCli(['init', '--yes'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(total) } })).code).toBe(-1);
+    expect(fs.existsSync(path.join(root, LOCK_FILE))).toBe(true);
+    const again = await runCli(['init', '--yes', '--json'], { cwd: root });
+    expect(again.json<InitJson>().created).toEqual([]);
+    expect(fs.existsSync(path.join(root, LOCK_FILE))).toBe(false);
+  });
+});
+
 describe('init on what is already there', () => {
   it('plans a file once when the roster lists a member twice', async () => {
     const root = tempRepo();
