@@ -7,7 +7,10 @@ import path from 'node:path';
 import type { Ui } from '../cli/ui.js';
 import { defaultUniverseName, universes } from '../core/casting.js';
 import { checkWritableDir, ensureWritableDir } from '../core/fs-safe.js';
+import { readStateText } from '../core/confined.js';
+import { applySteps, describeSteps } from '../core/members.js';
 import { COORDINATOR_PATH, SCRIBE_AGENT, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
+import { detectStack, planContextChange, type ContextChange, type ContextField } from '../core/project-context.js';
 import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/roles.js';
 import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/scaffold.js';
 import { compareCodePoints, isMapping } from '../core/util.js';
@@ -60,6 +63,14 @@ export interface InitData {
   universe: string;
   dryRun: boolean;
   gitattributesAdded: string[];
+  /** The project context of an existing squad, changed by --project, --stack or --owner. */
+  context?: {
+    changed: { field: ContextField; from: string; to: string }[];
+    /** team.md and the charters that said what team.md said. */
+    updated: string[];
+    /** Where team.md was backed up first. */
+    backup?: string;
+  };
   notes: string[];
 }
 
@@ -100,8 +111,13 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
   // something to write (a dry run, or a complete squad on a read-only disk, still report).
   checkWritableDir(root, { write: false });
 
+  // A new squad's stack, when not given, is read from the repository's manifest files.
+  const teamExists = readStateText(root, squadPaths.team) !== undefined;
+  const detected = options.stack === undefined && !teamExists ? detectStack(root) : undefined;
+  const stackNote = detected?.stack ? [`stack read from ${detected.from.join(', ')}: ${detected.stack} (give another with --stack)`] : [];
   const flags: ScaffoldOptions = {
     team: options.team,
+    ...(detected?.stack ? { stack: detected.stack } : {}),
     ...(options.roles === undefined ? {} : { roles: splitRoleList(options.roles) }),
     ...(options.universe === undefined ? {} : { universe: options.universe }),
     ...(options.project === undefined ? {} : { project: options.project }),
@@ -119,7 +135,7 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
     const questions: InitQuestions = {
       defaults: {
         project: options.project ?? suggestedProject(root),
-        stack: options.stack ?? '',
+        stack: options.stack ?? detected?.stack ?? '',
         owner: options.owner ?? '',
         roles: defaultRoles(),
         universe: defaultUniverseName(),
@@ -140,16 +156,19 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
     }
   }
 
+  let context = contextChange(root, plan, options);
   // Nothing to write: still clear the lock a killed run of this command may have left.
-  if (!options.dryRun && plan.files.length === 0) clearStaleLock(root);
-  if (!options.dryRun && plan.files.length > 0) {
+  if (!options.dryRun && plan.files.length === 0 && !context) clearStaleLock(root);
+  if (!options.dryRun && (plan.files.length > 0 || context)) {
     ensureWritableDir(root);
     // Planned again under the lock: another command may have written since the plan above.
-    plan = await underSquadLock(ctx, 'init', false, async () => {
+    ({ plan, context } = await underSquadLock(ctx, 'init', false, async () => {
       const fresh = await planScaffold(root, chosen);
+      const freshContext = contextChange(root, fresh, options);
       if (fresh.files.length > 0) applyScaffold(fresh);
-      return fresh;
-    }, root);
+      if (freshContext) applySteps(root, freshContext.steps, 'init was running');
+      return { plan: fresh, context: freshContext };
+    }, root));
   }
 
   const created = plan.files.map((file) => file.path).sort(compareCodePoints);
@@ -161,9 +180,37 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
     universe: plan.universe,
     dryRun: options.dryRun,
     gitattributesAdded: plan.gitattributesAdded,
-    notes: [...movedUpNote(root, ctx), ...plan.notes],
+    ...(context ? { context: { changed: context.changed, updated: describeSteps(context.steps).modified, ...(context.backup ? { backup: context.backup } : {}) } } : {}),
+    notes: [...movedUpNote(root, ctx), ...stackNote, ...plan.notes, ...(context?.notes ?? [])],
   };
   return { data, exitCode: 0, render: (ui) => renderInit(ui, plan, data) };
+}
+
+/**
+ * The change --project, --stack and --owner make to the context of a squad whose team.md exists
+ * (a team.md init creates gets them as it is written); undefined when there is none to make.
+ */
+function contextChange(root: string, plan: ScaffoldPlan, options: InitOptions): ContextChange | undefined {
+  if (plan.files.some((file) => file.path === squadPaths.team)) return undefined;
+  const teamText = readStateText(root, squadPaths.team);
+  if (teamText === undefined) return undefined;
+  const wanted = {
+    ...(options.project === undefined ? {} : { project: options.project }),
+    ...(options.stack === undefined ? {} : { stack: options.stack }),
+    ...(options.owner === undefined ? {} : { owner: options.owner }),
+  };
+  return planContextChange(root, teamText, wanted, new Date());
+}
+
+const FIELD_LABELS: Record<ContextField, string> = { project: 'Project', stack: 'Stack', owner: 'Owner' };
+
+function renderContext(ui: Ui, data: InitData): void {
+  const context = data.context;
+  if (!context) return;
+  ui.success(`${data.dryRun ? 'Would update' : 'Updated'} the project context in ${data.dir}`);
+  for (const { field, from, to } of context.changed) ui.out(`  ${FIELD_LABELS[field]}: "${from}" → "${to}"`);
+  for (const file of context.updated) ui.out(`  ${data.dryRun ? 'would update' : 'updated'}  ${file}`);
+  if (context.backup) ui.out(`  ${squadPaths.team} as it was: ${context.backup}`);
 }
 
 function renderGroups(ui: Ui, paths: readonly string[], extra: (label: string) => string = () => ''): void {
@@ -179,9 +226,11 @@ function renderGroups(ui: Ui, paths: readonly string[], extra: (label: string) =
 function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   const team = data.members.map((m) => `${m.name} (${m.role})`).join(', ');
   for (const note of data.notes) ui.warn(note);
+  renderContext(ui, data);
   if (data.created.length === 0) {
-    ui.success(`Nothing to do: the squad is already complete in ${data.dir} (${plural(data.skipped.length, 'file')} already there)`);
+    if (!data.context) ui.success(`Nothing to do: the squad is already complete in ${data.dir} (${plural(data.skipped.length, 'file')} already there)`);
     ui.out(`  Team (${data.universe}): ${team}`);
+    if (data.dryRun && data.context) ui.out('Dry run: nothing was written.');
     return;
   }
   const verb = data.dryRun ? 'Would create' : 'Created';

@@ -341,12 +341,6 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
     stack: options.stack ?? fromTeam.stack,
     owner: options.owner ?? fromTeam.owner,
   };
-  if (teamText !== undefined) {
-    const ignored = (['project', 'stack', 'owner'] as const).filter((key) => options[key] !== undefined && options[key] !== fromTeam[key]);
-    if (ignored.length > 0) {
-      notes.push(`${squadPaths.team} already exists; ${ignored.map((key) => `--${key}`).join(', ')} ${ignored.length === 1 ? 'was' : 'were'} not applied to it (edit its project context by hand)`);
-    }
-  }
 
   // Casting policy: the squad's own, when it has one.
   let policy: CastingPolicy;

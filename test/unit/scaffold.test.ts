@@ -225,12 +225,12 @@ describe('owned files that are symlinks', () => {
 });
 
 describe('project context flags on an existing team.md', () => {
-  it('says which flags were not applied', async () => {
+  it('leave team.md to the context change init plans (core/project-context.ts): no file, no note', async () => {
     const root = tempDir();
     applyScaffold(await planScaffold(root, { now: NOW, project: 'Old' }));
     const plan = await planScaffold(root, { now: NOW, project: 'New', stack: 'Go', owner: '' });
-    expect(plan.notes).toContain(`${squadPaths.team} already exists; --project, --stack were not applied to it (edit its project context by hand)`);
-    expect((await planScaffold(root, { now: NOW, project: 'Old' })).notes).toEqual([]);
+    expect(plan.files).toEqual([]);
+    expect(plan.notes).toEqual([]);
   });
 });
 
