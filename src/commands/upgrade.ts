@@ -11,6 +11,7 @@ import { NEVER_WRITTEN, applyUpgrade, obstacleFix, planUpgrade, type UpgradePlan
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { groupPaths, plural } from './format.js';
+import { migrateSquadDir, renderSquadDirMigration, squadDirDryRun, type SquadDirReport } from './upgrade-squad-dir.js';
 
 export interface UpgradeCommandOptions {
   dryRun: boolean;
@@ -23,9 +24,13 @@ export type UpgradeData = Pick<UpgradePlan, 'from' | 'to' | 'upToDate' | 'create
   adopted: boolean;
   learnedSkillsUntouched: number;
   dryRun: boolean;
+  /** A squad the original Squad kept in .squad/, moved to .ai-team/ first. */
+  squadDir?: SquadDirReport;
 };
 
 export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContext): Promise<CommandResult<UpgradeData>> {
+  const squadDir = await migrateSquadDir(ctx, options.dryRun);
+  if (squadDir?.moved !== undefined && options.dryRun) return squadDirDryRun(squadDir, ctx);
   requireSquad(ctx.cwd);
   const plan = await underSquadLock(ctx, 'upgrade', options.dryRun, async () => {
     requireSquad(ctx.cwd);
@@ -52,9 +57,17 @@ export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContex
     learnedSkillsUntouched: plan.learnedSkills,
     notes: plan.notes,
     dryRun: options.dryRun,
+    ...(squadDir === undefined ? {} : { squadDir }),
   };
   // Files that needed an upgrade and could not get one: the job is not done.
-  return { data, exitCode: plan.notUpgraded.length > 0 ? 1 : 0, render: (ui) => renderUpgrade(ui, plan, data) };
+  return {
+    data,
+    exitCode: plan.notUpgraded.length > 0 ? 1 : 0,
+    render: (ui) => {
+      if (squadDir) renderSquadDirMigration(ui, squadDir, options.dryRun);
+      renderUpgrade(ui, plan, data);
+    },
+  };
 }
 
 /** Replaced files one per line, except the template copies: one line for all of them. */

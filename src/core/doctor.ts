@@ -31,6 +31,7 @@ import { shippedOwnedFiles, type OwnedFile } from './owned.js';
 import {
   COORDINATOR_PATH,
   GITATTRIBUTES_PATH,
+  ORIGINAL_SQUAD_DIR,
   SCRIBE_AGENT,
   SKILL_STAGING_PREFIX,
   TEAM_SKILLS_DIR,
@@ -44,7 +45,7 @@ import {
   squadPaths,
   templateCopyPath,
 } from './paths.js';
-import { listAgents, parseRoster, readRoster, requireSquad } from './roster.js';
+import { hasOriginalSquadDir, listAgents, parseRoster, readRoster, requireSquad } from './roster.js';
 import { readCasting, type CastingState } from './casting.js';
 import { STATE_TEMPLATES, planGitattributes } from './scaffold.js';
 import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
@@ -103,6 +104,17 @@ const LAYOUT: { path: string; kind: 'file' | 'folder'; severity: Severity }[] = 
   { path: charterPath(SCRIBE_AGENT), kind: 'file', severity: 'warning' },
 ];
 
+/** A squad the original Squad keeps in `.squad/`, beside the one in `.ai-team/`. */
+function twoSquadsFinding(): Finding {
+  return {
+    severity: 'error',
+    code: 'two-squads',
+    path: ORIGINAL_SQUAD_DIR,
+    message: `${ORIGINAL_SQUAD_DIR}/ holds a squad made by the original Squad beside the one in ${squadPaths.root}/: two teams, and create-squad sees only the second`,
+    fix: `keep one: move ${squadPaths.root}/ aside and run "create-squad upgrade" to move ${ORIGINAL_SQUAD_DIR}/ into its place, or move ${ORIGINAL_SQUAD_DIR}/ out of the repository`,
+  };
+}
+
 export async function runDoctor(root: string, options: DoctorOptions = {}): Promise<DoctorReport> {
   const findings: Finding[] = [];
   const add = (finding: Finding) => findings.push(finding);
@@ -112,9 +124,11 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
     requireSquad(root);
   } catch (error) {
     if (!isSquadError(error)) throw error;
-    add({ severity: 'error', code: 'no-squad', message: error.message, fix: error.hint ?? '' });
+    const code = hasOriginalSquadDir(root) ? 'squad-in-original-folder' : 'no-squad';
+    add({ severity: 'error', code, ...(code === 'no-squad' ? {} : { path: ORIGINAL_SQUAD_DIR }), message: error.message, fix: error.hint ?? '' });
     return report(findings, { skills: 0, members: 0, mcpServers: 0 }, undefined);
   }
+  if (hasOriginalSquadDir(root)) add(twoSquadsFinding());
 
   for (const entry of LAYOUT) {
     if (exists(entry.path, entry.kind)) continue;

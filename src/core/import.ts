@@ -93,7 +93,7 @@ import {
   squadPaths,
   teamSkillDir,
 } from './paths.js';
-import { listAgents, parseRoster, refuseInsideSquad, retargetRosterCharters, type RosterMember } from './roster.js';
+import { listAgents, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad, retargetRosterCharters, type RosterMember } from './roster.js';
 import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, planOwnedFiles, planScaffold, renderMemberFiles, type PlannedFile } from './scaffold.js';
 import { parseSkill, skillMetadata } from './skill.js';
 import { validateSkill } from './validate.js';
@@ -621,6 +621,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   const sourceName = path.basename(file).replace(/\.[^.]*$/, '').replace(/\p{Cc}/gu, '');
   const { format, document, legacySkills, original } = readSquadDocument(readSquadFile(file, shown, limits), { limits, sourceName });
   refuseInsideSquad(root);
+  refuseBesideOriginalSquad(root);
   checkWritableDir(root);
   const target = inspectTarget(root);
   if (target.hasSquad && (target.members > 0 || target.learnedSkills > 0) && !options.force) {

@@ -5,12 +5,13 @@
  *
  * - The repository root is the nearest folder, from the start upwards, that holds `.git` (a folder,
  *   or a file in a worktree or submodule).
- * - The squad root is the nearest folder that holds `.ai-team/`, searched upwards from the start
- *   and never above the repository root (a squad in a parent repository is someone else's).
+ * - The squad root is the nearest folder that holds `.ai-team/` (or `.squad/`, where the original
+ *   Squad keeps a squad: commands then say how to move it), searched upwards from the start and
+ *   never above the repository root (a squad in a parent repository is someone else's).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { squadPaths } from './paths.js';
+import { ORIGINAL_SQUAD_DIR, squadPaths } from './paths.js';
 
 function holds(dir: string, name: string, kind: 'folder' | 'any'): boolean {
   try {
@@ -44,7 +45,7 @@ export function findGitRoot(start: string): string | undefined {
  */
 export function findSquadRoot(start: string): string | undefined {
   for (const dir of upwards(start)) {
-    if (holds(dir, squadPaths.root, 'folder')) return dir;
+    if (holds(dir, squadPaths.root, 'folder') || holds(dir, ORIGINAL_SQUAD_DIR, 'folder')) return dir;
     if (holds(dir, '.git', 'any')) return undefined;
   }
   return undefined;

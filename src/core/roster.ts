@@ -220,16 +220,40 @@ export function hasSquad(root: string): boolean {
   }
 }
 
+/** Whether `root` has the folder where the original Squad (v0.5 and later) keeps a squad, `.squad/`. */
+export function hasOriginalSquadDir(root: string): boolean {
+  return isDirectory(resolveIn(root, ORIGINAL_SQUAD_DIR));
+}
+
+/**
+ * The error for a squad the original Squad keeps in `.squad/`, in a repository without `.ai-team/`:
+ * every command says what to do (upgrade moves it), never to run init (a second, empty team).
+ */
+export function originalSquadDirError(root: string): SquadError {
+  return new SquadError('NO_SQUAD', `the squad in ${root} is in ${ORIGINAL_SQUAD_DIR}/, where the original Squad (v0.5 and later) keeps it; create-squad reads a squad in ${AI_TEAM_DIR}/`, {
+    hint: `run "npx create-squad upgrade" to move it to ${AI_TEAM_DIR}/ (--dry-run shows how; every file the team wrote is kept, and the ones it changes are backed up); do not run init, which would start a second, empty team`,
+  });
+}
+
 /** Throw the standard "no squad here" error unless `root` has a `.ai-team/` folder. */
 export function requireSquad(root: string): void {
   if (!hasSquad(root)) {
     if (!fs.existsSync(root)) {
       throw new SquadError('NOT_FOUND', `the folder ${root} does not exist`, { hint: 'check the path given with --cwd, or run the command inside the repository' });
     }
+    if (hasOriginalSquadDir(root)) throw originalSquadDirError(root);
     throw new SquadError('NO_SQUAD', `no squad found in ${root} (there is no ${squadPaths.root}/ folder)`, {
       hint: 'run "npx create-squad init" first, or pass --cwd <dir> to point at the repository',
     });
   }
+}
+
+/**
+ * Refuse to make a squad in `.ai-team/` beside one the original Squad keeps in `.squad/` (init,
+ * import): that would be a second team, and the first would stay invisible to create-squad.
+ */
+export function refuseBesideOriginalSquad(root: string): void {
+  if (!hasSquad(root) && hasOriginalSquadDir(root)) throw originalSquadDirError(root);
 }
 
 /**

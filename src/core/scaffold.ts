@@ -43,7 +43,7 @@ import { folderNameProblem } from './names.js';
 import { isShippedContent, shippedOwnedFiles, type OwnedFile } from './owned.js';
 import { SCRIBE_AGENT, agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths, stateTemplate } from './paths.js';
 import { checkRoles, defaultRoles, findRolePreset } from './roles.js';
-import { isRosterHeader, parseRoster, refuseInsideSquad } from './roster.js';
+import { isRosterHeader, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad } from './roster.js';
 import { renderTemplate } from './templates.js';
 import { compareCodePoints } from './util.js';
 import { packageVersion } from './version.js';
@@ -310,6 +310,7 @@ function refuseMemberFolders(members: readonly ScaffoldMember[], source: string)
  */
 export async function planScaffold(root: string, options: ScaffoldOptions = {}): Promise<ScaffoldPlan> {
   refuseInsideSquad(root);
+  refuseBesideOriginalSquad(root);
   const now = options.now ?? new Date();
   const version = options.version ?? packageVersion();
   const wantTeam = options.team !== false;

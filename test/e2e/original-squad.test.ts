@@ -6,8 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRoster } from '../../src/core/roster.js';
-import { squadPaths } from '../../src/core/paths.js';
-import { cleanupTempDirs, runCli, tempDir, tempRepo } from '../helpers/cli.js';
+import { ORIGINAL_SQUAD_DIR, squadPaths } from '../../src/core/paths.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { debrisLeft } from '../helpers/debris.js';
+import { fileContents, fileHashes, lostFiles } from '../helpers/original-data.js';
 import { originalSquadFiles, writeOriginalSquad } from '../helpers/original-squad.js';
 
 afterAll(cleanupTempDirs);
@@ -92,5 +94,100 @@ describe('the original roster layout', () => {
       expect(JSON.parse(read(target, rel))).toEqual(JSON.parse(files[rel]!));
     }
     expect(parseRoster(read(target, squadPaths.team)).map((m) => `${m.displayName}:${m.human}`)).toEqual(['Ripley:false', 'Parker:false', 'Lambert:false', 'Scribe:false', 'Dana:true']);
+  });
+});
+
+function dotSquad(): string {
+  const root = tempRepo();
+  writeOriginalSquad(root, { dir: '.squad' });
+  return root;
+}
+
+/** Every file outside the backups, with its hash: two squads that compare equal hold the same files. */
+function withoutBackups(root: string): Map<string, string> {
+  return new Map([...fileHashes(root)].filter(([rel]) => !rel.startsWith(`${squadPaths.backups}/`)));
+}
+
+describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
+  it('every command says what to do, never to run init, and writes nothing', async () => {
+    const root = dotSquad();
+    const before = hashTree(root);
+    const doctor = await runCli(['doctor', '--json'], { cwd: root });
+    expect(doctor.json<{ findings: { code: string; fix: string }[] }>().findings).toMatchObject([{ code: 'squad-in-original-folder', fix: expect.stringMatching(/create-squad upgrade/) }]);
+    const out = path.join(tempDir(), 'x.squad');
+    const squadFile = path.join(tempDir(), 'in.squad');
+    fs.writeFileSync(squadFile, JSON.stringify({ squad_format_version: '1.1', agents: {} }));
+    for (const args of [['prompt', 'parker', '--task', 'x'], ['route', 'add a dock endpoint'], ['hire', 'Tester'], ['export', '--out', out], ['init', '--yes'], ['import', squadFile], ['teach', '--team', 'always run the linter before pushing']]) {
+      const result = await runCli(args, { cwd: root });
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr, args.join(' ')).toMatch(/is in \.squad\/, where the original Squad \(v0\.5 and later\) keeps it.*run "npx create-squad upgrade" to move it/);
+      expect(result.stderr).not.toMatch(/no squad found/);
+    }
+    const sub = path.join(root, 'packages', 'app');
+    fs.mkdirSync(sub, { recursive: true });
+    expect((await runCli(['route', 'x'], { cwd: sub })).stderr).toMatch(/is in \.squad\//);
+    fs.rmdirSync(sub);
+    fs.rmdirSync(path.dirname(sub));
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('upgrade moves it to .ai-team/ with one rename (dry run first), backs up the roster it changes, and loses nothing', async () => {
+    const root = dotSquad();
+    writeFiles(root, { '.squad/agents/Wash/charter.md': '# Wash — Pilot\n', '.github/workflows/squad-triage.yml': 'on: issues\n# reads .squad/team.md\n' });
+    const before = hashTree(root);
+    const dry = await runCli(['upgrade', '--dry-run', '--json'], { cwd: root });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.json<{ squadDir: { moved: object; renamed: object[] } }>().squadDir).toMatchObject({ moved: { from: '.squad', to: '.ai-team' }, renamed: [{ from: '.ai-team/agents/Wash', to: '.ai-team/agents/wash' }] });
+    expect(hashTree(root)).toBe(before);
+
+    const pristine = fileContents(root);
+    const team = read(root, '.squad/team.md');
+    const result = await runCli(['upgrade', '--json'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(fs.existsSync(path.join(root, ORIGINAL_SQUAD_DIR))).toBe(false);
+    expect(lostFiles(pristine, root)).toEqual([]);
+    const data = result.json<{ squadDir: { roster: { backup: string }; notes: string[] } }>();
+    expect(read(root, data.squadDir.roster.backup)).toBe(team);
+    expect(read(root, squadPaths.team)).toBe(team.replace(/`\.squad\/agents\//g, '`.ai-team/agents/'));
+    expect(data.squadDir.notes.join('\n')).toMatch(/1 file outside the squad still names \.squad\/ \(\.github\/workflows\/squad-triage\.yml\)/);
+    expect(fs.existsSync(path.join(root, squadPaths.agents, 'wash', 'charter.md'))).toBe(true);
+
+    const prompt = await runCli(['prompt', 'parker', '--task', 'add a dock endpoint'], { cwd: root });
+    expect(prompt.stdout).toContain('You are Parker, the Backend Dev');
+    const again = await runCli(['upgrade', '--json'], { cwd: root });
+    expect(again.json()).not.toHaveProperty('squadDir');
+  });
+
+  it('killed after any write, the next upgrade finishes the move: one squad, nothing lost', async () => {
+    const reference = dotSquad();
+    await runCli(['upgrade'], { cwd: reference });
+    const expected = withoutBackups(reference);
+    // The move and the roster's writes come first; then a sample of the usual upgrade's.
+    for (let k = 1; ; k += k < 6 ? 1 : 9) {
+      const root = dotSquad();
+      const pristine = fileContents(root);
+      const killed = await runCli(['upgrade'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
+      if (killed.code !== -1) break;
+      expect(fs.existsSync(path.join(root, ORIGINAL_SQUAD_DIR)) && fs.existsSync(path.join(root, squadPaths.root)), `k=${k}: two squads`).toBe(false);
+      const again = await runCli(['upgrade'], { cwd: root });
+      expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
+      expect(withoutBackups(root), `k=${k}`).toEqual(expected);
+      expect(lostFiles(pristine, root), `k=${k}`).toEqual([]);
+      expect(debrisLeft(root), `k=${k}`).toEqual([]);
+      expect(k, 'the upgrade never finished').toBeLessThan(200);
+    }
+  });
+
+  it('beside a squad in .ai-team/ it is two teams: upgrade refuses and writes nothing, doctor says which to keep', async () => {
+    const root = dotSquad();
+    writeFiles(root, { '.ai-team/team.md': '# Team\n' });
+    const before = hashTree(root);
+    const result = await runCli(['upgrade'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^✗ this repository has two squads: \.squad\/ \(made by the original Squad\) and \.ai-team\/ — keep one/);
+    expect(hashTree(root)).toBe(before);
+    const doctor = await runCli(['doctor', '--json'], { cwd: root });
+    expect(doctor.json<{ findings: { code: string }[] }>().findings.map((f) => f.code)).toContain('two-squads');
+    expect(listFiles(root).some((rel) => rel.startsWith(`${squadPaths.backups}/`))).toBe(false);
   });
 });

@@ -37,16 +37,29 @@ export function originalExport(file: string): string {
   return out;
 }
 
+/** Each file below `root` (`.git` left out), by repo-relative path. */
+export function fileContents(root: string): Map<string, Buffer> {
+  return new Map(listFiles(root).map((rel) => [rel, fs.readFileSync(path.join(root, rel))]));
+}
+
 /** sha256 of each file below `root` (`.git` left out), by repo-relative path. */
 export function fileHashes(root: string): Map<string, string> {
-  return new Map(listFiles(root).map((rel) => [rel, crypto.createHash('sha256').update(fs.readFileSync(path.join(root, rel))).digest('hex')]));
+  return new Map([...fileContents(root)].map(([rel, data]) => [rel, sha256(data)]));
+}
+
+function sha256(data: Buffer): string {
+  return crypto.createHash('sha256').update(data).digest('hex');
 }
 
 /**
- * The files of `before` whose bytes are nowhere in the tree `after` (at their path, moved, or in a
- * backup): what a command lost.
+ * The files of `before` (contents by path) whose bytes are nowhere in the tree at `root`: not at
+ * their path, moved, nor in a backup, and not the start of the file now at their path (lines
+ * appended, as to .gitattributes). What a command lost.
  */
-export function lostFiles(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
-  const kept = new Set(after.values());
-  return [...before].filter(([, hash]) => !kept.has(hash)).map(([rel]) => rel);
+export function lostFiles(before: ReadonlyMap<string, Buffer>, root: string): string[] {
+  const after = fileContents(root);
+  const kept = new Set([...after.values()].map(sha256));
+  return [...before]
+    .filter(([rel, data]) => !kept.has(sha256(data)) && !(after.get(rel)?.subarray(0, data.length).equals(data) ?? false))
+    .map(([rel]) => rel);
 }

@@ -1,0 +1,89 @@
+/**
+ * The part of `upgrade` that moves a squad the original Squad keeps in `.squad/` to `.ai-team/`
+ * (core/original/squad-dir.ts), under the squad lock, before the usual upgrade runs on it.
+ */
+import type { Ui } from '../cli/ui.js';
+import { ensureWritableDir } from '../core/fs-safe.js';
+import { applySquadDirMigration, isSquadDirMigrationDone, planSquadDirMigration, type FolderMove } from '../core/original/squad-dir.js';
+import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR } from '../core/paths.js';
+import { packageVersion } from '../core/version.js';
+import type { CommandContext, CommandResult } from './context.js';
+import { underSquadLock } from './lock.js';
+import type { UpgradeData } from './upgrade.js';
+
+/** What the move did (or, in a dry run, would do). */
+export interface SquadDirReport {
+  /** `.squad/` → `.ai-team/`. */
+  moved?: FolderMove;
+  renamed: FolderMove[];
+  /** team.md, its Charter cells rewritten, and where its old text went. */
+  roster?: { path: string; backup: string };
+  notes: string[];
+}
+
+/**
+ * Move the squad out of `.squad/` (or finish a move a killed run left), unless there is nothing to
+ * do (undefined). A dry run writes nothing and takes no lock.
+ */
+export async function migrateSquadDir(ctx: CommandContext, dryRun: boolean): Promise<SquadDirReport | undefined> {
+  const first = planSquadDirMigration(ctx.cwd);
+  if (isSquadDirMigrationDone(first)) return undefined;
+  return underSquadLock(ctx, 'upgrade', dryRun, async () => {
+    const plan = planSquadDirMigration(ctx.cwd);
+    if (!dryRun && !isSquadDirMigrationDone(plan)) {
+      ensureWritableDir(ctx.cwd);
+      applySquadDirMigration(ctx.cwd, plan);
+    }
+    return {
+      ...(plan.move === undefined ? {} : { moved: plan.move }),
+      renamed: plan.renames,
+      ...(plan.roster === undefined ? {} : { roster: { path: plan.roster.path, backup: plan.roster.backup } }),
+      notes: plan.notes,
+    };
+  });
+}
+
+/**
+ * A dry run of a squad still in `.squad/`: the move is all that can be planned before it happens
+ * (the rest of the upgrade reads `.ai-team/`).
+ */
+export function squadDirDryRun(report: SquadDirReport, ctx: CommandContext): CommandResult<UpgradeData> {
+  // Only the move can be planned before it happens: the lists of the usual upgrade are empty, and
+  // those this command's plan may add later are absent.
+  const data = {
+    dir: ctx.cwd,
+    from: 'original Squad',
+    to: packageVersion(),
+    upToDate: false,
+    adopted: true,
+    created: [],
+    replaced: [],
+    backedUp: [],
+    skipped: [],
+    notUpgraded: [],
+    migrations: [],
+    learnedSkillsUntouched: 0,
+    notes: report.notes,
+    dryRun: true,
+    squadDir: report,
+  } as unknown as UpgradeData;
+  return {
+    data,
+    exitCode: 0,
+    render: (ui) => {
+      renderSquadDirMigration(ui, report, true);
+      ui.out(`Then the usual upgrade: the coordinator replaced (the original one backed up), the built-in skills installed, team skills moved to .github/skills/. Run "create-squad upgrade --dry-run" again after the move to see it file by file.`);
+      ui.out('Dry run: nothing was written.');
+    },
+  };
+}
+
+export function renderSquadDirMigration(ui: Ui, report: SquadDirReport, dryRun: boolean): void {
+  const verb = (past: string, base: string) => (dryRun ? `Would ${base}` : past);
+  if (report.moved) {
+    ui.success(`${verb('Moved', 'move')} the squad the original Squad kept in ${ORIGINAL_SQUAD_DIR}/ to ${AI_TEAM_DIR}/ (one rename: every file as it was)`);
+  }
+  for (const rename of report.renamed) ui.out(`  ${verb('Renamed', 'rename')} ${rename.from}/ → ${rename.to}/ (a folder name is lowercase letters, digits and hyphens)`);
+  if (report.roster) ui.out(`  ${verb('Pointed', 'point')} the roster's Charter cells at ${AI_TEAM_DIR}/ in ${report.roster.path} (the old text ${dryRun ? 'would go' : 'is'} in ${report.roster.backup})`);
+  for (const note of report.notes) ui.warn(note);
+}
