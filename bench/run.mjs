@@ -185,6 +185,13 @@ for (const count of SKILL_COUNTS) {
       count === 1000 ? { budgetRatio: 3, budgetMb: 150, group: 'prompt' } : { group: 'prompt' },
     ),
   );
+  log(
+    measure(
+      `route (${count} skills)`,
+      () => ({ argv: ['route', 'Add pagination to the orders API', '--json'], cwd: dir }),
+      count === 1000 ? { budgetRatio: 3, budgetMb: 150, group: 'route' } : { group: 'route' },
+    ),
+  );
 }
 
 if (!quick) {

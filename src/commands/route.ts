@@ -1,6 +1,6 @@
 /**
  * `create-squad route "<task>" | --task-file <path> [--json]`: suggest the member, spawn mode and skills for a task,
- * with the reason and the full ranking.
+ * with the reason, how clearly the best skill wins, the other candidate skills and the full ranking.
  */
 import { routeTask, type RouteSuggestion } from '../core/route.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -28,9 +28,13 @@ export async function route(options: RouteOptions, ctx: CommandContext): Promise
       }
       const who = suggestion.role ? `${suggestion.displayName} (${suggestion.role})` : suggestion.displayName;
       const skills = suggestion.skills.map((s) => `${s.name} (${s.terms.join(', ')})`).join(', ') || '-';
+      const activated = new Set(suggestion.skills.map((s) => s.name));
+      const others = suggestion.candidates.filter((c) => !activated.has(c.name)).map((c) => c.name).join(', ');
+      const margin = suggestion.candidates.length > 0 ? ` (margin ${suggestion.confidence.margin}, ${percent(suggestion.confidence.coverage)} of the task matched)` : '';
       ui.out(ui.style.bold('Agent:'), '  ', who);
-      ui.out(ui.style.bold('Mode:'), '   ', suggestion.mode);
+      ui.out(ui.style.bold('Mode:'), '   ', `${suggestion.mode}${margin}`);
       ui.out(ui.style.bold('Skills:'), ' ', skills);
+      if (others) ui.out(ui.style.bold('Others:'), ' ', others);
       ui.out(ui.style.bold('Why:'), '    ', suggestion.reason);
       ui.out();
       ui.table(
@@ -49,4 +53,8 @@ export async function route(options: RouteOptions, ctx: CommandContext): Promise
       ui.out(`Next: create-squad prompt ${suggestion.agent} --mode ${suggestion.mode}${skillFlags} --task "<the task>"`);
     },
   };
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
 }

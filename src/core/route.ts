@@ -1,21 +1,28 @@
 /**
- * Skill-aware routing (proposal 012 §5): which member fits a task, in which spawn mode, with which
- * skills. Everything here is explainable: BM25 text relevance over each member's role, charter
- * and own skills, and fixed word patterns for tasks that must never get a lightweight spawn.
+ * Skill-aware routing: which member fits a task, in which spawn mode, with which skills.
+ * Everything here is explainable: BM25F text relevance over each member's role, charter and the
+ * own skills the task calls for, a skill ranking with a confidence rule, and fixed word patterns
+ * for tasks that must never get a lightweight spawn.
  */
 import { readStateText } from './confined.js';
 import { discoverSkills, type DiscoveredSkill } from './discover.js';
 import { charterPath, SCRIBE_AGENT } from './paths.js';
+import { findRolePreset } from './roles.js';
 import { listAgents, requireSquad, type Agent } from './roster.js';
+import {
+  activatedSkills,
+  rankSkills,
+  skillConfidence,
+  skillFields,
+  type SkillConfidence,
+  type SkillMatch,
+} from './skill-rank.js';
 import type { SpawnMode } from './spawn-modes.js';
-import { rankDocuments } from './text-match.js';
-import { compareCodePoints, escapeRegExp } from './util.js';
+import { rankDocuments, type TextDocument } from './text-match.js';
+import { escapeRegExp } from './util.js';
 
+export { MAX_ACTIVATED_SKILLS, matchSkills, type SkillMatch } from './skill-rank.js';
 
-/** At most this many skills are activated (inlined in a lightweight spawn) for one task. */
-export const MAX_ACTIVATED_SKILLS = 3;
-/** A skill is activated when it scores at least this share of the best skill's score. */
-const ACTIVATION_SHARE = 0.5;
 /** Charter text beyond this many characters is not used for routing. */
 const CHARTER_ROUTING_CHARS = 20_000;
 
@@ -108,38 +115,6 @@ export function otherMemberNames(agents: readonly Agent[], self: string): string
     .flatMap((a) => [...(a.inRoster ? [a.displayName] : []), ...(/[\d-]/.test(a.name) ? [a.name] : [])]);
 }
 
-export interface SkillMatch {
-  skill: DiscoveredSkill;
-  score: number;
-  /** Task words (as written, lowercased) found in the skill's name and description. */
-  terms: string[];
-}
-
-/**
- * The skills a task calls for: BM25 of the task against each skill's name (weight 2) and
- * description, keeping at most MAX_ACTIVATED_SKILLS that score at least half the best score.
- */
-export function matchSkills(task: string, skills: readonly DiscoveredSkill[]): SkillMatch[] {
-  const ranked = rankDocuments(
-    skills.map((skill, index) => ({
-      id: String(index),
-      fields: { name: skill.name.replace(/-/g, ' '), description: skill.description ?? '' },
-    })),
-    task,
-    { weights: { name: 2, description: 1 } },
-  );
-  const best = ranked[0]?.score ?? 0;
-  if (best <= 0) return [];
-  return ranked
-    .filter((hit) => hit.score > 0 && hit.score >= best * ACTIVATION_SHARE)
-    .slice(0, MAX_ACTIVATED_SKILLS)
-    .map((hit) => ({
-      skill: skills[Number(hit.id)]!,
-      score: hit.score,
-      terms: [...new Set(Object.values(hit.matches).flat())].sort(compareCodePoints),
-    }));
-}
-
 /** Skills a prompt may show or activate: valid ones the model may invoke. */
 export function promptableSkills(skills: readonly DiscoveredSkill[]): DiscoveredSkill[] {
   return skills.filter((skill) => skill.valid && !skill.disableModelInvocation);
@@ -154,6 +129,18 @@ export interface RankedMember {
   matches: Record<string, string[]>;
 }
 
+/** A skill route ranks for the task, as route reports it. */
+export interface RoutedSkill {
+  name: string;
+  location: string;
+  /** Task words (as written, lowercased) found in the skill's name and description. */
+  terms: string[];
+}
+
+export interface RankedSkill extends RoutedSkill {
+  score: number;
+}
+
 export interface RouteSuggestion {
   task: string;
   agent: string;
@@ -161,22 +148,35 @@ export interface RouteSuggestion {
   role: string | undefined;
   mode: SpawnMode;
   /** Skill names to activate, best first. */
-  skills: { name: string; location: string; terms: string[] }[];
+  skills: RoutedSkill[];
   /** Why this member and this mode, in one or two sentences. */
   reason: string;
   /** Whether any member matched the task at all. */
   matched: boolean;
   ranking: RankedMember[];
+  /** The skills the chosen member sees that best match the task, best first (at most MAX_CANDIDATES). */
+  candidates: RankedSkill[];
+  /** How clearly the best skill wins; a lightweight spawn needs a clear winner. */
+  confidence: SkillConfidence;
 }
 
-/** Field weights for routing: a role match says most, skills next, charter prose least. */
+/** At most this many ranked skills are reported as candidates. */
+export const MAX_CANDIDATES = 5;
+
+/**
+ * Field weights for routing: a role match says most, the member's own skills that the task calls
+ * for next, charter prose least.
+ */
 const ROUTE_WEIGHTS = { role: 3, skills: 2, charter: 1 };
 
 /**
- * Suggest a member, a mode and skills for `task`. Members are ranked by BM25 over their role,
- * charter and own (agent-scope) skills; team skills are shared by everyone and so say nothing about
- * who should do the work, but they count when choosing skills to activate. The Scribe is never
- * suggested. With no match at all, the lead (a role containing "lead"), else the first member.
+ * Suggest a member, a mode and skills for `task`. Members are ranked by BM25F over their role (with
+ * the aliases and routing line of its preset), charter and the own skills the task activates
+ * (memberRoutingDocument); words every member's text shares, such as the project's name, are no
+ * evidence. Team skills are shared by everyone and so say nothing about who should do the work, but
+ * they count when choosing skills. The Scribe is never suggested. With no match at all, the lead (a
+ * role containing "lead"), else the first member. Lightweight mode needs a member that matched, a
+ * task that is neither broad nor multi-agent, and a skill that clearly wins (skillConfidence).
  */
 export function routeTask(root: string, task: string): RouteSuggestion {
   requireSquad(root);
@@ -193,27 +193,16 @@ export function routeTask(root: string, task: string): RouteSuggestion {
       reason: 'the squad has no members yet',
       matched: false,
       ranking: [],
+      candidates: [],
+      confidence: skillConfidence([]),
     };
   }
   const discovered = discoverSkills(root).skills;
-  const ownSkills = new Map<string, DiscoveredSkill[]>();
-  for (const skill of promptableSkills(discovered)) {
-    if (skill.scope !== 'agent' || !skill.agent) continue;
-    ownSkills.set(skill.agent, [...(ownSkills.get(skill.agent) ?? []), skill]);
-  }
+  const calledFor = activatedSkills(rankSkills(task, promptableSkills(discovered)));
   const ranked = rankDocuments(
-    members.map((member) => ({
-      id: member.name,
-      fields: {
-        role: member.role ?? '',
-        charter: readCharter(root, member),
-        skills: (ownSkills.get(member.name) ?? [])
-          .map((s) => `${s.name.replace(/-/g, ' ')} ${s.description ?? ''}`)
-          .join('\n'),
-      },
-    })),
+    members.map((member) => memberRoutingDocument(root, member, calledFor)),
     task,
-    { weights: ROUTE_WEIGHTS },
+    { weights: ROUTE_WEIGHTS, ignoreSharedTerms: true },
   );
   const byName = new Map(members.map((m) => [m.name, m]));
   const ranking: RankedMember[] = ranked.map((hit) => {
@@ -223,9 +212,11 @@ export function routeTask(root: string, task: string): RouteSuggestion {
 
   const matched = ranked[0]!.score > 0;
   const chosen = matched ? byName.get(ranked[0]!.id)! : (members.find(isLead) ?? members[0]!);
-  const skillMatches = matchSkills(task, promptableSkills(agentView(discovered, chosen.name)));
+  const skillRanking = rankSkills(task, promptableSkills(agentView(discovered, chosen.name)));
+  const skillMatches = activatedSkills(skillRanking);
+  const confidence = skillConfidence(skillRanking);
   const broad = detectBroadTask(task, otherMemberNames(everyone, chosen.name));
-  const mode: SpawnMode = matched && skillMatches.length > 0 && !broad ? 'lightweight' : 'standard';
+  const mode: SpawnMode = matched && confidence.clear && !broad ? 'lightweight' : 'standard';
 
   const top = ranking.find((r) => r.agent === chosen.name)!;
   const why = matched
@@ -237,20 +228,50 @@ export function routeTask(root: string, task: string): RouteSuggestion {
     ? `standard mode because ${broad.reason}`
     : !matched
       ? 'standard mode so it arrives with the full context'
-      : skillMatches.length > 0
-      ? `lightweight mode because the task is in a skilled domain (${skillMatches.map((m) => m.skill.name).join(', ')})`
-      : 'standard mode because no skill matches the task';
+      : confidence.clear
+        ? `lightweight mode because the task is in a skilled domain (${skillMatches.map((m) => m.skill.name).join(', ')}, margin ${confidence.margin})`
+        : `standard mode because ${confidence.reason}`;
   return {
     task,
     agent: chosen.name,
     displayName: chosen.displayName,
     role: chosen.role,
     mode,
-    skills: skillMatches.map((m) => ({ name: m.skill.name, location: m.skill.location, terms: m.terms })),
+    skills: skillMatches.map(routedSkill),
     reason: `${why}; ${modeWhy}.`,
     matched,
     ranking,
+    candidates: skillRanking.slice(0, MAX_CANDIDATES).map((m) => ({ ...routedSkill(m), score: round(m.score) })),
+    confidence,
   };
+}
+
+function routedSkill(match: SkillMatch): RoutedSkill {
+  return { name: match.skill.name, location: match.skill.location, terms: match.terms };
+}
+
+/**
+ * What routing reads of one member: the role with its preset's aliases and routing line ("ci" and
+ * "infrastructure" say DevOps), the charter, and the member's own skills among those the task calls
+ * for. A member is credited for holding the skills a task needs, never for how many skills it holds.
+ */
+export function memberRoutingDocument(root: string, member: Agent, calledFor: readonly SkillMatch[]): TextDocument {
+  const ownCalledFor = calledFor.filter((m) => m.skill.scope === 'agent' && m.skill.agent === member.name);
+  return {
+    id: member.name,
+    fields: {
+      role: roleText(member.role),
+      charter: readCharter(root, member),
+      skills: ownCalledFor.map((m) => Object.values(skillFields(m.skill)).join('\n')).join('\n'),
+    },
+  };
+}
+
+/** A role and, when it is one of the presets (roles.json), its aliases and what it handles. */
+export function roleText(role: string | undefined): string {
+  if (!role) return '';
+  const preset = findRolePreset(role);
+  return preset ? [role, ...preset.aliases, preset.handles].join('\n') : role;
 }
 
 function isLead(member: Agent): boolean {
