@@ -3,7 +3,7 @@
  * Ctrl-C or Escape at any question aborts init before anything is written.
  */
 import { SquadError } from '../core/errors.js';
-import { checkRoles, splitRoleList } from '../core/roles.js';
+import { checkRoleList, splitRoleList } from '../core/roles.js';
 import type { InitAnswers, InitQuestions } from '../commands/init.js';
 import { inert } from './ui.js';
 
@@ -17,11 +17,11 @@ function cancelled(): never {
  * The answer to "Other roles?" given the roles picked above: true when the whole list is one init
  * accepts, else what is wrong with it (shown under the question, which is asked again).
  */
-export function customRolesProblem(picked: readonly string[], typed: string): true | string {
+export function customRolesProblem(picked: readonly string[], typed: string, allowDuplicates = false): true | string {
   const roles = [...picked, ...splitRoleList(typed)];
   if (roles.length === 0) return 'Pick at least one role above, or name one here';
   try {
-    checkRoles(roles);
+    checkRoleList(roles, { allowDuplicates });
     return true;
   } catch (error) {
     if (error instanceof SquadError) return `${error.message} — ${error.hint ?? ''}`.replace(/ — $/, '');
@@ -69,7 +69,7 @@ export async function askWithPrompts(questions: InitQuestions): Promise<Partial<
       type: 'text',
       name: 'custom',
       message: 'Other roles? (comma-separated, enter for none)',
-      validate: (value: string) => customRolesProblem(picked, value),
+      validate: (value: string) => customRolesProblem(picked, value, questions.allowDuplicateRoles),
     });
     answers.roles = [...picked, ...splitRoleList(custom)];
   }

@@ -30,6 +30,8 @@ export interface InitOptions {
   project?: string;
   stack?: string;
   owner?: string;
+  /** Cast several members in one role when --roles names it more than once. */
+  allowDuplicateRoles?: boolean;
   /** false with --no-team. */
   team: boolean;
   dryRun: boolean;
@@ -50,6 +52,8 @@ export interface InitQuestions {
   ask: Record<keyof InitAnswers, boolean>;
   presets: RolePreset[];
   universes: string[];
+  /** --allow-duplicate-roles: a role may be picked and typed again. */
+  allowDuplicateRoles: boolean;
 }
 
 /** Asks the questions; resolves with the answers, or rejects (SquadError ABORTED) when cancelled. */
@@ -117,6 +121,7 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
   const stackNote = detected?.stack ? [`stack read from ${detected.from.join(', ')}: ${detected.stack} (give another with --stack)`] : [];
   const flags: ScaffoldOptions = {
     team: options.team,
+    ...(options.allowDuplicateRoles ? { allowDuplicateRoles: true } : {}),
     ...(detected?.stack ? { stack: detected.stack } : {}),
     ...(options.roles === undefined ? {} : { roles: splitRoleList(options.roles) }),
     ...(options.universe === undefined ? {} : { universe: options.universe }),
@@ -149,6 +154,7 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
       },
       presets: rolePresets(),
       universes: universes().map((u) => u.name),
+      allowDuplicateRoles: options.allowDuplicateRoles === true,
     };
     if (Object.values(questions.ask).some(Boolean)) {
       chosen = { ...flags, ...(await ask(questions)) };

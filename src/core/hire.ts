@@ -35,7 +35,7 @@ import { existsInside, resolveInside } from './fs-safe.js';
 import { insertTableRecords, tableRecords, type TableRecord } from './md-table.js';
 import { memberNameProblem, slugify } from './names.js';
 import { SCRIBE_AGENT, agentDir, squadPaths } from './paths.js';
-import { checkRoles } from './roles.js';
+import { checkRoles, roleAliasNote } from './roles.js';
 import { hasWord, quoted } from './util.js';
 import { insertRosterRecords, parseRoster, requireSquad, type RosterMember } from './roster.js';
 import {
@@ -93,6 +93,16 @@ function interruptedHire(registry: { members: CastEntry[]; legacy: string[] }, r
   if (last.role.toLowerCase() !== role.toLowerCase()) return undefined;
   if (name !== undefined && last.name.toLowerCase() !== name.toLowerCase()) return undefined;
   return last;
+}
+
+/** What to tell the user about the role of a new member: a preset's other name, and others in that role. */
+function roleNotes(typed: string, member: ScaffoldMember, roster: readonly RosterMember[]): string[] {
+  const alias = roleAliasNote(typed);
+  const same = roster.filter((m) => m.role.toLowerCase() === member.role.toLowerCase() && m.name !== member.folder).map((m) => m.displayName);
+  return [
+    ...(alias ? [alias] : []),
+    ...(same.length > 0 ? [`the squad has ${same.join(', ')} as ${member.role} already; ${member.name} is one more (give them different work in routing.md)`] : []),
+  ];
 }
 
 /** Plan a hire. Reads only; throws before anything is written when the input or the squad is wrong. */
@@ -201,6 +211,8 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
     });
   }
   rewrite(squadPaths.team, teamText, team);
+
+  if (!pending) warnings.push(...roleNotes(options.role, member, roster));
 
   return {
     root,

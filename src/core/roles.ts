@@ -115,6 +115,32 @@ export function checkRoles(roles: readonly string[]): string[] {
   return normalized;
 }
 
+export interface RoleList {
+  /** The roles as recorded (see normalizeRole), in the order given. */
+  roles: string[];
+  /** What to tell the user: roles recorded under a preset's name, roles given more than once. */
+  notes: string[];
+}
+
+/**
+ * checkRoles, and what the user should hear about the list: a role typed under another name of a
+ * preset ("qa" → Tester), and a role given more than once once aliases are resolved ("Lead, tech
+ * lead"), which is refused (USAGE) unless `allowDuplicates`.
+ */
+export function checkRoleList(typed: readonly string[], options: { allowDuplicates?: boolean } = {}): RoleList {
+  const roles = checkRoles(typed);
+  const notes = [...new Set(typed.map(roleAliasNote).filter((note): note is string => note !== undefined))];
+  const counts = new Map<string, number>();
+  for (const role of roles) counts.set(role, (counts.get(role) ?? 0) + 1);
+  const repeated = [...counts].filter(([, count]) => count > 1);
+  if (repeated.length === 0) return { roles, notes };
+  const said = repeated.map(([role, count]) => `${role} ${count} times`).join(', ');
+  if (!options.allowDuplicates) {
+    throw usageError(`the roles list ${said}`, 'name each role once (aliases count: "qa" is Tester), or pass --allow-duplicate-roles to cast several members in one role');
+  }
+  return { roles, notes: [...notes, ...repeated.map(([role, count]) => `${count} members are cast as ${role} (--allow-duplicate-roles)`)] };
+}
+
 /** Split a comma-separated role list ("Lead, Core Dev,Tester"), dropping empty entries. */
 export function splitRoleList(text: string): string[] {
   return text

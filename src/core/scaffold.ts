@@ -42,7 +42,7 @@ import { tableRecords, type TableRecord } from './md-table.js';
 import { folderNameProblem } from './names.js';
 import { isShippedContent, shippedOwnedFiles, type OwnedFile } from './owned.js';
 import { SCRIBE_AGENT, agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths, stateTemplate } from './paths.js';
-import { checkRoles, defaultRoles, findRolePreset } from './roles.js';
+import { checkRoleList, defaultRoles, findRolePreset } from './roles.js';
 import { isRosterHeader, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad } from './roster.js';
 import { renderTemplate } from './templates.js';
 import { compareCodePoints } from './util.js';
@@ -85,6 +85,8 @@ export interface ScaffoldOptions extends Partial<ProjectContext> {
   universe?: string;
   /** false: infrastructure only, no cast members (Scribe is still created). Default true. */
   team?: boolean;
+  /** Cast several members in one role when `roles` names it more than once (else refused). */
+  allowDuplicateRoles?: boolean;
   /** Time recorded in casting events (default: now). */
   now?: Date;
   /** Version stamped into the coordinator and the manifest (default: this package's). */
@@ -319,7 +321,8 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   }
   // Validate every input first, even when the existing squad means it will not be used.
   const chosenUniverse = resolveUniverse(options.universe);
-  const roles = wantTeam ? checkRoles(options.roles ?? defaultRoles()) : [];
+  const roleList = wantTeam ? checkRoleList(options.roles ?? defaultRoles(), { allowDuplicates: options.allowDuplicateRoles === true }) : { roles: [], notes: [] };
+  const { roles } = roleList;
 
   const notes: string[] = [];
   const files: PlannedFile[] = [];
@@ -392,6 +395,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   } else {
     teamSource = 'cast';
     results = castTeam(roles, policy, takenNames(root, []));
+    notes.push(...roleList.notes);
   }
   const cast: CastEntry[] = results.map((result) => result.entry);
   const members: ScaffoldMember[] = cast.map(({ name, role, folder }) => ({ name, role, folder }));
