@@ -349,6 +349,19 @@ anything is written. Where each skill came from is recorded in .ai-team/skill-so
     await execute(opts, (ctx) => doctor(ctx));
   });
 
+  sub(program, 'mcp', "serve the squad's skills, prompts and routing to Copilot as an MCP server (stdio)", { json: false })
+    .addHelpText(
+      'after',
+      `
+Started by an MCP client (VS Code, the Copilot CLI, the cloud agent), not by hand: it reads
+JSON-RPC on stdin and writes only JSON-RPC on stdout until stdin closes. Tools: list_skills,
+read_skill, build_spawn_prompt, route, teach, validate_skill.`,
+    )
+    .action(async (opts: Opts) => {
+      const { mcp } = await import('../commands/mcp.js');
+      await execute(opts, (ctx) => mcp(ctx));
+    });
+
   return program;
 }
 

@@ -1,0 +1,303 @@
+/**
+ * The MCP server in-process: the SDK's own client over its in-memory transport, against a squad on
+ * disk. Every tool, the resources, schema errors and the confinement of reads.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Io } from '../../src/cli/io.js';
+import { buildContext } from '../../src/cli/run.js';
+import { createSquadMcpServer } from '../../src/commands/mcp/server.js';
+import { cleanupTempDirs, hashTree, runCli, tempDir, validSkill } from '../helpers/cli.js';
+import { promptSquad } from '../helpers/prompt-squad.js';
+
+afterAll(cleanupTempDirs);
+
+const PDF = '.github/skills/pdf-tools';
+
+const SCRIPTS: Record<string, string> = {
+  [`${PDF}/scripts/echo.mjs`]: 'console.log(JSON.stringify({ args: process.argv.slice(2), cwd: process.cwd() }));\n',
+  [`${PDF}/scripts/fail.mjs`]: "process.stderr.write('no such form\\n');\nprocess.exit(3);\n",
+  [`${PDF}/scripts/hang.mjs`]: [
+    "import { spawn } from 'node:child_process';",
+    "import fs from 'node:fs';",
+    "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });",
+    "fs.writeFileSync(process.argv[2], String(child.pid));",
+    'setInterval(() => {}, 1000);',
+    '',
+  ].join('\n'),
+  [`${PDF}/scripts/flood.mjs`]: [
+    "const block = Buffer.alloc(1024 * 1024, 'a');",
+    'let left = 100;',
+    "const write = () => { while (left > 0) { left -= 1; if (!process.stdout.write(block)) return process.stdout.once('drain', write); } };",
+    'write();',
+    '',
+  ].join('\n'),
+  [`${PDF}/scripts/run.bat`]: '@echo off\r\necho %1\r\n',
+};
+
+/** The prompt squad plus a team skill with references, assets and scripts. */
+function mcpSquad(extra: Record<string, string | Buffer> = {}): string {
+  return promptSquad({
+    [`${PDF}/SKILL.md`]: validSkill('pdf-tools', 'Extract text from PDF files and fill PDF forms. Use when working with PDF documents.'),
+    [`${PDF}/references/forms.md`]: '# Filling forms\n\nUse the field names from the form.\n',
+    [`${PDF}/references/big.txt`]: `${'é'.repeat(200 * 1024)}\n`,
+    [`${PDF}/assets/logo.png`]: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0xff]),
+    ...SCRIPTS,
+    ...extra,
+  });
+}
+
+/** A client connected to a server for the squad at `root`, run with HOME at `home`. */
+async function connect(root: string, home: string): Promise<Client> {
+  const io: Io = { cwd: root, env: { ...process.env, HOME: home }, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => '' };
+  const server = createSquadMcpServer(buildContext({}, io));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+let sharedSquad: Promise<{ root: string; home: string; client: Client }> | undefined;
+
+/** One squad and client for the tests that only read: the squad is set up once. */
+function shared(): Promise<{ root: string; home: string; client: Client }> {
+  sharedSquad ??= (async () => {
+    const root = mcpSquad();
+    const home = tempDir();
+    return { root, home, client: await connect(root, home) };
+  })();
+  return sharedSquad;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+function text(result: CallToolResult): string {
+  const [first] = result.content;
+  return first?.type === 'text' ? first.text : '';
+}
+
+function structured<T = Record<string, unknown>>(result: CallToolResult): T {
+  expect(result.isError, text(result)).toBeFalsy();
+  return result.structuredContent as T;
+}
+
+function failure(result: CallToolResult): string {
+  expect(result.isError).toBe(true);
+  return text(result);
+}
+
+describe('the MCP server: discovery', () => {
+  it('offers every tool with an input and an output schema', async () => {
+    const { client } = await shared();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['build_spawn_prompt', 'list_skills', 'read_skill', 'route', 'teach', 'validate_skill']);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.description, tool.name).toBeTruthy();
+    }
+    expect(client.getInstructions()).toContain('list_skills');
+  });
+
+  it('list_skills: the skills every member sees, or one member\'s, with scope, location and MCP needs', async () => {
+    const { client } = await shared();
+    type Listed = { skills: { name: string; scope: string; location: string; agent?: string; mcpServers: { name: string }[]; valid: boolean }[]; total: number };
+    const team = structured<Listed>(await call(client, 'list_skills', {}));
+    const names = team.skills.map((s) => s.name);
+    expect(names).toContain('pdf-tools');
+    expect(names).not.toContain('react-component-patterns');
+    expect(team.skills.find((s) => s.name === 'pdf-tools')).toMatchObject({ scope: 'team', location: `${PDF}/SKILL.md`, valid: true });
+    expect(team.skills.find((s) => s.name === 'database-schema')!.mcpServers.map((m) => m.name)).toContain('postgres');
+
+    const fenster = structured<Listed>(await call(client, 'list_skills', { agent: 'Fenster' }));
+    expect(fenster.skills.find((s) => s.name === 'api-design')).toMatchObject({ scope: 'agent', agent: 'fenster' });
+    expect(fenster.skills.map((s) => s.name)).toContain('react-component-patterns');
+    expect(fenster.total).toBe(fenster.skills.length);
+  });
+
+  it('list_skills with a query: only matching skills, best first, with their score and matched words', async () => {
+    const { client } = await shared();
+    const found = structured<{ skills: { name: string; score: number; matched: string[] }[]; total: number }>(
+      await call(client, 'list_skills', { agent: 'fenster', query: 'fill in the PDF form the customer sent' }),
+    );
+    expect(found.skills[0]).toMatchObject({ name: 'pdf-tools' });
+    expect(found.skills[0]!.matched).toEqual(expect.arrayContaining(['pdf']));
+    expect(found.skills.length).toBeLessThan(found.total);
+    const scores = found.skills.map((s) => s.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it('an unknown member is a tool error with the fix, and the server goes on answering', async () => {
+    const { client } = await shared();
+    const message = failure(await call(client, 'list_skills', { agent: 'mcmanus' }));
+    expect(message).toMatch(/^UNKNOWN_AGENT: /);
+    expect(message).toContain('How to fix:');
+    expect(structured(await call(client, 'list_skills', {}))).toHaveProperty('skills');
+  });
+});
+
+describe('the MCP server: read_skill', () => {
+  it('returns SKILL.md with the list of its references, scripts and assets', async () => {
+    const { client } = await shared();
+    const result = await call(client, 'read_skill', { name: 'pdf-tools' });
+    const skill = structured<{ content: string; path: string; files: { path: string; bytes: number }[] }>(result);
+    expect(skill.path).toBe('SKILL.md');
+    expect(skill.content).toContain('name: pdf-tools');
+    expect(skill.files.map((f) => f.path)).toEqual([
+      'references/big.txt',
+      'references/forms.md',
+      'scripts/echo.mjs',
+      'scripts/fail.mjs',
+      'scripts/flood.mjs',
+      'scripts/hang.mjs',
+      'scripts/run.bat',
+      'assets/logo.png',
+    ]);
+    expect(text(result)).toContain('- references/forms.md');
+  });
+
+  it('reads one file on request: text as it is, binary as base64, a large file cut at a character boundary', async () => {
+    const { client } = await shared();
+    const forms = structured<{ content: string; encoding: string; truncated: boolean }>(await call(client, 'read_skill', { name: 'pdf-tools', file: 'references/forms.md' }));
+    expect(forms).toMatchObject({ encoding: 'utf8', truncated: false, content: '# Filling forms\n\nUse the field names from the form.\n' });
+
+    const logo = structured<{ content: string; encoding: string }>(await call(client, 'read_skill', { name: 'pdf-tools', file: 'assets/logo.png' }));
+    expect(logo.encoding).toBe('base64');
+    expect(Buffer.from(logo.content, 'base64')).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0xff]));
+
+    const big = structured<{ content: string; bytes: number; truncated: boolean; encoding: string }>(await call(client, 'read_skill', { name: 'pdf-tools', file: 'references/big.txt' }));
+    expect(big).toMatchObject({ truncated: true, encoding: 'utf8', bytes: 400 * 1024 + 1 });
+    expect(big.content).toMatch(/^é+$/);
+    expect(Buffer.byteLength(big.content)).toBeLessThanOrEqual(256 * 1024);
+  });
+
+  it('never reads outside the skill folder: "..", absolute paths, symlinks out, other folders', async () => {
+    const outside = tempDir();
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'TOKEN=hunter2\n');
+    const root = mcpSquad();
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, PDF, 'references', 'secret.md'));
+    fs.symlinkSync(outside, path.join(root, PDF, 'references', 'elsewhere'));
+    const client = await connect(root, tempDir());
+    const read = (file: string) => call(client, 'read_skill', { name: 'pdf-tools', file });
+
+    expect(failure(await read('../api-design/SKILL.md'))).toMatch(/^UNSAFE_PATH: .*contains "\.\."/);
+    expect(failure(await read('references/../../../../etc/passwd'))).toMatch(/^UNSAFE_PATH: /);
+    expect(failure(await read('/etc/passwd'))).toMatch(/^UNSAFE_PATH: .*absolute/);
+    expect(failure(await read('references/secret.md'))).toMatch(/^UNSAFE_PATH: .*outside the skill folder/);
+    expect(failure(await read('references/elsewhere/secret.txt'))).toMatch(/^UNSAFE_PATH: .*outside the skill folder/);
+    expect(failure(await read('SKILL.md'))).toMatch(/^INVALID_INPUT: .*not under references\/, scripts\/, assets\//);
+    expect(failure(await read('references/missing.md'))).toMatch(/^NOT_FOUND: /);
+    expect(failure(await read('references'))).toMatch(/^INVALID_INPUT: references is a folder/);
+
+    const listing = structured<{ files: { path: string }[]; filesRefused: { path: string; reason: string }[] }>(await call(client, 'read_skill', { name: 'pdf-tools' }));
+    expect(listing.files.map((f) => f.path)).not.toContain('references/secret.md');
+    expect(listing.filesRefused.map((r) => r.path).sort()).toEqual(['references/elsewhere', 'references/secret.md']);
+  });
+
+  it('a skill that does not exist, or that only one member has, says where to look', async () => {
+    const { client } = await shared();
+    expect(failure(await call(client, 'read_skill', { name: 'pdf-tool' }))).toContain('did you mean "pdf-tools"?');
+    expect(failure(await call(client, 'read_skill', { name: 'flaky-tests' }))).toContain('it is hockney\'s own skill: pass agent "hockney"');
+    expect(structured<{ name: string }>(await call(client, 'read_skill', { name: 'flaky-tests', agent: 'hockney' })).name).toBe('flaky-tests');
+  });
+
+  it('bad arguments are schema errors returned as tool errors, never a crash', async () => {
+    const { client } = await shared();
+    expect(failure(await call(client, 'read_skill', { name: 42 }))).toContain('Input validation error');
+    expect(failure(await call(client, 'read_skill', {}))).toContain('Input validation error');
+    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task: 'x', skills: 'not a list' }))).toContain('Input validation error');
+    expect(failure(await call(client, 'no_such_tool', {}))).toContain('not found');
+    expect(structured(await call(client, 'read_skill', { name: 'pdf-tools' }))).toHaveProperty('content');
+  });
+});
+
+describe('the MCP server: the squad commands as tools', () => {
+  it('build_spawn_prompt gives exactly what "create-squad prompt" prints, and its --json document', async () => {
+    const { root, home, client } = await shared();
+    const task = 'Add pagination to the orders endpoint.';
+    const cli = await runCli(['prompt', 'fenster', '--task', task], { cwd: root, env: { HOME: home } });
+    const cliJson = await runCli(['prompt', 'fenster', '--task', task, '--json'], { cwd: root, env: { HOME: home } });
+    const result = await call(client, 'build_spawn_prompt', { agent: 'fenster', task });
+    expect(text(result)).toBe(cli.stdout);
+    expect(structured(result)).toEqual(cliJson.json());
+
+    const light = await call(client, 'build_spawn_prompt', { agent: 'fenster', task: 'Fix the React re-render loop.', mode: 'lightweight', skills: ['react-component-patterns'] });
+    const cliLight = await runCli(['prompt', 'fenster', '--mode', 'lightweight', '--skill', 'react-component-patterns', '--task', 'Fix the React re-render loop.'], { cwd: root, env: { HOME: home } });
+    expect(text(light)).toBe(cliLight.stdout);
+  });
+
+  it('build_spawn_prompt refuses a human or unknown member as prompt does, and "-" is no way to read stdin', async () => {
+    const { client } = await shared();
+    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'nobody', task: 'x' }))).toMatch(/^UNKNOWN_AGENT: /);
+    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task: '-' }))).toMatch(/^USAGE: .*give the task itself/);
+    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task: 'x', mode: 'heavy' }))).toContain('Input validation error');
+  });
+
+  it('route answers what "route --json" prints', async () => {
+    const { root, client } = await shared();
+    const task = 'Write end-to-end tests for the checkout flow';
+    const cli = await runCli(['route', task, '--json'], { cwd: root });
+    expect(structured(await call(client, 'route', { task }))).toEqual(cli.json());
+  });
+
+  it('teach writes the skill under the squad lock, as the command does; dry runs write nothing', async () => {
+    const root = mcpSquad();
+    const client = await connect(root, tempDir());
+    const before = hashTree(root);
+    const dry = structured<{ dryRun: boolean; path: string }>(await call(client, 'teach', { agent: 'fenster', instruction: 'Always use Tailwind CSS for styling', dryRun: true }));
+    expect(dry.dryRun).toBe(true);
+    expect(hashTree(root)).toBe(before);
+
+    const taught = structured<{ ok: boolean; name: string; scope: string; path: string }>(await call(client, 'teach', { agent: 'fenster', instruction: 'Always use Tailwind CSS for styling' }));
+    expect(taught).toMatchObject({ ok: true, scope: 'agent', path: dry.path });
+    expect(fs.existsSync(path.join(root, taught.path))).toBe(true);
+    expect(fs.existsSync(path.join(root, '.create-squad.lock'))).toBe(false);
+    const seen = structured<{ skills: { name: string }[] }>(await call(client, 'list_skills', { agent: 'fenster' }));
+    expect(seen.skills.map((s) => s.name)).toContain(taught.name);
+
+    const team = structured<{ scope: string }>(await call(client, 'teach', { team: true, instruction: 'Squash-merge every pull request', name: 'merge-policy' }));
+    expect(team.scope).toBe('team');
+    expect(failure(await call(client, 'teach', { instruction: 'Be nice' }))).toMatch(/^USAGE: missing the member to teach/);
+    expect(failure(await call(client, 'teach', { agent: 'fenster', team: true, instruction: 'Be nice' }))).toMatch(/^USAGE: /);
+  });
+
+  it('teach calls made together all land (they take the lock one after another)', async () => {
+    const root = mcpSquad();
+    const client = await connect(root, tempDir());
+    const rules = ['Prefer small pull requests', 'Name branches after the issue', 'Write the changelog entry first'];
+    const results = await Promise.all(rules.map((instruction) => call(client, 'teach', { team: true, instruction })));
+    for (const result of results) expect(result.isError, text(result)).toBeFalsy();
+  });
+
+  it('validate_skill checks one skill, a path in the repository, or every skill; never a path outside', async () => {
+    const { root, client } = await shared();
+    const one = structured<{ ok: boolean; summary: { checked: number } }>(await call(client, 'validate_skill', { name: 'pdf-tools' }));
+    expect(one).toMatchObject({ ok: true, summary: { checked: 1 } });
+    const broken = structured<{ ok: boolean; skills: { valid: boolean }[] }>(await call(client, 'validate_skill', { path: '.ai-team/skills/broken' }));
+    expect(broken.ok).toBe(false);
+    expect(broken.skills[0]!.valid).toBe(false);
+    const all = await call(client, 'validate_skill', {});
+    const cli = await runCli(['skills', 'validate', '--json'], { cwd: root });
+    expect(structured(all)).toEqual(cli.json());
+    expect(failure(await call(client, 'validate_skill', { path: '../../etc' }))).toMatch(/^UNSAFE_PATH: /);
+    expect(failure(await call(client, 'validate_skill', { path: '/etc' }))).toMatch(/^UNSAFE_PATH: /);
+  });
+
+  it('the roster and each charter are resources', async () => {
+    const { root, client } = await shared();
+    const roster = await client.readResource({ uri: 'squad://roster' });
+    expect(roster.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: fs.readFileSync(path.join(root, '.ai-team/team.md'), 'utf8') });
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['squad://roster', 'squad://charters/fenster', 'squad://charters/hockney']));
+    const charter = await client.readResource({ uri: 'squad://charters/fenster' });
+    expect(charter.contents[0]).toMatchObject({ text: expect.stringContaining('# Fenster') });
+    await expect(client.readResource({ uri: 'squad://charters/nobody' })).rejects.toThrow(/UNKNOWN_AGENT/);
+  });
+});
