@@ -7,6 +7,7 @@ import type { CommandContext, CommandResult } from '../commands/context.js';
 import type { AskInit } from '../commands/init.js';
 import { Command, Option } from './commander.js';
 import { usageError } from '../core/errors.js';
+import { DEFAULT_SKILLS_BUDGET } from '../core/prompt-limits.js';
 import { DEFAULT_SPAWN_MODE, SPAWN_MODES, type SpawnMode } from '../core/spawn-modes.js';
 import type { Io } from './io.js';
 import type { CommonOptions } from './run.js';
@@ -81,8 +82,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
 
   sub(program, 'init [dir]', 'scaffold a squad (.ai-team/ and the Copilot coordinator) in a repository (the default command)', { isDefault: true })
     .option('-y, --yes', 'use defaults, ask nothing')
-    .option('--roles <list>', 'comma-separated roles (default: Lead,Core Dev,Tester); another name of a known role ("qa") is recorded under its title, with a note')
-    .option('--allow-duplicate-roles', 'cast several members in one role when --roles names it more than once (refused otherwise)')
+    .option('--roles <list>', 'comma-separated roles (default: Lead,Core Dev,Tester)')
     .option('--universe <name>', 'casting universe for member names (default: "The Usual Suspects")')
     .option('--project <text>', 'what the project is (on an existing squad: changes it in team.md and the charters)')
     .option('--stack <text>', 'the technology stack (default for a new squad: read from package.json, pyproject.toml, go.mod, …)')
@@ -125,7 +125,6 @@ Without the word init (npx create-squad, npm init squad):
             ...(opts.stack === undefined ? {} : { stack: String(opts.stack) }),
             ...(opts.owner === undefined ? {} : { owner: String(opts.owner) }),
             team: opts.team !== false,
-            ...(opts.allowDuplicateRoles === true ? { allowDuplicateRoles: true } : {}),
             here: opts.here === true,
             dryRun: opts.dryRun === true,
           },
@@ -282,6 +281,8 @@ anything is written. Where each skill came from is recorded in .ai-team/skill-so
     .option('--task-file <path>', 'read the task from this file (no shell quoting needed)')
     .addOption(new Option('--mode <mode>', 'spawn mode').choices(SPAWN_MODES).default(DEFAULT_SPAWN_MODE))
     .option('--skill <name...>', 'skills to inline in lightweight mode')
+    .option('--skills-budget <tokens>', `standard mode: tokens the skill list may take (default ${DEFAULT_SKILLS_BUDGET}); the most relevant skills are listed`)
+    .option('--all-skills', 'standard mode: list every skill, whatever the budget')
     .action(async (agent: string, opts: Opts) => {
       const { prompt } = await import('../commands/prompt.js');
       await execute(opts, (ctx) =>
@@ -292,6 +293,8 @@ anything is written. Where each skill came from is recorded in .ai-team/skill-so
             taskFile: opts.taskFile === undefined ? undefined : String(opts.taskFile),
             mode: opts.mode as SpawnMode | undefined, // one of SPAWN_MODES: commander checks the choices
             skills: Array.isArray(opts.skill) ? opts.skill.map(String) : [],
+            skillsBudget: opts.skillsBudget === undefined ? undefined : String(opts.skillsBudget),
+            allSkills: opts.allSkills === true,
           },
           ctx,
         ),
@@ -348,19 +351,6 @@ anything is written. Where each skill came from is recorded in .ai-team/skill-so
     const { doctor } = await import('../commands/doctor.js');
     await execute(opts, (ctx) => doctor(ctx));
   });
-
-  sub(program, 'mcp', "serve the squad's skills, prompts and routing to Copilot as an MCP server (stdio)", { json: false })
-    .addHelpText(
-      'after',
-      `
-Started by an MCP client (VS Code, the Copilot CLI, the cloud agent), not by hand: it reads
-JSON-RPC on stdin and writes only JSON-RPC on stdout until stdin closes. Tools: list_skills,
-read_skill, build_spawn_prompt, route, teach, validate_skill.`,
-    )
-    .action(async (opts: Opts) => {
-      const { mcp } = await import('../commands/mcp.js');
-      await execute(opts, (ctx) => mcp(ctx));
-    });
 
   return program;
 }

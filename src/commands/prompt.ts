@@ -1,11 +1,12 @@
 /**
- * `create-squad prompt <agent> --task "<text>" | --task-file <path> [--mode standard|lightweight] [--skill name…] [--json]`:
- * render the spawn prompt for one member and one task. In text mode stdout carries exactly the
- * prompt (so it can be piped into Copilot's task tool) and warnings go to stderr.
+ * `create-squad prompt <agent> --task "<text>" | --task-file <path> [--mode standard|lightweight] [--skill name…]
+ * [--skills-budget <tokens> | --all-skills] [--json]`: render the spawn prompt for one member and one task. In text
+ * mode stdout carries exactly the prompt (so it can be piped into Copilot's task tool) and warnings go to stderr.
  */
+import { usageError } from '../core/errors.js';
 import type { McpConfigSource, McpRequirementRow } from '../core/mcp.js';
 import { SPAWN_MODES, type SpawnMode } from '../core/spawn-modes.js';
-import { buildSpawnPrompt, type PromptSkill, type SpawnPromptTokens } from '../core/spawn-prompt.js';
+import { buildSpawnPrompt, type LeftOutSkill, type PromptSkill, type SpawnPromptTokens } from '../core/spawn-prompt.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { readTaskInput } from './task-input.js';
 
@@ -18,6 +19,10 @@ export interface PromptOptions {
   /** One of SPAWN_MODES (the CLI offers only those); default standard. */
   mode: SpawnMode | undefined;
   skills: string[];
+  /** `--skills-budget` as given: a whole number of tokens. */
+  skillsBudget?: string | undefined;
+  /** `--all-skills`: list every skill in a standard prompt. */
+  allSkills?: boolean;
 }
 
 export interface PromptData {
@@ -26,6 +31,9 @@ export interface PromptData {
   requestedMode: SpawnMode;
   prompt: string;
   skills: PromptSkill[];
+  candidates: PromptSkill[];
+  skillsBudget: number | null;
+  skillsLeftOut: LeftOutSkill[];
   mcp: McpRequirementRow[];
   mcpConfig: McpConfigSource[];
   warnings: string[];
@@ -35,6 +43,7 @@ export interface PromptData {
 const USAGE = `usage: create-squad prompt <agent> --task "<text>" [--mode ${SPAWN_MODES.join('|')}] (--task - reads stdin; --task-file <path> reads a file)`;
 
 export async function prompt(options: PromptOptions, ctx: CommandContext): Promise<CommandResult<PromptData>> {
+  const skillsBudget = parseSkillsBudget(options);
   const task = await readTaskInput({ task: options.task, taskFile: options.taskFile }, USAGE, ctx);
   const built = await buildSpawnPrompt({
     root: ctx.cwd,
@@ -42,6 +51,8 @@ export async function prompt(options: PromptOptions, ctx: CommandContext): Promi
     task,
     ...(options.mode === undefined ? {} : { mode: options.mode }),
     skills: options.skills,
+    ...(skillsBudget === undefined ? {} : { skillsBudget }),
+    allSkills: options.allSkills === true,
     home: ctx.home,
     cwd: ctx.startDir,
     env: ctx.env,
@@ -52,6 +63,9 @@ export async function prompt(options: PromptOptions, ctx: CommandContext): Promi
     requestedMode: built.requestedMode,
     prompt: built.prompt,
     skills: built.skills,
+    candidates: built.candidates,
+    skillsBudget: built.skillsBudget,
+    skillsLeftOut: built.skillsLeftOut,
     mcp: built.mcp,
     mcpConfig: built.mcpConfig,
     warnings: built.warnings,
@@ -65,4 +79,15 @@ export async function prompt(options: PromptOptions, ctx: CommandContext): Promi
       ui.write(built.prompt.endsWith('\n') ? built.prompt : `${built.prompt}\n`);
     },
   };
+}
+
+/** `--skills-budget` as a number of tokens: a whole number, not with --all-skills. */
+function parseSkillsBudget(options: PromptOptions): number | undefined {
+  if (options.skillsBudget === undefined) return undefined;
+  if (options.allSkills) throw usageError('--skills-budget and --all-skills contradict each other', 'give a budget, or --all-skills to list every skill');
+  const text = options.skillsBudget.trim();
+  if (!/^\d{1,9}$/.test(text)) {
+    throw usageError(`--skills-budget must be a whole number of tokens, not "${options.skillsBudget}"`, 'e.g. --skills-budget 8000, or --all-skills to list every skill');
+  }
+  return Number(text);
 }

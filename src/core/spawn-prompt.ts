@@ -2,10 +2,12 @@
  * Spawn prompts: the text the coordinator gives Copilot's task tool to start one member.
  *
  * standard:    identity → charter → <available_skills> → MCP requirements → history and decisions
- *              pointers → after-work instructions → task. Skills are listed from frontmatter only.
- * lightweight: identity → the relevant skills' bodies inlined → their MCP requirements → task →
- *              a one-line history note afterwards. Refused (standard instead) for architecture
- *              decisions, multi-agent work, or when no skill is relevant.
+ *              pointers → after-work instructions → task. Skills are listed from frontmatter only,
+ *              within a token budget (skill-budget.ts) that lifts only on request.
+ * lightweight: identity → the relevant skills' bodies inlined → the other candidate skills, one
+ *              line each → their MCP requirements → task → a one-line history note afterwards.
+ *              Refused (standard instead) for architecture decisions, multi-agent work, or when no
+ *              skill clearly wins (skillConfidence).
  */
 import fs from 'node:fs';
 import { readStateText } from './confined.js';
@@ -28,7 +30,10 @@ import {
   squadPaths,
 } from './paths.js';
 import { listAgents, requireAgent } from './roster.js';
-import { detectBroadTask, matchSkills, otherMemberNames, promptableSkills } from './route.js';
+import { detectBroadTask, otherMemberNames, promptableSkills } from './route.js';
+import { DEFAULT_SKILLS_BUDGET } from './prompt-limits.js';
+import { selectListedSkills, type LeftOutReason } from './skill-budget.js';
+import { activatedSkills, rankSkills, skillConfidence } from './skill-rank.js';
 import { readSkillFile } from './skill.js';
 import { DEFAULT_SPAWN_MODE, type SpawnMode } from './spawn-modes.js';
 import { renderTemplate } from './templates.js';
@@ -43,6 +48,8 @@ export const SPAWN_TEMPLATES: Record<SpawnMode, string> = {
 
 /** A SKILL.md larger than this is not inlined in a lightweight prompt; the agent reads it instead. */
 export const MAX_INLINED_SKILL_BYTES = 128 * 1024;
+/** A lightweight prompt lists at most this many other candidate skills, one line each. */
+export const MAX_LIGHTWEIGHT_CANDIDATES = 5;
 
 const DEFAULT_ROLE = 'team member';
 
@@ -54,6 +61,10 @@ export interface SpawnPromptOptions {
   mode?: SpawnMode;
   /** Lightweight mode: the skills to inline (default: the skills the task matches). */
   skills?: readonly string[];
+  /** Standard mode: token budget of the `<available_skills>` entries (default DEFAULT_SKILLS_BUDGET). */
+  skillsBudget?: number;
+  /** Standard mode: list every skill, whatever the budget. */
+  allSkills?: boolean;
   /** Home folder, for `~/.copilot/mcp-config.json`; undefined skips that file. */
   home?: string;
   /** The folder the command runs in, where the Copilot CLI starts looking for `.mcp.json` (default: `root`). */
@@ -69,6 +80,13 @@ export interface PromptSkill {
   description: string;
   /** Lightweight mode: the body is in the prompt. */
   inlined: boolean;
+}
+
+/** A skill a standard prompt does not list, and why. */
+export interface LeftOutSkill {
+  name: string;
+  location: string;
+  reason: LeftOutReason;
 }
 
 export interface SpawnPromptTokens {
@@ -88,6 +106,12 @@ export interface SpawnPrompt {
   /** The variable parts, as they appear in the prompt. */
   parts: { charter: string; skills: string; mcp: string; task: string };
   skills: PromptSkill[];
+  /** Lightweight mode: other skills that may fit the task, listed one line each (not inlined). */
+  candidates: PromptSkill[];
+  /** Standard mode: the token budget of the skill list; null when lifted (allSkills) or in lightweight mode. */
+  skillsBudget: number | null;
+  /** Standard mode: the skills the prompt does not list, most relevant first. */
+  skillsLeftOut: LeftOutSkill[];
   mcp: McpRequirementRow[];
   /** The MCP configuration files checked; none when no skill in the prompt declares a server. */
   mcpConfig: McpConfigSource[];
@@ -122,19 +146,24 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
 
   let mode = requestedMode;
   let inlined: InlinedSkill[] = [];
+  let candidates: DiscoveredSkill[] = [];
   if (requestedMode === 'lightweight') {
     const chosen = chooseLightweightSkills(root, agent, task, visible, discovery.skills, options.skills, warnings);
     if (chosen.skills) {
       inlined = chosen.skills.map((skill) => readInlineBody(skill, warnings));
+      candidates = chosen.candidates;
     } else {
       warnings.push(`lightweight mode refused: ${chosen.refusal}; building a standard spawn instead`);
       mode = 'standard';
     }
   } else if (options.skills && options.skills.length > 0) {
-    warnings.push('--skill only applies to lightweight mode; ignored (a standard spawn lists every skill)');
+    warnings.push('--skill only applies to lightweight mode; ignored (a standard spawn lists the skills itself)');
   }
 
-  const shown = mode === 'standard' ? visible : inlined.map((i) => i.skill);
+  const budget = mode === 'standard' && !options.allSkills ? (options.skillsBudget ?? DEFAULT_SKILLS_BUDGET) : undefined;
+  const listing = mode === 'standard' ? selectListedSkills(task, visible, agent, budget) : undefined;
+  if (listing && listing.leftOut.length > 0) warnings.push(leftOutWarning(listing.listed.length, visible.length, budget!));
+  const shown = listing ? listing.listed : inlined.map((i) => i.skill);
   // No shown skill declares a server: nothing to look up (and no warning about a file that does not matter).
   const detection = shown.some((s) => s.mcpServers.length > 0)
     ? await detectMcpConfig({ root, cwd: options.cwd, home: options.home, env: options.env })
@@ -170,6 +199,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
           charterMissing: charterText === undefined,
           charterPath: charterFile,
           skillsBlock,
+          leftOutCount: listing?.leftOut.length ?? 0,
           agentSkillsDir: agentSkillsDir(agent),
           decisionInbox: decisionInboxPath(agent, '{brief-slug}'),
           maxName: MAX_NAME_LENGTH,
@@ -184,6 +214,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
             tooLarge: notInlined === 'too-large',
             unreadable: notInlined === 'unreadable',
           })),
+          candidates: candidates.map((s) => ({ name: s.name, location: s.location, description: briefDescription(s.description ?? '') })),
         });
 
   const skillsText = mode === 'standard' ? skillsBlock : inlined.map((i) => i.body ?? '').join('\n');
@@ -196,13 +227,10 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
     requestedMode,
     prompt,
     parts: { charter, skills: skillsText, mcp: mcpBlock, task },
-    skills: shown.map((s) => ({
-      name: s.name,
-      scope: s.scope,
-      location: s.location,
-      description: s.description ?? '',
-      inlined: inlinedSkills.has(s),
-    })),
+    skills: shown.map((s) => promptSkill(s, inlinedSkills.has(s))),
+    candidates: candidates.map((s) => promptSkill(s, false)),
+    skillsBudget: budget ?? null,
+    skillsLeftOut: (listing?.leftOut ?? []).map((s) => ({ name: s.name, location: s.location, reason: 'over-budget' as const })),
     mcp,
     mcpConfig: detection?.sources ?? [],
     warnings,
@@ -215,6 +243,15 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   };
 }
 
+type LightweightChoice =
+  | { skills: DiscoveredSkill[]; candidates: DiscoveredSkill[]; refusal?: undefined }
+  | { skills?: undefined; refusal: string };
+
+/**
+ * The skills a lightweight prompt inlines, and the other candidates it lists: the ones asked for
+ * with --skill, else the skills the task activates when the best one clearly wins (the rule route
+ * uses). Refused for broad or multi-agent tasks, and when no skill clearly wins.
+ */
 function chooseLightweightSkills(
   root: string,
   agent: string,
@@ -223,32 +260,67 @@ function chooseLightweightSkills(
   all: readonly DiscoveredSkill[],
   requested: readonly string[] | undefined,
   warnings: string[],
-): { skills: DiscoveredSkill[]; refusal?: undefined } | { skills?: undefined; refusal: string } {
+): LightweightChoice {
   const broad = detectBroadTask(task, otherMemberNames(listAgents(root), agent));
   if (broad) return { refusal: `${broad.reason}, which needs the full context of a standard spawn` };
 
-  if (requested && requested.length > 0) {
-    const skills: DiscoveredSkill[] = [];
-    for (const name of [...new Set(requested)]) {
-      const skill = visible.find((s) => s.name === name);
-      if (skill) {
-        skills.push(skill);
-        continue;
-      }
-      const hidden = all.find((s) => s.name === name || s.dirName === name);
-      warnings.push(
-        hidden && !hidden.valid
-          ? `skill "${name}" is invalid, skipped (run "create-squad skills validate")`
-          : hidden
-            ? `skill "${name}" is not offered to the model (disable-model-invocation), skipped`
-            : `${agent} has no skill named "${name}", skipped (see "create-squad skills list --agent ${agent}")`,
-      );
+  const ranked = rankSkills(task, visible);
+  const othersThan = (chosen: readonly DiscoveredSkill[]): DiscoveredSkill[] =>
+    ranked.map((m) => m.skill).filter((skill) => !chosen.includes(skill)).slice(0, MAX_LIGHTWEIGHT_CANDIDATES);
+  const requestedSkills = findRequestedSkills(agent, requested ?? [], visible, all, warnings);
+  if (requestedSkills.length > 0) return { skills: requestedSkills, candidates: othersThan(requestedSkills) };
+  if (ranked.length === 0) return { refusal: 'no skill of this agent matches the task (lightweight spawns are for a skilled domain)' };
+  const confidence = skillConfidence(ranked);
+  if (!confidence.clear) return { refusal: `${confidence.reason} (lightweight spawns need one skill that clearly fits)` };
+  const skills = activatedSkills(ranked).map((m) => m.skill);
+  return { skills, candidates: othersThan(skills) };
+}
+
+/** The skills named with --skill that the agent sees, with a warning for each one it cannot use. */
+function findRequestedSkills(
+  agent: string,
+  requested: readonly string[],
+  visible: readonly DiscoveredSkill[],
+  all: readonly DiscoveredSkill[],
+  warnings: string[],
+): DiscoveredSkill[] {
+  const skills: DiscoveredSkill[] = [];
+  for (const name of [...new Set(requested)]) {
+    const skill = visible.find((s) => s.name === name);
+    if (skill) {
+      skills.push(skill);
+      continue;
     }
-    if (skills.length > 0) return { skills };
+    const hidden = all.find((s) => s.name === name || s.dirName === name);
+    warnings.push(
+      hidden && !hidden.valid
+        ? `skill "${name}" is invalid, skipped (run "create-squad skills validate")`
+        : hidden
+          ? `skill "${name}" is not offered to the model (disable-model-invocation), skipped`
+          : `${agent} has no skill named "${name}", skipped (see "create-squad skills list --agent ${agent}")`,
+    );
   }
-  const matched = matchSkills(task, visible).map((m) => m.skill);
-  if (matched.length === 0) return { refusal: 'no skill of this agent matches the task (lightweight spawns are for a skilled domain)' };
-  return { skills: matched };
+  return skills;
+}
+
+function promptSkill(skill: DiscoveredSkill, inlined: boolean): PromptSkill {
+  return { name: skill.name, scope: skill.scope, location: skill.location, description: skill.description ?? '', inlined };
+}
+
+/** At most this many characters of a candidate's description in a lightweight prompt. */
+const CANDIDATE_DESCRIPTION_CHARS = 160;
+
+/** A description on one line, shortened, for the candidates of a lightweight prompt. */
+function briefDescription(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= CANDIDATE_DESCRIPTION_CHARS ? line : `${line.slice(0, CANDIDATE_DESCRIPTION_CHARS - 1).trimEnd()}…`;
+}
+
+function leftOutWarning(listed: number, total: number, budget: number): string {
+  return (
+    `the prompt lists ${listed} of ${total} skills, the most relevant to the task within the skills budget of ` +
+    `${budget} tokens (--skills-budget <tokens> changes it, --all-skills lists every skill)`
+  );
 }
 
 /**

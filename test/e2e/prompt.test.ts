@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, hashTree, REPO_ROOT, runCli, skillMd, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, REPO_ROOT, runCli, skillMd, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { SPAWN_MODES } from '../../src/core/spawn-modes.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
@@ -248,13 +248,55 @@ describe('create-squad prompt', () => {
   });
 });
 
+describe('create-squad prompt --skills-budget and --all-skills', () => {
+  function manySkills(): string {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 80; i += 1) {
+      const name = `area-${String(i).padStart(2, '0')}`;
+      files[`.github/skills/${name}/SKILL.md`] = validSkill(name, `Conventions for business area ${i}: naming, folders, reviews and the checks before merging.`);
+    }
+    return promptSquad(files);
+  }
+
+  it('bounds the skill list, warns, and --json says what was left out', async () => {
+    const cwd = manySkills();
+    const result = await runCli(['prompt', 'fenster', '--task', 'Add pagination to the orders endpoint', '--skills-budget', '600', '--json'], { cwd, env: { HOME: tempDir() } });
+    expect(result.code, result.stderr).toBe(0);
+    const data = result.json<PromptJson & { skillsBudget: number; skillsLeftOut: { name: string; location: string; reason: string }[] }>();
+    expect(data.skillsBudget).toBe(600);
+    expect(data.tokens.skills).toBeLessThanOrEqual(610);
+    expect(data.skills.map((s) => s.name).slice(0, 2)).toEqual(['api-design', 'react-component-patterns']);
+    expect(data.skillsLeftOut.length + data.skills.length).toBe(84);
+    expect(data.skillsLeftOut[0]).toMatchObject({ reason: 'over-budget' });
+    expect(data.warnings.some((w) => w.startsWith(`the prompt lists ${data.skills.length} of 84 skills`))).toBe(true);
+    expect(data.prompt).toContain(`${data.skillsLeftOut.length} more skills are not listed here`);
+
+    const text = await runCli(['prompt', 'fenster', '--task', 'Add pagination', '--skills-budget', '600'], { cwd, env: { HOME: tempDir() } });
+    expect(text.stderr).toContain('⚠ the prompt lists');
+  });
+
+  it('--all-skills lists every skill; a bad budget or both flags are usage errors', async () => {
+    const cwd = manySkills();
+    const all = await runCli(['prompt', 'fenster', '--task', 'Add pagination', '--all-skills', '--json'], { cwd, env: { HOME: tempDir() } });
+    const data = all.json<PromptJson & { skillsBudget: number | null; skillsLeftOut: unknown[] }>();
+    expect(data.skills).toHaveLength(84);
+    expect(data.skillsBudget).toBeNull();
+    expect(data.skillsLeftOut).toEqual([]);
+    for (const args of [['--skills-budget', 'lots'], ['--skills-budget', '-5'], ['--skills-budget', '100', '--all-skills']]) {
+      const bad = await runCli(['prompt', 'fenster', '--task', 'x', ...args], { cwd });
+      expect(bad.code, args.join(' ')).toBe(2);
+      expect(bad.stderr).toMatch(/--skills-budget/);
+    }
+  });
+});
+
 describe('create-squad route', () => {
   it('suggests the agent, mode and skills with the reason', async () => {
     const cwd = promptSquad();
     const result = await runCli(['route', 'Fix the re-render loop in the React component'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('Agent:  Fenster (Core Dev)');
-    expect(result.stdout).toContain('Mode:   lightweight');
+    expect(result.stdout).toMatch(/Mode: {3}lightweight \(margin [\d.]+, \d+% of the task matched\)/);
     expect(result.stdout).toContain('Skills: react-component-patterns (component, react)');
     expect(result.stdout).toMatch(/Why: {4}Fenster matched .*"react" in skills/);
     expect(result.stdout).toContain('Next: create-squad prompt fenster --mode lightweight --skill react-component-patterns');
@@ -264,9 +306,21 @@ describe('create-squad route', () => {
     const cwd = promptSquad();
     const result = await runCli(['route', 'The checkout test is flaky', '--json'], { cwd });
     expect(result.code, result.stderr).toBe(0);
-    const data = result.json<{ ok: boolean; agent: string; mode: string; skills: { name: string }[]; ranking: { agent: string; score: number }[] }>();
+    const data = result.json<{
+      ok: boolean;
+      agent: string;
+      mode: string;
+      skills: { name: string }[];
+      ranking: { agent: string; score: number }[];
+      candidates: { name: string; location: string; score: number; terms: string[] }[];
+      confidence: { margin: number; coverage: number; clear: boolean };
+    }>();
     expect(data).toMatchObject({ ok: true, agent: 'hockney', mode: 'lightweight', skills: [{ name: 'flaky-tests' }] });
+    expect(Object.keys(data)).toEqual(expect.arrayContaining(['task', 'agent', 'displayName', 'role', 'mode', 'skills', 'reason', 'matched', 'ranking']));
     expect(data.ranking.map((r) => r.agent).sort()).toEqual(['fenster', 'hockney', 'keaton']);
+    expect(data.candidates[0]).toMatchObject({ name: 'flaky-tests', location: '.ai-team/agents/hockney/skills/flaky-tests/SKILL.md', terms: ['flaky', 'test'] });
+    expect(data.confidence).toMatchObject({ clear: true });
+    expect(data.confidence.margin).toBeGreaterThan(0);
   });
 
   it('reads the task from stdin with "-", and refuses an empty one', async () => {

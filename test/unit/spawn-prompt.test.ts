@@ -313,7 +313,7 @@ describe('buildSpawnPrompt at scale', () => {
     }) as typeof fs.readFileSync;
     let result;
     try {
-      result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x', home: tempDir() });
+      result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x', home: tempDir(), allSkills: true });
     } finally {
       mutable.readSync = original.readSync;
       mutable.readFileSync = original.readFileSync;
