@@ -82,7 +82,8 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
 
   sub(program, 'init [dir]', 'scaffold a squad (.ai-team/ and the Copilot coordinator) in a repository (the default command)', { isDefault: true })
     .option('-y, --yes', 'use defaults, ask nothing')
-    .option('--roles <list>', 'comma-separated roles (default: Lead,Core Dev,Tester)')
+    .option('--roles <list>', 'comma-separated roles (default: Lead,Core Dev,Tester); another name of a known role ("qa") is recorded under its title, with a note')
+    .option('--allow-duplicate-roles', 'cast several members in one role when --roles names it more than once (refused otherwise)')
     .option('--universe <name>', 'casting universe for member names (default: "The Usual Suspects")')
     .option('--project <text>', 'what the project is (on an existing squad: changes it in team.md and the charters)')
     .option('--stack <text>', 'the technology stack (default for a new squad: read from package.json, pyproject.toml, go.mod, …)')
@@ -125,6 +126,7 @@ Without the word init (npx create-squad, npm init squad):
             ...(opts.stack === undefined ? {} : { stack: String(opts.stack) }),
             ...(opts.owner === undefined ? {} : { owner: String(opts.owner) }),
             team: opts.team !== false,
+            ...(opts.allowDuplicateRoles === true ? { allowDuplicateRoles: true } : {}),
             here: opts.here === true,
             dryRun: opts.dryRun === true,
           },
@@ -351,6 +353,19 @@ anything is written. Where each skill came from is recorded in .ai-team/skill-so
     const { doctor } = await import('../commands/doctor.js');
     await execute(opts, (ctx) => doctor(ctx));
   });
+
+  sub(program, 'mcp', "serve the squad's skills, prompts and routing to Copilot as an MCP server (stdio)", { json: false })
+    .addHelpText(
+      'after',
+      `
+Started by an MCP client (VS Code, the Copilot CLI, the cloud agent), not by hand: it reads
+JSON-RPC on stdin and writes only JSON-RPC on stdout until stdin closes. Tools: list_skills,
+read_skill, build_spawn_prompt, route, teach, validate_skill.`,
+    )
+    .action(async (opts: Opts) => {
+      const { mcp } = await import('../commands/mcp.js');
+      await execute(opts, (ctx) => mcp(ctx));
+    });
 
   return program;
 }
