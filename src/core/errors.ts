@@ -15,6 +15,7 @@ export type SquadErrorCode =
   | 'SKILL_EXISTS'
   | 'FILE_EXISTS'
   | 'UNSAFE_PATH'
+  | 'NOT_ALLOWED'
   | 'NOT_WRITABLE'
   | 'INVALID_INPUT'
   | 'INVALID_FORMAT'

@@ -1,6 +1,7 @@
 /**
  * The MCP server in-process: the SDK's own client over its in-memory transport, against a squad on
- * disk. Every tool, the resources, schema errors and the confinement of reads.
+ * disk. Every tool, the resources, schema errors, confinement of reads and script runs, the
+ * allowlist, and the limits on a script that hangs or floods its output.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,8 +11,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
 import { buildContext } from '../../src/cli/run.js';
-import { createSquadMcpServer } from '../../src/commands/mcp/server.js';
-import { cleanupTempDirs, hashTree, runCli, tempDir, validSkill } from '../helpers/cli.js';
+import { createSquadMcpServer, type SquadServerOptions } from '../../src/commands/mcp/server.js';
+import { isProcessAlive } from '../../src/core/lock.js';
+import { SKILLS_ALLOWLIST_PATH } from '../../src/core/skill-scripts.js';
+import { cleanupTempDirs, hashTree, runCli, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
 afterAll(cleanupTempDirs);
@@ -51,10 +54,14 @@ function mcpSquad(extra: Record<string, string | Buffer> = {}): string {
   });
 }
 
+function allowAll(root: string, folder = PDF): void {
+  writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { [folder]: { scripts: 'all' } } }) });
+}
+
 /** A client connected to a server for the squad at `root`, run with HOME at `home`. */
-async function connect(root: string, home: string): Promise<Client> {
+async function connect(root: string, home: string, options: SquadServerOptions = {}): Promise<Client> {
   const io: Io = { cwd: root, env: { ...process.env, HOME: home }, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => '' };
-  const server = createSquadMcpServer(buildContext({}, io));
+  const server = createSquadMcpServer(buildContext({}, io), options);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });
@@ -97,7 +104,7 @@ describe('the MCP server: discovery', () => {
   it('offers every tool with an input and an output schema', async () => {
     const { client } = await shared();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['build_spawn_prompt', 'list_skills', 'read_skill', 'route', 'teach', 'validate_skill']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['build_spawn_prompt', 'list_skills', 'read_skill', 'route', 'run_skill_script', 'teach', 'validate_skill']);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type, tool.name).toBe('object');
@@ -212,7 +219,7 @@ describe('the MCP server: read_skill', () => {
     const { client } = await shared();
     expect(failure(await call(client, 'read_skill', { name: 42 }))).toContain('Input validation error');
     expect(failure(await call(client, 'read_skill', {}))).toContain('Input validation error');
-    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task: 'x', skills: 'not a list' }))).toContain('Input validation error');
+    expect(failure(await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'echo.mjs', arguments: 'not a list' }))).toContain('Input validation error');
     expect(failure(await call(client, 'no_such_tool', {}))).toContain('not found');
     expect(structured(await call(client, 'read_skill', { name: 'pdf-tools' }))).toHaveProperty('content');
   });
@@ -299,5 +306,116 @@ describe('the MCP server: the squad commands as tools', () => {
     const charter = await client.readResource({ uri: 'squad://charters/fenster' });
     expect(charter.contents[0]).toMatchObject({ text: expect.stringContaining('# Fenster') });
     await expect(client.readResource({ uri: 'squad://charters/nobody' })).rejects.toThrow(/UNKNOWN_AGENT/);
+  });
+});
+
+describe('the MCP server: run_skill_script', () => {
+  it('is off by default: a script runs only once the allowlist names it, and the refusal says how', async () => {
+    const root = mcpSquad();
+    const client = await connect(root, tempDir());
+    const refused = failure(await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'scripts/echo.mjs' }));
+    expect(refused).toMatch(/^NOT_ALLOWED: not running scripts\/echo.mjs of skill "pdf-tools": running scripts is off/);
+    expect(refused).toContain(`${SKILLS_ALLOWLIST_PATH} with {"skills":{"${PDF}":{"scripts":["scripts/echo.mjs"]}}}`);
+
+    writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { [PDF]: { scripts: ['scripts/fail.mjs'] } } }) });
+    expect(failure(await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'echo.mjs' }))).toContain('allows other scripts');
+
+    writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { [PDF]: { scripts: ['echo.mjs'] } } }) });
+    const ran = structured<{ exitCode: number; stdout: string }>(await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'scripts/echo.mjs' }));
+    expect(ran.exitCode).toBe(0);
+  });
+
+  it('passes arguments as they are, with no shell, in the repository folder', async () => {
+    const root = mcpSquad();
+    allowAll(root);
+    const client = await connect(root, tempDir());
+    const args = ['$(touch pwned)', '; touch pwned2', '`id`', 'a b', '"quoted"', '*', ''];
+    const result = await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'echo.mjs', arguments: args });
+    const ran = structured<{ exitCode: number; stdout: string; script: string; skillFolder: string }>(result);
+    expect(ran).toMatchObject({ exitCode: 0, script: 'scripts/echo.mjs', skillFolder: PDF });
+    expect(JSON.parse(ran.stdout)).toEqual({ args, cwd: root });
+    expect(fs.existsSync(path.join(root, 'pwned'))).toBe(false);
+    expect(fs.existsSync(path.join(root, 'pwned2'))).toBe(false);
+    expect(text(result)).toContain(`${PDF}/scripts/echo.mjs exited with code 0`);
+  });
+
+  it('a script that fails is a failed call that still carries its exit code and output', async () => {
+    const root = mcpSquad();
+    allowAll(root);
+    const client = await connect(root, tempDir());
+    const result = await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'fail.mjs' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ exitCode: 3, stderr: 'no such form\n', timedOut: false });
+  });
+
+  it('a script that hangs is killed at the time limit, with what it started', async () => {
+    const root = mcpSquad();
+    allowAll(root);
+    const client = await connect(root, tempDir(), { scriptLimits: { timeoutMs: 1000 } });
+    const pidFile = path.join(tempDir(), 'grandchild.pid');
+    const result = await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'hang.mjs', arguments: [pidFile] });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGKILL' });
+    expect(text(result)).toContain('was killed at the time limit');
+    const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
+    await expect.poll(() => isProcessAlive(grandchild), { timeout: 5000 }).toBe(false);
+  });
+
+  it('a script printing 100 MB is cut at the output limit; the bytes are counted, not kept', async () => {
+    const root = mcpSquad();
+    allowAll(root);
+    const client = await connect(root, tempDir());
+    const ran = structured<{ exitCode: number; stdout: string; stdoutBytes: number; stdoutTruncated: boolean }>(await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'flood.mjs' }));
+    expect(ran).toMatchObject({ exitCode: 0, stdoutBytes: 100 * 1024 * 1024, stdoutTruncated: true });
+    expect(ran.stdout.length).toBe(1024 * 1024);
+  });
+
+  it('runs only files inside the skill\'s own scripts/ folder, whatever the allowlist says', async () => {
+    const outside = tempDir();
+    fs.writeFileSync(path.join(outside, 'evil.mjs'), "import fs from 'node:fs'; fs.writeFileSync(process.argv[2], 'ran');\n");
+    const root = mcpSquad({
+      '.github/skills/linked/SKILL.md': validSkill('linked', 'A skill whose scripts folder is borrowed.'),
+    });
+    fs.symlinkSync(path.join(outside, 'evil.mjs'), path.join(root, PDF, 'scripts', 'evil.mjs'));
+    fs.symlinkSync(path.join(root, PDF, 'scripts'), path.join(root, '.github/skills/linked/scripts'));
+    writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { [PDF]: { scripts: 'all' }, '.github/skills/linked': { scripts: 'all' } } }) });
+    const client = await connect(root, tempDir());
+    const marker = path.join(tempDir(), 'marker');
+    const run = (skill: string, script: string) => call(client, 'run_skill_script', { skill, script, arguments: [marker] });
+
+    expect(failure(await run('pdf-tools', '../references/forms.md'))).toMatch(/^UNSAFE_PATH: .*contains "\.\."/);
+    expect(failure(await run('pdf-tools', '../../api-design/scripts/x.mjs'))).toMatch(/^UNSAFE_PATH: /);
+    expect(failure(await run('pdf-tools', path.join(outside, 'evil.mjs')))).toMatch(/^UNSAFE_PATH: .*absolute/);
+    expect(failure(await run('pdf-tools', 'evil.mjs'))).toMatch(/^UNSAFE_PATH: .*leads outside the skill's scripts\/ folder/);
+    expect(failure(await run('linked', 'echo.mjs'))).toMatch(/^UNSAFE_PATH: .*scripts\/ folder is a link that leads out of the skill folder/);
+    expect(failure(await run('pdf-tools', 'missing.mjs'))).toMatch(/^NOT_FOUND: /);
+    expect(failure(await run('pdf-tools', 'run.bat'))).toMatch(/^UNSAFE_PATH: .*cmd\.exe/);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  it('never runs a skill that lies outside the repository, even one the allowlist names', async () => {
+    const outside = tempDir();
+    writeFiles(outside, {
+      'far/SKILL.md': validSkill('far', 'A skill from elsewhere.'),
+      'far/scripts/echo.mjs': SCRIPTS[`${PDF}/scripts/echo.mjs`]!,
+    });
+    const root = mcpSquad();
+    fs.symlinkSync(path.join(outside, 'far'), path.join(root, '.github/skills/far'));
+    allowAll(root, '.github/skills/far');
+    const client = await connect(root, tempDir());
+    expect(failure(await call(client, 'run_skill_script', { skill: 'far', script: 'echo.mjs' }))).toMatch(/^NOT_FOUND: no skill "far"/);
+    expect((await call(client, 'list_skills', {})).structuredContent).toMatchObject({ warnings: expect.arrayContaining([expect.stringContaining('outside the repository')]) });
+  });
+
+  it('a broken allowlist allows nothing and says what is wrong', async () => {
+    const root = mcpSquad();
+    const client = await connect(root, tempDir());
+    const run = () => call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'echo.mjs' });
+    writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: '{"skills": {' });
+    expect(failure(await run())).toMatch(/^INVALID_FORMAT: .*not valid JSON/);
+    writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { [PDF]: { scripts: true } } }) });
+    expect(failure(await run())).toMatch(/^INVALID_FORMAT: .*must be a list of script paths or "all"/);
+    writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { '../elsewhere': { scripts: 'all' } } }) });
+    expect(failure(await run())).toMatch(/^INVALID_FORMAT: .*not a repository path/);
   });
 });

@@ -6,11 +6,13 @@ import { closestMatch } from '../../core/edit-distance.js';
 import { discoverSkills, type DiscoveredSkill } from '../../core/discover.js';
 import { SquadError, usageError } from '../../core/errors.js';
 import { requireAgent } from '../../core/roster.js';
+import type { ScriptLimits } from '../../core/skill-scripts.js';
 import type { CommandContext } from '../context.js';
 
 export interface ToolContext {
   /** The context each tool call runs commands with: the squad's repository, JSON, no questions, no stdin. */
   command: CommandContext;
+  scriptLimits: ScriptLimits;
   /** Calls that write run one at a time: each holds the squad lock from its first read to its last write. */
   oneAtATime<T>(work: () => Promise<T>): Promise<T>;
 }

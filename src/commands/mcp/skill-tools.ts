@@ -1,5 +1,6 @@
 /**
- * The skill tools: discover (list_skills) and read with progressive disclosure (read_skill).
+ * The skill tools: discover (list_skills), read with progressive disclosure (read_skill), run a
+ * script the user allowed (run_skill_script).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
@@ -7,6 +8,13 @@ import type { DiscoveredSkill } from '../../core/discover.js';
 import { readStateText } from '../../core/confined.js';
 import { MAX_LISTED_SKILL_RESOURCES, SKILL_RESOURCE_MAX_BYTES, listSkillResources, readSkillResource } from '../../core/skill-resources.js';
 import { rankSkills } from '../../core/skill-rank.js';
+import {
+  MAX_SCRIPT_ARGUMENTS,
+  MAX_SCRIPT_TIMEOUT_MS,
+  SKILLS_ALLOWLIST_PATH,
+  runSkillScript,
+  type ScriptRun,
+} from '../../core/skill-scripts.js';
 import { SKILL_RESOURCE_DIRS } from '../../core/paths.js';
 import { findSkill, skillsSeenBy, type ToolContext } from './context.js';
 import { answer } from './results.js';
@@ -153,6 +161,51 @@ export function registerSkillTools(server: McpServer, tools: ToolContext): void 
         };
       }),
   );
+
+  server.registerTool(
+    'run_skill_script',
+    {
+      title: 'Run a skill script',
+      description: `Run one file of a skill's scripts/ folder with arguments (no shell: an argument array), in the repository folder, within a time limit and an output limit. Off by default: only scripts the user allowed in ${SKILLS_ALLOWLIST_PATH} run; a refusal says how to allow one.`,
+      inputSchema: {
+        skill: z.string().min(1).max(200).describe('The skill name, as list_skills gives it.'),
+        script: z.string().min(1).max(1000).describe('The script, relative to the skill folder ("scripts/extract.py"); the scripts/ prefix may be left out.'),
+        arguments: z.array(z.string()).max(MAX_SCRIPT_ARGUMENTS).optional().describe('Arguments, one string each, passed as they are (never through a shell).'),
+        agent: agentInput,
+        timeoutSeconds: z
+          .number()
+          .positive()
+          .max(MAX_SCRIPT_TIMEOUT_MS / 1000)
+          .optional()
+          .describe('Kill the script after this many seconds (default 60).'),
+      },
+      outputSchema: {
+        skill: z.string(),
+        skillFolder: z.string(),
+        script: z.string(),
+        args: z.array(z.string()),
+        exitCode: z.number().int().nullable(),
+        signal: z.string().nullable(),
+        timedOut: z.boolean(),
+        cancelled: z.boolean(),
+        durationMs: z.number(),
+        stdout: z.string(),
+        stderr: z.string(),
+        stdoutBytes: z.number().int(),
+        stderrBytes: z.number().int(),
+        stdoutTruncated: z.boolean(),
+        stderrTruncated: z.boolean(),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+    },
+    ({ skill, script, arguments: args, agent, timeoutSeconds }, extra) =>
+      answer(async () => {
+        const found = findSkill(root, skillsSeenBy(root, agent), skill);
+        const limits = timeoutSeconds === undefined ? tools.scriptLimits : { ...tools.scriptLimits, timeoutMs: Math.round(timeoutSeconds * 1000) };
+        const run = await runSkillScript(root, found, script, args ?? [], { env: tools.command.env, limits, signal: extra.signal });
+        return { structured: { ...run }, text: describeRun(run), failed: run.exitCode !== 0 };
+      }),
+  );
 }
 
 /** SKILL.md, then the names of the skill's other files, so a model knows what it may ask for. */
@@ -160,4 +213,17 @@ function fileListNote(content: string, files: string[], truncated: boolean): str
   if (files.length === 0) return content;
   const more = truncated ? `\n(the list stops at ${MAX_LISTED_SKILL_RESOURCES} files)` : '';
   return `${content.replace(/\n*$/, '\n')}\n---\nFiles of this skill (read one with read_skill and "file"):\n${files.map((f) => `- ${f}`).join('\n')}${more}\n`;
+}
+
+/** A script run in words, then its output. */
+function describeRun(run: ScriptRun): string {
+  const how = run.timedOut ? 'was killed at the time limit' : run.cancelled ? 'was cancelled' : run.exitCode === null ? `was killed (${run.signal})` : `exited with code ${run.exitCode}`;
+  const cut = (truncated: boolean, bytes: number) => (truncated ? ` (cut: ${bytes} bytes in all)` : '');
+  return [
+    `${run.skillFolder}/${run.script} ${how} after ${run.durationMs} ms.`,
+    `stdout${cut(run.stdoutTruncated, run.stdoutBytes)}:`,
+    run.stdout,
+    `stderr${cut(run.stderrTruncated, run.stderrBytes)}:`,
+    run.stderr,
+  ].join('\n');
 }
