@@ -11,7 +11,7 @@ import { NEVER_WRITTEN, applyUpgrade, obstacleFix, planUpgrade, type UpgradePlan
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { groupPaths, plural } from './format.js';
-import { migrateSquadDir, renderSquadDirMigration, squadDirDryRun, type SquadDirReport } from './upgrade-squad-dir.js';
+import { migrateOriginalSkills, migrateSquadDir, renderSkillConversions, renderSquadDirMigration, squadDirDryRun, type SkillConversionReport, type SquadDirReport } from './upgrade-original.js';
 
 export interface UpgradeCommandOptions {
   dryRun: boolean;
@@ -26,11 +26,14 @@ export type UpgradeData = Pick<UpgradePlan, 'from' | 'to' | 'upToDate' | 'create
   dryRun: boolean;
   /** A squad the original Squad kept in .squad/, moved to .ai-team/ first. */
   squadDir?: SquadDirReport;
+  /** Skills in the original Squad's style made standard, each backed up first. */
+  originalSkills?: SkillConversionReport[];
 };
 
 export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContext): Promise<CommandResult<UpgradeData>> {
   const squadDir = await migrateSquadDir(ctx, options.dryRun);
-  if (squadDir?.moved !== undefined && options.dryRun) return squadDirDryRun(squadDir, ctx);
+  const originalSkills = await migrateOriginalSkills(ctx, options.dryRun);
+  if (squadDir?.moved !== undefined && options.dryRun) return squadDirDryRun(squadDir, originalSkills, ctx);
   requireSquad(ctx.cwd);
   const plan = await underSquadLock(ctx, 'upgrade', options.dryRun, async () => {
     requireSquad(ctx.cwd);
@@ -58,6 +61,7 @@ export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContex
     notes: plan.notes,
     dryRun: options.dryRun,
     ...(squadDir === undefined ? {} : { squadDir }),
+    ...(originalSkills.length === 0 ? {} : { originalSkills }),
   };
   // Files that needed an upgrade and could not get one: the job is not done.
   return {
@@ -65,6 +69,7 @@ export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContex
     exitCode: plan.notUpgraded.length > 0 ? 1 : 0,
     render: (ui) => {
       if (squadDir) renderSquadDirMigration(ui, squadDir, options.dryRun);
+      renderSkillConversions(ui, originalSkills, options.dryRun);
       renderUpgrade(ui, plan, data);
     },
   };

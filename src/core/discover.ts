@@ -14,9 +14,11 @@
  */
 import path from 'node:path';
 import { SquadError } from './errors.js';
-import { isDirectory, isFile, pathProblem, readDirEntries, readDirNames } from './fs-safe.js';
+import { isDirectory, isFile, pathProblem, readDirEntries, readDirNames, readTextIfExists } from './fs-safe.js';
 import { FILE_MISSING, inspectSkill, type SkillReport } from './inspect.js';
 import { isValidName } from './names.js';
+import { isConvertedLocation } from './original/skill-migration.js';
+import { convertOriginalSkill } from './original/skills.js';
 import { installedBuiltinSkills } from './owned.js';
 import {
   NATIVE_SKILL_DIRS,
@@ -130,11 +132,19 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
       warnings.push({
         code: 'skill-invalid',
         path: skill.location,
-        message: `skill "${skill.dirName}" is invalid: ${skill.errors.map((e) => e.message).join('; ')}`,
+        message: `skill "${skill.dirName}" is invalid: ${skill.errors.map((e) => e.message).join('; ')}${originalStyleHint(skill)}`,
       });
     }
   }
   return { skills, overridden, warnings };
+}
+
+/** For an invalid skill in the original Squad's style: how it becomes usable (upgrade converts it). */
+function originalStyleHint(skill: DiscoveredSkill): string {
+  if (!isConvertedLocation(skill.location)) return '';
+  const text = readTextIfExists(skill.file);
+  const converted = text === undefined ? undefined : convertOriginalSkill(text, skill.dirName);
+  return converted === undefined ? '' : ` (it is in the original Squad's style: "create-squad upgrade" makes it standard)`;
 }
 
 /** Agents that have a skills folder, sorted. */

@@ -45,6 +45,8 @@ import {
   squadPaths,
   templateCopyPath,
 } from './paths.js';
+import { isConvertedLocation } from './original/skill-migration.js';
+import { convertOriginalSkill } from './original/skills.js';
 import { hasOriginalSquadDir, listAgents, parseRoster, readRoster, requireSquad } from './roster.js';
 import { readCasting, type CastingState } from './casting.js';
 import { STATE_TEMPLATES, planGitattributes } from './scaffold.js';
@@ -522,7 +524,11 @@ function checkSkills(root: string, add: Add): DiscoveredSkill[] {
   for (const skill of discovery.skills) {
     const full = inspectSkill(skill.file, { readBody: true });
     const dir = path.posix.dirname(skill.location);
-    for (const issue of full.errors) {
+    const original = originalStyleFinding(skill);
+    if (original) add(original);
+    // What upgrade converts is said once, by that finding; the rest is reported as usual.
+    const shown = (issue: { code: string }) => !original || !ORIGINAL_STYLE_CODES.test(issue.code);
+    for (const issue of full.errors.filter(shown)) {
       add({
         severity: 'error',
         code: `skill-${issue.code}`,
@@ -531,7 +537,7 @@ function checkSkills(root: string, add: Add): DiscoveredSkill[] {
         fix: `edit ${skill.location}; "create-squad skills validate ${dir}" re-checks it`,
       });
     }
-    for (const issue of full.warnings) {
+    for (const issue of full.warnings.filter(shown)) {
       add({
         severity: 'warning',
         code: `skill-${issue.code}`,
@@ -542,6 +548,27 @@ function checkSkills(root: string, add: Add): DiscoveredSkill[] {
     }
   }
   return discovery.skills;
+}
+
+/** Issues of a skill in the original Squad's style that upgrade's conversion takes away. */
+const ORIGINAL_STYLE_CODES = /^(?:frontmatter-missing|name-.*|description-missing|description-empty|field-unknown)$/;
+
+/**
+ * A skill in the original Squad's style, in a folder upgrade converts: one finding naming what the
+ * conversion changes (an error when the skill cannot be used as it is), with upgrade as the fix.
+ */
+function originalStyleFinding(skill: DiscoveredSkill): Finding | undefined {
+  if (!isConvertedLocation(skill.location)) return undefined;
+  const text = readTextIfExists(skill.file);
+  const converted = text === undefined ? undefined : convertOriginalSkill(text, skill.dirName);
+  if (converted === undefined) return undefined;
+  return {
+    severity: skill.valid ? 'warning' : 'error',
+    code: 'skill-original-style',
+    path: skill.location,
+    message: `skill ${path.posix.dirname(skill.location)} is in the original Squad's style${skill.valid ? '' : ', so prompts leave it out'}: ${converted.changes.join('; ')}`,
+    fix: 'run "create-squad upgrade": it makes the skill standard (its old SKILL.md is backed up), or edit it by hand (see the skill squad-skill-authoring)',
+  };
 }
 
 /**

@@ -112,10 +112,12 @@ async function checkSquad(root: string, name: string, dir: string): Promise<void
   expect(upgrade.code, upgrade.stderr).toBe(0);
   expect(lostFiles(pristine, root), name).toEqual([]);
   expect(exists(root, '.squad')).toBe(false);
+  const validate = await runCli(['skills', 'validate', '--json'], { cwd: root });
+  expect(validate.json<{ skills: { path: string; valid: boolean }[] }>().skills.filter((skill) => !skill.valid)).toEqual([]);
 
   const doctor = await runCli(['doctor', '--json'], { cwd: root });
   const findings = doctor.json<{ findings: { code: string; message: string }[] }>().findings;
-  expect(findings.filter((f) => ['charter-missing', 'no-squad', 'squad-in-original-folder', 'two-squads'].includes(f.code))).toEqual([]);
+  expect(findings.filter((f) => ['charter-missing', 'no-squad', 'squad-in-original-folder', 'two-squads', 'skill-original-style'].includes(f.code))).toEqual([]);
   // A member folder the roster never listed (squad-cli's Rai) is named, with its fix; a roster member never is.
   for (const finding of findings.filter((f) => f.code === 'member-not-in-roster')) expect(roster.map((m) => m.name)).not.toContain(finding.message.split(' ')[0]);
 

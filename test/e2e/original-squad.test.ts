@@ -191,3 +191,38 @@ describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
     expect(listFiles(root).some((rel) => rel.startsWith(`${squadPaths.backups}/`))).toBe(false);
   });
 });
+
+describe("skills in the original Squad's style", () => {
+  const SKILLS = ['dock-sync', 'flaky-ride-tests', 'map-tiles'];
+
+  it('doctor names each with what upgrade changes; upgrade makes each standard, backed up and reported file by file', async () => {
+    const root = originalSquad();
+    const doctor = await runCli(['doctor', '--json'], { cwd: root });
+    const findings = doctor.json<{ findings: { code: string; severity: string; path?: string; fix: string }[] }>().findings;
+    const original = findings.filter((f) => f.code === 'skill-original-style');
+    expect(original.map((f) => `${f.path}:${f.severity}`).sort()).toEqual([
+      '.ai-team/skills/dock-sync/SKILL.md:warning',
+      '.ai-team/skills/flaky-ride-tests/SKILL.md:error',
+      '.ai-team/skills/map-tiles/SKILL.md:error',
+    ]);
+    for (const finding of original) expect(finding.fix).toMatch(/^run "create-squad upgrade": it makes the skill standard/);
+    expect(findings.filter((f) => f.code === 'skill-field-unknown' && SKILLS.some((name) => f.path?.includes(name)))).toEqual([]);
+
+    const before = Object.fromEntries(SKILLS.map((name) => [name, read(root, `.ai-team/skills/${name}/SKILL.md`)]));
+    const upgrade = await runCli(['upgrade', '--json'], { cwd: root });
+    expect(upgrade.code, upgrade.stderr).toBe(0);
+    const converted = upgrade.json<{ originalSkills: { path: string; backup: string; changes: string[] }[] }>().originalSkills;
+    expect(converted.map((c) => c.path)).toEqual(SKILLS.map((name) => `.ai-team/skills/${name}/SKILL.md`));
+    for (const [index, name] of SKILLS.entries()) {
+      expect(read(root, converted[index]!.backup)).toBe(before[name]);
+      expect(read(root, `.github/skills/${name}/SKILL.md`).endsWith(before[name]!.replace(/^---[\s\S]*?\n---\n/, ''))).toBe(true);
+    }
+    expect(converted[0]!.changes).toContain('tools → metadata.mcp-servers');
+    const validate = await runCli(['skills', 'validate'], { cwd: root });
+    expect(validate.code, validate.stdout).toBe(0);
+    const after = await runCli(['doctor', '--json'], { cwd: root });
+    expect(after.json<{ findings: { code: string }[] }>().findings.map((f) => f.code)).not.toContain('skill-original-style');
+    const again = await runCli(['upgrade', '--json'], { cwd: root });
+    expect(again.json()).not.toHaveProperty('originalSkills');
+  });
+});

@@ -32,6 +32,8 @@ export interface OriginalSkillConversion {
 }
 
 const KEPT_FIELDS: ReadonlySet<string> = new Set<string>([...STANDARD_FIELDS, ...KNOWN_EXTENSION_FIELDS]);
+/** Fields the original coordinator had members write: a frontmatter with one of them is in its style. */
+const ORIGINAL_FIELDS = ['domain', 'confidence', 'source', 'tools'];
 /** `**Confidence:** high`, `**Source**: review` — the original's fields in a skill without frontmatter. */
 const BOLD_FIELD = /^\*\*([A-Za-z][A-Za-z -]{0,30}?)(?::\*\*|\*\*:)[ \t]*(.+?)[ \t]*$/;
 const TITLE = /^#[ \t]+(.+?)[ \t#]*$/;
@@ -40,8 +42,9 @@ const DESCRIPTION_CHARS = 300;
 
 /**
  * The standard form of an original-style SKILL.md in the folder `folder` (when known), or
- * undefined when it is standard already or cannot be read (a frontmatter that is not valid YAML is
- * left for `skills validate` to report).
+ * undefined when it is not in that style (standard already, or a frontmatter without the original's
+ * fields, whose problems are the author's to fix) or cannot be read (a frontmatter that is not valid
+ * YAML is left for `skills validate` to report).
  */
 export function convertOriginalSkill(text: string, folder?: string): OriginalSkillConversion | undefined {
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
@@ -54,6 +57,7 @@ export function convertOriginalSkill(text: string, folder?: string): OriginalSki
   } catch {
     return undefined;
   }
+  if (!ORIGINAL_FIELDS.some((field) => Object.hasOwn(frontmatter, field))) return undefined;
   return fromFrontmatter(frontmatter, split.body, folder, split.eol);
 }
 

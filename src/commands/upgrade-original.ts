@@ -1,11 +1,14 @@
 /**
- * The part of `upgrade` that moves a squad the original Squad keeps in `.squad/` to `.ai-team/`
- * (core/original/squad-dir.ts), under the squad lock, before the usual upgrade runs on it.
+ * The parts of `upgrade` for squads made by the original Squad, run under the squad lock before the
+ * usual upgrade: moving a squad out of `.squad/` (core/original/squad-dir.ts), then making its
+ * skills in the original's style standard (core/original/skill-migration.ts).
  */
 import type { Ui } from '../cli/ui.js';
 import { ensureWritableDir } from '../core/fs-safe.js';
+import { applyOriginalSkillConversions, planOriginalSkillConversions } from '../core/original/skill-migration.js';
 import { applySquadDirMigration, isSquadDirMigrationDone, planSquadDirMigration, type FolderMove } from '../core/original/squad-dir.js';
 import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR } from '../core/paths.js';
+import { hasOriginalSquadDir, hasSquad } from '../core/roster.js';
 import { packageVersion } from '../core/version.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
@@ -19,6 +22,13 @@ export interface SquadDirReport {
   /** team.md, its Charter cells rewritten, and where its old text went. */
   roster?: { path: string; backup: string };
   notes: string[];
+}
+
+/** A skill made standard: its SKILL.md, where the old text went, and what changed. */
+export interface SkillConversionReport {
+  path: string;
+  backup: string;
+  changes: string[];
 }
 
 /**
@@ -44,12 +54,29 @@ export async function migrateSquadDir(ctx: CommandContext, dryRun: boolean): Pro
 }
 
 /**
- * A dry run of a squad still in `.squad/`: the move is all that can be planned before it happens
- * (the rest of the upgrade reads `.ai-team/`).
+ * Make the squad's skills in the original Squad's style standard, each backed up first; [] when
+ * there are none. Read from `.squad/` while the squad is still there (a dry run of the move).
  */
-export function squadDirDryRun(report: SquadDirReport, ctx: CommandContext): CommandResult<UpgradeData> {
-  // Only the move can be planned before it happens: the lists of the usual upgrade are empty, and
-  // those this command's plan may add later are absent.
+export async function migrateOriginalSkills(ctx: CommandContext, dryRun: boolean): Promise<SkillConversionReport[]> {
+  if (!hasSquad(ctx.cwd) && !hasOriginalSquadDir(ctx.cwd)) return [];
+  const dir = hasSquad(ctx.cwd) ? AI_TEAM_DIR : ORIGINAL_SQUAD_DIR;
+  if (planOriginalSkillConversions(ctx.cwd, { dir }).length === 0) return [];
+  return underSquadLock(ctx, 'upgrade', dryRun, async () => {
+    const conversions = planOriginalSkillConversions(ctx.cwd, { dir });
+    if (!dryRun && conversions.length > 0) {
+      ensureWritableDir(ctx.cwd);
+      applyOriginalSkillConversions(ctx.cwd, conversions);
+    }
+    return conversions.map(({ path, backup, changes }) => ({ path, backup, changes }));
+  });
+}
+
+/**
+ * A dry run of a squad still in `.squad/`: the move and the skills are all that can be planned
+ * before the move happens (the rest of the upgrade reads `.ai-team/`).
+ */
+export function squadDirDryRun(report: SquadDirReport, skills: readonly SkillConversionReport[], ctx: CommandContext): CommandResult<UpgradeData> {
+  // The lists of the usual upgrade are empty, and those this command's plan may add later absent.
   const data = {
     dir: ctx.cwd,
     from: 'original Squad',
@@ -66,12 +93,14 @@ export function squadDirDryRun(report: SquadDirReport, ctx: CommandContext): Com
     notes: report.notes,
     dryRun: true,
     squadDir: report,
+    originalSkills: skills,
   } as unknown as UpgradeData;
   return {
     data,
     exitCode: 0,
     render: (ui) => {
       renderSquadDirMigration(ui, report, true);
+      renderSkillConversions(ui, skills, true);
       ui.out(`Then the usual upgrade: the coordinator replaced (the original one backed up), the built-in skills installed, team skills moved to .github/skills/. Run "create-squad upgrade --dry-run" again after the move to see it file by file.`);
       ui.out('Dry run: nothing was written.');
     },
@@ -86,4 +115,11 @@ export function renderSquadDirMigration(ui: Ui, report: SquadDirReport, dryRun: 
   for (const rename of report.renamed) ui.out(`  ${verb('Renamed', 'rename')} ${rename.from}/ → ${rename.to}/ (a folder name is lowercase letters, digits and hyphens)`);
   if (report.roster) ui.out(`  ${verb('Pointed', 'point')} the roster's Charter cells at ${AI_TEAM_DIR}/ in ${report.roster.path} (the old text ${dryRun ? 'would go' : 'is'} in ${report.roster.backup})`);
   for (const note of report.notes) ui.warn(note);
+}
+
+/** One line per converted SKILL.md: what changed, and where its old text is. */
+export function renderSkillConversions(ui: Ui, skills: readonly SkillConversionReport[], dryRun: boolean): void {
+  if (skills.length === 0) return;
+  ui.out(`${dryRun ? 'Would make' : 'Made'} ${skills.length} skill${skills.length === 1 ? '' : 's'} in the original Squad's style standard (the old SKILL.md ${dryRun ? 'would be' : 'is'} in the backups):`);
+  for (const skill of skills) ui.out(`  ${skill.path}: ${skill.changes.join('; ')} (was: ${skill.backup})`);
 }
