@@ -36,6 +36,7 @@ export async function route(options: RouteOptions, ctx: CommandContext): Promise
       ui.out(ui.style.bold('Skills:'), ' ', skills);
       if (others) ui.out(ui.style.bold('Others:'), ' ', others);
       ui.out(ui.style.bold('Why:'), '    ', suggestion.reason);
+      for (const human of suggestion.humans ?? []) ui.out(ui.style.bold('Ask:'), '    ', `${human.displayName}${human.role ? ` (${human.role})` : ''}, a human member: never spawned, asked for the decision`);
       ui.out();
       ui.table(
         ['AGENT', 'ROLE', 'SCORE', 'MATCHED'],

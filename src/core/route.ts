@@ -19,7 +19,7 @@ import {
 } from './skill-rank.js';
 import type { SpawnMode } from './spawn-modes.js';
 import { rankDocuments, type TextDocument } from './text-match.js';
-import { escapeRegExp } from './util.js';
+import { escapeRegExp, hasWord } from './util.js';
 
 export { MAX_ACTIVATED_SKILLS, matchSkills, type SkillMatch } from './skill-rank.js';
 
@@ -158,6 +158,11 @@ export interface RouteSuggestion {
   candidates: RankedSkill[];
   /** How clearly the best skill wins; a lightweight spawn needs a clear winner. */
   confidence: SkillConfidence;
+  /**
+   * Human members to ask (never spawned): every one when the task reads as a decision, else those
+   * whose name or role the task mentions. Absent when there are none.
+   */
+  humans?: { name: string; displayName: string; role: string | undefined }[];
 }
 
 /** At most this many ranked skills are reported as candidates. */
@@ -243,7 +248,15 @@ export function routeTask(root: string, task: string): RouteSuggestion {
     ranking,
     candidates: skillRanking.slice(0, MAX_CANDIDATES).map((m) => ({ ...routedSkill(m), score: round(m.score) })),
     confidence,
+    ...humansToAsk(task, everyone, broad),
   };
+}
+
+/** The human members a task is for (see RouteSuggestion.humans), as the suggestion's `humans`. */
+function humansToAsk(task: string, everyone: readonly Agent[], broad: BroadTask | undefined): Pick<RouteSuggestion, 'humans'> {
+  const named = (human: Agent) => hasWord(task, human.displayName) || (human.role !== undefined && hasWord(task, human.role));
+  const humans = everyone.filter((agent) => agent.human && (broad?.kind === 'architecture' || named(agent)));
+  return humans.length === 0 ? {} : { humans: humans.map(({ name, displayName, role }) => ({ name, displayName, role })) };
 }
 
 function routedSkill(match: SkillMatch): RoutedSkill {

@@ -39,6 +39,11 @@ describe('the original roster layout', () => {
     const suggestion = route.json<{ agent: string; ranking: { agent: string; role?: string }[] }>();
     expect(suggestion.ranking.map((r) => `${r.agent}:${r.role}`).sort()).toEqual(['lambert:Tester', 'parker:Backend Dev', 'ripley:Lead']);
 
+    expect(route.json()).not.toHaveProperty('humans');
+    const decision = await runCli(['route', 'decide the price of a monthly pass', '--json'], { cwd: root });
+    expect(decision.json<{ humans: object[] }>().humans).toEqual([{ name: 'dana', displayName: 'Dana', role: 'Product Owner' }]);
+    expect((await runCli(['route', 'decide the price of a monthly pass'], { cwd: root })).stdout).toMatch(/Ask: +Dana \(Product Owner\), a human member: never spawned/);
+
     const human = await runCli(['prompt', 'Dana', '--task', 'approve pricing'], { cwd: root });
     expect(human.code).toBe(1);
     expect(human.stderr).toMatch(/Dana is a human member of this squad \(Product Owner\): humans are never spawned/);
