@@ -57,3 +57,44 @@ export function readCoordinatorStamp(text: string): string | undefined {
 export function coordinatorBodyLength(text: string): number {
   return [...splitCoordinator(text).body].length;
 }
+
+/**
+ * The lines around the user's own instructions in the coordinator. What stands between them is the
+ * team's: `upgrade` carries it into the new coordinator; everything else in the file is
+ * create-squad's and is replaced (an edit there backed up first).
+ */
+export const CUSTOM_BEGIN = '<!-- your instructions: begin (create-squad upgrade keeps what is between these lines) -->';
+export const CUSTOM_END = '<!-- your instructions: end -->';
+
+/** What stands between the markers of a coordinator text; undefined when a marker is missing or out of order. */
+export function customInstructions(text: string): string | undefined {
+  const begin = text.indexOf(CUSTOM_BEGIN);
+  const end = text.indexOf(CUSTOM_END, begin + CUSTOM_BEGIN.length);
+  return begin === -1 || end === -1 ? undefined : text.slice(begin + CUSTOM_BEGIN.length, end);
+}
+
+/** `text` with what stands between its markers set to `block`; unchanged when it has no markers. */
+export function withCustomInstructions(text: string, block: string): string {
+  const begin = text.indexOf(CUSTOM_BEGIN);
+  const end = text.indexOf(CUSTOM_END, begin + CUSTOM_BEGIN.length);
+  if (begin === -1 || end === -1) return text;
+  return `${text.slice(0, begin + CUSTOM_BEGIN.length)}${block}${text.slice(end)}`;
+}
+
+/**
+ * An installed coordinator whose markers hold instructions of the team's own, against the shipped
+ * one: `compared`, the installed text with the shipped (empty) block, says whether anything else
+ * was edited; `content` is the shipped text with the team's block, what upgrade writes. Undefined
+ * when there is nothing of the team's to carry (no markers, or nothing but the shipped block).
+ */
+export function carriedInstructions(installed: Buffer, shipped: Buffer): { compared: Buffer; content: Buffer } | undefined {
+  const installedText = installed.toString('utf8');
+  const shippedText = shipped.toString('utf8');
+  const block = customInstructions(installedText);
+  const emptyBlock = customInstructions(shippedText);
+  if (block === undefined || emptyBlock === undefined || normalizeNewlines(block).trim() === normalizeNewlines(emptyBlock).trim()) return undefined;
+  return {
+    compared: Buffer.from(withCustomInstructions(installedText, emptyBlock)),
+    content: Buffer.from(withCustomInstructions(shippedText, block)),
+  };
+}

@@ -48,7 +48,7 @@
  * at any write and started again finishes the job.
  */
 import fs from 'node:fs';
-import { readCoordinatorStamp } from './coordinator.js';
+import { carriedInstructions, readCoordinatorStamp } from './coordinator.js';
 import { SquadError } from './errors.js';
 import { existsInside, isDirectory, isFile, moveInside, pathProblem, readBytesIfExists, readTextIfExists, sha256, writeFileAtomic } from './fs-safe.js';
 import { MANIFEST_SCHEMA, readManifest, serializeManifest, type Manifest } from './manifest.js';
@@ -246,6 +246,11 @@ function coordinatorStamp(root: string): string | undefined {
 }
 
 /** Compute the upgrade of `root`. Reads only. Throws CONFLICT when the squad is newer than `version`. */
+/** What happens to a coordinator edited outside the team's own lines: it is in the backup. */
+function coordinatorEditNote(relPath: string, carried: boolean): string {
+  return `${relPath} had changes of yours outside its "your instructions" lines: they are not carried over, and the whole file is backed up (see the backups). Put what should stay between those lines${carried ? ' (what was there is carried over)' : ''}: upgrade keeps it`;
+}
+
 export async function planUpgrade(root: string, options: UpgradeOptions = {}): Promise<UpgradePlan> {
   const to = options.version ?? packageVersion();
   const owned = options.owned ?? (await shippedOwnedFiles(to));
@@ -327,7 +332,11 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     };
     // A symlink, a folder, …: never written, but what stands there decides whether that matters.
     const blocked = blockedReason(root, file.path);
-    const current = blocked === undefined ? readRepoFile(root, file.path) : readBehindObstacle(root, file.path);
+    const installed = blocked === undefined ? readRepoFile(root, file.path) : readBehindObstacle(root, file.path);
+    // The team's own instructions in the coordinator are carried over; only the rest counts as an edit.
+    const carried = file.kind === 'coordinator' && installed !== undefined ? carriedInstructions(installed, file.content) : undefined;
+    const current = carried?.compared ?? installed;
+    const content = carried?.content ?? file.content;
     if (current !== undefined && isShippedContent(current, file.content)) {
       if (blocked === undefined) files[file.path] = shippedHash;
       else keepEntry();
@@ -351,8 +360,9 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
       files[file.path] = shippedHash;
       continue;
     }
-    if (edited) backUp(file.path, current);
-    writes.push({ path: file.path, content: file.content, mode: file.mode, exclusive: false, role: 'owned' });
+    if (edited) backUp(file.path, installed!);
+    if (edited && file.kind === 'coordinator') notes.push(coordinatorEditNote(file.path, carried !== undefined));
+    writes.push({ path: file.path, content, mode: file.mode, exclusive: false, role: 'owned' });
     replaced.push(file.path);
     files[file.path] = shippedHash;
   }
