@@ -361,7 +361,7 @@ anything is written. Where each skill came from is recorded in .ai-team/skill-so
 Started by an MCP client (VS Code, the Copilot CLI, the cloud agent), not by hand: it reads
 JSON-RPC on stdin and writes only JSON-RPC on stdout until stdin closes. Tools: list_skills,
 read_skill, build_spawn_prompt, route, teach, validate_skill, run_skill_script (scripts run only
-when .ai-team/skills-allowlist.json allows them).`,
+when .ai-team/skills-allowlist.json allows them). Registering it: docs/commands.md.`,
     )
     .action(async (opts: Opts) => {
       const { mcp } = await import('../commands/mcp.js');

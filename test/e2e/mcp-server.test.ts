@@ -3,7 +3,9 @@
  * disk. Every tool, the resources, schema errors, confinement of reads and script runs, the
  * allowlist, and the limits on a script that hangs or floods its output.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -12,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
 import { buildContext } from '../../src/cli/run.js';
 import { createSquadMcpServer, type SquadServerOptions } from '../../src/commands/mcp/server.js';
-import { isProcessAlive } from '../../src/core/lock.js';
+import { LOCK_FILE, isProcessAlive } from '../../src/core/lock.js';
 import { SKILLS_ALLOWLIST_PATH } from '../../src/core/skill-scripts.js';
 import { cleanupTempDirs, hashTree, runCli, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
@@ -238,6 +240,11 @@ describe('the MCP server: the squad commands as tools', () => {
     const light = await call(client, 'build_spawn_prompt', { agent: 'fenster', task: 'Fix the React re-render loop.', mode: 'lightweight', skills: ['react-component-patterns'] });
     const cliLight = await runCli(['prompt', 'fenster', '--mode', 'lightweight', '--skill', 'react-component-patterns', '--task', 'Fix the React re-render loop.'], { cwd: root, env: { HOME: home } });
     expect(text(light)).toBe(cliLight.stdout);
+
+    const bounded = await call(client, 'build_spawn_prompt', { agent: 'fenster', task, skillsBudget: 50 });
+    const cliBounded = await runCli(['prompt', 'fenster', '--skills-budget', '50', '--task', task, '--json'], { cwd: root, env: { HOME: home } });
+    expect(structured(bounded)).toEqual(cliBounded.json());
+    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task, skillsBudget: 50, allSkills: true }))).toMatch(/^USAGE: .*contradict/);
   });
 
   it('build_spawn_prompt refuses a human or unknown member as prompt does, and "-" is no way to read stdin', async () => {
@@ -273,6 +280,21 @@ describe('the MCP server: the squad commands as tools', () => {
     expect(team.scope).toBe('team');
     expect(failure(await call(client, 'teach', { instruction: 'Be nice' }))).toMatch(/^USAGE: missing the member to teach/);
     expect(failure(await call(client, 'teach', { agent: 'fenster', team: true, instruction: 'Be nice' }))).toMatch(/^USAGE: /);
+  });
+
+  it('teach waits a little for the lock another create-squad holds, then writes', async () => {
+    const root = mcpSquad();
+    const client = await connect(root, tempDir());
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      const lock = path.join(root, LOCK_FILE);
+      fs.writeFileSync(lock, JSON.stringify({ pid: holder.pid, host: os.hostname(), command: 'hire', started: new Date().toISOString() }));
+      setTimeout(() => fs.rmSync(lock), 800);
+      const taught = await call(client, 'teach', { agent: 'fenster', instruction: 'Prefer CSS grid for layouts' });
+      expect(taught.isError, text(taught)).toBeFalsy();
+    } finally {
+      holder.kill();
+    }
   });
 
   it('teach calls made together all land (they take the lock one after another)', async () => {

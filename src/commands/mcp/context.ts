@@ -17,10 +17,17 @@ export interface ToolContext {
   oneAtATime<T>(work: () => Promise<T>): Promise<T>;
 }
 
-/** The command context for tool calls: stdin belongs to the protocol, and paths are relative to the repository. */
+/** A writing tool waits this long for the squad lock another create-squad holds (a CLI run, another server). */
+export const TOOL_LOCK_WAIT_MS = 10_000;
+
+/**
+ * The command context for tool calls: stdin belongs to the protocol, paths are relative to the
+ * repository, and a writing tool waits a little for the squad lock rather than failing at once.
+ */
 export function toolCommandContext(ctx: CommandContext): CommandContext {
   return {
     ...ctx,
+    lockWaitMs: ctx.lockWaitMs ?? TOOL_LOCK_WAIT_MS,
     invocationDir: ctx.cwd,
     json: true,
     interactive: false,

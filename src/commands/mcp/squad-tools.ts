@@ -6,6 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { SquadError, usageError } from '../../core/errors.js';
 import { pathProblem } from '../../core/fs-safe.js';
+import { DEFAULT_SKILLS_BUDGET } from '../../core/prompt-limits.js';
 import { SPAWN_MODES } from '../../core/spawn-modes.js';
 import { prompt } from '../prompt.js';
 import { route } from '../route.js';
@@ -30,6 +31,14 @@ export function registerSquadTools(server: McpServer, tools: ToolContext): void 
         task: z.string().min(1).max(1024 * 1024).describe('The task, as the member should receive it.'),
         mode: z.enum(SPAWN_MODES).optional().describe('standard (default) or lightweight.'),
         skills: z.array(z.string().min(1).max(200)).max(20).optional().describe('Lightweight mode: the skills to inline (route suggests them).'),
+        skillsBudget: z
+          .number()
+          .int()
+          .min(0)
+          .max(999_999_999)
+          .optional()
+          .describe(`Standard mode: the tokens the skill list may take (default ${DEFAULT_SKILLS_BUDGET}); the skills that fit the task best are listed first.`),
+        allSkills: z.boolean().optional().describe('Standard mode: list every skill, whatever the budget.'),
       },
       outputSchema: z.looseObject({
         ...okOutput,
@@ -40,9 +49,10 @@ export function registerSquadTools(server: McpServer, tools: ToolContext): void 
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ agent, task, mode, skills }) =>
+    ({ agent, task, mode, skills, skillsBudget, allSkills }) =>
       answer(async () => {
-        const result = await prompt({ agent, task, mode, skills: skills ?? [] }, ctx);
+        const options = { agent, task, mode, skills: skills ?? [], skillsBudget: skillsBudget === undefined ? undefined : String(skillsBudget), allSkills: allSkills === true };
+        const result = await prompt(options, ctx);
         return { structured: jsonDocument(result), text: result.data.prompt };
       }),
   );
