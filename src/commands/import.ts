@@ -1,5 +1,6 @@
 /** `create-squad import <file> [--force] [--dry-run]`: rebuild a squad from a .squad file. */
 import path from 'node:path';
+import { describeProfileChange } from '../core/agents/profile-sync.js';
 import { importSquad, type ImportReport } from '../core/import.js';
 import { TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -44,6 +45,7 @@ export async function importCommand(options: ImportCommandOptions, ctx: CommandC
       const created = [...data.created.filter((f) => !f.startsWith(`${TEMPLATES_COPY_DIR}/`)), ...(templates ? [`${TEMPLATES_COPY_DIR}/ (${plural(templates, 'file')})`] : [])];
       if (data.gitattributesAdded.length) created.push(`${squadPaths.gitattributes} (+${plural(data.gitattributesAdded.length, 'line')})`);
       if (created.length) ui.out(`  ${would('Created', 'Would create')} outside ${squadPaths.root}/: ${created.join(', ')}`);
+      for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change)}`);
       for (const note of data.notes) ui.warn(note);
       for (const leftover of data.leftovers) ui.warn(`${leftover}/ is left from an interrupted import; it is safe to delete`);
       ui.out();

@@ -1,4 +1,5 @@
 /** `create-squad rehire <member>`: a retired member back on the roster and routing, from the alumni. */
+import { syncMemberAgent } from '../core/agents/profile-sync.js';
 import { applySteps, describeSteps } from '../core/members.js';
 import { planRehire } from '../core/retire.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -14,9 +15,9 @@ export async function rehire(options: RehireOptions, ctx: CommandContext): Promi
   const plan = await underSquadLock(ctx, 'rehire', options.dryRun, async () => {
     const planned = await planRehire(ctx.cwd, options.member);
     if (!options.dryRun) applySteps(ctx.cwd, planned.steps, 'rehiring');
-    return planned;
+    return { ...planned, agentProfiles: options.dryRun ? [] : await syncMemberAgent(ctx.cwd, planned.member.folder) };
   });
-  const data: MemberChangeData = { member: plan.member, done: plan.done, ...describeSteps(plan.steps), notes: plan.notes, dryRun: options.dryRun };
+  const data: MemberChangeData = { member: plan.member, done: plan.done, ...describeSteps(plan.steps), notes: plan.notes, agentProfiles: plan.agentProfiles, dryRun: options.dryRun };
   const { name, role } = plan.member;
   return {
     data,

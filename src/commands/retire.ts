@@ -1,4 +1,5 @@
 /** `create-squad retire <member>`: to the alumni, off the roster and routing; the name stays reserved. */
+import { syncMemberAgent } from '../core/agents/profile-sync.js';
 import { applySteps, describeSteps } from '../core/members.js';
 import { planRetire, type MemberRef } from '../core/retire.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -14,9 +15,9 @@ export async function retire(options: RetireOptions, ctx: CommandContext): Promi
   const plan = await underSquadLock(ctx, 'retire', options.dryRun, async () => {
     const planned = planRetire(ctx.cwd, options.member);
     if (!options.dryRun) applySteps(ctx.cwd, planned.steps, 'retiring');
-    return planned;
+    return { ...planned, agentProfiles: options.dryRun ? [] : await syncMemberAgent(ctx.cwd, planned.member.folder) };
   });
-  const data: MemberChangeData = { member: plan.member, done: plan.done, ...describeSteps(plan.steps), notes: plan.notes, dryRun: options.dryRun };
+  const data: MemberChangeData = { member: plan.member, done: plan.done, ...describeSteps(plan.steps), notes: plan.notes, agentProfiles: plan.agentProfiles, dryRun: options.dryRun };
   return {
     data,
     exitCode: 0,

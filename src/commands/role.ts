@@ -1,4 +1,5 @@
 /** `create-squad role <member> <role…>`: give a member another role (roster, routing, charter, casting). */
+import { syncMemberAgent } from '../core/agents/profile-sync.js';
 import { applySteps, describeSteps } from '../core/members.js';
 import { planRoleChange } from '../core/role-change.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -21,7 +22,7 @@ export async function role(options: RoleOptions, ctx: CommandContext): Promise<C
   const plan = await underSquadLock(ctx, 'role', options.dryRun, async () => {
     const planned = await planRoleChange(ctx.cwd, options.member, options.role);
     if (!options.dryRun) applySteps(ctx.cwd, planned.steps, 'changing the role');
-    return planned;
+    return { ...planned, agentProfiles: options.dryRun ? [] : await syncMemberAgent(ctx.cwd, planned.member.folder) };
   });
   const data: RoleData = {
     member: plan.member,
@@ -30,6 +31,7 @@ export async function role(options: RoleOptions, ctx: CommandContext): Promise<C
     ...describeSteps(plan.steps),
     ...(plan.backup ? { backup: plan.backup } : {}),
     notes: plan.notes,
+    agentProfiles: plan.agentProfiles,
     dryRun: options.dryRun,
   };
   const { name, role: to } = plan.member;

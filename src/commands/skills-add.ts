@@ -5,7 +5,10 @@
  * source of each is recorded for `skills update`.
  */
 import path from 'node:path';
+import { pendingSkill } from '../core/agents/profile-input.js';
+import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/agents/profile-sync.js';
 import { writeFileAtomic } from '../core/fs-safe.js';
+import { SKILL_FILE } from '../core/paths.js';
 import { requireAgent, requireSquad } from '../core/roster.js';
 import {
   applySkillInstall,
@@ -78,6 +81,8 @@ export interface SkillsAddData {
   skills: AddedSkill[];
   /** The file that records where each skill came from, when it changed. */
   recorded?: string;
+  /** What happened to the members' Copilot agents (.github/agents/). */
+  agentProfiles: ProfileChangeReport[];
   dryRun: boolean;
 }
 
@@ -113,7 +118,7 @@ export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext):
     ...(options.path === undefined ? {} : { subpath: options.path }),
   });
   const fetched = await fetchSource(spec, ctx.env);
-  let result: { agent: ReturnType<typeof requireAgent> | undefined; added: { picked: Picked; plan: InstallPlan }[]; recorded: boolean };
+  let result: { agent: ReturnType<typeof requireAgent> | undefined; added: { picked: Picked; plan: InstallPlan }[]; recorded: boolean; agentProfiles: ProfileChangeReport[] };
   try {
     const picked = await pickedSkills(options, ctx, spec, fetched);
     result = await underSquadLock(ctx, 'skills add', options.dryRun, async () => {
@@ -128,22 +133,26 @@ export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext):
       }
       const sources = readSources(ctx.cwd);
       const recordText = recordSources(sources, Object.fromEntries(added.map(({ picked: p, plan }) => [plan.destination, p.record])));
+      const pending = added.map(({ picked: p, plan }) => pendingSkill(p.source.report, `${plan.destination}/${SKILL_FILE}`, member?.name));
+      const profiles = await planSkillChangeProfiles(ctx.cwd, member?.name, { pending });
       if (!options.dryRun) {
+        applyMemberProfiles(profiles);
         for (const { picked: p, plan } of added) applySkillInstall(ctx.cwd, p.source, plan);
         if (recordText !== undefined) writeFileAtomic(ctx.cwd, SKILL_SOURCES_PATH, recordText);
       }
-      return { agent: member, added, recorded: recordText !== undefined };
+      return { agent: member, added, recorded: recordText !== undefined, agentProfiles: reportProfileChanges(profiles) };
     });
   } finally {
     fetched.dispose();
   }
-  return report(result.agent, result.added, result.recorded, options);
+  return report(result.agent, result.added, result.recorded, result.agentProfiles, options);
 }
 
 function report(
   agent: ReturnType<typeof requireAgent> | undefined,
   added: { picked: Picked; plan: InstallPlan }[],
   recorded: boolean,
+  agentProfiles: ProfileChangeReport[],
   options: SkillsAddOptions,
 ): CommandResult<SkillsAddData> {
   const skills: AddedSkill[] = added.map(({ picked, plan }) => ({
@@ -170,6 +179,7 @@ function report(
     warnings: first.warnings,
     skills,
     ...(recorded ? { recorded: SKILL_SOURCES_PATH } : {}),
+    agentProfiles,
     dryRun: options.dryRun,
   };
   return {
@@ -189,6 +199,7 @@ function report(
         for (const entry of skill.git) ui.warn(`${entry} is git's own data; not copied`);
         for (const warning of skill.warnings) ui.warn(`${skill.name}: ${warning.message}`);
       }
+      for (const change of agentProfiles) ui.out(`  ${describeProfileChange(change, options.dryRun)}`);
       if (recorded && !options.dryRun) ui.out(`  Source recorded in ${SKILL_SOURCES_PATH}: "create-squad skills update <name>" fetches it again`);
       if (options.dryRun) ui.out('Dry run: nothing was written.');
     },

@@ -1,4 +1,6 @@
 /** `create-squad skills remove <name> [--agent N]`: take a skill out, into the backups (never deleted). */
+import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/agents/profile-sync.js';
+import { SKILL_FILE } from '../core/paths.js';
 import { locateSkill, removalBackup, removeSkill, type InstalledSkill } from '../core/skill-manage.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
@@ -12,6 +14,8 @@ export interface SkillsRemoveOptions {
 export interface SkillsRemoveData extends InstalledSkill {
   /** Where the skill was (or would be) moved. */
   backup: string;
+  /** What happened to the members' Copilot agents (.github/agents/). */
+  agentProfiles: ProfileChangeReport[];
   dryRun: boolean;
 }
 
@@ -19,8 +23,12 @@ export async function skillsRemove(options: SkillsRemoveOptions, ctx: CommandCon
   const data = await underSquadLock(ctx, 'skills remove', options.dryRun, async () => {
     const skill = locateSkill(ctx.cwd, options.name, options.agent, 'remove');
     const backup = removalBackup(skill, new Date());
-    if (!options.dryRun) removeSkill(ctx.cwd, skill, backup);
-    return { ...skill, backup, dryRun: options.dryRun };
+    const profiles = await planSkillChangeProfiles(ctx.cwd, skill.agent, { removed: [`${skill.destination}/${SKILL_FILE}`] });
+    if (!options.dryRun) {
+      applyMemberProfiles(profiles);
+      removeSkill(ctx.cwd, skill, backup);
+    }
+    return { ...skill, backup, agentProfiles: reportProfileChanges(profiles), dryRun: options.dryRun };
   });
   return {
     data,
@@ -29,6 +37,7 @@ export async function skillsRemove(options: SkillsRemoveOptions, ctx: CommandCon
       const whose = data.agent ? `${data.agent}'s skills` : 'the team skills';
       ui.success(`${options.dryRun ? 'Would remove' : 'Removed'} skill "${data.name}" from ${whose}: ${data.destination}/`);
       ui.out(`  ${options.dryRun ? 'Would move' : 'Moved'} it whole to ${data.backup}/ (move it back to restore it)`);
+      for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change, options.dryRun)}`);
       if (options.dryRun) ui.out('Dry run: nothing was written.');
     },
   };

@@ -4,7 +4,10 @@
  */
 import path from 'node:path';
 import { SquadError } from '../core/errors.js';
+import { pendingSkill } from '../core/agents/profile-input.js';
+import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/agents/profile-sync.js';
 import { writeFileAtomic } from '../core/fs-safe.js';
+import { SKILL_FILE } from '../core/paths.js';
 import { applySkillInstall, isInstalledCopy, planSkillInstall, readSkillSource } from '../core/skill-install.js';
 import { locateSkill, skillHome, type InstalledSkill } from '../core/skill-manage.js';
 import { SKILL_SOURCES_PATH, fetchSource, readSources, recordSources, recordedSpec, sourceRecord, type SourceRecord } from '../core/skill-sources.js';
@@ -26,6 +29,8 @@ export interface SkillsUpdateData extends InstalledSkill {
   /** git: the commit installed before, and the one installed now. */
   from?: string;
   to?: string;
+  /** What happened to the members' Copilot agents (.github/agents/). */
+  agentProfiles: ProfileChangeReport[];
   dryRun: boolean;
 }
 
@@ -71,12 +76,16 @@ export async function skillsUpdate(options: SkillsUpdateOptions, ctx: CommandCon
       const plan = planSkillInstall(ctx.cwd, fresh, skill.destination, true, new Date(), unchanged);
       const updated = sourceRecord(ctx.cwd, spec, fetched, fetched.dir);
       const recordText = recordSources(readSources(ctx.cwd), { [skill.destination]: { ...updated, source: record.source } });
+      const pending = pendingSkill(fresh.report, `${skill.destination}/${SKILL_FILE}`, skill.agent);
+      const profiles = await planSkillChangeProfiles(ctx.cwd, skill.agent, { pending: [pending] });
       if (!options.dryRun) {
+        applyMemberProfiles(profiles);
         applySkillInstall(ctx.cwd, fresh, plan);
         if (recordText !== undefined) writeFileAtomic(ctx.cwd, SKILL_SOURCES_PATH, recordText);
       }
       return {
         ...skill,
+        agentProfiles: reportProfileChanges(profiles),
         source: { ...updated, source: record.source },
         unchanged: plan.unchanged === true,
         ...(plan.backup ? { backup: plan.backup } : {}),
@@ -100,6 +109,7 @@ export async function skillsUpdate(options: SkillsUpdateOptions, ctx: CommandCon
       const commits = data.from && data.to && data.from !== data.to ? ` (${data.from.slice(0, 12)} → ${data.to.slice(0, 12)})` : '';
       ui.success(`${options.dryRun ? 'Would update' : 'Updated'} skill "${data.name}" from ${from}${commits}: ${data.destination}/`);
       if (data.backup) ui.out(`  ${options.dryRun ? 'Would back up' : 'Backed up'} the installed version (with any local edits) to ${data.backup}/`);
+      for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change, options.dryRun)}`);
       if (options.dryRun) ui.out('Dry run: nothing was written.');
     },
   };

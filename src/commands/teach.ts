@@ -2,6 +2,7 @@
  * `create-squad teach <agent> "<instruction>" [--name slug]` and
  * `create-squad teach --team "<instruction>"`: turn a user's instruction into a standard skill.
  */
+import { describeProfileChange, reportProfileChanges, type ProfileChangeReport } from '../core/agents/profile-sync.js';
 import { usageError } from '../core/errors.js';
 import { applyTeach, planTeach } from '../core/teach.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -21,6 +22,8 @@ export interface TeachData {
   agent?: string;
   path: string;
   description: string;
+  /** What happened to the member's Copilot agent (.github/agents/). */
+  agentProfiles: ProfileChangeReport[];
   dryRun: boolean;
 }
 
@@ -43,6 +46,7 @@ export async function teach(options: TeachOptions, ctx: CommandContext): Promise
     ...(agent ? { agent: agent.name } : {}),
     path: plan.path,
     description: skill.description,
+    agentProfiles: plan.profile ? reportProfileChanges(plan.profile) : [],
     dryRun: options.dryRun,
   };
   return {
@@ -54,9 +58,11 @@ export async function teach(options: TeachOptions, ctx: CommandContext): Promise
         ui.out(`Dry run: would teach ${who} the skill "${skill.name}" at ${plan.path}:`);
         ui.out();
         for (const line of skill.content.replace(/\n$/, '').split('\n')) ui.out(line);
+        for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change, true)}`);
         return;
       }
       ui.success(`Taught ${who} "${skill.name}": ${plan.path}`);
+      for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change)}`);
       ui.out(`  Edit that file to refine the rule; agents read it when a task matches its description.`);
     },
   };

@@ -4,6 +4,7 @@
  * what was backed up and where, and that the learned skills were left alone.
  */
 import type { Ui } from '../cli/ui.js';
+import { AGENTS_DIR } from '../core/agents/member-profile.js';
 import { ensureWritableDir } from '../core/fs-safe.js';
 import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
 import { requireSquad } from '../core/roster.js';
@@ -18,7 +19,7 @@ export interface UpgradeCommandOptions {
 }
 
 /** The --json document: the plan's lists as they are, plus where, whether adopted, and the count of learned skills. */
-export type UpgradeData = Pick<UpgradePlan, 'from' | 'to' | 'upToDate' | 'created' | 'replaced' | 'backedUp' | 'skipped' | 'notUpgraded' | 'migrations' | 'notes'> & {
+export type UpgradeData = Pick<UpgradePlan, 'from' | 'to' | 'upToDate' | 'created' | 'replaced' | 'backedUp' | 'skipped' | 'notUpgraded' | 'migrations' | 'agentProfiles' | 'notes'> & {
   dir: string;
   /** The squad had no install record (original Squad layout, or made by hand). */
   adopted: boolean;
@@ -57,6 +58,7 @@ export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContex
     skipped: plan.skipped,
     notUpgraded: plan.notUpgraded,
     migrations: plan.migrations,
+    agentProfiles: plan.agentProfiles,
     learnedSkillsUntouched: plan.learnedSkills,
     notes: plan.notes,
     dryRun: options.dryRun,
@@ -116,6 +118,7 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
     if (data.backedUp.length > 0) {
       section(`${verb('Backed up', 'back up')} your edits to ${plan.backupDir}/`, data.backedUp.map((b) => b.path));
     }
+    section(verb('Moved', 'move'), data.agentProfiles.filter((a) => a.to !== undefined).map((a) => `${a.path} → ${a.to}`));
     migrations();
     if (!plan.writes.some((w) => w.role !== 'manifest')) ui.out(`  Only the install record (${squadPaths.manifest}) needed an update.`);
   }
@@ -139,5 +142,5 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
   if (data.replaced.includes(COORDINATOR_PATH) || data.created.includes(COORDINATOR_PATH)) {
     ui.out('The coordinator changed: start a new Copilot session so the squad runs on the new instructions.');
   }
-  ui.out(`Commit it on its own: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${COORDINATOR_PATH} ${squadPaths.gitattributes} && git commit -m "chore(squad): upgrade create-squad to ${data.to}"`);
+  ui.out(`Commit it on its own: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${AGENTS_DIR} ${squadPaths.gitattributes} && git commit -m "chore(squad): upgrade create-squad to ${data.to}"`);
 }

@@ -1,5 +1,6 @@
 /**
- * Hiring: add one member to an existing squad — charter and history (new files), a roster row in
+ * Hiring: add one member to an existing squad — charter and history (new files), the member's
+ * Copilot agent in `.github/agents/` (a new file, written before the roster row), a roster row in
  * team.md and a routing row in routing.md (rows added, every existing byte kept), and the casting
  * registry and history. Nobody else's files are touched.
  *
@@ -29,6 +30,8 @@ import {
   type CastingPolicy,
   type CastingRead,
 } from './casting.js';
+import { memberProfilePath } from './agents/member-profile.js';
+import { memberProfileText } from './agents/profile-input.js';
 import { readStateText } from './confined.js';
 import { SquadError, usageError } from './errors.js';
 import { existsInside, resolveInside } from './fs-safe.js';
@@ -189,6 +192,7 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
   else if (events.length > 0) rewrite(squadPaths.castingHistory, historyRead.text, historyText);
 
   for (const file of await renderMemberFiles(member, project)) create(file.path, file.content);
+  create(memberProfilePath(member.folder), await memberProfileText(root, { folder: member.folder, displayName: member.name, role: member.role }));
 
   const rows = await renderMemberRows(member, project, policy.universe);
   const routingText = readStateText(root, squadPaths.routing);

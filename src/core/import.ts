@@ -50,6 +50,7 @@ import {
   type CastEntry,
   type CastResult,
 } from './casting.js';
+import { applyMemberProfiles, planMemberProfiles, reportProfileChanges, type ProfileChangeReport } from './agents/profile-sync.js';
 import { SquadError } from './errors.js';
 import { FrontmatterError } from './frontmatter.js';
 import {
@@ -203,6 +204,8 @@ export interface ImportReport {
   replaced?: { archive: string; members: number; learnedSkills: number };
   /** Squad-owned files created outside .ai-team/ (the coordinator, .ai-team-templates/). */
   created: string[];
+  /** The members' Copilot agents written after the swap (none in a dry run). */
+  agentProfiles: ProfileChangeReport[];
   gitattributesAdded: string[];
   /**
    * Staging folders of earlier interrupted imports that are still there (a dry run removes none; a
@@ -678,6 +681,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     skipped: [...(legacySkills?.skipped ?? []).map(({ name, reason }) => ({ scope: 'team' as const, name, reason })), ...overlay.skipped],
     ...(archive === undefined ? {} : { replaced: { archive, members: target.members, learnedSkills: target.learnedSkills } }),
     created: outside.files.map((f) => f.path).sort(compareCodePoints),
+    agentProfiles: [],
     gitattributesAdded: gitattributes.added,
     leftovers: target.leftovers,
     notes,
@@ -729,6 +733,11 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   // 6. Team skills to .github/skills/, as upgrade moves them (one rename each; a kill leaves a skill
   //    in .ai-team/skills/, still read there, and the next upgrade finishes the move).
   for (const move of planTeamSkillMoves(root).moves ?? []) moveInside(root, move.from, move.to);
+  // 7. The members' Copilot agents, from the roster and skills now in place (a kill here leaves
+  //    them to the next upgrade, which doctor names).
+  const agents = await planMemberProfiles(root, { version, now });
+  applyMemberProfiles(agents);
+  report.agentProfiles = reportProfileChanges(agents);
   return report;
 }
 

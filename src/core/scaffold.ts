@@ -46,6 +46,8 @@ import { checkRoleList, defaultRoles, findRolePreset } from './roles.js';
 import { isRosterHeader, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad } from './roster.js';
 import { renderTemplate } from './templates.js';
 import { compareCodePoints } from './util.js';
+import { memberProfilePath } from './agents/member-profile.js';
+import { memberProfileText, readSquadSkills } from './agents/profile-input.js';
 import { packageVersion } from './version.js';
 
 /** The state templates init renders (their raw copies go to .ai-team-templates/). */
@@ -413,6 +415,11 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
     for (const file of await renderMemberFiles(member, project)) add(file.path, file.content);
   }
   add(charterPath(SCRIBE_AGENT), await renderTemplate(STATE_TEMPLATES.scribeCharter, templateMember(SCRIBE_MEMBER)));
+  // Each member with files, and the Scribe, as a Copilot agent the coordinator can spawn by name.
+  const squadSkills = readSquadSkills(root);
+  for (const member of [...members.filter((m) => !withoutFiles.has(m.folder)), SCRIBE_MEMBER]) {
+    add(memberProfilePath(member.folder), await memberProfileText(root, { folder: member.folder, displayName: member.name, role: member.role }, { version, squad: squadSkills }));
+  }
 
   const data = teamData(members, project, policy.universe);
   add(squadPaths.routing, await renderTemplate(STATE_TEMPLATES.routing, data));

@@ -8,6 +8,9 @@
  * What is whose:
  *   squad-owned   the coordinator, `.ai-team-templates/*`, the files of the built-in skills this
  *                 version ships (`owned.ts`). Refreshed here.
+ *   generated     the members' Copilot agents, `.github/agents/{folder}.agent.md`, written from the
+ *                 roster and the skills (agents/profile-sync.ts): created, refreshed, an edited one
+ *                 backed up first, one of a retired member moved to its alumni folder.
  *   the team's    everything else: roster, routing, charters, histories, decisions, casting, logs,
  *                 learned skills (`agents/{name}/skills/**`, team skills not named `squad-*`), and
  *                 any file the user added inside a built-in skill. Never written here.
@@ -38,7 +41,7 @@
  * timestamp; a file that already is the shipped content is never backed up.
  *
  * Order of writes: migrations (additive, idempotent) → owned files (backup, then replacement) →
- * the manifest, last. The manifest records, for every owned file equal to what was shipped, the
+ * the members' agents (backup, then replacement; moves) → the manifest, last. The manifest records, for every owned file equal to what was shipped, the
  * shipped hash; for an edited file left as it is, the entry it had (what create-squad installed
  * there), so the next upgrade still sees it as edited — or no entry when it had none, which means
  * the same thing. Entries of built-in skill files this version no longer ships are kept while the file
@@ -48,6 +51,7 @@
  * at any write and started again finishes the job.
  */
 import fs from 'node:fs';
+import { planMemberProfiles, reportProfileChanges, type ProfileChangeReport } from './agents/profile-sync.js';
 import { carriedInstructions, readCoordinatorStamp } from './coordinator.js';
 import { SquadError } from './errors.js';
 import { existsInside, isDirectory, isFile, moveInside, pathProblem, readBytesIfExists, readTextIfExists, sha256, writeFileAtomic } from './fs-safe.js';
@@ -138,6 +142,8 @@ export interface UpgradePlan {
   /** This run's backup folder (used only when something is backed up). */
   backupDir: string;
   manifest: Manifest;
+  /** The members' Copilot agents (`.github/agents/{folder}.agent.md`): what happens to each. */
+  agentProfiles: ProfileChangeReport[];
   /** Learned skills (agent skills, team skills not named squad-*): counted, never written. */
   learnedSkills: number;
   /** Nothing to write at all, and nothing that needs writing stands behind an obstacle. */
@@ -254,7 +260,8 @@ function coordinatorEditNote(relPath: string, carried: boolean): string {
 export async function planUpgrade(root: string, options: UpgradeOptions = {}): Promise<UpgradePlan> {
   const to = options.version ?? packageVersion();
   const owned = options.owned ?? (await shippedOwnedFiles(to));
-  const timestamp = folderTimestamp(options.now ?? new Date());
+  const now = options.now ?? new Date();
+  const timestamp = folderTimestamp(now);
   const notes: string[] = [];
 
   const manifestRead = readManifest(root);
@@ -374,6 +381,22 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     if (isFile(resolveIn(root, relPath))) files[relPath] = hash;
   }
 
+  // The members' agents, generated from the roster and the skills (never recorded in the manifest).
+  const profiles = await planMemberProfiles(root, { version: to, now });
+  for (const change of profiles.changes) {
+    if (change.action === 'replace') {
+      // An edited agent that came back from the alumni in this same run is backed up where it was.
+      const at = profiles.changes.find((c) => c.action === 'restore' && c.path === change.path)?.from ?? change.path;
+      backUp(at, readRepoFile(root, at) ?? Buffer.alloc(0));
+    }
+    if (change.to !== undefined) writes.push({ path: change.to, content: '', mode: 0o644, exclusive: true, role: 'owned', moveFrom: change.path });
+    else if (change.from !== undefined) writes.push({ path: change.path, content: '', mode: 0o644, exclusive: true, role: 'owned', moveFrom: change.from });
+    else writes.push({ path: change.path, content: change.content!, mode: 0o644, exclusive: change.action === 'create', role: 'owned' });
+    if (change.action === 'create') created.push(change.path);
+    if (change.action === 'refresh' || change.action === 'replace') replaced.push(change.path);
+  }
+  for (const skip of profiles.skipped) (skip.blocked ? notUpgraded : skipped).push({ path: skip.path, reason: skip.reason });
+
   const manifest: Manifest = { schema: MANIFEST_SCHEMA, version: to, files };
   const manifestText = serializeManifest(manifest);
   const manifestNow = readRepoFile(root, squadPaths.manifest);
@@ -410,6 +433,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     migrations,
     backupDir: backupDir(timestamp),
     manifest,
+    agentProfiles: reportProfileChanges(profiles),
     learnedSkills: countLearnedSkills(root, builtins),
     upToDate: writes.length === 0 && notUpgraded.length === 0,
     notes,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { memberProfilePath } from '../../src/core/agents/member-profile.js';
 import { applyHire, planHire } from '../../src/core/hire.js';
 import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
 import { parseRoster } from '../../src/core/roster.js';
@@ -38,7 +39,7 @@ describe('hire', () => {
     expect(result.code, result.stderr).toBe(0);
     const data = result.json<HireJson>();
     expect(data).toMatchObject({ ok: true, member: { name: 'McManus', role: 'Frontend Dev', folder: 'mcmanus' }, universe: 'The Usual Suspects', casting: 'cast', dryRun: false });
-    expect(data.created).toEqual([charterPath('mcmanus'), historyPath('mcmanus')]);
+    expect(data.created).toEqual([charterPath('mcmanus'), historyPath('mcmanus'), memberProfilePath('mcmanus')]);
     expect(data.modified.sort()).toEqual([...CHANGED].sort());
 
     // Rows are added; every existing byte stays.
@@ -60,7 +61,7 @@ describe('hire', () => {
     expect(registry).toHaveLength(4);
     expect(JSON.parse(read(root, squadPaths.castingHistory)).events.at(-1)).toMatchObject({ event: 'cast', name: 'McManus' });
     expect(read(root, charterPath('mcmanus'))).toContain('# McManus — Frontend Dev');
-    expect(others(root, [...CHANGED, charterPath('mcmanus'), historyPath('mcmanus')])).toEqual(before);
+    expect(others(root, [...CHANGED, charterPath('mcmanus'), historyPath('mcmanus'), memberProfilePath('mcmanus')])).toEqual(before);
 
     // init afterwards sees a complete squad that includes the new member.
     const again = await runCli(['init', '--json'], { cwd: root });
@@ -204,7 +205,7 @@ describe('hire interrupted', () => {
     expect(full.code, full.stderr).toBe(0);
     const data = full.json<HireJson>();
     const total = data.created.length + data.modified.length;
-    expect(total).toBe(6);
+    expect(total).toBe(7);
     const expected = filesWithoutTimes(reference);
     for (let k = 1; k < total; k += 1) {
       const root = copyRepo(base);

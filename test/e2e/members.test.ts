@@ -135,8 +135,11 @@ describe('retire', () => {
     expect(fs.existsSync(path.join(root, agentDir('mcmanus')))).toBe(false);
     const moved = path.join(root, alumniDir('mcmanus'));
     fs.renameSync(path.join(moved, 'retirement.md'), path.join(root, 'record.md'));
+    // The member's Copilot agent retires with them (create-squad rehire brings it back).
+    fs.renameSync(path.join(moved, 'mcmanus.agent.md'), path.join(root, 'agent.md'));
     expect(hashTree(moved)).toBe(folder);
     fs.renameSync(path.join(root, 'record.md'), path.join(moved, 'retirement.md'));
+    fs.renameSync(path.join(root, 'agent.md'), path.join(moved, 'mcmanus.agent.md'));
 
     const newTeam = read(root, squadPaths.team);
     const rosterRow = '| McManus | DevOps | `.ai-team/agents/mcmanus/charter.md` | ✅ Active |';

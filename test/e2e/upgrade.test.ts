@@ -391,7 +391,7 @@ describe('upgrade interrupted', () => {
       return { root, edits: editV001(root) };
     }, V001_TEAM_PATHS);
     expect(total).toBeGreaterThan(20);
-  });
+  }, 180_000);
 
   it('after any write of an adoption of the original Squad layout, likewise', async () => {
     await crashAndRerun(

@@ -1,4 +1,5 @@
 /** The files `init` creates besides the squad-owned ones, for the given member folders. */
+import { memberProfilePath } from '../../src/core/agents/member-profile.js';
 import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
 
 export function teamStateLayout(members: string[]): string[] {
@@ -13,6 +14,7 @@ export function teamStateLayout(members: string[]): string[] {
     squadPaths.castingHistory,
     ...members.flatMap((agent) => [charterPath(agent), historyPath(agent)]),
     charterPath('scribe'),
+    ...[...members, 'scribe'].map(memberProfilePath),
     `${squadPaths.log}/.gitkeep`,
     `${squadPaths.orchestrationLog}/.gitkeep`,
     squadPaths.manifest,

@@ -135,7 +135,11 @@ describe('importSquad', () => {
     const dry = await importSquad(tempDir(), squadFile(document), { dryRun: true, now, shownFile: 'in.squad' });
     const target = tempDir();
     const real = await importSquad(target, squadFile(document), { now, shownFile: 'in.squad' });
-    expect({ ...dry, dryRun: false }).toEqual(real);
+    // The members' Copilot agents are written after the swap, from the squad then in place: only the real run reports them.
+    expect(dry.agentProfiles).toEqual([]);
+    // Keaton is left out of the roster (a note asks for the row): no agent until then.
+    expect(real.agentProfiles.map((a) => a.path)).toEqual(['.github/agents/fenster.agent.md', '.github/agents/scribe.agent.md']);
+    expect({ ...dry, dryRun: false, agentProfiles: real.agentProfiles }).toEqual(real);
     expect(real.files).toBe(listFiles(target).filter((rel) => rel.startsWith('.ai-team/')).length);
     expect(real.agents.map((a) => `${a.displayName}|${a.role}`)).toEqual(['Fenster|', 'Keaton|Lead']);
     // The scratch copy planning used is gone.
