@@ -403,5 +403,5 @@ describe('upgrade interrupted', () => {
       ['.ai-team/agents', '.ai-team/skills/git-workflow', '.ai-team/team.md', '.ai-team/decisions.md', '.ai-team-templates/roster.md'],
       (total) => [...new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, Math.floor(total / 2), total - 2, total - 1])],
     );
-  });
+  }, 180_000);
 });
