@@ -9,7 +9,7 @@ export default defineConfig({
       {
         extends: true,
         // Property tests run many squads through export and import: room on a loaded machine.
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 30_000 },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
       },
       {
         extends: true,
