@@ -1,7 +1,10 @@
 /** `create-squad import <file> [--force] [--dry-run]`: rebuild a squad from a .squad file. */
 import path from 'node:path';
 import { describeProfileChange } from '../core/agents/profile-sync.js';
+import { readStateText } from '../core/confined.js';
 import { importSquad, type ImportReport } from '../core/import.js';
+import { detectStack } from '../core/project-context.js';
+import { parseProjectContext, type ProjectContext } from '../core/scaffold.js';
 import { TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
@@ -14,7 +17,22 @@ export interface ImportCommandOptions {
   dryRun: boolean;
 }
 
-export type ImportData = ImportReport;
+export type ImportData = ImportReport & {
+  /** The project context team.md has now: the other repository's (none in a dry run). */
+  context?: ProjectContext;
+  /** The stack this repository's manifest files name, when they name one. */
+  detectedStack?: string;
+};
+
+/** The init command that gives the imported squad this repository's context ("…" where only the user knows). */
+export function contextCommand(context: ProjectContext, detectedStack: string | undefined): string {
+  const stack = detectedStack && detectedStack !== context.stack ? detectedStack : '…';
+  return `create-squad init --project ${JSON.stringify('…')} --stack ${JSON.stringify(stack)}${context.owner ? ` --owner ${JSON.stringify('…')}` : ''}`;
+}
+
+function describeContext(context: ProjectContext): string {
+  return [`Project: ${context.project || '-'}`, `Stack: ${context.stack || '-'}`, `Owner: ${context.owner || '-'}`].join('; ');
+}
 
 function scopeOf(entry: { agent?: string }): string {
   return entry.agent ?? 'team';
@@ -22,9 +40,16 @@ function scopeOf(entry: { agent?: string }): string {
 
 export async function importCommand(options: ImportCommandOptions, ctx: CommandContext): Promise<CommandResult<ImportData>> {
   const absFile = path.resolve(ctx.invocationDir, options.file);
-  const data = await underSquadLock(ctx, 'import', options.dryRun, () =>
+  const report = await underSquadLock(ctx, 'import', options.dryRun, () =>
     importSquad(ctx.cwd, absFile, { force: options.force, dryRun: options.dryRun, shownFile: displayPath(absFile, ctx) }),
   );
+  const teamText = options.dryRun ? undefined : readStateText(ctx.cwd, squadPaths.team);
+  const detected = detectStack(ctx.cwd).stack;
+  const data: ImportData = {
+    ...report,
+    ...(teamText === undefined ? {} : { context: parseProjectContext(teamText) }),
+    ...(detected ? { detectedStack: detected } : {}),
+  };
   return {
     data,
     exitCode: 0,
@@ -54,7 +79,9 @@ export async function importCommand(options: ImportCommandOptions, ctx: CommandC
         return;
       }
       ui.out('Next steps:');
-      ui.out(`  1. ${squadPaths.team} still describes "${data.source}": update its project context for this repository`);
+      const context = data.context ?? { project: '', stack: '', owner: '' };
+      ui.out(`  1. ${squadPaths.team} still describes "${data.source}" (${describeContext(context)}); for this repository run`);
+      ui.out(`     ${contextCommand(context, data.detectedStack)}  (it updates team.md and the charters)`);
       ui.out('  2. Start a new Copilot session and pick the "Squad" agent');
       ui.out('  3. Check the imported skills: npx create-squad skills validate');
     },

@@ -129,3 +129,19 @@ describe('init reads the stack of a new squad from the repository', () => {
     expect(parseProjectContext(read(none, squadPaths.team)).stack).toBe('');
   });
 });
+
+describe('import says where the project context came from', () => {
+  it("names the other repository's context and the init command that changes it, with the stack read here", async () => {
+    const source = await squad();
+    const file = path.join(tempDir(), 'team.squad');
+    await run(source, ['export', '--out', file]);
+    const target = tempRepo();
+    writeFiles(target, { 'pyproject.toml': '[project]\ndependencies = ["fastapi"]\n' });
+    const result = await run(target, ['import', file]);
+    expect(result.stdout).toContain('(Project: A shop; Stack: Node.js, Express; Owner: Ada); for this repository run\n     create-squad init --project "…" --stack "Python, FastAPI" --owner "…"  (it updates team.md and the charters)\n');
+    const again = await runCli(['import', file, '--force', '--json'], { cwd: target });
+    expect(again.json()).toMatchObject({ context: { project: 'A shop', stack: 'Node.js, Express', owner: 'Ada' }, detectedStack: 'Python, FastAPI' });
+    await run(target, ['init', '--project', 'A bakery API', '--stack', 'Python, FastAPI']);
+    expect(read(target, charterPath('fenster'))).toContain('- **Project:** A bakery API\n- **Stack:** Python, FastAPI\n');
+  });
+});
