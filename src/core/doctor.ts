@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { checkMemberProfiles } from './agents/profile-check.js';
 import { isSquadError } from './errors.js';
 import { COPILOT_PROMPT_LIMIT, coordinatorBodyLength, readCoordinatorStamp } from './coordinator.js';
 import { discoverSkills, type DiscoveredSkill } from './discover.js';
@@ -158,6 +159,7 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
   checkOwnedFiles(root, owned, blocked, stamp, add);
 
   const members = checkRoster(root, add);
+  for (const finding of await checkMemberProfiles(root)) add(finding);
   checkRegistryMembers(root, casting, add);
   const skills = checkSkills(root, add);
   const mcpServers = await checkMcp({ root, cwd: options.cwd, home: options.home, env: options.env }, skills, add);

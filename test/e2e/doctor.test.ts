@@ -36,9 +36,14 @@ function squad(): string {
   return dir;
 }
 
+/**
+ * Doctor's report, without the findings about the members' Copilot agents (test/e2e/member-agents.test.ts
+ * tests those): the squads here are changed by hand, which leaves the agents out of step.
+ */
 async function doctor(cwd: string, env: Record<string, string> = {}): Promise<{ code: number; data: DoctorJson }> {
   const result = await runCli(['doctor', '--json'], { cwd, env: { HOME: tempDir('home-'), ...env } });
-  return { code: result.code, data: result.json<DoctorJson>() };
+  const data = result.json<DoctorJson>();
+  return { code: result.code, data: { ...data, findings: data.findings.filter((f) => !f.code.startsWith('copilot-agent-')) } };
 }
 
 function codes(data: DoctorJson): string[] {

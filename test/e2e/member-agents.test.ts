@@ -225,3 +225,49 @@ describe('import', () => {
     expect(profile(target, 'fenster').skills).toEqual(['tailwind']);
   });
 });
+
+describe('doctor', () => {
+  type Finding = { severity: string; code: string; path: string; fix: string; message: string };
+  const agentFindings = async (root: string): Promise<Finding[]> =>
+    (await runCli(['doctor', '--json'], { cwd: root, env: { HOME: tempDir('home-') } })).json<{ findings: Finding[] }>().findings.filter((f) => f.code.startsWith('copilot-agent-'));
+
+  it('finds nothing on a fresh squad, and names each drift with upgrade as its fix; after upgrade, nothing again', async () => {
+    const root = await squad();
+    expect(await agentFindings(root)).toEqual([]);
+    fs.rmSync(path.join(root, memberProfilePath('keaton')));
+    writeFiles(root, { [`.ai-team/agents/fenster/skills/react/SKILL.md`]: validSkill('react') });
+    writeFiles(root, { [memberProfilePath('hockney')]: read(root, memberProfilePath('hockney')).replace('Tester', 'Test Lead') });
+    writeFiles(root, { '.github/agents/ghost.agent.md': read(root, memberProfilePath('scribe')) });
+    const findings = await agentFindings(root);
+    expect(findings.map((f) => `${f.severity}:${f.code}:${f.path}`)).toEqual([
+      `warning:copilot-agent-missing:${memberProfilePath('keaton')}`,
+      `warning:copilot-agent-stale:${memberProfilePath('fenster')}`,
+      `warning:copilot-agent-edited:${memberProfilePath('hockney')}`,
+      'warning:copilot-agent-orphan:.github/agents/ghost.agent.md',
+    ]);
+    for (const finding of findings) expect(finding.fix).toMatch(/create-squad upgrade/);
+    await run(root, ['upgrade']);
+    expect(await agentFindings(root)).toEqual([]);
+  });
+
+  it('reports an agent Copilot would drop, such as a local MCP server without args, as an error', async () => {
+    const root = await squad();
+    const text = read(root, memberProfilePath('fenster')).replace('user-invocable: false\n', 'user-invocable: false\nmcp-servers:\n  db:\n    type: local\n    command: db-server\n    tools: ["*"]\n');
+    writeFiles(root, { [memberProfilePath('fenster')]: text });
+    const [finding] = await agentFindings(root);
+    expect(finding).toMatchObject({ severity: 'error', code: 'copilot-agent-dropped', path: memberProfilePath('fenster') });
+    expect(finding!.message).toContain('mcp-servers.db (a local server) has no "args" list');
+  });
+
+  it('reports the agent of a member retired by hand, which upgrade moves to the alumni', async () => {
+    const root = await squad();
+    fs.mkdirSync(path.join(root, '.ai-team/agents/_alumni'));
+    fs.renameSync(path.join(root, '.ai-team/agents/hockney'), path.join(root, alumniDir('hockney')));
+    writeFiles(root, { [squadPaths.team]: read(root, squadPaths.team).replace(/^\| Hockney .*\n/m, '') });
+    expect((await agentFindings(root)).map((f) => f.code)).toEqual(['copilot-agent-retired']);
+    await run(root, ['upgrade']);
+    expect(exists(root, `${alumniDir('hockney')}/hockney.agent.md`)).toBe(true);
+    expect(await agentFindings(root)).toEqual([]);
+  });
+});
+
