@@ -139,6 +139,11 @@ describe('spawning, spelled out for each host', () => {
     for (const parameter of ['`agent_type`', '`name`', '`description`', '`prompt`', '`mode: "background"`']) expect(cli).toContain(parameter);
     for (const parameter of ['`prompt`', '`description`']) expect(vscode).toContain(parameter);
     expect(vscode).not.toMatch(/agent_type|background/);
+    // A member is spawned as its own agent, by its folder name; the pasted prompt is the fallback.
+    expect(cli).toMatch(/`agent_type`: the member's folder, e\.g\. `fenster` \(its agent\), else `general-purpose` with the full prompt/);
+    expect(vscode).toMatch(/`agentName`: `fenster`, offered when VS Code's setting `chat\.customAgentInSubagent\.enabled` is on, else no `agentName` and the full prompt/);
+    expect(spawning).toContain('`.github/agents/{name}.agent.md`');
+    expect(spawning).toContain('create-squad prompt fenster --task');
     expect(spawning).toMatch(/Copilot CLI and cloud agent: `task`/);
     expect(spawning).toMatch(/VS Code agent mode: `runSubagent` \(tool set `agent`\)/);
     // Results: read_agent only where members run in the background.
