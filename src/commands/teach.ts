@@ -22,7 +22,7 @@ export interface TeachData {
   agent?: string;
   path: string;
   description: string;
-  /** What happened to the member's Copilot agent (.github/agents/). */
+  /** What happened to the members' Copilot agents (.github/agents/). */
   agentProfiles: ProfileChangeReport[];
   dryRun: boolean;
 }
@@ -46,7 +46,7 @@ export async function teach(options: TeachOptions, ctx: CommandContext): Promise
     ...(agent ? { agent: agent.name } : {}),
     path: plan.path,
     description: skill.description,
-    agentProfiles: plan.profile ? reportProfileChanges(plan.profile) : [],
+    agentProfiles: reportProfileChanges(plan.profile),
     dryRun: options.dryRun,
   };
   return {

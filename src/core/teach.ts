@@ -4,7 +4,7 @@
  * (reading only), `applyTeach` writes it.
  */
 import type { PendingSkill } from './agents/profile-input.js';
-import { applyMemberProfiles, planMemberProfiles, type ProfilePlan } from './agents/profile-sync.js';
+import { applyMemberProfiles, planSkillChangeProfiles, type ProfilePlan } from './agents/profile-sync.js';
 import { SquadError, usageError } from './errors.js';
 import { existsInside, isDirectory, resolveInside, writeFileAtomic } from './fs-safe.js';
 import { MAX_NAME_LENGTH, folderNameProblem, slugify } from './names.js';
@@ -113,8 +113,8 @@ export interface TeachPlan {
   /** Repo-relative skill folder and SKILL.md. */
   dir: string;
   path: string;
-  /** The taught member's Copilot agent, planned with the skill in it; written before the skill. */
-  profile?: ProfilePlan;
+  /** The members' Copilot agents, planned with the skill in place; written before the skill. */
+  profile: ProfilePlan;
 }
 
 /**
@@ -145,20 +145,20 @@ export async function planTeach(root: string, options: TeachOptions): Promise<Te
     });
   }
   const path = `${dir}/${SKILL_FILE}`;
-  const profile = agent ? await planMemberProfiles(root, { members: [agent.name], pending: [taughtSkill(agent.name, skill, path)] }) : undefined;
-  return { root, skill, ...(agent ? { agent } : {}), dir, path, ...(profile ? { profile } : {}) };
+  const profile = await planSkillChangeProfiles(root, agent?.name, { pending: [taughtSkill(agent?.name, skill, path)] });
+  return { root, skill, ...(agent ? { agent } : {}), dir, path, profile };
 }
 
-/** A taught skill as the member's agent lists it. */
-function taughtSkill(agent: string, skill: TaughtSkill, path: string): PendingSkill {
-  return { agent, dirName: skill.name, name: skill.name, description: skill.description, location: path, mcpServers: [], disableModelInvocation: false };
+/** A taught skill as the members' agents see it. */
+function taughtSkill(agent: string | undefined, skill: TaughtSkill, path: string): PendingSkill {
+  return { ...(agent === undefined ? {} : { agent }), dirName: skill.name, name: skill.name, description: skill.description, location: path, mcpServers: [], disableModelInvocation: false };
 }
 
 /**
- * Write a planned taught skill (a new file; an existing one is never replaced), after the member's
- * agent that lists it: a teach killed in between is finished by the next one.
+ * Write a planned taught skill (a new file; an existing one is never replaced), after the agents
+ * that list it: a teach killed in between is finished by the next one.
  */
 export function applyTeach(plan: TeachPlan): void {
-  if (plan.profile) applyMemberProfiles(plan.profile);
+  applyMemberProfiles(plan.profile);
   writeFileAtomic(plan.root, plan.path, plan.skill.content, { exclusive: true });
 }

@@ -87,6 +87,16 @@ describe('skills', () => {
     for (const name of Object.keys(before).filter((n) => n !== 'fenster.agent.md')) expect(after[name], name).toBe(before[name]);
   });
 
+  it('a team skill named like a member\'s own keeps that name out of the member\'s `skills` (Copilot would preload the team\'s)', async () => {
+    const root = await squad();
+    await run(root, ['teach', 'fenster', 'always use Tailwind CSS', '--name', 'tailwind']);
+    const taught = await run(root, ['teach', '--team', 'styling follows the design system', '--name', 'tailwind', '--json']);
+    expect(taught.json<{ agentProfiles: { path: string }[] }>().agentProfiles.map((a) => a.path)).toEqual([memberProfilePath('fenster')]);
+    expect(profile(root, 'fenster').skills).toBeUndefined();
+    expect(read(root, memberProfilePath('fenster'))).toContain('- `tailwind`: ');
+    expect(await promptOwnSkills(root, 'fenster')).toEqual(['tailwind']);
+  });
+
   it('teach killed after any write: the rerun ends as one clean teach', async () => {
     const base = await squad();
     const args = ['teach', 'fenster', 'always use Tailwind CSS', '--name', 'tailwind'];

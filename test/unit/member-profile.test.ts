@@ -46,6 +46,16 @@ describe('the member profile generator', () => {
     expect(text).toContain('- `tailwind`: Use Tailwind. Use when styling. (`.ai-team/agents/fenster/skills/tailwind/SKILL.md`)');
   });
 
+  it('leaves out of `skills` an own skill a project skill folder shadows (Copilot would preload that one), and still lists it in the body', async () => {
+    const ownSkills = [
+      { name: 'tailwind', description: 'Ours.', location: '.ai-team/agents/fenster/skills/tailwind/SKILL.md', shadowed: true },
+      { name: 'react', description: 'React.', location: '.ai-team/agents/fenster/skills/react/SKILL.md' },
+    ];
+    const text = await renderMemberProfile(input({ ownSkills }), VERSION);
+    expect(frontmatterOf(text).skills).toEqual(['react']);
+    expect(text).toContain('- `tailwind`: Ours.');
+  });
+
   it('points at the charter, history and decisions instead of copying them', async () => {
     const text = await renderMemberProfile(input(), VERSION);
     for (const file of ['.ai-team/agents/fenster/charter.md', '.ai-team/agents/fenster/history.md', '.ai-team/decisions.md']) expect(text).toContain(`\`${file}\``);

@@ -6,7 +6,9 @@
  * The profile is subagent-only (`user-invocable: false`, and VS Code's spelling `user-invokable`),
  * names its tools by role (role-tools.ts) plus `{server}/*` for each MCP server its skills declare
  * (the server itself stays configured where each host reads it), lists the member's own skills in
- * `skills`, and points at the charter and history in `.ai-team/` instead of copying them.
+ * `skills` (but one whose name a project skill folder also holds: Copilot would preload that one
+ * instead) and in its body, and points at the charter and history in `.ai-team/` instead of
+ * copying them.
  *
  * The stamp, an HTML comment on the first line of the body, says which create-squad wrote it and
  * carries a hash of the rest of the text:
@@ -52,6 +54,11 @@ export interface ProfileSkill {
   description: string;
   /** Repo-relative SKILL.md. */
   location: string;
+  /**
+   * A project skill folder Copilot reads (`.github/skills/`, …) holds a skill of this name: Copilot
+   * would preload that one, not the member's, so it is left out of `skills` (the body still lists it).
+   */
+  shadowed?: boolean;
 }
 
 export interface ProfileServer {
@@ -99,7 +106,7 @@ async function renderUnstamped(input: MemberProfileInput): Promise<string> {
     scribe: input.scribe,
     description: await describeMember(input, role),
     tools: memberTools(input),
-    skills: input.ownSkills.map((skill) => skill.name),
+    skills: input.ownSkills.filter((skill) => !skill.shadowed).map((skill) => skill.name),
     ownSkills: input.ownSkills,
     servers: input.servers,
     charterPath: charterPath(input.folder),

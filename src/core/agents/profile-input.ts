@@ -7,7 +7,7 @@
 import type { DiscoveredSkill } from '../discover.js';
 import { discoverSkills } from '../discover.js';
 import { mcpServerKey } from '../mcp.js';
-import { SCRIBE_AGENT } from '../paths.js';
+import { NATIVE_SKILL_DIRS, SCRIBE_AGENT } from '../paths.js';
 import { promptableSkills } from '../route.js';
 import type { SkillReport } from '../inspect.js';
 import { isModelInvocationDisabled, mcpServers, stringField, type McpServerRequirement } from '../skill.js';
@@ -138,13 +138,24 @@ function declaredServers(skills: readonly SeenSkill[]): ProfileServer[] {
   return [...byKey.values()].sort((a, b) => compareCodePoints(mcpServerKey(a.name), mcpServerKey(b.name)));
 }
 
+/** Names of the skills in the project skill folders Copilot reads itself (`.github/skills/`, …), with `changes` as if made. */
+function projectSkillNames(squad: SquadSkills, changes: SkillChanges): Set<string> {
+  const removed = new Set(changes.removed ?? []);
+  const inProject = (location: string) => NATIVE_SKILL_DIRS.some((dir) => location.startsWith(`${dir}/`)) && !removed.has(location);
+  return new Set([
+    ...[...squad.team, ...squad.hiddenTeam].filter((skill) => inProject(skill.location)).map((skill) => skill.name),
+    ...(changes.pending ?? []).filter((skill) => skill.agent === undefined && inProject(skill.location)).map((skill) => skill.name),
+  ]);
+}
+
 /** What the generator needs to know of `member`, read from the squad (with `changes` as if made). */
 export function readMemberProfileInput(root: string, member: ProfileMember, changes: SkillChanges = {}, squad: SquadSkills = readSquadSkills(root)): MemberProfileInput {
   const skills = visibleSkills(squad, member.folder, changes);
+  const project = projectSkillNames(squad, changes);
   const ownSkills: ProfileSkill[] = skills
     .filter((skill) => skill.own)
     .sort((a, b) => compareCodePoints(a.dirName, b.dirName))
-    .map(({ name, description, location }) => ({ name, description, location }));
+    .map(({ name, description, location }) => ({ name, description, location, ...(project.has(name) ? { shadowed: true } : {}) }));
   return {
     folder: member.folder,
     displayName: member.displayName,
