@@ -5,8 +5,14 @@
  * Used to route a task to a member and to pick the skills a task needs. Every score can be
  * explained by the query terms it matched in each field.
  */
-import { stem as porter2 } from 'porter2';
+import { createRequire } from 'node:module';
 import { compareCodePoints } from './util.js';
+
+/**
+ * The Porter2 stemmer, required rather than imported: porter2 is a CommonJS package, and loading
+ * one through the ES module loader costs route and prompt a few times more start-up than require.
+ */
+const { stem: porter2 } = createRequire(import.meta.url)('porter2') as typeof import('porter2');
 
 /** Words that carry no topic in a task, a role, a charter or a skill description. */
 const STOPWORDS = new Set(
