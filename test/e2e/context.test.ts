@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { InitData } from '../../src/commands/init.js';
 import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
 import { parseProjectContext } from '../../src/core/scaffold.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, runOk, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 
 afterAll(cleanupTempDirs);
@@ -13,11 +13,7 @@ afterAll(cleanupTempDirs);
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 const BACKUPS = `${squadPaths.backups}/`;
 
-async function run(root: string, args: string[]) {
-  const result = await runCli(args, { cwd: root });
-  if (result.code !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
-  return result;
-}
+const run = runOk;
 
 async function squad(): Promise<string> {
   const root = tempRepo();

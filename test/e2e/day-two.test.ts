@@ -11,17 +11,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { agentDir, alumniDir, charterPath, squadPaths } from '../../src/core/paths.js';
 import { parseRoster } from '../../src/core/roster.js';
 import { parseProjectContext } from '../../src/core/scaffold.js';
-import { cleanupTempDirs, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
-async function run(root: string, args: string[]) {
-  const result = await runCli(args, { cwd: root });
-  if (result.code !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
-  return result;
-}
+const run = runOk;
 
 function git(cwd: string, ...args: string[]): void {
   const result = spawnSync('git', args, { cwd, encoding: 'utf8' });

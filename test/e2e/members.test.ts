@@ -8,7 +8,7 @@ import { parseRoster } from '../../src/core/roster.js';
 import type { MemberChangeData } from '../../src/commands/member-change.js';
 import type { MembersData } from '../../src/commands/members.js';
 import type { RoleData } from '../../src/commands/role.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 
 afterAll(cleanupTempDirs);
@@ -16,11 +16,7 @@ afterAll(cleanupTempDirs);
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 const BACKUPS = `${squadPaths.backups}/`;
 
-async function run(root: string, args: string[]) {
-  const result = await runCli(args, { cwd: root });
-  if (result.code !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
-  return result;
-}
+const run = runOk;
 
 /** A squad of Keaton (Lead), Fenster (Core Dev), Hockney (Tester) and McManus (DevOps). */
 async function squad(): Promise<string> {

@@ -11,18 +11,14 @@ import type { SkillsAddData } from '../../src/commands/skills-add.js';
 import type { SkillsRemoveData } from '../../src/commands/skills-remove.js';
 import type { SkillsUpdateData } from '../../src/commands/skills-update.js';
 import { SKILL_SOURCES_PATH } from '../../src/core/skill-sources.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 
 afterAll(cleanupTempDirs);
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
-async function run(root: string, args: string[]) {
-  const result = await runCli(args, { cwd: root });
-  if (result.code !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
-  return result;
-}
+const run = runOk;
 
 async function squad(): Promise<string> {
   const root = tempRepo();

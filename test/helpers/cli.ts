@@ -122,6 +122,13 @@ function markLockOwnerDead(root: string): void {
   fs.writeFileSync(lockPath, `${JSON.stringify({ ...owner, pid: deadPid })}\n`);
 }
 
+/** Run a command in `root` that must succeed; its failure throws with the command and its stderr. */
+export async function runOk(root: string, args: string[]): Promise<CliResult> {
+  const result = await runCli(args, { cwd: root });
+  if (result.code !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
+  return result;
+}
+
 /** Copy a folder tree: files with their modes, symlinks as links (never followed). */
 function copyTree(from: string, to: string): void {
   fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true, force: true });
