@@ -242,7 +242,7 @@ if (!quick) {
 
 const staticChecks = [];
 try {
-  const coordinator = await import(path.join(ROOT, 'dist/core/coordinator.js'));
+  const coordinator = await import(path.join(ROOT, 'dist/core/squad/coordinator.js'));
   const source = fs.readFileSync(path.join(ROOT, 'squad.agent.md'), 'utf8');
   const length = coordinator.coordinatorBodyLength(coordinator.stampCoordinator(source, '0.0.0'));
   staticChecks.push({

@@ -9,8 +9,8 @@
 // 2. The commands (dist/commands/*.js, with the core they use) become ES modules in dist/bundle/,
 //    one self-contained file per command, loaded with import() only when that command runs. (Shared
 //    chunks would save disk but load a dozen files again: most of the cost this step removes.)
-//    dist/bundle/ sits at the same depth as dist/core/, so the core's paths relative to
-//    import.meta.url (the package root, dist/templates.precompiled.js) hold in the bundle too.
+//    The core finds the package root from the dist/ folder in its own path, so it holds at any
+//    depth of the bundle.
 //    Packages (handlebars, yaml, prompts, …) stay in node_modules and load lazily as before.
 // The library entry (index.js) keeps using the unbundled dist/ that tsc wrote.
 import fs from 'node:fs';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 // The options renderTemplate compiles with; this script runs after tsc, so dist/ is there.
-import { COMPILE_OPTIONS } from '../dist/core/templates.js';
+import { COMPILE_OPTIONS } from '../dist/core/fs/templates.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const templatesDir = path.join(root, 'templates');

@@ -2,9 +2,9 @@
  * create-squad as a library: the core that the CLI is built on. Everything here is free of console
  * output; errors are thrown as SquadError with a code and a hint.
  */
-export { SquadError, isSquadError, usageError, type SquadErrorCode, type SquadErrorOptions } from './core/errors.js';
-export * from './core/paths.js';
-export { MAX_NAME_LENGTH, NAME_PATTERN, isValidName, nameProblems, slugify, type NameProblem } from './core/names.js';
+export { SquadError, isSquadError, usageError, type SquadErrorCode, type SquadErrorOptions } from './core/base/errors.js';
+export * from './core/base/paths.js';
+export { MAX_NAME_LENGTH, NAME_PATTERN, isValidName, nameProblems, slugify, type NameProblem } from './core/base/names.js';
 export {
   FRONTMATTER_MAX_BYTES,
   YAML_MAX_ALIAS_COUNT,
@@ -15,7 +15,7 @@ export {
   parseFrontmatterYaml,
   splitFrontmatter,
   type FrontmatterIssue,
-} from './core/frontmatter.js';
+} from './core/skills/frontmatter.js';
 export {
   isModelInvocationDisabled,
   isVersionUnquoted,
@@ -29,7 +29,7 @@ export {
   type McpServerRequirement,
   type ParsedSkill,
   type SkillHead,
-} from './core/skill.js';
+} from './core/skills/skill.js';
 export {
   KNOWN_EXTENSION_FIELDS,
   MAX_BODY_LINES,
@@ -41,8 +41,8 @@ export {
   type SkillIssue,
   type SkillValidation,
   type ValidateSkillInput,
-} from './core/validate.js';
-export { inspectSkill, type SkillReport } from './core/inspect.js';
+} from './core/skills/validate.js';
+export { inspectSkill, type SkillReport } from './core/skills/inspect.js';
 export {
   SCOPE_PRECEDENCE,
   discoverSkills,
@@ -51,8 +51,8 @@ export {
   type DiscoveryWarning,
   type DiscoverOptions,
   type SkillScope,
-} from './core/discover.js';
-export { hasSquad, isRosterHeader, listAgents, parseRoster, readRoster, requireAgent, requireSquad, type Agent, type RosterMember } from './core/roster.js';
+} from './core/squad/discover.js';
+export { hasSquad, isRosterHeader, listAgents, parseRoster, readRoster, requireAgent, requireSquad, type Agent, type RosterMember } from './core/squad/roster.js';
 export {
   applyTeach,
   buildTaughtSkill,
@@ -62,9 +62,9 @@ export {
   type TaughtSkillInput,
   type TeachOptions,
   type TeachPlan,
-} from './core/teach.js';
-export { estimateTokens } from './core/tokens.js';
-export { AVAILABLE_SKILLS_TAG, escapeXml, escapeXmlLine, renderAvailableSkills, skillEntry, type SkillSummary } from './core/xml.js';
+} from './core/squad/teach.js';
+export { estimateTokens } from './core/base/tokens.js';
+export { AVAILABLE_SKILLS_TAG, escapeXml, escapeXmlLine, renderAvailableSkills, skillEntry, type SkillSummary } from './core/base/xml.js';
 export {
   MCP_CONFIG_MAX_BYTES,
   MCP_HOSTS,
@@ -81,8 +81,8 @@ export {
   type McpHostStatus,
   type McpRequirementRow,
   type SkillMcpNeeds,
-} from './core/mcp.js';
-export { rankDocuments, stem, tokenize, type RankOptions, type RankedDocument, type TextDocument } from './core/text-match.js';
+} from './core/skills/mcp.js';
+export { rankDocuments, stem, tokenize, type RankOptions, type RankedDocument, type TextDocument } from './core/base/text-match.js';
 export {
   MAX_ACTIVATED_SKILLS,
   detectBroadTask,
@@ -93,8 +93,8 @@ export {
   type RankedMember,
   type RouteSuggestion,
   type SkillMatch,
-} from './core/route.js';
-export { DEFAULT_SPAWN_MODE, SPAWN_MODES, type SpawnMode } from './core/spawn-modes.js';
+} from './core/squad/route.js';
+export { DEFAULT_SPAWN_MODE, SPAWN_MODES, type SpawnMode } from './core/base/spawn-modes.js';
 export {
   MAX_INLINED_SKILL_BYTES,
   SPAWN_TEMPLATES,
@@ -103,8 +103,8 @@ export {
   type SpawnPrompt,
   type SpawnPromptOptions,
   type SpawnPromptTokens,
-} from './core/spawn-prompt.js';
-export { compareVersions, packageVersion } from './core/version.js';
+} from './core/prompt/spawn-prompt.js';
+export { compareVersions, packageVersion } from './core/fs/version.js';
 export {
   UNKNOWN_VERSION,
   applyUpgrade,
@@ -117,8 +117,8 @@ export {
   type UpgradeSkip,
   type UpgradeWrite,
   type UpgradeWriteRole,
-} from './core/upgrade.js';
-export { MIGRATIONS, migrationsUpTo, type Migration, type MigrationPlan, type MigrationWrite } from './core/migrations.js';
+} from './core/squad/upgrade.js';
+export { MIGRATIONS, migrationsUpTo, type Migration, type MigrationPlan, type MigrationWrite } from './core/squad/migrations.js';
 export {
   GITATTRIBUTES_TEMPLATE,
   KEEP_FILE,
@@ -142,8 +142,8 @@ export {
   type ScaffoldOptions,
   type ScaffoldPlan,
   type TeamSource,
-} from './core/scaffold.js';
-export { applyHire, planHire, type HireOptions, type HirePlan } from './core/hire.js';
+} from './core/squad/scaffold.js';
+export { applyHire, planHire, type HireOptions, type HirePlan } from './core/squad/hire.js';
 export {
   CASTING_SCHEMA,
   SCRIBE_NAME,
@@ -178,8 +178,8 @@ export {
   type CastingState,
   type Taken,
   type Universe,
-} from './core/casting.js';
-export { MAX_ROLE_LENGTH, ROLES_DATA_FILE, checkRoles, defaultRoles, findRolePreset, isLeadRole, normalizeRole, rolePresets, splitRoleList, type RolePreset } from './core/roles.js';
+} from './core/squad/casting.js';
+export { MAX_ROLE_LENGTH, ROLES_DATA_FILE, checkRoles, defaultRoles, findRolePreset, isLeadRole, normalizeRole, rolePresets, splitRoleList, type RolePreset } from './core/squad/roles.js';
 export {
   findTable,
   formatTableRow,
@@ -191,10 +191,10 @@ export {
   tableRows,
   type TableLocation,
   type TableRecord,
-} from './core/md-table.js';
-export { closestMatch, editDistance } from './core/edit-distance.js';
-export { checkWritableDir, ensureWritableDir } from './core/fs-safe.js';
-export { runDoctor, type DoctorOptions, type DoctorReport, type Finding, type Severity } from './core/doctor.js';
+} from './core/base/md-table.js';
+export { closestMatch, editDistance } from './core/base/edit-distance.js';
+export { checkWritableDir, ensureWritableDir } from './core/fs/fs-safe.js';
+export { runDoctor, type DoctorOptions, type DoctorReport, type Finding, type Severity } from './core/doctor/doctor.js';
 export {
   CASTING_FILES,
   DEFAULT_EXPORT_FILE,
@@ -230,9 +230,9 @@ export {
   type SquadSkill,
   type SquadTeam,
   type ValidatedSquad,
-} from './core/squad-format.js';
-export { demoteHeadings, splitHistory, tidyHistoryPart, type HistoryParts } from './core/history.js';
-export { REDACTION_RULES, redactText, redactionMarker, type RedactionCounts, type RedactionKind, type Redacted } from './core/redact.js';
+} from './core/portable/squad-format.js';
+export { demoteHeadings, splitHistory, tidyHistoryPart, type HistoryParts } from './core/squad/history.js';
+export { REDACTION_RULES, redactText, redactionMarker, type RedactionCounts, type RedactionKind, type Redacted } from './core/base/redact.js';
 export {
   checkExportTarget,
   exportSquad,
@@ -244,7 +244,7 @@ export {
   type ExportedAgent,
   type ExportedSkill,
   type SquadExport,
-} from './core/export.js';
+} from './core/portable/export.js';
 export {
   BUILTIN_AUTHOR,
   IMPORTED_SUFFIX,
@@ -256,4 +256,4 @@ export {
   type ImportedSkill,
   type SkillRename,
   type SkillSkip,
-} from './core/import.js';
+} from './core/portable/import.js';

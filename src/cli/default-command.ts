@@ -14,9 +14,9 @@
  */
 import path from 'node:path';
 import type { Command } from './commander.js';
-import { closestMatch } from '../core/edit-distance.js';
-import { usageError } from '../core/errors.js';
-import { findGitRoot, findSquadRoot } from '../core/locate.js';
+import { closestMatch } from '../core/base/edit-distance.js';
+import { usageError } from '../core/base/errors.js';
+import { findGitRoot, findSquadRoot } from '../core/fs/locate.js';
 import type { Io } from './io.js';
 import { isInteractive } from './run.js';
 

@@ -2,8 +2,8 @@
  * The questions `init` asks on a terminal, with `prompts` (loaded only here, only when asking).
  * Ctrl-C or Escape at any question aborts init before anything is written.
  */
-import { SquadError } from '../core/errors.js';
-import { checkRoleList, splitRoleList } from '../core/roles.js';
+import { SquadError } from '../core/base/errors.js';
+import { checkRoleList, splitRoleList } from '../core/squad/roles.js';
 import type { InitAnswers, InitQuestions } from '../commands/init.js';
 import { inert } from './ui.js';
 

@@ -3,7 +3,7 @@
  * whether the streams are terminals. `main` receives it as a parameter, so tests (and any host
  * that embeds the CLI) run commands in-process without touching the real process.
  */
-import { MAX_STDIN_BYTES, readBounded } from '../core/bounded-read.js';
+import { MAX_STDIN_BYTES, readBounded } from '../core/fs/bounded-read.js';
 
 export interface Io {
   /** The folder the command was run from: relative paths the user types resolve here. */

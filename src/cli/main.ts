@@ -6,8 +6,8 @@
  * - With --json, the error is also printed on stdout as {"ok": false, "error": {...}}.
  */
 import { CommanderError } from './commander.js';
-import { SquadError, isSquadError } from '../core/errors.js';
-import { packageVersion } from '../core/version.js';
+import { SquadError, isSquadError } from '../core/base/errors.js';
+import { packageVersion } from '../core/fs/version.js';
 import { processIo, type Io } from './io.js';
 import { PROGRAM_NAME, buildProgram, type UsageErrorSink } from './program.js';
 import { createUi, type Ui } from './ui.js';

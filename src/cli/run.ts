@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CommandContext, CommandResult } from '../commands/context.js';
-import { usageError } from '../core/errors.js';
-import { findGitRoot, findSquadRoot } from '../core/locate.js';
+import { usageError } from '../core/base/errors.js';
+import { findGitRoot, findSquadRoot } from '../core/fs/locate.js';
 import type { Io } from './io.js';
 import type { Ui } from './ui.js';
 
@@ -57,7 +57,7 @@ export function buildContext(options: CommonOptions, io: Io): CommandContext {
 
 /**
  * Where a command acts, from the folder it was pointed at: the enclosing squad, else the
- * enclosing repository's root, else that folder (see core/locate.ts). A folder that does not exist
+ * enclosing repository's root, else that folder (see core/fs/locate.ts). A folder that does not exist
  * is kept as given, so the command can say so.
  */
 function locateRepository(start: string): Pick<CommandContext, 'cwd' | 'startDir' | 'gitRoot'> {

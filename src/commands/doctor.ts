@@ -1,5 +1,5 @@
 /** `create-squad doctor [--json]`: check the squad's health and say how to fix each finding. */
-import { runDoctor, type DoctorReport } from '../core/doctor.js';
+import { runDoctor, type DoctorReport } from '../core/doctor/doctor.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { plural } from './format.js';
 

@@ -3,8 +3,9 @@
  * squad to a portable .squad file.
  */
 import path from 'node:path';
-import { exportSquad, writeSquadFile, type ExportReport } from '../core/export.js';
-import { DEFAULT_EXPORT_FILE, SQUAD_FORMAT_VERSION, formatBytes } from '../core/squad-format.js';
+import { exportSquad, writeSquadFile, type ExportReport } from '../core/portable/export.js';
+import { formatBytes } from '../core/base/util.js';
+import { DEFAULT_EXPORT_FILE, SQUAD_FORMAT_VERSION } from '../core/portable/squad-format.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { displayPath, listNames, plural } from './format.js';
 

@@ -2,10 +2,10 @@
 import path from 'node:path';
 import type { Style, Styled } from '../cli/ui.js';
 import type { CommandContext } from './context.js';
-import { TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
-import { compareCodePoints } from '../core/util.js';
-import type { McpServerRequirement } from '../core/skill.js';
-import type { SkillIssue } from '../core/validate.js';
+import { TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
+import { compareCodePoints } from '../core/base/util.js';
+import type { McpServerRequirement } from '../core/skills/skill.js';
+import type { SkillIssue } from '../core/skills/validate.js';
 
 export function formatScope(skill: { scope: string; agent?: string }): string {
   return skill.agent === undefined ? skill.scope : `agent:${skill.agent}`;

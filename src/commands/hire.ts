@@ -1,6 +1,6 @@
 /** `create-squad hire <role> [--name N]`: add one member to the squad. */
-import { applyHire, planHire } from '../core/hire.js';
-import { charterPath } from '../core/paths.js';
+import { applyHire, planHire } from '../core/squad/hire.js';
+import { charterPath } from '../core/base/paths.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 

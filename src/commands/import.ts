@@ -1,11 +1,11 @@
 /** `create-squad import <file> [--force] [--dry-run]`: rebuild a squad from a .squad file. */
 import path from 'node:path';
-import { describeProfileChange } from '../core/agents/profile-sync.js';
-import { readStateText } from '../core/confined.js';
-import { importSquad, type ImportReport } from '../core/import.js';
-import { detectStack } from '../core/project-context.js';
-import { parseProjectContext, type ProjectContext } from '../core/scaffold.js';
-import { TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
+import { describeProfileChange } from '../core/squad/agents/profile-sync.js';
+import { readStateText } from '../core/fs/confined.js';
+import { importSquad, type ImportReport } from '../core/portable/import.js';
+import { detectStack } from '../core/squad/project-context.js';
+import { parseProjectContext, type ProjectContext } from '../core/squad/scaffold.js';
+import { TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { displayPath, listNames, plural } from './format.js';

@@ -5,17 +5,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Ui } from '../cli/ui.js';
-import { defaultUniverseName, universes } from '../core/casting.js';
-import { checkWritableDir, ensureWritableDir } from '../core/fs-safe.js';
-import { readStateText } from '../core/confined.js';
-import { applySteps, describeSteps } from '../core/members.js';
-import { COORDINATOR_PATH, SCRIBE_AGENT, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
-import { detectStack, planContextChange, type ContextChange, type ContextField } from '../core/project-context.js';
-import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/roles.js';
-import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/scaffold.js';
-import { compareCodePoints, isMapping } from '../core/util.js';
+import { defaultUniverseName, universes } from '../core/squad/casting.js';
+import { checkWritableDir, ensureWritableDir } from '../core/fs/fs-safe.js';
+import { readStateText } from '../core/fs/confined.js';
+import { applySteps, describeSteps } from '../core/squad/members.js';
+import { COORDINATOR_PATH, SCRIBE_AGENT, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
+import { detectStack, planContextChange, type ContextChange, type ContextField } from '../core/squad/project-context.js';
+import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/squad/roles.js';
+import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/squad/scaffold.js';
+import { compareCodePoints, isMapping } from '../core/base/util.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { clearStaleLock } from '../core/lock.js';
+import { clearStaleLock } from '../core/fs/lock.js';
 import { underSquadLock } from './lock.js';
 import { groupPaths, plural } from './format.js';
 

@@ -1,5 +1,5 @@
-/** Writing commands hold the squad lock from their first read to their last write (core/lock.ts). */
-import { withSquadLock } from '../core/lock.js';
+/** Writing commands hold the squad lock from their first read to their last write (core/fs/lock.ts). */
+import { withSquadLock } from '../core/fs/lock.js';
 import type { CommandContext } from './context.js';
 
 /**

@@ -1,7 +1,7 @@
 /** What retire, rehire and role report: the member, the files written and moved, and notes. */
 import type { Ui } from '../cli/ui.js';
-import { describeProfileChange, type ProfileChangeReport } from '../core/agents/profile-sync.js';
-import type { MemberRef } from '../core/retire.js';
+import { describeProfileChange, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
+import type { MemberRef } from '../core/squad/retire.js';
 
 export interface MemberChangeData {
   member: MemberRef;

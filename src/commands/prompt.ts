@@ -3,10 +3,10 @@
  * [--skills-budget <tokens> | --all-skills] [--json]`: render the spawn prompt for one member and one task. In text
  * mode stdout carries exactly the prompt (so it can be piped into Copilot's task tool) and warnings go to stderr.
  */
-import { usageError } from '../core/errors.js';
-import type { McpConfigSource, McpRequirementRow } from '../core/mcp.js';
-import { SPAWN_MODES, type SpawnMode } from '../core/spawn-modes.js';
-import { buildSpawnPrompt, type LeftOutSkill, type PromptSkill, type SpawnPromptTokens } from '../core/spawn-prompt.js';
+import { usageError } from '../core/base/errors.js';
+import type { McpConfigSource, McpRequirementRow } from '../core/skills/mcp.js';
+import { SPAWN_MODES, type SpawnMode } from '../core/base/spawn-modes.js';
+import { buildSpawnPrompt, type LeftOutSkill, type PromptSkill, type SpawnPromptTokens } from '../core/prompt/spawn-prompt.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { readTaskInput } from './task-input.js';
 

@@ -1,7 +1,7 @@
 /** `create-squad rehire <member>`: a retired member back on the roster and routing, from the alumni. */
-import { syncMemberAgent } from '../core/agents/profile-sync.js';
-import { applySteps, describeSteps } from '../core/members.js';
-import { planRehire } from '../core/retire.js';
+import { syncMemberAgent } from '../core/squad/agents/profile-sync.js';
+import { applySteps, describeSteps } from '../core/squad/members.js';
+import { planRehire } from '../core/squad/retire.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { renderMemberChange, type MemberChangeData } from './member-change.js';

@@ -1,7 +1,7 @@
 /** `create-squad retire <member>`: to the alumni, off the roster and routing; the name stays reserved. */
-import { syncMemberAgent } from '../core/agents/profile-sync.js';
-import { applySteps, describeSteps } from '../core/members.js';
-import { planRetire, type MemberRef } from '../core/retire.js';
+import { syncMemberAgent } from '../core/squad/agents/profile-sync.js';
+import { applySteps, describeSteps } from '../core/squad/members.js';
+import { planRetire, type MemberRef } from '../core/squad/retire.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { renderMemberChange, type MemberChangeData } from './member-change.js';

@@ -1,7 +1,7 @@
 /** `create-squad role <member> <role…>`: give a member another role (roster, routing, charter, casting). */
-import { syncMemberAgent } from '../core/agents/profile-sync.js';
-import { applySteps, describeSteps } from '../core/members.js';
-import { planRoleChange } from '../core/role-change.js';
+import { syncMemberAgent } from '../core/squad/agents/profile-sync.js';
+import { applySteps, describeSteps } from '../core/squad/members.js';
+import { planRoleChange } from '../core/squad/role-change.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { renderMemberChange, type MemberChangeData } from './member-change.js';

@@ -2,7 +2,7 @@
  * `create-squad route "<task>" | --task-file <path> [--json]`: suggest the member, spawn mode and skills for a task,
  * with the reason, how clearly the best skill wins, the other candidate skills and the full ranking.
  */
-import { routeTask, type RouteSuggestion } from '../core/route.js';
+import { routeTask, type RouteSuggestion } from '../core/squad/route.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { readTaskInput } from './task-input.js';
 

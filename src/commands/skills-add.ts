@@ -5,11 +5,11 @@
  * source of each is recorded for `skills update`.
  */
 import path from 'node:path';
-import { pendingSkill } from '../core/agents/profile-input.js';
-import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/agents/profile-sync.js';
-import { writeFileAtomic } from '../core/fs-safe.js';
-import { SKILL_FILE } from '../core/paths.js';
-import { requireAgent, requireSquad } from '../core/roster.js';
+import { pendingSkill } from '../core/squad/agents/profile-input.js';
+import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
+import { writeFileAtomic } from '../core/fs/fs-safe.js';
+import { SKILL_FILE } from '../core/base/paths.js';
+import { requireAgent, requireSquad } from '../core/squad/roster.js';
 import {
   applySkillInstall,
   isInstalledCopy,
@@ -18,7 +18,7 @@ import {
   skillDestination,
   type InstallPlan,
   type SkillSource,
-} from '../core/skill-install.js';
+} from '../core/skills/skill-install.js';
 import {
   SKILL_SOURCES_PATH,
   fetchSource,
@@ -31,8 +31,8 @@ import {
   type Fetched,
   type SkillSourceSpec,
   type SourceRecord,
-} from '../core/skill-sources.js';
-import type { SkillIssue } from '../core/validate.js';
+} from '../core/skills/skill-sources.js';
+import type { SkillIssue } from '../core/skills/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { plural } from './format.js';

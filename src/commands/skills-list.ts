@@ -1,9 +1,9 @@
 /** `create-squad skills list [--agent N]`: every skill with its scope, version, MCP needs and validity. */
-import { discoverSkills, type DiscoveredSkill } from '../core/discover.js';
-import { hasSquad, requireAgent } from '../core/roster.js';
-import { squadPaths } from '../core/paths.js';
-import type { SkillIssue } from '../core/validate.js';
-import type { McpServerRequirement } from '../core/skill.js';
+import { discoverSkills, type DiscoveredSkill } from '../core/squad/discover.js';
+import { hasSquad, requireAgent } from '../core/squad/roster.js';
+import { squadPaths } from '../core/base/paths.js';
+import type { SkillIssue } from '../core/skills/validate.js';
+import type { McpServerRequirement } from '../core/skills/skill.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { formatScope, formatMcp, formatStatus } from './format.js';
 

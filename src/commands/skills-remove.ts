@@ -1,7 +1,7 @@
 /** `create-squad skills remove <name> [--agent N]`: take a skill out, into the backups (never deleted). */
-import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/agents/profile-sync.js';
-import { SKILL_FILE } from '../core/paths.js';
-import { locateSkill, removalBackup, removeSkill, type InstalledSkill } from '../core/skill-manage.js';
+import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
+import { SKILL_FILE } from '../core/base/paths.js';
+import { locateSkill, removalBackup, removeSkill, type InstalledSkill } from '../core/squad/skill-manage.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 

@@ -3,14 +3,14 @@
  * recorded, and replace the installed one (backed up first) when it differs.
  */
 import path from 'node:path';
-import { SquadError } from '../core/errors.js';
-import { pendingSkill } from '../core/agents/profile-input.js';
-import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/agents/profile-sync.js';
-import { writeFileAtomic } from '../core/fs-safe.js';
-import { SKILL_FILE } from '../core/paths.js';
-import { applySkillInstall, isInstalledCopy, planSkillInstall, readSkillSource } from '../core/skill-install.js';
-import { locateSkill, skillHome, type InstalledSkill } from '../core/skill-manage.js';
-import { SKILL_SOURCES_PATH, fetchSource, readSources, recordSources, recordedSpec, sourceRecord, type SourceRecord } from '../core/skill-sources.js';
+import { SquadError } from '../core/base/errors.js';
+import { pendingSkill } from '../core/squad/agents/profile-input.js';
+import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
+import { writeFileAtomic } from '../core/fs/fs-safe.js';
+import { SKILL_FILE } from '../core/base/paths.js';
+import { applySkillInstall, isInstalledCopy, planSkillInstall, readSkillSource } from '../core/skills/skill-install.js';
+import { locateSkill, skillHome, type InstalledSkill } from '../core/squad/skill-manage.js';
+import { SKILL_SOURCES_PATH, fetchSource, readSources, recordSources, recordedSpec, sourceRecord, type SourceRecord } from '../core/skills/skill-sources.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 

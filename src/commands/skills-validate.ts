@@ -6,13 +6,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { discoverSkills, missingSkillFile } from '../core/discover.js';
-import { SquadError } from '../core/errors.js';
-import { isDirectory, readDirNames } from '../core/fs-safe.js';
-import { inspectSkill, type SkillReport } from '../core/inspect.js';
-import { SKILL_FILE, resolveIn } from '../core/paths.js';
-import { requireSquad } from '../core/roster.js';
-import type { SkillIssue } from '../core/validate.js';
+import { discoverSkills, missingSkillFile } from '../core/squad/discover.js';
+import { SquadError } from '../core/base/errors.js';
+import { isDirectory, readDirNames } from '../core/fs/fs-safe.js';
+import { inspectSkill, type SkillReport } from '../core/skills/inspect.js';
+import { SKILL_FILE, resolveIn } from '../core/base/paths.js';
+import { requireSquad } from '../core/squad/roster.js';
+import type { SkillIssue } from '../core/skills/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { displayPath, plural } from './format.js';
 

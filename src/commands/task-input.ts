@@ -4,9 +4,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { MAX_STDIN_BYTES } from '../core/bounded-read.js';
-import { SquadError, usageError } from '../core/errors.js';
-import { specialKind } from '../core/fs-safe.js';
+import { MAX_STDIN_BYTES } from '../core/fs/bounded-read.js';
+import { SquadError, usageError } from '../core/base/errors.js';
+import { specialKind } from '../core/fs/fs-safe.js';
 import type { CommandContext } from './context.js';
 
 export interface TaskInput {

@@ -2,9 +2,9 @@
  * `create-squad teach <agent> "<instruction>" [--name slug]` and
  * `create-squad teach --team "<instruction>"`: turn a user's instruction into a standard skill.
  */
-import { describeProfileChange, reportProfileChanges, type ProfileChangeReport } from '../core/agents/profile-sync.js';
-import { usageError } from '../core/errors.js';
-import { applyTeach, planTeach } from '../core/teach.js';
+import { describeProfileChange, reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
+import { usageError } from '../core/base/errors.js';
+import { applyTeach, planTeach } from '../core/squad/teach.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 

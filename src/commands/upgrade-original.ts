@@ -4,12 +4,12 @@
  * skills in the original's style standard (core/original/skill-migration.ts).
  */
 import type { Ui } from '../cli/ui.js';
-import { ensureWritableDir } from '../core/fs-safe.js';
-import { applyOriginalSkillConversions, planOriginalSkillConversions } from '../core/original/skill-migration.js';
-import { applySquadDirMigration, isSquadDirMigrationDone, planSquadDirMigration, type FolderMove } from '../core/original/squad-dir.js';
-import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR } from '../core/paths.js';
-import { hasOriginalSquadDir, hasSquad } from '../core/roster.js';
-import { packageVersion } from '../core/version.js';
+import { ensureWritableDir } from '../core/fs/fs-safe.js';
+import { applyOriginalSkillConversions, planOriginalSkillConversions } from '../core/squad/original/skill-migration.js';
+import { applySquadDirMigration, isSquadDirMigrationDone, planSquadDirMigration, type FolderMove } from '../core/squad/original/squad-dir.js';
+import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR } from '../core/base/paths.js';
+import { hasOriginalSquadDir, hasSquad } from '../core/squad/roster.js';
+import { packageVersion } from '../core/fs/version.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import type { UpgradeData } from './upgrade.js';

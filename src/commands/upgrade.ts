@@ -4,11 +4,11 @@
  * what was backed up and where, and that the learned skills were left alone.
  */
 import type { Ui } from '../cli/ui.js';
-import { AGENTS_DIR } from '../core/agents/member-profile.js';
-import { ensureWritableDir } from '../core/fs-safe.js';
-import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/paths.js';
-import { requireSquad } from '../core/roster.js';
-import { NEVER_WRITTEN, applyUpgrade, obstacleFix, planUpgrade, type UpgradePlan } from '../core/upgrade.js';
+import { AGENTS_DIR } from '../core/squad/agents/member-profile.js';
+import { ensureWritableDir } from '../core/fs/fs-safe.js';
+import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
+import { requireSquad } from '../core/squad/roster.js';
+import { NEVER_WRITTEN, applyUpgrade, obstacleFix, planUpgrade, type UpgradePlan } from '../core/squad/upgrade.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { groupPaths, plural } from './format.js';

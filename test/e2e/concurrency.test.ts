@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LOCK_FILE, acquireSquadLock, isStaleLock, readLockOwner } from '../../src/core/lock.js';
-import { parseRoster } from '../../src/core/roster.js';
-import { agentSkillDir, nativeTeamSkillDir, squadPaths } from '../../src/core/paths.js';
+import { LOCK_FILE, acquireSquadLock, isStaleLock, readLockOwner } from '../../src/core/fs/lock.js';
+import { parseRoster } from '../../src/core/squad/roster.js';
+import { agentSkillDir, nativeTeamSkillDir, squadPaths } from '../../src/core/base/paths.js';
 import { BIN, cleanupTempDirs, hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
+import { charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, runCli, tempDir, tempRepo } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { InitData } from '../../src/commands/init.js';
-import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
-import { parseProjectContext } from '../../src/core/scaffold.js';
+import { charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
+import { parseProjectContext } from '../../src/core/squad/scaffold.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, runOk, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 

@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CUSTOM_BEGIN, CUSTOM_END, carriedInstructions, customInstructions, readCoordinatorStamp, withCustomInstructions } from '../../src/core/coordinator.js';
-import { applyUpgrade, planUpgrade } from '../../src/core/upgrade.js';
-import { COORDINATOR_PATH, PACKAGE_COORDINATOR_SOURCE } from '../../src/core/paths.js';
+import { CUSTOM_BEGIN, CUSTOM_END, carriedInstructions, customInstructions, readCoordinatorStamp, withCustomInstructions } from '../../src/core/squad/coordinator.js';
+import { applyUpgrade, planUpgrade } from '../../src/core/squad/upgrade.js';
+import { COORDINATOR_PATH, PACKAGE_COORDINATOR_SOURCE } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, runCli, tempRepo } from '../helpers/cli.js';
 import { writeOriginalSquad } from '../helpers/original-squad.js';
 

@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberProfilePath } from '../../src/core/agents/member-profile.js';
-import { roleTools } from '../../src/core/agents/role-tools.js';
+import { memberProfilePath } from '../../src/core/squad/agents/member-profile.js';
+import { roleTools } from '../../src/core/squad/agents/role-tools.js';
 import { cleanupTempDirs, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { fixtureRepo, type UpgradeFixture } from '../helpers/upgrade.js';
 

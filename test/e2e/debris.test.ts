@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { COORDINATOR_PATH, squadPaths } from '../../src/core/paths.js';
+import { COORDINATOR_PATH, squadPaths } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { deadPid, debrisLeft } from '../helpers/debris.js';
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stampCoordinator } from '../../src/core/coordinator.js';
-import { packageVersion } from '../../src/core/version.js';
+import { stampCoordinator } from '../../src/core/squad/coordinator.js';
+import { packageVersion } from '../../src/core/fs/version.js';
 import { cleanupTempDirs, hashTree, runCli, skillMd, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

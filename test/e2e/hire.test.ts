@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { memberProfilePath } from '../../src/core/agents/member-profile.js';
-import { applyHire, planHire } from '../../src/core/hire.js';
-import { charterPath, historyPath, squadPaths } from '../../src/core/paths.js';
-import { parseRoster } from '../../src/core/roster.js';
+import { memberProfilePath } from '../../src/core/squad/agents/member-profile.js';
+import { applyHire, planHire } from '../../src/core/squad/hire.js';
+import { charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
+import { parseRoster } from '../../src/core/squad/roster.js';
 import type { HireData } from '../../src/commands/hire.js';
 import { cleanupTempDirs, filesWithoutTimes, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';

@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_STDIN_BYTES } from '../../src/core/bounded-read.js';
-import { readCoordinatorStamp } from '../../src/core/coordinator.js';
-import { COORDINATOR_PATH } from '../../src/core/paths.js';
-import { packageVersion } from '../../src/core/version.js';
+import { MAX_STDIN_BYTES } from '../../src/core/fs/bounded-read.js';
+import { readCoordinatorStamp } from '../../src/core/squad/coordinator.js';
+import { COORDINATOR_PATH } from '../../src/core/base/paths.js';
+import { packageVersion } from '../../src/core/fs/version.js';
 import { cleanupTempDirs, runCli, tempDir, tempRepo } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 

@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { squadPaths } from '../../src/core/paths.js';
-import { parseRoster } from '../../src/core/roster.js';
+import { squadPaths } from '../../src/core/base/paths.js';
+import { parseRoster } from '../../src/core/squad/roster.js';
 import { BIN, REPO_ROOT, cleanupTempDirs, tempRepo } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

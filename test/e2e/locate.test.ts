@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findGitRoot, findSquadRoot } from '../../src/core/locate.js';
-import { COORDINATOR_PATH, squadPaths } from '../../src/core/paths.js';
+import { findGitRoot, findSquadRoot } from '../../src/core/fs/locate.js';
+import { COORDINATOR_PATH, squadPaths } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, listFiles, runCli, tempDir, tempRepo } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

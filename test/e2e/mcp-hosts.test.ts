@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectMcpConfig, mcpServerHosts } from '../../src/core/mcp.js';
+import { detectMcpConfig, mcpServerHosts } from '../../src/core/skills/mcp.js';
 import { cleanupTempDirs, runCli, skillMd, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -14,8 +14,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
 import { buildContext } from '../../src/cli/run.js';
 import { createSquadMcpServer, type SquadServerOptions } from '../../src/commands/mcp/server.js';
-import { LOCK_FILE, isProcessAlive } from '../../src/core/lock.js';
-import { SKILLS_ALLOWLIST_PATH } from '../../src/core/skill-scripts.js';
+import { LOCK_FILE, isProcessAlive } from '../../src/core/fs/lock.js';
+import { SKILLS_ALLOWLIST_PATH } from '../../src/core/skills/skill-scripts.js';
 import { cleanupTempDirs, hashTree, runCli, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 

@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { memberProfilePath, readProfileStamp } from '../../src/core/agents/member-profile.js';
-import { roleTools } from '../../src/core/agents/role-tools.js';
-import { parseFrontmatterYaml, splitFrontmatter } from '../../src/core/frontmatter.js';
-import { LOCK_FILE } from '../../src/core/lock.js';
-import { alumniDir, squadPaths } from '../../src/core/paths.js';
+import { memberProfilePath, readProfileStamp } from '../../src/core/squad/agents/member-profile.js';
+import { roleTools } from '../../src/core/squad/agents/role-tools.js';
+import { parseFrontmatterYaml, splitFrontmatter } from '../../src/core/skills/frontmatter.js';
+import { LOCK_FILE } from '../../src/core/fs/lock.js';
+import { alumniDir, squadPaths } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, filesWithoutTimes, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 import { fixtureRepo } from '../helpers/upgrade.js';

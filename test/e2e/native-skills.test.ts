@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEAM_SKILLS_DIR, nativeTeamSkillDir, squadPaths, teamSkillDir } from '../../src/core/paths.js';
+import { TEAM_SKILLS_DIR, nativeTeamSkillDir, squadPaths, teamSkillDir } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseRoster } from '../../src/core/roster.js';
-import { ORIGINAL_SQUAD_DIR, squadPaths } from '../../src/core/paths.js';
+import { parseRoster } from '../../src/core/squad/roster.js';
+import { ORIGINAL_SQUAD_DIR, squadPaths } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 import { fileContents, fileHashes, lostFiles } from '../helpers/original-data.js';

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSkill } from '../../src/core/skill.js';
-import { validateSkill } from '../../src/core/validate.js';
+import { parseSkill } from '../../src/core/skills/skill.js';
+import { validateSkill } from '../../src/core/skills/validate.js';
 import { REPO_ROOT, cleanupTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExportData } from '../../src/commands/export.js';
 import type { ImportData } from '../../src/commands/import.js';
-import { shippedBuiltinSkills, shippedOwnedFiles } from '../../src/core/owned.js';
+import { shippedBuiltinSkills, shippedOwnedFiles } from '../../src/core/squad/owned.js';
 import {
   COORDINATOR_PATH,
   SKILL_FILE,
@@ -16,11 +16,11 @@ import {
   TEAM_SKILLS_DIR,
   nativeTeamSkillDir,
   teamSkillDir,
-} from '../../src/core/paths.js';
-import { parseRoster } from '../../src/core/roster.js';
-import { parseSkill } from '../../src/core/skill.js';
-import { SQUAD_LIMITS } from '../../src/core/squad-format.js';
-import { validateSkill } from '../../src/core/validate.js';
+} from '../../src/core/base/paths.js';
+import { parseRoster } from '../../src/core/squad/roster.js';
+import { parseSkill } from '../../src/core/skills/skill.js';
+import { SQUAD_LIMITS } from '../../src/core/portable/squad-format.js';
+import { validateSkill } from '../../src/core/skills/validate.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 import { BINARY_ASSET, REACT_SKILL, TEAM_SKILL, debris, skillTreeHash, sourceSquad } from '../helpers/portable.js';

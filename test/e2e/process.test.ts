@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentSkillDir, squadPaths } from '../../src/core/paths.js';
+import { agentSkillDir, squadPaths } from '../../src/core/base/paths.js';
 import { REPO_ROOT, BIN, cleanupTempDirs, hashTree, listFiles, runCli, runCliProcess, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { debris, sourceSquad } from '../helpers/portable.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, hashTree, REPO_ROOT, runCli, skillMd, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
-import { SPAWN_MODES } from '../../src/core/spawn-modes.js';
+import { SPAWN_MODES } from '../../src/core/base/spawn-modes.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
 afterAll(cleanupTempDirs);
@@ -151,7 +151,7 @@ describe('create-squad prompt', () => {
     expect(bad.stderr).toContain(`argument 'heavy' is invalid. Allowed choices are ${SPAWN_MODES.join(', ')}.`);
     for (const mode of SPAWN_MODES) expect((await runCli(['prompt', 'fenster', '--task', 'Fix the React component', '--mode', mode], { cwd })).code).toBe(0);
     // The shell that defines the choices is bundled for start-up time: the modes' module imports nothing.
-    expect(fs.readFileSync(path.join(REPO_ROOT, 'src/core/spawn-modes.ts'), 'utf8')).not.toMatch(/^\s*(?:import|export .* from)\b/m);
+    expect(fs.readFileSync(path.join(REPO_ROOT, 'src/core/base/spawn-modes.ts'), 'utf8')).not.toMatch(/^\s*(?:import|export .* from)\b/m);
   });
 
   it('reads the task from stdin with --task -', async () => {

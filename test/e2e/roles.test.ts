@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { HireData } from '../../src/commands/hire.js';
 import type { InitData } from '../../src/commands/init.js';
 import { customRolesProblem } from '../../src/cli/init-questions.js';
-import { checkRoleList } from '../../src/core/roles.js';
+import { checkRoleList } from '../../src/core/squad/roles.js';
 import { cleanupTempDirs, runCli, tempRepo } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SkillsAddData } from '../../src/commands/skills-add.js';
 import type { SkillsRemoveData } from '../../src/commands/skills-remove.js';
 import type { SkillsUpdateData } from '../../src/commands/skills-update.js';
-import { SKILL_SOURCES_PATH } from '../../src/core/skill-sources.js';
+import { SKILL_SOURCES_PATH } from '../../src/core/skills/skill-sources.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseSkill } from '../../src/core/skill.js';
-import { validateSkill } from '../../src/core/validate.js';
+import { parseSkill } from '../../src/core/skills/skill.js';
+import { validateSkill } from '../../src/core/skills/validate.js';
 import { cleanupTempDirs, hashTree, runCli, skillMd, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { deadPid, debrisLeft } from '../helpers/debris.js';
 

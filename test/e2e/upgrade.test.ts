@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCoordinatorStamp } from '../../src/core/coordinator.js';
-import { sha256 } from '../../src/core/fs-safe.js';
-import { parseManifest } from '../../src/core/manifest.js';
-import { shippedOwnedFiles, type OwnedFile } from '../../src/core/owned.js';
-import { COORDINATOR_PATH, TEAM_SKILLS_DIR, squadPaths, teamSkillDir } from '../../src/core/paths.js';
-import { packageVersion } from '../../src/core/version.js';
+import { readCoordinatorStamp } from '../../src/core/squad/coordinator.js';
+import { sha256 } from '../../src/core/fs/fs-safe.js';
+import { parseManifest } from '../../src/core/squad/manifest.js';
+import { shippedOwnedFiles, type OwnedFile } from '../../src/core/squad/owned.js';
+import { COORDINATOR_PATH, TEAM_SKILLS_DIR, squadPaths, teamSkillDir } from '../../src/core/base/paths.js';
+import { packageVersion } from '../../src/core/fs/version.js';
 import type { UpgradeData } from '../../src/commands/upgrade.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';

@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 import type { Io } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { createUi } from '../../src/cli/ui.js';
-import { CRASH_AFTER_WRITES_ENV, observeWrites } from '../../src/core/fs-safe.js';
-import { LOCK_FILE } from '../../src/core/lock.js';
+import { CRASH_AFTER_WRITES_ENV, observeWrites } from '../../src/core/fs/fs-safe.js';
+import { LOCK_FILE } from '../../src/core/fs/lock.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = path.join(REPO_ROOT, 'bin', 'create-squad.cjs');

@@ -2,8 +2,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { TEMP_FILE_PATTERN } from '../../src/core/fs-safe.js';
-import { IMPORT_STAGING_PREFIX, SKILL_STAGING_PREFIX } from '../../src/core/paths.js';
+import { TEMP_FILE_PATTERN } from '../../src/core/fs/fs-safe.js';
+import { IMPORT_STAGING_PREFIX, SKILL_STAGING_PREFIX } from '../../src/core/base/paths.js';
 
 /**
  * Every temporary file and staging folder below `root` (repo-relative, `.git` left out): create-squad's

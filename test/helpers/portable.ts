@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ARCHIVE_PREFIX, IMPORT_STAGING_PREFIX, agentSkillDir, historyPath, nativeTeamSkillDir } from '../../src/core/paths.js';
+import { ARCHIVE_PREFIX, IMPORT_STAGING_PREFIX, agentSkillDir, historyPath, nativeTeamSkillDir } from '../../src/core/base/paths.js';
 import { hashTree, runCli, tempRepo, validSkill, writeFiles } from './cli.js';
 
 /** Bytes that are not UTF-8 (a PNG header and random bytes from a fixed seed). */

@@ -1,7 +1,7 @@
 /** Squads made by older versions, for upgrade tests: copies of test/fixtures/upgrade/* plus user edits. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { COORDINATOR_PATH, teamSkillDir } from '../../src/core/paths.js';
+import { COORDINATOR_PATH, teamSkillDir } from '../../src/core/base/paths.js';
 import { REPO_ROOT, tempRepo } from './cli.js';
 
 export const UPGRADE_FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'upgrade');

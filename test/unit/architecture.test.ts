@@ -1,6 +1,7 @@
 /**
  * The module map of CONTRIBUTING.md, enforced: the domain never reaches up into the CLI or the
- * commands, and commands take nothing from the CLI but the types of its printer.
+ * commands, commands take nothing from the CLI but the types of its printer, and each folder of the
+ * core imports only what the map's "May import" column allows and lists every module in its README.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,5 +47,35 @@ describe('the module map', () => {
         .map(({ specifier }) => `${path.relative(SRC, file)} → ${resolved(file, specifier)}`),
     );
     expect(offending).toEqual([]);
+  });
+
+  it('each folder of src/core imports only the folders the map allows, and its README lists every module', () => {
+    const map = fs.readFileSync(path.join(REPO_ROOT, 'CONTRIBUTING.md'), 'utf8');
+    const allowed = new Map(
+      [...map.matchAll(/^\| `src\/core\/([a-z]+)\/` \|[^\n]*\| ([^|\n]+) \|$/gm)].map((m) => [m[1]!, new Set([...m[2]!.matchAll(/`([a-z]+)`/g)].map((x) => x[1]!))]),
+    );
+    const folders = fs.readdirSync(path.join(SRC, 'core'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    expect([...allowed.keys()].sort()).toEqual(folders);
+    expect(fs.readdirSync(path.join(SRC, 'core')).filter((name) => name.endsWith('.ts'))).toEqual([]);
+
+    const offending: string[] = [];
+    const unlisted: string[] = [];
+    for (const folder of folders) {
+      const index = fs.readFileSync(path.join(SRC, 'core', folder, 'README.md'), 'utf8');
+      for (const file of sources(`core/${folder}`)) {
+        const inFolder = path.relative(path.join(SRC, 'core', folder), file).split(path.sep).join('/');
+        if (!index.includes(`\`${inFolder}\``)) unlisted.push(`core/${folder}/${inFolder}`);
+        for (const { specifier } of imports(file)) {
+          if (!specifier.startsWith('.')) continue;
+          const target = resolved(file, specifier);
+          const targetFolder = /^core\/([a-z]+)\//.exec(target)?.[1];
+          if (targetFolder !== undefined && targetFolder !== folder && !allowed.get(folder)!.has(targetFolder)) {
+            offending.push(`${path.relative(SRC, file)} → ${target}`);
+          }
+        }
+      }
+    }
+    expect(offending).toEqual([]);
+    expect(unlisted).toEqual([]);
   });
 });

@@ -22,11 +22,11 @@ import {
   usedUniverse,
   type Taken,
   type Universe,
-} from '../../src/core/casting.js';
-import { SquadError } from '../../src/core/errors.js';
-import { isValidName, slugify } from '../../src/core/names.js';
-import { SCRIBE_AGENT } from '../../src/core/paths.js';
-import { parseRoster } from '../../src/core/roster.js';
+} from '../../src/core/squad/casting.js';
+import { SquadError } from '../../src/core/base/errors.js';
+import { isValidName, slugify } from '../../src/core/base/names.js';
+import { SCRIBE_AGENT } from '../../src/core/base/paths.js';
+import { parseRoster } from '../../src/core/squad/roster.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -4,8 +4,8 @@ import {
   readCoordinatorStamp,
   splitCoordinator,
   stampCoordinator,
-} from '../../src/core/coordinator.js';
-import { parseManifest, serializeManifest } from '../../src/core/manifest.js';
+} from '../../src/core/squad/coordinator.js';
+import { parseManifest, serializeManifest } from '../../src/core/squad/manifest.js';
 
 const SOURCE = '---\nname: Squad\ndescription: Team coordinator\n---\n\n# Squad\n\nBody.\n';
 

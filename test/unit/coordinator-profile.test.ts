@@ -4,12 +4,12 @@
  * for each host (issue 11).
  */
 import { describe, expect, it } from 'vitest';
-import { pinCliVersion, splitCoordinator, stampCoordinator } from '../../src/core/coordinator.js';
-import { shippedOwnedFiles } from '../../src/core/owned.js';
-import { COORDINATOR_PATH } from '../../src/core/paths.js';
-import { parseSkill } from '../../src/core/skill.js';
-import { isMapping } from '../../src/core/util.js';
-import { packageVersion } from '../../src/core/version.js';
+import { pinCliVersion, splitCoordinator, stampCoordinator } from '../../src/core/squad/coordinator.js';
+import { shippedOwnedFiles } from '../../src/core/squad/owned.js';
+import { COORDINATOR_PATH } from '../../src/core/base/paths.js';
+import { parseSkill } from '../../src/core/skills/skill.js';
+import { isMapping } from '../../src/core/base/util.js';
+import { packageVersion } from '../../src/core/fs/version.js';
 
 type Check = (value: unknown) => boolean;
 const isString: Check = (value) => typeof value === 'string';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverSkills } from '../../src/core/discover.js';
+import { discoverSkills } from '../../src/core/squad/discover.js';
 import { cleanupTempDirs, skillMd, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

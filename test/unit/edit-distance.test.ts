@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestMatch, editDistance } from '../../src/core/edit-distance.js';
+import { closestMatch, editDistance } from '../../src/core/base/edit-distance.js';
 
 describe('editDistance', () => {
   it.each([

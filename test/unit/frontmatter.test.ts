@@ -6,8 +6,8 @@ import {
   normalizeNewlines,
   parseFrontmatterYaml,
   splitFrontmatter,
-} from '../../src/core/frontmatter.js';
-import { parseSkill } from '../../src/core/skill.js';
+} from '../../src/core/skills/frontmatter.js';
+import { parseSkill } from '../../src/core/skills/skill.js';
 
 function parseError(text: string): FrontmatterError {
   try {

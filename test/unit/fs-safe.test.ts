@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { SquadError } from '../../src/core/errors.js';
+import { SquadError } from '../../src/core/base/errors.js';
 import {
   STATE_FILE_MAX_BYTES,
   TEMP_FILE_PATTERN,
@@ -18,7 +18,7 @@ import {
   resolveInside,
   sweepDebris,
   writeFileAtomic,
-} from '../../src/core/fs-safe.js';
+} from '../../src/core/fs/fs-safe.js';
 import { cleanupTempDirs, tempDir } from '../helpers/cli.js';
 import { deadPid } from '../helpers/debris.js';
 
@@ -251,7 +251,7 @@ describe('moveInside and resolveInside', () => {
 });
 
 describe('pathProblem, existsInside, removeInside', async () => {
-  const { existsInside, isWithin, pathProblem, removeInside } = await import('../../src/core/fs-safe.js');
+  const { existsInside, isWithin, pathProblem, removeInside } = await import('../../src/core/fs/fs-safe.js');
 
   it('says why a path is unsafe without throwing', () => {
     const root = tempDir();

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { SquadError } from '../../src/core/errors.js';
-import { importSquad, withSkillName } from '../../src/core/import.js';
-import { SQUAD_LIMITS } from '../../src/core/squad-format.js';
-import { IMPORT_STAGING_PREFIX, agentSkillDir, squadPaths } from '../../src/core/paths.js';
-import { parseRoster } from '../../src/core/roster.js';
-import { parseSkill } from '../../src/core/skill.js';
+import { SquadError } from '../../src/core/base/errors.js';
+import { importSquad, withSkillName } from '../../src/core/portable/import.js';
+import { SQUAD_LIMITS } from '../../src/core/portable/squad-format.js';
+import { IMPORT_STAGING_PREFIX, agentSkillDir, squadPaths } from '../../src/core/base/paths.js';
+import { parseRoster } from '../../src/core/squad/roster.js';
+import { parseSkill } from '../../src/core/skills/skill.js';
 import { cleanupTempDirs, hashTree, listFiles, tempDir, validSkill } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -4,9 +4,9 @@ import type { CommandContext } from '../../src/commands/context.js';
 import { init, type InitAnswers, type InitOptions, type InitQuestions } from '../../src/commands/init.js';
 import { groupPaths } from '../../src/commands/format.js';
 import { customRolesProblem } from '../../src/cli/init-questions.js';
-import { SquadError } from '../../src/core/errors.js';
-import { squadPaths } from '../../src/core/paths.js';
-import { readRoster } from '../../src/core/roster.js';
+import { SquadError } from '../../src/core/base/errors.js';
+import { squadPaths } from '../../src/core/base/paths.js';
+import { readRoster } from '../../src/core/squad/roster.js';
 import { cleanupTempDirs, hashTree, tempDir, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

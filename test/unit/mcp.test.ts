@@ -15,7 +15,7 @@ import {
   type McpDetectOptions,
   type McpHostAnswer,
   type McpHostId,
-} from '../../src/core/mcp.js';
+} from '../../src/core/skills/mcp.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

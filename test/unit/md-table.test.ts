@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTable, formatTableRow, insertTableRecords, insertTableRows, tableRecords, tableRows } from '../../src/core/md-table.js';
+import { findTable, formatTableRow, insertTableRecords, insertTableRows, tableRecords, tableRows } from '../../src/core/base/md-table.js';
 
 const accept = (columns: string[]) => columns.includes('name');
 const DOC = '# Title\n\n| Other | X |\n|---|---|\n| a | b |\n\n| Name | Role |\n|------|------|\n| Keaton | Lead |\n\nAfter.\n';

@@ -11,10 +11,10 @@ import {
   readProfileStamp,
   renderMemberProfile,
   type MemberProfileInput,
-} from '../../src/core/agents/member-profile.js';
-import { roleTools, scribeTools } from '../../src/core/agents/role-tools.js';
-import { splitFrontmatter, parseFrontmatterYaml } from '../../src/core/frontmatter.js';
-import { rolePresets } from '../../src/core/roles.js';
+} from '../../src/core/squad/agents/member-profile.js';
+import { roleTools, scribeTools } from '../../src/core/squad/agents/role-tools.js';
+import { splitFrontmatter, parseFrontmatterYaml } from '../../src/core/skills/frontmatter.js';
+import { rolePresets } from '../../src/core/squad/roles.js';
 
 const VERSION = '1.2.3';
 

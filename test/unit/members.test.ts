@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addAlumniLine, alumniLines, removeAlumniLines } from '../../src/core/members.js';
-import { editTableRows, readTable } from '../../src/core/md-table-edit.js';
+import { addAlumniLine, alumniLines, removeAlumniLines } from '../../src/core/squad/members.js';
+import { editTableRows, readTable } from '../../src/core/base/md-table-edit.js';
 
 const member = '- McManus — DevOps — retired 2026-01-02, files in .ai-team/agents/_alumni/mcmanus/';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { splitHistory } from '../../src/core/history.js';
-import { convertOriginalSkill } from '../../src/core/original/skills.js';
-import { parseSkill } from '../../src/core/skill.js';
-import { validateSkill } from '../../src/core/validate.js';
+import { splitHistory } from '../../src/core/squad/history.js';
+import { convertOriginalSkill } from '../../src/core/squad/original/skills.js';
+import { parseSkill } from '../../src/core/skills/skill.js';
+import { validateSkill } from '../../src/core/skills/validate.js';
 
 /** The errors and warnings `skills validate` reports for a SKILL.md in the folder `dirName`. */
 function issues(text: string, dirName: string): string[] {

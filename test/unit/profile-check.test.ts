@@ -3,8 +3,8 @@
  * agents.discover), as doctor's check states it.
  */
 import { describe, expect, it } from 'vitest';
-import { renderMemberProfile } from '../../src/core/agents/member-profile.js';
-import { runtimeDropReason } from '../../src/core/agents/profile-check.js';
+import { renderMemberProfile } from '../../src/core/squad/agents/member-profile.js';
+import { runtimeDropReason } from '../../src/core/squad/agents/profile-check.js';
 
 const agent = (frontmatter: string) => `---\nname: x\ndescription: d\n${frontmatter}---\nbody\n`;
 const server = (lines: string) => agent(`mcp-servers:\n  s:\n${lines.split('\n').map((line) => `    ${line}`).join('\n')}\n`);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DiscoveredSkill } from '../../src/core/discover.js';
-import { DEFAULT_SKILLS_BUDGET, selectListedSkills, skillEntryTokens } from '../../src/core/skill-budget.js';
-import { buildSpawnPrompt } from '../../src/core/spawn-prompt.js';
+import type { DiscoveredSkill } from '../../src/core/squad/discover.js';
+import { DEFAULT_SKILLS_BUDGET, selectListedSkills, skillEntryTokens } from '../../src/core/prompt/skill-budget.js';
+import { buildSpawnPrompt } from '../../src/core/prompt/spawn-prompt.js';
 import { cleanupTempDirs, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 

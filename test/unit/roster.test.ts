@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { insertRosterRecords, listAgents, parseRoster, requireAgent, staysLastInRoster } from '../../src/core/roster.js';
-import { SquadError } from '../../src/core/errors.js';
+import { insertRosterRecords, listAgents, parseRoster, requireAgent, staysLastInRoster } from '../../src/core/squad/roster.js';
+import { SquadError } from '../../src/core/base/errors.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverSkills, type DiscoveredSkill } from '../../src/core/discover.js';
-import { agentView, detectBroadTask, matchSkills, otherMemberNames, roleText, routeTask } from '../../src/core/route.js';
-import type { Agent } from '../../src/core/roster.js';
+import { discoverSkills, type DiscoveredSkill } from '../../src/core/squad/discover.js';
+import { agentView, detectBroadTask, matchSkills, otherMemberNames, roleText, routeTask } from '../../src/core/squad/route.js';
+import type { Agent } from '../../src/core/squad/roster.js';
 import {
   MIN_CLEAR_COVERAGE,
   MIN_CLEAR_MARGIN,
@@ -10,8 +10,8 @@ import {
   rankSkills,
   skillConfidence,
   type SkillMatch,
-} from '../../src/core/skill-rank.js';
-import { rankDocuments, stem, tokenize } from '../../src/core/text-match.js';
+} from '../../src/core/squad/skill-rank.js';
+import { rankDocuments, stem, tokenize } from '../../src/core/base/text-match.js';
 import { cleanupTempDirs, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SquadError } from '../../src/core/errors.js';
-import { parseManifest } from '../../src/core/manifest.js';
-import { shippedOwnedFiles } from '../../src/core/owned.js';
-import { agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, squadPaths } from '../../src/core/paths.js';
-import { formatTableRow } from '../../src/core/md-table.js';
-import { parseRoster } from '../../src/core/roster.js';
+import { SquadError } from '../../src/core/base/errors.js';
+import { parseManifest } from '../../src/core/squad/manifest.js';
+import { shippedOwnedFiles } from '../../src/core/squad/owned.js';
+import { agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
+import { formatTableRow } from '../../src/core/base/md-table.js';
+import { parseRoster } from '../../src/core/squad/roster.js';
 import {
   SCRIBE_MEMBER,
   STATE_TEMPLATES,
@@ -17,8 +17,8 @@ import {
   planScaffold,
   renderMemberRows,
   type ScaffoldPlan,
-} from '../../src/core/scaffold.js';
-import { renderTemplate } from '../../src/core/templates.js';
+} from '../../src/core/squad/scaffold.js';
+import { renderTemplate } from '../../src/core/fs/templates.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
 import { teamStateLayout } from '../helpers/layout.js';
 
@@ -225,7 +225,7 @@ describe('owned files that are symlinks', () => {
 });
 
 describe('project context flags on an existing team.md', () => {
-  it('leave team.md to the context change init plans (core/project-context.ts): no file, no note', async () => {
+  it('leave team.md to the context change init plans (core/squad/project-context.ts): no file, no note', async () => {
     const root = tempDir();
     applyScaffold(await planScaffold(root, { now: NOW, project: 'Old' }));
     const plan = await planScaffold(root, { now: NOW, project: 'New', stack: 'Go', owner: '' });

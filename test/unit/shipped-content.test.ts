@@ -16,7 +16,7 @@ import {
   coordinatorBodyLength,
   splitCoordinator,
   stampCoordinator,
-} from '../../src/core/coordinator.js';
+} from '../../src/core/squad/coordinator.js';
 import {
   castTeam,
   castingEvent,
@@ -28,30 +28,30 @@ import {
   universes,
   type CastEntry,
   type CastingEvent,
-} from '../../src/core/casting.js';
-import { isTableSeparator, splitTableRow } from '../../src/core/md-table.js';
-import { slugify } from '../../src/core/names.js';
-import { shippedBuiltinSkills } from '../../src/core/owned.js';
+} from '../../src/core/squad/casting.js';
+import { isTableSeparator, splitTableRow } from '../../src/core/base/md-table.js';
+import { slugify } from '../../src/core/base/names.js';
+import { shippedBuiltinSkills } from '../../src/core/squad/owned.js';
 import {
   BUILTIN_SKILL_PREFIX,
   PACKAGE_BUILTIN_SKILLS_DIR,
   PACKAGE_COORDINATOR_SOURCE,
   SKILL_FILE,
   teamSkillDir,
-} from '../../src/core/paths.js';
-import { defaultRoles } from '../../src/core/roles.js';
-import { isRosterHeader } from '../../src/core/roster.js';
+} from '../../src/core/base/paths.js';
+import { defaultRoles } from '../../src/core/squad/roles.js';
+import { isRosterHeader } from '../../src/core/squad/roster.js';
 import {
   GITATTRIBUTES_TEMPLATE,
   SCRIBE_MEMBER,
   STATE_TEMPLATES,
   UNION_MERGE_PATTERNS,
   isRoutingHeader,
-} from '../../src/core/scaffold.js';
-import { parseSkill, skillMetadata, type ParsedSkill } from '../../src/core/skill.js';
-import { renderTemplate, templatePath } from '../../src/core/templates.js';
-import { validateSkill } from '../../src/core/validate.js';
-import { isMapping } from '../../src/core/util.js';
+} from '../../src/core/squad/scaffold.js';
+import { parseSkill, skillMetadata, type ParsedSkill } from '../../src/core/skills/skill.js';
+import { renderTemplate, templatePath } from '../../src/core/fs/templates.js';
+import { validateSkill } from '../../src/core/skills/validate.js';
+import { isMapping } from '../../src/core/base/util.js';
 
 const coordinatorSource = fs.readFileSync(PACKAGE_COORDINATOR_SOURCE, 'utf8');
 const stamped = stampCoordinator(coordinatorSource, '99.99.99');

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { normalizeNewlines, splitFrontmatter } from '../../src/core/frontmatter.js';
-import { parseSimpleYaml } from '../../src/core/simple-yaml.js';
+import { normalizeNewlines, splitFrontmatter } from '../../src/core/skills/frontmatter.js';
+import { parseSimpleYaml } from '../../src/core/base/simple-yaml.js';
 import { REPO_ROOT, cleanupTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseSimpleYaml } from '../../src/core/simple-yaml.js';
+import { parseSimpleYaml } from '../../src/core/base/simple-yaml.js';
 
 /** What the yaml library makes of a text (the reference), or 'error'. */
 function reference(text: string): unknown {

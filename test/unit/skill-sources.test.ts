@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseSkillSource } from '../../src/core/skill-sources.js';
+import { parseSkillSource } from '../../src/core/skills/skill-sources.js';
 
 const here = fs.mkdtempSync(path.join(os.tmpdir(), 'squad-sources-'));
 fs.mkdirSync(path.join(here, 'owner', 'repo'), { recursive: true });

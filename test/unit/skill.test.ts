@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FrontmatterError } from '../../src/core/frontmatter.js';
-import { isVersionUnquoted, mcpServers, parseSkill, readSkillFrontmatter, skillVersion } from '../../src/core/skill.js';
+import { FrontmatterError } from '../../src/core/skills/frontmatter.js';
+import { isVersionUnquoted, mcpServers, parseSkill, readSkillFrontmatter, skillVersion } from '../../src/core/skills/skill.js';
 import { cleanupTempDirs, tempDir } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SquadError } from '../../src/core/errors.js';
-import { buildSpawnPrompt } from '../../src/core/spawn-prompt.js';
+import { SquadError } from '../../src/core/base/errors.js';
+import { buildSpawnPrompt } from '../../src/core/prompt/spawn-prompt.js';
 import { cleanupTempDirs, REPO_ROOT, skillMd, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 

@@ -17,7 +17,7 @@ import {
   squadText,
   validateSquadDocument,
   type SquadLimits,
-} from '../../src/core/squad-format.js';
+} from '../../src/core/portable/squad-format.js';
 import { validSkill } from '../helpers/cli.js';
 
 function problem(fn: () => unknown): string {

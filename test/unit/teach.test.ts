@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SKILL_FILE, agentSkillDir } from '../../src/core/paths.js';
-import { parseSkill } from '../../src/core/skill.js';
-import { applyTeach, buildTaughtSkill, deriveSkillName, planTeach } from '../../src/core/teach.js';
-import { validateSkill } from '../../src/core/validate.js';
+import { SKILL_FILE, agentSkillDir } from '../../src/core/base/paths.js';
+import { parseSkill } from '../../src/core/skills/skill.js';
+import { applyTeach, buildTaughtSkill, deriveSkillName, planTeach } from '../../src/core/squad/teach.js';
+import { validateSkill } from '../../src/core/skills/validate.js';
 import { cleanupTempDirs, hashTree, tempDir, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
 import { describe, expect, it } from 'vitest';
-import { COMPILE_OPTIONS, TEMPLATE_HELPERS, renderTemplate } from '../../src/core/templates.js';
-import { foldLines } from '../../src/core/util.js';
-import { escapeXmlLine } from '../../src/core/xml.js';
+import { COMPILE_OPTIONS, TEMPLATE_HELPERS, renderTemplate } from '../../src/core/fs/templates.js';
+import { foldLines } from '../../src/core/base/util.js';
+import { escapeXmlLine } from '../../src/core/base/xml.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 
 // `npm test` builds first, so dist/templates.precompiled.js is the build of the current templates.

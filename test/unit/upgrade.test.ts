@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stampCoordinator } from '../../src/core/coordinator.js';
-import { SquadError } from '../../src/core/errors.js';
-import { pathProblem, sha256 } from '../../src/core/fs-safe.js';
-import { parseManifest, serializeManifest, type Manifest } from '../../src/core/manifest.js';
-import { MIGRATIONS, migrationsUpTo, type Migration } from '../../src/core/migrations.js';
-import type { OwnedFile } from '../../src/core/owned.js';
-import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, backupPathFor, folderTimestamp, squadPaths, teamSkillDir } from '../../src/core/paths.js';
+import { stampCoordinator } from '../../src/core/squad/coordinator.js';
+import { SquadError } from '../../src/core/base/errors.js';
+import { pathProblem, sha256 } from '../../src/core/fs/fs-safe.js';
+import { parseManifest, serializeManifest, type Manifest } from '../../src/core/squad/manifest.js';
+import { MIGRATIONS, migrationsUpTo, type Migration } from '../../src/core/squad/migrations.js';
+import type { OwnedFile } from '../../src/core/squad/owned.js';
+import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, backupPathFor, folderTimestamp, squadPaths, teamSkillDir } from '../../src/core/base/paths.js';
 import {
   UNKNOWN_VERSION,
   applyUpgrade,
@@ -15,10 +15,10 @@ import {
   isLearnedSkillPath,
   planUpgrade,
   type UpgradeOptions,
-} from '../../src/core/upgrade.js';
-import { countLearnedSkills, isShippedContent, matchesRecordedHash } from '../../src/core/owned.js';
-import { planOwnedFiles } from '../../src/core/scaffold.js';
-import { compareVersions } from '../../src/core/version.js';
+} from '../../src/core/squad/upgrade.js';
+import { countLearnedSkills, isShippedContent, matchesRecordedHash } from '../../src/core/squad/owned.js';
+import { planOwnedFiles } from '../../src/core/squad/scaffold.js';
+import { compareVersions } from '../../src/core/fs/version.js';
 import { cleanupTempDirs, hashTree, tempDir, writeFiles } from '../helpers/cli.js';
 import { UPGRADE_FIXTURES } from '../helpers/upgrade.js';
 

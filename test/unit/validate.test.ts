@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseSkill } from '../../src/core/skill.js';
+import { parseSkill } from '../../src/core/skills/skill.js';
 import {
   MAX_BODY_LINES,
   MAX_COMPATIBILITY_LENGTH,
   MAX_DESCRIPTION_LENGTH,
   validateSkill,
-} from '../../src/core/validate.js';
+} from '../../src/core/skills/validate.js';
 
 const base = { name: 'my-skill', description: 'Use when testing.' };
 

@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from '../../src/core/tokens.js';
-import { escapeXml, renderAvailableSkills, skillEntry, type SkillSummary } from '../../src/core/xml.js';
+import { estimateTokens } from '../../src/core/base/tokens.js';
+import { escapeXml, renderAvailableSkills, skillEntry, type SkillSummary } from '../../src/core/base/xml.js';
 
 interface ParsedBlock {
   available_skills: { skill: { name: string; description: string; location: string }[] };

@@ -2,11 +2,11 @@
  * What every tool of the MCP server works with: the squad it serves, as a command context, and the
  * rules that hold across calls.
  */
-import { closestMatch } from '../../core/edit-distance.js';
-import { discoverSkills, type DiscoveredSkill } from '../../core/discover.js';
-import { SquadError, usageError } from '../../core/errors.js';
-import { requireAgent } from '../../core/roster.js';
-import type { ScriptLimits } from '../../core/skill-scripts.js';
+import { closestMatch } from '../../core/base/edit-distance.js';
+import { discoverSkills, type DiscoveredSkill } from '../../core/squad/discover.js';
+import { SquadError, usageError } from '../../core/base/errors.js';
+import { requireAgent } from '../../core/squad/roster.js';
+import type { ScriptLimits } from '../../core/skills/skill-scripts.js';
 import type { CommandContext } from '../context.js';
 
 export interface ToolContext {

@@ -4,10 +4,10 @@
  */
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { readStateText } from '../../core/confined.js';
-import { SquadError } from '../../core/errors.js';
-import { charterPath, squadPaths } from '../../core/paths.js';
-import { hasSquad, listAgents, requireAgent, requireSquad } from '../../core/roster.js';
+import { readStateText } from '../../core/fs/confined.js';
+import { SquadError } from '../../core/base/errors.js';
+import { charterPath, squadPaths } from '../../core/base/paths.js';
+import { hasSquad, listAgents, requireAgent, requireSquad } from '../../core/squad/roster.js';
 import type { ToolContext } from './context.js';
 import { errorText } from './results.js';
 

@@ -4,7 +4,7 @@
  * call never stops the server.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isSquadError } from '../../core/errors.js';
+import { isSquadError } from '../../core/base/errors.js';
 import type { CommandResult } from '../context.js';
 
 export interface ToolAnswer {

@@ -4,8 +4,8 @@
  * official SDK, which is loaded only here (the `mcp` command), never by the other commands.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { DEFAULT_SCRIPT_LIMITS, SKILLS_ALLOWLIST_PATH, type ScriptLimits } from '../../core/skill-scripts.js';
-import { packageVersion } from '../../core/version.js';
+import { DEFAULT_SCRIPT_LIMITS, SKILLS_ALLOWLIST_PATH, type ScriptLimits } from '../../core/skills/skill-scripts.js';
+import { packageVersion } from '../../core/fs/version.js';
 import type { CommandContext } from '../context.js';
 import { serialQueue, toolCommandContext, type ToolContext } from './context.js';
 import { registerSquadResources } from './resources.js';

@@ -4,18 +4,18 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import type { DiscoveredSkill } from '../../core/discover.js';
-import { readStateText } from '../../core/confined.js';
-import { MAX_LISTED_SKILL_RESOURCES, SKILL_RESOURCE_MAX_BYTES, listSkillResources, readSkillResource } from '../../core/skill-resources.js';
-import { rankSkills } from '../../core/skill-rank.js';
+import type { DiscoveredSkill } from '../../core/squad/discover.js';
+import { readStateText } from '../../core/fs/confined.js';
+import { MAX_LISTED_SKILL_RESOURCES, SKILL_RESOURCE_MAX_BYTES, listSkillResources, readSkillResource } from '../../core/skills/skill-resources.js';
+import { rankSkills } from '../../core/squad/skill-rank.js';
 import {
   MAX_SCRIPT_ARGUMENTS,
   MAX_SCRIPT_TIMEOUT_MS,
   SKILLS_ALLOWLIST_PATH,
   runSkillScript,
   type ScriptRun,
-} from '../../core/skill-scripts.js';
-import { SKILL_RESOURCE_DIRS } from '../../core/paths.js';
+} from '../../core/skills/skill-scripts.js';
+import { SKILL_RESOURCE_DIRS } from '../../core/base/paths.js';
 import { findSkill, skillsSeenBy, type ToolContext } from './context.js';
 import { answer } from './results.js';
 

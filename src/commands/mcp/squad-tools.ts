@@ -4,10 +4,10 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { SquadError, usageError } from '../../core/errors.js';
-import { pathProblem } from '../../core/fs-safe.js';
-import { DEFAULT_SKILLS_BUDGET } from '../../core/prompt-limits.js';
-import { SPAWN_MODES } from '../../core/spawn-modes.js';
+import { SquadError, usageError } from '../../core/base/errors.js';
+import { pathProblem } from '../../core/fs/fs-safe.js';
+import { DEFAULT_SKILLS_BUDGET } from '../../core/base/prompt-limits.js';
+import { SPAWN_MODES } from '../../core/base/spawn-modes.js';
 import { prompt } from '../prompt.js';
 import { route } from '../route.js';
 import { skillsValidate } from '../skills-validate.js';

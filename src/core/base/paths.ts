@@ -1,0 +1,209 @@
+/**
+ * The state layout (docs/state-layout.md): the one place that knows where things live.
+ *
+ * Every path here is repo-relative and uses forward slashes, so it can be shown to users, written
+ * into prompts and manifests, and joined onto a root with `path.join` on any platform.
+ * These paths are a frozen contract: never move them.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const AI_TEAM_DIR = '.ai-team';
+/** Where the original Squad keeps a squad from its v0.5 on: read, and migrated to AI_TEAM_DIR by upgrade. */
+export const ORIGINAL_SQUAD_DIR = '.squad';
+export const TEMPLATES_COPY_DIR = '.ai-team-templates';
+export const COORDINATOR_PATH = '.github/agents/squad.agent.md';
+export const GITATTRIBUTES_PATH = '.gitattributes';
+
+export const SKILL_FILE = 'SKILL.md';
+/** Prefix reserved for the built-in skills create-squad ships and upgrades. */
+export const BUILTIN_SKILL_PREFIX = 'squad-';
+/** Sub-folders of a skill the standard names; anything else in a skill is still kept. */
+export const SKILL_RESOURCE_DIRS = ['references', 'scripts', 'assets'] as const;
+
+export const SCRIBE_AGENT = 'scribe';
+
+/**
+ * Where team skills live: `.github/skills/`, the project skill folder every Copilot host reads
+ * (VS Code, the Copilot CLI, the cloud agent), so what the team learned is used in every Copilot
+ * turn, not only in the prompts create-squad renders. create-squad writes team skills only here.
+ */
+export const TEAM_SKILLS_DIR = '.github/skills';
+
+/**
+ * The project skill folders Copilot hosts read, highest precedence first. create-squad reads every
+ * one as team skills (every member sees them) and writes only the first: skills a user keeps in
+ * `.agents/skills/` or `.claude/skills/` for other tools are never written or moved. Below all of
+ * them come the team skills of squads made before team skills moved out of `.ai-team/skills/`
+ * (upgrade moves them), and above them every member's own skills.
+ */
+export const NATIVE_SKILL_DIRS = [TEAM_SKILLS_DIR, '.agents/skills', '.claude/skills'] as const;
+
+/**
+ * MCP configuration files create-squad reads (never writes) to tell whether a server is configured:
+ * repo-relative ones, and the user's Copilot CLI configuration relative to the home folder.
+ */
+export const MCP_CONFIG_PATHS = {
+  vscode: '.vscode/mcp.json',
+  workspace: '.mcp.json',
+  copilot: '.copilot/mcp-config.json',
+  squad: `${AI_TEAM_DIR}/mcp-config.json`,
+  /** Relative to the user's home folder. */
+  userCopilot: '.copilot/mcp-config.json',
+} as const;
+
+export const squadPaths = {
+  root: AI_TEAM_DIR,
+  team: `${AI_TEAM_DIR}/team.md`,
+  routing: `${AI_TEAM_DIR}/routing.md`,
+  decisions: `${AI_TEAM_DIR}/decisions.md`,
+  decisionsInbox: `${AI_TEAM_DIR}/decisions/inbox`,
+  ceremonies: `${AI_TEAM_DIR}/ceremonies.md`,
+  casting: `${AI_TEAM_DIR}/casting`,
+  castingPolicy: `${AI_TEAM_DIR}/casting/policy.json`,
+  castingRegistry: `${AI_TEAM_DIR}/casting/registry.json`,
+  castingHistory: `${AI_TEAM_DIR}/casting/history.json`,
+  agents: `${AI_TEAM_DIR}/agents`,
+  /** Built-in skills; also team skills of squads made before those moved to TEAM_SKILLS_DIR. */
+  teamSkills: `${AI_TEAM_DIR}/skills`,
+  log: `${AI_TEAM_DIR}/log`,
+  orchestrationLog: `${AI_TEAM_DIR}/orchestration-log`,
+  backups: `${AI_TEAM_DIR}/backups`,
+  manifest: `${AI_TEAM_DIR}/.squad-manifest.json`,
+  mcpConfig: MCP_CONFIG_PATHS.squad,
+  templatesCopy: TEMPLATES_COPY_DIR,
+  coordinator: COORDINATOR_PATH,
+  gitattributes: GITATTRIBUTES_PATH,
+} as const;
+
+/** Where a retired member's folder goes (see the squad-team-changes skill); `_` keeps it out of every scan. */
+export const ALUMNI_DIR = `${squadPaths.agents}/_alumni`;
+
+export function alumniDir(agent: string): string {
+  return `${ALUMNI_DIR}/${agent}`;
+}
+export function agentDir(agent: string): string {
+  return `${squadPaths.agents}/${agent}`;
+}
+export function charterPath(agent: string): string {
+  return `${agentDir(agent)}/charter.md`;
+}
+export function historyPath(agent: string): string {
+  return `${agentDir(agent)}/history.md`;
+}
+export function agentSkillsDir(agent: string): string {
+  return `${agentDir(agent)}/skills`;
+}
+/** A skill's folder in `.ai-team/skills/`: built-in skills, and team skills of squads not yet upgraded. */
+export function teamSkillDir(skill: string): string {
+  return `${squadPaths.teamSkills}/${skill}`;
+}
+/** Where a team skill is written: its folder in `.github/skills/`. */
+export function nativeTeamSkillDir(skill: string): string {
+  return `${TEAM_SKILLS_DIR}/${skill}`;
+}
+export function agentSkillDir(agent: string, skill: string): string {
+  return `${agentSkillsDir(agent)}/${skill}`;
+}
+export function decisionInboxPath(agent: string, slug: string): string {
+  return `${squadPaths.decisionsInbox}/${agent}-${slug}.md`;
+}
+
+/** Folder names discovery ignores: dot-folders (staging, VCS) and underscore-folders (drafts). */
+export function isIgnoredEntry(name: string): boolean {
+  return name.startsWith('.') || name.startsWith('_');
+}
+
+export function isBuiltinSkillName(name: string): boolean {
+  return name.startsWith(BUILTIN_SKILL_PREFIX);
+}
+
+/** Timestamp used for backup and archive folder names: sortable, no characters Windows rejects. */
+export function folderTimestamp(date: Date = new Date()): string {
+  return date.toISOString().replace(/[:.]/g, '-');
+}
+
+export function backupDir(timestamp: string): string {
+  return `${squadPaths.backups}/${timestamp}`;
+}
+
+/** Where a backup of the repo-relative `relPath` goes: the same path under a timestamped folder. */
+export function backupPathFor(timestamp: string, relPath: string): string {
+  return `${backupDir(timestamp)}/${relPath}`;
+}
+
+/**
+ * `import` builds the new squad in a hidden folder at the repository root and swaps it in at the
+ * end; a folder with this prefix left behind is the debris of an interrupted import (`doctor`
+ * reports it; deleting it loses nothing: it is rebuilt from the .squad file; the next import removes
+ * it).
+ */
+export const IMPORT_STAGING_PREFIX = '.ai-team-import-staging-';
+/** An import staging folder named by importStagingDir with a work id (fs-safe's workId): the pid is its first group. */
+export const IMPORT_STAGING_PATTERN = /^\.ai-team-import-staging-(\d+)-[0-9a-f]{8}$/;
+/** Where `import --force` moves the squad it replaces (never deleted). */
+export const ARCHIVE_PREFIX = '.ai-team-archive-';
+
+export function importStagingDir(id: string): string {
+  return `${IMPORT_STAGING_PREFIX}${id}`;
+}
+export function isImportStagingDir(name: string): boolean {
+  return name.startsWith(IMPORT_STAGING_PREFIX);
+}
+export function archiveDir(timestamp: string): string {
+  return `${ARCHIVE_PREFIX}${timestamp}`;
+}
+
+/** `skills add` stages a skill in a hidden sibling folder of its destination before swapping it in. */
+export const SKILL_STAGING_PREFIX = '.staging-';
+/** A skill staging folder named by skillStagingDir with a work id (fs-safe's workId): the pid is its first group. */
+export const SKILL_STAGING_PATTERN = /^\.staging-.+-(\d+)-[0-9a-f]{8}$/;
+export function skillStagingDir(destination: string, id: string): string {
+  const slash = destination.lastIndexOf('/');
+  return `${destination.slice(0, slash)}/${SKILL_STAGING_PREFIX}${destination.slice(slash + 1)}-${id}`;
+}
+
+/** Absolute path of a repo-relative layout path. */
+export function resolveIn(root: string, relPath: string): string {
+  return path.join(root, ...relPath.split('/'));
+}
+
+/** Repo-relative, forward-slash form of an absolute path under `root`. */
+export function toRepoRelative(root: string, absPath: string): string {
+  return path.relative(root, absPath).split(path.sep).join('/');
+}
+
+/**
+ * Folder under the package's templates/ holding the squad's state templates (team.md, charter.md,
+ * …): `init` renders them, and their raw copies are the `.ai-team-templates/` files.
+ */
+export const STATE_TEMPLATES_FOLDER = 'squad';
+/** Suffix of the handlebars files under templates/; the `.ai-team-templates/` copies drop it. */
+export const TEMPLATE_SUFFIX = '.hbs';
+
+/** A state template, as renderTemplate names it: `stateTemplate('team.md')` → `squad/team.md.hbs`. */
+export function stateTemplate(name: string): string {
+  return `${STATE_TEMPLATES_FOLDER}/${name}${TEMPLATE_SUFFIX}`;
+}
+
+/**
+ * Where the raw copy of a state template goes in a squad: `squad/charter.md.hbs` (a template as
+ * stateTemplate names it) → `.ai-team-templates/charter.md`.
+ */
+export function templateCopyPath(template: string): string {
+  const name = template.slice(STATE_TEMPLATES_FOLDER.length + 1);
+  return `${TEMPLATES_COPY_DIR}/${name.endsWith(TEMPLATE_SUFFIX) ? name.slice(0, -TEMPLATE_SUFFIX.length) : name}`;
+}
+
+// This module runs from src/ (tests), from dist/ (tsc) and inlined into bundles at other depths of
+// dist/, so the package root is what precedes the last src/ or dist/ folder of its own path.
+const packageLayout = /^(.*)[\\/](src|dist)[\\/]/.exec(fileURLToPath(import.meta.url));
+if (!packageLayout) throw new Error('create-squad: cannot find the package root from its own path');
+/** The installed package's root folder (holds package.json, templates/, squad.agent.md). */
+export const PACKAGE_ROOT = packageLayout[1] + path.sep;
+/** Whether this code runs from the build (dist/), where build-time artefacts exist. */
+export const RUNNING_FROM_BUILD = packageLayout[2] === 'dist';
+export const PACKAGE_TEMPLATES_DIR = path.join(PACKAGE_ROOT, 'templates');
+export const PACKAGE_BUILTIN_SKILLS_DIR = path.join(PACKAGE_TEMPLATES_DIR, 'skills');
+export const PACKAGE_COORDINATOR_SOURCE = path.join(PACKAGE_ROOT, 'squad.agent.md');
+export const PACKAGE_STATE_TEMPLATES_DIR = path.join(PACKAGE_TEMPLATES_DIR, STATE_TEMPLATES_FOLDER);

@@ -1,0 +1,569 @@
+/**
+ * The one way create-squad writes to a user's repository.
+ *
+ * - Atomic: content goes to a temporary file in the same folder, then `rename` puts it in place,
+ *   so a reader (or a crash) sees the old file or the new one, never half of one.
+ * - Contained: paths are repo-relative; `..`, absolute paths, NUL and backslashes are refused, and a
+ *   symlink on the way that leads out of the root is refused, as is writing through a symlink.
+ * - Regular files only: a write replaces a regular file or nothing, never a folder, a FIFO, a socket
+ *   or a device node (with or without --force); those are refused with the path and the fix.
+ * - Tidy: a write removes, in the folder it writes to, the temporary files that killed runs left
+ *   (their process is gone); staging folders are swept the same way by the commands that make them.
+ * - Countable: every completed write or move is counted. For crash-safety tests the environment
+ *   variable CREATE_SQUAD_CRASH_AFTER_WRITES=k kills the process (SIGKILL) right after the k-th one,
+ *   and an in-process observer (observeWrites) sees the tree after each one.
+ */
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SquadError } from '../base/errors.js';
+import { isProcessAlive } from './lock.js';
+import { isIgnoredEntry } from '../base/paths.js';
+import { compareCodePoints } from '../base/util.js';
+
+export const CRASH_AFTER_WRITES_ENV = 'CREATE_SQUAD_CRASH_AFTER_WRITES';
+
+let completedWrites = 0;
+
+/** Called right after each completed write or move, with the count since it was installed. */
+export type WriteObserver = (count: number) => void;
+let observer: { notify: WriteObserver; count: number } | undefined;
+
+/**
+ * Install (or, with undefined, remove) the write observer. Crash tests use it to see the disk as
+ * a kill after any write would leave it; an observer that throws stops the command there.
+ */
+export function observeWrites(notify: WriteObserver | undefined): void {
+  observer = notify === undefined ? undefined : { notify, count: 0 };
+}
+
+function countWrite(): void {
+  completedWrites += 1;
+  if (observer) {
+    observer.count += 1;
+    observer.notify(observer.count);
+  }
+  const crashAfter = process.env[CRASH_AFTER_WRITES_ENV];
+  if (crashAfter !== undefined && Number(crashAfter) === completedWrites) {
+    process.kill(process.pid, 'SIGKILL');
+  }
+}
+
+type Crypto = typeof import('node:crypto');
+let cryptoModule: Crypto | undefined;
+/** node:crypto, loaded on first use: commands that only read never pay for it. */
+function crypto(): Crypto {
+  cryptoModule ??= createRequire(import.meta.url)('node:crypto') as Crypto;
+  return cryptoModule;
+}
+
+/** Eight random hex digits, for names of temporary files and folders. */
+export function randomId(): string {
+  return crypto().randomBytes(4).toString('hex');
+}
+
+/** Name of the temporary file a write of `base` goes through (left behind only if the process dies). */
+export function tempFileName(base: string): string {
+  return `.${base}.${process.pid}.${randomId()}.tmp`;
+}
+/** Matches the names tempFileName makes; the first group is the pid of the process that made it. */
+export const TEMP_FILE_PATTERN = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * `{pid}-{8 hex digits}`: the end of the name of a staging folder (paths.ts), so that a later run
+ * can tell the debris of a killed run (its process is gone) from another run's work in progress.
+ */
+export function workId(): string {
+  return `${process.pid}-${randomId()}`;
+}
+
+// ---------------------------------------------------------------- debris of killed runs
+
+/** Temporary files and staging folders this process is using now (absolute paths). */
+const inUse = new Set<string>();
+
+/** Mark `absPath` (a staging folder this process made) as in use until the returned function is called. */
+export function holdWorkPath(absPath: string): () => void {
+  inUse.add(absPath);
+  return () => inUse.delete(absPath);
+}
+
+/**
+ * Whether a temporary file or staging folder at `absPath`, whose name records `pid`, is debris: the
+ * process that made it is gone, or it is this process and it is not using it now (a run of this
+ * process that was stopped, or a dead process whose pid came round again). One of a running
+ * process is another create-squad at work: never debris.
+ */
+function isDebris(pid: number, absPath: string): boolean {
+  return pid === process.pid ? !inUse.has(absPath) : !isProcessAlive(pid);
+}
+
+/**
+ * Remove, in the folder `absDir`, what killed runs of create-squad left: the entries whose names
+ * `pattern` matches (its first group is the pid recorded in the name) that are files (`kind` file)
+ * or folders (`kind` dir) and debris (see isDebris). Nothing else is touched, symlinks never. Never
+ * throws: what cannot be removed stays (doctor reports it). Returns the names removed.
+ */
+export function sweepDebris(absDir: string, pattern: RegExp, kind: 'file' | 'dir'): string[] {
+  const removed: string[] = [];
+  for (const entry of readDirEntries(absDir, { includeIgnored: true })) {
+    const pid = pattern.exec(entry.name)?.[1];
+    if (pid === undefined || !(kind === 'file' ? entry.isFile() : entry.isDirectory())) continue;
+    const absPath = path.join(absDir, entry.name);
+    if (!isDebris(Number(pid), absPath)) continue;
+    try {
+      fs.rmSync(absPath, { recursive: kind === 'dir', force: true });
+      removed.push(entry.name);
+    } catch {
+      // left for doctor to report
+    }
+  }
+  return removed;
+}
+
+/** Why a repo-relative path is unacceptable, or undefined when it is fine. */
+export function relativePathProblem(relPath: string): string | undefined {
+  if (relPath === '') return 'the path is empty';
+  if (relPath.includes('\0')) return 'the path contains a NUL byte';
+  if (relPath.includes('\\')) return 'the path contains a backslash (use forward slashes)';
+  // A lone surrogate is no character: the file system would get U+FFFD instead, a silent rename.
+  if (/\p{Cs}/u.test(relPath)) return 'the path contains a lone surrogate (half of a UTF-16 pair, not a character)';
+  if (relPath.startsWith('/') || /^[a-zA-Z]:/.test(relPath)) return 'the path is absolute';
+  const segments = relPath.split('/');
+  if (segments.includes('..')) return 'the path contains ".."';
+  if (segments.some((segment) => segment === '' || segment === '.')) {
+    return 'the path has an empty or "." segment';
+  }
+  return undefined;
+}
+
+function unsafe(relPath: string, reason: string): SquadError {
+  return new SquadError('UNSAFE_PATH', `refusing to write ${relPath}: ${reason}`, {
+    hint: 'create-squad only writes inside the target repository and never through symlinks',
+  });
+}
+
+function realRoot(root: string): string {
+  try {
+    return fs.realpathSync.native(root);
+  } catch {
+    return path.resolve(root);
+  }
+}
+
+/** True when `child` is `parent` or below it (both absolute). A folder named "..cache" is below. */
+export function isWithin(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+export interface InsideOptions {
+  /** Accept a symlink as the final component (when it stays inside the root). */
+  allowFinalSymlink?: boolean;
+}
+
+/**
+ * Why `relPath` under `root` is unsafe to read or write, or undefined when it is safe: a bad path,
+ * a symlinked folder on the way that points outside (or nowhere), or (unless `allowFinalSymlink`)
+ * a symlink as the final component. Never throws.
+ */
+export function pathProblem(root: string, relPath: string, options: InsideOptions = {}): string | undefined {
+  const problem = relativePathProblem(relPath);
+  if (problem) return problem;
+  const base = realRoot(root);
+  const segments = relPath.split('/');
+  let current = base;
+  for (let i = 0; i < segments.length; i += 1) {
+    current = path.join(current, segments[i]!);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(current);
+    } catch {
+      return undefined; // does not exist yet: nothing below it can be a link
+    }
+    if (!stat.isSymbolicLink()) continue;
+    const shown = segments.slice(0, i + 1).join('/');
+    if (i === segments.length - 1 && !options.allowFinalSymlink) return `${shown} is a symlink`;
+    let target: string;
+    try {
+      target = fs.realpathSync(current);
+    } catch {
+      return `${shown} is a dangling symlink`;
+    }
+    if (!isWithin(base, target)) return `${shown} is a symlink that leads outside the repository`;
+  }
+  return undefined;
+}
+
+/**
+ * Resolve `relPath` under `root`, refusing (UNSAFE_PATH) anything that could land outside it; see
+ * pathProblem.
+ */
+export function resolveInside(root: string, relPath: string, options: InsideOptions = {}): string {
+  const problem = pathProblem(root, relPath, options);
+  if (problem) throw unsafe(relPath, problem);
+  return path.join(realRoot(root), ...relPath.split('/'));
+}
+
+/** Whether `relPath` exists under `root`, without following a final symlink (a dangling one exists). */
+export function existsInside(root: string, relPath: string): boolean {
+  try {
+    fs.lstatSync(path.join(root, ...relPath.split('/')));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Remove a file or folder inside the root (a staging folder create-squad made itself); quiet when
+ * it is already gone. Refuses paths that leave the root.
+ */
+export function removeInside(root: string, relPath: string): void {
+  const target = resolveInside(root, relPath, { allowFinalSymlink: true });
+  fs.rmSync(target, { recursive: true, force: true });
+}
+
+export interface WriteOptions {
+  /** File mode, such as 0o755 for scripts. Default 0o644 (before umask). */
+  mode?: number;
+  /** Fail with FILE_EXISTS instead of replacing an existing file. */
+  exclusive?: boolean;
+  /**
+   * Remove the temporary files killed runs left in the target's folder (see sweepDebris) once the
+   * write is done. Default true; false for a folder this run made itself (a staging folder).
+   */
+  sweep?: boolean;
+}
+
+/** What a file system entry is, for messages ("a FIFO (named pipe)"); undefined for a regular file. */
+export function specialKind(stat: fs.Stats): string | undefined {
+  if (stat.isFile()) return undefined;
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isSymbolicLink()) return 'a symlink';
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+/** The refusal to replace `shown`, which is `kind` (see specialKind), not a regular file. */
+export function notRegularFileError(shown: string, kind: string): SquadError {
+  return new SquadError('UNSAFE_PATH', `refusing to replace ${shown}: it is ${kind}, not a regular file`, {
+    hint: `create-squad only ever replaces regular files, with or without --force: move ${shown} aside, or write somewhere else`,
+  });
+}
+
+/** Refuse (UNSAFE_PATH) when something other than a regular file is at `absPath`; nothing there is fine. */
+export function requireRegularOrMissing(absPath: string, shown: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(absPath);
+  } catch {
+    return;
+  }
+  const kind = specialKind(stat);
+  if (kind !== undefined) throw notRegularFileError(shown, kind);
+}
+
+/**
+ * Atomically write `data` to `root/relPath`, creating folders as needed. What is at the target must
+ * be a regular file (or nothing): checked before the temporary file is made, so a refusal writes
+ * nothing.
+ */
+export function writeFileAtomic(root: string, relPath: string, data: string | Uint8Array, options: WriteOptions = {}): void {
+  placeAtomically(root, relPath, options, (temp) => {
+    fs.writeFileSync(temp, data, { flag: 'wx', mode: options.mode ?? 0o644 });
+    if (options.mode !== undefined) fs.chmodSync(temp, options.mode);
+  });
+}
+
+/**
+ * Atomically copy the file at `source` (an absolute path, anywhere) to `root/relPath`, as
+ * writeFileAtomic writes: the system copies it into the temporary file (fs.copyFile: streamed, never
+ * held in memory, whatever its size), which is given `mode` (default 0o644) and renamed into place.
+ */
+export function copyFileAtomic(root: string, relPath: string, source: string, options: WriteOptions = {}): void {
+  placeAtomically(root, relPath, options, (temp) => {
+    fs.copyFileSync(source, temp, fs.constants.COPYFILE_EXCL);
+    fs.chmodSync(temp, options.mode ?? 0o644);
+  });
+}
+
+/**
+ * Flush a file's content, or a folder's entries, to the disk: the content before the rename that
+ * publishes it, and the folder after, so a power loss leaves the old file or the new one, never an
+ * empty one. A file system that cannot sync a folder (EINVAL, EISDIR, EPERM on some platforms) is
+ * left as it is: the rename is still atomic there.
+ */
+function syncToDisk(absPath: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(absPath, 'r');
+    fs.fsyncSync(fd);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM' && code !== 'EBADF') throw error;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** The temporary file and rename of writeFileAtomic and copyFileAtomic: `fill` creates the temporary file. */
+function placeAtomically(root: string, relPath: string, options: WriteOptions, fill: (temp: string) => void): void {
+  const target = resolveInside(root, relPath);
+  requireRegularOrMissing(target, relPath);
+  const dir = path.dirname(target);
+  mkdirOrThrow(dir, relPath);
+  const temp = path.join(dir, tempFileName(path.basename(target)));
+  try {
+    fill(temp);
+    syncToDisk(temp);
+    if (options.exclusive) {
+      // link() fails if the target exists, so "create only if missing" stays atomic.
+      fs.linkSync(temp, target);
+      fs.unlinkSync(temp);
+    } else {
+      fs.renameSync(temp, target);
+    }
+    syncToDisk(dir);
+  } catch (error) {
+    removeQuietly(temp);
+    throw toWriteError(error, relPath);
+  }
+  if (options.sweep !== false) sweepDebris(dir, TEMP_FILE_PATTERN, 'file');
+  countWrite();
+}
+
+/**
+ * Create a new file inside a private staging folder: one this process created and nobody reads
+ * until it is moved into place (import builds a whole squad this way). The file is written
+ * directly, without the temporary file and rename, and refused if it exists; containment checks
+ * and the write count are those of writeFileAtomic. Anything a reader may see goes through
+ * writeFileAtomic instead.
+ */
+export function writeStagedFile(root: string, relPath: string, data: string | Uint8Array, options: Pick<WriteOptions, 'mode'> = {}): void {
+  const target = resolveInside(root, relPath);
+  mkdirOrThrow(path.dirname(target), relPath);
+  try {
+    fs.writeFileSync(target, data, { flag: 'wx', mode: options.mode ?? 0o644 });
+    if (options.mode !== undefined) fs.chmodSync(target, options.mode);
+  } catch (error) {
+    throw toWriteError(error, relPath);
+  }
+  countWrite();
+}
+
+/** Rename within the root (a backup, an archive, a staging swap). Counts as one write. */
+export function moveInside(root: string, fromRel: string, toRel: string): void {
+  const from = resolveInside(root, fromRel, { allowFinalSymlink: true });
+  const to = resolveInside(root, toRel);
+  mkdirOrThrow(path.dirname(to), toRel);
+  if (fs.existsSync(to)) {
+    throw new SquadError('FILE_EXISTS', `cannot move ${fromRel} to ${toRel}: ${toRel} already exists`, {
+      hint: 'move or remove it yourself, then run the command again',
+    });
+  }
+  try {
+    fs.renameSync(from, to);
+  } catch (error) {
+    throw toWriteError(error, toRel);
+  }
+  countWrite();
+}
+
+function removeQuietly(absPath: string): void {
+  try {
+    fs.rmSync(absPath, { force: true });
+  } catch {
+    // Nothing was created there (a file stands in the way of the folder): nothing to clean.
+  }
+}
+
+/** Create `absDir` and its missing parents, recording in `created` each folder made (outermost first). */
+function mkdirLevels(absDir: string, created: string[] = []): string[] {
+  const missing: string[] = [];
+  for (let dir = path.resolve(absDir); !fs.existsSync(dir); dir = path.dirname(dir)) {
+    missing.unshift(dir);
+    if (path.dirname(dir) === dir) break;
+  }
+  // One level at a time: a recursive mkdir never returns under /proc on Node 20.
+  for (const dir of missing) {
+    fs.mkdirSync(dir);
+    created.push(dir);
+  }
+  return created;
+}
+
+function mkdirOrThrow(absDir: string, relPath: string): void {
+  try {
+    mkdirLevels(absDir);
+  } catch (error) {
+    // mkdir reports a file standing where a folder must go as EEXIST (or ENOTDIR below it).
+    const code = (error as NodeJS.ErrnoException).code;
+    throw toWriteError(code === 'EEXIST' ? Object.assign(new Error(''), { code: 'ENOTDIR' }) : error, relPath);
+  }
+}
+
+function toWriteError(error: unknown, relPath: string): SquadError {
+  if (error instanceof SquadError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EEXIST') {
+    return new SquadError('FILE_EXISTS', `${relPath} already exists`, {
+      hint: 'create-squad never overwrites it; move it aside if you want it recreated',
+    });
+  }
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: permission denied (${code})`, {
+      hint: 'check the folder permissions, or choose another target directory',
+    });
+  }
+  if (code === 'ENOTDIR' || code === 'EISDIR') {
+    return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: a file is in the way of a folder (${code})`, {
+      hint: 'move the conflicting file aside and run the command again',
+    });
+  }
+  if (code === 'ENOSPC') {
+    return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: the disk is full`, { hint: 'free some space and run the command again' });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: ${message}`, { cause: error });
+}
+
+/** The largest state file (roster, routing, charter, history, casting, manifest, coordinator) read whole. */
+export const STATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * File content as bytes, or undefined when the file does not exist, cannot be read, or is not a
+ * regular file (a FIFO or a device such as /dev/zero, even behind a symlink: it is never opened, so
+ * it cannot block or stream forever). A file over `maxBytes` is refused (INVALID_INPUT) rather than
+ * read in part: a caller may write what it read back.
+ */
+export function readBytesIfExists(absPath: string, maxBytes: number = STATE_FILE_MAX_BYTES): Buffer | undefined {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(absPath);
+  } catch {
+    return undefined;
+  }
+  if (!stat.isFile()) return undefined;
+  if (stat.size > maxBytes) {
+    throw new SquadError('INVALID_INPUT', `${absPath} is ${(stat.size / 1024 / 1024).toFixed(1)} MB, more than create-squad reads (${maxBytes / 1024 / 1024} MB)`, {
+      hint: 'shrink the file (move long notes elsewhere), or move it aside',
+    });
+  }
+  try {
+    return fs.readFileSync(absPath);
+  } catch {
+    return undefined;
+  }
+}
+
+/** File content as UTF-8, or undefined (see readBytesIfExists, which also refuses a file that is too large). */
+export function readTextIfExists(absPath: string, maxBytes?: number): string | undefined {
+  return readBytesIfExists(absPath, maxBytes)?.toString('utf8');
+}
+
+export function isDirectory(absPath: string): boolean {
+  try {
+    return fs.statSync(absPath).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function isFile(absPath: string): boolean {
+  try {
+    return fs.statSync(absPath).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export function sha256(data: string | Uint8Array): string {
+  return crypto().createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * Check, without writing, that `absDir` is (or can become) a writable folder: it is not a file,
+ * nothing on the way to it is a file, and its nearest existing folder is writable. Throws
+ * INVALID_INPUT when `absDir` is a file, NOT_WRITABLE otherwise.
+ */
+export function checkWritableDir(absDir: string, options: { write?: boolean } = {}): void {
+  let probe = path.resolve(absDir);
+  while (!fs.existsSync(probe)) {
+    const parent = path.dirname(probe);
+    if (parent === probe) break;
+    probe = parent;
+  }
+  if (!isDirectory(probe)) {
+    if (probe === path.resolve(absDir)) {
+      throw new SquadError('INVALID_INPUT', `${absDir} is a file, not a folder`, { hint: 'give the folder of the repository instead' });
+    }
+    throw new SquadError('NOT_WRITABLE', `cannot create ${absDir}: ${probe} is a file, not a folder`, {
+      hint: 'choose a target directory whose parents are folders',
+    });
+  }
+  if (options.write === false) return;
+  try {
+    fs.accessSync(probe, fs.constants.W_OK);
+  } catch (error) {
+    const readOnly = (error as NodeJS.ErrnoException).code === 'EROFS';
+    throw new SquadError('NOT_WRITABLE', `cannot write to ${probe}: ${readOnly ? 'the file system is read-only' : 'permission denied'}`, {
+      hint: readOnly ? 'choose a target directory on a writable file system' : 'check the folder permissions, or choose another target directory',
+    });
+  }
+}
+
+/**
+ * Make sure `absDir` exists and really accepts files (creating it if needed), before the first
+ * real write: a read-only file system or a place like /proc fails here, with nothing written.
+ * Folders are created one level at a time (a recursive mkdir never returns under /proc on Node 20),
+ * and the ones this created are removed again when a step fails.
+ */
+export function ensureWritableDir(absDir: string): void {
+  checkWritableDir(absDir);
+  const target = path.resolve(absDir);
+  const created: string[] = [];
+  const undo = () => {
+    for (const dir of created.reverse()) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    mkdirLevels(target, created);
+    const probe = path.join(target, `.create-squad-probe-${process.pid}-${randomId()}`);
+    fs.writeFileSync(probe, '', { flag: 'wx' });
+    fs.rmSync(probe, { force: true });
+  } catch (error) {
+    undo();
+    throw notWritable(absDir, error);
+  }
+}
+
+function notWritable(absDir: string, error: unknown): SquadError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+  return new SquadError('NOT_WRITABLE', `cannot write to ${absDir} (${code})`, {
+    hint: 'check that the location exists and is writable, or choose another target directory',
+    cause: error,
+  });
+}
+
+/**
+ * Entries of a folder, without ignored ones (unless `includeIgnored`: dot- and underscore-entries
+ * too), sorted by name (code points); [] when it does not exist or cannot be read.
+ */
+export function readDirEntries(absDir: string, options: { includeIgnored?: boolean } = {}): fs.Dirent[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(absDir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const kept = options.includeIgnored ? entries : entries.filter((entry) => !isIgnoredEntry(entry.name));
+  return kept.sort((a, b) => compareCodePoints(a.name, b.name));
+}
+
+/** Entry names of a folder, without ignored ones, sorted by code point; [] when it does not exist. */
+export function readDirNames(absDir: string): string[] {
+  return readDirEntries(absDir).map((entry) => entry.name);
+}

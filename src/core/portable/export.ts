@@ -1,0 +1,496 @@
+/**
+ * `exportSquad(root)`: a squad as a `.squad` document (docs/squad-format.md), built in memory.
+ *
+ * What travels: the roster, routing and ceremonies; the casting files; every member's charter and
+ * history (split into portable knowledge and project learnings, see history.ts; e-mail addresses and
+ * credentials redacted by default, see redact.ts); and every learned skill, agent and team scope,
+ * whole: every file, byte for byte, binary files as base64, executable bits kept. Built-in skills
+ * (`squad-*` that this package ships or that the squad's manifest records as installed) do not
+ * travel: the target installs its own, and files changed or added in them are reported as skipped.
+ * Nothing is followed or garbled silently: symlinks (a symlinked `.ai-team/` is refused), `.git`
+ * folders in skills, special files and state files that are not UTF-8 text are reported as skipped.
+ *
+ * The document is checked with the same validator import uses before it is returned, so an export
+ * always imports. Keys are sorted: two exports of the same squad differ only in `exported_at`.
+ */
+import { isUtf8 } from 'node:buffer';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SquadError } from '../base/errors.js';
+import { notRegularFileError, pathProblem, readDirNames, sha256, specialKind, writeFileAtomic } from '../fs/fs-safe.js';
+import { splitHistory, type HistoryParts } from '../squad/history.js';
+import { readManifest } from '../squad/manifest.js';
+import { isValidName } from '../base/names.js';
+import { installedBuiltinSkills, shippedOwnedFiles } from '../squad/owned.js';
+import {
+  NATIVE_SKILL_DIRS,
+  AI_TEAM_DIR,
+  SKILL_FILE,
+  agentDir,
+  agentSkillsDir,
+  charterPath,
+  historyPath,
+  resolveIn,
+  squadPaths,
+} from '../base/paths.js';
+import { redactText, type RedactionCounts } from '../base/redact.js';
+import { parseRoster, requireSquad } from '../squad/roster.js';
+import { parseProjectContext } from '../squad/scaffold.js';
+import {
+  CASTING_FILES,
+  SQUAD_FORMAT_VERSION,
+  SQUAD_LIMITS,
+  TEAM_FILES,
+  SquadFormatError,
+  bucketOf,
+  castingFileProblem,
+  encodeFile,
+  fileTable,
+  parseJsonText,
+  serializeSquad,
+  squadPathProblem,
+  validateSquadDocument,
+  type CastingFileKey,
+  type FileEntry,
+  type SkillBucket,
+  type SquadAgent,
+  type SquadCasting,
+  type SquadDocument,
+  type SquadLimits,
+  type SquadSkill,
+  type SquadTeam,
+} from './squad-format.js';
+import { listTree, type Tree, type TreeFile } from '../fs/tree.js';
+import { compareCodePoints, formatBytes, isMapping } from '../base/util.js';
+import { packageVersion } from '../fs/version.js';
+
+export interface ExportOptions {
+  /** Include histories (default true; `--no-history` turns it off). */
+  history?: boolean;
+  /** Redact e-mail addresses and credentials in histories (default true; `--keep-private` turns it off). */
+  redact?: boolean;
+  now?: Date;
+  /** Recorded in `exported_by` (default: this package's version). */
+  version?: string;
+  limits?: SquadLimits;
+  /** The file the export is for: checked (see checkExportTarget) before the squad is read. */
+  out?: { path: string; shown: string; force: boolean };
+}
+
+export interface ExportedSkill {
+  name: string;
+  scope: 'team' | 'agent';
+  agent?: string;
+  /** Files, SKILL.md included. */
+  files: number;
+}
+
+export interface ExportedAgent {
+  /** Folder name. */
+  name: string;
+  displayName: string;
+  role: string;
+  skills: number;
+  history: boolean;
+}
+
+export interface ExportSkip {
+  /** Repo-relative path. */
+  path: string;
+  reason: string;
+}
+
+export interface ExportRedaction {
+  /** false with `--keep-private`: the counts are what was found and kept. */
+  enabled: boolean;
+  email: number;
+  secret: number;
+  /** Agents whose history had something to redact. */
+  agents: string[];
+}
+
+export interface ExportReport {
+  source: string;
+  agents: ExportedAgent[];
+  skills: ExportedSkill[];
+  /** Built-in skills left out. */
+  builtinSkills: string[];
+  skipped: ExportSkip[];
+  history: boolean;
+  redaction: ExportRedaction;
+}
+
+export interface SquadExport {
+  document: SquadDocument;
+  /** The .squad file's text. */
+  text: string;
+  report: ExportReport;
+}
+
+const NOT_FOLLOWED = 'a symlink; not followed';
+const BUILTIN_LEFT_OUT = 'built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along';
+
+function cannotExport(relPath: string, reason: string): SquadError {
+  return new SquadError('INVALID_INPUT', `cannot export ${relPath}: ${reason}`, {
+    hint: 'rename, shrink or move that file, then export again; nothing was written',
+  });
+}
+
+type EntryKind = 'file' | 'dir' | 'other' | 'missing' | 'skipped';
+
+class Collector {
+  readonly skipped: ExportSkip[] = [];
+  readonly skills: ExportedSkill[] = [];
+
+  constructor(
+    readonly root: string,
+    readonly limits: SquadLimits,
+  ) {}
+
+  skip(relPath: string, reason: string): void {
+    this.skipped.push({ path: relPath, reason });
+  }
+
+  /**
+   * What is at a repo-relative path. A symlink, or a path through one that leads out of the
+   * repository, is reported as skipped and never followed.
+   */
+  kind(relPath: string): EntryKind {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(resolveIn(this.root, relPath));
+    } catch {
+      return 'missing';
+    }
+    if (stat.isSymbolicLink()) {
+      this.skip(relPath, NOT_FOLLOWED);
+      return 'skipped';
+    }
+    // A folder on the way that is a symlink out of the repository (callers check each level, so
+    // this is a safety net).
+    const problem = pathProblem(this.root, relPath);
+    if (problem) {
+      this.skip(relPath, `${problem}; not followed`);
+      return 'skipped';
+    }
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
+  }
+
+  /** The entries of a state folder, or none when it is missing or skipped. */
+  names(relDir: string): string[] {
+    return this.kind(relDir) === 'dir' ? readDirNames(resolveIn(this.root, relDir)) : [];
+  }
+
+  /** A state text file (charter, team.md, …): skipped, with the reason, when it is not a UTF-8 file. */
+  text(relPath: string): string | undefined {
+    const kind = this.kind(relPath);
+    if (kind === 'dir' || kind === 'other') this.skip(relPath, 'not a file; not exported');
+    if (kind !== 'file') return undefined;
+    const data = fs.readFileSync(resolveIn(this.root, relPath));
+    if (data.length > this.limits.fileBytes) throw cannotExport(relPath, `it is ${formatBytes(data.length)}; a .squad file holds files up to ${formatBytes(this.limits.fileBytes)}`);
+    if (!isUtf8(data)) {
+      this.skip(relPath, 'not UTF-8 text; not exported (a .squad file would garble it)');
+      return undefined;
+    }
+    return data.toString('utf8');
+  }
+
+  /** A casting file's JSON object, or undefined (missing, or skipped when it is not a casting file create-squad can use). */
+  casting(key: CastingFileKey, relPath: string): Record<string, unknown> | undefined {
+    const text = this.text(relPath);
+    if (text === undefined) return undefined;
+    let value: unknown;
+    try {
+      value = parseJsonText(text, this.limits.depth);
+    } catch (error) {
+      if (!(error instanceof SquadFormatError)) throw error;
+      this.skip(relPath, `${error.detail}; left out`);
+      return undefined;
+    }
+    if (!isMapping(value)) {
+      this.skip(relPath, 'not a JSON object; left out');
+      return undefined;
+    }
+    const problem = castingFileProblem(key, value, '');
+    if (problem) {
+      this.skip(relPath, `${problem.where ? `${problem.where}: ` : ''}${problem.detail}; left out`);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** The trees of the skill folders `relDirs` (already checked to be folders), walked in parallel. */
+  async walk(relDirs: readonly string[]): Promise<Map<string, Tree>> {
+    const trees = await Promise.all(relDirs.map(async (relDir): Promise<[string, Tree]> => [relDir, await listTree(resolveIn(this.root, relDir))]));
+    return new Map(trees);
+  }
+
+  /** Report what the walk of `relDir` left out below the skill folder `name`. */
+  private reportLeftOut(relDir: string, tree: Tree, name: string): void {
+    const below = (entry: string) => entry.startsWith(`${name}/`);
+    for (const entry of tree.skipped.filter(below)) this.skip(`${relDir}/${entry}`, 'a symlink or special file; not exported');
+    for (const entry of tree.git.filter(below)) this.skip(`${relDir}/${entry}`, 'a .git folder or file; not exported');
+  }
+
+  /**
+   * Every skill folder of `relDir` (except those `exclude` names), with all its files, from its
+   * walked `tree`. Folders starting with `.` or `_` are ignored, as discovery ignores them.
+   */
+  skillsIn(relDir: string, tree: Tree | undefined, scope: 'team' | 'agent', agent?: string, exclude?: ReadonlySet<string>): Record<string, SquadSkill> {
+    if (!tree) return {};
+    const bySkill = new Map<string, TreeFile[]>();
+    for (const file of tree.files) {
+      const head = file.path.slice(0, file.path.indexOf('/'));
+      if (!head) continue;
+      const list = bySkill.get(head);
+      if (list) list.push(file);
+      else bySkill.set(head, [file]);
+    }
+    const skills: [string, SquadSkill][] = [];
+    for (const name of readDirNames(resolveIn(this.root, relDir))) {
+      if (exclude?.has(name)) continue;
+      const skillRel = `${relDir}/${name}`;
+      const kind = this.kind(skillRel);
+      if (kind === 'file' || kind === 'other') this.skip(skillRel, 'not a skill folder; not exported');
+      if (kind !== 'dir') continue;
+      if (!isValidName(name)) {
+        this.skip(skillRel, 'the folder name is not a valid skill name; not exported');
+        continue;
+      }
+      this.reportLeftOut(relDir, tree, name);
+      const skill = this.skill(skillRel, name, bySkill.get(name) ?? []);
+      if (!skill) continue;
+      skills.push([name, skill.skill]);
+      this.skills.push({ name, scope, ...(agent === undefined ? {} : { agent }), files: skill.files });
+    }
+    return Object.fromEntries(skills);
+  }
+
+  /**
+   * Built-in skills stay behind; say which of their files differ from what create-squad installed
+   * (the manifest's hashes, or this package's files), since those changes stay behind with them.
+   */
+  async builtinChanges(tree: Tree | undefined, builtins: ReadonlySet<string>, version: string): Promise<string[]> {
+    const present = readDirNames(resolveIn(this.root, squadPaths.teamSkills)).filter((name) => builtins.has(name));
+    const files = (tree?.files ?? []).filter((file) => builtins.has(file.path.slice(0, file.path.indexOf('/'))));
+    if (files.length === 0) return present;
+    const manifest = readManifest(this.root);
+    const recorded = manifest.state === 'ok' ? manifest.manifest.files : {};
+    const shipped = new Map((await shippedOwnedFiles(version)).map((file) => [file.path, sha256(file.content)]));
+    for (const file of files) {
+      const relPath = `${squadPaths.teamSkills}/${file.path}`;
+      const known = [recorded[relPath], shipped.get(relPath)].filter((hash): hash is string => hash !== undefined);
+      if (known.length > 0 && known.includes(sha256(fs.readFileSync(resolveIn(this.root, relPath))))) continue;
+      this.skip(relPath, `${known.length > 0 ? 'changed in a built-in skill' : 'added to a built-in skill'}; ${BUILTIN_LEFT_OUT}`);
+    }
+    return present;
+  }
+
+  private skill(skillRel: string, name: string, files: readonly TreeFile[]): { skill: SquadSkill; files: number } | undefined {
+    const skillFile = `${name}/${SKILL_FILE}`;
+    const readFile = (file: TreeFile): Buffer => {
+      const rel = `${path.posix.dirname(skillRel)}/${file.path}`;
+      if (file.size > this.limits.fileBytes) throw cannotExport(rel, `it is ${formatBytes(file.size)}; a .squad file holds files up to ${formatBytes(this.limits.fileBytes)}`);
+      return fs.readFileSync(path.join(resolveIn(this.root, skillRel), ...file.path.slice(name.length + 1).split('/')));
+    };
+    const main = files.find((file) => file.path === skillFile);
+    if (!main) {
+      this.skip(skillRel, `no ${SKILL_FILE}; not exported`);
+      return undefined;
+    }
+    const skillMd = readFile(main);
+    if (!isUtf8(skillMd)) {
+      this.skip(skillRel, `its ${SKILL_FILE} is not UTF-8 text; not exported`);
+      return undefined;
+    }
+    const buckets: Record<SkillBucket, [string, FileEntry][]> = { references: [], scripts: [], assets: [], files: [] };
+    for (const file of files) {
+      if (file === main) continue;
+      const rel = file.path.slice(name.length + 1);
+      const problem = squadPathProblem(rel, this.limits);
+      if (problem) throw cannotExport(`${skillRel}/${rel}`, problem);
+      const { bucket, path: inBucket } = bucketOf(rel);
+      buckets[bucket].push([inBucket, encodeFile(readFile(file), file.executable)]);
+    }
+    return {
+      skill: {
+        skill_md: skillMd.toString('utf8'),
+        references: Object.fromEntries(buckets.references),
+        scripts: Object.fromEntries(buckets.scripts),
+        assets: Object.fromEntries(buckets.assets),
+        files: Object.fromEntries(buckets.files),
+      },
+      files: files.length,
+    };
+  }
+}
+
+function addCounts(total: RedactionCounts, counts: RedactionCounts): void {
+  total.email += counts.email;
+  total.secret += counts.secret;
+}
+
+/** Refuse a `.ai-team/` that is a symlink (or leads out of the repository): export never follows one. */
+function checkSquadFolder(root: string): void {
+  const problem = pathProblem(root, AI_TEAM_DIR);
+  if (problem) {
+    throw new SquadError('UNSAFE_PATH', `cannot export: ${problem}; export never follows symlinks`, {
+      hint: `export from the folder the link points to, or replace ${AI_TEAM_DIR} with a real folder; nothing was written`,
+    });
+  }
+}
+
+/** Read the squad at `root` into a .squad document. Reads only. */
+export async function exportSquad(root: string, options: ExportOptions = {}): Promise<SquadExport> {
+  requireSquad(root);
+  checkSquadFolder(root);
+  if (options.out) checkExportTarget(options.out.path, options.out.shown, options.out.force);
+  const limits = options.limits ?? SQUAD_LIMITS;
+  const version = options.version ?? packageVersion();
+  const withHistory = options.history !== false;
+  const redact = options.redact !== false;
+  const collect = new Collector(root, limits);
+
+  const team: SquadTeam = {};
+  for (const [key, relPath] of fileTable(TEAM_FILES)) {
+    const text = collect.text(relPath);
+    if (text !== undefined) team[key] = text;
+  }
+  const casting: SquadCasting = {};
+  if (collect.kind(squadPaths.casting) === 'dir') {
+    for (const [key, relPath] of fileTable(CASTING_FILES)) {
+      const value = collect.casting(key, relPath);
+      if (value !== undefined) casting[key] = value;
+    }
+  }
+  const fromTeam = team.team_md === undefined ? '' : parseProjectContext(team.team_md).project;
+  // A one-line field: control characters (a terminal escape in team.md) do not travel.
+  const project = fromTeam.replace(/\p{Cc}/gu, '') || path.basename(path.resolve(root));
+
+  const rosterList = team.team_md === undefined ? [] : parseRoster(team.team_md);
+  const roster = new Map(rosterList.map((member) => [member.name, member]));
+  const rosterOrder = (name: string) => {
+    const index = rosterList.findIndex((member) => member.name === name);
+    return index === -1 ? rosterList.length : index;
+  };
+
+  // The members' folders, then every skill folder to walk (team, agents) at once.
+  const members: string[] = [];
+  for (const name of collect.names(squadPaths.agents)) {
+    const kind = collect.kind(agentDir(name));
+    if (kind === 'file' || kind === 'other') collect.skip(agentDir(name), 'not an agent folder; not exported');
+    if (kind !== 'dir') continue;
+    if (isValidName(name)) members.push(name);
+    else collect.skip(agentDir(name), 'the folder name is not a valid agent name; not exported');
+  }
+  // Team skills, lowest precedence first (as discovery reads them): a later folder's skill wins.
+  const teamDirs = [squadPaths.teamSkills, ...[...NATIVE_SKILL_DIRS].reverse()];
+  const skillDirs = [...teamDirs, ...members.map(agentSkillsDir)].filter((relDir) => collect.kind(relDir) === 'dir');
+  const trees = await collect.walk(skillDirs);
+
+  const redaction: ExportRedaction = { enabled: redact, email: 0, secret: 0, agents: [] };
+  const agents: [string, SquadAgent][] = [];
+  const exportedAgents: ExportedAgent[] = [];
+  for (const name of members) {
+    const charter = collect.text(charterPath(name));
+    const historyText = withHistory ? collect.text(historyPath(name)) : undefined;
+    let history: HistoryParts | undefined;
+    if (historyText !== undefined) {
+      const parts = splitHistory(historyText);
+      const found: RedactionCounts = { email: 0, secret: 0 };
+      const cleaned = { portable: redactText(parts.portable), project: redactText(parts.project) };
+      addCounts(found, cleaned.portable.counts);
+      addCounts(found, cleaned.project.counts);
+      if (found.email + found.secret > 0) redaction.agents.push(name);
+      addCounts(redaction, found);
+      history = redact ? { portable: cleaned.portable.text, project: cleaned.project.text } : parts;
+    }
+    const travels = new Set([charterPath(name), historyPath(name), agentSkillsDir(name)]);
+    for (const other of readDirNames(resolveIn(root, agentDir(name)))) {
+      const relPath = `${agentDir(name)}/${other}`;
+      if (!travels.has(relPath)) collect.skip(relPath, 'not part of a .squad file; not exported');
+    }
+    const skills = collect.skillsIn(agentSkillsDir(name), trees.get(agentSkillsDir(name)), 'agent', name);
+    agents.push([name, { ...(charter === undefined ? {} : { charter }), ...(history === undefined ? {} : { history }), skills }]);
+    const member = roster.get(name);
+    exportedAgents.push({
+      name,
+      displayName: member?.displayName ?? name,
+      role: member?.role ?? '',
+      skills: Object.keys(skills).length,
+      history: history !== undefined,
+    });
+  }
+
+  exportedAgents.sort((a, b) => rosterOrder(a.name) - rosterOrder(b.name) || compareCodePoints(a.name, b.name));
+
+  const builtins = installedBuiltinSkills(root);
+  const teamTree = trees.get(squadPaths.teamSkills);
+  const merged: Record<string, SquadSkill> = {};
+  for (const dir of teamDirs) {
+    Object.assign(merged, collect.skillsIn(dir, trees.get(dir), 'team', undefined, dir === squadPaths.teamSkills ? builtins : undefined));
+  }
+  const teamSkills = Object.fromEntries(Object.keys(merged).sort(compareCodePoints).map((name) => [name, merged[name]!]));
+  const presentBuiltins = teamTree ? await collect.builtinChanges(teamTree, builtins, version) : [];
+
+  const document: SquadDocument = {
+    squad_format_version: SQUAD_FORMAT_VERSION,
+    exported_at: (options.now ?? new Date()).toISOString(),
+    exported_by: `create-squad@${version}`,
+    source: { project },
+    team,
+    casting,
+    agents: Object.fromEntries(agents),
+    team_skills: teamSkills,
+  };
+  try {
+    validateSquadDocument(document, { limits });
+  } catch (error) {
+    if (!(error instanceof SquadFormatError)) throw error;
+    throw new SquadError('INVALID_INPUT', `cannot export this squad: ${error.where === undefined ? '' : `${error.where}: `}${error.detail}`, {
+      hint: 'fix that entry (a file name, a size), then export again; nothing was written',
+    });
+  }
+  return {
+    document,
+    text: serializeSquad(document),
+    report: {
+      source: project,
+      agents: exportedAgents,
+      skills: collect.skills,
+      builtinSkills: presentBuiltins,
+      skipped: collect.skipped,
+      history: withHistory,
+      redaction,
+    },
+  };
+}
+
+/**
+ * Refuse, before any work, an output path that cannot be written: a folder, a symlink, anything
+ * else that is not a regular file (a FIFO, a socket, a device: never replaced, even with `force`,
+ * as the atomic writer refuses it), or an existing file without `force`.
+ */
+export function checkExportTarget(absPath: string, shown: string, force: boolean): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(absPath);
+  } catch {
+    return;
+  }
+  if (stat.isSymbolicLink()) {
+    throw new SquadError('UNSAFE_PATH', `${shown} is a symlink; create-squad does not write through symlinks`, { hint: 'choose another file with --out' });
+  }
+  if (stat.isDirectory()) throw new SquadError('INVALID_INPUT', `${shown} is a folder`, { hint: 'give a file name with --out, e.g. --out team.squad' });
+  const kind = specialKind(stat);
+  if (kind !== undefined) throw notRegularFileError(shown, kind);
+  if (!force) {
+    throw new SquadError('FILE_EXISTS', `${shown} already exists`, { hint: 'pass --force to replace it, or choose another file with --out' });
+  }
+}
+
+/** Write the .squad text atomically (temp file + rename); without `force`, only if the file is new. */
+export function writeSquadFile(absPath: string, text: string, force: boolean): void {
+  const dir = path.dirname(absPath);
+  writeFileAtomic(dir, path.basename(absPath), text, { exclusive: !force });
+}

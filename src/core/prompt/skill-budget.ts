@@ -1,0 +1,68 @@
+/**
+ * How many skills a standard spawn prompt lists. `<available_skills>` costs tokens on every spawn:
+ * a squad with hundreds of skills would spend tens of thousands before the task. Within a token
+ * budget the prompt lists every skill when they fit, else the most useful ones for this task, and
+ * says how many it left out and how to find them.
+ */
+import type { DiscoveredSkill } from '../squad/discover.js';
+import { namedSkills, rankSkills } from '../squad/skill-rank.js';
+import { estimateTokens } from '../base/tokens.js';
+import { skillEntry } from '../base/xml.js';
+
+export { DEFAULT_SKILLS_BUDGET } from '../base/prompt-limits.js';
+
+/** Why a skill is not listed. */
+export type LeftOutReason = 'over-budget';
+
+export interface SkillListing {
+  /** The skills to list, in the order to list them. */
+  listed: DiscoveredSkill[];
+  /** The skills left out, most relevant first. */
+  leftOut: DiscoveredSkill[];
+  /** Estimated tokens of the listed entries. */
+  tokens: number;
+}
+
+/** The estimated tokens one skill's `<available_skills>` entry (and its line break) takes. */
+export function skillEntryTokens(skill: DiscoveredSkill): number {
+  return estimateTokens(`${skillEntry({ name: skill.name, description: skill.description ?? '', location: skill.location })}\n`);
+}
+
+/**
+ * The skills a standard prompt for `agent` lists within `budget` tokens (undefined: no budget).
+ * When every skill fits, all of them, in discovery order. Otherwise, in this order until the budget
+ * is spent: the skills the task names (always listed, even past the budget), the agent's own
+ * skills, then the others by relevance to the task, and those that match nothing in discovery order.
+ */
+export function selectListedSkills(task: string, skills: readonly DiscoveredSkill[], agent: string, budget: number | undefined): SkillListing {
+  const costs = new Map(skills.map((skill) => [skill, skillEntryTokens(skill)]));
+  const total = sum(skills.map((skill) => costs.get(skill)!));
+  if (budget === undefined || total <= budget) return { listed: [...skills], leftOut: [], tokens: total };
+
+  const named = new Set(namedSkills(task, skills));
+  const listed: DiscoveredSkill[] = [...named];
+  let tokens = sum(listed.map((skill) => costs.get(skill)!));
+  const rest = priorityOrder(task, skills.filter((skill) => !named.has(skill)), agent);
+  let next = 0;
+  for (; next < rest.length; next += 1) {
+    const cost = costs.get(rest[next]!)!;
+    if (tokens + cost > budget) break;
+    listed.push(rest[next]!);
+    tokens += cost;
+  }
+  return { listed, leftOut: rest.slice(next), tokens };
+}
+
+/** The agent's own skills, then the others; within each, by relevance to the task, then in discovery order. */
+function priorityOrder(task: string, skills: readonly DiscoveredSkill[], agent: string): DiscoveredSkill[] {
+  const relevance = new Map(rankSkills(task, skills).map((match) => [match.skill, match.score]));
+  const own = (skill: DiscoveredSkill): number => (skill.scope === 'agent' && skill.agent === agent ? 1 : 0);
+  return skills
+    .map((skill, index) => ({ skill, index }))
+    .sort((x, y) => own(y.skill) - own(x.skill) || (relevance.get(y.skill) ?? 0) - (relevance.get(x.skill) ?? 0) || x.index - y.index)
+    .map(({ skill }) => skill);
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}

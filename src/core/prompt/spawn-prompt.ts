@@ -1,0 +1,345 @@
+/**
+ * Spawn prompts: the text the coordinator gives Copilot's task tool to start one member.
+ *
+ * standard:    identity → charter → <available_skills> → MCP requirements → history and decisions
+ *              pointers → after-work instructions → task. Skills are listed from frontmatter only,
+ *              within a token budget (skill-budget.ts) that lifts only on request.
+ * lightweight: identity → the relevant skills' bodies inlined → the other candidate skills, one
+ *              line each → their MCP requirements → task → a one-line history note afterwards.
+ *              Refused (standard instead) for architecture decisions, multi-agent work, or when no
+ *              skill clearly wins (skillConfidence).
+ */
+import fs from 'node:fs';
+import { readStateText } from '../fs/confined.js';
+import { discoverSkills, type DiscoveredSkill } from '../squad/discover.js';
+import { usageError } from '../base/errors.js';
+import { normalizeNewlines } from '../skills/frontmatter.js';
+import {
+  collectMcpRequirements,
+  detectMcpConfig,
+  renderMcpBlock,
+  type McpConfigSource,
+  type McpRequirementRow,
+} from '../skills/mcp.js';
+import { MAX_NAME_LENGTH } from '../base/names.js';
+import {
+  agentSkillsDir,
+  charterPath,
+  decisionInboxPath,
+  historyPath,
+  squadPaths,
+} from '../base/paths.js';
+import { listAgents, requireAgent } from '../squad/roster.js';
+import { detectBroadTask, otherMemberNames, promptableSkills } from '../squad/route.js';
+import { DEFAULT_SKILLS_BUDGET } from '../base/prompt-limits.js';
+import { selectListedSkills, type LeftOutReason } from './skill-budget.js';
+import { activatedSkills, rankSkills, skillConfidence } from '../squad/skill-rank.js';
+import { readSkillFile } from '../skills/skill.js';
+import { DEFAULT_SPAWN_MODE, type SpawnMode } from '../base/spawn-modes.js';
+import { renderTemplate } from '../fs/templates.js';
+import { estimateTokens } from '../base/tokens.js';
+import { MAX_BODY_LINES, MAX_DESCRIPTION_LENGTH } from '../skills/validate.js';
+import { renderAvailableSkills } from '../base/xml.js';
+
+export const SPAWN_TEMPLATES: Record<SpawnMode, string> = {
+  standard: 'prompts/spawn-standard.md.hbs',
+  lightweight: 'prompts/spawn-lightweight.md.hbs',
+};
+
+/** A SKILL.md larger than this is not inlined in a lightweight prompt; the agent reads it instead. */
+export const MAX_INLINED_SKILL_BYTES = 128 * 1024;
+/** A lightweight prompt lists at most this many other candidate skills, one line each. */
+export const MAX_LIGHTWEIGHT_CANDIDATES = 5;
+
+const DEFAULT_ROLE = 'team member';
+
+export interface SpawnPromptOptions {
+  root: string;
+  /** Folder name or roster name of the member. */
+  agent: string;
+  task: string;
+  mode?: SpawnMode;
+  /** Lightweight mode: the skills to inline (default: the skills the task matches). */
+  skills?: readonly string[];
+  /** Standard mode: token budget of the `<available_skills>` entries (default DEFAULT_SKILLS_BUDGET). */
+  skillsBudget?: number;
+  /** Standard mode: list every skill, whatever the budget. */
+  allSkills?: boolean;
+  /** Home folder, for `~/.copilot/mcp-config.json`; undefined skips that file. */
+  home?: string;
+  /** The folder the command runs in, where the Copilot CLI starts looking for `.mcp.json` (default: `root`). */
+  cwd?: string;
+  /** The command's environment (COPILOT_HOME moves `~/.copilot`). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface PromptSkill {
+  name: string;
+  scope: DiscoveredSkill['scope'];
+  location: string;
+  description: string;
+  /** Lightweight mode: the body is in the prompt. */
+  inlined: boolean;
+}
+
+/** A skill a standard prompt does not list, and why. */
+export interface LeftOutSkill {
+  name: string;
+  location: string;
+  reason: LeftOutReason;
+}
+
+export interface SpawnPromptTokens {
+  charter: number;
+  skills: number;
+  mcp: number;
+  total: number;
+}
+
+export interface SpawnPrompt {
+  agent: string;
+  displayName: string;
+  role: string;
+  mode: SpawnMode;
+  requestedMode: SpawnMode;
+  prompt: string;
+  /** The variable parts, as they appear in the prompt. */
+  parts: { charter: string; skills: string; mcp: string; task: string };
+  skills: PromptSkill[];
+  /** Lightweight mode: other skills that may fit the task, listed one line each (not inlined). */
+  candidates: PromptSkill[];
+  /** Standard mode: the token budget of the skill list; null when lifted (allSkills) or in lightweight mode. */
+  skillsBudget: number | null;
+  /** Standard mode: the skills the prompt does not list, most relevant first. */
+  skillsLeftOut: LeftOutSkill[];
+  mcp: McpRequirementRow[];
+  /** The MCP configuration files checked; none when no skill in the prompt declares a server. */
+  mcpConfig: McpConfigSource[];
+  warnings: string[];
+  tokens: SpawnPromptTokens;
+}
+
+/** Why a lightweight prompt points to a skill instead of inlining its body. */
+type NotInlinedReason = 'too-large' | 'unreadable' | 'empty';
+
+interface InlinedSkill {
+  skill: DiscoveredSkill;
+  /** The body in the prompt; undefined when it is not inlined, for `notInlined`. */
+  body: string | undefined;
+  notInlined?: NotInlinedReason;
+}
+
+export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<SpawnPrompt> {
+  const { root } = options;
+  const task = normalizeNewlines(options.task).trim();
+  if (!task) throw usageError('the task is empty', 'say what the agent should do: --task "<text>" (or --task - to read it from stdin)');
+  const requestedMode = options.mode ?? DEFAULT_SPAWN_MODE;
+  const member = requireAgent(root, options.agent);
+  const agent = member.name;
+  const warnings: string[] = [];
+
+  const discovery = discoverSkills(root, { agent });
+  for (const warning of discovery.warnings) {
+    warnings.push(warning.code === 'skill-invalid' ? `${warning.message} (skipped)` : warning.message);
+  }
+  const visible = promptableSkills(discovery.skills);
+
+  let mode = requestedMode;
+  let inlined: InlinedSkill[] = [];
+  let candidates: DiscoveredSkill[] = [];
+  if (requestedMode === 'lightweight') {
+    const chosen = chooseLightweightSkills(root, agent, task, visible, discovery.skills, options.skills, warnings);
+    if (chosen.skills) {
+      inlined = chosen.skills.map((skill) => readInlineBody(skill, warnings));
+      candidates = chosen.candidates;
+    } else {
+      warnings.push(`lightweight mode refused: ${chosen.refusal}; building a standard spawn instead`);
+      mode = 'standard';
+    }
+  } else if (options.skills && options.skills.length > 0) {
+    warnings.push('--skill only applies to lightweight mode; ignored (a standard spawn lists the skills itself)');
+  }
+
+  const budget = mode === 'standard' && !options.allSkills ? (options.skillsBudget ?? DEFAULT_SKILLS_BUDGET) : undefined;
+  const listing = mode === 'standard' ? selectListedSkills(task, visible, agent, budget) : undefined;
+  if (listing && listing.leftOut.length > 0) warnings.push(leftOutWarning(listing.listed.length, visible.length, budget!));
+  const shown = listing ? listing.listed : inlined.map((i) => i.skill);
+  // No shown skill declares a server: nothing to look up (and no warning about a file that does not matter).
+  const detection = shown.some((s) => s.mcpServers.length > 0)
+    ? await detectMcpConfig({ root, cwd: options.cwd, home: options.home, env: options.env })
+    : undefined;
+  if (detection) warnings.push(...detection.warnings);
+  const mcp = collectMcpRequirements(shown, detection);
+  const mcpBlock = await renderMcpBlock(mcp);
+
+  const charterFile = charterPath(agent);
+  const charterText = readStateText(root, charterFile);
+  if (charterText === undefined && mode === 'standard') warnings.push(`${charterFile} is missing; the prompt has no charter`);
+  const charter = mode === 'standard' ? normalizeNewlines(charterText ?? '').trim() : '';
+
+  const skillsBlock =
+    mode === 'standard'
+      ? renderAvailableSkills(shown.map((s) => ({ name: s.name, description: s.description ?? '', location: s.location })))
+      : '';
+  const common = {
+    agent,
+    name: member.displayName,
+    role: member.role || DEFAULT_ROLE,
+    task,
+    mcpBlock,
+    historyPath: historyPath(agent),
+    decisionsPath: squadPaths.decisions,
+    maxLines: MAX_BODY_LINES,
+  };
+  const prompt =
+    mode === 'standard'
+      ? await renderTemplate(SPAWN_TEMPLATES.standard, {
+          ...common,
+          charter,
+          charterMissing: charterText === undefined,
+          charterPath: charterFile,
+          skillsBlock,
+          leftOutCount: listing?.leftOut.length ?? 0,
+          agentSkillsDir: agentSkillsDir(agent),
+          decisionInbox: decisionInboxPath(agent, '{brief-slug}'),
+          maxName: MAX_NAME_LENGTH,
+          maxDescription: MAX_DESCRIPTION_LENGTH,
+        })
+      : await renderTemplate(SPAWN_TEMPLATES.lightweight, {
+          ...common,
+          skills: inlined.map(({ skill, body, notInlined }) => ({
+            name: skill.name,
+            location: skill.location,
+            body,
+            tooLarge: notInlined === 'too-large',
+            unreadable: notInlined === 'unreadable',
+          })),
+          candidates: candidates.map((s) => ({ name: s.name, location: s.location, description: briefDescription(s.description ?? '') })),
+        });
+
+  const skillsText = mode === 'standard' ? skillsBlock : inlined.map((i) => i.body ?? '').join('\n');
+  const inlinedSkills = new Set(inlined.filter((i) => i.body !== undefined).map((i) => i.skill));
+  return {
+    agent,
+    displayName: member.displayName,
+    role: common.role,
+    mode,
+    requestedMode,
+    prompt,
+    parts: { charter, skills: skillsText, mcp: mcpBlock, task },
+    skills: shown.map((s) => promptSkill(s, inlinedSkills.has(s))),
+    candidates: candidates.map((s) => promptSkill(s, false)),
+    skillsBudget: budget ?? null,
+    skillsLeftOut: (listing?.leftOut ?? []).map((s) => ({ name: s.name, location: s.location, reason: 'over-budget' as const })),
+    mcp,
+    mcpConfig: detection?.sources ?? [],
+    warnings,
+    tokens: {
+      charter: estimateTokens(charter),
+      skills: estimateTokens(skillsText),
+      mcp: estimateTokens(mcpBlock),
+      total: estimateTokens(prompt),
+    },
+  };
+}
+
+type LightweightChoice =
+  | { skills: DiscoveredSkill[]; candidates: DiscoveredSkill[]; refusal?: undefined }
+  | { skills?: undefined; refusal: string };
+
+/**
+ * The skills a lightweight prompt inlines, and the other candidates it lists: the ones asked for
+ * with --skill, else the skills the task activates when the best one clearly wins (the rule route
+ * uses). Refused for broad or multi-agent tasks, and when no skill clearly wins.
+ */
+function chooseLightweightSkills(
+  root: string,
+  agent: string,
+  task: string,
+  visible: readonly DiscoveredSkill[],
+  all: readonly DiscoveredSkill[],
+  requested: readonly string[] | undefined,
+  warnings: string[],
+): LightweightChoice {
+  const broad = detectBroadTask(task, otherMemberNames(listAgents(root), agent));
+  if (broad) return { refusal: `${broad.reason}, which needs the full context of a standard spawn` };
+
+  const ranked = rankSkills(task, visible);
+  const othersThan = (chosen: readonly DiscoveredSkill[]): DiscoveredSkill[] =>
+    ranked.map((m) => m.skill).filter((skill) => !chosen.includes(skill)).slice(0, MAX_LIGHTWEIGHT_CANDIDATES);
+  const requestedSkills = findRequestedSkills(agent, requested ?? [], visible, all, warnings);
+  if (requestedSkills.length > 0) return { skills: requestedSkills, candidates: othersThan(requestedSkills) };
+  if (ranked.length === 0) return { refusal: 'no skill of this agent matches the task (lightweight spawns are for a skilled domain)' };
+  const confidence = skillConfidence(ranked);
+  if (!confidence.clear) return { refusal: `${confidence.reason} (lightweight spawns need one skill that clearly fits)` };
+  const skills = activatedSkills(ranked).map((m) => m.skill);
+  return { skills, candidates: othersThan(skills) };
+}
+
+/** The skills named with --skill that the agent sees, with a warning for each one it cannot use. */
+function findRequestedSkills(
+  agent: string,
+  requested: readonly string[],
+  visible: readonly DiscoveredSkill[],
+  all: readonly DiscoveredSkill[],
+  warnings: string[],
+): DiscoveredSkill[] {
+  const skills: DiscoveredSkill[] = [];
+  for (const name of [...new Set(requested)]) {
+    const skill = visible.find((s) => s.name === name);
+    if (skill) {
+      skills.push(skill);
+      continue;
+    }
+    const hidden = all.find((s) => s.name === name || s.dirName === name);
+    warnings.push(
+      hidden && !hidden.valid
+        ? `skill "${name}" is invalid, skipped (run "create-squad skills validate")`
+        : hidden
+          ? `skill "${name}" is not offered to the model (disable-model-invocation), skipped`
+          : `${agent} has no skill named "${name}", skipped (see "create-squad skills list --agent ${agent}")`,
+    );
+  }
+  return skills;
+}
+
+function promptSkill(skill: DiscoveredSkill, inlined: boolean): PromptSkill {
+  return { name: skill.name, scope: skill.scope, location: skill.location, description: skill.description ?? '', inlined };
+}
+
+/** At most this many characters of a candidate's description in a lightweight prompt. */
+const CANDIDATE_DESCRIPTION_CHARS = 160;
+
+/** A description on one line, shortened, for the candidates of a lightweight prompt. */
+function briefDescription(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= CANDIDATE_DESCRIPTION_CHARS ? line : `${line.slice(0, CANDIDATE_DESCRIPTION_CHARS - 1).trimEnd()}…`;
+}
+
+function leftOutWarning(listed: number, total: number, budget: number): string {
+  return (
+    `the prompt lists ${listed} of ${total} skills, the most relevant to the task within the skills budget of ` +
+    `${budget} tokens (--skills-budget <tokens> changes it, --all-skills lists every skill)`
+  );
+}
+
+/**
+ * A skill for a lightweight prompt: its body, or why the prompt points to the file instead (too
+ * large, unreadable: with a warning; an empty body: nothing to inline).
+ */
+function readInlineBody(skill: DiscoveredSkill, warnings: string[]): InlinedSkill {
+  let body: string;
+  try {
+    const size = fs.statSync(skill.file).size;
+    if (size > MAX_INLINED_SKILL_BYTES) {
+      warnings.push(`${skill.location} is larger than ${MAX_INLINED_SKILL_BYTES / 1024} KB; the prompt points to it instead of inlining it`);
+      return { skill, body: undefined, notInlined: 'too-large' };
+    }
+    body = readSkillFile(skill.file).body.trim();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    warnings.push(`cannot inline ${skill.location} (${reason}); the prompt points to it instead`);
+    return { skill, body: undefined, notInlined: 'unreadable' };
+  }
+  return body === '' ? { skill, body: undefined, notInlined: 'empty' } : { skill, body };
+}

@@ -1,0 +1,232 @@
+/**
+ * Installing a standard skill folder into a squad (`skills add`): validate, stage, back up the
+ * skill it replaces, swap. The destination is either complete and valid or untouched.
+ *
+ * Files are copied by the system (fs.copyFile into a temporary file, then renamed), never read
+ * into memory. One file may be at most 100 MB (MAX_FILE_BYTES_DEFAULT): a skill is instructions
+ * and their resources, and a larger file is most likely there by mistake. A larger one is refused
+ * before anything is written, naming the file; the environment variable CREATE_SQUAD_MAX_FILE_BYTES
+ * (a number of bytes) raises or lowers the limit.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { SquadError } from '../base/errors.js';
+import { existsInside, holdWorkPath, isDirectory, isFile, isWithin, moveInside, removeInside, resolveInside, sweepDebris, workId } from '../fs/fs-safe.js';
+import { inspectSkill, type SkillReport } from './inspect.js';
+import { folderNameProblem } from '../base/names.js';
+import {
+  BUILTIN_SKILL_PREFIX,
+  SKILL_FILE,
+  SKILL_STAGING_PATTERN,
+  agentSkillDir,
+  backupPathFor,
+  folderTimestamp,
+  isBuiltinSkillName,
+  resolveIn,
+  skillStagingDir,
+  nativeTeamSkillDir,
+  teamSkillDir,
+} from '../base/paths.js';
+import { formatBytes } from '../base/util.js';
+import { copyTree, listTree, type Tree } from '../fs/tree.js';
+
+export interface SkillSource {
+  /** Absolute folder of the skill. */
+  dir: string;
+  report: SkillReport;
+  tree: Tree;
+}
+
+/** Environment variable that sets the largest file `skills add` copies, in bytes. */
+export const MAX_FILE_BYTES_ENV = 'CREATE_SQUAD_MAX_FILE_BYTES';
+export const MAX_FILE_BYTES_DEFAULT = 100 * 1024 * 1024;
+
+/** The largest file `skills add` copies: CREATE_SQUAD_MAX_FILE_BYTES from `env`, or the default. */
+export function maxFileBytes(env: NodeJS.ProcessEnv): number {
+  const value = env[MAX_FILE_BYTES_ENV];
+  if (value === undefined || value === '') return MAX_FILE_BYTES_DEFAULT;
+  if (!/^\d+$/.test(value.trim())) {
+    throw new SquadError('INVALID_INPUT', `${MAX_FILE_BYTES_ENV} is "${value}", not a number of bytes`, {
+      hint: `set it to a whole number, e.g. ${MAX_FILE_BYTES_ENV}=${2 * MAX_FILE_BYTES_DEFAULT}, or unset it for ${formatBytes(MAX_FILE_BYTES_DEFAULT)}`,
+    });
+  }
+  return Number(value.trim());
+}
+
+/** A size as formatBytes shows it, with the exact number of bytes when that rounds it. */
+function exactBytes(bytes: number): string {
+  return bytes < 1024 ? formatBytes(bytes) : `${formatBytes(bytes)} (${bytes} bytes)`;
+}
+
+/** Refuse the first file of `tree` over `limit` bytes, naming it (as `given`/path) and the ways out. */
+function checkFileSizes(given: string, tree: Tree, limit: number): void {
+  const big = tree.files.find((file) => file.size > limit);
+  if (!big) return;
+  throw new SquadError('INVALID_INPUT', `${given}/${big.path} is ${exactBytes(big.size)}; skills add copies files up to ${exactBytes(limit)}`, {
+    hint: `leave that file out of the skill, or raise the limit with ${MAX_FILE_BYTES_ENV}=<bytes>; nothing was written`,
+  });
+}
+
+/**
+ * Read and validate a skill folder (or the folder of a SKILL.md). Throws SKILL_INVALID with the
+ * first errors, and INVALID_INPUT for a file over the size limit (see maxFileBytes; `env` holds it).
+ */
+export async function readSkillSource(given: string, absPath: string, env: NodeJS.ProcessEnv = {}): Promise<SkillSource> {
+  const dir = isFile(absPath) ? path.dirname(absPath) : absPath;
+  const file = path.join(dir, SKILL_FILE);
+  if (!isDirectory(dir)) {
+    throw new SquadError('NOT_FOUND', `${given} does not exist`, { hint: 'pass the folder of a skill (the one holding SKILL.md)' });
+  }
+  if (!isFile(file)) {
+    throw new SquadError('NOT_FOUND', `${given} has no ${SKILL_FILE}`, { hint: 'pass the folder of a skill (the one holding SKILL.md)' });
+  }
+  const report = inspectSkill(file, { readBody: true });
+  if (!report.valid) {
+    const [first, ...rest] = report.errors;
+    throw new SquadError(
+      'SKILL_INVALID',
+      `${given} is not a valid skill: ${first!.message}${rest.length ? ` (and ${rest.length} more)` : ''}`,
+      { hint: `see every problem with "create-squad skills validate ${given}"` },
+    );
+  }
+  const tree = await listTree(dir);
+  checkFileSizes((isFile(absPath) ? path.dirname(given) : given).replace(/[\\/]+$/, ''), tree, maxFileBytes(env));
+  return { dir, report, tree };
+}
+
+/**
+ * Where a skill named `name` goes: `agent`'s skills folder, or the team's when `agent` is undefined.
+ * A name no folder may have (folderNameProblem: a device name Windows reserves, which export would
+ * refuse) is INVALID_INPUT, and a team skill may not take the `squad-` prefix, which is reserved for
+ * built-in skills: CONFLICT; both with `hint` saying what to do instead.
+ */
+export function skillDestination(name: string, agent: string | undefined, hint: string): string {
+  const problem = folderNameProblem(name, 'skill name');
+  if (problem) throw new SquadError('INVALID_INPUT', problem, { hint });
+  if (agent !== undefined) return agentSkillDir(agent, name);
+  if (isBuiltinSkillName(name)) {
+    throw new SquadError('CONFLICT', `"${name}" uses the ${BUILTIN_SKILL_PREFIX} prefix, which is reserved for built-in skills`, { hint });
+  }
+  return nativeTeamSkillDir(name);
+}
+
+export interface InstallPlan {
+  /** Repo-relative destination folder. */
+  destination: string;
+  /** The destination holds this very skill already, file for file: nothing to write, nothing to back up. */
+  unchanged?: boolean;
+  /** Repo-relative backup folder of the skill being replaced, if any. */
+  backup?: string;
+  /**
+   * The skill being replaced: the destination, or for a team skill, the same skill still in
+   * `.ai-team/skills/` (a squad not yet upgraded); it moves to `backup`.
+   */
+  replaces?: string;
+  files: string[];
+  /** Symlinks and special files in the source that are not copied. */
+  skipped: string[];
+  /** `.git` folders and files in the source that are not copied. */
+  git: string[];
+}
+
+/** What stands where the skill goes: the destination, or a team skill of the same name in `.ai-team/skills/`. */
+function existingSkill(root: string, destination: string): string | undefined {
+  if (existsInside(root, destination)) return destination;
+  const name = path.posix.basename(destination);
+  const legacy = teamSkillDir(name);
+  const isTeam = destination === nativeTeamSkillDir(name);
+  return isTeam && !isBuiltinSkillName(name) && existsInside(root, legacy) ? legacy : undefined;
+}
+
+/**
+ * Whether the skill folder at `destination` holds exactly the files of `source` (same paths, bytes
+ * and executable bits, nothing more): adding it again would change nothing.
+ */
+export async function isInstalledCopy(root: string, destination: string, source: SkillSource): Promise<boolean> {
+  if (!existsInside(root, destination)) return false;
+  const target = resolveInside(root, destination, { allowFinalSymlink: true });
+  if (!isDirectory(target) || fs.lstatSync(target).isSymbolicLink()) return false;
+  const installed = await listTree(target);
+  if (installed.skipped.length > 0 || installed.git.length > 0 || installed.files.length !== source.tree.files.length) return false;
+  return installed.files.every((file, i) => {
+    const wanted = source.tree.files[i]!;
+    return (
+      file.path === wanted.path &&
+      file.size === wanted.size &&
+      file.executable === wanted.executable &&
+      sameBytes(path.join(target, ...file.path.split('/')), path.join(source.dir, ...wanted.path.split('/')))
+    );
+  });
+}
+
+/** Whether two files of the same size hold the same bytes, read a chunk at a time. */
+function sameBytes(a: string, b: string): boolean {
+  const size = 64 * 1024;
+  const [bufA, bufB] = [Buffer.alloc(size), Buffer.alloc(size)];
+  const [fdA, fdB] = [fs.openSync(a, 'r'), fs.openSync(b, 'r')];
+  try {
+    for (;;) {
+      const readA = fs.readSync(fdA, bufA, 0, size, null);
+      const readB = fs.readSync(fdB, bufB, 0, size, null);
+      if (readA !== readB || !bufA.subarray(0, readA).equals(bufB.subarray(0, readB))) return false;
+      if (readA === 0) return true;
+    }
+  } finally {
+    fs.closeSync(fdA);
+    fs.closeSync(fdB);
+  }
+}
+
+/**
+ * Plan installing `source` at `destination`. `unchanged` (see isInstalledCopy): the skill there is
+ * this one already, so nothing is written or backed up, with or without `force`.
+ */
+export function planSkillInstall(root: string, source: SkillSource, destination: string, force: boolean, now = new Date(), unchanged = false): InstallPlan {
+  if (unchanged) {
+    return { destination, unchanged: true, files: source.tree.files.map((f) => f.path), skipped: source.tree.skipped, git: source.tree.git };
+  }
+  const replaces = existingSkill(root, destination);
+  const target = resolveInside(root, replaces ?? destination, { allowFinalSymlink: true });
+  const exists = replaces !== undefined;
+  if (exists && !force) {
+    throw new SquadError('SKILL_EXISTS', `a skill already exists at ${replaces}`, {
+      hint: 'pass --force to replace it (the current one is backed up under .ai-team/backups/ first)',
+    });
+  }
+  if (exists && isWithin(fs.realpathSync(target), fs.realpathSync(source.dir))) {
+    throw new SquadError('CONFLICT', `${destination} is the skill being added`, { hint: 'add a skill from a folder outside the squad' });
+  }
+  return {
+    destination,
+    ...(exists ? { replaces, backup: backupPathFor(folderTimestamp(now), replaces) } : {}),
+    files: source.tree.files.map((f) => f.path),
+    skipped: source.tree.skipped,
+    git: source.tree.git,
+  };
+}
+
+/**
+ * Carry out a plan: copy into a staging folder beside the destination, back up, swap in. Staging
+ * folders that killed runs left beside it go first.
+ */
+export function applySkillInstall(root: string, source: SkillSource, plan: InstallPlan): void {
+  if (plan.unchanged) return;
+  const parent = path.posix.dirname(plan.destination);
+  sweepDebris(resolveInside(root, parent), SKILL_STAGING_PATTERN, 'dir');
+  const staging = skillStagingDir(plan.destination, workId());
+  const release = holdWorkPath(resolveIn(root, staging));
+  try {
+    copyTree(source.dir, source.tree, root, staging);
+    if (plan.backup && plan.replaces) moveInside(root, plan.replaces, plan.backup);
+    try {
+      moveInside(root, staging, plan.destination);
+    } catch (error) {
+      // Never leave the skill missing: put the replaced one back where it was.
+      if (plan.backup && plan.replaces && !existsInside(root, plan.replaces)) moveInside(root, plan.backup, plan.replaces);
+      throw error;
+    }
+  } finally {
+    removeInside(root, staging);
+    release();
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Reading SKILL.md files: the whole file (`parseSkill`) or only its frontmatter
+ * (`readSkillFrontmatter`), plus typed accessors for the fields create-squad uses.
+ */
+import fs from 'node:fs';
+import {
+  FRONTMATTER_MAX_BYTES,
+  FrontmatterError,
+  checkedFrontmatterYaml,
+  locateFrontmatter,
+  normalizeNewlines,
+  parseFrontmatterYaml,
+  splitFrontmatter,
+} from './frontmatter.js';
+import { isMapping } from '../base/util.js';
+
+export type Frontmatter = Record<string, unknown>;
+
+export interface ParsedSkill {
+  frontmatter: Frontmatter;
+  body: string;
+  /** 1-based line of the file where the body starts. */
+  bodyLine: number;
+}
+
+/** Parse a whole SKILL.md text. Throws FrontmatterError (a SquadError) naming `file` and line. */
+export function parseSkill(text: string, file?: string): ParsedSkill {
+  const split = splitFrontmatter(text, file);
+  return {
+    frontmatter: parseFrontmatterYaml(split.yaml, file),
+    body: split.body,
+    bodyLine: split.bodyLine,
+  };
+}
+
+export interface SkillHead {
+  frontmatter: Frontmatter;
+  /** How many bytes of the file were read to find the frontmatter. */
+  bytesRead: number;
+}
+
+/** Most frontmatter fits in the first read; each further read doubles the amount read so far. */
+const FIRST_READ = 1024;
+const READ_LIMIT = FRONTMATTER_MAX_BYTES + 4096;
+/** One buffer reused by every read: listing a thousand skills allocates nothing per file. */
+let readBuffer: Buffer | undefined;
+
+/**
+ * Read a SKILL.md only as far as the closing `---`: the body is never read, so listing a skill
+ * with a 50 MB body costs the same as listing a small one. Frontmatter over FRONTMATTER_MAX_BYTES
+ * is refused.
+ */
+export function readSkillFrontmatter(file: string): SkillHead {
+  readBuffer ??= Buffer.allocUnsafe(READ_LIMIT);
+  const buffer = readBuffer;
+  const fd = openRegularFile(file);
+  try {
+    let total = 0;
+    for (;;) {
+      const n = fs.readSync(fd, buffer, total, Math.min(Math.max(FIRST_READ, total), READ_LIMIT - total), total);
+      const eof = n === 0;
+      total += n;
+      // Multi-byte UTF-8 never contains "\n" or "-", so a chunk boundary inside a character can
+      // only garble the unterminated last line, which locateFrontmatter ignores until complete.
+      const text = normalizeNewlines(buffer.toString('utf8', 0, total));
+      const location = locateFrontmatter(text, eof);
+      if (location.state === 'closed') {
+        return { frontmatter: parseFrontmatterYaml(checkedFrontmatterYaml(location.yaml, file), file), bytesRead: total };
+      }
+      if (location.state === 'missing') {
+        throw new FrontmatterError('frontmatter-missing', 'no YAML frontmatter (the file must start with "---")', file, 1);
+      }
+      if (eof) {
+        throw new FrontmatterError('frontmatter-unclosed', 'frontmatter is not closed with "---"', file, 1);
+      }
+      if (total >= READ_LIMIT) {
+        throw new FrontmatterError(
+          'frontmatter-too-large',
+          `frontmatter is not closed within ${FRONTMATTER_MAX_BYTES / 1024} KB`,
+          file,
+          1,
+        );
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Read and parse a whole SKILL.md from disk. */
+export function readSkillFile(file: string): ParsedSkill {
+  const fd = openRegularFile(file);
+  try {
+    return parseSkill(fs.readFileSync(fd, 'utf8'), file);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Open `file` for reading, refusing anything but a regular file (a FIFO, a device such as
+ * /dev/zero, a folder), even behind a symlink. The open does not block: a FIFO without a writer
+ * would otherwise stop a whole listing.
+ */
+function openRegularFile(file: string): number {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  if (!fs.fstatSync(fd).isFile()) {
+    fs.closeSync(fd);
+    throw new FrontmatterError('not-a-file', 'not a regular file (a FIFO, a device or a folder)', file);
+  }
+  return fd;
+}
+
+/** An MCP server a skill declares in `metadata.mcp-servers` (the squad extension). */
+export interface McpServerRequirement {
+  name: string;
+  reason?: string;
+  optional: boolean;
+  fallback?: string;
+}
+
+export function skillMetadata(frontmatter: Frontmatter): Record<string, unknown> {
+  return isMapping(frontmatter.metadata) ? frontmatter.metadata : {};
+}
+
+/** A string field, or undefined when absent or not a string. */
+export function stringField(source: Record<string, unknown>, key: string): string | undefined {
+  const value = source[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * `metadata.version`, accepting the common unquoted number form, which YAML reads as a number:
+ * `version: 1.0` reads as 1 and `version: 1.10` as 1.1 (see isVersionUnquoted).
+ */
+export function skillVersion(frontmatter: Frontmatter): string | undefined {
+  const version = skillMetadata(frontmatter).version;
+  if (typeof version === 'string') return version;
+  if (typeof version === 'number' && Number.isFinite(version)) return String(version);
+  return undefined;
+}
+
+/** True when `metadata.version` was written unquoted: YAML made it a number, which may not read as written. */
+export function isVersionUnquoted(frontmatter: Frontmatter): boolean {
+  return typeof skillMetadata(frontmatter).version === 'number';
+}
+
+/**
+ * The well-formed entries of `metadata.mcp-servers`. Malformed entries are left out here; the
+ * validator reports them.
+ */
+export function mcpServers(frontmatter: Frontmatter): McpServerRequirement[] {
+  const list = skillMetadata(frontmatter)['mcp-servers'];
+  if (!Array.isArray(list)) return [];
+  const servers: McpServerRequirement[] = [];
+  for (const entry of list) {
+    if (!isMapping(entry) || typeof entry.name !== 'string' || entry.name.trim() === '') continue;
+    const reason = stringField(entry, 'reason');
+    const fallback = stringField(entry, 'fallback');
+    servers.push({
+      name: entry.name.trim(),
+      optional: entry.optional === true,
+      ...(reason === undefined ? {} : { reason }),
+      ...(fallback === undefined ? {} : { fallback }),
+    });
+  }
+  return servers;
+}
+
+export function isModelInvocationDisabled(frontmatter: Frontmatter): boolean {
+  return frontmatter['disable-model-invocation'] === true;
+}
+

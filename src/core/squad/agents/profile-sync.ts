@@ -1,0 +1,253 @@
+/**
+ * Keeping the members' Copilot agents (`.github/agents/{folder}.agent.md`) in step with the squad:
+ * `planMemberProfiles` reads the roster, each member's skills and the profiles there are, and says
+ * what to write; `applyMemberProfiles` writes it. Every command that changes a member or what a
+ * member sees calls the pair (or, for init and hire, plans the one new profile itself).
+ *
+ * Per active member (a roster member with a folder, and the Scribe):
+ *   missing                               → create it (or, for a member back from the alumni, move
+ *                                           the agent that retired with them back, then go on)
+ *   what create-squad would write now     → nothing
+ *   stamped and untouched (only stale)    → replace it
+ *   edited, or not written by create-squad→ copy it to `.ai-team/backups/{timestamp}/…`, then replace it
+ *   stamped by a newer create-squad       → leave it, with a reason
+ *   a symlink, a folder, a blocked path   → leave it, with the obstacle
+ * A profile create-squad wrote for someone who is no longer active moves: to the member's folder
+ * among the alumni when they retired (`.ai-team/agents/_alumni/{folder}/{folder}.agent.md`, so a
+ * rehire brings it back), else to the backups. A profile without a create-squad stamp that names
+ * no member is the user's own agent: never touched.
+ *
+ * Every write is one atomic write or one rename, and the plan looks only at what is on disk, so a
+ * run killed at any write and started again finishes the job; a backup is written before the
+ * replacement, so an edit always exists somewhere.
+ */
+import { existsInside, moveInside, readBytesIfExists, readDirNames, writeFileAtomic } from '../../fs/fs-safe.js';
+import { isValidName } from '../../base/names.js';
+import { isShippedContent } from '../owned.js';
+import { SCRIBE_AGENT, agentDir, alumniDir, backupPathFor, folderTimestamp, resolveIn } from '../../base/paths.js';
+import { listAgents } from '../roster.js';
+import { SCRIBE_MEMBER } from '../scaffold.js';
+import { blockedReason } from '../upgrade.js';
+import { compareVersions, packageVersion } from '../../fs/version.js';
+import { AGENTS_DIR, memberProfilePath, profileFolder, readProfileStamp } from './member-profile.js';
+import { memberProfileText, readSquadSkills, type ProfileMember, type SkillChanges } from './profile-input.js';
+
+/** The members who get an agent: roster members with a folder (humans have none), and the Scribe. */
+export function activeMembers(root: string): ProfileMember[] {
+  return listAgents(root)
+    .filter((agent) => agent.hasFolder && !agent.human && (agent.inRoster || agent.name === SCRIBE_AGENT))
+    .map((agent) =>
+      agent.inRoster
+        ? { folder: agent.name, displayName: agent.displayName, role: agent.role ?? '' }
+        : { folder: SCRIBE_AGENT, displayName: SCRIBE_MEMBER.name, role: SCRIBE_MEMBER.role },
+    );
+}
+
+export type ProfileAction = 'create' | 'restore' | 'refresh' | 'replace' | 'retire' | 'orphan';
+
+export interface ProfileChange {
+  action: ProfileAction;
+  /** The profile. */
+  path: string;
+  /** The member folder it is for. */
+  member: string;
+  /** create, refresh, replace: the new text. */
+  content?: string;
+  /** replace: where the current (edited) text is copied first. */
+  backup?: string;
+  /** retire, orphan: where the profile moves. */
+  to?: string;
+  /** restore: where the profile comes back from (the member's folder, back from the alumni). */
+  from?: string;
+}
+
+export interface ProfileSkip {
+  path: string;
+  reason: string;
+  /** A symlink, a folder or a blocked path stands there (else: a newer create-squad wrote it). */
+  blocked: boolean;
+}
+
+export interface ProfilePlan {
+  root: string;
+  /** In write order. */
+  changes: ProfileChange[];
+  /** Profiles left as they are, with why: the squad's agents are not in step until they are cleared. */
+  skipped: ProfileSkip[];
+}
+
+export interface ProfileSyncOptions extends SkillChanges {
+  /**
+   * Plan only the agents of these folders (written when the member is active, moved when not);
+   * default: every profile there is.
+   */
+  members?: readonly string[];
+  version?: string;
+  /** Names the backup folder (default: now). */
+  now?: Date;
+}
+
+/** The text of the profile at `relPath`, or undefined when it is missing; throws for an unreadable one. */
+function readProfile(root: string, relPath: string): Buffer | undefined {
+  try {
+    return readBytesIfExists(resolveIn(root, relPath));
+  } catch {
+    return Buffer.alloc(0); // too large to be one create-squad wrote: an edit
+  }
+}
+
+function newerStamp(text: string, version: string): string | undefined {
+  const stamp = readProfileStamp(text);
+  return stamp !== undefined && compareVersions(stamp.version, version) > 0 ? stamp.version : undefined;
+}
+
+function planActive(root: string, member: ProfileMember, content: string, version: string, timestamp: string, plan: ProfilePlan): void {
+  const relPath = memberProfilePath(member.folder);
+  const obstacle = blockedReason(root, relPath);
+  if (obstacle !== undefined) {
+    plan.skipped.push({ path: relPath, reason: obstacle, blocked: true });
+    return;
+  }
+  let current = readProfile(root, relPath);
+  const kept = `${agentDir(member.folder)}/${member.folder}.agent.md`;
+  const keptText = current === undefined ? readProfile(root, kept) : undefined;
+  if (keptText !== undefined && readProfileStamp(keptText.toString('utf8')) !== undefined && blockedReason(root, kept) === undefined) {
+    // Back from the alumni: the agent that retired with the member returns, then is brought up to date.
+    plan.changes.push({ action: 'restore', path: relPath, member: member.folder, from: kept });
+    current = keptText;
+  }
+  if (current === undefined) {
+    plan.changes.push({ action: 'create', path: relPath, member: member.folder, content });
+    return;
+  }
+  if (isShippedContent(current, Buffer.from(content))) return;
+  const text = current.toString('utf8');
+  const newer = newerStamp(text, version);
+  if (newer !== undefined) {
+    plan.skipped.push({ path: relPath, reason: `written by create-squad ${newer}, newer than this ${version}`, blocked: false });
+    return;
+  }
+  if (readProfileStamp(text)?.intact) {
+    plan.changes.push({ action: 'refresh', path: relPath, member: member.folder, content });
+    return;
+  }
+  plan.changes.push({ action: 'replace', path: relPath, member: member.folder, content, backup: backupPathFor(timestamp, relPath) });
+}
+
+/** Where a retired member's agent is kept: in its folder among the alumni, so it comes back on rehire. */
+export function retiredProfilePath(folder: string): string {
+  return `${alumniDir(folder)}/${folder}.agent.md`;
+}
+
+/** Profiles create-squad wrote for folders that are no longer active members: where each goes. */
+function planInactive(root: string, wanted: (folder: string) => boolean, version: string, timestamp: string, plan: ProfilePlan): void {
+  for (const name of readDirNames(resolveIn(root, AGENTS_DIR))) {
+    const relPath = `${AGENTS_DIR}/${name}`;
+    const folder = profileFolder(relPath);
+    if (folder === undefined || !wanted(folder) || blockedReason(root, relPath) !== undefined) continue;
+    const current = readProfile(root, relPath);
+    const text = current?.toString('utf8') ?? '';
+    if (readProfileStamp(text) === undefined) continue; // the user's own agent
+    if (newerStamp(text, version) !== undefined) continue;
+    const retiredTo = retiredProfilePath(folder);
+    const retired = isValidName(folder) && existsInside(root, alumniDir(folder)) && !existsInside(root, retiredTo);
+    plan.changes.push({ action: retired ? 'retire' : 'orphan', path: relPath, member: folder, to: retired ? retiredTo : backupPathFor(timestamp, relPath) });
+  }
+}
+
+/** Plan the profiles of the squad at `root` (see the header). Reads only. */
+export async function planMemberProfiles(root: string, options: ProfileSyncOptions = {}): Promise<ProfilePlan> {
+  const version = options.version ?? packageVersion();
+  const timestamp = folderTimestamp(options.now ?? new Date());
+  const plan: ProfilePlan = { root, changes: [], skipped: [] };
+  const everyone = activeMembers(root);
+  const wanted = options.members === undefined ? everyone : everyone.filter((member) => options.members!.includes(member.folder));
+  const squad = readSquadSkills(root);
+  for (const member of wanted) {
+    const content = await memberProfileText(root, member, { ...options, version, squad });
+    planActive(root, member, content, version, timestamp, plan);
+  }
+  const inactive = (folder: string) => !everyone.some((member) => member.folder === folder) && (options.members === undefined || options.members.includes(folder));
+  planInactive(root, inactive, version, timestamp, plan);
+  return plan;
+}
+
+/**
+ * The agents a skill change touches, planned with the change as if made (commands write them
+ * before the skill, so a rerun after a kill finishes both): the member's for one of its own
+ * skills, every active member's for a team skill.
+ */
+export async function planSkillChangeProfiles(root: string, agent: string | undefined, changes: SkillChanges): Promise<ProfilePlan> {
+  const members = agent === undefined ? activeMembers(root).map((member) => member.folder) : [agent];
+  return planMemberProfiles(root, { ...changes, members });
+}
+
+/**
+ * Bring one member's agent in step with the squad as it is now (after retire, rehire or a role
+ * change: written, refreshed, or moved to the alumni), and say what changed. Run also when the
+ * change itself was already made, so a rerun after a kill finishes the job.
+ */
+export async function syncMemberAgent(root: string, folder: string): Promise<ProfileChangeReport[]> {
+  if (!isValidName(folder)) return [];
+  const plan = await planMemberProfiles(root, { members: [folder] });
+  applyMemberProfiles(plan);
+  return reportProfileChanges(plan);
+}
+
+/** Carry out a plan, change by change: a backup before its replacement. */
+export function applyMemberProfiles(plan: ProfilePlan): void {
+  const { root } = plan;
+  for (const change of plan.changes) {
+    if (change.to !== undefined) {
+      moveInside(root, change.path, change.to);
+      continue;
+    }
+    if (change.from !== undefined) {
+      moveInside(root, change.from, change.path);
+      continue;
+    }
+    if (change.backup !== undefined) {
+      const current = readProfile(root, change.path);
+      if (current !== undefined) writeFileAtomic(root, change.backup, current, { exclusive: true });
+    }
+    writeFileAtomic(root, change.path, change.content!, { exclusive: change.action === 'create' });
+  }
+}
+
+/** A change as commands report it (in --json): what happened to which profile, and where a copy or the file went. */
+export interface ProfileChangeReport {
+  action: ProfileAction;
+  path: string;
+  backup?: string;
+  to?: string;
+  from?: string;
+}
+
+export function reportProfileChanges(plan: ProfilePlan): ProfileChangeReport[] {
+  return plan.changes.map(({ action, path, backup, to, from }) => ({
+    action,
+    path,
+    ...(backup === undefined ? {} : { backup }),
+    ...(to === undefined ? {} : { to }),
+    ...(from === undefined ? {} : { from }),
+  }));
+}
+
+/** One line per change, for a command's report: "created .github/agents/x.agent.md", or "would create …" in a dry run. */
+export function describeProfileChange(change: ProfileChangeReport, dryRun = false): string {
+  const verb = (done: string, planned: string) => (dryRun ? `would ${planned}` : done);
+  switch (change.action) {
+    case 'create':
+      return `${verb('created', 'create')} ${change.path}`;
+    case 'restore':
+      return `${verb('moved', 'move')} ${change.from} back to ${change.path}`;
+    case 'refresh':
+      return `${verb('updated', 'update')} ${change.path}`;
+    case 'replace':
+      return `${verb('replaced', 'replace')} ${change.path}, which was edited (your version ${verb('is in', 'goes to')} ${change.backup})`;
+    case 'retire':
+      return `${verb('moved', 'move')} ${change.path} to ${change.to} (retired)`;
+    case 'orphan':
+      return `${verb('moved', 'move')} ${change.path} to ${change.to} (no such member)`;
+  }
+}

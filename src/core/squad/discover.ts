@@ -1,0 +1,229 @@
+/**
+ * Skill discovery across three scopes:
+ *
+ *   built-in  .ai-team/skills/squad-*            the ones create-squad ships or installed, upgradable
+ *   team      .github/skills/*                   every agent sees these, and so does every Copilot host
+ *             .agents/skills/*, .claude/skills/* kept by the user for other tools: read, never written
+ *             .ai-team/skills/* (not built-in)   team skills of a squad not yet upgraded
+ *   agent     .ai-team/agents/{name}/skills/*    learned by one agent
+ *
+ * Precedence, lowest first: built-in, then team skills from the bottom of that list to the top
+ * (`.github/skills/` wins among them), then an agent's own skills for that agent. A skill hidden by
+ * one of the same name is reported. Only frontmatter is read. Missing folders mean "no skills".
+ * Output order is deterministic.
+ */
+import path from 'node:path';
+import { SquadError } from '../base/errors.js';
+import { isDirectory, isFile, pathProblem, readDirEntries, readDirNames, readTextIfExists } from '../fs/fs-safe.js';
+import { FILE_MISSING, inspectSkill, type SkillReport } from '../skills/inspect.js';
+import { isValidName } from '../base/names.js';
+import { isConvertedLocation } from './original/skill-migration.js';
+import { convertOriginalSkill } from './original/skills.js';
+import { installedBuiltinSkills } from './owned.js';
+import {
+  NATIVE_SKILL_DIRS,
+  SKILL_FILE,
+  agentSkillsDir,
+  resolveIn,
+  squadPaths,
+} from '../base/paths.js';
+import {
+  isModelInvocationDisabled,
+  isVersionUnquoted,
+  mcpServers,
+  skillMetadata,
+  skillVersion,
+  stringField,
+  type McpServerRequirement,
+} from '../skills/skill.js';
+
+export type SkillScope = 'builtin' | 'team' | 'agent';
+
+/**
+ * Lowest precedence first: a later scope overrides an earlier one on a name clash. Discovery lists
+ * skills in this order and applies overrides by it.
+ */
+export const SCOPE_PRECEDENCE: readonly SkillScope[] = ['builtin', 'team', 'agent'];
+
+export interface DiscoveredSkill extends SkillReport {
+  scope: SkillScope;
+  /** Owning agent, for agent-scope skills. */
+  agent?: string;
+  /** Repo-relative path of SKILL.md, with forward slashes. */
+  location: string;
+  description: string | undefined;
+  version: string | undefined;
+  /** `metadata.version` was written unquoted: YAML read it as a number (1.10 as 1.1). */
+  versionUnquoted: boolean;
+  author: string | undefined;
+  mcpServers: McpServerRequirement[];
+  disableModelInvocation: boolean;
+}
+
+export interface DiscoveryWarning {
+  code: 'no-skill-file' | 'skill-file-case' | 'skill-overridden' | 'skill-invalid' | 'skill-outside';
+  message: string;
+  /** Repo-relative path the warning is about. */
+  path: string;
+  /** How to fix it, when the message does not say. */
+  fix?: string;
+}
+
+const OUTSIDE_FIX = 'copy the skill into the repository (a symlink may point elsewhere in it), or remove the link';
+
+export interface Discovery {
+  /** Visible skills: for one agent, after precedence; otherwise every skill in every scope. */
+  skills: DiscoveredSkill[];
+  /** Skills hidden by a higher-precedence skill of the same name (only when an agent is given). */
+  overridden: DiscoveredSkill[];
+  warnings: DiscoveryWarning[];
+}
+
+export interface DiscoverOptions {
+  /** Resolve the skills one agent sees (built-in + team + its own). Without it, list all agents' skills. */
+  agent?: string;
+}
+
+export function discoverSkills(root: string, options: DiscoverOptions = {}): Discovery {
+  const warnings: DiscoveryWarning[] = [];
+  const { agent } = options;
+  if (agent !== undefined && !isValidName(agent)) {
+    throw new SquadError('UNKNOWN_AGENT', `"${agent}" is not a valid agent name`, {
+      hint: 'agent names are lowercase letters, digits and hyphens, as in .ai-team/agents/{name}/',
+    });
+  }
+
+  const teamFolder = scanSkillFolder(root, squadPaths.teamSkills, warnings);
+  const builtins = installedBuiltinSkills(root);
+  const builtin = teamFolder.filter((s) => builtins.has(s.report.dirName)).map((s) => toSkill(s, 'builtin'));
+  const legacyTeam = teamFolder.filter((s) => !builtins.has(s.report.dirName)).map((s) => toSkill(s, 'team'));
+  const native = [...NATIVE_SKILL_DIRS].reverse().flatMap((dir) => scanSkillFolder(root, dir, warnings).map((s) => toSkill(s, 'team')));
+  const team = [...legacyTeam, ...native];
+
+  const agents = agent === undefined ? listAgentSkillOwners(root) : [agent];
+  const agentSkills = agents.flatMap((name) =>
+    scanSkillFolder(root, agentSkillsDir(name), warnings).map((s) => toSkill(s, 'agent', name)),
+  );
+
+  // Scopes in precedence order: a skill overrides the one of the same name from a lower scope that
+  // its agent sees (built-in and team skills are seen by every agent; an agent skill only by its own).
+  const byScope: Record<SkillScope, DiscoveredSkill[]> = { builtin, team, agent: agentSkills };
+  const ordered = SCOPE_PRECEDENCE.flatMap((scope) => byScope[scope]);
+  const seenByAll = new Map<string, DiscoveredSkill>();
+  const overridden: DiscoveredSkill[] = [];
+  for (const skill of ordered) {
+    const hidden = seenByAll.get(skill.dirName);
+    if (hidden) {
+      warnings.push({
+        code: 'skill-overridden',
+        path: skill.location,
+        message: `${skill.agent ?? 'the team'}'s skill "${skill.dirName}" overrides the ${hidden.scope} skill of the same name${hidden.scope === skill.scope ? ` at ${hidden.location}` : ''}`,
+      });
+      // One team skill hides another of its name for everyone; an agent's own skill hides a team
+      // or built-in one only in that agent's view.
+      if (agent !== undefined || skill.agent === undefined) overridden.push(hidden);
+    }
+    if (skill.agent === undefined) seenByAll.set(skill.dirName, skill);
+  }
+
+  const skills = ordered.filter((s) => !overridden.includes(s));
+  for (const skill of skills) {
+    if (!skill.valid) {
+      warnings.push({
+        code: 'skill-invalid',
+        path: skill.location,
+        message: `skill "${skill.dirName}" is invalid: ${skill.errors.map((e) => e.message).join('; ')}${originalStyleHint(skill)}`,
+      });
+    }
+  }
+  return { skills, overridden, warnings };
+}
+
+/** For an invalid skill in the original Squad's style: how it becomes usable (upgrade converts it). */
+function originalStyleHint(skill: DiscoveredSkill): string {
+  if (!isConvertedLocation(skill.location)) return '';
+  const text = readTextIfExists(skill.file);
+  const converted = text === undefined ? undefined : convertOriginalSkill(text, skill.dirName);
+  return converted === undefined ? '' : ` (it is in the original Squad's style: "create-squad upgrade" makes it standard)`;
+}
+
+/** Agents that have a skills folder, sorted. */
+function listAgentSkillOwners(root: string): string[] {
+  return readDirNames(resolveIn(root, squadPaths.agents)).filter(
+    (name) => isValidName(name) && isDirectory(resolveIn(root, agentSkillsDir(name))),
+  );
+}
+
+interface ScannedSkill {
+  report: SkillReport;
+  /** Repo-relative SKILL.md path. */
+  location: string;
+}
+
+/**
+ * The skills in `relDir`. Symlinks are followed only while they stay inside the repository: a skill
+ * folder (or the skills folder) linked from elsewhere is skipped with a warning, as export does.
+ */
+function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarning[]): ScannedSkill[] {
+  const absDir = resolveIn(root, relDir);
+  const found: ScannedSkill[] = [];
+  const outside = (rel: string): boolean => {
+    const problem = pathProblem(root, rel, { allowFinalSymlink: true });
+    if (problem === undefined || !problem.includes('outside')) return false;
+    warnings.push({ code: 'skill-outside', path: rel, message: `${problem}: its skills are not used`, fix: OUTSIDE_FIX });
+    return true;
+  };
+  if (outside(relDir)) return [];
+  for (const entry of readDirEntries(absDir)) {
+    const skillDir = path.join(absDir, entry.name);
+    if (!entry.isDirectory() && !(entry.isSymbolicLink() && isDirectory(skillDir))) continue;
+    if (entry.isSymbolicLink() && outside(`${relDir}/${entry.name}`)) continue;
+    // Open SKILL.md directly (one system call in the common case); work out why only if it is missing.
+    const report = inspectSkill(path.join(skillDir, SKILL_FILE), { readBody: false });
+    if (report.errors[0]?.code === FILE_MISSING) {
+      const shown = `${relDir}/${entry.name}`;
+      const missing = missingSkillFile(skillDir, shown) ?? { code: 'no-skill-file' as const, path: shown, message: `${shown} has no SKILL.md` };
+      warnings.push({ ...missing, message: `${missing.message}, skipped` });
+      continue;
+    }
+    found.push({ report, location: `${relDir}/${entry.name}/${SKILL_FILE}` });
+  }
+  return found;
+}
+
+function toSkill({ report, location }: ScannedSkill, scope: SkillScope, agent?: string): DiscoveredSkill {
+  const fm = report.frontmatter ?? {};
+  // An explicit literal, not spreads: discovery builds one of these per skill, thousands at a time.
+  const skill: DiscoveredSkill = {
+    file: report.file,
+    dir: report.dir,
+    dirName: report.dirName,
+    name: report.name,
+    frontmatter: report.frontmatter,
+    valid: report.valid,
+    errors: report.errors,
+    warnings: report.warnings,
+    scope,
+    location,
+    description: stringField(fm, 'description'),
+    version: skillVersion(fm),
+    versionUnquoted: isVersionUnquoted(fm),
+    author: stringField(skillMetadata(fm), 'author'),
+    mcpServers: mcpServers(fm),
+    disableModelInvocation: isModelInvocationDisabled(fm),
+  };
+  if (agent !== undefined) skill.agent = agent;
+  return skill;
+}
+
+/**
+ * Why `skillDir` is not a skill (no SKILL.md, or only a lowercase skill.md), or undefined when it
+ * has its SKILL.md. `shown` is how the folder is named in the message.
+ */
+export function missingSkillFile(skillDir: string, shown: string): { code: 'no-skill-file' | 'skill-file-case'; path: string; message: string } | undefined {
+  if (isFile(path.join(skillDir, SKILL_FILE))) return undefined;
+  if (isFile(path.join(skillDir, SKILL_FILE.toLowerCase()))) {
+    return { code: 'skill-file-case', path: shown, message: `${shown} has skill.md; the standard file name is SKILL.md (rename it)` };
+  }
+  return { code: 'no-skill-file', path: shown, message: `${shown} has no SKILL.md` };
+}

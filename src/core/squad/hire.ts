@@ -1,0 +1,240 @@
+/**
+ * Hiring: add one member to an existing squad — charter and history (new files), the member's
+ * Copilot agent in `.github/agents/` (a new file, written before the roster row), a roster row in
+ * team.md and a routing row in routing.md (rows added, every existing byte kept), and the casting
+ * registry and history. Nobody else's files are touched.
+ *
+ * Safe to kill, safe to run twice at once:
+ *   - The casting files are written first and team.md last. The registry entry is the record that
+ *     a hire started: a member who is the registry's last entry, has no row in team.md and whose
+ *     name team.md does not mention at all (an interrupted hire) is finished by the next hire of
+ *     the same role (or --name), instead of someone else being cast. Only what is missing is
+ *     written: the casting event, the charter, the history, the routing row, the roster row.
+ *   - Each file that gets additions is re-read just before it is replaced; if it changed since it
+ *     was read, the hire stops there (CONFLICT) and writes nothing further: running it again
+ *     finishes it from the files as they are then.
+ */
+import {
+  adoptRoster,
+  appendCasting,
+  castingEvent,
+  legacyUsedUniverses,
+  nextCast,
+  policyFromRecords,
+  readCasting,
+  serializePolicy,
+  takenNames,
+  type CastEntry,
+  type CastResult,
+  type CastingEvent,
+  type CastingPolicy,
+  type CastingRead,
+} from './casting.js';
+import { memberProfilePath } from './agents/member-profile.js';
+import { memberProfileText } from './agents/profile-input.js';
+import { readStateText } from '../fs/confined.js';
+import { SquadError, usageError } from '../base/errors.js';
+import { existsInside, resolveInside } from '../fs/fs-safe.js';
+import { insertTableRecords, tableRecords, type TableRecord } from '../base/md-table.js';
+import { memberNameProblem, slugify } from '../base/names.js';
+import { SCRIBE_AGENT, agentDir, squadPaths } from '../base/paths.js';
+import { checkRoles, roleAliasNote } from './roles.js';
+import { hasWord, quoted } from '../base/util.js';
+import { insertRosterRecords, parseRoster, requireSquad, type RosterMember } from './roster.js';
+import {
+  SCRIBE_MEMBER,
+  isRoutingHeader,
+  parseProjectContext,
+  renderMemberFiles,
+  renderMemberRows,
+  writePlannedFiles,
+  type PlannedFile,
+  type ScaffoldMember,
+} from './scaffold.js';
+
+export interface HireOptions {
+  role: string;
+  /** Roster name; the next casting name when absent. */
+  name?: string;
+  now?: Date;
+}
+
+export interface HirePlan {
+  root: string;
+  member: ScaffoldMember;
+  /** The casting universe the name came from; null for a name given by hand. */
+  universe: string | null;
+  event: CastResult['event'];
+  /** True when this finishes an interrupted hire (the member was already in the casting registry). */
+  resumed: boolean;
+  /** Files to write, in order: casting files, the member's files, routing, roster last. */
+  files: PlannedFile[];
+  created: string[];
+  modified: string[];
+  warnings: string[];
+}
+
+function readableCasting<T>(read: CastingRead<T>, relPath: string): Extract<CastingRead<T>, { state: 'ok' }> | undefined {
+  if (read.state === 'invalid') {
+    throw new SquadError('INVALID_FORMAT', `${relPath} is not valid: ${read.reason}`, {
+      hint: 'fix that file (or move it aside) and run hire again; nothing was written',
+    });
+  }
+  return read.state === 'ok' ? read : undefined;
+}
+
+/**
+ * The member an interrupted hire left behind, if this hire asks for the same one: the registry's
+ * last own entry, not in the roster nor named anywhere in team.md, with the requested role (and
+ * name, when one is given). A retired member (named in team.md's Alumni list) or a renamed one (not
+ * the last entry) is never taken for one.
+ */
+function interruptedHire(registry: { members: CastEntry[]; legacy: string[] }, roster: RosterMember[], teamText: string, role: string, name: string | undefined): CastEntry | undefined {
+  const last = registry.members.at(-1);
+  if (!last || last.folder === SCRIBE_AGENT || registry.legacy.includes(last.folder)) return undefined;
+  if (roster.some((m) => m.name === last.folder) || hasWord(teamText, last.name)) return undefined;
+  if (last.role.toLowerCase() !== role.toLowerCase()) return undefined;
+  if (name !== undefined && last.name.toLowerCase() !== name.toLowerCase()) return undefined;
+  return last;
+}
+
+/** What to tell the user about the role of a new member: a preset's other name, and others in that role. */
+function roleNotes(typed: string, member: ScaffoldMember, roster: readonly RosterMember[]): string[] {
+  const alias = roleAliasNote(typed);
+  const same = roster.filter((m) => m.role.toLowerCase() === member.role.toLowerCase() && m.name !== member.folder).map((m) => m.displayName);
+  return [
+    ...(alias ? [alias] : []),
+    ...(same.length > 0 ? [`the squad has ${same.join(', ')} as ${member.role} already; ${member.name} is one more (give them different work in routing.md)`] : []),
+  ];
+}
+
+/** Plan a hire. Reads only; throws before anything is written when the input or the squad is wrong. */
+export async function planHire(root: string, options: HireOptions): Promise<HirePlan> {
+  const [role] = checkRoles([options.role]) as [string];
+  requireSquad(root);
+  const teamText = readStateText(root, squadPaths.team);
+  if (teamText === undefined) {
+    if (existsInside(root, squadPaths.team)) {
+      throw new SquadError('INVALID_INPUT', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
+        hint: `restore the file from git, or remove what is at ${squadPaths.team} and run "create-squad init"; then hire again`,
+      });
+    }
+    throw new SquadError('NOT_FOUND', `${squadPaths.team} is missing`, { hint: 'run "create-squad init" to recreate the missing files, then hire again' });
+  }
+
+  const casting = readCasting(root);
+  const policyRead = readableCasting(casting.policy, squadPaths.castingPolicy);
+  const registryRead = readableCasting(casting.registry, squadPaths.castingRegistry);
+  const historyRead = readableCasting(casting.history, squadPaths.castingHistory);
+  const registry = registryRead?.value ?? { members: [], legacy: [] };
+  // Without a policy, casting goes on in the universe the registry's members (else the history) record.
+  const policy: CastingPolicy = policyRead?.value ?? policyFromRecords(registry.members, historyRead ? legacyUsedUniverses(historyRead.raw) : []);
+
+  const roster = parseRoster(teamText);
+  const givenName = options.name === undefined ? undefined : options.name.trim().replace(/\s+/g, ' ');
+  const pending = interruptedHire(registry, roster, teamText, role, givenName);
+
+  let result: CastResult;
+  if (pending) {
+    const recorded = (historyRead?.value.events ?? []).findLast((e: Partial<CastingEvent>) => e?.folder === pending.folder);
+    result = { entry: pending, event: recorded?.event ?? (pending.universe === null ? 'named' : 'cast') };
+  } else {
+    const taken = takenNames(root, [...roster.map((m) => ({ folder: m.name, name: m.displayName })), ...registry.members]);
+    if (givenName !== undefined) {
+      const folder = slugify(givenName);
+      const problem = memberNameProblem(givenName);
+      if (problem) throw usageError(`the name ${quoted(options.name!)} ${problem}`, 'use a plain name, e.g. --name Kobayashi');
+      if (!folder) throw usageError(`cannot make a folder name from ${quoted(options.name!)}`, 'use a name with letters or digits, e.g. --name Kobayashi');
+      if (taken.folders.has(folder) || taken.names.has(givenName.toLowerCase())) {
+        const members = roster.map((m) => m.displayName);
+        const clash = taken.names.has(givenName.toLowerCase()) ? `a member named ${quoted(givenName)}` : `a member in ${agentDir(folder)}/`;
+        throw new SquadError('CONFLICT', `the squad already has ${clash}`, {
+          hint: `members: ${members.length ? members.join(', ') : '(none)'}; choose another --name, or leave it out to get the next casting name`,
+        });
+      }
+      result = { entry: { name: givenName, folder, role, universe: null }, event: 'named' };
+    } else {
+      result = nextCast(role, policy, taken);
+    }
+  }
+  const member: ScaffoldMember = { name: result.entry.name, role: result.entry.role, folder: result.entry.folder };
+  const now = options.now ?? new Date();
+  const project = parseProjectContext(teamText);
+
+  const files: PlannedFile[] = [];
+  const warnings: string[] = [];
+  if (pending) warnings.push(`finishing the interrupted hire of ${member.name} (${member.role}): the casting registry already has them`);
+  const create = (path: string, content: string) => {
+    if (existsInside(root, path)) {
+      if (pending) return; // written before the interruption
+      throw new SquadError('FILE_EXISTS', `${path} already exists`, { hint: 'choose another --name; hire never overwrites a file' });
+    }
+    resolveInside(root, path); // refuses a path leading out of the repository now, not halfway through
+    files.push({ path, content, mode: 0o644, kind: 'state' });
+  };
+  const rewrite = (path: string, base: string, content: string) => {
+    resolveInside(root, path); // refuses a symlink now, before the first write, not halfway through
+    files.push({ path, content, mode: 0o644, kind: 'state', update: true, base });
+  };
+
+  // Casting first: once the registry has the member, a rerun finishes this hire.
+  if (!policyRead) create(squadPaths.castingPolicy, serializePolicy(policy));
+  // The registry adopts the roster's members when it does not exist yet, so it stays complete.
+  const adopted = registryRead ? [] : adoptRoster(roster);
+  const joined = pending ? [] : [...adopted, result];
+  const registryText = appendCasting(registryRead?.raw, 'members', joined.map((r) => r.entry));
+  if (!registryRead) create(squadPaths.castingRegistry, registryText);
+  else if (joined.length > 0) rewrite(squadPaths.castingRegistry, registryRead.text, registryText);
+  const recorded = (historyRead?.value.events ?? []).some((e: Partial<CastingEvent>) => e?.folder === member.folder);
+  const events = (pending && recorded ? [] : [...adopted, result]).map((r) => castingEvent(r, now));
+  const historyText = appendCasting(historyRead?.raw, 'events', events);
+  if (!historyRead) create(squadPaths.castingHistory, historyText);
+  else if (events.length > 0) rewrite(squadPaths.castingHistory, historyRead.text, historyText);
+
+  for (const file of await renderMemberFiles(member, project)) create(file.path, file.content);
+  create(memberProfilePath(member.folder), await memberProfileText(root, { folder: member.folder, displayName: member.name, role: member.role }));
+
+  const rows = await renderMemberRows(member, project, policy.universe);
+  const routingText = readStateText(root, squadPaths.routing);
+  const routed = routingText === undefined ? undefined : tableRecords(routingText, isRoutingHeader)?.records.some((r) => r['route to'] === member.name);
+  // The Scribe's rows stay last, in the routing table as in the roster.
+  const scribeRoute = (record: TableRecord) => record['route to'] === SCRIBE_MEMBER.name;
+  const routing = routingText === undefined || routed ? undefined : insertTableRecords(routingText, isRoutingHeader, rows.routing, scribeRoute);
+  if (routing !== undefined) rewrite(squadPaths.routing, routingText!, routing);
+  else if (!routed) {
+    warnings.push(
+      routingText === undefined
+        ? `${squadPaths.routing} is missing: no routing row was added (run "create-squad init" to recreate it)`
+        : `${squadPaths.routing} has no routing table (| Work Type | Route To | … |): no routing row was added`,
+    );
+  }
+  const team = insertRosterRecords(teamText, rows.roster);
+  if (team === undefined) {
+    throw new SquadError('INVALID_FORMAT', `${squadPaths.team} has no roster table (| Name | Role | Charter | Status |)`, {
+      hint: 'restore the "## Members" table in team.md, then hire again; nothing was written',
+    });
+  }
+  rewrite(squadPaths.team, teamText, team);
+
+  if (!pending) warnings.push(...roleNotes(options.role, member, roster));
+
+  return {
+    root,
+    member,
+    universe: result.entry.universe,
+    event: result.event,
+    resumed: pending !== undefined,
+    files,
+    created: files.filter((f) => !f.update).map((f) => f.path),
+    modified: files.filter((f) => f.update).map((f) => f.path),
+    warnings,
+  };
+}
+
+/**
+ * Write a hire plan in its order: casting files, the member's new files (exclusively), routing, the
+ * roster. A file that changed since it was planned on stops the hire there (CONFLICT).
+ */
+export function applyHire(plan: HirePlan): void {
+  writePlannedFiles(plan.root, plan.files, 'hiring');
+}

@@ -1,0 +1,390 @@
+/**
+ * The squad's members as a whole: who is on the roster, who retired (the alumni), and the shared
+ * machinery of the commands that change the team after `hire` (retire, rehire, role).
+ *
+ * Those commands are deterministic bookkeeping over files the coordinator also edits by hand, so
+ * they follow its procedure (the squad-team-changes skill) and the rules of every writing command:
+ *   - plan first (read only, every refusal before the first write), then apply in an order that
+ *     makes a rerun after a kill finish the job: team.md, the record of who is active, goes last;
+ *   - a file that gets rows added or taken out is replaced only while it still holds the text the
+ *     plan was made from (CONFLICT otherwise, nothing further written);
+ *   - rows taken out are kept (retirement record), text replaced that a user may have written is
+ *     backed up under .ai-team/backups/ first; nothing is deleted.
+ */
+import path from 'node:path';
+import { readCasting, type CastEntry } from './casting.js';
+import { readStateText } from '../fs/confined.js';
+import { SquadError } from '../base/errors.js';
+import { existsInside, isDirectory, isFile, moveInside, readDirEntries, readDirNames, readTextIfExists, resolveInside, writeFileAtomic } from '../fs/fs-safe.js';
+import { readTable, tableText, type TableRow, type TableSnapshot } from '../base/md-table-edit.js';
+import { ALUMNI_DIR, SKILL_FILE, agentDir, agentSkillsDir, alumniDir, backupPathFor, resolveIn, squadPaths } from '../base/paths.js';
+import { isRosterHeader, parseRoster, requireSquad, type RosterMember } from './roster.js';
+import { foldLines } from '../base/util.js';
+
+// ---------------------------------------------------------------- reading team.md
+
+/** team.md's text; NOT_FOUND or INVALID_INPUT (with what to do) when it cannot be read. */
+export function readTeamText(root: string, command: string): string {
+  requireSquad(root);
+  const text = readStateText(root, squadPaths.team);
+  if (text !== undefined) return text;
+  if (existsInside(root, squadPaths.team)) {
+    throw new SquadError('INVALID_INPUT', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
+      hint: `restore the file from git, or remove what is at ${squadPaths.team} and run "create-squad init"; then run ${command} again`,
+    });
+  }
+  throw new SquadError('NOT_FOUND', `${squadPaths.team} is missing`, { hint: `run "create-squad init" to recreate the missing files, then run ${command} again` });
+}
+
+/** How a name the user typed is compared: trimmed, one space between words, lowercased. */
+export function nameKey(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** A cell as read: a markdown link gives its text, emphasis marks and backticks are dropped. */
+export function plainCell(cell: string): string {
+  return cell
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^(\*\*|__|\*|_|`)(.+)\1$/, '$2')
+    .trim();
+}
+
+/** Whether roster member `member` is the one `wanted` names (its folder or its roster name). */
+export function isNamed(member: { name: string; displayName: string }, wanted: string): boolean {
+  const key = nameKey(wanted);
+  return member.name === key || nameKey(member.displayName) === key;
+}
+
+/** The roster member a row of the roster table describes, read as parseRoster reads it. */
+export function rowMember(table: TableSnapshot, row: TableRow): RosterMember | undefined {
+  return parseRoster(tableText(table.head, [row.line]))[0];
+}
+
+/** Whether `member` is a person or a member without files: no folder to retire, rehire or re-role. */
+export function isFolderless(member: RosterMember): boolean {
+  return member.noCharter || ('human' in member && member.human === true);
+}
+
+/** Whether a routing row routes to `member` alone (its Route To cell is the member's name). */
+export function routesTo(row: TableRow, member: { name: string; displayName: string }): boolean {
+  const cell = plainCell(row.record['route to'] ?? '');
+  return cell !== '' && isNamed(member, cell);
+}
+
+// ---------------------------------------------------------------- the Alumni section of team.md
+
+export const ALUMNI_HEADING = 'Alumni';
+const ALUMNI_HEADING_LINE = new RegExp(`^ {0,3}#{1,6}[ \\t]+${ALUMNI_HEADING}[ \\t#]*$`, 'i');
+const ANY_HEADING = /^ {0,3}#{1,6}[ \t]/;
+const ALUMNI_ITEM = /^\s*[-*]\s+(.+?)\s+—\s+(.*)$/;
+
+export interface AlumniLine {
+  /** Index of the line in team.md. */
+  index: number;
+  name: string;
+  /** The role it names, when it follows the "Name — Role — retired …" form. */
+  role: string | undefined;
+  /** The retirement date it names (YYYY-MM-DD), when it does. */
+  retired: string | undefined;
+}
+
+/** The lines of team.md's Alumni section: `- Name — Role — retired YYYY-MM-DD, files in …`. */
+export function alumniLines(teamText: string): AlumniLine[] {
+  const lines = teamText.split('\n').map((line) => line.replace(/\r$/, ''));
+  const found: AlumniLine[] = [];
+  let inside = false;
+  lines.forEach((line, index) => {
+    if (ANY_HEADING.test(line)) {
+      inside = ALUMNI_HEADING_LINE.test(line);
+      return;
+    }
+    const item = inside ? ALUMNI_ITEM.exec(line) : null;
+    if (!item) return;
+    const [role, ...rest] = item[2]!.split(/\s+—\s+/);
+    const retired = /\b(\d{4}-\d{2}-\d{2})\b/.exec(rest.join(' '))?.[1];
+    found.push({ index, name: plainCell(item[1]!), role: rest.length > 0 ? role : undefined, retired });
+  });
+  return found;
+}
+
+/** The line retire writes under `## Alumni` for a member. */
+export function alumniLine(member: { displayName: string; role: string; name: string }, date: string): string {
+  return `- ${foldLines(member.displayName)} — ${foldLines(member.role) || 'no role'} — retired ${date}, files in ${alumniDir(member.name)}/`;
+}
+
+/** `teamText` with `line` added at the end of its Alumni section (made at the end of the file when missing). */
+export function addAlumniLine(teamText: string, line: string): string {
+  const eol = teamText.includes('\r\n') ? '\r\n' : '\n';
+  const lines = teamText.split('\n');
+  const heading = lines.findIndex((l) => ALUMNI_HEADING_LINE.test(l.replace(/\r$/, '')));
+  if (heading === -1) {
+    const body = teamText === '' || teamText.endsWith('\n') ? teamText : `${teamText}${eol}`;
+    return `${body}${eol}## ${ALUMNI_HEADING}${eol}${eol}${line}${eol}`;
+  }
+  let end = heading + 1;
+  while (end < lines.length && !ANY_HEADING.test(lines[end]!)) end += 1;
+  // After the section's last non-empty line.
+  let at = end;
+  while (at > heading + 1 && lines[at - 1]!.replace(/\r$/, '').trim() === '') at -= 1;
+  if (at === lines.length) {
+    const body = teamText.endsWith('\n') ? teamText : `${teamText}${eol}`;
+    return `${body}${line}${eol}`;
+  }
+  const blankAfterHeading = at === heading + 1 ? [''] : [];
+  const cr = eol === '\r\n' ? '\r' : '';
+  return [...lines.slice(0, at), ...blankAfterHeading.map((l) => `${l}${cr}`), `${line}${cr}`, ...lines.slice(at)].join('\n');
+}
+
+/**
+ * `teamText` without the Alumni lines at `indexes`, every other byte kept; an Alumni section left
+ * with nothing but blank lines goes too (with the blank line above its heading), so retire then
+ * rehire gives team.md back as it was.
+ */
+export function removeAlumniLines(teamText: string, indexes: readonly number[]): string {
+  const drop = new Set(indexes);
+  const lines = teamText.split('\n');
+  const blank = (i: number) => lines[i] !== undefined && lines[i]!.replace(/\r$/, '').trim() === '';
+  const heading = lines.findIndex((l) => ALUMNI_HEADING_LINE.test(l.replace(/\r$/, '')));
+  if (heading !== -1 && indexes.length > 0) {
+    let end = heading + 1;
+    while (end < lines.length && !ANY_HEADING.test(lines[end]!)) end += 1;
+    const left = lines.slice(heading + 1, end).some((_, k) => !drop.has(heading + 1 + k) && !blank(heading + 1 + k));
+    if (!left) {
+      const last = end === lines.length && lines.at(-1) === '' ? end - 1 : end;
+      for (let i = heading; i < last; i += 1) drop.add(i);
+      if (heading > 0 && blank(heading - 1) && (end === lines.length || blank(heading - 2))) drop.add(heading - 1);
+    }
+  }
+  return lines.filter((_, index) => !drop.has(index)).join('\n');
+}
+
+// ---------------------------------------------------------------- the retirement record
+
+/** What retire keeps in the retired member's folder: the rows it took out, for rehire to put back. */
+export const RETIREMENT_RECORD = 'retirement.md';
+
+export function retirementRecordPath(folder: string, retired: boolean): string {
+  return `${retired ? alumniDir(folder) : agentDir(folder)}/${RETIREMENT_RECORD}`;
+}
+
+export interface RetirementRecord {
+  roster: TableSnapshot | undefined;
+  routing: TableSnapshot | undefined;
+}
+
+/** The record's text: the member's roster row and routing rows, each under its table's own header. */
+export function renderRetirementRecord(
+  member: { displayName: string; name: string },
+  date: string,
+  roster: { head: [string, string]; rows: string[] },
+  routing: { head: [string, string]; rows: string[] } | undefined,
+): string {
+  const parts = [
+    `# ${foldLines(member.displayName)} — retired ${date}`,
+    '',
+    `create-squad retire kept here the rows ${foldLines(member.displayName)} had in team.md and routing.md; \`create-squad rehire ${member.name}\` puts them back.`,
+    '',
+    '## Roster',
+    '',
+    tableText(roster.head, roster.rows).trimEnd(),
+    '',
+    '## Routing',
+    '',
+    routing && routing.rows.length > 0 ? tableText(routing.head, routing.rows).trimEnd() : '(no routing rows)',
+    '',
+  ];
+  return parts.join('\n');
+}
+
+export function parseRetirementRecord(text: string, isRoutingHeader: (columns: string[]) => boolean): RetirementRecord {
+  const normalized = text.replace(/\r\n?/g, '\n');
+  return { roster: readTable(normalized, isRosterHeader), routing: readTable(normalized, isRoutingHeader) };
+}
+
+// ---------------------------------------------------------------- listing
+
+export type MemberState = 'active' | 'retired' | 'unlisted';
+
+export interface MemberListing {
+  /** Roster name ("Keaton"). */
+  name: string;
+  /** Folder under .ai-team/agents/ (or agents/_alumni/ for a retired member). */
+  folder: string;
+  role: string;
+  /** active: on the roster; retired: in the alumni; unlisted: a member folder with no roster row. */
+  state: MemberState;
+  /** The roster's Status cell ("✅ Active", "📋 Silent", "👤 Human"); for a retired member "retired {date}". */
+  status: string;
+  /** The member's own skills (folders with a SKILL.md in its skills/ folder). */
+  skills: number;
+  /** A person, or a member without files (no folder, never spawned). */
+  folderless: boolean;
+}
+
+/** How many skill folders (holding a SKILL.md) `relDir` has. */
+function countSkills(root: string, relDir: string): number {
+  return readDirEntries(resolveIn(root, relDir)).filter((entry) => entry.isDirectory() && isFile(path.join(resolveIn(root, relDir), entry.name, SKILL_FILE))).length;
+}
+
+/** Every member: the roster (in its order), folders without a roster row, then the alumni. */
+export function listMembers(root: string): MemberListing[] {
+  const teamText = readTeamText(root, 'members');
+  const roster = parseRoster(teamText);
+  const folders = readDirNames(resolveIn(root, squadPaths.agents));
+  const listed: MemberListing[] = roster.map((member) => ({
+    name: member.displayName,
+    folder: member.name,
+    role: member.role,
+    state: 'active',
+    status: member.status,
+    skills: countSkills(root, agentSkillsDir(member.name)),
+    folderless: isFolderless(member),
+  }));
+  for (const folder of folders) {
+    if (roster.some((member) => member.name === folder)) continue;
+    listed.push({ name: folder, folder, role: '', state: 'unlisted', status: 'not in the roster', skills: countSkills(root, agentSkillsDir(folder)), folderless: false });
+  }
+  return [...listed, ...listAlumni(root, teamText, roster)];
+}
+
+/** Retired members: the folders in agents/_alumni/, and the names the Alumni section lists. */
+export function listAlumni(root: string, teamText: string, roster: readonly RosterMember[]): MemberListing[] {
+  const lines = alumniLines(teamText);
+  const registry = registryMembers(root);
+  const alumni: MemberListing[] = [];
+  const active = (folder: string) => roster.some((member) => member.name === folder);
+  for (const folder of readDirNames(resolveIn(root, ALUMNI_DIR))) {
+    if (active(folder)) continue;
+    const entry = registry.find((m) => m.folder === folder);
+    const line = lines.find((l) => nameKey(l.name) === nameKey(entry?.name ?? folder));
+    alumni.push({
+      name: entry?.name ?? line?.name ?? folder,
+      folder,
+      role: line?.role ?? entry?.role ?? '',
+      state: 'retired',
+      status: line?.retired ? `retired ${line.retired}` : 'retired',
+      skills: countSkills(root, `${alumniDir(folder)}/skills`),
+      folderless: false,
+    });
+  }
+  for (const line of lines) {
+    if (alumni.some((a) => nameKey(a.name) === nameKey(line.name)) || roster.some((m) => isNamed(m, line.name))) continue;
+    const entry = registry.find((m) => nameKey(m.name) === nameKey(line.name));
+    alumni.push({
+      name: line.name,
+      folder: entry?.folder ?? '',
+      role: line.role ?? entry?.role ?? '',
+      state: 'retired',
+      status: line.retired ? `retired ${line.retired}` : 'retired',
+      skills: 0,
+      folderless: true,
+    });
+  }
+  return alumni;
+}
+
+/** The casting registry's members; [] when it is missing or not valid. */
+export function registryMembers(root: string): CastEntry[] {
+  const registry = readCasting(root).registry;
+  return registry.state === 'ok' ? registry.value.members : [];
+}
+
+// ---------------------------------------------------------------- planned steps
+
+/** One write of a member command: a file written (created, or replaced while it holds `base`), or a move. */
+export type MemberStep =
+  | { kind: 'write'; path: string; content: string; base?: string }
+  | { kind: 'move'; from: string; to: string };
+
+/** The date written into alumni lines and histories (YYYY-MM-DD, UTC). */
+export function isoDate(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Where a backup of `relPath` made at `now` goes. */
+export function backupOf(relPath: string, now: Date): string {
+  return backupPathFor(now.toISOString().replace(/[:.]/g, '-'), relPath);
+}
+
+/**
+ * A backup of `relPath` that already holds `text` (made by an earlier run that was stopped before it
+ * replaced the file): backing it up again would save nothing.
+ */
+export function existingBackup(root: string, relPath: string, text: string): string | undefined {
+  for (const stamp of readDirNames(resolveIn(root, squadPaths.backups)).reverse()) {
+    const candidate = `${squadPaths.backups}/${stamp}/${relPath}`;
+    if (readTextIfExists(resolveIn(root, candidate)) === text) return candidate;
+  }
+  return undefined;
+}
+
+/** The step backing up `relPath` (holding `text`) before it is replaced, unless a backup holds it already. */
+export function backupStep(root: string, relPath: string, text: string, now: Date): { path: string; steps: MemberStep[] } {
+  const existing = existingBackup(root, relPath, text);
+  if (existing !== undefined) return { path: existing, steps: [] };
+  const target = backupOf(relPath, now);
+  return { path: target, steps: [{ kind: 'write', path: target, content: text }] };
+}
+
+function changedSince(root: string, step: MemberStep): boolean {
+  return step.kind === 'write' && step.base !== undefined && readTextIfExists(resolveInside(root, step.path)) !== step.base;
+}
+
+function conflict(relPath: string, activity: string, wroteSome: boolean): SquadError {
+  return new SquadError('CONFLICT', `${relPath} changed while ${activity}; ${wroteSome ? 'nothing further' : 'nothing'} was written`, {
+    hint: 'run the command again: it starts from the files as they are now',
+  });
+}
+
+/** Refuse now, before any write, what a step would refuse halfway: a path out of the repository. */
+export function checkSteps(root: string, steps: readonly MemberStep[]): void {
+  for (const step of steps) {
+    if (step.kind === 'write') resolveInside(root, step.path);
+    else {
+      resolveInside(root, step.from, { allowFinalSymlink: true });
+      resolveInside(root, step.to);
+    }
+  }
+}
+
+/**
+ * Carry out the steps in order. Every replaced file is checked against the text it was planned on
+ * before the first write, and again right before its own write; a move whose source is gone or
+ * whose target is taken stops there (FILE_EXISTS / CONFLICT). A rerun starts from what is there.
+ */
+export function applySteps(root: string, steps: readonly MemberStep[], activity: string): void {
+  const stale = steps.find((step) => changedSince(root, step));
+  if (stale && stale.kind === 'write') throw conflict(stale.path, activity, false);
+  steps.forEach((step, index) => {
+    if (step.kind === 'write') {
+      if (changedSince(root, step)) throw conflict(step.path, activity, index > 0);
+      writeFileAtomic(root, step.path, step.content, { exclusive: step.base === undefined });
+    } else {
+      if (!existsInside(root, step.from)) throw conflict(step.from, activity, index > 0);
+      moveInside(root, step.from, step.to);
+    }
+  });
+}
+
+/** The repo-relative paths the steps create, replace and move, for the command's report. */
+export function describeSteps(steps: readonly MemberStep[]): { created: string[]; modified: string[]; moved: { from: string; to: string }[] } {
+  return {
+    created: steps.flatMap((s) => (s.kind === 'write' && s.base === undefined ? [s.path] : [])),
+    modified: steps.flatMap((s) => (s.kind === 'write' && s.base !== undefined ? [s.path] : [])),
+    moved: steps.flatMap((s) => (s.kind === 'move' ? [{ from: s.from, to: s.to }] : [])),
+  };
+}
+
+/** Whether a folder of a member exists (active or retired). */
+export function hasMemberDir(root: string, relDir: string): boolean {
+  return isDirectory(resolveIn(root, relDir));
+}
+
+/** The roster table of team.md and its rows; INVALID_FORMAT when it has none. */
+export function requireRosterTable(teamText: string, command: string): TableSnapshot {
+  const table = readTable(teamText, isRosterHeader);
+  if (table) return table;
+  throw new SquadError('INVALID_FORMAT', `${squadPaths.team} has no roster table (| Name | Role | Charter | Status |)`, {
+    hint: `restore the "## Members" table in team.md, then run ${command} again; nothing was written`,
+  });
+}

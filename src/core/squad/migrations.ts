@@ -1,0 +1,127 @@
+/**
+ * Additive migrations of a squad's state, run by `upgrade` in version order.
+ *
+ * A step only ever adds (a folder the layout expects, lines a file lacks) or moves a folder whole
+ * to where the layout now keeps it (one rename, so a kill leaves it in one place or the other).
+ * It never rewrites or removes what is there. Each step is idempotent by construction: `plan` looks at the repository
+ * and returns the writes still missing, so a step that has run (fully, or partly before a crash)
+ * asks for nothing more, or only for the rest. Nothing records which steps ran — the state on
+ * disk is the record — so there is no ledger that could disagree with the files.
+ *
+ * A step returns its writes instead of writing, so `--dry-run` can show them and `upgrade` carries
+ * them out through the same atomic writer as everything else (one write = one crash point).
+ */
+import fs from 'node:fs';
+import { existsInside, isFile, readDirNames } from '../fs/fs-safe.js';
+import { installedBuiltinSkills } from './owned.js';
+import { SKILL_FILE, nativeTeamSkillDir, resolveIn, squadPaths, teamSkillDir } from '../base/paths.js';
+import { KEEP_FILE, KEEP_FOLDERS, planGitattributes } from './scaffold.js';
+import { compareVersions } from '../fs/version.js';
+
+export interface MigrationWrite {
+  /** Repo-relative path. */
+  path: string;
+  content: string;
+  /** true: the file exists and `content` is its current content plus additions (atomic replace). */
+  update: boolean;
+}
+
+export interface MigrationMove {
+  /** Repo-relative folder to move, and where it goes (which does not exist). */
+  from: string;
+  to: string;
+}
+
+export interface MigrationPlan {
+  writes: MigrationWrite[];
+  /** Folders to move whole, each with one rename. */
+  moves?: MigrationMove[];
+  /** Things the step could not do and the user should know. */
+  notes: string[];
+}
+
+export interface Migration {
+  /** The create-squad version that introduced the step; steps run in version order. */
+  version: string;
+  /** Stable identifier, for reports. */
+  id: string;
+  description: string;
+  /** The writes this step still needs in `root` (none once applied). Reads only. */
+  plan(root: string): Promise<MigrationPlan>;
+}
+
+/** A folder that is missing, or exists with nothing in it (git does not keep empty folders). */
+function isMissingOrEmpty(absDir: string): boolean {
+  try {
+    return fs.readdirSync(absDir).length === 0;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/** The registry, in the order the steps were introduced. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: '0.1.0',
+    id: 'state-folders',
+    description: 'create the decision drop-box and the log folders (kept in git by an empty .gitkeep)',
+    async plan(root) {
+      const writes = KEEP_FOLDERS.filter((folder) => isMissingOrEmpty(resolveIn(root, folder))).map((folder) => ({
+        path: `${folder}/${KEEP_FILE}`,
+        content: '',
+        update: false,
+      }));
+      return { writes, notes: [] };
+    },
+  },
+  {
+    version: '0.1.0',
+    id: 'gitattributes-union',
+    description: 'add the merge=union lines for the append-only state files to .gitattributes',
+    async plan(root) {
+      const planned = await planGitattributes(root);
+      return {
+        writes: planned.content === undefined ? [] : [{ path: squadPaths.gitattributes, content: planned.content, update: planned.existed }],
+        notes: planned.note === undefined ? [] : [planned.note],
+      };
+    },
+  },
+  {
+    version: '0.1.0',
+    id: 'team-skills-native',
+    description: 'move team skills from .ai-team/skills/ to .github/skills/, where every Copilot host finds them',
+    async plan(root) {
+      return planTeamSkillMoves(root);
+    },
+  },
+];
+
+/**
+ * Team skills still in `.ai-team/skills/` (every skill folder there but the built-ins) and their
+ * place in `.github/skills/`. A name already taken there is left where it is, with a note: the
+ * skill in `.github/skills/` wins, nothing is overwritten. Import uses this too, after its swap.
+ */
+export function planTeamSkillMoves(root: string): MigrationPlan {
+  const builtins = installedBuiltinSkills(root);
+  const moves: MigrationMove[] = [];
+  const notes: string[] = [];
+  for (const name of readDirNames(resolveIn(root, squadPaths.teamSkills))) {
+    if (builtins.has(name) || !isFile(resolveIn(root, `${teamSkillDir(name)}/${SKILL_FILE}`))) continue;
+    const to = nativeTeamSkillDir(name);
+    if (existsInside(root, to)) {
+      notes.push(`${teamSkillDir(name)}/ stays where it is: ${to}/ already exists and is the one Copilot and create-squad use; merge the two by hand, then delete the older one`);
+      continue;
+    }
+    moves.push({ from: teamSkillDir(name), to });
+  }
+  return { writes: [], moves, notes };
+}
+
+/** The steps that belong to versions up to `version`, in version order (registry order on a tie). */
+export function migrationsUpTo(version: string, registry: readonly Migration[] = MIGRATIONS): Migration[] {
+  return registry
+    .map((migration, index) => ({ migration, index }))
+    .filter(({ migration }) => compareVersions(migration.version, version) <= 0)
+    .sort((a, b) => compareVersions(a.migration.version, b.migration.version) || a.index - b.index)
+    .map(({ migration }) => migration);
+}

@@ -1,0 +1,87 @@
+/**
+ * Making the squad's skills in the original Squad's style standard (convertOriginalSkill), for
+ * `upgrade`, and naming them for `doctor`.
+ *
+ * Where: the squad's team skills (`.ai-team/skills/`, built-in skills left out, and
+ * `.github/skills/`, where the original's squad-cli also writes) and every member's own skills.
+ * Skills in `.agents/skills/` and `.claude/skills/` belong to other tools: never written.
+ *
+ * Each converted SKILL.md: its old text copied to the backups first (exclusive write), then the
+ * new text written (atomic replace): two writes, and a run killed between them converts it again
+ * on the next upgrade (a second backup under a newer timestamp). A converted skill is standard, so
+ * a rerun finds nothing more to do.
+ */
+import fs from 'node:fs';
+import { readStateText } from '../../fs/confined.js';
+import { isDirectory, readDirNames, writeFileAtomic } from '../../fs/fs-safe.js';
+import { installedBuiltinSkills } from '../owned.js';
+import { AI_TEAM_DIR, SKILL_FILE, TEAM_SKILLS_DIR, backupPathFor, folderTimestamp, resolveIn, squadPaths } from '../../base/paths.js';
+import { convertOriginalSkill } from './skills.js';
+
+export interface SkillConversion {
+  /** The SKILL.md, repo-relative, as it is once the squad is in `.ai-team/`. */
+  path: string;
+  /** Where its old text goes. */
+  backup: string;
+  content: string;
+  /** What changes, one short phrase each. */
+  changes: string[];
+}
+
+/** A skill's SKILL.md and the folder name it must match. */
+interface SkillFile {
+  path: string;
+  folder: string;
+}
+
+/**
+ * The SKILL.md files upgrade may convert, in the squad folder `dir` (`.ai-team`, or `.squad` before
+ * the move: paths are then given as they will be in `.ai-team/`).
+ */
+function squadSkillFiles(root: string, dir: string): SkillFile[] {
+  const builtins = installedBuiltinSkills(root);
+  const inDir = (relDir: string, skip: ReadonlySet<string> = new Set()) =>
+    readDirNames(resolveIn(root, relDir))
+      .filter((folder) => !skip.has(folder) && isDirectory(resolveIn(root, `${relDir}/${folder}`)))
+      .map((folder) => ({ path: `${relDir}/${folder}/${SKILL_FILE}`, folder }));
+  const agentsDir = `${dir}/agents`;
+  return [
+    ...inDir(`${dir}/skills`, builtins),
+    ...inDir(TEAM_SKILLS_DIR),
+    ...readDirNames(resolveIn(root, agentsDir)).flatMap((agent) => inDir(`${agentsDir}/${agent}/skills`)),
+  ];
+}
+
+/** The `.ai-team/` path of a path in the squad folder `dir`. */
+function asAiTeamPath(dir: string, relPath: string): string {
+  return relPath.startsWith(`${dir}/`) ? `${AI_TEAM_DIR}${relPath.slice(dir.length)}` : relPath;
+}
+
+/** Every skill in the original Squad's style, and what it becomes. Reads only. */
+export function planOriginalSkillConversions(root: string, options: { dir?: string; now?: Date } = {}): SkillConversion[] {
+  const dir = options.dir ?? AI_TEAM_DIR;
+  const timestamp = folderTimestamp(options.now ?? new Date());
+  const conversions: SkillConversion[] = [];
+  for (const file of squadSkillFiles(root, dir)) {
+    const text = readStateText(root, file.path);
+    if (text === undefined) continue;
+    const converted = convertOriginalSkill(text, file.folder);
+    if (converted === undefined) continue;
+    const target = asAiTeamPath(dir, file.path);
+    conversions.push({ path: target, backup: backupPathFor(timestamp, file.path), content: converted.text, changes: converted.changes });
+  }
+  return conversions;
+}
+
+/** Carry out the conversions: for each, the backup, then the new SKILL.md. */
+export function applyOriginalSkillConversions(root: string, conversions: readonly SkillConversion[]): void {
+  for (const conversion of conversions) {
+    writeFileAtomic(root, conversion.backup, fs.readFileSync(resolveIn(root, conversion.path)), { exclusive: true });
+    writeFileAtomic(root, conversion.path, conversion.content);
+  }
+}
+
+/** Whether a skill location is one upgrade converts (the squad's own folders, not other tools'). */
+export function isConvertedLocation(location: string): boolean {
+  return location.startsWith(`${squadPaths.root}/`) || location.startsWith(`${TEAM_SKILLS_DIR}/`);
+}

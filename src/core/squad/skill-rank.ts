@@ -1,0 +1,121 @@
+/**
+ * Which skills a task calls for, and how sure that is. One ranking serves route (the skills to
+ * activate, the spawn mode), the lightweight prompt (the skills to inline and the other candidates)
+ * and the standard prompt (which skills to list first when not all of them fit).
+ */
+import type { DiscoveredSkill } from './discover.js';
+import { rankDocuments } from '../base/text-match.js';
+import { compareCodePoints } from '../base/util.js';
+
+/** At most this many skills are activated (inlined in a lightweight spawn) for one task. */
+export const MAX_ACTIVATED_SKILLS = 3;
+/** A skill is activated when it scores at least this share of the best skill's score. */
+const ACTIVATION_SHARE = 0.5;
+
+/**
+ * A skill's fields for ranking. The description is what the Agent Skills standard asks authors to
+ * make precise and complete, so it is normalised for length only lightly; a name is a few words, and
+ * one generic word in it ("sheet", "convert") must not outweigh a description's precise matches.
+ */
+const SKILL_WEIGHTS = { name: 1.5, description: 1 };
+const SKILL_LENGTH_NORMALISATION = { name: 0.5, description: 0.3 };
+
+/** The best skill clearly wins when it holds at least this share of the task's terms… */
+export const MIN_CLEAR_COVERAGE = 1 / 3;
+/** …and scores at least this share more than the runner-up. */
+export const MIN_CLEAR_MARGIN = 0.15;
+
+export interface SkillMatch {
+  skill: DiscoveredSkill;
+  score: number;
+  /** Task words (as written, lowercased) found in the skill's name and description. */
+  terms: string[];
+  /** The share of the task's weight the skill matched (see RankedDocument.coverage). */
+  coverage: number;
+}
+
+/**
+ * Where a description says what the skill is not for ("Do NOT use for PDFs…", "Not for…",
+ * "Skip when…"): from there to the end of the sentence. Those words are no evidence for the skill.
+ */
+const EXCLUSION = /\b(?:(?:do not|don['\u2019]t|never) (?:use|trigger|invoke|apply)|not (?:for|when|to be used)|skip (?:for|when|if|only when))\b[^.;\n]*/gi;
+
+/** The text of a description that says what the skill is for. */
+export function describedUse(description: string): string {
+  return description.replace(EXCLUSION, ' ');
+}
+
+/** What ranking reads of a skill: its name as words, and what its description says it is for. */
+export function skillFields(skill: DiscoveredSkill): { name: string; description: string } {
+  return { name: skill.name.replace(/-/g, ' '), description: describedUse(skill.description ?? '') };
+}
+
+/** Every skill that matches the task at all, best first (ties in the order given). */
+export function rankSkills(task: string, skills: readonly DiscoveredSkill[]): SkillMatch[] {
+  const ranked = rankDocuments(
+    skills.map((skill, index) => ({ id: String(index), fields: skillFields(skill) })),
+    task,
+    { weights: SKILL_WEIGHTS, b: SKILL_LENGTH_NORMALISATION },
+  );
+  return ranked
+    .filter((hit) => hit.score > 0)
+    .map((hit) => ({
+      skill: skills[Number(hit.id)]!,
+      score: hit.score,
+      terms: [...new Set(Object.values(hit.matches).flat())].sort(compareCodePoints),
+      coverage: hit.coverage,
+    }));
+}
+
+/** The skills to activate from a ranking: at most MAX_ACTIVATED_SKILLS that score at least half the best. */
+export function activatedSkills(ranked: readonly SkillMatch[]): SkillMatch[] {
+  const best = ranked[0]?.score ?? 0;
+  return ranked.filter((hit) => hit.score >= best * ACTIVATION_SHARE).slice(0, MAX_ACTIVATED_SKILLS);
+}
+
+/**
+ * The skills a task calls for: BM25F of the task against each skill's name and description,
+ * keeping at most MAX_ACTIVATED_SKILLS that score at least half the best score.
+ */
+export function matchSkills(task: string, skills: readonly DiscoveredSkill[]): SkillMatch[] {
+  return activatedSkills(rankSkills(task, skills));
+}
+
+export interface SkillConfidence {
+  /** How much the best skill leads the runner-up, as a share of its score (1: nothing else matched). */
+  margin: number;
+  /** The share of the task the best skill matched (0 when no skill matched). */
+  coverage: number;
+  /** Whether the best skill clearly wins: enough coverage and enough margin. */
+  clear: boolean;
+  /** Why not, when it does not clearly win. */
+  reason?: string;
+}
+
+/** Whether the best skill of a ranking clearly wins (MIN_CLEAR_COVERAGE, MIN_CLEAR_MARGIN). */
+export function skillConfidence(ranked: readonly SkillMatch[]): SkillConfidence {
+  const [best, runnerUp] = ranked;
+  if (!best) return { margin: 0, coverage: 0, clear: false, reason: 'no skill matches the task' };
+  const margin = (best.score - (runnerUp?.score ?? 0)) / best.score;
+  const reported = { margin: round(margin), coverage: round(best.coverage) };
+  if (best.coverage < MIN_CLEAR_COVERAGE) {
+    return { ...reported, clear: false, reason: `the best skill (${best.skill.name}) matches too little of the task` };
+  }
+  if (margin < MIN_CLEAR_MARGIN) {
+    return { ...reported, clear: false, reason: `no skill clearly wins (${best.skill.name} and ${runnerUp!.skill.name} score alike)` };
+  }
+  return { ...reported, clear: true };
+}
+
+/**
+ * The skills the task names: their name, hyphens included, as a whole word in the task, in any
+ * case ("follow the api-design skill"). A named skill is always offered to the member.
+ */
+export function namedSkills(task: string, skills: readonly DiscoveredSkill[]): DiscoveredSkill[] {
+  const spelled = new Set(task.toLowerCase().split(/[^\p{L}\p{N}-]+/u));
+  return skills.filter((skill) => spelled.has(skill.name));
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,164 @@
+/**
+ * User-taught skills: "Fenster should know we always use Tailwind CSS" becomes a standard skill
+ * folder with `metadata.author: user-taught`. `planTeach` works out the skill and where it goes
+ * (reading only), `applyTeach` writes it.
+ */
+import type { PendingSkill } from './agents/profile-input.js';
+import { applyMemberProfiles, planSkillChangeProfiles, type ProfilePlan } from './agents/profile-sync.js';
+import { SquadError, usageError } from '../base/errors.js';
+import { existsInside, isDirectory, resolveInside, writeFileAtomic } from '../fs/fs-safe.js';
+import { MAX_NAME_LENGTH, folderNameProblem, slugify } from '../base/names.js';
+import { SKILL_FILE } from '../base/paths.js';
+import { requireAgent, requireSquad, type Agent } from './roster.js';
+import { skillDestination } from '../skills/skill-install.js';
+import { parseSkill } from '../skills/skill.js';
+import { renderTemplate } from '../fs/templates.js';
+import { MAX_DESCRIPTION_LENGTH, validateSkill } from '../skills/validate.js';
+
+export const TAUGHT_SKILL_AUTHOR = 'user-taught';
+export const TAUGHT_SKILL_VERSION = '1.0';
+export const TAUGHT_SKILL_TEMPLATE = 'teach/SKILL.md.hbs';
+/** The one-sentence description of a taught skill. */
+export const TAUGHT_DESCRIPTION_TEMPLATE = 'teach/description.hbs';
+
+/** Words that carry no topic; left out when a name is derived from the instruction. */
+const FILLER_WORDS = new Set(
+  ('a an the and or but of to for in on at by with from into as is are be been was were it its this that these those ' +
+    'we our us you your they their he she his her i me my should must shall will would can could may might ' +
+    'always use uses using used know knows knowing remember please make sure do does prefer prefers when whenever ' +
+    'every all any each so then than also just only about team everyone agent agents follow follows following')
+    .split(' '),
+);
+
+const MAX_DERIVED_WORDS = 4;
+
+/** A skill name from an instruction: its first few topic words, hyphenated. */
+export function deriveSkillName(instruction: string): string {
+  const words = slugify(instruction, 1000).split('-').filter(Boolean);
+  const topical = words.filter((word) => !FILLER_WORDS.has(word));
+  const chosen = (topical.length > 0 ? topical : words).slice(0, MAX_DERIVED_WORDS);
+  return slugify(chosen.join(' '), MAX_NAME_LENGTH);
+}
+
+export interface TaughtSkillInput {
+  instruction: string;
+  /** Explicit skill name (`--name`); derived from the instruction when absent. */
+  name?: string;
+  /** Agent display name, or undefined for a team-wide skill. */
+  agentDisplayName?: string;
+  date?: Date;
+}
+
+export interface TaughtSkill {
+  name: string;
+  description: string;
+  content: string;
+}
+
+/** Build the SKILL.md of a taught skill. Throws a usage error for an empty instruction or a bad name. */
+export async function buildTaughtSkill(input: TaughtSkillInput): Promise<TaughtSkill> {
+  const instruction = input.instruction.trim();
+  if (!instruction) throw usageError('the instruction is empty', 'say what to teach, e.g. teach fenster "always use Tailwind CSS"');
+
+  const name = input.name ?? deriveSkillName(instruction);
+  if (!name) {
+    throw usageError('cannot derive a skill name from that instruction', 'pass one with --name <slug>');
+  }
+  const problem = folderNameProblem(name, 'skill name');
+  if (problem) throw usageError(problem, 'use lowercase letters, digits and single hyphens, e.g. --name tailwind-css');
+
+  const firstLine = instruction.split(/\r?\n/)[0]!.trim();
+  const title = firstLine.length > 80 ? `${firstLine.slice(0, 79).trimEnd()}…` : firstLine;
+  const date = (input.date ?? new Date()).toISOString().slice(0, 10);
+  const sentence = instruction.replace(/\s+/g, ' ');
+  const rule = /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+  const description = truncate((await renderTemplate(TAUGHT_DESCRIPTION_TEMPLATE, { rule, topic: name.replace(/-/g, ' ') })).trim(), MAX_DESCRIPTION_LENGTH);
+  const content = await renderTemplate(TAUGHT_SKILL_TEMPLATE, {
+    name,
+    description,
+    title: title.charAt(0).toUpperCase() + title.slice(1),
+    instruction,
+    date,
+    author: TAUGHT_SKILL_AUTHOR,
+    version: TAUGHT_SKILL_VERSION,
+    agent: input.agentDisplayName,
+  });
+
+  // The template is ours; a skill it renders must pass our own validator.
+  const check = validateSkill({ ...parseSkill(content), dirName: name });
+  if (!check.valid) {
+    throw new SquadError('SKILL_INVALID', `internal error: the taught skill is invalid (${check.errors.map((e) => e.message).join('; ')})`);
+  }
+  return { name, description, content };
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+
+export interface TeachOptions {
+  instruction: string;
+  /** Explicit skill name (`--name`); derived from the instruction when absent. */
+  name?: string;
+  /** The agent to teach (folder or roster name); the whole team when absent. */
+  agent?: string;
+  date?: Date;
+}
+
+export interface TeachPlan {
+  root: string;
+  skill: TaughtSkill;
+  /** The taught agent; undefined for a team skill. */
+  agent?: Agent;
+  /** Repo-relative skill folder and SKILL.md. */
+  dir: string;
+  path: string;
+  /** The members' Copilot agents, planned with the skill in place; written before the skill. */
+  profile: ProfilePlan;
+}
+
+/**
+ * Plan teaching a skill: the agent must exist, a team skill may not take the reserved `squad-`
+ * prefix, and an existing skill of the same name is never replaced. A skill is there when its
+ * SKILL.md is: the folder alone (what a teach killed before its write leaves, perhaps with a
+ * temporary file) is finished by the next teach. Reads only.
+ */
+export async function planTeach(root: string, options: TeachOptions): Promise<TeachPlan> {
+  requireSquad(root);
+  const agent = options.agent === undefined ? undefined : requireAgent(root, options.agent);
+  const skill = await buildTaughtSkill({
+    instruction: options.instruction,
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(agent ? { agentDisplayName: agent.displayName } : {}),
+    ...(options.date === undefined ? {} : { date: options.date }),
+  });
+  const dir = skillDestination(skill.name, agent?.name, 'choose another name with --name');
+  const target = resolveInside(root, dir, { allowFinalSymlink: true }); // refuses a folder leading out of the repository
+  if (existsInside(root, dir) && !isDirectory(target)) {
+    throw new SquadError('FILE_EXISTS', `${dir} is in the way: it is not a skill folder`, {
+      hint: 'pick another name with --name, or move that file aside',
+    });
+  }
+  if (existsInside(root, `${dir}/${SKILL_FILE}`)) {
+    throw new SquadError('SKILL_EXISTS', `a skill named "${skill.name}" already exists at ${dir}`, {
+      hint: 'pick another name with --name, or edit that SKILL.md to extend it',
+    });
+  }
+  const path = `${dir}/${SKILL_FILE}`;
+  const profile = await planSkillChangeProfiles(root, agent?.name, { pending: [taughtSkill(agent?.name, skill, path)] });
+  return { root, skill, ...(agent ? { agent } : {}), dir, path, profile };
+}
+
+/** A taught skill as the members' agents see it. */
+function taughtSkill(agent: string | undefined, skill: TaughtSkill, path: string): PendingSkill {
+  return { ...(agent === undefined ? {} : { agent }), dirName: skill.name, name: skill.name, description: skill.description, location: path, mcpServers: [], disableModelInvocation: false };
+}
+
+/**
+ * Write a planned taught skill (a new file; an existing one is never replaced), after the agents
+ * that list it: a teach killed in between is finished by the next one.
+ */
+export function applyTeach(plan: TeachPlan): void {
+  applyMemberProfiles(plan.profile);
+  writeFileAtomic(plan.root, plan.path, plan.skill.content, { exclusive: true });
+}

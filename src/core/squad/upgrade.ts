@@ -1,0 +1,449 @@
+/**
+ * `upgrade`: bring the files create-squad owns up to this version without losing anything the team
+ * wrote or learned.
+ *
+ * `planUpgrade` reads the repository and computes every write, in order; `applyUpgrade` carries
+ * them out, each through the atomic writer. Nothing is deleted, ever.
+ *
+ * What is whose:
+ *   squad-owned   the coordinator, `.ai-team-templates/*`, the files of the built-in skills this
+ *                 version ships (`owned.ts`). Refreshed here.
+ *   generated     the members' Copilot agents, `.github/agents/{folder}.agent.md`, written from the
+ *                 roster and the skills (agents/profile-sync.ts): created, refreshed, an edited one
+ *                 backed up first, one of a retired member moved to its alumni folder.
+ *   the team's    everything else: roster, routing, charters, histories, decisions, casting, logs,
+ *                 learned skills (`agents/{name}/skills/**`, team skills not named `squad-*`), and
+ *                 any file the user added inside a built-in skill. Never written here.
+ *
+ * A squad-owned file is "edited" (by the user) when its hash differs from the one the manifest
+ * recorded, or, when the manifest has no entry for it (no manifest: a squad made by the original
+ * Squad or by hand), when it differs from what this version ships. Comparisons accept CRLF line
+ * endings in text files (a checkout with core.autocrlf is not an edit).
+ *
+ * Rules, per file (`shipped` = this version's content):
+ *   missing                              → create it
+ *   equal to shipped                     → nothing
+ *   coordinator, template                → replace; an edited one is first copied to the backups
+ *   built-in SKILL.md                    → shipped metadata.version newer: replace (backing up an
+ *                                          edited one); same version and not edited: refresh;
+ *                                          otherwise (edited, or the installed one is newer) keep
+ *   other files of a built-in skill      → not edited: replace; edited: keep
+ *   a folder, symlink or blocked path    → never written. When the rules above would write it
+ *                                          (it is missing behind a dangling link, or differs from
+ *                                          shipped and would be replaced), it is "not upgraded":
+ *                                          the upgrade is not done, and the command says so (exit 1).
+ *                                          When they would not (it is the shipped content, or an
+ *                                          edit that is kept anyway), it is left as it is.
+ *
+ * Backups: one timestamped folder per run, `.ai-team/backups/{timestamp}/{path}`. The edited file
+ * is copied there (exclusive write) before the replacement is written, so at every instant the
+ * edit exists somewhere. A rerun after a crash may back the same edit up again under a newer
+ * timestamp; a file that already is the shipped content is never backed up.
+ *
+ * Order of writes: migrations (additive, idempotent) → owned files (backup, then replacement) →
+ * the members' agents (backup, then replacement; moves) → the manifest, last. The manifest records, for every owned file equal to what was shipped, the
+ * shipped hash; for an edited file left as it is, the entry it had (what create-squad installed
+ * there), so the next upgrade still sees it as edited — or no entry when it had none, which means
+ * the same thing. Entries of built-in skill files this version no longer ships are kept while the file
+ * is on disk (it stays create-squad's, never a learned skill); other entries of files no longer
+ * shipped are dropped (the files are kept).
+ * Because the manifest comes last and every rule above looks only at what is on disk, a run killed
+ * at any write and started again finishes the job.
+ */
+import fs from 'node:fs';
+import { planMemberProfiles, reportProfileChanges, type ProfileChangeReport } from './agents/profile-sync.js';
+import { carriedInstructions, readCoordinatorStamp } from './coordinator.js';
+import { SquadError } from '../base/errors.js';
+import { existsInside, isDirectory, isFile, moveInside, pathProblem, readBytesIfExists, readTextIfExists, sha256, writeFileAtomic } from '../fs/fs-safe.js';
+import { MANIFEST_SCHEMA, readManifest, serializeManifest, type Manifest } from './manifest.js';
+import { migrationsUpTo, type Migration } from './migrations.js';
+import {
+  countLearnedSkills,
+  installedBuiltinSkills,
+  isShippedContent,
+  matchesRecordedHash,
+  shippedOwnedFiles,
+  type OwnedFile,
+} from './owned.js';
+import {
+  SKILL_FILE,
+  backupDir,
+  backupPathFor,
+  folderTimestamp,
+  resolveIn,
+  squadPaths,
+  teamSkillDir,
+} from '../base/paths.js';
+import { parseSkill, skillVersion } from '../skills/skill.js';
+import { compareCodePoints } from '../base/util.js';
+import { compareVersions, packageVersion } from '../fs/version.js';
+
+/** The installed version when neither the coordinator's stamp nor the manifest says which it is. */
+export const UNKNOWN_VERSION = 'unknown';
+
+export type UpgradeWriteRole = 'migration' | 'backup' | 'owned' | 'manifest';
+
+export interface UpgradeWrite {
+  /** Repo-relative path. */
+  path: string;
+  content: string | Buffer;
+  mode: number;
+  /** Create only (never replace): new files and backups. */
+  exclusive: boolean;
+  role: UpgradeWriteRole;
+  /** A folder moved whole to `path` (a migration): `content` and `mode` are unused. */
+  moveFrom?: string;
+}
+
+export interface UpgradeBackup {
+  /** The edited file. */
+  path: string;
+  /** Where its copy goes. */
+  backup: string;
+}
+
+export interface UpgradeSkip {
+  path: string;
+  reason: string;
+}
+
+export interface UpgradeMigration {
+  version: string;
+  id: string;
+  description: string;
+  /** Files the step creates or extends. */
+  paths: string[];
+}
+
+export interface UpgradePlan {
+  root: string;
+  /** Installed version: the older of the coordinator's stamp and the manifest's version, either one alone, else "unknown". */
+  from: string;
+  to: string;
+  /** No usable manifest: every owned file that differs from the shipped one counts as edited. */
+  adopting: boolean;
+  /** Every write, in order; empty when the squad is up to date. */
+  writes: UpgradeWrite[];
+  /** Owned files created (missing before), sorted. */
+  created: string[];
+  /** Owned files replaced by the shipped version, sorted. */
+  replaced: string[];
+  /** Edited files copied to the backups before being replaced, sorted by path. */
+  backedUp: UpgradeBackup[];
+  /** Owned files that differ from the shipped ones and are left as they are, with the reason. */
+  skipped: UpgradeSkip[];
+  /**
+   * Files the upgrade needed to write but cannot (a symlink, a folder, a file where a folder must
+   * be), with the obstacle, sorted: the squad is not up to date until they are replaced.
+   */
+  notUpgraded: UpgradeSkip[];
+  /** Migrations that have something to do, in the order they run. */
+  migrations: UpgradeMigration[];
+  /** This run's backup folder (used only when something is backed up). */
+  backupDir: string;
+  manifest: Manifest;
+  /** The members' Copilot agents (`.github/agents/{folder}.agent.md`): what happens to each. */
+  agentProfiles: ProfileChangeReport[];
+  /** Learned skills (agent skills, team skills not named squad-*): counted, never written. */
+  learnedSkills: number;
+  /** Nothing to write at all, and nothing that needs writing stands behind an obstacle. */
+  upToDate: boolean;
+  notes: string[];
+}
+
+export interface UpgradeOptions {
+  /** Version to upgrade to (default: this package's). */
+  version?: string;
+  /** The squad-owned files to install (default: what this package ships for `version`). */
+  owned?: OwnedFile[];
+  /** Migration registry (default: MIGRATIONS). */
+  migrations?: readonly Migration[];
+  /** Time of the run, naming its backup folder (default: now). */
+  now?: Date;
+}
+
+/**
+ * Why `relPath` cannot be written as a regular file, or undefined when it can: a symlink (on the
+ * way out of the repository, or as the file itself), a file where a folder must be, a folder where
+ * the file must be.
+ */
+export function blockedReason(root: string, relPath: string): string | undefined {
+  const unsafe = pathProblem(root, relPath);
+  if (unsafe !== undefined) return unsafe;
+  const segments = relPath.split('/');
+  for (let i = segments.length - 1; i > 0; i -= 1) {
+    const parent = segments.slice(0, i).join('/');
+    if (existsInside(root, parent) && !isDirectory(resolveIn(root, parent))) return `${parent} is a file, not a folder`;
+  }
+  if (existsInside(root, relPath) && !isFile(resolveIn(root, relPath))) return `${relPath} is not a regular file`;
+  return undefined;
+}
+
+/** What an obstacle blockedReason names means: upgrade leaves the path as it is. */
+export const NEVER_WRITTEN = 'create-squad never writes through a symlink or over what is not a regular file';
+
+/** How to clear an obstacle blockedReason names, so that an upgrade can write the file. */
+export function obstacleFix(reason: string): string {
+  const what = reason.includes('symlink') ? 'replace the link with a real copy of what it points to' : 'move it aside';
+  return `${what}, then run "create-squad upgrade"`;
+}
+
+/** The bytes of a file of the squad, or undefined when it is missing or unreadable. */
+function readRepoFile(root: string, relPath: string): Buffer | undefined {
+  return readBytesIfExists(resolveIn(root, relPath));
+}
+
+/** The bytes behind an obstacle (a symlink's target), only to compare them; undefined when there are none. */
+function readBehindObstacle(root: string, relPath: string): Buffer | undefined {
+  try {
+    return readRepoFile(root, relPath);
+  } catch {
+    return undefined; // too large: it differs from what is shipped
+  }
+}
+
+function readSkillVersionOf(data: Buffer): string | undefined {
+  try {
+    return skillVersion(parseSkill(data.toString('utf8')).frontmatter);
+  } catch {
+    return undefined; // unparsable: counts as older than any version
+  }
+}
+
+/** Built-in SKILL.md files follow the version rule; every other owned file the plain one. */
+function isBuiltinSkillFile(file: OwnedFile): boolean {
+  return file.kind === 'builtin-skill' && file.skill !== undefined && file.path === `${teamSkillDir(file.skill)}/${SKILL_FILE}`;
+}
+
+type Decision = { action: 'replace' } | { action: 'keep'; reason: string };
+
+function decide(file: OwnedFile, current: Buffer, edited: boolean): Decision {
+  if (isBuiltinSkillFile(file)) {
+    const shipped = readSkillVersionOf(file.content);
+    const installed = readSkillVersionOf(current);
+    const order = compareVersions(shipped, installed);
+    const versions = `installed ${installed ?? 'without a version'}, shipped ${shipped ?? 'without a version'}`;
+    if (order > 0 || (!edited && order === 0)) return { action: 'replace' };
+    if (!edited) return { action: 'keep', reason: `the installed version is newer (${versions})` };
+    return { action: 'keep', reason: `edited by you, and the shipped version is not newer (${versions})` };
+  }
+  if (file.kind === 'builtin-skill' && edited) {
+    return { action: 'keep', reason: 'edited by you (a built-in skill file you changed is kept, not replaced)' };
+  }
+  return { action: 'replace' };
+}
+
+/**
+ * True for paths inside learned skills: upgrade must never write there. `builtins` are the team
+ * skill folders that are built-ins (see installedBuiltinSkills).
+ */
+export function isLearnedSkillPath(relPath: string, builtins: ReadonlySet<string>): boolean {
+  const segments = relPath.split('/');
+  const [first, second, third, fourth] = segments;
+  if (first !== squadPaths.root || segments.length < 4) return false;
+  if (`${first}/${second}` === squadPaths.teamSkills) return !builtins.has(third!);
+  return `${first}/${second}` === squadPaths.agents && fourth === 'skills' && segments.length > 4;
+}
+
+/** The version stamped into the coordinator, if it has a create-squad stamp. */
+function coordinatorStamp(root: string): string | undefined {
+  const coordinator = readTextIfExists(resolveIn(root, squadPaths.coordinator));
+  return coordinator === undefined ? undefined : readCoordinatorStamp(coordinator);
+}
+
+/** Compute the upgrade of `root`. Reads only. Throws CONFLICT when the squad is newer than `version`. */
+/** What happens to a coordinator edited outside the team's own lines: it is in the backup. */
+function coordinatorEditNote(relPath: string, carried: boolean): string {
+  return `${relPath} had changes of yours outside its "your instructions" lines: they are not carried over, and the whole file is backed up (see the backups). Put what should stay between those lines${carried ? ' (what was there is carried over)' : ''}: upgrade keeps it`;
+}
+
+export async function planUpgrade(root: string, options: UpgradeOptions = {}): Promise<UpgradePlan> {
+  const to = options.version ?? packageVersion();
+  const owned = options.owned ?? (await shippedOwnedFiles(to));
+  const now = options.now ?? new Date();
+  const timestamp = folderTimestamp(now);
+  const notes: string[] = [];
+
+  const manifestRead = readManifest(root);
+  const recorded = manifestRead.state === 'ok' ? manifestRead.manifest.files : {};
+  const stamp = coordinatorStamp(root);
+  const manifestVersion = manifestRead.state === 'ok' ? manifestRead.manifest.version : undefined;
+  // The older of the stamp and the manifest's version (an interrupted upgrade restamps first), or
+  // the one there is (a deleted or hand-made coordinator has no stamp).
+  const installedVersions = [stamp, manifestVersion].filter((v): v is string => v !== undefined).sort(compareVersions);
+  const from = installedVersions[0] ?? UNKNOWN_VERSION;
+  for (const installed of installedVersions) {
+    if (compareVersions(installed, to) > 0) {
+      throw new SquadError('CONFLICT', `this squad was set up by create-squad ${installed}, which is newer than this one (${to})`, {
+        hint: 'upgrade with the newer version: npx create-squad@latest upgrade',
+      });
+    }
+  }
+  const adopting = manifestRead.state !== 'ok';
+  if (manifestRead.state === 'invalid') {
+    notes.push(`${squadPaths.manifest} is not valid (${manifestRead.reason}): every squad-owned file that differs from the shipped one is treated as your edit`);
+  }
+
+  const writes: UpgradeWrite[] = [];
+  const created: string[] = [];
+  const replaced: string[] = [];
+  const backedUp: UpgradeBackup[] = [];
+  const skipped: UpgradeSkip[] = [];
+  const notUpgraded: UpgradeSkip[] = [];
+  const migrations: UpgradeMigration[] = [];
+
+  const backUp = (relPath: string, current: Buffer) => {
+    const backup = backupPathFor(timestamp, relPath);
+    const blocked = blockedReason(root, backup);
+    if (blocked !== undefined) {
+      throw new SquadError('NOT_WRITABLE', `cannot back up ${relPath} to ${backup}: ${blocked}`, {
+        hint: `move ${squadPaths.backups} aside, then run the upgrade again (nothing was changed)`,
+      });
+    }
+    const mode = fs.statSync(resolveIn(root, relPath)).mode & 0o777;
+    writes.push({ path: backup, content: current, mode, exclusive: true, role: 'backup' });
+    backedUp.push({ path: relPath, backup });
+  };
+
+  for (const migration of migrationsUpTo(to, options.migrations)) {
+    const planned = await migration.plan(root);
+    notes.push(...planned.notes);
+    const paths: string[] = [];
+    for (const write of planned.writes) {
+      const blocked = blockedReason(root, write.path);
+      if (blocked !== undefined) {
+        notUpgraded.push({ path: write.path, reason: blocked });
+        continue;
+      }
+      writes.push({ path: write.path, content: write.content, mode: 0o644, exclusive: !write.update, role: 'migration' });
+      paths.push(write.path);
+    }
+    for (const move of planned.moves ?? []) {
+      const blocked = blockedReason(root, move.to);
+      if (blocked !== undefined) {
+        notUpgraded.push({ path: move.to, reason: blocked });
+        continue;
+      }
+      writes.push({ path: move.to, content: '', mode: 0o755, exclusive: true, role: 'migration', moveFrom: move.from });
+      paths.push(move.to);
+    }
+    if (paths.length > 0) migrations.push({ version: migration.version, id: migration.id, description: migration.description, paths });
+  }
+
+  const files: Record<string, string> = {};
+  for (const file of owned) {
+    const shippedHash = sha256(file.content);
+    const entry = recorded[file.path];
+    const keepEntry = () => {
+      if (entry !== undefined) files[file.path] = entry;
+    };
+    // A symlink, a folder, …: never written, but what stands there decides whether that matters.
+    const blocked = blockedReason(root, file.path);
+    const installed = blocked === undefined ? readRepoFile(root, file.path) : readBehindObstacle(root, file.path);
+    // The team's own instructions in the coordinator are carried over; only the rest counts as an edit.
+    const carried = file.kind === 'coordinator' && installed !== undefined ? carriedInstructions(installed, file.content) : undefined;
+    const current = carried?.compared ?? installed;
+    const content = carried?.content ?? file.content;
+    if (current !== undefined && isShippedContent(current, file.content)) {
+      if (blocked === undefined) files[file.path] = shippedHash;
+      else keepEntry();
+      continue;
+    }
+    const edited = current !== undefined && (entry === undefined || !matchesRecordedHash(current, entry));
+    const decision: Decision = current === undefined ? { action: 'replace' } : decide(file, current, edited);
+    if (decision.action === 'keep') {
+      skipped.push({ path: file.path, reason: blocked === undefined ? decision.reason : `${blocked}; ${decision.reason}` });
+      keepEntry();
+      continue;
+    }
+    if (blocked !== undefined) {
+      notUpgraded.push({ path: file.path, reason: blocked });
+      keepEntry();
+      continue;
+    }
+    if (current === undefined) {
+      writes.push({ path: file.path, content: file.content, mode: file.mode, exclusive: true, role: 'owned' });
+      created.push(file.path);
+      files[file.path] = shippedHash;
+      continue;
+    }
+    if (edited) backUp(file.path, installed!);
+    if (edited && file.kind === 'coordinator') notes.push(coordinatorEditNote(file.path, carried !== undefined));
+    writes.push({ path: file.path, content, mode: file.mode, exclusive: false, role: 'owned' });
+    replaced.push(file.path);
+    files[file.path] = shippedHash;
+  }
+  // Built-in skill files an older version installed and this one no longer ships stay recorded while
+  // they are on disk: they remain create-squad's (not learned skills, never exported), and untouched.
+  const shippedPaths = new Set(owned.map((file) => file.path));
+  for (const [relPath, hash] of Object.entries(recorded)) {
+    if (shippedPaths.has(relPath) || !relPath.startsWith(`${squadPaths.teamSkills}/`)) continue;
+    if (isFile(resolveIn(root, relPath))) files[relPath] = hash;
+  }
+
+  // The members' agents, generated from the roster and the skills (never recorded in the manifest).
+  const profiles = await planMemberProfiles(root, { version: to, now });
+  for (const change of profiles.changes) {
+    if (change.action === 'replace') {
+      // An edited agent that came back from the alumni in this same run is backed up where it was.
+      const at = profiles.changes.find((c) => c.action === 'restore' && c.path === change.path)?.from ?? change.path;
+      backUp(at, readRepoFile(root, at) ?? Buffer.alloc(0));
+    }
+    if (change.to !== undefined) writes.push({ path: change.to, content: '', mode: 0o644, exclusive: true, role: 'owned', moveFrom: change.path });
+    else if (change.from !== undefined) writes.push({ path: change.path, content: '', mode: 0o644, exclusive: true, role: 'owned', moveFrom: change.from });
+    else writes.push({ path: change.path, content: change.content!, mode: 0o644, exclusive: change.action === 'create', role: 'owned' });
+    if (change.action === 'create') created.push(change.path);
+    if (change.action === 'refresh' || change.action === 'replace') replaced.push(change.path);
+  }
+  for (const skip of profiles.skipped) (skip.blocked ? notUpgraded : skipped).push({ path: skip.path, reason: skip.reason });
+
+  const manifest: Manifest = { schema: MANIFEST_SCHEMA, version: to, files };
+  const manifestText = serializeManifest(manifest);
+  const manifestNow = readRepoFile(root, squadPaths.manifest);
+  if (manifestNow === undefined || !manifestNow.equals(Buffer.from(manifestText))) {
+    const blocked = blockedReason(root, squadPaths.manifest);
+    if (blocked !== undefined) {
+      throw new SquadError('NOT_WRITABLE', `cannot write ${squadPaths.manifest}: ${blocked}`, {
+        hint: 'move it aside, then run the upgrade again (nothing was changed)',
+      });
+    }
+    // An install record that cannot be read may hold someone's hand edits: keep a copy.
+    if (manifestRead.state === 'invalid' && manifestNow !== undefined) backUp(squadPaths.manifest, manifestNow);
+    writes.push({ path: squadPaths.manifest, content: manifestText, mode: 0o644, exclusive: false, role: 'manifest' });
+  }
+
+  const builtins = new Set([...installedBuiltinSkills(root), ...owned.flatMap((file) => (file.skill === undefined ? [] : [file.skill]))]);
+  for (const write of writes) {
+    if (write.role !== 'backup' && isLearnedSkillPath(write.path, builtins)) {
+      throw new Error(`internal error: upgrade planned a write inside a learned skill (${write.path})`);
+    }
+  }
+
+  return {
+    root,
+    from,
+    to,
+    adopting,
+    writes,
+    created: created.sort(compareCodePoints),
+    replaced: replaced.sort(compareCodePoints),
+    backedUp: backedUp.sort((a, b) => compareCodePoints(a.path, b.path)),
+    skipped: skipped.sort((a, b) => compareCodePoints(a.path, b.path)),
+    notUpgraded: notUpgraded.sort((a, b) => compareCodePoints(a.path, b.path)),
+    migrations,
+    backupDir: backupDir(timestamp),
+    manifest,
+    agentProfiles: reportProfileChanges(profiles),
+    learnedSkills: countLearnedSkills(root, builtins),
+    upToDate: writes.length === 0 && notUpgraded.length === 0,
+    notes,
+  };
+}
+
+/** Carry out a plan, write by write, in order (the manifest last). */
+export function applyUpgrade(plan: UpgradePlan): void {
+  for (const write of plan.writes) {
+    if (write.moveFrom !== undefined) moveInside(plan.root, write.moveFrom, write.path);
+    else writeFileAtomic(plan.root, write.path, write.content, { mode: write.mode, exclusive: write.exclusive });
+  }
+}
