@@ -78,4 +78,14 @@ describe('the module map', () => {
     expect(offending).toEqual([]);
     expect(unlisted).toEqual([]);
   });
+
+  it("doctor's checks and catalog import nothing that reaches the disk or runs programs", () => {
+    const pure = [...sources('core/doctor/checks'), path.join(SRC, 'core/doctor/catalog.ts'), path.join(SRC, 'core/doctor/doctor.ts')];
+    const offending = pure.flatMap((file) =>
+      imports(file)
+        .filter(({ specifier, typeOnly }) => !typeOnly && /^node:(fs|fs\/promises|child_process)$/.test(specifier))
+        .map(({ specifier }) => `${path.relative(SRC, file)} → ${specifier}`),
+    );
+    expect(offending).toEqual([]);
+  });
 });

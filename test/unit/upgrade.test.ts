@@ -11,11 +11,11 @@ import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, backupPathFor, folderTimestamp, s
 import {
   UNKNOWN_VERSION,
   applyUpgrade,
-  blockedReason,
   isLearnedSkillPath,
   planUpgrade,
   type UpgradeOptions,
 } from '../../src/core/squad/upgrade.js';
+import { blockedReason } from '../../src/core/fs/obstacles.js';
 import { countLearnedSkills, isShippedContent, matchesRecordedHash } from '../../src/core/squad/owned.js';
 import { planOwnedFiles } from '../../src/core/squad/scaffold.js';
 import { compareVersions } from '../../src/core/fs/version.js';

@@ -190,10 +190,15 @@ export function readRoster(root: string): RosterMember[] {
 
 /** Every member the squad knows of: roster rows first (in roster order), then unlisted folders. */
 export function listAgents(root: string): Agent[] {
-  const folders = new Set(readDirNames(resolveIn(root, squadPaths.agents)).filter(isValidName));
+  return agentsOf(readRoster(root), readDirNames(resolveIn(root, squadPaths.agents)));
+}
+
+/** listAgents from what was read: the roster and the names in `.ai-team/agents/`. */
+export function agentsOf(roster: readonly RosterMember[], folderNames: readonly string[]): Agent[] {
+  const folders = new Set(folderNames.filter(isValidName));
   const agents: Agent[] = [];
   const seen = new Set<string>();
-  for (const member of readRoster(root)) {
+  for (const member of roster) {
     if (seen.has(member.name)) continue;
     seen.add(member.name);
     agents.push({

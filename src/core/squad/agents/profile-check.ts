@@ -1,6 +1,6 @@
 /**
- * Doctor's checks of the members' Copilot agents: a profile that drifted from the squad (missing,
- * stale, edited, left for someone no longer on the team) and one the Copilot runtime would drop.
+ * Whether the Copilot runtime would take a member's agent profile (doctor's checks of the agents
+ * use it, in src/core/doctor/checks/agents.ts).
  *
  * What the runtime drops, as the Copilot CLI 1.0.102 runtime was measured to (agents.discover left
  * the whole agent out, without an error): no frontmatter or YAML it cannot parse; no `description`;
@@ -9,27 +9,9 @@
  * whose `type` is not local, stdio, http or sse, a local (or stdio, or untyped) one without
  * `command` or without an `args` list, a remote one without `url`, or any without a `tools` list.
  */
-import { isSquadError } from '../../base/errors.js';
 import { FrontmatterError, parseFrontmatterYaml, splitFrontmatter } from '../../skills/frontmatter.js';
-import { existsInside, readBytesIfExists, readDirNames } from '../../fs/fs-safe.js';
-import { isShippedContent } from '../owned.js';
-import { alumniDir, resolveIn } from '../../base/paths.js';
-import { blockedReason, obstacleFix } from '../upgrade.js';
 import { isMapping, jsonTypeName, quoted } from '../../base/util.js';
-import { compareVersions, packageVersion } from '../../fs/version.js';
-import { AGENTS_DIR, memberProfilePath, profileFolder, readProfileStamp } from './member-profile.js';
-import { memberProfileText, readSquadSkills, type ProfileMember } from './profile-input.js';
-import { activeMembers } from './profile-sync.js';
 
-export interface ProfileFinding {
-  severity: 'error' | 'warning';
-  code: string;
-  message: string;
-  fix: string;
-  path: string;
-}
-
-const SYNC = 'run "create-squad upgrade": it writes the members\' agents from the roster and their skills';
 const LOCAL_TYPES = new Set(['local', 'stdio']);
 const REMOTE_TYPES = new Set(['http', 'sse']);
 
@@ -75,87 +57,4 @@ export function runtimeDropReason(text: string, shown: string): string | undefin
     if (problem !== undefined) return problem;
   }
   return undefined;
-}
-
-function readText(root: string, relPath: string): string | undefined {
-  try {
-    return readBytesIfExists(resolveIn(root, relPath))?.toString('utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** Findings about the agents of active members: missing, dropped, stale or edited. */
-async function checkActive(root: string, members: readonly ProfileMember[], findings: ProfileFinding[]): Promise<Set<string>> {
-  const active = new Set<string>();
-  const squad = readSquadSkills(root);
-  for (const member of members) {
-    active.add(member.folder);
-    const relPath = memberProfilePath(member.folder);
-    const who = `${member.displayName}${member.role ? ` (${member.role})` : ''}`;
-    const obstacle = blockedReason(root, relPath);
-    if (obstacle !== undefined) {
-      findings.push({ severity: 'warning', code: 'copilot-agent-blocked', path: relPath, message: `${who}'s Copilot agent cannot be written: ${obstacle}`, fix: obstacleFix(obstacle) });
-      continue;
-    }
-    const text = readText(root, relPath);
-    if (text === undefined) {
-      findings.push({ severity: 'warning', code: 'copilot-agent-missing', path: relPath, message: `${who} has no Copilot agent (${relPath}): the coordinator can only paste a prompt for them`, fix: SYNC });
-      continue;
-    }
-    const dropped = runtimeDropReason(text, relPath);
-    if (dropped !== undefined) {
-      findings.push({ severity: 'error', code: 'copilot-agent-dropped', path: relPath, message: `Copilot ignores ${relPath}: ${dropped}`, fix: `${SYNC} (your version is backed up first)` });
-      continue;
-    }
-    const stamp = readProfileStamp(text);
-    if (stamp !== undefined && compareVersions(stamp.version, packageVersion()) > 0) continue;
-    if (isShippedContent(Buffer.from(text), Buffer.from(await memberProfileText(root, member, { squad })))) continue;
-    if (stamp?.intact) {
-      findings.push({ severity: 'warning', code: 'copilot-agent-stale', path: relPath, message: `${relPath} is out of step with ${who}'s role or skills`, fix: SYNC });
-    } else {
-      findings.push({
-        severity: 'warning',
-        code: 'copilot-agent-edited',
-        path: relPath,
-        message: `${relPath} ${stamp === undefined ? 'was not written by create-squad' : 'was edited'}: the next command that updates ${who} replaces it (after a backup)`,
-        fix: `put what you changed in ${who}'s charter or skills, which the agent points to; then ${SYNC}`,
-      });
-    }
-  }
-  return active;
-}
-
-/** Findings about agents create-squad wrote for someone no longer on the team. */
-function checkInactive(root: string, active: ReadonlySet<string>, findings: ProfileFinding[]): void {
-  for (const name of readDirNames(resolveIn(root, AGENTS_DIR))) {
-    const relPath = `${AGENTS_DIR}/${name}`;
-    const folder = profileFolder(relPath);
-    if (folder === undefined || active.has(folder)) continue;
-    const text = readText(root, relPath);
-    if (text === undefined || readProfileStamp(text) === undefined) continue;
-    const retired = existsInside(root, alumniDir(folder));
-    findings.push({
-      severity: 'warning',
-      code: retired ? 'copilot-agent-retired' : 'copilot-agent-orphan',
-      path: relPath,
-      message: `${relPath} is the Copilot agent of ${folder}, who is ${retired ? 'retired' : 'not on the roster'}: Copilot still offers it`,
-      fix: `${SYNC} (it moves the agent ${retired ? `to ${alumniDir(folder)}/` : 'to the backups'})`,
-    });
-  }
-}
-
-/** Every finding about the members' agents. Reads only. */
-export async function checkMemberProfiles(root: string): Promise<ProfileFinding[]> {
-  let members: ProfileMember[];
-  try {
-    members = activeMembers(root);
-  } catch (error) {
-    if (isSquadError(error)) return []; // a roster that cannot be read is a finding of its own
-    throw error;
-  }
-  const findings: ProfileFinding[] = [];
-  const active = await checkActive(root, members, findings);
-  checkInactive(root, active, findings);
-  return findings;
 }

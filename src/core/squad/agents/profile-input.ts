@@ -4,7 +4,7 @@
  * a command is about to write (teach, skills add) can be laid over what is on disk, so the profile
  * is planned, and written, before the skill.
  */
-import type { DiscoveredSkill } from '../discover.js';
+import type { DiscoveredSkill, Discovery } from '../discover.js';
 import { discoverSkills } from '../discover.js';
 import { mcpServerKey } from '../../skills/mcp.js';
 import { NATIVE_SKILL_DIRS, SCRIBE_AGENT } from '../../base/paths.js';
@@ -79,7 +79,11 @@ export interface SquadSkills {
 }
 
 export function readSquadSkills(root: string): SquadSkills {
-  const discovery = discoverSkills(root);
+  return squadSkillsOf(discoverSkills(root));
+}
+
+/** readSquadSkills from a discovery made already (every scope, no agent given). */
+export function squadSkillsOf(discovery: Discovery): SquadSkills {
   const own = new Map<string, DiscoveredSkill[]>();
   for (const skill of discovery.skills) {
     if (skill.agent !== undefined) own.set(skill.agent, [...(own.get(skill.agent) ?? []), skill]);

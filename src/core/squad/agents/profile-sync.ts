@@ -25,16 +25,21 @@ import { existsInside, moveInside, readBytesIfExists, readDirNames, writeFileAto
 import { isValidName } from '../../base/names.js';
 import { isShippedContent } from '../owned.js';
 import { SCRIBE_AGENT, agentDir, alumniDir, backupPathFor, folderTimestamp, resolveIn } from '../../base/paths.js';
-import { listAgents } from '../roster.js';
+import { listAgents, type Agent } from '../roster.js';
 import { SCRIBE_MEMBER } from '../scaffold.js';
-import { blockedReason } from '../upgrade.js';
+import { blockedReason } from '../../fs/obstacles.js';
 import { compareVersions, packageVersion } from '../../fs/version.js';
 import { AGENTS_DIR, memberProfilePath, profileFolder, readProfileStamp } from './member-profile.js';
 import { memberProfileText, readSquadSkills, type ProfileMember, type SkillChanges } from './profile-input.js';
 
 /** The members who get an agent: roster members with a folder (humans have none), and the Scribe. */
 export function activeMembers(root: string): ProfileMember[] {
-  return listAgents(root)
+  return activeMembersOf(listAgents(root));
+}
+
+/** activeMembers from the squad's agents as read (listAgents). */
+export function activeMembersOf(agents: readonly Agent[]): ProfileMember[] {
+  return agents
     .filter((agent) => agent.hasFolder && !agent.human && (agent.inRoster || agent.name === SCRIBE_AGENT))
     .map((agent) =>
       agent.inRoster

@@ -1,0 +1,91 @@
+/**
+ * What doctor can find: the finding shape, every finding code with what it means, and the fixes
+ * several checks share. A check emits only codes listed here (a test holds it to that), so this
+ * file is the one list of what doctor reports.
+ */
+
+export type Severity = 'error' | 'warning';
+
+export interface Finding {
+  severity: Severity;
+  /** Stable identifier of the kind of finding (FINDING_CODES). */
+  code: string;
+  message: string;
+  /** How to fix it. */
+  fix: string;
+  /** Repo-relative path the finding is about, when there is one. */
+  path?: string;
+}
+
+export const RECREATE_FIX = 'run "create-squad init": it recreates missing files and never touches existing ones';
+export const UPGRADE_FIX = 'run "create-squad upgrade": it restores what create-squad owns and backs up anything you changed';
+export const PROFILE_SYNC_FIX = 'run "create-squad upgrade": it writes the members\' agents from the roster and their skills';
+
+/**
+ * Every finding code, by check group, with what it means. Skill findings also carry the validator's
+ * codes as `skill-<code>` (docs/skills.md lists those).
+ */
+export const FINDING_CODES = {
+  // squad and layout
+  'no-squad': 'there is no squad here',
+  'squad-in-original-folder': "the squad is in the original Squad's .squad/ folder",
+  'two-squads': '.squad/ and .ai-team/ both hold a squad',
+  'layout-missing': 'a file or folder of the layout is missing',
+  'layout-blocked': 'something else stands where a file or folder of the layout goes',
+  'read-refused': 'a squad file is a link leading outside the repository',
+  'squad-below-repository-root': 'the squad is below the git root, where Copilot does not look',
+  // casting
+  'casting-invalid': 'a casting file is not valid JSON of its shape',
+  'casting-member-invalid': 'a casting registry entry is malformed',
+  'casting-member-unfinished': 'a registry member with no roster row or folder (an interrupted hire)',
+  // what create-squad owns
+  'gitattributes-union': '.gitattributes lacks merge=union lines',
+  'coordinator-missing': 'the coordinator profile is missing',
+  'coordinator-frontmatter': 'the coordinator profile has bad or missing frontmatter',
+  'coordinator-too-large': 'the coordinator prompt is over the Copilot limit',
+  'coordinator-newer': 'the coordinator is from a newer create-squad',
+  'coordinator-unstamped': 'the coordinator has no version stamp',
+  'coordinator-outdated': 'the coordinator is from an older create-squad',
+  'owned-blocked': 'something stands where a file create-squad owns goes',
+  'owned-missing': 'files create-squad ships are missing',
+  'manifest-missing': 'the manifest is missing',
+  'manifest-invalid': 'the manifest is not valid',
+  // roster and members
+  'roster-empty': 'the roster lists no members',
+  'charter-missing': 'a roster member has no charter',
+  'history-missing': 'a roster member has no history',
+  'agent-folder-invalid-name': 'an agent folder name no command accepts',
+  'member-not-in-roster': 'a member folder with a charter but no roster row',
+  // members' Copilot agents
+  'copilot-agent-blocked': "something stands where a member's agent goes",
+  'copilot-agent-missing': 'a member has no Copilot agent',
+  'copilot-agent-dropped': "the Copilot runtime would ignore a member's agent",
+  'copilot-agent-stale': "a member's agent is out of step with the squad",
+  'copilot-agent-edited': "a member's agent was edited or not written by create-squad",
+  'copilot-agent-retired': 'the agent of a retired member is still offered',
+  'copilot-agent-orphan': 'the agent of someone not on the roster is still offered',
+  // skills (also the validator's codes as skill-<code>, and discovery's warnings below)
+  'skill-original-style': "a skill in the original Squad's style",
+  'no-skill-file': 'a skill folder without SKILL.md',
+  'skill-file-case': 'a skill folder with skill.md instead of SKILL.md',
+  'skill-overridden': 'a skill hidden by another of the same name',
+  'skill-outside': 'a skills folder that leads outside the repository',
+  // MCP
+  'mcp-config-unread': 'an MCP configuration file no Copilot host reads',
+  'mcp-config-invalid': 'an MCP configuration file a host cannot use',
+  'mcp-not-configured': 'a required MCP server no host has',
+  'mcp-host-missing': 'a required MCP server some hosts lack',
+  // leftovers
+  'import-staging-leftover': 'a staging folder of an interrupted import',
+  'skill-staging-leftover': 'a staging folder of an interrupted skills add',
+  'temp-file-leftover': 'a temporary file of an interrupted write',
+  'stale-lock': 'the lock of a create-squad that did not finish',
+  'lock-held': 'a create-squad is writing now',
+} as const;
+
+export type FindingCode = keyof typeof FINDING_CODES;
+
+/** Whether `code` is one doctor may report: listed, or a validator code of a skill. */
+export function isKnownFindingCode(code: string): boolean {
+  return code in FINDING_CODES || code.startsWith('skill-');
+}

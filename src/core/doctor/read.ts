@@ -1,0 +1,202 @@
+/**
+ * Doctor's read step: everything its checks look at, read once into a `DoctorState`. The checks
+ * (checks/*.ts) are pure functions of that value; nothing after this step touches the disk.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { isSquadError } from '../base/errors.js';
+import { COORDINATOR_PATH, GITATTRIBUTES_PATH, TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, agentDir, alumniDir, isIgnoredEntry, resolveIn, squadPaths } from '../base/paths.js';
+import { readBytesIfExists, readTextIfExists } from '../fs/fs-safe.js';
+import { LOCK_FILE, isStaleLock, readLockOwner, type LockOwner } from '../fs/lock.js';
+import { packageVersion } from '../fs/version.js';
+import { inspectSkill, type SkillReport } from '../skills/inspect.js';
+import { detectMcpConfig, unreadMcpConfigFiles, type McpConfigDetection, type McpDetectOptions, type UnreadMcpConfig } from '../skills/mcp.js';
+import { AGENTS_DIR, memberProfilePath, profileFolder } from '../squad/agents/member-profile.js';
+import { memberProfileText, squadSkillsOf, type ProfileMember } from '../squad/agents/profile-input.js';
+import { activeMembersOf } from '../squad/agents/profile-sync.js';
+import { discoverSkills, type Discovery } from '../squad/discover.js';
+import { isConvertedLocation } from '../squad/original/skill-migration.js';
+import { shippedOwnedFiles, type OwnedFile } from '../squad/owned.js';
+import { planGitattributes } from '../squad/scaffold.js';
+import { listFolder, probePath, readSquadState, type FolderEntry, type PathFacts, type SquadState } from '../squad/state.js';
+
+export interface DoctorOptions {
+  /** Home folder for the user's MCP configuration (~/.copilot/mcp-config.json). */
+  home?: string;
+  /** The folder doctor was run in: the Copilot CLI reads `.mcp.json` from there up to the repository root (default: the squad's root). */
+  cwd?: string;
+  /** The command's environment (COPILOT_HOME moves ~/.copilot). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Root of the git repository holding the squad, when there is one. */
+  gitRoot?: string;
+}
+
+/** The members' Copilot agents as read: who should have one, what is there, what would be written now. */
+export interface ProfilesRead {
+  members: ProfileMember[];
+  /** The text of each file in `.github/agents/` (undefined: unreadable), by repo-relative path. */
+  texts: ReadonlyMap<string, string | undefined>;
+  /** The names in `.github/agents/`. */
+  names: string[];
+  /** The profile create-squad would write now, by member folder. */
+  expected: ReadonlyMap<string, string>;
+}
+
+/** An entry below `.ai-team/`, with its repo-relative path. */
+export interface TreeEntry extends FolderEntry {
+  rel: string;
+}
+
+export interface DoctorState {
+  root: string;
+  gitRoot: string | undefined;
+  /** This create-squad's version. */
+  version: string;
+  squad: SquadState;
+  /** Facts of every path a check looks at: the squad's, the owned files', registry members' folders, the agents'. */
+  paths: ReadonlyMap<string, PathFacts>;
+  coordinatorText: string | undefined;
+  /** The merge=union lines `.gitattributes` lacks (comment lines included, as init would add them). */
+  gitattributesMissing: string[];
+  owned: OwnedFile[];
+  /** Undefined when the roster cannot be read (a finding of its own). */
+  profiles: ProfilesRead | undefined;
+  skills: {
+    discovery: Discovery;
+    /** Each discovered skill read whole and validated, by location. */
+    full: ReadonlyMap<string, SkillReport>;
+    /** The SKILL.md text of skills in folders upgrade converts from the original Squad's style, by location. */
+    originalText: ReadonlyMap<string, string | undefined>;
+  };
+  mcp: { unread: UnreadMcpConfig[]; detection: McpConfigDetection | undefined; where: McpDetectOptions };
+  leftovers: {
+    /** The entries of each folder outside `.ai-team/` that create-squad writes into ("." is the root). */
+    outside: { dir: string; entries: FolderEntry[] }[];
+    /** Every entry below `.ai-team/` (dot-entries included, symlinks not followed). */
+    squadTree: TreeEntry[];
+    /** The entries of the team skills folder. */
+    teamSkills: FolderEntry[];
+  };
+  /** The squad lock, when one is there. */
+  lock: { owner: LockOwner | undefined; stale: boolean } | undefined;
+}
+
+/**
+ * Folders outside .ai-team/ that create-squad writes files into: where a killed write may have left
+ * its temporary file ("." is the repository root, for .gitattributes).
+ */
+export const OUTSIDE_WRITE_DIRS = [path.posix.dirname(COORDINATOR_PATH), TEMPLATES_COPY_DIR, path.posix.dirname(GITATTRIBUTES_PATH)];
+
+function readText(root: string, relPath: string): string | undefined {
+  try {
+    return readBytesIfExists(resolveIn(root, relPath))?.toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function walkTree(root: string, rel: string, into: TreeEntry[]): void {
+  for (const entry of listFolder(root, rel)) {
+    const childRel = `${rel}/${entry.name}`;
+    into.push({ ...entry, rel: childRel });
+    if (entry.folder) walkTree(root, childRel, into);
+  }
+}
+
+async function readProfiles(root: string, squad: SquadState, discovery: Discovery, probe: (rel: string) => void): Promise<ProfilesRead | undefined> {
+  if (squad.paths.get(squadPaths.team)?.readProblem !== undefined) return undefined; // activeMembers would refuse the roster
+  let members: ProfileMember[];
+  try {
+    members = activeMembersOf(squad.agents);
+  } catch (error) {
+    if (isSquadError(error)) return undefined;
+    throw error;
+  }
+  const names = listFolder(root, AGENTS_DIR).map((entry) => entry.name).filter((name) => !isIgnoredEntry(name));
+  const texts = new Map<string, string | undefined>();
+  for (const name of names) texts.set(`${AGENTS_DIR}/${name}`, readText(root, `${AGENTS_DIR}/${name}`));
+  const skills = squadSkillsOf(discovery);
+  const expected = new Map<string, string>();
+  for (const member of members) {
+    const relPath = memberProfilePath(member.folder);
+    probe(relPath);
+    if (!texts.has(relPath)) texts.set(relPath, readText(root, relPath));
+    if (texts.get(relPath) !== undefined) expected.set(member.folder, await memberProfileText(root, member, { squad: skills }));
+  }
+  for (const name of names) {
+    const folder = profileFolder(`${AGENTS_DIR}/${name}`);
+    if (folder !== undefined) probe(alumniDir(folder));
+  }
+  return { members, texts, names, expected };
+}
+
+/** Read everything doctor's checks need from the squad at `root`. */
+export async function readDoctorState(root: string, options: DoctorOptions = {}): Promise<DoctorState> {
+  const squad = readSquadState(root);
+  const paths = new Map(squad.paths);
+  const probe = (relPath: string) => {
+    if (!paths.has(relPath)) paths.set(relPath, probePath(root, relPath));
+  };
+  const where: McpDetectOptions = { root, cwd: options.cwd, home: options.home, env: options.env };
+  const base = { root, gitRoot: options.gitRoot, version: packageVersion(), squad };
+  if (squad.missing) {
+    return {
+      ...base,
+      paths,
+      coordinatorText: undefined,
+      gitattributesMissing: [],
+      owned: [],
+      profiles: undefined,
+      skills: { discovery: { skills: [], overridden: [], warnings: [] }, full: new Map(), originalText: new Map() },
+      mcp: { unread: [], detection: undefined, where },
+      leftovers: { outside: [], squadTree: [], teamSkills: [] },
+      lock: undefined,
+    };
+  }
+
+  const owned = await shippedOwnedFiles();
+  for (const file of owned) probe(file.path);
+  for (const entry of squad.agentEntries) probe(`${squadPaths.agents}/${entry.name}`);
+  if (squad.casting.registry.state === 'ok') {
+    for (const member of squad.casting.registry.value.members) {
+      probe(agentDir(member.folder));
+      probe(alumniDir(member.folder));
+    }
+  }
+
+  const discovery = discoverSkills(root);
+  const full = new Map<string, SkillReport>();
+  const originalText = new Map<string, string | undefined>();
+  for (const skill of discovery.skills) {
+    full.set(skill.location, inspectSkill(skill.file, { readBody: true }));
+    if (isConvertedLocation(skill.location)) originalText.set(skill.location, readTextIfExists(skill.file));
+  }
+  const profiles = await readProfiles(root, squad, discovery, probe);
+
+  const usesMcp = discovery.skills.some((skill) => skill.valid && skill.mcpServers.length > 0);
+  const squadTree: TreeEntry[] = [];
+  walkTree(root, squadPaths.root, squadTree);
+  const lockPath = path.join(root, LOCK_FILE);
+  let lock: DoctorState['lock'];
+  if (fs.existsSync(lockPath)) {
+    const owner = readLockOwner(lockPath);
+    lock = { owner, stale: isStaleLock(lockPath, owner) };
+  }
+
+  return {
+    ...base,
+    paths,
+    coordinatorText: readTextIfExists(resolveIn(root, COORDINATOR_PATH)), // owned: read through a link (see confined.ts)
+    gitattributesMissing: (await planGitattributes(root)).added,
+    owned,
+    profiles,
+    skills: { discovery, full, originalText },
+    mcp: { unread: unreadMcpConfigFiles(where), detection: usesMcp ? await detectMcpConfig(where) : undefined, where },
+    leftovers: {
+      outside: OUTSIDE_WRITE_DIRS.map((dir) => ({ dir, entries: listFolder(root, dir) })),
+      squadTree,
+      teamSkills: listFolder(root, TEAM_SKILLS_DIR),
+    },
+    lock,
+  };
+}
