@@ -601,8 +601,8 @@ function withReferenceValue(value: unknown): Record<string, unknown> {
 }
 
 describe('import interrupted', () => {
-  /** Kill after the k-th write. Planning copies state files to the system's temporary folder: a kill there leaves them in this test's own. */
-  const crashAfter = (k: number) => ({ CREATE_SQUAD_CRASH_AFTER_WRITES: String(k), TMPDIR: tempDir('squad-tmp-') });
+  /** Kill after the k-th write. */
+  const crashAfter = (k: number) => ({ CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) });
 
   /** The smallest k for which the import is not killed (its number of writes + 1), by bisection. */
   async function writesOf(args: string[], prepare: () => string): Promise<number> {

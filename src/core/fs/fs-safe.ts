@@ -137,7 +137,8 @@ export function relativePathProblem(relPath: string): string | undefined {
   return undefined;
 }
 
-function unsafe(relPath: string, reason: string): SquadError {
+/** The error for a path create-squad refuses to write (see pathProblem). */
+export function unsafePathError(relPath: string, reason: string): SquadError {
   return new SquadError('UNSAFE_PATH', `refusing to write ${relPath}: ${reason}`, {
     hint: 'create-squad only writes inside the target repository and never through symlinks',
   });
@@ -201,7 +202,7 @@ export function pathProblem(root: string, relPath: string, options: InsideOption
  */
 export function resolveInside(root: string, relPath: string, options: InsideOptions = {}): string {
   const problem = pathProblem(root, relPath, options);
-  if (problem) throw unsafe(relPath, problem);
+  if (problem) throw unsafePathError(relPath, problem);
   return path.join(realRoot(root), ...relPath.split('/'));
 }
 

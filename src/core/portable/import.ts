@@ -4,8 +4,8 @@
  *
  * Order of work, so that a failure or a kill never loses anything:
  *   1. read and validate the whole file (squad-format.ts), check the target (symlinks, an existing
- *      squad: refused without `force`), plan every file, what init adds included (planned against
- *      a scratch copy of the imported state files outside the repository): nothing is written to
+ *      squad: refused without `force`), plan every file, what init adds included (planned from
+ *      the imported state files alone, in memory): nothing is written to
  *      the repository before all of it passed, and `--dry-run` reports from this same plan;
  *   2. build the complete new `.ai-team/` in a hidden staging folder at the repository root
  *      (`.ai-team-import-staging-{pid}-{random}/`; those that killed imports left are removed
@@ -35,7 +35,6 @@
  * validate` checks it: an invalid one is imported all the same, with a note naming its first error.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   CASTING_SCHEMA,
@@ -95,7 +94,8 @@ import {
   teamSkillDir,
 } from '../base/paths.js';
 import { listAgents, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad, retargetRosterCharters, type RosterMember } from '../squad/roster.js';
-import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, planOwnedFiles, planScaffold, renderMemberFiles, type PlannedFile } from '../squad/scaffold.js';
+import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, decideScaffold, planOwnedFiles, renderMemberFiles, type PlannedFile } from '../squad/scaffold.js';
+import { scaffoldStateFromFiles } from '../squad/scaffold-state.js';
 import { parseSkill, skillMetadata } from '../skills/skill.js';
 import { validateSkill } from '../skills/validate.js';
 import {
@@ -131,12 +131,6 @@ export const IMPORTED_SUFFIX = '-imported';
 export const BUILTIN_AUTHOR = 'squad';
 /** The role of an imported member whose role nothing in the file states. */
 const DEFAULT_ROLE = 'Member';
-/**
- * The scratch folder planning uses in the system's temporary folder: this prefix and a work id
- * (fs-safe's workId), so that one a killed import left is removed by the next import.
- */
-const PLAN_FOLDER_PREFIX = 'create-squad-import-plan-';
-const PLAN_FOLDER_PATTERN = /^create-squad-import-plan-(\d+)-[0-9a-f]{8}$/;
 
 export interface ImportOptions {
   /** Replace an existing squad (archived, never deleted). */
@@ -579,37 +573,26 @@ interface SquadPlan {
 }
 
 /**
- * What init adds to the imported squad, planned before anything is written to the repository:
- * planScaffold reads a squad from disk, so it runs against a scratch copy of the imported state
- * files (team files, casting, charters, histories: all it reads) in the system's temporary folder,
- * removed right after. A dry run and a real run report from this one plan.
+ * What init adds to the imported squad, planned before anything is written to the repository, from
+ * the imported state files (team files, casting, charters, histories) alone, as if they were all the
+ * repository held. A dry run and a real run report from this one plan.
  */
-async function planSquad(state: readonly StagedFile[], outsideManifest: Record<string, string>, now: Date, version: string): Promise<SquadPlan> {
-  const tmp = os.tmpdir();
-  sweepDebris(tmp, PLAN_FOLDER_PATTERN, 'dir');
-  const scratchName = `${PLAN_FOLDER_PREFIX}${workId()}`;
-  const scratch = path.join(tmp, scratchName);
-  const release = holdWorkPath(scratch);
-  try {
-    for (const file of state) {
-      const { data, mode } = decodeFile(file.entry);
-      writeStagedFile(scratch, file.path, data, { mode });
-    }
-    const plan = await planScaffold(scratch, { team: false, now, version });
-    const files = plan.files.filter((f) => insideSquad(f.path) && f.kind !== 'manifest');
-    const manifestFiles = Object.fromEntries(Object.entries(plan.manifest.files).filter(([relPath]) => insideSquad(relPath)));
-    const teamText = state.find((f) => f.path === squadPaths.team)?.entry ?? files.find((f) => f.path === squadPaths.team)?.content;
-    return {
-      files,
-      manifest: serializeManifest({ schema: MANIFEST_SCHEMA, version, files: { ...manifestFiles, ...outsideManifest } }),
-      universe: plan.universe,
-      notes: plan.notes,
-      roster: typeof teamText === 'string' ? parseRoster(teamText) : [],
-    };
-  } finally {
-    removeQuietly(tmp, scratchName);
-    release();
-  }
+async function planSquad(root: string, state: readonly StagedFile[], outsideManifest: Record<string, string>, now: Date, version: string): Promise<SquadPlan> {
+  const imported = scaffoldStateFromFiles(
+    root,
+    state.map((file) => ({ path: file.path, data: decodeFile(file.entry).data })),
+  );
+  const plan = await decideScaffold(imported, { team: false, now, version }, await shippedOwnedFiles(version));
+  const files = plan.files.filter((f) => insideSquad(f.path) && f.kind !== 'manifest');
+  const manifestFiles = Object.fromEntries(Object.entries(plan.manifest.files).filter(([relPath]) => insideSquad(relPath)));
+  const teamText = state.find((f) => f.path === squadPaths.team)?.entry ?? files.find((f) => f.path === squadPaths.team)?.content;
+  return {
+    files,
+    manifest: serializeManifest({ schema: MANIFEST_SCHEMA, version, files: { ...manifestFiles, ...outsideManifest } }),
+    universe: plan.universe,
+    notes: plan.notes,
+    roster: typeof teamText === 'string' ? parseRoster(teamText) : [],
+  };
 }
 
 /** Import `file` (absolute path) into the repository at `root`. */
@@ -645,6 +628,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   for (const planned of outside.files) checkWritableDir(path.dirname(resolveInside(root, planned.path)));
   if (gitattributes.content !== undefined) resolveInside(root, GITATTRIBUTES_PATH);
   const squad = await planSquad(
+    root,
     overlay.files.filter((f) => f.kind === 'state'),
     outside.manifestFiles,
     now,

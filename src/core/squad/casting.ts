@@ -195,8 +195,13 @@ export interface Taken {
  * and names) and every folder under `.ai-team/agents/`.
  */
 export function takenNames(root: string, members: readonly { folder: string; name: string }[]): Taken {
+  return takenNamesFrom(readDirNames(resolveIn(root, squadPaths.agents)), members);
+}
+
+/** takenNames from the names in `.ai-team/agents/`, as read. */
+export function takenNamesFrom(agentFolders: readonly string[], members: readonly { folder: string; name: string }[]): Taken {
   return {
-    folders: new Set([SCRIBE_AGENT, ...members.map((m) => m.folder), ...readDirNames(resolveIn(root, squadPaths.agents))]),
+    folders: new Set([SCRIBE_AGENT, ...members.map((m) => m.folder), ...agentFolders]),
     names: new Set([SCRIBE_NAME, ...members.map((m) => m.name)].map((name) => name.toLowerCase())),
   };
 }
@@ -497,8 +502,13 @@ export interface CastingState {
 
 /** The squad's casting files, read defensively, in create-squad's shapes or the original Squad's. */
 export function readCasting(root: string): CastingState {
+  return castingFromTexts((relPath) => readTextIfExists(resolveIn(root, relPath)));
+}
+
+/** readCasting from the texts of the casting files (`textOf` gives undefined for a missing one). */
+export function castingFromTexts(textOf: (relPath: string) => string | undefined): CastingState {
   const read = <T>(relPath: string, parse: (text: string) => CastingRead<T>): CastingRead<T> => {
-    const text = readTextIfExists(resolveIn(root, relPath));
+    const text = textOf(relPath);
     return text === undefined ? { state: 'missing' } : parse(text);
   };
   const registry = read(squadPaths.castingRegistry, (text) => parseRegistry(text, { legacy: true }));

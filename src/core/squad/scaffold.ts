@@ -25,17 +25,15 @@ import {
   createPolicy,
   legacyUsedUniverses,
   policyFromRecords,
-  readCasting,
   resolveUniverse,
   serializePolicy,
-  takenNames,
+  takenNamesFrom,
   type CastEntry,
   type CastResult,
   type CastingPolicy,
 } from './casting.js';
-import { readStateText } from '../fs/confined.js';
 import { SquadError, usageError } from '../base/errors.js';
-import { existsInside, pathProblem, readBytesIfExists, readTextIfExists, resolveInside, sha256, writeFileAtomic } from '../fs/fs-safe.js';
+import { readTextIfExists, resolveInside, sha256, writeFileAtomic } from '../fs/fs-safe.js';
 import type { Manifest } from './manifest.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { tableRecords, type TableRecord } from '../base/md-table.js';
@@ -43,11 +41,13 @@ import { folderNameProblem } from '../base/names.js';
 import { isShippedContent, shippedOwnedFiles, type OwnedFile } from './owned.js';
 import { SCRIBE_AGENT, agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths, stateTemplate } from '../base/paths.js';
 import { checkRoleList, defaultRoles, findRolePreset } from './roles.js';
-import { isRosterHeader, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad } from './roster.js';
+import { isRosterHeader, parseRoster } from './roster.js';
 import { renderTemplate } from '../fs/templates.js';
 import { compareCodePoints } from '../base/util.js';
 import { memberProfilePath } from './agents/member-profile.js';
-import { memberProfileText, readSquadSkills } from './agents/profile-input.js';
+import { memberProfileText } from './agents/profile-input.js';
+import { existsIn, readOwnedState, readScaffoldState, type OwnedState, type ScaffoldState } from './scaffold-state.js';
+import type { EntryKind } from './state.js';
 import { packageVersion } from '../fs/version.js';
 
 /** The state templates init renders (their raw copies go to .ai-team-templates/). */
@@ -209,18 +209,6 @@ export async function renderMemberRows(member: ScaffoldMember, project: ProjectC
   };
 }
 
-/**
- * Whether anything (file, folder, symlink, even a dangling one) is at `relPath`. Refuses
- * (UNSAFE_PATH) a path whose folders lead outside the root; a symlink as the last part is just there.
- */
-function exists(root: string, relPath: string): boolean {
-  const slash = relPath.lastIndexOf('/');
-  if (slash !== -1 && pathProblem(root, relPath.slice(0, slash), { allowFinalSymlink: true }) !== undefined) {
-    resolveInside(root, relPath, { allowFinalSymlink: true }); // throws UNSAFE_PATH, naming relPath
-  }
-  return existsInside(root, relPath);
-}
-
 function sameLine(a: string, b: string): boolean {
   const norm = (line: string) => line.trim().split(/\s+/).join(' ');
   return norm(a) === norm(b);
@@ -231,63 +219,81 @@ function sameLine(a: string, b: string): boolean {
  * `base` is the text it was planned on. Never throws for what is at that path: a symlink (wherever
  * it points, if anywhere) is left as it is, with a note; a folder or an unreadable file is left alone.
  */
-export async function planGitattributes(root: string): Promise<{ added: string[]; content?: string; base?: string; existed: boolean; note?: string }> {
+export async function planGitattributes(root: string): Promise<GitattributesPlan> {
+  const abs = resolveIn(root, squadPaths.gitattributes);
+  let kind: EntryKind;
+  try {
+    const stat = fs.lstatSync(abs);
+    kind = stat.isSymbolicLink() ? 'symlink' : stat.isFile() ? 'file' : stat.isDirectory() ? 'folder' : 'other';
+  } catch {
+    kind = 'missing';
+  }
+  return planGitattributesFrom({ kind, text: kind === 'missing' ? '' : kind === 'symlink' ? undefined : readTextIfExists(abs) });
+}
+
+export interface GitattributesPlan {
+  added: string[];
+  content?: string;
+  base?: string;
+  existed: boolean;
+  note?: string;
+}
+
+/** planGitattributes from what stands at `.gitattributes` and its text (undefined: not a readable file). */
+export async function planGitattributesFrom(existing: { kind: EntryKind; text: string | undefined }): Promise<GitattributesPlan> {
   const wanted = (await renderTemplate(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS }))
     .split('\n')
     .filter((line) => line.trim() !== '');
-  const abs = resolveIn(root, squadPaths.gitattributes);
-  let stat: fs.Stats | undefined;
-  try {
-    stat = fs.lstatSync(abs);
-  } catch {
-    stat = undefined;
-  }
-  const existed = stat !== undefined;
-  if (stat?.isSymbolicLink()) {
+  const existed = existing.kind !== 'missing';
+  if (existing.kind === 'symlink') {
     return { added: [], existed, note: `${squadPaths.gitattributes} is a symlink; it was left as it is (add the merge=union lines yourself)` };
   }
-  const existing = existed ? readTextIfExists(abs) : '';
-  if (existing === undefined) return { added: [], existed }; // a folder, or unreadable: leave it alone
-  const have = existing.split('\n');
+  const current = existing.text;
+  if (current === undefined) return { added: [], existed }; // a folder, or unreadable: leave it alone
+  const have = current.split('\n');
   const missingRules = wanted.filter((line) => !line.startsWith('#') && !have.some((h) => sameLine(h, line)));
   if (missingRules.length === 0) return { added: [], existed };
   // The comment line goes with the rules, unless it is already there.
   const added = wanted.filter((line) => (line.startsWith('#') ? !have.some((h) => sameLine(h, line)) : missingRules.includes(line)));
-  const eol = existing.includes('\r\n') ? '\r\n' : '\n';
-  const head = existing === '' || existing.endsWith('\n') ? existing : `${existing}${eol}`;
-  return { added, content: `${head}${added.map((line) => `${line}${eol}`).join('')}`, base: existing, existed };
+  const eol = current.includes('\r\n') ? '\r\n' : '\n';
+  const head = current === '' || current.endsWith('\n') ? current : `${current}${eol}`;
+  return { added, content: `${head}${added.map((line) => `${line}${eol}`).join('')}`, base: current, existed };
 }
 
 /**
  * Squad-owned files: planned when missing; recorded in the manifest when planned, or when the file
  * already there is exactly what this version ships (a file the user changed is not claimed).
  */
-export function planOwnedFiles(
-  root: string,
-  owned: readonly OwnedFile[],
-): { files: PlannedFile[]; skipped: string[]; manifestFiles: Record<string, string>; notes: string[] } {
+export function planOwnedFiles(root: string, owned: readonly OwnedFile[]): OwnedFilesPlan {
+  return planOwnedFilesIn(readOwnedState(root, owned), owned);
+}
+
+export interface OwnedFilesPlan {
+  files: PlannedFile[];
+  skipped: string[];
+  manifestFiles: Record<string, string>;
+  notes: string[];
+}
+
+/** planOwnedFiles from what was read. */
+export function planOwnedFilesIn(state: OwnedState, owned: readonly OwnedFile[]): OwnedFilesPlan {
   const files: PlannedFile[] = [];
   const skipped: string[] = [];
   const notes: string[] = [];
   const manifestFiles: Record<string, string> = {};
   for (const file of owned) {
     const hash = sha256(file.content);
-    if (!exists(root, file.path)) {
+    if (!existsIn(state, file.path)) {
       files.push({ path: file.path, content: file.content, mode: file.mode, kind: 'owned' });
       manifestFiles[file.path] = hash;
       continue;
     }
     skipped.push(file.path);
-    if (fs.lstatSync(resolveIn(root, file.path)).isSymbolicLink()) {
+    if (state.entries.get(file.path) === 'symlink') {
       notes.push(`${file.path} is a symlink; it was left as it is (replace it with a real file, then run "create-squad upgrade")`);
       continue;
     }
-    let current: Buffer | undefined;
-    try {
-      current = readBytesIfExists(resolveIn(root, file.path));
-    } catch {
-      current = undefined; // too large to be what this version ships
-    }
+    const current = state.ownedBytes.get(file.path);
     if (current && isShippedContent(current, file.content)) manifestFiles[file.path] = hash;
   }
   return { files, skipped, manifestFiles, notes };
@@ -313,10 +319,19 @@ function refuseMemberFolders(members: readonly ScaffoldMember[], source: string)
  * a `root` inside a squad's `.ai-team/` or a member whose folder name cannot be made.
  */
 export async function planScaffold(root: string, options: ScaffoldOptions = {}): Promise<ScaffoldPlan> {
-  refuseInsideSquad(root);
-  refuseBesideOriginalSquad(root);
-  const now = options.now ?? new Date();
   const version = options.version ?? packageVersion();
+  const owned = await shippedOwnedFiles(version);
+  return decideScaffold(readScaffoldState(root, owned), { ...options, version }, owned);
+}
+
+/**
+ * planScaffold from what was read (readScaffoldState, or scaffoldStateFromFiles for an import): it
+ * decides without touching the disk.
+ */
+export async function decideScaffold(state: ScaffoldState, options: ScaffoldOptions & { version: string }, owned: readonly OwnedFile[]): Promise<ScaffoldPlan> {
+  const { root } = state;
+  const { version } = options;
+  const now = options.now ?? new Date();
   const wantTeam = options.team !== false;
   if (!wantTeam && options.roles !== undefined) {
     throw usageError('--roles and --no-team contradict each other', 'give roles to cast a team, or --no-team for infrastructure only');
@@ -331,16 +346,16 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   const skipped: string[] = [];
   const add = (path: string, content: string | Buffer, kind: PlannedKind = 'state', mode = MODE): void => {
     if (files.some((file) => file.path === path)) return; // planned already (a roster row given twice)
-    if (exists(root, path)) skipped.push(path);
+    if (existsIn(state, path)) skipped.push(path);
     else files.push({ path, content, mode, kind });
   };
 
-  const teamExists = exists(root, squadPaths.team);
-  const teamText = teamExists ? readStateText(root, squadPaths.team) : undefined;
+  const teamExists = existsIn(state, squadPaths.team);
+  const teamText = teamExists ? state.teamText : undefined;
   if (teamExists && teamText === undefined) {
     notes.push(`${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file): restore it from git, or remove it and run init again to rebuild it`);
   }
-  const casting = readCasting(root);
+  const { casting } = state;
   const fromTeam = teamText === undefined ? { project: '', stack: '', owner: '' } : parseProjectContext(teamText);
   const project: ProjectContext = {
     project: options.project ?? fromTeam.project,
@@ -379,7 +394,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
     // The registry keeps every name ever cast; a member whose folder moved to the alumni folder
     // retired, and a rebuilt roster must not bring them back.
     const markedRetired = new Set(casting.registry.state === 'ok' ? (casting.registry.value.retired ?? []) : []);
-    const retired = registryMembers.filter((m) => (exists(root, alumniDir(m.folder)) || markedRetired.has(m.folder)) && !exists(root, agentDir(m.folder)));
+    const retired = registryMembers.filter((m) => (existsIn(state, alumniDir(m.folder)) || markedRetired.has(m.folder)) && !existsIn(state, agentDir(m.folder)));
     results = registryMembers.filter((m) => !retired.includes(m)).map((entry) => ({ entry, event: 'cast' }));
     ignoredRoles(`the casting registry already lists the team`);
     if (retired.length > 0) {
@@ -396,7 +411,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
     );
   } else {
     teamSource = 'cast';
-    results = castTeam(roles, policy, takenNames(root, []));
+    results = castTeam(roles, policy, takenNamesFrom(state.agentFolders, []));
     notes.push(...roleList.notes);
   }
   const cast: CastEntry[] = results.map((result) => result.entry);
@@ -416,7 +431,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   }
   add(charterPath(SCRIBE_AGENT), await renderTemplate(STATE_TEMPLATES.scribeCharter, templateMember(SCRIBE_MEMBER)));
   // Each member with files, and the Scribe, as a Copilot agent the coordinator can spawn by name.
-  const squadSkills = readSquadSkills(root);
+  const squadSkills = state.squadSkills;
   for (const member of [...members.filter((m) => !withoutFiles.has(m.folder)), SCRIBE_MEMBER]) {
     add(memberProfilePath(member.folder), await memberProfileText(root, { folder: member.folder, displayName: member.name, role: member.role }, { version, squad: squadSkills }));
   }
@@ -427,14 +442,13 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
   add(squadPaths.ceremonies, await renderTemplate(STATE_TEMPLATES.ceremonies, data));
   for (const folder of KEEP_FOLDERS) add(`${folder}/${KEEP_FILE}`, '');
 
-  const owned = await shippedOwnedFiles(version);
-  const ownedPlan = planOwnedFiles(root, owned);
+  const ownedPlan = planOwnedFilesIn(state, owned);
   notes.push(...ownedPlan.notes);
   files.push(...ownedPlan.files);
   skipped.push(...ownedPlan.skipped);
   const manifestFiles = ownedPlan.manifestFiles;
 
-  const gitattributes = await planGitattributes(root);
+  const gitattributes = await planGitattributesFrom(state.gitattributes);
   if (gitattributes.note) notes.push(gitattributes.note);
   if (gitattributes.content !== undefined) {
     const update = gitattributes.existed ? { update: true, base: gitattributes.base ?? '' } : {};
@@ -460,7 +474,7 @@ export async function planScaffold(root: string, options: ScaffoldOptions = {}):
     universe: policy.universe,
     teamSource,
     project,
-    owned,
+    owned: [...owned],
     manifest,
     gitattributesAdded: gitattributes.added,
     notes,

@@ -1,7 +1,7 @@
 /**
- * Doctor reads once, then decides: every check group runs on the state `readDoctorState` read, with
- * the file system switched off (each function of node:fs throws), and says exactly what the whole
- * doctor says.
+ * Read once, then decide: doctor's check groups and the scaffold planner run on the state their read
+ * step read, with the file system switched off (each function of node:fs throws), and say exactly
+ * what the whole command says.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,30 +10,47 @@ import { FINDING_CODES, isKnownFindingCode } from '../../src/core/doctor/catalog
 import { SQUAD_CHECKS, diagnose, runDoctor } from '../../src/core/doctor/doctor.js';
 import { readDoctorState } from '../../src/core/doctor/read.js';
 import { readSquadState } from '../../src/core/squad/state.js';
+import { decideScaffold, planScaffold } from '../../src/core/squad/scaffold.js';
+import { readScaffoldState, scaffoldStateFromFiles } from '../../src/core/squad/scaffold-state.js';
+import { shippedOwnedFiles } from '../../src/core/squad/owned.js';
+import { packageVersion } from '../../src/core/fs/version.js';
 import { cleanupTempDirs, runOk, skillMd, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
-/** Run `fn` with every function of node:fs (and fs.promises) throwing. */
+/** Make every function of node:fs (and fs.promises) throw; returns the switch back on. */
+function switchOffFileSystem(): () => void {
+  const off = <O extends object>(object: O, shown: string) =>
+    Object.keys(object)
+      .filter((key) => typeof (object as Record<string, unknown>)[key] === 'function' && /^[a-z]/.test(key))
+      .map((key) =>
+        vi.spyOn(object as Record<string, () => unknown>, key).mockImplementation(() => {
+          throw new Error(`a check touched the file system: ${shown}${key}`);
+        }),
+      );
+  const spies = [...off(fs, 'fs.'), ...off(fs.promises, 'fs.promises.')];
+  return () => {
+    for (const spy of spies) spy.mockRestore();
+  };
+}
+
+/** Run `fn` with the file system switched off. */
 function withoutFileSystem<T>(fn: () => T): T {
-  const spies = [
-    ...Object.keys(fs).filter((key) => typeof (fs as unknown as Record<string, unknown>)[key] === 'function' && /^[a-z]/.test(key)),
-  ].map((key) =>
-    vi.spyOn(fs as unknown as Record<string, () => unknown>, key).mockImplementation(() => {
-      throw new Error(`a check touched the file system: fs.${key}`);
-    }),
-  );
-  const promiseSpies = Object.keys(fs.promises)
-    .filter((key) => typeof (fs.promises as unknown as Record<string, unknown>)[key] === 'function')
-    .map((key) =>
-      vi.spyOn(fs.promises as unknown as Record<string, () => unknown>, key).mockImplementation(() => {
-        throw new Error(`a check touched the file system: fs.promises.${key}`);
-      }),
-    );
+  const restore = switchOffFileSystem();
   try {
     return fn();
   } finally {
-    for (const spy of [...spies, ...promiseSpies]) spy.mockRestore();
+    restore();
+  }
+}
+
+/** withoutFileSystem for an async `fn`: the switch stays off until it settles. */
+async function withoutFileSystemAsync<T>(fn: () => Promise<T>): Promise<T> {
+  const restore = switchOffFileSystem();
+  try {
+    return await fn();
+  } finally {
+    restore();
   }
 }
 
@@ -86,5 +103,35 @@ describe('doctor: read once, then pure checks', () => {
     const report = await runDoctor(root, { home: path.join(root, 'no-home'), env: {} });
     for (const finding of report.findings) expect(isKnownFindingCode(finding.code), finding.code).toBe(true);
     expect(Object.keys(FINDING_CODES).length).toBeGreaterThan(40);
+  });
+});
+
+describe('init: read once, then plan without the disk', () => {
+  it('decideScaffold plans from what readScaffoldState read, with node:fs off, exactly as planScaffold does', async () => {
+    const root = await troubledSquad();
+    const now = new Date('2026-01-02T03:04:05Z');
+    const version = packageVersion();
+    const owned = await shippedOwnedFiles(version);
+    const whole = await planScaffold(root, { now, version });
+    const state = readScaffoldState(root, owned);
+    // Templates compile once per process: the first plan warmed them, as the command's own run would.
+    const pure = await withoutFileSystemAsync(() => decideScaffold(state, { now, version }, owned));
+    expect(pure).toEqual(whole);
+    expect(pure.files.map((f) => f.path)).toContain('.ai-team/routing.md'); // removed above: planned again
+  });
+
+  it('plans a squad given only as files, as import does, without writing anywhere', async () => {
+    const version = packageVersion();
+    const owned = await shippedOwnedFiles(version);
+    await planScaffold(tempRepo(), { version }); // warm the templates
+    const state = scaffoldStateFromFiles('/nowhere', [
+      { path: '.ai-team/team.md', data: '# Team\n\n## Members\n\n| Name | Role | Charter | Status |\n|---|---|---|---|\n| Ada | Lead | `.ai-team/agents/ada/charter.md` | ✅ Active |\n' },
+      { path: '.ai-team/agents/ada/charter.md', data: '# Ada\n' },
+    ]);
+    const plan = await withoutFileSystemAsync(() => decideScaffold(state, { team: false, version }, owned));
+    const paths = plan.files.map((f) => f.path);
+    expect(paths).toContain('.ai-team/agents/ada/history.md');
+    expect(paths).not.toContain('.ai-team/agents/ada/charter.md');
+    expect(plan.skipped).toContain('.ai-team/team.md');
   });
 });
