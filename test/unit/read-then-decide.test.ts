@@ -11,6 +11,7 @@ import { SQUAD_CHECKS, diagnose, runDoctor } from '../../src/core/doctor/doctor.
 import { readDoctorState } from '../../src/core/doctor/read.js';
 import { readSquadState } from '../../src/core/squad/state.js';
 import { decideScaffold, planScaffold } from '../../src/core/squad/scaffold.js';
+import { decideHire, planHire, readHireState } from '../../src/core/squad/hire.js';
 import { readScaffoldState, scaffoldStateFromFiles } from '../../src/core/squad/scaffold-state.js';
 import { shippedOwnedFiles } from '../../src/core/squad/owned.js';
 import { packageVersion } from '../../src/core/fs/version.js';
@@ -133,5 +134,18 @@ describe('init: read once, then plan without the disk', () => {
     expect(paths).toContain('.ai-team/agents/ada/history.md');
     expect(paths).not.toContain('.ai-team/agents/ada/charter.md');
     expect(plan.skipped).toContain('.ai-team/team.md');
+  });
+});
+
+describe('hire: read once, then plan without the disk', () => {
+  it('decideHire plans from what readHireState read, with node:fs off, exactly as planHire does', async () => {
+    const root = tempRepo();
+    await runOk(root, ['init', '--yes']);
+    const now = new Date('2026-01-02T03:04:05Z');
+    const whole = await planHire(root, { role: 'Tester', now });
+    const state = readHireState(root);
+    const pure = await withoutFileSystemAsync(() => decideHire(state, { role: 'Tester', now }));
+    expect(pure).toEqual(whole);
+    expect(pure.created.some((p) => p.endsWith('/charter.md'))).toBe(true);
   });
 });

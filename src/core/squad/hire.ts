@@ -21,9 +21,8 @@ import {
   legacyUsedUniverses,
   nextCast,
   policyFromRecords,
-  readCasting,
   serializePolicy,
-  takenNames,
+  takenNamesFrom,
   type CastEntry,
   type CastResult,
   type CastingEvent,
@@ -34,7 +33,7 @@ import { memberProfilePath } from './agents/member-profile.js';
 import { memberProfileText } from './agents/profile-input.js';
 import { readStateText } from '../fs/confined.js';
 import { SquadError, usageError } from '../base/errors.js';
-import { existsInside, resolveInside } from '../fs/fs-safe.js';
+import { existsIn, readSquadTree, refuseUnwritable, type ScaffoldState } from './scaffold-state.js';
 import { insertTableRecords, tableRecords, type TableRecord } from '../base/md-table.js';
 import { memberNameProblem, slugify } from '../base/names.js';
 import { SCRIBE_AGENT, agentDir, squadPaths } from '../base/paths.js';
@@ -108,13 +107,29 @@ function roleNotes(typed: string, member: ScaffoldMember, roster: readonly Roste
   ];
 }
 
+/** What a hire decides from: the squad's tree and state files, and routing.md's text. */
+export interface HireState extends ScaffoldState {
+  routingText: string | undefined;
+}
+
+/** Read what planHire needs; NO_SQUAD when there is no squad. */
+export function readHireState(root: string): HireState {
+  requireSquad(root);
+  return { ...readSquadTree(root), routingText: readStateText(root, squadPaths.routing) };
+}
+
 /** Plan a hire. Reads only; throws before anything is written when the input or the squad is wrong. */
 export async function planHire(root: string, options: HireOptions): Promise<HirePlan> {
   const [role] = checkRoles([options.role]) as [string];
-  requireSquad(root);
-  const teamText = readStateText(root, squadPaths.team);
+  return decideHire(readHireState(root), { ...options, role });
+}
+
+/** planHire from what was read: decides without touching the disk. `options.role` is checked already. */
+export async function decideHire(state: HireState, options: HireOptions): Promise<HirePlan> {
+  const { root, teamText } = state;
+  const role = options.role;
   if (teamText === undefined) {
-    if (existsInside(root, squadPaths.team)) {
+    if (existsIn(state, squadPaths.team)) {
       throw new SquadError('INVALID_INPUT', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
         hint: `restore the file from git, or remove what is at ${squadPaths.team} and run "create-squad init"; then hire again`,
       });
@@ -122,7 +137,7 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
     throw new SquadError('NOT_FOUND', `${squadPaths.team} is missing`, { hint: 'run "create-squad init" to recreate the missing files, then hire again' });
   }
 
-  const casting = readCasting(root);
+  const { casting } = state;
   const policyRead = readableCasting(casting.policy, squadPaths.castingPolicy);
   const registryRead = readableCasting(casting.registry, squadPaths.castingRegistry);
   const historyRead = readableCasting(casting.history, squadPaths.castingHistory);
@@ -139,7 +154,7 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
     const recorded = (historyRead?.value.events ?? []).findLast((e: Partial<CastingEvent>) => e?.folder === pending.folder);
     result = { entry: pending, event: recorded?.event ?? (pending.universe === null ? 'named' : 'cast') };
   } else {
-    const taken = takenNames(root, [...roster.map((m) => ({ folder: m.name, name: m.displayName })), ...registry.members]);
+    const taken = takenNamesFrom(state.agentFolders, [...roster.map((m) => ({ folder: m.name, name: m.displayName })), ...registry.members]);
     if (givenName !== undefined) {
       const folder = slugify(givenName);
       const problem = memberNameProblem(givenName);
@@ -165,15 +180,15 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
   const warnings: string[] = [];
   if (pending) warnings.push(`finishing the interrupted hire of ${member.name} (${member.role}): the casting registry already has them`);
   const create = (path: string, content: string) => {
-    if (existsInside(root, path)) {
+    if (existsIn(state, path)) {
       if (pending) return; // written before the interruption
       throw new SquadError('FILE_EXISTS', `${path} already exists`, { hint: 'choose another --name; hire never overwrites a file' });
     }
-    resolveInside(root, path); // refuses a path leading out of the repository now, not halfway through
+    refuseUnwritable(state, path); // refuses a path leading out of the repository now, not halfway through
     files.push({ path, content, mode: 0o644, kind: 'state' });
   };
   const rewrite = (path: string, base: string, content: string) => {
-    resolveInside(root, path); // refuses a symlink now, before the first write, not halfway through
+    refuseUnwritable(state, path); // refuses a symlink now, before the first write, not halfway through
     files.push({ path, content, mode: 0o644, kind: 'state', update: true, base });
   };
 
@@ -192,10 +207,10 @@ export async function planHire(root: string, options: HireOptions): Promise<Hire
   else if (events.length > 0) rewrite(squadPaths.castingHistory, historyRead.text, historyText);
 
   for (const file of await renderMemberFiles(member, project)) create(file.path, file.content);
-  create(memberProfilePath(member.folder), await memberProfileText(root, { folder: member.folder, displayName: member.name, role: member.role }));
+  create(memberProfilePath(member.folder), await memberProfileText(root, { folder: member.folder, displayName: member.name, role: member.role }, { squad: state.squadSkills }));
 
   const rows = await renderMemberRows(member, project, policy.universe);
-  const routingText = readStateText(root, squadPaths.routing);
+  const routingText = state.routingText;
   const routed = routingText === undefined ? undefined : tableRecords(routingText, isRoutingHeader)?.records.some((r) => r['route to'] === member.name);
   // The Scribe's rows stay last, in the routing table as in the roster.
   const scribeRoute = (record: TableRecord) => record['route to'] === SCRIBE_MEMBER.name;

@@ -143,6 +143,21 @@ export function readOwnedState(root: string, owned: readonly OwnedFile[], tree =
 export function readScaffoldState(root: string, owned: readonly OwnedFile[]): ScaffoldState {
   refuseInsideSquad(root);
   refuseBesideOriginalSquad(root);
+  return readSquadTree(root, owned);
+}
+
+/**
+ * Why a regular file cannot be written at `relPath` (a folder on the way is a link leading outside
+ * the repository or nowhere, or the file itself is a symlink): UNSAFE_PATH, as the writer would
+ * refuse it, but before the first write.
+ */
+export function refuseUnwritable(state: OwnedState, relPath: string): void {
+  existsIn(state, relPath);
+  if (state.entries.get(relPath) === 'symlink') throw unsafePathError(relPath, `${relPath} is a symlink`);
+}
+
+/** The squad's tree and state files as readScaffoldState reads them, without its refusals (hire, which needs a squad). */
+export function readSquadTree(root: string, owned: readonly OwnedFile[] = []): ScaffoldState {
   const tree = new TreeReader(root);
   tree.walk(squadPaths.root);
   tree.walk(AGENTS_DIR);
