@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The host-check: runs test/e2e/copilot-runtime.test.ts against the real Copilot runtime. It uses
+// The host-check: runs the tests that ask the real Copilot CLI and its runtime what they discover
+// (test/e2e/copilot-runtime.test.ts, native-skills.test.ts, mcp-hosts.test.ts). It uses
 // the install CREATE_SQUAD_COPILOT_SDK names, or installs @github/copilot and @github/copilot-sdk
 // into a temporary folder first (never into this package: neither is a dependency of create-squad).
 // When that install is impossible (no network, an unsupported platform), it says so and exits 0:
@@ -30,10 +31,12 @@ if (dir === undefined) {
   console.log(`host-check skipped: ${PACKAGES.join(' and ')} could not be installed here`);
   process.exit(0);
 }
-const run = spawnSync(npm, ['exec', '--', 'vitest', 'run', 'test/e2e/copilot-runtime.test.ts'], {
+const cli = path.join(dir, 'node_modules', '.bin', process.platform === 'win32' ? 'copilot.cmd' : 'copilot');
+const tests = ['test/e2e/copilot-runtime.test.ts', 'test/e2e/native-skills.test.ts', 'test/e2e/mcp-hosts.test.ts'];
+const run = spawnSync(npm, ['exec', '--', 'vitest', 'run', ...tests], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, CREATE_SQUAD_COPILOT_SDK: dir },
+  env: { ...process.env, CREATE_SQUAD_COPILOT_SDK: dir, ...(fs.existsSync(cli) ? { CREATE_SQUAD_COPILOT_CLI: cli } : {}) },
 });
 if (given === undefined) fs.rmSync(dir, { recursive: true, force: true });
 process.exit(run.status ?? 1);
