@@ -210,16 +210,57 @@ export function tempDir(prefix = 'squad-test-'): string {
   return fs.realpathSync(dir);
 }
 
-/** A fresh temporary git repository. */
+let emptyRepo: string | undefined;
+
+/**
+ * A fresh temporary git repository: a copy of one `git init` made once per test file (the same
+ * files a `git init` of its own writes, without starting git for every repository).
+ */
 export function tempRepo(): string {
+  if (emptyRepo === undefined) {
+    const template = tempDir('squad-git-init-');
+    const result = spawnSync('git', ['init', '-q', template], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`git init failed: ${result.stderr}`);
+    emptyRepo = template;
+  }
   const dir = tempDir('squad-repo-');
-  const result = spawnSync('git', ['init', '-q', dir], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`git init failed: ${result.stderr}`);
+  copyTree(emptyRepo, dir);
   return dir;
 }
 
-export function cleanupTempDirs(): void {
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+const initialised = new Map<string, string>();
+
+/**
+ * A fresh temporary git repository holding the squad `create-squad init …args` makes: `init` runs
+ * once per test file for each `args`, and each call returns a copy of that squad. For tests that
+ * need a squad to start from; tests of `init` itself run it.
+ */
+export async function initSquad(args: string[] = ['--yes']): Promise<string> {
+  const key = JSON.stringify(args);
+  let template = initialised.get(key);
+  if (template === undefined) {
+    template = tempRepo();
+    await runOk(template, ['init', ...args]);
+    initialised.set(key, template);
+  }
+  const dir = tempDir('squad-repo-');
+  copyTree(template, dir);
+  return dir;
+}
+
+/** Copy a folder tree: files with their modes, symlinks as links (never followed). */
+function copyTree(from: string, to: string): void {
+  fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+}
+
+/**
+ * Remove every temporary folder made so far. The removals run side by side: on a busy disk each
+ * file removed waits on the disk, and one after the other they cost seconds per test file.
+ */
+export async function cleanupTempDirs(): Promise<void> {
+  emptyRepo = undefined;
+  initialised.clear();
+  await Promise.all(made.splice(0).map((dir) => fs.promises.rm(dir, { recursive: true, force: true })));
 }
 
 /** Write files (path → content) under `root`, creating folders. */
