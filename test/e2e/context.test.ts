@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { InitData } from '../../src/commands/init.js';
 import { charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
 import { parseProjectContext } from '../../src/core/squad/scaffold.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, runOk, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 
 afterAll(cleanupTempDirs);
@@ -16,9 +16,7 @@ const BACKUPS = `${squadPaths.backups}/`;
 const run = runOk;
 
 async function squad(): Promise<string> {
-  const root = tempRepo();
-  await run(root, ['init', '--yes', '--project', 'A shop', '--stack', 'Node.js, Express', '--owner', 'Ada']);
-  return root;
+  return initSquad(['--yes', '--project', 'A shop', '--stack', 'Node.js, Express', '--owner', 'Ada']);
 }
 
 function state(root: string): Record<string, string> {

@@ -7,16 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COORDINATOR_PATH, squadPaths } from '../../src/core/base/paths.js';
-import { cleanupTempDirs, hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, initSquad, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { deadPid, debrisLeft } from '../helpers/debris.js';
 
 afterAll(cleanupTempDirs);
 
 async function squad(): Promise<string> {
-  const root = tempRepo();
-  const init = await runCli(['init', '--yes'], { cwd: root });
-  if (init.code !== 0) throw new Error(init.stderr);
-  return root;
+  return initSquad(['--yes']);
 }
 
 const temp = (base: string, pid: number, id = '0123abcd') => `.${base}.${pid}.${id}.tmp`;

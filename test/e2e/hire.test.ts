@@ -6,7 +6,7 @@ import { applyHire, planHire } from '../../src/core/squad/hire.js';
 import { charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
 import { parseRoster } from '../../src/core/squad/roster.js';
 import type { HireData } from '../../src/commands/hire.js';
-import { cleanupTempDirs, filesWithoutTimes, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, filesWithoutTimes, hashTree, initSquad, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 
 afterAll(cleanupTempDirs);
@@ -16,10 +16,7 @@ type HireJson = HireData & { ok: boolean };
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
 async function squad(args: string[] = []): Promise<string> {
-  const root = tempRepo();
-  const result = await runCli(['init', '--yes', ...args], { cwd: root });
-  if (result.code !== 0) throw new Error(result.stderr);
-  return root;
+  return initSquad(['--yes', ...args]);
 }
 
 /** Every file (path → content) except the ones a hire may change. */

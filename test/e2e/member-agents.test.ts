@@ -12,7 +12,7 @@ import { roleTools } from '../../src/core/squad/agents/role-tools.js';
 import { parseFrontmatterYaml, splitFrontmatter } from '../../src/core/skills/frontmatter.js';
 import { LOCK_FILE } from '../../src/core/fs/lock.js';
 import { alumniDir, squadPaths } from '../../src/core/base/paths.js';
-import { cleanupTempDirs, filesWithoutTimes, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, filesWithoutTimes, initSquad, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 import { fixtureRepo } from '../helpers/upgrade.js';
 
@@ -32,9 +32,7 @@ async function run(root: string, args: string[]) {
 }
 
 async function squad(): Promise<string> {
-  const root = tempRepo();
-  await run(root, ['init', '--yes']);
-  return root;
+  return initSquad(['--yes']);
 }
 
 /** The member's own skills as `prompt` lists them. */

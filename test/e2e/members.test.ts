@@ -8,7 +8,7 @@ import { parseRoster } from '../../src/core/squad/roster.js';
 import type { MemberChangeData } from '../../src/commands/member-change.js';
 import type { MembersData } from '../../src/commands/members.js';
 import type { RoleData } from '../../src/commands/role.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 
 afterAll(cleanupTempDirs);
@@ -20,8 +20,7 @@ const run = runOk;
 
 /** A squad of Keaton (Lead), Fenster (Core Dev), Hockney (Tester) and McManus (DevOps). */
 async function squad(): Promise<string> {
-  const root = tempRepo();
-  await run(root, ['init', '--yes', '--project', 'A shop', '--stack', 'Node.js']);
+  const root = await initSquad(['--yes', '--project', 'A shop', '--stack', 'Node.js']);
   await run(root, ['hire', 'devops']);
   return root;
 }

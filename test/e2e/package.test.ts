@@ -28,27 +28,29 @@ const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'ut
 describe('the published package', () => {
   let packDir: string;
   let tarball: string;
+  let packedFiles: string[];
   let app: string;
 
   beforeAll(() => {
     packDir = tempDir('squad-pack-');
     const packed = run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], REPO_ROOT);
     expect(packed.code, packed.stderr).toBe(0);
-    const [info] = JSON.parse(packed.stdout) as { filename: string }[];
+    const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     tarball = path.join(packDir, info!.filename);
+    packedFiles = info!.files.map((f) => f.path);
 
     app = tempDir('squad-app-');
     fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-    const installed = run(NPM, ['install', '--no-audit', '--no-fund', tarball], app);
+    // Dependencies come from npm's cache when it has them (the registry otherwise).
+    const installed = run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app);
     expect(installed.code, installed.stderr).toBe(0);
   }, 300_000);
 
   it('ships exactly what runs: dist, bin, templates, the coordinator, README, LICENSE', () => {
-    const listed = run(NPM, ['pack', '--ignore-scripts', '--dry-run', '--json'], REPO_ROOT);
-    const [info] = JSON.parse(listed.stdout) as { files: { path: string }[] }[];
-    const tops = [...new Set(info!.files.map((f) => f.path.split('/')[0]!))].sort();
+    // What the tarball the other tests install holds, as npm pack listed it.
+    const paths = packedFiles;
+    const tops = [...new Set(paths.map((p) => p.split('/')[0]!))].sort();
     expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'index.js', 'package.json', 'squad.agent.md', 'templates']);
-    const paths = info!.files.map((f) => f.path);
     expect(paths).toContain('bin/create-squad.cjs');
     expect(paths).toContain('dist/cli/main.js');
     expect(paths.some((p) => p.startsWith('dist/') && p.endsWith('.test.js'))).toBe(false);
@@ -60,7 +62,9 @@ describe('the published package', () => {
     fs.mkdirSync(repo);
     spawnSync('git', ['init', '-q', repo]);
 
-    const version = run(NPX, ['--no-install', 'create-squad', '--version'], repo);
+    // The command npx runs: the installed package's bin link (one npm start-up fewer than npx).
+    const version = run(path.join(app, 'node_modules', '.bin', process.platform === 'win32' ? 'create-squad.cmd' : 'create-squad'), ['--version'], repo);
+    expect(version.code, version.stderr).toBe(0);
     expect(version.stdout.trim()).toBe(pkg.version);
 
     const init = run(NPX, ['--no-install', 'create-squad', 'init', '--yes', '--project', 'A packaged test'], repo);

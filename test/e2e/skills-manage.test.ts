@@ -11,7 +11,7 @@ import type { SkillsAddData } from '../../src/commands/skills-add.js';
 import type { SkillsRemoveData } from '../../src/commands/skills-remove.js';
 import type { SkillsUpdateData } from '../../src/commands/skills-update.js';
 import { SKILL_SOURCES_PATH } from '../../src/core/skills/skill-sources.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 
 afterAll(cleanupTempDirs);
@@ -21,9 +21,7 @@ const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel)
 const run = runOk;
 
 async function squad(): Promise<string> {
-  const root = tempRepo();
-  await run(root, ['init', '--yes']);
-  return root;
+  return initSquad(['--yes']);
 }
 
 /** A folder holding the skills api-style, sql-style and testing, each with a reference file. */

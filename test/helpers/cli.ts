@@ -86,12 +86,9 @@ export async function runCli(args: string[], options: RunOptions): Promise<CliRe
   const io: Io = { cwd: options.cwd, env, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => options.input ?? '' };
   if (crashAfter === undefined) return result(await main(args, ui, io), stdout.text, stderr.text);
 
-  let snapshot: string | undefined;
+  let snapshot: Snapshot | undefined;
   observeWrites((count) => {
-    if (snapshot === undefined && count === crashAfter) {
-      snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'squad-kill-'));
-      copyTree(options.cwd, snapshot);
-    }
+    if (snapshot === undefined && count === crashAfter) snapshot = takeSnapshot(options.cwd);
     if (snapshot !== undefined) throw new SimulatedKill(`killed after write ${crashAfter}`);
   });
   let code: number;
@@ -101,11 +98,72 @@ export async function runCli(args: string[], options: RunOptions): Promise<CliRe
     observeWrites(undefined);
   }
   if (snapshot === undefined) return result(code, stdout.text, stderr.text);
-  for (const name of fs.readdirSync(options.cwd)) fs.rmSync(path.join(options.cwd, name), { recursive: true, force: true });
-  copyTree(snapshot, options.cwd);
-  fs.rmSync(snapshot, { recursive: true, force: true });
+  restoreSnapshot(options.cwd, snapshot);
   markLockOwnerDead(options.cwd);
   return result(-1, stdout.text, stderr.text);
+}
+
+/** One entry of a folder tree as a snapshot holds it. */
+type SnapshotEntry = { kind: 'dir'; mode: number } | { kind: 'file'; mode: number; content: Buffer } | { kind: 'link'; target: string };
+/** Every entry below a folder (relative path → entry), parents before children. */
+type Snapshot = Map<string, SnapshotEntry>;
+
+function entryOf(abs: string, withContent: boolean): SnapshotEntry | undefined {
+  const stat = fs.lstatSync(abs, { throwIfNoEntry: false });
+  if (!stat) return undefined;
+  if (stat.isSymbolicLink()) return { kind: 'link', target: fs.readlinkSync(abs) };
+  if (stat.isDirectory()) return { kind: 'dir', mode: stat.mode & 0o7777 };
+  if (!stat.isFile()) throw new Error(`runCli: cannot snapshot ${abs}, neither a file, a folder nor a link`);
+  return { kind: 'file', mode: stat.mode & 0o7777, content: withContent ? fs.readFileSync(abs) : Buffer.alloc(0) };
+}
+
+/**
+ * The tree below `root` in memory (files with their modes and bytes, links as links): what a kill
+ * at this moment leaves on disk. Held in memory rather than copied to disk, since on a busy disk
+ * removing a copied tree again costs more than the command it belongs to.
+ */
+function takeSnapshot(root: string): Snapshot {
+  const snapshot: Snapshot = new Map();
+  const walk = (rel: string) => {
+    for (const name of fs.readdirSync(path.join(root, rel)).sort()) {
+      const childRel = rel ? `${rel}/${name}` : name;
+      const entry = entryOf(path.join(root, childRel), true)!;
+      snapshot.set(childRel, entry);
+      if (entry.kind === 'dir') walk(childRel);
+    }
+  };
+  walk('');
+  return snapshot;
+}
+
+/**
+ * Put `root` back exactly as `snapshot` holds it (entries, file bytes and modes, link targets),
+ * touching only what the command changed after the snapshot while it unwound.
+ */
+function restoreSnapshot(root: string, snapshot: Snapshot): void {
+  const same = (now: SnapshotEntry, then: SnapshotEntry) => now.kind === then.kind && (now.kind !== 'link' || now.target === (then as typeof now).target);
+  const prune = (rel: string) => {
+    for (const name of fs.readdirSync(path.join(root, rel))) {
+      const childRel = rel ? `${rel}/${name}` : name;
+      const abs = path.join(root, childRel);
+      const then = snapshot.get(childRel);
+      const now = entryOf(abs, false)!;
+      if (then === undefined || !same(now, then)) fs.rmSync(abs, { recursive: true, force: true });
+      else if (now.kind === 'dir') prune(childRel);
+    }
+  };
+  prune('');
+  for (const [rel, then] of snapshot) {
+    const abs = path.join(root, rel);
+    const now = entryOf(abs, true);
+    if (then.kind === 'link') {
+      if (now === undefined) fs.symlinkSync(then.target, abs);
+      continue;
+    }
+    if (then.kind === 'dir' && now === undefined) fs.mkdirSync(abs);
+    if (then.kind === 'file' && (now?.kind !== 'file' || !now.content.equals(then.content))) fs.writeFileSync(abs, then.content);
+    if ((entryOf(abs, false) as { mode: number }).mode !== then.mode) fs.chmodSync(abs, then.mode);
+  }
 }
 
 let deadPid: number | undefined;
@@ -127,11 +185,6 @@ export async function runOk(root: string, args: string[]): Promise<CliResult> {
   const result = await runCli(args, { cwd: root });
   if (result.code !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
   return result;
-}
-
-/** Copy a folder tree: files with their modes, symlinks as links (never followed). */
-function copyTree(from: string, to: string): void {
-  fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true, force: true });
 }
 
 /** Run the built executable (`bin/create-squad.cjs`) in a separate Node process. */
@@ -157,16 +210,57 @@ export function tempDir(prefix = 'squad-test-'): string {
   return fs.realpathSync(dir);
 }
 
-/** A fresh temporary git repository. */
+let emptyRepo: string | undefined;
+
+/**
+ * A fresh temporary git repository: a copy of one `git init` made once per test file (the same
+ * files a `git init` of its own writes, without starting git for every repository).
+ */
 export function tempRepo(): string {
+  if (emptyRepo === undefined) {
+    const template = tempDir('squad-git-init-');
+    const result = spawnSync('git', ['init', '-q', template], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`git init failed: ${result.stderr}`);
+    emptyRepo = template;
+  }
   const dir = tempDir('squad-repo-');
-  const result = spawnSync('git', ['init', '-q', dir], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`git init failed: ${result.stderr}`);
+  copyTree(emptyRepo, dir);
   return dir;
 }
 
-export function cleanupTempDirs(): void {
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+const initialised = new Map<string, string>();
+
+/**
+ * A fresh temporary git repository holding the squad `create-squad init …args` makes: `init` runs
+ * once per test file for each `args`, and each call returns a copy of that squad. For tests that
+ * need a squad to start from; tests of `init` itself run it.
+ */
+export async function initSquad(args: string[] = ['--yes']): Promise<string> {
+  const key = JSON.stringify(args);
+  let template = initialised.get(key);
+  if (template === undefined) {
+    template = tempRepo();
+    await runOk(template, ['init', ...args]);
+    initialised.set(key, template);
+  }
+  const dir = tempDir('squad-repo-');
+  copyTree(template, dir);
+  return dir;
+}
+
+/** Copy a folder tree: files with their modes, symlinks as links (never followed). */
+function copyTree(from: string, to: string): void {
+  fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+}
+
+/**
+ * Remove every temporary folder made so far. The removals run side by side: on a busy disk each
+ * file removed waits on the disk, and one after the other they cost seconds per test file.
+ */
+export async function cleanupTempDirs(): Promise<void> {
+  emptyRepo = undefined;
+  initialised.clear();
+  await Promise.all(made.splice(0).map((dir) => fs.promises.rm(dir, { recursive: true, force: true })));
 }
 
 /** Write files (path → content) under `root`, creating folders. */
