@@ -49,15 +49,27 @@ let readBuffer: Buffer | undefined;
  * Read a SKILL.md only as far as the closing `---`: the body is never read, so listing a skill
  * with a 50 MB body costs the same as listing a small one. Frontmatter over FRONTMATTER_MAX_BYTES
  * is refused.
+ *
+ * One open and, for most skills, one read of the first kilobyte: no separate stat. The reads are
+ * positional, which a FIFO refuses (ESPIPE) and a folder too (EISDIR); a device such as /dev/zero
+ * or /dev/null reads as no frontmatter, and only then (on any failure) is the file's kind checked,
+ * so a FIFO, a device or a folder is still reported as not a regular file.
  */
 export function readSkillFrontmatter(file: string): SkillHead {
   readBuffer ??= Buffer.allocUnsafe(READ_LIMIT);
   const buffer = readBuffer;
-  const fd = openRegularFile(file);
+  // The open does not block: a FIFO without a writer would otherwise stop a whole listing.
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   try {
     let total = 0;
     for (;;) {
-      const n = fs.readSync(fd, buffer, total, Math.min(Math.max(FIRST_READ, total), READ_LIMIT - total), total);
+      let n: number;
+      try {
+        n = fs.readSync(fd, buffer, total, Math.min(Math.max(FIRST_READ, total), READ_LIMIT - total), total);
+      } catch (error) {
+        requireRegularFile(fd, file);
+        throw error;
+      }
       const eof = n === 0;
       total += n;
       // Multi-byte UTF-8 never contains "\n" or "-", so a chunk boundary inside a character can
@@ -67,6 +79,7 @@ export function readSkillFrontmatter(file: string): SkillHead {
       if (location.state === 'closed') {
         return { frontmatter: parseFrontmatterYaml(checkedFrontmatterYaml(location.yaml, file), file), bytesRead: total };
       }
+      requireRegularFile(fd, file);
       if (location.state === 'missing') {
         throw new FrontmatterError('frontmatter-missing', 'no YAML frontmatter (the file must start with "---")', file, 1);
       }
@@ -89,8 +102,9 @@ export function readSkillFrontmatter(file: string): SkillHead {
 
 /** Read and parse a whole SKILL.md from disk. */
 export function readSkillFile(file: string): ParsedSkill {
-  const fd = openRegularFile(file);
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   try {
+    requireRegularFile(fd, file);
     return parseSkill(fs.readFileSync(fd, 'utf8'), file);
   } finally {
     fs.closeSync(fd);
@@ -98,17 +112,13 @@ export function readSkillFile(file: string): ParsedSkill {
 }
 
 /**
- * Open `file` for reading, refusing anything but a regular file (a FIFO, a device such as
- * /dev/zero, a folder), even behind a symlink. The open does not block: a FIFO without a writer
- * would otherwise stop a whole listing.
+ * Refuse anything but a regular file behind `fd` (a FIFO, a device such as /dev/zero, a folder),
+ * even behind a symlink.
  */
-function openRegularFile(file: string): number {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+function requireRegularFile(fd: number, file: string): void {
   if (!fs.fstatSync(fd).isFile()) {
-    fs.closeSync(fd);
     throw new FrontmatterError('not-a-file', 'not a regular file (a FIFO, a device or a folder)', file);
   }
-  return fd;
 }
 
 /** An MCP server a skill declares in `metadata.mcp-servers` (the squad extension). */
