@@ -67,7 +67,7 @@ function referenceRank(docs: readonly TextDocument[], query: string, options: Ra
   return ranked.map(({ index: _index, ...rest }) => rest);
 }
 
-const WORDS = ['test', 'tests', 'testing', 'api', 'orders', 'order', 'pagination', 'paginate', 'the', 'and', 'x', 'deploy', 'deploying', 'ci', 'café', 'données', 'v2', 'react', 'yes', 'yield', 'ugly', 'early', 'skis', 'A-B', '日本'];
+const WORDS = ['İstanbul', '𝐀𝐁', 'x²', 'a\uD800b', 'über', 'Über', 'test', 'tests', 'testing', 'api', 'orders', 'order', 'pagination', 'paginate', 'the', 'and', 'x', 'deploy', 'deploying', 'ci', 'café', 'données', 'v2', 'react', 'yes', 'yield', 'ugly', 'early', 'skis', 'A-B', '日本'];
 const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).chain((words) =>
   fc.array(fc.constantFrom(' ', ', ', '. ', '-', '\n', '/'), { minLength: words.length, maxLength: words.length }).map((gaps) => words.map((w, i) => `${w}${gaps[i]}`).join('')),
 );

@@ -113,8 +113,26 @@ function fieldValue<T>(option: T | Record<string, T> | undefined, field: string,
   return option as T;
 }
 
-/** Characters that separate words: anything but letters and digits of any script. */
-const SEPARATORS = /[^\p{L}\p{N}]+/u;
+/** The stopwords as numbers (each letter a digit in base 27), to check a word without making it a string. */
+const STOPWORD_CODES = new Set([...STOPWORDS].map((word) => [...word].reduce((code, letter) => code * 27 + (letter.charCodeAt(0) - 96), 0)));
+const LONGEST_STOPWORD = Math.max(...[...STOPWORDS].map((word) => word.length));
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+/** Whether each code point above ASCII met so far is a letter or digit. */
+const wordChars = new Map<number, boolean>();
+
+/**
+ * How many UTF-16 units the character at `at` (not ASCII) takes when it is a letter or digit of any
+ * script, as `words` counts them; 0 when it separates words.
+ */
+function wordCharWidth(text: string, at: number): number {
+  const point = text.codePointAt(at)!;
+  let known = wordChars.get(point);
+  if (known === undefined) {
+    known = WORD_CHAR.test(String.fromCodePoint(point));
+    wordChars.set(point, known);
+  }
+  return known ? (point > 0xffff ? 2 : 1) : 0;
+}
 
 /**
  * BM25F: each field's term frequency is length-normalised and weighted, the fields are summed into
@@ -123,9 +141,10 @@ const SEPARATORS = /[^\p{L}\p{N}]+/u;
  * as its field's `b` says. Inverse document frequency is computed over whole documents. Results are
  * sorted by score, then by input order; documents that match nothing score 0.
  *
- * Allocation is per query, not per document × term: each field is split into words once, a word
- * is stemmed only when it could be a query term, and only the query terms' occurrences are kept,
- * in flat arrays shared by every document.
+ * Allocation is per query, not per document × term: each field is lowercased once and scanned for
+ * words in place (the words `words` would give), a word becomes a string only when its first letter
+ * could start a query term, and only the query terms' occurrences are kept, in flat arrays shared
+ * by every document.
  */
 export function rankDocuments(docs: readonly TextDocument[], query: string, options: RankOptions = {}): RankedDocument[] {
   const k1 = options.k1 ?? DEFAULT_K1;
@@ -169,11 +188,42 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
       let length = 0;
       const base = f * termCount;
       let firstHit = hits.length;
-      for (const raw of text.toLowerCase().split(SEPARATORS)) {
-        if (raw.length < 2 || STOPWORDS.has(raw)) continue;
+      const lower = text.toLowerCase();
+      const end = lower.length;
+      let at = 0;
+      while (at < end) {
+        // A word: a run of letters and digits, as `words` splits it, found without a string.
+        let unit = lower.charCodeAt(at);
+        let width = 1;
+        if (unit >= 128) width = wordCharWidth(lower, at);
+        else if (!((unit >= 97 && unit <= 122) || (unit >= 48 && unit <= 57))) width = 0;
+        if (width === 0) {
+          at += 1;
+          continue;
+        }
+        const start = at;
+        let code = 0;
+        let lettersOnly = true;
+        while (at < end) {
+          unit = lower.charCodeAt(at);
+          if (unit >= 97 && unit <= 122) {
+            code = code * 27 + (unit - 96);
+            at += 1;
+          } else if (unit >= 48 && unit <= 57) {
+            lettersOnly = false;
+            at += 1;
+          } else if (unit >= 128 && (width = wordCharWidth(lower, at)) > 0) {
+            lettersOnly = false;
+            at += width;
+          } else {
+            break;
+          }
+        }
+        const size = at - start;
+        if (size < 2 || (lettersOnly && size <= LONGEST_STOPWORD && STOPWORD_CODES.has(code))) continue;
         length += 1;
-        if (!firstLetters.has(raw.charCodeAt(0))) continue;
-        const term = termIndex.get(stem(raw));
+        if (!firstLetters.has(lower.charCodeAt(start))) continue;
+        const term = termIndex.get(stem(lower.slice(start, at)));
         if (term === undefined) continue;
         if (scratch[base + term] === 0) {
           hits.push(base + term);
