@@ -72,6 +72,8 @@ export function readSkillFrontmatter(file: string): SkillHead {
       }
       const eof = n === 0;
       total += n;
+      const head = closedHead(buffer, total, file);
+      if (head !== undefined) return { frontmatter: head, bytesRead: total };
       // Multi-byte UTF-8 never contains "\n" or "-", so a chunk boundary inside a character can
       // only garble the unterminated last line, which locateFrontmatter ignores until complete.
       const text = normalizeNewlines(buffer.toString('utf8', 0, total));
@@ -98,6 +100,27 @@ export function readSkillFrontmatter(file: string): SkillHead {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+const DELIMITER_START = Buffer.from('\n---');
+
+/**
+ * The common case, decoded no further than it must be: the text up to the end of the first line
+ * after the opening that starts with "---". When that line closes the frontmatter, its parsed YAML;
+ * otherwise undefined, and the caller reads the whole prefix. Only the frontmatter becomes a
+ * string, so what a skill keeps (its description is a piece of that string) is not the body's
+ * first kilobyte as well. A "\n" byte is never inside a multi-byte character.
+ */
+function closedHead(buffer: Buffer, total: number, file: string): Frontmatter | undefined {
+  // The first match in the whole buffer: bytes past `total` are left from an earlier file, and a
+  // match there means there is none before it.
+  const at = buffer.indexOf(DELIMITER_START);
+  if (at === -1 || at + DELIMITER_START.length > total) return undefined;
+  const lineEnd = buffer.indexOf(10, at + DELIMITER_START.length);
+  if (lineEnd === -1 || lineEnd >= total) return undefined;
+  const location = locateFrontmatter(normalizeNewlines(buffer.toString('utf8', 0, lineEnd + 1)), false);
+  if (location.state !== 'closed') return undefined;
+  return parseFrontmatterYaml(checkedFrontmatterYaml(location.yaml, file), file);
 }
 
 /** Read and parse a whole SKILL.md from disk. */
