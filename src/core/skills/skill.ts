@@ -112,12 +112,12 @@ const DELIMITER_START = Buffer.from('\n---');
  * first kilobyte as well. A "\n" byte is never inside a multi-byte character.
  */
 function closedHead(buffer: Buffer, total: number, file: string): Frontmatter | undefined {
-  // The first match in the whole buffer: bytes past `total` are left from an earlier file, and a
-  // match there means there is none before it.
-  const at = buffer.indexOf(DELIMITER_START);
-  if (at === -1 || at + DELIMITER_START.length > total) return undefined;
-  const lineEnd = buffer.indexOf(10, at + DELIMITER_START.length);
-  if (lineEnd === -1 || lineEnd >= total) return undefined;
+  // Only the bytes read for this file: the rest of the shared buffer is left from an earlier one.
+  const read = buffer.subarray(0, total);
+  const at = read.indexOf(DELIMITER_START);
+  if (at === -1) return undefined;
+  const lineEnd = read.indexOf(10, at + DELIMITER_START.length);
+  if (lineEnd === -1) return undefined;
   const location = locateFrontmatter(normalizeNewlines(buffer.toString('utf8', 0, lineEnd + 1)), false);
   if (location.state !== 'closed') return undefined;
   return parseFrontmatterYaml(checkedFrontmatterYaml(location.yaml, file), file);
