@@ -10,6 +10,13 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
 } else {
   // Node 22+ can cache compiled code between runs; on Node 20 this is a no-op.
   require('node:module').enableCompileCache?.();
+  // A run is short and keeps most of what it reads (a record per skill): a young generation that
+  // grows (V8's default, up to 16 MB a half) only copies those records more often and raises peak
+  // memory. Kept at its starting size, listing 10,000 skills takes about a quarter less memory and
+  // less CPU time (bench/run.mjs). A heuristic only: if V8 ignores it, nothing changes.
+  try {
+    require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+  } catch {}
   // A reader that went away (`create-squad … | head`) ends the run quietly.
   process.stdout.on('error', (error) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

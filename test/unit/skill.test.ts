@@ -51,6 +51,32 @@ describe('readSkillFrontmatter', () => {
     expect(readSkillFrontmatter(file).frontmatter.description).toBe(description);
   });
 
+  it('reads what a whole-file parse reads, whichever line first looks like a delimiter', () => {
+    const dir = tempDir();
+    const cases = [
+      '---\nname: a\ndescription: x\n----\nmore: y\n---\nbody\n',
+      '---\nname: a\ndescription: x\n--- not yet\n---  \nbody\n---\n',
+      '---\n---\nbody\n',
+      '\n---\nname: a\n---\n',
+      '---\r\nname: a\r\n---\r\nbody',
+      '\ufeff---\nname: é\n---',
+      `---\nname: a\ndescription: ${'ü'.repeat(700)}\n---\nbody\n`,
+      `---\nname: a\ndescription: x\n${'-'.repeat(3)}\t\n${'b'.repeat(5000)}`,
+    ];
+    for (const [index, text] of cases.entries()) {
+      const file = path.join(dir, `${index}.md`);
+      fs.writeFileSync(file, text);
+      const outcome = (read: () => unknown) => {
+        try {
+          return read();
+        } catch (error) {
+          return (error as FrontmatterError).issue;
+        }
+      };
+      expect(outcome(() => readSkillFrontmatter(file).frontmatter), JSON.stringify(text.slice(0, 40))).toEqual(outcome(() => parseSkill(text).frontmatter));
+    }
+  });
+
   it('accepts BOM and CRLF', () => {
     const dir = tempDir();
     const file = path.join(dir, 'SKILL.md');

@@ -97,26 +97,6 @@ export interface RankedDocument {
 const DEFAULT_K1 = 1.2;
 const DEFAULT_B = 0.75;
 
-interface TokenizedDocument {
-  /** Field → term → count. */
-  counts: Map<string, Map<string, number>>;
-  /** Field → number of terms. */
-  lengths: Map<string, number>;
-}
-
-function tokenizeDocument(doc: TextDocument, fieldNames: readonly string[]): TokenizedDocument {
-  const counts = new Map<string, Map<string, number>>();
-  const lengths = new Map<string, number>();
-  for (const field of fieldNames) {
-    const tokens = tokenize(doc.fields[field] ?? '');
-    const fieldCounts = new Map<string, number>();
-    for (const token of tokens) fieldCounts.set(token, (fieldCounts.get(token) ?? 0) + 1);
-    counts.set(field, fieldCounts);
-    lengths.set(field, tokens.length);
-  }
-  return { counts, lengths };
-}
-
 /** The query's terms (stems), each with the word the query first wrote for it. */
 function queryTerms(query: string): Map<string, string> {
   const written = new Map<string, string>();
@@ -127,21 +107,31 @@ function queryTerms(query: string): Map<string, string> {
   return written;
 }
 
-/** Inverse document frequency of each term over whole documents (BM25's, never negative). */
-function inverseFrequencies(terms: readonly string[], docs: readonly TokenizedDocument[], ignoreShared: boolean): Map<string, number> {
-  return new Map(
-    terms.map((term) => {
-      const n = docs.filter((doc) => [...doc.counts.values()].some((counts) => counts.has(term))).length;
-      if (ignoreShared && docs.length >= 2 && n === docs.length) return [term, 0];
-      return [term, Math.log(1 + (docs.length - n + 0.5) / (n + 0.5))];
-    }),
-  );
-}
-
 function fieldValue<T>(option: T | Record<string, T> | undefined, field: string, fallback: T): T {
   if (option === undefined) return fallback;
   if (typeof option === 'object' && option !== null) return (option as Record<string, T>)[field] ?? fallback;
   return option as T;
+}
+
+/** The stopwords as numbers (each letter a digit in base 27), to check a word without making it a string. */
+const STOPWORD_CODES = new Set([...STOPWORDS].map((word) => [...word].reduce((code, letter) => code * 27 + (letter.charCodeAt(0) - 96), 0)));
+const LONGEST_STOPWORD = Math.max(...[...STOPWORDS].map((word) => word.length));
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+/** Whether each code point above ASCII met so far is a letter or digit. */
+const wordChars = new Map<number, boolean>();
+
+/**
+ * How many UTF-16 units the character at `at` (not ASCII) takes when it is a letter or digit of any
+ * script, as `words` counts them; 0 when it separates words.
+ */
+function wordCharWidth(text: string, at: number): number {
+  const point = text.codePointAt(at)!;
+  let known = wordChars.get(point);
+  if (known === undefined) {
+    known = WORD_CHAR.test(String.fromCodePoint(point));
+    wordChars.set(point, known);
+  }
+  return known ? (point > 0xffff ? 2 : 1) : 0;
 }
 
 /**
@@ -150,45 +140,156 @@ function fieldValue<T>(option: T | Record<string, T> | undefined, field: string,
  * description counts once, more strongly, not twice; a long description is normalised only as much
  * as its field's `b` says. Inverse document frequency is computed over whole documents. Results are
  * sorted by score, then by input order; documents that match nothing score 0.
+ *
+ * Allocation is per query, not per document × term: each field is lowercased once and scanned for
+ * words in place (the words `words` would give), a word becomes a string only when its first letter
+ * could start a query term, and only the query terms' occurrences are kept, in flat arrays shared
+ * by every document.
  */
 export function rankDocuments(docs: readonly TextDocument[], query: string, options: RankOptions = {}): RankedDocument[] {
   const k1 = options.k1 ?? DEFAULT_K1;
   const written = queryTerms(query);
   const terms = [...written.keys()];
-  const fieldNames = [...new Set(docs.flatMap((doc) => Object.keys(doc.fields)))];
-  const tokenized = docs.map((doc) => tokenizeDocument(doc, fieldNames));
-  const averages = new Map(
-    fieldNames.map((field) => {
-      const total = tokenized.reduce((sum, doc) => sum + doc.lengths.get(field)!, 0);
-      return [field, docs.length === 0 ? 0 : total / docs.length];
-    }),
-  );
-  const idf = inverseFrequencies(terms, tokenized, options.ignoreSharedTerms === true);
+  const termCount = terms.length;
+  const termIndex = new Map(terms.map((term, index) => [term, index]));
+  // A stem keeps its word's first letter (Porter2 never changes it; other words are their own
+  // stem), so a word whose first letter starts no query term needs no stemming.
+  const firstLetters = new Set(terms.map((term) => term.charCodeAt(0)));
 
-  const ranked = docs.map((doc, index) => {
-    const { counts, lengths } = tokenized[index]!;
+  const fieldNames: string[] = [];
+  const known = new Set<string>();
+  for (const doc of docs) {
+    for (const field of Object.keys(doc.fields)) {
+      if (!known.has(field)) {
+        known.add(field);
+        fieldNames.push(field);
+      }
+    }
+  }
+  const fieldCount = fieldNames.length;
+  const docCount = docs.length;
+
+  // Pass 1: every field's length in words, and the occurrences of query terms: for document d,
+  // hits[hitStart[d] .. hitStart[d + 1]) hold (field × termCount + term) and hitCounts the counts.
+  const lengths = new Float64Array(docCount * fieldCount);
+  const totals = new Float64Array(fieldCount);
+  const hitStart = new Uint32Array(docCount + 1);
+  const hits: number[] = [];
+  const hitCounts: number[] = [];
+  const documentFrequency = new Uint32Array(termCount);
+  const scratch = new Uint32Array(Math.max(1, fieldCount * termCount));
+  const lastSeen = new Int32Array(termCount).fill(-1);
+  for (let d = 0; d < docCount; d += 1) {
+    hitStart[d] = hits.length;
+    const fields = docs[d]!.fields;
+    for (let f = 0; f < fieldCount; f += 1) {
+      const text = fields[fieldNames[f]!];
+      if (!text) continue;
+      let length = 0;
+      const base = f * termCount;
+      let firstHit = hits.length;
+      const lower = text.toLowerCase();
+      const end = lower.length;
+      let at = 0;
+      while (at < end) {
+        // A word: a run of letters and digits, as `words` splits it, found without a string.
+        let unit = lower.charCodeAt(at);
+        let width = 1;
+        if (unit >= 128) width = wordCharWidth(lower, at);
+        else if (!((unit >= 97 && unit <= 122) || (unit >= 48 && unit <= 57))) width = 0;
+        if (width === 0) {
+          at += 1;
+          continue;
+        }
+        const start = at;
+        let code = 0;
+        let lettersOnly = true;
+        while (at < end) {
+          unit = lower.charCodeAt(at);
+          if (unit >= 97 && unit <= 122) {
+            code = code * 27 + (unit - 96);
+            at += 1;
+          } else if (unit >= 48 && unit <= 57) {
+            lettersOnly = false;
+            at += 1;
+          } else if (unit >= 128 && (width = wordCharWidth(lower, at)) > 0) {
+            lettersOnly = false;
+            at += width;
+          } else {
+            break;
+          }
+        }
+        const size = at - start;
+        if (size < 2 || (lettersOnly && size <= LONGEST_STOPWORD && STOPWORD_CODES.has(code))) continue;
+        length += 1;
+        if (!firstLetters.has(lower.charCodeAt(start))) continue;
+        const term = termIndex.get(stem(lower.slice(start, at)));
+        if (term === undefined) continue;
+        if (scratch[base + term] === 0) {
+          hits.push(base + term);
+          hitCounts.push(0);
+        }
+        scratch[base + term] += 1;
+        if (lastSeen[term] !== d) {
+          lastSeen[term] = d;
+          documentFrequency[term] += 1;
+        }
+      }
+      for (; firstHit < hits.length; firstHit += 1) {
+        hitCounts[firstHit] = scratch[hits[firstHit]!]!;
+        scratch[hits[firstHit]!] = 0;
+      }
+      lengths[d * fieldCount + f] = length;
+      totals[f] += length;
+    }
+  }
+  hitStart[docCount] = hits.length;
+
+  const averages = Array.from(totals, (total) => (docCount === 0 ? 0 : total / docCount));
+  const weights = fieldNames.map((field) => fieldValue(options.weights, field, 1));
+  const bs = fieldNames.map((field) => fieldValue(options.b, field, DEFAULT_B));
+  const idf = terms.map((_, t) => {
+    const n = documentFrequency[t]!;
+    if (options.ignoreSharedTerms === true && docCount >= 2 && n === docCount) return 0;
+    return Math.log(1 + (docCount - n + 0.5) / (n + 0.5));
+  });
+
+  // Pass 2: score the documents that hold a query term, terms in query order and fields in order,
+  // so every sum adds up exactly as the formula reads.
+  const scores = new Float64Array(docCount);
+  const matchesOf: (Record<string, string[]> | undefined)[] = new Array(docCount);
+  const coverages = new Float64Array(docCount);
+  for (let d = 0; d < docCount; d += 1) {
+    const from = hitStart[d]!;
+    const to = hitStart[d + 1]!;
+    if (from === to) continue;
+    for (let h = from; h < to; h += 1) scratch[hits[h]!] = hitCounts[h]!;
     let score = 0;
     let matchedTerms = 0;
-    const matches: Record<string, string[]> = {};
-    for (const term of terms) {
-      const weight = idf.get(term)!;
+    let matches: Record<string, string[]> | undefined;
+    for (let t = 0; t < termCount; t += 1) {
+      const weight = idf[t]!;
       if (weight === 0) continue;
       let frequency = 0;
-      for (const field of fieldNames) {
-        const tf = counts.get(field)!.get(term);
+      for (let f = 0; f < fieldCount; f += 1) {
+        const tf = scratch[f * termCount + t]!;
         if (!tf) continue;
-        const b = fieldValue(options.b, field, DEFAULT_B);
-        const average = averages.get(field) || 1;
-        frequency += (fieldValue(options.weights, field, 1) * tf) / (1 - b + (b * lengths.get(field)!) / average);
-        (matches[field] ??= []).push(written.get(term)!);
+        const b = bs[f]!;
+        const average = averages[f] || 1;
+        frequency += (weights[f]! * tf) / (1 - b + (b * lengths[d * fieldCount + f]!) / average);
+        ((matches ??= {})[fieldNames[f]!] ??= []).push(written.get(terms[t]!)!);
       }
       if (frequency === 0) continue;
       score += (weight * frequency * (k1 + 1)) / (frequency + k1);
       matchedTerms += 1;
     }
-    for (const list of Object.values(matches)) list.sort(compareCodePoints);
-    return { id: doc.id, score, matches, coverage: terms.length > 0 ? matchedTerms / terms.length : 0, index };
-  });
-  ranked.sort((x, y) => y.score - x.score || x.index - y.index);
-  return ranked.map(({ index: _index, ...rest }) => rest);
+    for (let h = from; h < to; h += 1) scratch[hits[h]!] = 0;
+    if (matches) for (const list of Object.values(matches)) list.sort(compareCodePoints);
+    scores[d] = score;
+    matchesOf[d] = matches;
+    coverages[d] = termCount > 0 ? matchedTerms / termCount : 0;
+  }
+  const order = Array.from({ length: docCount }, (_, index) => index);
+  order.sort((x, y) => scores[y]! - scores[x]! || x - y);
+  return order.map((d) => ({ id: docs[d]!.id, score: scores[d]!, matches: matchesOf[d] ?? {}, coverage: coverages[d]! }));
 }

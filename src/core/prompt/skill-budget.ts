@@ -56,11 +56,14 @@ export function selectListedSkills(task: string, skills: readonly DiscoveredSkil
 /** The agent's own skills, then the others; within each, by relevance to the task, then in discovery order. */
 function priorityOrder(task: string, skills: readonly DiscoveredSkill[], agent: string): DiscoveredSkill[] {
   const relevance = new Map(rankSkills(task, skills).map((match) => [match.skill, match.score]));
-  const own = (skill: DiscoveredSkill): number => (skill.scope === 'agent' && skill.agent === agent ? 1 : 0);
-  return skills
-    .map((skill, index) => ({ skill, index }))
-    .sort((x, y) => own(y.skill) - own(x.skill) || (relevance.get(y.skill) ?? 0) - (relevance.get(x.skill) ?? 0) || x.index - y.index)
-    .map(({ skill }) => skill);
+  // Each skill's keys computed once, not in every comparison of the sort.
+  const keyed = skills.map((skill, index) => ({
+    skill,
+    index,
+    own: skill.scope === 'agent' && skill.agent === agent ? 1 : 0,
+    score: relevance.get(skill) ?? 0,
+  }));
+  return keyed.sort((x, y) => y.own - x.own || y.score - x.score || x.index - y.index).map(({ skill }) => skill);
 }
 
 function sum(values: readonly number[]): number {

@@ -49,17 +49,31 @@ let readBuffer: Buffer | undefined;
  * Read a SKILL.md only as far as the closing `---`: the body is never read, so listing a skill
  * with a 50 MB body costs the same as listing a small one. Frontmatter over FRONTMATTER_MAX_BYTES
  * is refused.
+ *
+ * One open and, for most skills, one read of the first kilobyte: no separate stat. The reads are
+ * positional, which a FIFO refuses (ESPIPE) and a folder too (EISDIR); a device such as /dev/zero
+ * or /dev/null reads as no frontmatter, and only then (on any failure) is the file's kind checked,
+ * so a FIFO, a device or a folder is still reported as not a regular file.
  */
 export function readSkillFrontmatter(file: string): SkillHead {
   readBuffer ??= Buffer.allocUnsafe(READ_LIMIT);
   const buffer = readBuffer;
-  const fd = openRegularFile(file);
+  // The open does not block: a FIFO without a writer would otherwise stop a whole listing.
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   try {
     let total = 0;
     for (;;) {
-      const n = fs.readSync(fd, buffer, total, Math.min(Math.max(FIRST_READ, total), READ_LIMIT - total), total);
+      let n: number;
+      try {
+        n = fs.readSync(fd, buffer, total, Math.min(Math.max(FIRST_READ, total), READ_LIMIT - total), total);
+      } catch (error) {
+        requireRegularFile(fd, file);
+        throw error;
+      }
       const eof = n === 0;
       total += n;
+      const head = closedHead(buffer, total, file);
+      if (head !== undefined) return { frontmatter: head, bytesRead: total };
       // Multi-byte UTF-8 never contains "\n" or "-", so a chunk boundary inside a character can
       // only garble the unterminated last line, which locateFrontmatter ignores until complete.
       const text = normalizeNewlines(buffer.toString('utf8', 0, total));
@@ -67,6 +81,7 @@ export function readSkillFrontmatter(file: string): SkillHead {
       if (location.state === 'closed') {
         return { frontmatter: parseFrontmatterYaml(checkedFrontmatterYaml(location.yaml, file), file), bytesRead: total };
       }
+      requireRegularFile(fd, file);
       if (location.state === 'missing') {
         throw new FrontmatterError('frontmatter-missing', 'no YAML frontmatter (the file must start with "---")', file, 1);
       }
@@ -87,10 +102,32 @@ export function readSkillFrontmatter(file: string): SkillHead {
   }
 }
 
+const DELIMITER_START = Buffer.from('\n---');
+
+/**
+ * The common case, decoded no further than it must be: the text up to the end of the first line
+ * after the opening that starts with "---". When that line closes the frontmatter, its parsed YAML;
+ * otherwise undefined, and the caller reads the whole prefix. Only the frontmatter becomes a
+ * string, so what a skill keeps (its description is a piece of that string) is not the body's
+ * first kilobyte as well. A "\n" byte is never inside a multi-byte character.
+ */
+function closedHead(buffer: Buffer, total: number, file: string): Frontmatter | undefined {
+  // Only the bytes read for this file: the rest of the shared buffer is left from an earlier one.
+  const read = buffer.subarray(0, total);
+  const at = read.indexOf(DELIMITER_START);
+  if (at === -1) return undefined;
+  const lineEnd = read.indexOf(10, at + DELIMITER_START.length);
+  if (lineEnd === -1) return undefined;
+  const location = locateFrontmatter(normalizeNewlines(buffer.toString('utf8', 0, lineEnd + 1)), false);
+  if (location.state !== 'closed') return undefined;
+  return parseFrontmatterYaml(checkedFrontmatterYaml(location.yaml, file), file);
+}
+
 /** Read and parse a whole SKILL.md from disk. */
 export function readSkillFile(file: string): ParsedSkill {
-  const fd = openRegularFile(file);
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   try {
+    requireRegularFile(fd, file);
     return parseSkill(fs.readFileSync(fd, 'utf8'), file);
   } finally {
     fs.closeSync(fd);
@@ -98,17 +135,13 @@ export function readSkillFile(file: string): ParsedSkill {
 }
 
 /**
- * Open `file` for reading, refusing anything but a regular file (a FIFO, a device such as
- * /dev/zero, a folder), even behind a symlink. The open does not block: a FIFO without a writer
- * would otherwise stop a whole listing.
+ * Refuse anything but a regular file behind `fd` (a FIFO, a device such as /dev/zero, a folder),
+ * even behind a symlink.
  */
-function openRegularFile(file: string): number {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+function requireRegularFile(fd: number, file: string): void {
   if (!fs.fstatSync(fd).isFile()) {
-    fs.closeSync(fd);
     throw new FrontmatterError('not-a-file', 'not a regular file (a FIFO, a device or a folder)', file);
   }
-  return fd;
 }
 
 /** An MCP server a skill declares in `metadata.mcp-servers` (the squad extension). */
