@@ -1,23 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { SQUAD_LIMITS, SquadFormatError, type SquadLimits } from '../../src/core/portable/squad-format.js';
 import {
-  SQUAD_LIMITS,
-  SquadFormatError,
   bucketOf,
-  canonicalJson,
   decodeFile,
   encodeFile,
-  castingFileProblem,
-  jsonStructureProblem,
   normalizedKey,
-  parseJsonText,
-  readSquadDocument,
-  serializeSquad,
   skillFileEntries,
   squadPathProblem,
-  squadText,
-  validateSquadDocument,
-  type SquadLimits,
-} from '../../src/core/portable/squad-format.js';
+} from '../../src/core/portable/squad-files.js';
+import { canonicalJson, serializeSquad } from '../../src/core/portable/canonical-json.js';
+import { castingFileProblem, readSquadDocument, validateSquadDocument } from '../../src/core/portable/squad-validate.js';
+import { jsonStructureProblem, parseJsonText, squadText } from '../../src/core/portable/squad-json.js';
 import { validSkill } from '../helpers/cli.js';
 
 function problem(fn: () => unknown): string {
