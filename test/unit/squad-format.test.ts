@@ -102,7 +102,7 @@ describe('validateSquadDocument', () => {
       'team_skills.s.files["a"]: unexpected field "extra" (a file has content, encoding and mode)',
     );
     expect(problem(() => validateSquadDocument(doc({}, { team_skills: { s: skill({ files: { a: { encoding: 'utf8' } } }) } })))).toBe(
-      'team_skills.s.files["a"].content: must be a string, not a undefined',
+      'team_skills.s.files["a"].content: is missing (must be a string)',
     );
     expect(problem(() => validateSquadDocument(doc({}, { casting: { policy: [] } })))).toBe('casting.policy: must be an object, not a list');
     expect(problem(() => validateSquadDocument(doc({}, { source: { project: 3 } })))).toBe('source.project: must be a string, not a number');

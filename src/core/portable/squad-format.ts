@@ -30,6 +30,7 @@
  * format's other parts each have their own module in this folder (see its README).
  */
 import { SquadError } from '../base/errors.js';
+import { entryPath } from '../base/schema.js';
 import { SKILL_RESOURCE_DIRS, squadPaths } from '../base/paths.js';
 
 export const SQUAD_FORMAT_VERSION = '1.1';
@@ -173,13 +174,8 @@ export class SquadFormatError extends SquadError {
   }
 }
 
-/** How an entry is named in messages: `.name` for plain names, `["…"]` for anything else. */
-export function entryPath(base: string, key: string | number, bracket = false): string {
-  if (typeof key === 'number') return `${base}[${key}]`;
-  if (!bracket && /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/.test(key)) return base ? `${base}.${key}` : key;
-  const shown = key.length > 80 ? `${key.slice(0, 79)}…` : key;
-  return `${base}[${JSON.stringify(shown)}]`;
-}
+/** How an entry is named in messages (one rule for the document and every schema). */
+export { entryPath };
 
 /** `text` on one line, cut to `max` characters: how a value from the file is quoted in a message. */
 export function oneLine(text: string, max = 160): string {

@@ -37,6 +37,10 @@ import {
 import { normalizedKey, skillFilePath, squadPathProblem } from './squad-files.js';
 import { parseJsonText, squadText, type JsonStructureProblem } from './squad-json.js';
 import { renameSkillText } from './skill-rename.js';
+import { squadDocumentSchema, type SquadDocumentOutput } from './squad-schema.js';
+import { parseWith, problemWhere, type SchemaProblem } from '../base/schema.js';
+
+type SchemaSkill = SquadDocumentOutput['team_skills'][string];
 
 /** Running totals while a document is checked. */
 class Budget {
@@ -94,24 +98,20 @@ function checkNames(names: readonly string[], where: string, what: string): void
   }
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const FILE_OBJECT_KEYS = ['content', 'encoding', 'mode'];
+/** A schema problem as a SquadFormatError; files inside a skill are named as `["path"]`. */
+function schemaError(problem: SchemaProblem): SquadFormatError {
+  const fileKey = (path: readonly (string | number)[], index: number) => (path[0] === 'team_skills' && index === 3) || (path[0] === 'agents' && index === 5);
+  return new SquadFormatError(problemWhere(problem, '', fileKey) || undefined, problem.message);
+}
 
-function checkFileEntry(value: unknown, where: string, budget: Budget): FileEntry {
-  if (typeof value === 'string') {
-    budget.add(where, Buffer.byteLength(value));
-    return value;
+/** The decoded size of a FILES value, counted against the limits. */
+function addFile(entry: FileEntry, where: string, budget: Budget): FileEntry {
+  if (typeof entry === 'string') {
+    budget.add(where, Buffer.byteLength(entry));
+    return entry;
   }
-  if (!isMapping(value)) throw new SquadFormatError(where, `must be a text string or an object {content, encoding, mode}, not ${jsonTypeName(value)}`);
-  for (const key of Object.keys(value)) {
-    if (!FILE_OBJECT_KEYS.includes(key)) throw new SquadFormatError(where, `unexpected field "${oneLine(key, 40)}" (a file has content, encoding and mode)`);
-  }
-  const { content, encoding = 'utf8', mode = '644' } = value;
-  if (typeof content !== 'string') throw new SquadFormatError(entryPath(where, 'content'), `must be a string, not ${jsonTypeName(content)}`);
-  if (encoding !== 'utf8' && encoding !== 'base64') throw new SquadFormatError(entryPath(where, 'encoding'), 'must be "utf8" or "base64"');
-  if (mode !== '644' && mode !== '755') throw new SquadFormatError(entryPath(where, 'mode'), 'must be "644" or "755"');
+  const { content, encoding, mode } = entry;
   if (encoding === 'base64') {
-    if (content.length % 4 !== 0 || !BASE64.test(content)) throw new SquadFormatError(entryPath(where, 'content'), 'is not valid base64');
     const padding = content.endsWith('==') ? 2 : content.endsWith('=') ? 1 : 0;
     budget.add(where, (content.length / 4) * 3 - padding);
   } else {
@@ -120,24 +120,21 @@ function checkFileEntry(value: unknown, where: string, budget: Budget): FileEntr
   return { content, encoding, mode };
 }
 
-function checkSkill(value: unknown, where: string, budget: Budget): SquadSkill {
-  const raw = mapping(value, where);
-  const skill: SquadSkill = {
-    skill_md: text(raw.skill_md, entryPath(where, 'skill_md'), budget),
-    references: {},
-    scripts: {},
-    assets: {},
-    files: {},
-  };
+/**
+ * A skill the schema accepted, against what depends on the limits and on its other files: each
+ * path's rules and length, each file once (case and Unicode normalisation ignored), no file where a
+ * folder must be, and the sizes.
+ */
+function checkSkill(raw: SchemaSkill, where: string, budget: Budget): SquadSkill {
+  budget.add(entryPath(where, 'skill_md'), Buffer.byteLength(raw.skill_md));
+  const skill: SquadSkill = { skill_md: raw.skill_md, references: {}, scripts: {}, assets: {}, files: {} };
   // Full skill-relative paths, normalised: each file once, no file where a folder must be.
   const taken = new Map<string, string>([[normalizedKey(SKILL_FILE), entryPath(where, 'skill_md')]]);
   const entries: { key: string; where: string }[] = [];
   for (const bucket of SKILL_BUCKETS) {
     const bucketWhere = entryPath(where, bucket);
-    const files = optionalMapping(raw[bucket], bucketWhere);
-    if (!files) continue;
     const checked: [string, FileEntry][] = [];
-    for (const [relPath, entry] of Object.entries(files)) {
+    for (const [relPath, entry] of Object.entries(raw[bucket])) {
       const fileWhere = entryPath(bucketWhere, relPath, true);
       const problem = squadPathProblem(relPath, budget.limits);
       if (problem) throw new SquadFormatError(fileWhere, problem);
@@ -146,7 +143,7 @@ function checkSkill(value: unknown, where: string, budget: Budget): SquadSkill {
       if (other !== undefined) throw new SquadFormatError(fileWhere, `the same file as ${other} once case and Unicode normalisation are ignored`);
       taken.set(key, fileWhere);
       entries.push({ key, where: fileWhere });
-      checked.push([relPath, checkFileEntry(entry, fileWhere, budget)]);
+      checked.push([relPath, addFile(entry, fileWhere, budget)]);
     }
     // Own data properties only: a path such as "__proto__" stays a file name.
     skill[bucket] = Object.fromEntries(checked);
@@ -161,12 +158,8 @@ function checkSkill(value: unknown, where: string, budget: Budget): SquadSkill {
   return skill;
 }
 
-function checkSkills(value: unknown, where: string, budget: Budget): Record<string, SquadSkill> {
-  const raw = optionalMapping(value, where);
-  if (!raw) return {};
-  const names = Object.keys(raw);
-  checkNames(names, where, 'skill name');
-  return Object.fromEntries(names.map((name) => [name, checkSkill(raw[name], entryPath(where, name), budget)]));
+function checkSkills(raw: Record<string, SchemaSkill>, where: string, budget: Budget): Record<string, SquadSkill> {
+  return Object.fromEntries(Object.entries(raw).map(([name, skill]) => [name, checkSkill(skill, entryPath(where, name), budget)]));
 }
 
 /** The casting readers, in create-squad's shapes or the original Squad's (a squad adopted from it keeps its files). */
@@ -263,32 +256,44 @@ function checkAgents(
   );
 }
 
+/** Text that may be absent (undefined or null): counted against the limits when present. */
+function counted(value: string | null | undefined, where: string, budget: Budget): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  budget.add(where, Buffer.byteLength(value));
+  return value;
+}
+
+/** A 1.1 document: its shape by the schema (squad-schema.ts), then the limits, paths and casting files. */
 function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDocument {
-  const team = optionalMapping(root.team, 'team') ?? {};
-  const source = optionalMapping(root.source, 'source') ?? {};
-  const agents = checkAgents(root.agents, budget, (raw, where) => {
+  const parsed = parseWith(squadDocumentSchema(), root);
+  if ('problem' in parsed) throw schemaError(parsed.problem);
+  const raw = parsed.value;
+  const agents: Record<string, SquadAgent> = {};
+  for (const [name, agent] of Object.entries(raw.agents)) {
+    const where = entryPath('agents', name);
+    const charter = counted(agent.charter, entryPath(where, 'charter'), budget);
     const historyWhere = entryPath(where, 'history');
-    const historyRaw = optionalMapping(raw.history, historyWhere);
-    const history = historyRaw && {
-      portable: optionalText(historyRaw.portable, entryPath(historyWhere, 'portable'), budget) ?? '',
-      project: optionalText(historyRaw.project, entryPath(historyWhere, 'project'), budget) ?? '',
+    const history = agent.history && {
+      portable: counted(agent.history.portable, entryPath(historyWhere, 'portable'), budget) ?? '',
+      project: counted(agent.history.project, entryPath(historyWhere, 'project'), budget) ?? '',
     };
-    return { ...(history === undefined ? {} : { history }), skills: checkSkills(raw.skills, entryPath(where, 'skills'), budget) };
-  });
-  const teamFiles: SquadTeam = {};
+    const value: SquadAgent = { ...(charter === undefined ? {} : { charter }), ...(history ? { history } : {}), skills: checkSkills(agent.skills, entryPath(where, 'skills'), budget) };
+    Object.defineProperty(agents, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  const team: SquadTeam = {};
   for (const [key] of fileTable(TEAM_FILES)) {
-    const value = optionalText(team[key], entryPath('team', key), budget);
-    if (value !== undefined) teamFiles[key] = value;
+    const value = counted(raw.team[key], entryPath('team', key), budget);
+    if (value !== undefined) team[key] = value;
   }
   return {
     squad_format_version: SQUAD_FORMAT_VERSION,
-    exported_at: plainString(root.exported_at, 'exported_at') ?? '',
-    exported_by: plainString(root.exported_by, 'exported_by') ?? '',
-    source: { project: plainString(source.project, 'source.project') ?? '' },
-    team: teamFiles,
-    casting: checkCasting(root.casting, budget, false),
+    exported_at: raw.exported_at,
+    exported_by: raw.exported_by,
+    source: { project: raw.source.project },
+    team,
+    casting: checkCasting(raw.casting, budget, false),
     agents,
-    team_skills: checkSkills(root.team_skills, 'team_skills', budget),
+    team_skills: checkSkills(raw.team_skills, 'team_skills', budget),
   };
 }
 
