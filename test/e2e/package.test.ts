@@ -43,12 +43,13 @@ describe('the published package', () => {
     expect(installed.code, installed.stderr).toBe(0);
   }, 300_000);
 
-  it('ships exactly what runs: dist, bin, templates, the coordinator, README, LICENSE', () => {
+  it('ships exactly what runs: dist, bin, templates, the coordinator, the .squad JSON Schema, README, LICENSE', () => {
     const listed = run(NPM, ['pack', '--ignore-scripts', '--dry-run', '--json'], REPO_ROOT);
     const [info] = JSON.parse(listed.stdout) as { files: { path: string }[] }[];
     const tops = [...new Set(info!.files.map((f) => f.path.split('/')[0]!))].sort();
-    expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'index.js', 'package.json', 'squad.agent.md', 'templates']);
+    expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'index.js', 'package.json', 'schema', 'squad.agent.md', 'templates']);
     const paths = info!.files.map((f) => f.path);
+    expect(paths).toContain('schema/squad-format.schema.json');
     expect(paths).toContain('bin/create-squad.cjs');
     expect(paths).toContain('dist/cli/main.js');
     expect(paths.some((p) => p.startsWith('dist/') && p.endsWith('.test.js'))).toBe(false);

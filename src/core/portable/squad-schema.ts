@@ -92,7 +92,10 @@ const skill = () =>
     'a skill: its SKILL.md and its other files',
   );
 
-const skills = (description: string) => v.nullish(v.pipe(ownRecord(name('skill name'), skill(), mustBe('an object')), v.description(description)), {});
+/** One skill (the JSON Schema defines it once, as `skill`). */
+export const squadSkillSchema = lazySchema(skill);
+
+const skills = (description: string) => v.nullish(v.pipe(ownRecord(name('skill name'), squadSkillSchema(), mustBe('an object')), v.description(description)), {});
 
 /** A casting file's JSON: any object here; its shape is checked by the casting readers. */
 const castingFile = (description: string) =>
