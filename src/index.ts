@@ -43,6 +43,7 @@ export {
   type ValidateSkillInput,
 } from './core/skills/validate.js';
 export { inspectSkill, type SkillReport } from './core/skills/inspect.js';
+export { skillFields, type SkillFields } from './core/skills/skill-fields.js';
 export {
   SCOPE_PRECEDENCE,
   discoverSkills,

@@ -96,7 +96,8 @@ import {
 import { listAgents, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad, retargetRosterCharters, type RosterMember } from '../squad/roster.js';
 import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, decideScaffold, planOwnedFiles, renderMemberFiles, type PlannedFile } from '../squad/scaffold.js';
 import { scaffoldStateFromFiles } from '../squad/scaffold-state.js';
-import { parseSkill, skillMetadata } from '../skills/skill.js';
+import { parseSkill } from '../skills/skill.js';
+import { skillFields } from '../skills/skill-fields.js';
 import { validateSkill } from '../skills/validate.js';
 import {
   CASTING_FILES,
@@ -310,7 +311,7 @@ function inspectTarget(root: string): TargetState {
 
 function authoredBySquad(skillMd: string): boolean {
   try {
-    return skillMetadata(parseSkill(skillMd).frontmatter).author === BUILTIN_AUTHOR;
+    return skillFields(parseSkill(skillMd).frontmatter).author === BUILTIN_AUTHOR;
   } catch {
     return false;
   }
