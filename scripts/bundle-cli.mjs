@@ -11,7 +11,9 @@
 //    chunks would save disk but load a dozen files again: most of the cost this step removes.)
 //    The core finds the package root from the dist/ folder in its own path, so it holds at any
 //    depth of the bundle.
-//    Packages (handlebars, yaml, prompts, …) stay in node_modules and load lazily as before.
+//    Packages (handlebars, yaml, prompts, …) stay in node_modules and load lazily as before, except
+//    valibot: the schemas' library is bundled into the commands that use it, tree-shaken to the
+//    functions they call (a few KB instead of the whole library on every validating command).
 // The library entry (index.js) keeps using the unbundled dist/ that tsc wrote.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +30,13 @@ const commands = [...new Set([...program.matchAll(/import\(['"]\.\.\/commands\/(
   .map((file) => path.join(dist, 'commands', file));
 if (commands.length === 0) throw new Error('bundle-cli: found no import("../commands/…") in dist/cli/program.js');
 
+/** Every dependency stays external (with its subpaths), except the ones bundled. */
+const BUNDLED_PACKAGES = new Set(['valibot']);
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const externalPackages = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
+  .filter((name) => !BUNDLED_PACKAGES.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
+
 await build({
   entryPoints: commands,
   outdir: path.join(dist, BUNDLE_DIR),
@@ -35,7 +44,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  external: externalPackages,
   logLevel: 'warning',
 });
 

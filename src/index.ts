@@ -43,6 +43,7 @@ export {
   type ValidateSkillInput,
 } from './core/skills/validate.js';
 export { inspectSkill, type SkillReport } from './core/skills/inspect.js';
+export { skillFields, type SkillFields } from './core/skills/skill-fields.js';
 export {
   SCOPE_PRECEDENCE,
   discoverSkills,
@@ -204,22 +205,8 @@ export {
   SQUAD_LIMITS,
   SquadFormatError,
   TEAM_FILES,
-  bucketOf,
-  canonicalJson,
-  castingFileProblem,
-  controlCharacterProblem,
-  decodeFile,
-  encodeFile,
-  jsonStructureProblem,
-  parseJsonText,
-  readSquadDocument,
-  serializeSquad,
-  skillFileEntries,
-  squadPathProblem,
-  validateSquadDocument,
   type FileEntry,
   type FileObject,
-  type JsonStructureProblem,
   type SkillBucket,
   type SquadAgent,
   type SquadCasting,
@@ -231,6 +218,17 @@ export {
   type SquadTeam,
   type ValidatedSquad,
 } from './core/portable/squad-format.js';
+export {
+  bucketOf,
+  decodeFile,
+  encodeFile,
+  skillFileEntries,
+  squadPathProblem,
+} from './core/portable/squad-files.js';
+export { canonicalJson, serializeSquad } from './core/portable/canonical-json.js';
+export { castingFileProblem, readSquadDocument, validateSquadDocument } from './core/portable/squad-validate.js';
+export { controlCharacterProblem } from './core/base/util.js';
+export { jsonStructureProblem, parseJsonText, type JsonStructureProblem } from './core/portable/squad-json.js';
 export { demoteHeadings, splitHistory, tidyHistoryPart, type HistoryParts } from './core/squad/history.js';
 export { REDACTION_RULES, redactText, redactionMarker, type RedactionCounts, type RedactionKind, type Redacted } from './core/base/redact.js';
 export {

@@ -139,7 +139,7 @@ describe('doctor', () => {
     expect(data.findings.filter((f) => f.code === 'casting-member-invalid').map((f) => f.message)).toEqual([
       '.ai-team/casting/registry.json: member 4 is not valid ("name" is not a non-empty string; "folder" is not a string): every command ignores it, so its name is not reserved',
       '.ai-team/casting/registry.json: member 5 is not valid (it is a string, not {"name", "folder", "role", "universe"}): every command ignores it, so its name is not reserved',
-      '.ai-team/casting/registry.json: member 6 is not valid ("folder" "Koba Yashi" is not a valid folder name (lowercase a-z, 0-9 and hyphens)): every command ignores it, so its name is not reserved',
+      '.ai-team/casting/registry.json: member 6 is not valid ("folder" "Koba Yashi" must be lowercase (a folder name is lowercase a-z, 0-9 and hyphens, such as "koba-yashi")): every command ignores it, so its name is not reserved',
       '.ai-team/casting/registry.json: member 7 is not valid ("role" is not a string; "universe" is neither a string nor null): every command ignores it, so its name is not reserved',
     ]);
     expect(data.findings[0]).toMatchObject({ severity: 'error', path: '.ai-team/casting/registry.json', fix: expect.stringContaining('or remove it') });

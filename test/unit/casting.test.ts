@@ -152,7 +152,7 @@ describe('casting files', () => {
     expect(registryEntryProblem({ name: 'Keaton', folder: 'keaton' })).toBeUndefined();
     expect(registryEntryProblem(5)).toBe('it is a number, not {"name", "folder", "role", "universe"}');
     expect(registryEntryProblem({ name: 3, folder: '../x', role: [], universe: 1 })).toBe(
-      '"name" is not a non-empty string; "folder" "../x" may only contain lowercase letters a-z, digits and hyphens; "role" is not a string; "universe" is neither a string nor null',
+      '"name" is not a non-empty string; "folder" "../x" may only contain lowercase letters a-z, digits and hyphens (a folder name is lowercase a-z, 0-9 and hyphens, such as "x"); "role" is not a string; "universe" is neither a string nor null',
     );
     expect(registryEntryProblem({ name: 'Con', folder: 'con' })).toBe('"folder" "con" is a device name Windows reserves');
   });

@@ -15,7 +15,10 @@ import { splitHistory } from '../../src/core/squad/history.js';
 import { importSquad } from '../../src/core/portable/import.js';
 import { shippedBuiltinSkills } from '../../src/core/squad/owned.js';
 import { IMPORT_STAGING_PREFIX, agentSkillDir, charterPath, historyPath, nativeTeamSkillDir, squadPaths, teamSkillDir } from '../../src/core/base/paths.js';
-import { jsonStructureProblem, serializeSquad, squadPathProblem, type SquadDocument } from '../../src/core/portable/squad-format.js';
+import { jsonStructureProblem } from '../../src/core/portable/squad-json.js';
+import { serializeSquad } from '../../src/core/portable/canonical-json.js';
+import { squadPathProblem } from '../../src/core/portable/squad-files.js';
+import { type SquadDocument } from '../../src/core/portable/squad-format.js';
 import { cleanupTempDirs, hashTree, tempDir, validSkill } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

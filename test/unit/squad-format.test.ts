@@ -1,23 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { SQUAD_LIMITS, SquadFormatError, type SquadLimits } from '../../src/core/portable/squad-format.js';
 import {
-  SQUAD_LIMITS,
-  SquadFormatError,
   bucketOf,
-  canonicalJson,
   decodeFile,
   encodeFile,
-  castingFileProblem,
-  jsonStructureProblem,
   normalizedKey,
-  parseJsonText,
-  readSquadDocument,
-  serializeSquad,
   skillFileEntries,
   squadPathProblem,
-  squadText,
-  validateSquadDocument,
-  type SquadLimits,
-} from '../../src/core/portable/squad-format.js';
+} from '../../src/core/portable/squad-files.js';
+import { canonicalJson, serializeSquad } from '../../src/core/portable/canonical-json.js';
+import { castingFileProblem, readSquadDocument, validateSquadDocument } from '../../src/core/portable/squad-validate.js';
+import { jsonStructureProblem, parseJsonText, squadText } from '../../src/core/portable/squad-json.js';
 import { validSkill } from '../helpers/cli.js';
 
 function problem(fn: () => unknown): string {
@@ -109,7 +102,7 @@ describe('validateSquadDocument', () => {
       'team_skills.s.files["a"]: unexpected field "extra" (a file has content, encoding and mode)',
     );
     expect(problem(() => validateSquadDocument(doc({}, { team_skills: { s: skill({ files: { a: { encoding: 'utf8' } } }) } })))).toBe(
-      'team_skills.s.files["a"].content: must be a string, not a undefined',
+      'team_skills.s.files["a"].content: is missing (must be a string)',
     );
     expect(problem(() => validateSquadDocument(doc({}, { casting: { policy: [] } })))).toBe('casting.policy: must be an object, not a list');
     expect(problem(() => validateSquadDocument(doc({}, { source: { project: 3 } })))).toBe('source.project: must be a string, not a number');

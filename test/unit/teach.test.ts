@@ -34,7 +34,7 @@ describe('buildTaughtSkill', () => {
     });
     expect(skill.name).toBe('tailwind-css-no-custom');
     const parsed = parseSkill(skill.content);
-    expect(validateSkill({ ...parsed, dirName: skill.name })).toEqual({ valid: true, errors: [], warnings: [] });
+    expect(validateSkill({ ...parsed, dirName: skill.name })).toMatchObject({ valid: true, errors: [], warnings: [] });
     expect(parsed.frontmatter.metadata).toEqual({ author: 'user-taught', version: '1.0', 'taught-on': '2026-11-22' });
     expect(parsed.frontmatter.description).toContain('Always use Tailwind CSS: no custom CSS');
     expect(parsed.body).toContain('to Fenster');

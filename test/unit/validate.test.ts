@@ -243,6 +243,38 @@ describe('validateSkill on parsed files', () => {
     ].join('\r\n');
     const parsed = parseSkill(text);
     const result = validateSkill({ ...parsed, dirName: 'database-schema-management' });
-    expect(result).toEqual({ valid: true, errors: [], warnings: [] });
+    expect(result).toMatchObject({ valid: true, errors: [], warnings: [] });
+    // The one typed value the commands read: the same run that validated it.
+    expect(result.fields).toEqual({
+      name: 'database-schema-management',
+      description: 'Manages database schema migrations. Use when changing tables.\n',
+      metadata: parsed.frontmatter.metadata,
+      version: '1.0',
+      versionUnquoted: false,
+      author: 'squad-team',
+      mcpServers: [{ name: 'postgres', reason: 'Query existing schema', optional: false }],
+      disableModelInvocation: false,
+    });
+  });
+
+  it('types only what passes: a malformed mcp-servers entry, a non-string description and a non-boolean flag are absent from the typed value, and reported', () => {
+    const result = validateSkill({
+      frontmatter: {
+        name: 's',
+        description: 5,
+        'disable-model-invocation': 'yes',
+        metadata: { version: 1.1, 'mcp-servers': [{ name: ' github ', optional: true, fallback: 'read the docs' }, { name: 3 }, 'x', { reason: 'r' }] },
+      },
+      dirName: 's',
+    });
+    expect(result.fields).toMatchObject({ description: undefined, version: '1.1', versionUnquoted: true, disableModelInvocation: false });
+    expect(result.fields.mcpServers).toEqual([{ name: 'github', optional: true, fallback: 'read the docs' }]);
+    expect(result.errors.map((issue) => [issue.code, issue.message])).toEqual([
+      ['description-not-string', '"description" must be a string, got number 5'],
+      ['mcp-server-name-invalid', 'metadata.mcp-servers[1].name must be a non-empty string, got number 3'],
+      ['mcp-server-not-mapping', 'metadata.mcp-servers[2] must be a mapping with at least "name", got the string "x"'],
+      ['mcp-server-name-missing', 'metadata.mcp-servers[3] has no "name"'],
+    ]);
+    expect(result.warnings.map((issue) => issue.code)).toContain('disable-model-invocation-not-boolean');
   });
 });

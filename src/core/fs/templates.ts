@@ -17,6 +17,8 @@ import type { HelperDelegate, TemplateDelegate } from 'handlebars';
 import { SquadError } from '../base/errors.js';
 import { PACKAGE_ROOT, PACKAGE_TEMPLATES_DIR, RUNNING_FROM_BUILD } from '../base/paths.js';
 import { foldLines } from '../base/util.js';
+import { parseWith, problemWhere } from '../base/schema.js';
+import type { GenericSchema, InferOutput } from 'valibot';
 
 type Handlebars = typeof import('handlebars');
 type TemplateSpec = Parameters<Handlebars['template']>[0];
@@ -82,6 +84,19 @@ export function readTemplateJson(relPath: string): unknown {
       cause: error,
     });
   }
+}
+
+/**
+ * A JSON data file of the package, checked against its schema: a file that does not match is a
+ * broken package, said with the entry and what is wrong.
+ */
+export function checkedTemplateJson<S extends GenericSchema>(relPath: string, schema: S): InferOutput<S> {
+  const parsed = parseWith(schema, readTemplateJson(relPath));
+  if ('value' in parsed) return parsed.value;
+  const where = problemWhere(parsed.problem);
+  throw new SquadError('NOT_FOUND', `data file templates/${relPath} is broken in the create-squad package: ${where ? `${where}: ` : ''}${parsed.problem.message}`, {
+    hint: 'reinstall create-squad; the package is incomplete',
+  });
 }
 
 /** Render `templates/{relPath}` with `data`. */

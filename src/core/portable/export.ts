@@ -42,14 +42,7 @@ import {
   SQUAD_LIMITS,
   TEAM_FILES,
   SquadFormatError,
-  bucketOf,
-  castingFileProblem,
-  encodeFile,
   fileTable,
-  parseJsonText,
-  serializeSquad,
-  squadPathProblem,
-  validateSquadDocument,
   type CastingFileKey,
   type FileEntry,
   type SkillBucket,
@@ -60,6 +53,10 @@ import {
   type SquadSkill,
   type SquadTeam,
 } from './squad-format.js';
+import { bucketOf, encodeFile, squadPathProblem } from './squad-files.js';
+import { castingFileProblem, validateSquadDocument } from './squad-validate.js';
+import { parseJsonText } from './squad-json.js';
+import { serializeSquad } from './canonical-json.js';
 import { listTree, type Tree, type TreeFile } from '../fs/tree.js';
 import { compareCodePoints, formatBytes, isMapping } from '../base/util.js';
 import { packageVersion } from '../fs/version.js';

@@ -3,7 +3,7 @@
  * the imported members, skills, roster and casting laid over it.
  *
  * Order of work, so that a failure or a kill never loses anything:
- *   1. read and validate the whole file (squad-format.ts), check the target (symlinks, an existing
+ *   1. read and validate the whole file (squad-validate.ts), check the target (symlinks, an existing
  *      squad: refused without `force`), plan every file, what init adds included (planned from
  *      the imported state files alone, in memory): nothing is written to
  *      the repository before all of it passed, and `--dry-run` reports from this same plan;
@@ -96,7 +96,8 @@ import {
 import { listAgents, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad, retargetRosterCharters, type RosterMember } from '../squad/roster.js';
 import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, decideScaffold, planOwnedFiles, renderMemberFiles, type PlannedFile } from '../squad/scaffold.js';
 import { scaffoldStateFromFiles } from '../squad/scaffold-state.js';
-import { parseSkill, skillMetadata } from '../skills/skill.js';
+import { parseSkill } from '../skills/skill.js';
+import { skillFields } from '../skills/skill-fields.js';
 import { validateSkill } from '../skills/validate.js';
 import {
   CASTING_FILES,
@@ -104,12 +105,7 @@ import {
   TEAM_FILES,
   SQUAD_LIMITS,
   SquadFormatError,
-  controlCharacterProblem,
-  decodeFile,
   fileTable,
-  readSquadDocument,
-  renameSkillText,
-  skillFileEntries,
   type CastingFileKey,
   type FileEntry,
   type SquadDocument,
@@ -118,11 +114,14 @@ import {
   type SquadSkill,
   type ValidatedSquad,
 } from './squad-format.js';
+import { decodeFile, skillFileEntries } from './squad-files.js';
+import { readSquadDocument } from './squad-validate.js';
+import { renameSkillText } from './skill-rename.js';
 import { renderTemplate } from '../fs/templates.js';
-import { compareCodePoints, formatBytes, nonEmptyString } from '../base/util.js';
+import { compareCodePoints, controlCharacterProblem, formatBytes, nonEmptyString } from '../base/util.js';
 import { packageVersion } from '../fs/version.js';
 
-export { withSkillName } from './squad-format.js';
+export { withSkillName } from './skill-rename.js';
 
 export const IMPORTED_HISTORY_TEMPLATE = 'import/history.md.hbs';
 /** Suffix of a learned skill renamed because a built-in skill has its name. */
@@ -312,7 +311,7 @@ function inspectTarget(root: string): TargetState {
 
 function authoredBySquad(skillMd: string): boolean {
   try {
-    return skillMetadata(parseSkill(skillMd).frontmatter).author === BUILTIN_AUTHOR;
+    return skillFields(parseSkill(skillMd).frontmatter).author === BUILTIN_AUTHOR;
   } catch {
     return false;
   }

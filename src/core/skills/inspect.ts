@@ -6,6 +6,7 @@ import path from 'node:path';
 import { FrontmatterError } from './frontmatter.js';
 import { readSkillFile, readSkillFrontmatter, type Frontmatter } from './skill.js';
 import { validateSkill, type SkillIssue } from './validate.js';
+import { skillFields, type SkillFields } from './skill-fields.js';
 
 export interface SkillReport {
   /** Absolute path of SKILL.md. */
@@ -18,6 +19,8 @@ export interface SkillReport {
   name: string;
   /** Parsed frontmatter; undefined when the file could not be parsed. */
   frontmatter: Frontmatter | undefined;
+  /** The frontmatter, typed (skill-fields.ts): from the same run as the issues; every field absent when it could not be parsed. */
+  fields: SkillFields;
   valid: boolean;
   errors: SkillIssue[];
   warnings: SkillIssue[];
@@ -46,15 +49,16 @@ export function inspectSkill(file: string, options: InspectOptions): SkillReport
     }
   } catch (error) {
     const issue = toIssue(error);
-    return { file, dir, dirName, name: dirName, frontmatter: undefined, valid: false, errors: [issue], warnings: [] };
+    return { file, dir, dirName, name: dirName, frontmatter: undefined, fields: skillFields({}), valid: false, errors: [issue], warnings: [] };
   }
   const result = validateSkill(body === undefined ? { frontmatter, dirName } : { frontmatter, dirName, body });
   return {
     file,
     dir,
     dirName,
-    name: typeof frontmatter.name === 'string' ? frontmatter.name : dirName,
+    name: result.fields.name ?? dirName,
     frontmatter,
+    fields: result.fields,
     valid: result.valid,
     errors: result.errors,
     warnings: result.warnings,

@@ -12,7 +12,7 @@ import {
   parseFrontmatterYaml,
   splitFrontmatter,
 } from './frontmatter.js';
-import { isMapping } from '../base/util.js';
+import { skillFields, type McpServerRequirement } from './skill-fields.js';
 
 export type Frontmatter = Record<string, unknown>;
 
@@ -144,63 +144,28 @@ function requireRegularFile(fd: number, file: string): void {
   }
 }
 
-/** An MCP server a skill declares in `metadata.mcp-servers` (the squad extension). */
-export interface McpServerRequirement {
-  name: string;
-  reason?: string;
-  optional: boolean;
-  fallback?: string;
-}
+// Typed field accessors for the library API: each one reads the one typed value (skill-fields.ts).
+export type { McpServerRequirement } from './skill-fields.js';
 
 export function skillMetadata(frontmatter: Frontmatter): Record<string, unknown> {
-  return isMapping(frontmatter.metadata) ? frontmatter.metadata : {};
+  return skillFields(frontmatter).metadata;
 }
 
-/** A string field, or undefined when absent or not a string. */
-export function stringField(source: Record<string, unknown>, key: string): string | undefined {
-  const value = source[key];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/**
- * `metadata.version`, accepting the common unquoted number form, which YAML reads as a number:
- * `version: 1.0` reads as 1 and `version: 1.10` as 1.1 (see isVersionUnquoted).
- */
+/** `metadata.version`, accepting the common unquoted number form (see isVersionUnquoted). */
 export function skillVersion(frontmatter: Frontmatter): string | undefined {
-  const version = skillMetadata(frontmatter).version;
-  if (typeof version === 'string') return version;
-  if (typeof version === 'number' && Number.isFinite(version)) return String(version);
-  return undefined;
+  return skillFields(frontmatter).version;
 }
 
 /** True when `metadata.version` was written unquoted: YAML made it a number, which may not read as written. */
 export function isVersionUnquoted(frontmatter: Frontmatter): boolean {
-  return typeof skillMetadata(frontmatter).version === 'number';
+  return skillFields(frontmatter).versionUnquoted;
 }
 
-/**
- * The well-formed entries of `metadata.mcp-servers`. Malformed entries are left out here; the
- * validator reports them.
- */
+/** The well-formed entries of `metadata.mcp-servers`; the validator reports the others. */
 export function mcpServers(frontmatter: Frontmatter): McpServerRequirement[] {
-  const list = skillMetadata(frontmatter)['mcp-servers'];
-  if (!Array.isArray(list)) return [];
-  const servers: McpServerRequirement[] = [];
-  for (const entry of list) {
-    if (!isMapping(entry) || typeof entry.name !== 'string' || entry.name.trim() === '') continue;
-    const reason = stringField(entry, 'reason');
-    const fallback = stringField(entry, 'fallback');
-    servers.push({
-      name: entry.name.trim(),
-      optional: entry.optional === true,
-      ...(reason === undefined ? {} : { reason }),
-      ...(fallback === undefined ? {} : { fallback }),
-    });
-  }
-  return servers;
+  return skillFields(frontmatter).mcpServers;
 }
 
 export function isModelInvocationDisabled(frontmatter: Frontmatter): boolean {
-  return frontmatter['disable-model-invocation'] === true;
+  return skillFields(frontmatter).disableModelInvocation;
 }
-

@@ -2,13 +2,14 @@
  * Validation of a skill against the Agent Skills standard (docs/skills.md), with errors and warnings
  * exactly as the specification sorts them, and the squad extension `metadata.mcp-servers`.
  */
+import * as v from 'valibot';
 import { nameProblems } from '../base/names.js';
 import type { Frontmatter } from './skill.js';
 import { isMapping, quoted, shownKey } from '../base/util.js';
 import { estimateTokens } from '../base/tokens.js';
+import { describeType, fieldRules, mcpServerIssueCode, mcpServerSchema, skillFields, type SkillFields } from './skill-fields.js';
 
-export const MAX_DESCRIPTION_LENGTH = 1024;
-export const MAX_COMPATIBILITY_LENGTH = 500;
+export { MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH } from './skill-fields.js';
 export const MAX_BODY_LINES = 500;
 export const MAX_BODY_TOKENS = 5000;
 
@@ -49,6 +50,8 @@ export interface SkillValidation {
   valid: boolean;
   errors: SkillIssue[];
   warnings: SkillIssue[];
+  /** The frontmatter, typed: what discovery, prompt and the other commands read (skill-fields.ts). */
+  fields: SkillFields;
 }
 
 export interface ValidateSkillInput {
@@ -66,14 +69,13 @@ export function validateSkill(input: ValidateSkillInput): SkillValidation {
   const fm = input.frontmatter;
 
   checkName(fm, input.dirName, errors);
-  checkDescription(fm, errors);
-  checkCompatibility(fm, errors);
+  checkRequiredDescription(fm, errors);
+  checkFieldRules(fm, errors, warnings);
   checkMetadata(fm, errors, warnings);
-  checkOptionalTypes(fm, warnings);
   checkUnknownFields(fm, warnings);
   if (input.body !== undefined) checkBody(input.body, warnings);
 
-  return { valid: errors.length === 0, errors, warnings };
+  return { valid: errors.length === 0, errors, warnings, fields: skillFields(fm) };
 }
 
 function checkName(fm: Frontmatter, dirName: string | undefined, errors: SkillIssue[]): void {
@@ -105,62 +107,30 @@ function checkName(fm: Frontmatter, dirName: string | undefined, errors: SkillIs
   }
 }
 
-function checkDescription(fm: Frontmatter, errors: SkillIssue[]): void {
-  const description = fm.description;
-  if (description === undefined) {
-    errors.push({
-      code: 'description-missing',
-      field: 'description',
-      message: 'required field "description" is missing',
-    });
-  } else if (description === null) {
+/** `description` is required: absent or null is an error here; its type and limits are its rule's. */
+function checkRequiredDescription(fm: Frontmatter, errors: SkillIssue[]): void {
+  if (fm.description === undefined) {
+    errors.push({ code: 'description-missing', field: 'description', message: 'required field "description" is missing' });
+  } else if (fm.description === null) {
     errors.push({ code: 'description-empty', field: 'description', message: '"description" is empty' });
-  } else if (typeof description !== 'string') {
-    errors.push({
-      code: 'description-not-string',
-      field: 'description',
-      message: `"description" must be a string, got ${describeType(description)}`,
-    });
-  } else if (description.trim() === '') {
-    errors.push({ code: 'description-empty', field: 'description', message: '"description" is empty' });
-  } else if (description.length > MAX_DESCRIPTION_LENGTH) {
-    errors.push({
-      code: 'description-too-long',
-      field: 'description',
-      message: `"description" is ${description.length} characters; the limit is ${MAX_DESCRIPTION_LENGTH}`,
-    });
   }
 }
 
-function checkCompatibility(fm: Frontmatter, errors: SkillIssue[]): void {
-  if (!('compatibility' in fm) || fm.compatibility === null) return;
-  const value = fm.compatibility;
-  if (typeof value !== 'string') {
-    errors.push({
-      code: 'compatibility-not-string',
-      field: 'compatibility',
-      message: `"compatibility" must be a string of at most ${MAX_COMPATIBILITY_LENGTH} characters, got ${describeType(value)}`,
-    });
-  } else if (value.length > MAX_COMPATIBILITY_LENGTH) {
-    errors.push({
-      code: 'compatibility-too-long',
-      field: 'compatibility',
-      message: `"compatibility" is ${value.length} characters; the limit is ${MAX_COMPATIBILITY_LENGTH}`,
-    });
+/** Each simple field against its rule (skill-fields.ts): the first issue, as an error or a warning. */
+function checkFieldRules(fm: Frontmatter, errors: SkillIssue[], warnings: SkillIssue[]): void {
+  for (const rule of fieldRules()) {
+    const value = fm[rule.field];
+    if (value === undefined || value === null) continue;
+    const result = v.safeParse(rule.schema, value, { abortEarly: true });
+    if (result.success) continue;
+    const issue = result.issues[0];
+    (rule.severity === 'error' ? errors : warnings).push({ code: rule.codes[issue.type] ?? `${rule.field}-invalid`, field: rule.field, message: issue.message });
   }
 }
 
 function checkMetadata(fm: Frontmatter, errors: SkillIssue[], warnings: SkillIssue[]): void {
-  if (!('metadata' in fm) || fm.metadata === null) return;
   const metadata = fm.metadata;
-  if (!isMapping(metadata)) {
-    errors.push({
-      code: 'metadata-not-mapping',
-      field: 'metadata',
-      message: `"metadata" must be a mapping of keys to values, got ${describeType(metadata)}`,
-    });
-    return;
-  }
+  if (!isMapping(metadata)) return; // absent, or reported by its rule
   for (const [key, value] of Object.entries(metadata)) {
     if ((STRUCTURED_METADATA_KEYS as readonly string[]).includes(key)) continue;
     if (key === 'version' && typeof value === 'number') {
@@ -196,46 +166,23 @@ function checkMcpServers(list: unknown, errors: SkillIssue[], warnings: SkillIss
   const seen = new Set<string>();
   list.forEach((entry, index) => {
     const at = `${field}[${index}]`;
-    if (!isMapping(entry)) {
-      errors.push({
-        code: 'mcp-server-not-mapping',
-        field: at,
-        message: `${at} must be a mapping with at least "name", got ${describeType(entry)}`,
-      });
-      return;
+    // The entry's shape by its schema (skill-fields.ts): every problem, each with its code.
+    const result = v.safeParse(mcpServerSchema(), entry);
+    for (const issue of result.issues ?? []) {
+      const key = issue.path?.[0]?.key as string | undefined;
+      const code = mcpServerIssueCode(key, issue.input === undefined || issue.input === null);
+      errors.push({ code, field: key === undefined ? at : `${at}.${key}`, message: `${at}${issue.message}` });
     }
-    if (entry.name === undefined || entry.name === null) {
-      errors.push({ code: 'mcp-server-name-missing', field: `${at}.name`, message: `${at} has no "name"` });
-    } else if (typeof entry.name !== 'string' || entry.name.trim() === '') {
-      errors.push({
-        code: 'mcp-server-name-invalid',
-        field: `${at}.name`,
-        message: `${at}.name must be a non-empty string, got ${describeType(entry.name)}`,
-      });
-    } else if (seen.has(entry.name.trim())) {
+    if (!isMapping(entry)) return;
+    const name = typeof entry.name === 'string' ? entry.name.trim() : '';
+    if (name !== '' && seen.has(name)) {
       warnings.push({
         code: 'mcp-server-duplicate',
         field: `${at}.name`,
-        message: `${at}: server ${quoted(entry.name)} is listed more than once`,
+        message: `${at}: server ${quoted(entry.name as string)} is listed more than once`,
       });
-    } else {
-      seen.add(entry.name.trim());
-    }
-    for (const key of ['reason', 'fallback']) {
-      if (key in entry && entry[key] !== null && typeof entry[key] !== 'string') {
-        errors.push({
-          code: 'mcp-server-field-type',
-          field: `${at}.${key}`,
-          message: `${at}.${key} must be a string, got ${describeType(entry[key])}`,
-        });
-      }
-    }
-    if ('optional' in entry && entry.optional !== null && typeof entry.optional !== 'boolean') {
-      errors.push({
-        code: 'mcp-server-field-type',
-        field: `${at}.optional`,
-        message: `${at}.optional must be true or false, got ${describeType(entry.optional)}`,
-      });
+    } else if (name !== '') {
+      seen.add(name);
     }
     for (const key of Object.keys(entry)) {
       if (!MCP_SERVER_FIELDS.includes(key)) {
@@ -247,26 +194,6 @@ function checkMcpServers(list: unknown, errors: SkillIssue[], warnings: SkillIss
       }
     }
   });
-}
-
-function checkOptionalTypes(fm: Frontmatter, warnings: SkillIssue[]): void {
-  for (const key of ['license', 'allowed-tools']) {
-    if (key in fm && fm[key] !== null && typeof fm[key] !== 'string') {
-      warnings.push({
-        code: `${key}-not-string`,
-        field: key,
-        message: `${quoted(key)} should be a string, got ${describeType(fm[key])}`,
-      });
-    }
-  }
-  const dmi = fm['disable-model-invocation'];
-  if (dmi !== undefined && dmi !== null && typeof dmi !== 'boolean') {
-    warnings.push({
-      code: 'disable-model-invocation-not-boolean',
-      field: 'disable-model-invocation',
-      message: `"disable-model-invocation" should be true or false, got ${describeType(dmi)}`,
-    });
-  }
 }
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set<string>([...STANDARD_FIELDS, ...KNOWN_EXTENSION_FIELDS]);
@@ -299,12 +226,3 @@ function checkBody(body: string, warnings: SkillIssue[]): void {
     });
   }
 }
-
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `the string ${quoted(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  return `${typeof value} ${String(value)}`;
-}
-

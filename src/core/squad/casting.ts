@@ -26,12 +26,14 @@
  * `custom_universes` gives, and the ones the registry records (taken already, so casting goes on
  * in the overflow universes once the custom names run out).
  */
+import * as v from 'valibot';
 import { usageError } from '../base/errors.js';
+import { allProblems, lazySchema, mapping, parseWith } from '../base/schema.js';
 import { readDirNames, readTextIfExists } from '../fs/fs-safe.js';
 import { folderNameProblem, isValidName, slugify } from '../base/names.js';
 import { SCRIBE_AGENT, resolveIn, squadPaths } from '../base/paths.js';
 import type { RosterMember } from './roster.js';
-import { readTemplateJson } from '../fs/templates.js';
+import { checkedTemplateJson } from '../fs/templates.js';
 import { isMapping, jsonTypeName, nonEmptyString, stringList } from '../base/util.js';
 
 export const UNIVERSES_DATA_FILE = 'casting/universes.json';
@@ -103,18 +105,24 @@ interface UniverseCatalog {
 
 let catalog: UniverseCatalog | undefined;
 
+/** `templates/casting/universes.json`: `{schema, default, universes: [{name, names}]}`. */
+const universeCatalogSchema = lazySchema(() =>
+  mapping(
+    v.object({
+      schema: v.literal(CASTING_SCHEMA),
+      default: v.string(),
+      universes: v.pipe(
+        v.array(mapping(v.object({ name: v.pipe(v.string(), v.nonEmpty()), names: v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.nonEmpty()) }))),
+        v.nonEmpty(),
+      ),
+    }),
+  ),
+);
+
 function loadCatalog(): UniverseCatalog {
   if (catalog) return catalog;
-  const data = readTemplateJson(UNIVERSES_DATA_FILE);
-  const universes: Universe[] = [];
-  if (isMapping(data) && Array.isArray(data.universes)) {
-    for (const universe of data.universes) {
-      if (!isMapping(universe) || typeof universe.name !== 'string' || !Array.isArray(universe.names)) continue;
-      universes.push({ name: universe.name, names: stringList(universe.names) });
-    }
-  }
-  const defaultName = isMapping(data) && typeof data.default === 'string' ? data.default : (universes[0]?.name ?? '');
-  catalog = { defaultName, universes };
+  const data = checkedTemplateJson(UNIVERSES_DATA_FILE, universeCatalogSchema());
+  catalog = { defaultName: data.default, universes: data.universes };
   return catalog;
 }
 
@@ -303,31 +311,60 @@ function parseObject(text: string): { raw: Record<string, unknown> } | { reason:
   return isMapping(value) ? { raw: value } : { reason: 'not a JSON object' };
 }
 
+/** The message for each field of a registry entry: wrong, or missing where it is required. */
+const ENTRY_FIELD_PROBLEMS: Record<string, string> = {
+  name: '"name" is not a non-empty string',
+  folder: '"folder" is not a string',
+  role: '"role" is not a string',
+  universe: '"universe" is neither a string nor null',
+};
+
+/** Why a registry entry's folder cannot be used, and what it could be instead ("Koba Yashi": "koba-yashi"). */
+function folderProblem(folder: string): string {
+  const problem = folderNameProblem(folder, '"folder"') ?? '';
+  if (isValidName(folder)) return problem;
+  const suggestion = slugify(folder);
+  return `${problem} (a folder name is lowercase a-z, 0-9 and hyphens${suggestion === '' ? '' : `, such as "${suggestion}"`})`;
+}
+
 /**
- * What is wrong with a registry `members` entry, or undefined. An entry is `{name, folder, role?,
- * universe?}`: a non-empty name, a folder name folderNameProblem accepts, a string role and a
- * string (or null) universe; commands skip any other entry without a word, so it must not be
- * written (import refuses it).
+ * A registry `members` entry, `{name, folder, role?, universe?}`: a non-empty name, a folder name
+ * folderNameProblem accepts, a string role and a string (or null) universe. The one description of
+ * an entry: commands read entries with it (and skip any other entry, so it must not be written:
+ * import refuses it), doctor reports the ones it refuses.
  */
+export const registryEntrySchema = lazySchema(() =>
+  mapping(
+    v.object(
+      {
+        name: v.pipe(
+          v.string(ENTRY_FIELD_PROBLEMS.name),
+          v.check((name) => name.trim() !== '', ENTRY_FIELD_PROBLEMS.name),
+        ),
+        folder: v.pipe(
+          v.string(ENTRY_FIELD_PROBLEMS.folder),
+          v.check((folder) => folderNameProblem(folder, '"folder"') === undefined, (issue) => folderProblem(issue.input as string)),
+        ),
+        role: v.optional(v.string(ENTRY_FIELD_PROBLEMS.role), ''),
+        universe: v.nullish(v.string(ENTRY_FIELD_PROBLEMS.universe), null),
+      },
+      (issue) => {
+        const key = issue.path?.[issue.path.length - 1]?.key;
+        return typeof key === 'string' && ENTRY_FIELD_PROBLEMS[key] !== undefined ? ENTRY_FIELD_PROBLEMS[key] : `it is ${jsonTypeName(issue.input)}, not {"name", "folder", "role", "universe"}`;
+      },
+    ),
+  ),
+);
+
+/** What is wrong with a registry `members` entry (registryEntrySchema), every problem, or undefined. */
 export function registryEntryProblem(entry: unknown): string | undefined {
-  if (!isMapping(entry)) return `it is ${jsonTypeName(entry)}, not {"name", "folder", "role", "universe"}`;
-  const problems: string[] = [];
-  if (typeof entry.name !== 'string' || entry.name.trim() === '') problems.push('"name" is not a non-empty string');
-  if (typeof entry.folder !== 'string') problems.push('"folder" is not a string');
-  else {
-    const folder = folderNameProblem(entry.folder, '"folder"');
-    if (folder) problems.push(folder);
-  }
-  if (entry.role !== undefined && typeof entry.role !== 'string') problems.push('"role" is not a string');
-  if (entry.universe !== undefined && entry.universe !== null && typeof entry.universe !== 'string') problems.push('"universe" is neither a string nor null');
-  return problems.length === 0 ? undefined : problems.join('; ');
+  const problems = allProblems(registryEntrySchema(), entry);
+  return problems.length === 0 ? undefined : problems.map((problem) => problem.message).join('; ');
 }
 
 function castEntry(value: unknown): CastEntry | undefined {
-  if (!isMapping(value)) return undefined;
-  const { name, folder, role, universe } = value;
-  if (typeof name !== 'string' || typeof folder !== 'string' || !isValidName(folder)) return undefined;
-  return { name, folder, role: typeof role === 'string' ? role : '', universe: typeof universe === 'string' ? universe : null };
+  const parsed = parseWith(registryEntrySchema(), value);
+  return 'value' in parsed ? parsed.value : undefined;
 }
 
 /**

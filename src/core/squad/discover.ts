@@ -27,15 +27,7 @@ import {
   resolveIn,
   squadPaths,
 } from '../base/paths.js';
-import {
-  isModelInvocationDisabled,
-  isVersionUnquoted,
-  mcpServers,
-  skillMetadata,
-  skillVersion,
-  stringField,
-  type McpServerRequirement,
-} from '../skills/skill.js';
+import type { McpServerRequirement } from '../skills/skill-fields.js';
 
 export type SkillScope = 'builtin' | 'team' | 'agent';
 
@@ -192,7 +184,7 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
 }
 
 function toSkill({ report, location }: ScannedSkill, scope: SkillScope, agent?: string): DiscoveredSkill {
-  const fm = report.frontmatter ?? {};
+  const fields = report.fields;
   // An explicit literal, not spreads: discovery builds one of these per skill, thousands at a time.
   const skill: DiscoveredSkill = {
     file: report.file,
@@ -200,17 +192,18 @@ function toSkill({ report, location }: ScannedSkill, scope: SkillScope, agent?: 
     dirName: report.dirName,
     name: report.name,
     frontmatter: report.frontmatter,
+    fields,
     valid: report.valid,
     errors: report.errors,
     warnings: report.warnings,
     scope,
     location,
-    description: stringField(fm, 'description'),
-    version: skillVersion(fm),
-    versionUnquoted: isVersionUnquoted(fm),
-    author: stringField(skillMetadata(fm), 'author'),
-    mcpServers: mcpServers(fm),
-    disableModelInvocation: isModelInvocationDisabled(fm),
+    description: fields.description,
+    version: fields.version,
+    versionUnquoted: fields.versionUnquoted,
+    author: fields.author,
+    mcpServers: fields.mcpServers,
+    disableModelInvocation: fields.disableModelInvocation,
   };
   if (agent !== undefined) skill.agent = agent;
   return skill;

@@ -4,8 +4,10 @@
  * other role is allowed too, as a custom role with generic wording from the templates.
  */
 import { usageError } from '../base/errors.js';
-import { readTemplateJson } from '../fs/templates.js';
-import { controlCharacterProblem, isMapping, quoted, stringList } from '../base/util.js';
+import * as v from 'valibot';
+import { checkedTemplateJson } from '../fs/templates.js';
+import { lazySchema, mapping } from '../base/schema.js';
+import { controlCharacterProblem, quoted } from '../base/util.js';
 import { SCRIBE_AGENT } from '../base/paths.js';
 
 export const ROLES_DATA_FILE = 'team/roles.json';
@@ -21,43 +23,56 @@ export interface RolePreset {
   responsibilities: string[];
 }
 
-interface RoleCatalog {
-  defaults: string[];
-  /** The preset that leads: architecture questions and work nobody else fits go to it first. */
-  lead: string | undefined;
-  presets: RolePreset[];
-}
+/** A list of non-empty strings. */
+const texts = () => v.array(v.pipe(v.string(), v.nonEmpty()));
+
+/**
+ * `templates/team/roles.json`: the presets, the default roles, the lead, and the tools of members'
+ * Copilot agents (`memberTools`, each preset's `tools`; agents/role-tools.ts reads them from here).
+ */
+const roleCatalogSchema = lazySchema(() =>
+  mapping(
+    v.object({
+      schema: v.literal(1),
+      defaults: v.pipe(texts(), v.nonEmpty()),
+      lead: v.optional(v.string()),
+      memberTools: mapping(v.object({ every: texts(), customRole: texts(), scribe: texts() })),
+      roles: v.pipe(
+        v.array(
+          mapping(
+            v.object({
+              title: v.pipe(v.string(), v.nonEmpty(), v.maxLength(MAX_ROLE_LENGTH)),
+              aliases: v.optional(texts(), []),
+              handles: v.optional(v.string(), ''),
+              tools: v.optional(texts(), []),
+              responsibilities: v.optional(texts(), []),
+            }),
+          ),
+        ),
+        v.nonEmpty(),
+      ),
+    }),
+  ),
+);
+
+export type RoleCatalog = v.InferOutput<ReturnType<typeof roleCatalogSchema>>;
 
 let catalog: RoleCatalog | undefined;
 
-function loadCatalog(): RoleCatalog {
-  if (catalog) return catalog;
-  const data = readTemplateJson(ROLES_DATA_FILE);
-  const presets: RolePreset[] = [];
-  if (isMapping(data) && Array.isArray(data.roles)) {
-    for (const role of data.roles) {
-      if (!isMapping(role) || typeof role.title !== 'string') continue;
-      presets.push({
-        title: role.title,
-        aliases: stringList(role.aliases),
-        handles: typeof role.handles === 'string' ? role.handles : '',
-        responsibilities: stringList(role.responsibilities),
-      });
-    }
-  }
-  const lead = isMapping(data) && typeof data.lead === 'string' ? data.lead : undefined;
-  catalog = { defaults: isMapping(data) ? stringList(data.defaults) : [], lead, presets };
+/** The role catalog as the package ships it, checked (a broken file is a broken package). */
+export function roleCatalog(): RoleCatalog {
+  catalog ??= checkedTemplateJson(ROLES_DATA_FILE, roleCatalogSchema());
   return catalog;
 }
 
 /** Every preset, in catalog order. */
 export function rolePresets(): RolePreset[] {
-  return loadCatalog().presets;
+  return roleCatalog().roles;
 }
 
 /** The roles cast when none are given: Lead, Core Dev, Tester. */
 export function defaultRoles(): string[] {
-  return [...loadCatalog().defaults];
+  return [...roleCatalog().defaults];
 }
 
 function roleKey(text: string): string {
@@ -72,7 +87,7 @@ export function findRolePreset(role: string): RolePreset | undefined {
 
 /** Whether `role` is the lead role of the presets (its title or an alias: "Tech Lead", "architect"). */
 export function isLeadRole(role: string): boolean {
-  const lead = loadCatalog().lead;
+  const lead = roleCatalog().lead;
   return lead !== undefined && findRolePreset(role)?.title === lead;
 }
 

@@ -75,7 +75,8 @@ import {
   squadPaths,
   teamSkillDir,
 } from '../base/paths.js';
-import { parseSkill, skillVersion } from '../skills/skill.js';
+import { parseSkill } from '../skills/skill.js';
+import { skillFields } from '../skills/skill-fields.js';
 import { compareCodePoints } from '../base/util.js';
 import { compareVersions, packageVersion } from '../fs/version.js';
 
@@ -179,7 +180,7 @@ function readBehindObstacle(root: string, relPath: string): Buffer | undefined {
 
 function readSkillVersionOf(data: Buffer): string | undefined {
   try {
-    return skillVersion(parseSkill(data.toString('utf8')).frontmatter);
+    return skillFields(parseSkill(data.toString('utf8')).frontmatter).version;
   } catch {
     return undefined; // unparsable: counts as older than any version
   }

@@ -1,8 +1,8 @@
 /** The casting files: readable, of the right shape down to each registry member, and in step with the roster. */
 import { SCRIBE_AGENT, agentDir, alumniDir, squadPaths } from '../../base/paths.js';
-import { isValidName } from '../../base/names.js';
-import { controlCharacterProblem, foldLines, hasWord, isMapping, jsonTypeName, quoted } from '../../base/util.js';
+import { controlCharacterProblem, foldLines, hasWord, isMapping, quoted } from '../../base/util.js';
 import { parseRoster } from '../../squad/roster.js';
+import { registryEntryProblem } from '../../squad/casting.js';
 import { factsAt, isFolderFact } from '../../squad/state.js';
 import type { Finding } from '../catalog.js';
 import type { DoctorState } from '../read.js';
@@ -27,18 +27,6 @@ export function checkCastingFiles(state: DoctorState): Finding[] {
   }
   if (casting.registry.state === 'ok') findings.push(...checkRegistryEntries(casting.registry.raw));
   return findings;
-}
-
-/** What is wrong with a registry `members` entry, or undefined: `{name, folder, role?, universe?}` (casting.ts reads nothing else). */
-function registryEntryProblem(entry: unknown): string | undefined {
-  if (!isMapping(entry)) return `it is ${jsonTypeName(entry)}, not {"name", "folder", "role", "universe"}`;
-  const problems: string[] = [];
-  if (typeof entry.name !== 'string' || entry.name.trim() === '') problems.push('"name" is not a non-empty string');
-  if (typeof entry.folder !== 'string') problems.push('"folder" is not a string');
-  else if (!isValidName(entry.folder)) problems.push(`"folder" ${quoted(entry.folder)} is not a valid folder name (lowercase a-z, 0-9 and hyphens)`);
-  if (entry.role !== undefined && typeof entry.role !== 'string') problems.push('"role" is not a string');
-  if (entry.universe !== undefined && entry.universe !== null && typeof entry.universe !== 'string') problems.push('"universe" is neither a string nor null');
-  return problems.length === 0 ? undefined : problems.join('; ');
 }
 
 /** Registry `members` entries that commands skip without a word (so their names could be cast again). */

@@ -10,7 +10,7 @@ import { mcpServerKey } from '../../skills/mcp.js';
 import { NATIVE_SKILL_DIRS, SCRIBE_AGENT } from '../../base/paths.js';
 import { promptableSkills } from '../route.js';
 import type { SkillReport } from '../../skills/inspect.js';
-import { isModelInvocationDisabled, mcpServers, stringField, type McpServerRequirement } from '../../skills/skill.js';
+import type { McpServerRequirement } from '../../skills/skill-fields.js';
 import { compareCodePoints } from '../../base/util.js';
 import { packageVersion } from '../../fs/version.js';
 import { renderMemberProfile, type MemberProfileInput, type ProfileServer, type ProfileSkill } from './member-profile.js';
@@ -114,15 +114,15 @@ function visibleSkills(squad: SquadSkills, folder: string, changes: SkillChanges
 
 /** A skill that passed validation (skills add), as about to be written to `location` for `agent` (undefined: the team). */
 export function pendingSkill(report: SkillReport, location: string, agent: string | undefined): PendingSkill {
-  const frontmatter = report.frontmatter ?? {};
+  const { fields } = report;
   return {
     ...(agent === undefined ? {} : { agent }),
     dirName: report.dirName,
     name: report.name,
-    description: stringField(frontmatter, 'description') ?? '',
+    description: fields.description ?? '',
     location,
-    mcpServers: mcpServers(frontmatter),
-    disableModelInvocation: isModelInvocationDisabled(frontmatter),
+    mcpServers: fields.mcpServers,
+    disableModelInvocation: fields.disableModelInvocation,
   };
 }
 

@@ -11,9 +11,7 @@
  * Tool names are the aliases every Copilot host knows (`read`, `edit`, `search`, `execute`), plus
  * `skill`, the Copilot CLI's tool that loads a skill; a host ignores a name it does not know.
  */
-import { findRolePreset, ROLES_DATA_FILE } from '../roles.js';
-import { readTemplateJson } from '../../fs/templates.js';
-import { isMapping, stringList } from '../../base/util.js';
+import { findRolePreset, roleCatalog } from '../roles.js';
 
 interface ToolTable {
   every: string[];
@@ -27,20 +25,8 @@ let table: ToolTable | undefined;
 
 function loadTable(): ToolTable {
   if (table) return table;
-  const data = readTemplateJson(ROLES_DATA_FILE);
-  const memberTools = isMapping(data) && isMapping(data.memberTools) ? data.memberTools : {};
-  const presets = new Map<string, string[]>();
-  if (isMapping(data) && Array.isArray(data.roles)) {
-    for (const role of data.roles) {
-      if (isMapping(role) && typeof role.title === 'string') presets.set(role.title, stringList(role.tools));
-    }
-  }
-  table = {
-    every: stringList(memberTools.every),
-    customRole: stringList(memberTools.customRole),
-    scribe: stringList(memberTools.scribe),
-    presets,
-  };
+  const { memberTools, roles } = roleCatalog();
+  table = { ...memberTools, presets: new Map(roles.map((role) => [role.title, role.tools])) };
   return table;
 }
 
