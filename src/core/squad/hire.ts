@@ -120,14 +120,14 @@ export function readHireState(root: string): HireState {
 
 /** Plan a hire. Reads only; throws before anything is written when the input or the squad is wrong. */
 export async function planHire(root: string, options: HireOptions): Promise<HirePlan> {
-  const [role] = checkRoles([options.role]) as [string];
-  return decideHire(readHireState(root), { ...options, role });
+  checkRoles([options.role]); // a bad role is a usage error before anything is read
+  return decideHire(readHireState(root), options);
 }
 
-/** planHire from what was read: decides without touching the disk. `options.role` is checked already. */
+/** planHire from what was read: decides without touching the disk. */
 export async function decideHire(state: HireState, options: HireOptions): Promise<HirePlan> {
   const { root, teamText } = state;
-  const role = options.role;
+  const [role] = checkRoles([options.role]) as [string];
   if (teamText === undefined) {
     if (existsIn(state, squadPaths.team)) {
       throw new SquadError('INVALID_INPUT', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
