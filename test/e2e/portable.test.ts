@@ -278,15 +278,25 @@ describe('export', () => {
 
   it('lists the changed and added files of built-in skills, which stay behind with them', async () => {
     const source = await sourceSquad();
-    const builtin = teamSkillDir('squad-code-review');
+    // A member-facing built-in (in .github/skills/) and a coordinator-only one (in .ai-team/skills/).
+    const builtin = nativeTeamSkillDir('squad-code-review');
+    const procedure = teamSkillDir('squad-scribe');
     fs.appendFileSync(path.join(source, builtin, SKILL_FILE), '\n- Our own rule: review migrations twice.\n');
+    fs.appendFileSync(path.join(source, procedure, SKILL_FILE), '\n- Log in English.\n');
     writeFiles(source, { [`${builtin}/references/our-checklist.md`]: '# Checklist\n' });
-    const data = await exportTo(source, path.join(tempDir(), 'x.squad'));
-    const left = data.skipped.filter((skip) => skip.path.startsWith(`${squadPaths.teamSkills}/squad-`));
+    const file = path.join(tempDir(), 'x.squad');
+    const data = await exportTo(source, file);
+    const left = data.skipped.filter((skip) => skip.path.includes('/squad-'));
+    const changed = 'changed in a built-in skill; built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along';
     expect(left).toEqual([
-      { path: `${builtin}/${SKILL_FILE}`, reason: 'changed in a built-in skill; built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along' },
+      { path: `${procedure}/${SKILL_FILE}`, reason: changed },
+      { path: `${builtin}/${SKILL_FILE}`, reason: changed },
       { path: `${builtin}/references/our-checklist.md`, reason: 'added to a built-in skill; built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along' },
     ]);
+    // No built-in travels, wherever it lives.
+    const document = JSON.parse(fs.readFileSync(file, 'utf8')) as { team_skills: Record<string, unknown> };
+    expect(Object.keys(document.team_skills).filter((name) => name.startsWith('squad-'))).toEqual([]);
+    expect(data.builtinSkills).toEqual(shippedBuiltinSkills());
     const text = await runCli(['export', '--out', path.join(tempDir(), 'y.squad')], { cwd: source });
     expect(text.stderr).toContain(`⚠ ${builtin}/${SKILL_FILE}: changed in a built-in skill; built-in skills do not travel`);
   });
@@ -438,7 +448,7 @@ describe('skills named like built-ins', () => {
     // The built-ins themselves are this package's, untouched.
     const shipped = fs.readFileSync(path.resolve('templates/skills/squad-scribe/SKILL.md'), 'utf8');
     expect(read(target, `${teamSkillDir('squad-scribe')}/${SKILL_FILE}`)).toBe(shipped);
-    expect(read(target, `${teamSkillDir('squad-git-workflow')}/${SKILL_FILE}`)).toBe(fs.readFileSync(path.resolve('templates/skills/squad-git-workflow/SKILL.md'), 'utf8'));
+    expect(read(target, `${nativeTeamSkillDir('squad-git-workflow')}/${SKILL_FILE}`)).toBe(fs.readFileSync(path.resolve('templates/skills/squad-git-workflow/SKILL.md'), 'utf8'));
     const validate = await runCli(['skills', 'validate'], { cwd: target });
     expect(validate.code, validate.stdout).toBe(0);
   });
@@ -729,7 +739,7 @@ describe('import output', () => {
     expect(lines[0]).toBe('✓ Imported squad: 3 agents from The Usual Suspects: Keaton (Lead), Fenster (Core Dev), Hockney (Tester)');
     expect(lines[1]).toBe(`✓ Imported 2 learned skills (${REACT_SKILL}, ${TEAM_SKILL})`);
     expect(lines[2]).toMatch(/^✓ Built-in skills applied: squad-casting, /);
-    expect(result.stdout).toContain('Created outside .ai-team/: .github/agents/squad.agent.md, .ai-team-templates/ (10 files), .gitattributes (+5 lines)');
+    expect(result.stdout).toContain('Created outside .ai-team/: .github/agents/squad.agent.md, .github/skills/ (5 built-in skills), .ai-team-templates/ (10 files), .gitattributes (+5 lines)');
     expect(result.stdout).toContain('.ai-team/team.md still describes "Dashboard"');
   });
 });

@@ -40,6 +40,20 @@ export const TEAM_SKILLS_DIR = '.github/skills';
 export const NATIVE_SKILL_DIRS = [TEAM_SKILLS_DIR, '.agents/skills', '.claude/skills'] as const;
 
 /**
+ * The built-in skills useful to any member, and to Copilot itself in a plain chat or a code review:
+ * installed in TEAM_SKILLS_DIR, where every Copilot host finds them. Every other built-in is a
+ * coordinator-only procedure (each has `disable-model-invocation: true`) and is installed in
+ * `.ai-team/skills/`, out of Copilot's own discovery. The one list of that split.
+ */
+export const MEMBER_FACING_BUILTIN_SKILLS: ReadonlySet<string> = new Set([
+  'squad-code-review',
+  'squad-git-workflow',
+  'squad-mcp-servers',
+  'squad-skill-authoring',
+  'squad-work-planning',
+]);
+
+/**
  * MCP configuration files create-squad reads (never writes) to tell whether a server is configured:
  * repo-relative ones, and the user's Copilot CLI configuration relative to the home folder.
  */

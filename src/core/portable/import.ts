@@ -68,7 +68,7 @@ import {
 } from '../fs/fs-safe.js';
 import { demoteHeadings, tidyHistoryPart } from '../squad/history.js';
 import { MANIFEST_SCHEMA, serializeManifest } from '../squad/manifest.js';
-import { planTeamSkillMoves } from '../squad/migrations.js';
+import { planBuiltinSkillMoves, planTeamSkillMoves } from '../squad/migrations.js';
 import { MAX_NAME_LENGTH } from '../base/names.js';
 import { countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles } from '../squad/owned.js';
 import {
@@ -713,9 +713,10 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     release();
   }
   removeQuietly(root, staging);
-  // 6. Team skills to .github/skills/, as upgrade moves them (one rename each; a kill leaves a skill
-  //    in .ai-team/skills/, still read there, and the next upgrade finishes the move).
-  for (const move of planTeamSkillMoves(root).moves ?? []) moveInside(root, move.from, move.to);
+  // 6. Team skills and member-facing built-ins to .github/skills/, as upgrade moves them (one rename
+  //    each; a kill leaves a skill in .ai-team/skills/, still read there, and the next upgrade
+  //    finishes the move).
+  for (const move of [...(planTeamSkillMoves(root).moves ?? []), ...(planBuiltinSkillMoves(root).moves ?? [])]) moveInside(root, move.from, move.to);
   // 7. The members' Copilot agents, from the roster and skills now in place (a kill here leaves
   //    them to the next upgrade, which doctor names).
   const agents = await planMemberProfiles(root, { version, now });
