@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEAM_SKILLS_DIR, nativeTeamSkillDir, squadPaths, teamSkillDir } from '../../src/core/base/paths.js';
+import { MEMBER_FACING_BUILTIN_SKILLS, TEAM_SKILLS_DIR, nativeTeamSkillDir, squadPaths, teamSkillDir } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
@@ -127,17 +127,33 @@ describe('upgrade of a squad whose team skills are in .ai-team/skills/', () => {
 const COPILOT = process.env.CREATE_SQUAD_COPILOT_CLI;
 
 describe('against the real Copilot CLI', () => {
+  /** The project skills the real Copilot CLI discovers in `root`: name → repo-relative folder. */
+  function copilotProjectSkills(root: string): Record<string, string> {
+    const run = spawnSync(COPILOT!, ['skill', 'list', '--json'], { cwd: root, env: { ...process.env, HOME: tempDir('home-') }, encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const listed = JSON.parse(run.stdout.slice(run.stdout.indexOf('['))) as { name: string; source: string; path: string }[];
+    const real = fs.realpathSync(root);
+    return Object.fromEntries(listed.filter((s) => s.source === 'project').map((s) => [s.name, path.relative(real, fs.realpathSync(s.path)).split(path.sep).join('/')]));
+  }
+
+  it.skipIf(!COPILOT)('on a fresh squad, finds exactly the member-facing built-ins, in .github/skills/, and no coordinator procedure', async () => {
+    const root = await squad();
+    const listed = (await runCli(['skills', 'list', '--json'], { cwd: root })).json<ListJson>().skills;
+    const native = listed.filter((s) => s.scope === 'builtin' && s.location!.startsWith(`${TEAM_SKILLS_DIR}/`)).map((s) => s.name).sort();
+    expect(native).toEqual([...MEMBER_FACING_BUILTIN_SKILLS].sort());
+    expect(copilotProjectSkills(root)).toEqual(Object.fromEntries(native.map((name) => [name, nativeTeamSkillDir(name)])));
+  });
+
   it.skipIf(!COPILOT)('copilot skill list --json finds every team skill create-squad lists, and no member skill', async () => {
     const root = await squad();
     expect((await runCli(['teach', '--team', 'Squash-merge every pull request', '--name', 'merge-policy'], { cwd: root })).code).toBe(0);
     expect((await runCli(['teach', 'fenster', 'Always use Tailwind CSS', '--name', 'tailwind'], { cwd: root })).code).toBe(0);
     writeFiles(root, { '.claude/skills/pdf-forms/SKILL.md': validSkill('pdf-forms') });
     const listed = (await runCli(['skills', 'list', '--json'], { cwd: root })).json<ListJson>().skills;
-    const team = listed.filter((s) => s.scope === 'team').map((s) => s.name).sort();
-    const run = spawnSync(COPILOT!, ['skill', 'list', '--json'], { cwd: root, env: { ...process.env, HOME: tempDir('home-') }, encoding: 'utf8', timeout: 60_000 });
-    expect(run.status, run.stderr).toBe(0);
-    const project = (JSON.parse(run.stdout) as { name: string; source: string }[]).filter((s) => s.source === 'project').map((s) => s.name).sort();
-    expect(project).toEqual(team);
+    // Team skills, and the built-ins that live in a native folder.
+    const seen = listed.filter((s) => s.scope === 'team' || (s.scope === 'builtin' && !s.location!.startsWith(`${squadPaths.teamSkills}/`))).map((s) => s.name).sort();
+    const project = Object.keys(copilotProjectSkills(root)).sort();
+    expect(project).toEqual(seen);
     expect(project).not.toContain('tailwind');
   });
 });
