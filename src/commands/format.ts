@@ -32,7 +32,7 @@ export function groupPaths(paths: readonly string[]): { label: string; count: nu
   for (const file of [...paths].sort(compareCodePoints)) {
     const segments = file.split('/');
     let label = file;
-    if ([squadPaths.agents, squadPaths.teamSkills, TEAM_SKILLS_DIR].some((dir) => file.startsWith(`${dir}/`))) label = `${segments.slice(0, 3).join('/')}/`;
+    if ([squadPaths.agents, squadPaths.aiTeamSkills, TEAM_SKILLS_DIR].some((dir) => file.startsWith(`${dir}/`))) label = `${segments.slice(0, 3).join('/')}/`;
     else if (file.startsWith(`${TEMPLATES_COPY_DIR}/`) || file.startsWith(`${squadPaths.casting}/`)) label = `${path.posix.dirname(file)}/`;
     groups.set(label, (groups.get(label) ?? 0) + 1);
   }

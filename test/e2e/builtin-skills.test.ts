@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MEMBER_FACING_BUILTIN_SKILLS, SKILL_FILE, nativeTeamSkillDir, squadPaths, teamSkillDir } from '../../src/core/base/paths.js';
+import { MEMBER_FACING_BUILTIN_SKILLS, SKILL_FILE, nativeTeamSkillDir, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
 import { sha256 } from '../../src/core/fs/fs-safe.js';
 import { parseManifest, serializeManifest } from '../../src/core/squad/manifest.js';
 import { shippedBuiltinSkills, shippedOwnedFiles } from '../../src/core/squad/owned.js';
@@ -49,13 +49,13 @@ function recorded(root: string): Record<string, string> {
  */
 async function olderSquad(): Promise<string> {
   const root = await squad();
-  for (const name of MEMBER_FACING) fs.renameSync(path.join(root, nativeTeamSkillDir(name)), path.join(root, teamSkillDir(name)));
+  for (const name of MEMBER_FACING) fs.renameSync(path.join(root, nativeTeamSkillDir(name)), path.join(root, aiTeamSkillDir(name)));
   const manifest = parseManifest(read(root, squadPaths.manifest).toString('utf8'));
   if (manifest.state !== 'ok') throw new Error('no manifest');
   const files: Record<string, string> = {};
   for (const [rel, hash] of Object.entries(manifest.manifest.files)) {
     const name = rel.split('/')[2]!;
-    files[MEMBER_FACING_BUILTIN_SKILLS.has(name) ? rel.replace(nativeTeamSkillDir(name), teamSkillDir(name)) : rel] = hash;
+    files[MEMBER_FACING_BUILTIN_SKILLS.has(name) ? rel.replace(nativeTeamSkillDir(name), aiTeamSkillDir(name)) : rel] = hash;
   }
   fs.writeFileSync(path.join(root, squadPaths.manifest), serializeManifest({ ...manifest.manifest, files }));
   return root;
@@ -67,9 +67,9 @@ async function olderSquad(): Promise<string> {
  */
 async function editedOlderSquad(): Promise<string> {
   const root = await olderSquad();
-  fs.appendFileSync(path.join(root, teamSkillDir('squad-mcp-servers'), SKILL_FILE), '\n- Our servers are listed in docs/mcp.md.\n');
+  fs.appendFileSync(path.join(root, aiTeamSkillDir('squad-mcp-servers'), SKILL_FILE), '\n- Our servers are listed in docs/mcp.md.\n');
   writeFiles(root, {
-    [`${teamSkillDir('squad-git-workflow')}/references/our-branches.md`]: '# Our branches\n\n- release/* is protected.\n',
+    [`${aiTeamSkillDir('squad-git-workflow')}/references/our-branches.md`]: '# Our branches\n\n- release/* is protected.\n',
     [`.claude/skills/squad-work-planning/${SKILL_FILE}`]: validSkill('squad-work-planning', 'Our own planning rules. Use when planning.'),
   });
   return root;
@@ -80,10 +80,10 @@ describe('a new squad', () => {
     const root = await squad();
     for (const name of MEMBER_FACING) {
       expect(exists(root, `${nativeTeamSkillDir(name)}/${SKILL_FILE}`), name).toBe(true);
-      expect(exists(root, teamSkillDir(name)), name).toBe(false);
+      expect(exists(root, aiTeamSkillDir(name)), name).toBe(false);
     }
     for (const name of COORDINATOR_ONLY) {
-      expect(exists(root, `${teamSkillDir(name)}/${SKILL_FILE}`), name).toBe(true);
+      expect(exists(root, `${aiTeamSkillDir(name)}/${SKILL_FILE}`), name).toBe(true);
       expect(exists(root, nativeTeamSkillDir(name)), name).toBe(false);
     }
     const files = recorded(root);
@@ -101,7 +101,7 @@ describe('a new squad', () => {
     const builtins = list.filter((skill) => skill.scope === 'builtin');
     expect(builtins.map((skill) => skill.name).sort()).toEqual(shippedBuiltinSkills());
     for (const skill of builtins) {
-      const dir = MEMBER_FACING_BUILTIN_SKILLS.has(skill.name) ? nativeTeamSkillDir(skill.name) : teamSkillDir(skill.name);
+      const dir = MEMBER_FACING_BUILTIN_SKILLS.has(skill.name) ? nativeTeamSkillDir(skill.name) : aiTeamSkillDir(skill.name);
       expect(skill.location, skill.name).toBe(`${dir}/${SKILL_FILE}`);
     }
     expect(list.filter((skill) => skill.scope !== 'builtin' && skill.name.startsWith('squad-'))).toEqual([]);
@@ -113,10 +113,10 @@ describe('a new squad', () => {
     expect(locations.filter((l) => l.includes('/squad-code-review/'))).toEqual([`${nativeTeamSkillDir('squad-code-review')}/${SKILL_FILE}`]);
     expect(new Set(locations).size).toBe(locations.length);
     // Coordinator procedures are not offered to a member (disable-model-invocation).
-    expect(locations.filter((l) => l.startsWith(`${squadPaths.teamSkills}/`))).toEqual([]);
+    expect(locations.filter((l) => l.startsWith(`${squadPaths.aiTeamSkills}/`))).toEqual([]);
 
     const route = await runOk(root, ['route', 'review the open pull request and its tests', '--json']);
-    expect(route.stdout).not.toContain(`${squadPaths.teamSkills}/squad-code-review`);
+    expect(route.stdout).not.toContain(`${squadPaths.aiTeamSkills}/squad-code-review`);
   });
 
   it('upgrade refreshes an untouched member-facing built-in and backs up an edit before replacing it', async () => {
@@ -140,15 +140,15 @@ describe('a new squad', () => {
 describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skills/', () => {
   it('moves each one whole with its bytes, keeps an edited copy and an added file, leaves a same-name skill of the user alone, and is idempotent', async () => {
     const root = await editedOlderSquad();
-    const before = Object.fromEntries(MEMBER_FACING.map((name) => [name, hashTree(path.join(root, teamSkillDir(name)))]));
-    const edit = read(root, `${teamSkillDir('squad-mcp-servers')}/${SKILL_FILE}`);
+    const before = Object.fromEntries(MEMBER_FACING.map((name) => [name, hashTree(path.join(root, aiTeamSkillDir(name)))]));
+    const edit = read(root, `${aiTeamSkillDir('squad-mcp-servers')}/${SKILL_FILE}`);
     const claude = hashTree(path.join(root, '.claude'));
 
     // doctor: each one is a finding; upgrade is the fix, except where the user's skill has the name.
     const doctorBefore = (await runCli(['doctor', '--json'], { cwd: root })).json<DoctorJson>().findings.filter((f) => f.code === 'builtin-old-place');
-    expect(doctorBefore.map((f) => f.path)).toEqual(MEMBER_FACING.map(teamSkillDir));
+    expect(doctorBefore.map((f) => f.path)).toEqual(MEMBER_FACING.map(aiTeamSkillDir));
     for (const finding of doctorBefore) {
-      if (finding.path === teamSkillDir('squad-work-planning')) expect(finding.fix).toMatch(/^rename or move \.claude\/skills\/squad-work-planning\/ .*then run "create-squad upgrade"$/);
+      if (finding.path === aiTeamSkillDir('squad-work-planning')) expect(finding.fix).toMatch(/^rename or move \.claude\/skills\/squad-work-planning\/ .*then run "create-squad upgrade"$/);
       else expect(finding.fix).toMatch(/^run "create-squad upgrade"/);
     }
     // export leaves the built-ins out while they are in .ai-team/skills/, as it does after the move.
@@ -169,7 +169,7 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
     const data = (await runOk(root, ['upgrade', '--json'])).json<UpgradeJson>();
     expect(data.migrations.map((m) => m.id)).toEqual(['builtin-skills-native']);
     for (const name of moved) {
-      expect(exists(root, teamSkillDir(name)), name).toBe(false);
+      expect(exists(root, aiTeamSkillDir(name)), name).toBe(false);
       // Every byte and mode as it was: the untouched files are what this version ships, the edit is kept.
       expect(hashTree(path.join(root, nativeTeamSkillDir(name))), name).toBe(before[name]);
     }
@@ -178,12 +178,12 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
     expect(data.backedUp).toEqual([]);
     // The user's squad-work-planning in .claude/skills/ is untouched; the built-in stays, with a note.
     expect(hashTree(path.join(root, '.claude'))).toBe(claude);
-    expect(hashTree(path.join(root, teamSkillDir('squad-work-planning')))).toBe(before['squad-work-planning']);
+    expect(hashTree(path.join(root, aiTeamSkillDir('squad-work-planning')))).toBe(before['squad-work-planning']);
     expect(exists(root, nativeTeamSkillDir('squad-work-planning'))).toBe(false);
     expect(data.notes).toContainEqual(expect.stringMatching(/^the built-in skill squad-work-planning stays in \.ai-team\/skills\/squad-work-planning\/: \.claude\/skills\/squad-work-planning\/ holds a skill of yours/));
     // The manifest records the moved files where they are now, and nothing under their old place.
     const files = recorded(root);
-    expect(Object.keys(files).filter((rel) => moved.some((name) => rel.startsWith(`${teamSkillDir(name)}/`)))).toEqual([]);
+    expect(Object.keys(files).filter((rel) => moved.some((name) => rel.startsWith(`${aiTeamSkillDir(name)}/`)))).toEqual([]);
     expect(files[`${nativeTeamSkillDir('squad-code-review')}/${SKILL_FILE}`]).toBe(sha256(read(root, `${nativeTeamSkillDir('squad-code-review')}/${SKILL_FILE}`)));
 
     // Each built-in is listed once; the user's same-name skill overrides the built-in, as documented.
@@ -194,7 +194,7 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
     expect((await runOk(root, ['skills', 'list'])).stderr).toContain(`the team's skill "squad-work-planning" overrides the builtin skill of the same name`);
 
     const doctorAfter = (await runCli(['doctor', '--json'], { cwd: root })).json<DoctorJson>().findings.filter((f) => f.code === 'builtin-old-place');
-    expect(doctorAfter.map((f) => f.path)).toEqual([teamSkillDir('squad-work-planning')]);
+    expect(doctorAfter.map((f) => f.path)).toEqual([aiTeamSkillDir('squad-work-planning')]);
     const exportAfter = path.join(tempDir(), 'after.squad');
     await runOk(root, ['export', '--out', exportAfter]);
     expect(Object.keys((JSON.parse(fs.readFileSync(exportAfter, 'utf8')) as { team_skills: object }).team_skills)).toEqual(['squad-work-planning']);
@@ -216,7 +216,7 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
     const reference = await editedOlderSquad();
     const template = tempDir();
     fs.cpSync(reference, template, { recursive: true });
-    const before = Object.fromEntries(MEMBER_FACING.map((name) => [name, hashTree(path.join(reference, teamSkillDir(name)))]));
+    const before = Object.fromEntries(MEMBER_FACING.map((name) => [name, hashTree(path.join(reference, aiTeamSkillDir(name)))]));
     const plan = (await runOk(reference, ['upgrade', '--dry-run', '--json'])).json<UpgradeJson>();
     const total = plan.created.length + plan.replaced.length + plan.backedUp.length + plan.migrations.flatMap((m) => m.paths).length + 1;
     await runOk(reference, ['upgrade']);
@@ -230,7 +230,7 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
       expect(killed.code, `k=${k}: the process should have been killed`).toBe(-1);
       // Killed there, every member-facing built-in is whole in one place or the other.
       for (const name of MEMBER_FACING) {
-        const at = [teamSkillDir(name), nativeTeamSkillDir(name)].filter((dir) => exists(root, dir));
+        const at = [aiTeamSkillDir(name), nativeTeamSkillDir(name)].filter((dir) => exists(root, dir));
         expect(at, `k=${k} ${name}`).toHaveLength(1);
         expect(hashTree(path.join(root, at[0]!)), `k=${k} ${name}`).toBe(before[name]);
       }
@@ -251,9 +251,9 @@ describe('import', () => {
     await runOk(target, ['import', file]);
     for (const name of MEMBER_FACING) {
       expect(exists(target, `${nativeTeamSkillDir(name)}/${SKILL_FILE}`), name).toBe(true);
-      expect(exists(target, teamSkillDir(name)), name).toBe(false);
+      expect(exists(target, aiTeamSkillDir(name)), name).toBe(false);
     }
-    for (const name of COORDINATOR_ONLY) expect(exists(target, `${teamSkillDir(name)}/${SKILL_FILE}`), name).toBe(true);
+    for (const name of COORDINATOR_ONLY) expect(exists(target, `${aiTeamSkillDir(name)}/${SKILL_FILE}`), name).toBe(true);
     // The user's own squad-work-planning travelled as a team skill and is renamed beside the built-in.
     expect(exists(target, `${nativeTeamSkillDir('squad-work-planning-imported')}/${SKILL_FILE}`)).toBe(true);
     const doctor = (await runCli(['doctor', '--json'], { cwd: target })).json<DoctorJson>();
@@ -265,7 +265,7 @@ describe('import', () => {
   it.skipIf(!HAS_ORIGINAL_DATA)('of a real original-Squad export likewise', async () => {
     const target = tempRepo();
     await runOk(target, ['import', originalExport('real-v042.json.gz')]);
-    for (const name of MEMBER_FACING) expect(exists(target, teamSkillDir(name)), name).toBe(false);
+    for (const name of MEMBER_FACING) expect(exists(target, aiTeamSkillDir(name)), name).toBe(false);
     for (const name of MEMBER_FACING) expect(exists(target, `${nativeTeamSkillDir(name)}/${SKILL_FILE}`), name).toBe(true);
     const doctor = (await runCli(['doctor', '--json'], { cwd: target })).json<DoctorJson>();
     expect(doctor.findings.filter((f) => f.code === 'builtin-old-place' || f.code === 'owned-missing')).toEqual([]);

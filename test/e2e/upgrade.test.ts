@@ -5,7 +5,7 @@ import { readCoordinatorStamp } from '../../src/core/squad/coordinator.js';
 import { sha256 } from '../../src/core/fs/fs-safe.js';
 import { parseManifest } from '../../src/core/squad/manifest.js';
 import { shippedOwnedFiles, type OwnedFile } from '../../src/core/squad/owned.js';
-import { COORDINATOR_PATH, TEAM_SKILLS_DIR, squadPaths, teamSkillDir } from '../../src/core/base/paths.js';
+import { COORDINATOR_PATH, TEAM_SKILLS_DIR, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
 import { packageVersion } from '../../src/core/fs/version.js';
 import type { UpgradeData } from '../../src/commands/upgrade.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
@@ -28,7 +28,7 @@ const exists = (root: string, rel: string) => fs.existsSync(path.join(root, rel)
 function hashPaths(root: string, paths: readonly string[]): Record<string, string> {
   return Object.fromEntries(
     paths.map((rel) => {
-      const moved = rel.startsWith(`${squadPaths.teamSkills}/`) ? rel.replace(squadPaths.teamSkills, TEAM_SKILLS_DIR) : rel;
+      const moved = rel.startsWith(`${squadPaths.aiTeamSkills}/`) ? rel.replace(squadPaths.aiTeamSkills, TEAM_SKILLS_DIR) : rel;
       const abs = path.join(root, exists(root, rel) ? rel : moved);
       return [rel, fs.statSync(abs).isDirectory() ? hashTree(abs) : `${fs.statSync(abs).mode & 0o777}:${sha256(fs.readFileSync(abs))}`];
     }),
@@ -89,7 +89,7 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     // The member-facing built-ins moved to .github/skills/, the edited reference and the added file with them.
     expect(read(root, afterUpgrade(V001_EDITS.reference)).equals(edits.get(V001_EDITS.reference)!)).toBe(true);
     expect(read(root, afterUpgrade(V001_USER_FILE)).equals(edits.get(V001_USER_FILE)!)).toBe(true);
-    expect(fs.readdirSync(path.join(root, squadPaths.teamSkills)).sort()).toEqual(owned.filter((f) => f.path.startsWith(`${squadPaths.teamSkills}/`)).map((f) => f.skill!).filter((n, i, a) => a.indexOf(n) === i).concat('squad-retired').sort());
+    expect(fs.readdirSync(path.join(root, squadPaths.aiTeamSkills)).sort()).toEqual(owned.filter((f) => f.path.startsWith(`${squadPaths.aiTeamSkills}/`)).map((f) => f.skill!).filter((n, i, a) => a.indexOf(n) === i).concat('squad-retired').sort());
     expect(listFiles(path.join(root, squadPaths.backups))).toHaveLength(3);
 
     // Every owned file is what this version ships, except the edited reference that was kept.
@@ -107,9 +107,9 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     if (manifest.state !== 'ok' || oldManifest.state !== 'ok') return;
     expect(manifest.manifest.version).toBe(VERSION);
     expect(manifest.manifest.files[afterUpgrade(V001_EDITS.reference)]).toBe(oldManifest.manifest.files[V001_EDITS.reference]);
-    expect(Object.keys(manifest.manifest.files).filter((rel) => rel.startsWith(`${teamSkillDir('squad-code-review')}/`))).toEqual([]);
+    expect(Object.keys(manifest.manifest.files).filter((rel) => rel.startsWith(`${aiTeamSkillDir('squad-code-review')}/`))).toEqual([]);
     expect(manifest.manifest.files[COORDINATOR_PATH]).toBe(sha256(read(root, COORDINATOR_PATH)));
-    expect(manifest.manifest.files).toHaveProperty(`${teamSkillDir('squad-retired')}/SKILL.md`);
+    expect(manifest.manifest.files).toHaveProperty(`${aiTeamSkillDir('squad-retired')}/SKILL.md`);
 
     // A second run changes nothing.
     const before = hashTree(root);
@@ -133,8 +133,8 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     const real = await upgradeJson(root);
     expect({ ...dry, dryRun: false, backedUp: dry.backedUp.map((b) => b.path) }).toEqual({ ...real, backedUp: real.backedUp.map((b) => b.path) });
     expect(real).toMatchObject({ ok: true, from: '0.0.1', to: VERSION, upToDate: false, adopted: false, learnedSkillsUntouched: 2, dryRun: false });
-    expect(real.replaced).toEqual(expect.arrayContaining([COORDINATOR_PATH, V001_EDITS.template, afterUpgrade(V001_EDITS.skill), `${teamSkillDir('squad-casting')}/SKILL.md`]));
-    expect(real.created).toContain(`${teamSkillDir('squad-upgrade')}/SKILL.md`);
+    expect(real.replaced).toEqual(expect.arrayContaining([COORDINATOR_PATH, V001_EDITS.template, afterUpgrade(V001_EDITS.skill), `${aiTeamSkillDir('squad-casting')}/SKILL.md`]));
+    expect(real.created).toContain(`${aiTeamSkillDir('squad-upgrade')}/SKILL.md`);
     expect(real.backedUp.map((b) => b.path)).toEqual([V001_EDITS.template, COORDINATOR_PATH, afterUpgrade(V001_EDITS.skill)]);
     for (const b of real.backedUp) expect(b.backup).toMatch(new RegExp(`^\\.ai-team/backups/[0-9T-]+Z/${b.path.replace(/\./g, '\\.')}$`));
     expect(real.skipped).toEqual([{ path: afterUpgrade(V001_EDITS.reference), reason: expect.stringMatching(/^edited by you/) }]);
@@ -219,13 +219,13 @@ describe('upgrade at the installed version', () => {
     const root = tempRepo();
     expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     const complete = stateWithoutBackups(root);
-    fs.rmSync(path.join(root, teamSkillDir('squad-upgrade')), { recursive: true });
+    fs.rmSync(path.join(root, aiTeamSkillDir('squad-upgrade')), { recursive: true });
     fs.rmSync(path.join(root, '.ai-team-templates/charter.md'));
     fs.rmSync(path.join(root, squadPaths.log), { recursive: true });
     fs.writeFileSync(path.join(root, squadPaths.gitattributes), '');
     const data = await upgradeJson(root);
     expect(data).toMatchObject({ from: VERSION, to: VERSION, upToDate: false, replaced: [], backedUp: [] });
-    expect(data.created).toEqual(['.ai-team-templates/charter.md', `${teamSkillDir('squad-upgrade')}/SKILL.md`]);
+    expect(data.created).toEqual(['.ai-team-templates/charter.md', `${aiTeamSkillDir('squad-upgrade')}/SKILL.md`]);
     expect(data.migrations.map((m) => m.id)).toEqual(['state-folders', 'gitattributes-union']);
     expect(stateWithoutBackups(root)).toEqual(complete);
     expect(exists(root, squadPaths.backups)).toBe(false);
@@ -293,15 +293,15 @@ describe('upgrade with a squad-owned file behind a symlink', () => {
     expect(await upgradeJson(root)).toMatchObject({ upToDate: true, notUpgraded: [] });
 
     fs.appendFileSync(copy, 'edited through the link\n');
-    fs.rmSync(path.join(root, teamSkillDir('squad-upgrade')), { recursive: true });
+    fs.rmSync(path.join(root, aiTeamSkillDir('squad-upgrade')), { recursive: true });
     const result = await runCli(['upgrade', '--json'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.json<UpgradeJson>()).toMatchObject({
       upToDate: false,
-      created: [`${teamSkillDir('squad-upgrade')}/SKILL.md`],
+      created: [`${aiTeamSkillDir('squad-upgrade')}/SKILL.md`],
       notUpgraded: [{ path: template, reason: `${template} is a symlink` }],
     });
-    expect(exists(root, `${teamSkillDir('squad-upgrade')}/SKILL.md`)).toBe(true);
+    expect(exists(root, `${aiTeamSkillDir('squad-upgrade')}/SKILL.md`)).toBe(true);
     expect(fs.readFileSync(copy, 'utf8')).toMatch(/edited through the link\n$/);
   });
 });

@@ -38,7 +38,7 @@ import {
   PACKAGE_BUILTIN_SKILLS_DIR,
   PACKAGE_COORDINATOR_SOURCE,
   SKILL_FILE,
-  teamSkillDir,
+  aiTeamSkillDir,
 } from '../../src/core/base/paths.js';
 import { defaultRoles } from '../../src/core/squad/roles.js';
 import { isRosterHeader } from '../../src/core/squad/roster.js';
@@ -373,6 +373,6 @@ describe('coordinator and built-in skills describe the files create-squad writes
 
   it("points Scribe's charter to the squad-scribe skill", () => {
     const charter = fs.readFileSync(templatePath(STATE_TEMPLATES.scribeCharter), 'utf8');
-    expect(charter).toContain(`\`${teamSkillDir('squad-scribe')}/${SKILL_FILE}\``);
+    expect(charter).toContain(`\`${aiTeamSkillDir('squad-scribe')}/${SKILL_FILE}\``);
   });
 });

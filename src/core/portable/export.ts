@@ -391,7 +391,7 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
     else collect.skip(agentDir(name), 'the folder name is not a valid agent name; not exported');
   }
   // Team skills, lowest precedence first (as discovery reads them): a later folder's skill wins.
-  const teamDirs = [squadPaths.teamSkills, ...[...NATIVE_SKILL_DIRS].reverse()];
+  const teamDirs = [squadPaths.aiTeamSkills, ...[...NATIVE_SKILL_DIRS].reverse()];
   const skillDirs = [...teamDirs, ...members.map(agentSkillsDir)].filter((relDir) => collect.kind(relDir) === 'dir');
   const trees = await collect.walk(skillDirs);
 

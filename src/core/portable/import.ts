@@ -91,7 +91,7 @@ import {
   nativeTeamSkillDir,
   resolveIn,
   squadPaths,
-  teamSkillDir,
+  aiTeamSkillDir,
 } from '../base/paths.js';
 import { listAgents, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad, retargetRosterCharters, type RosterMember } from '../squad/roster.js';
 import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, decideScaffold, planOwnedFiles, renderMemberFiles, type PlannedFile } from '../squad/scaffold.js';
@@ -497,7 +497,7 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
       if (invalid !== undefined) {
         overlay.notes.push(`skill ${target} (${agent ?? 'team'}) is not valid: ${invalid}; it was imported as it is (fix its ${SKILL_FILE}; "create-squad skills validate" checks it)`);
       }
-      const dir = agent === undefined ? teamSkillDir(target) : agentSkillDir(agent, target);
+      const dir = agent === undefined ? aiTeamSkillDir(target) : agentSkillDir(agent, target);
       overlay.files.push({ path: `${dir}/${SKILL_FILE}`, entry: skillMd, kind: 'skill' });
       const files = skillFileEntries(skill);
       for (const [relPath, entry] of files) overlay.files.push({ path: `${dir}/${relPath}`, entry, kind: 'skill' });
@@ -747,7 +747,7 @@ function nativeTeamSkillNotes(root: string, skills: readonly ImportedSkill[], re
   const notes: string[] = [];
   for (const skill of skills) {
     if (skill.scope !== 'team' || !existsInside(root, nativeTeamSkillDir(skill.name))) continue;
-    notes.push(`team skill ${skill.name} stays in ${teamSkillDir(skill.name)}/: ${nativeTeamSkillDir(skill.name)}/ already exists and wins; merge the two by hand`);
+    notes.push(`team skill ${skill.name} stays in ${aiTeamSkillDir(skill.name)}/: ${nativeTeamSkillDir(skill.name)}/ already exists and wins; merge the two by hand`);
   }
   const kept = readDirNames(resolveIn(root, TEAM_SKILLS_DIR)).length;
   if (replacing && kept > 0) notes.push(`the ${kept} team skill folder${kept === 1 ? '' : 's'} in ${TEAM_SKILLS_DIR}/ stay as they are: they belong to the repository, not to the archived squad`);

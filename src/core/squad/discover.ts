@@ -101,7 +101,7 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   const builtinDirs = installedBuiltinSkillDirs(root);
   const builtin: DiscoveredSkill[] = [];
   const team: DiscoveredSkill[] = [];
-  for (const dir of [squadPaths.teamSkills, ...[...NATIVE_SKILL_DIRS].reverse()]) {
+  for (const dir of [squadPaths.aiTeamSkills, ...[...NATIVE_SKILL_DIRS].reverse()]) {
     const builtinsHere = builtinSkillsIn(builtinDirs, dir);
     for (const scanned of scanSkillFolder(root, dir, warnings)) {
       if (builtinsHere.has(scanned.report.dirName)) builtin.push(toSkill(scanned, 'builtin'));

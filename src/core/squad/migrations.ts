@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import { existsInside, isFile, readDirNames } from '../fs/fs-safe.js';
 import { installedBuiltinSkills } from './owned.js';
-import { MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, SKILL_FILE, nativeTeamSkillDir, resolveIn, squadPaths, teamSkillDir } from '../base/paths.js';
+import { MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, SKILL_FILE, nativeTeamSkillDir, resolveIn, squadPaths, aiTeamSkillDir } from '../base/paths.js';
 import { KEEP_FILE, KEEP_FOLDERS, planGitattributes } from './scaffold.js';
 import { compareVersions } from '../fs/version.js';
 
@@ -113,14 +113,14 @@ export function planTeamSkillMoves(root: string): MigrationPlan {
   const builtins = installedBuiltinSkills(root);
   const moves: MigrationMove[] = [];
   const notes: string[] = [];
-  for (const name of readDirNames(resolveIn(root, squadPaths.teamSkills))) {
-    if (builtins.has(name) || !isFile(resolveIn(root, `${teamSkillDir(name)}/${SKILL_FILE}`))) continue;
+  for (const name of readDirNames(resolveIn(root, squadPaths.aiTeamSkills))) {
+    if (builtins.has(name) || !isFile(resolveIn(root, `${aiTeamSkillDir(name)}/${SKILL_FILE}`))) continue;
     const to = nativeTeamSkillDir(name);
     if (existsInside(root, to)) {
-      notes.push(`${teamSkillDir(name)}/ stays where it is: ${to}/ already exists and is the one Copilot and create-squad use; merge the two by hand, then delete the older one`);
+      notes.push(`${aiTeamSkillDir(name)}/ stays where it is: ${to}/ already exists and is the one Copilot and create-squad use; merge the two by hand, then delete the older one`);
       continue;
     }
-    moves.push({ from: teamSkillDir(name), to });
+    moves.push({ from: aiTeamSkillDir(name), to });
   }
   return { writes: [], moves, notes };
 }
@@ -137,7 +137,7 @@ export function planBuiltinSkillMoves(root: string): MigrationPlan {
   const moves: MigrationMove[] = [];
   const notes: string[] = [];
   for (const name of [...MEMBER_FACING_BUILTIN_SKILLS].sort()) {
-    const from = teamSkillDir(name);
+    const from = aiTeamSkillDir(name);
     let stat: fs.Stats;
     try {
       stat = fs.lstatSync(resolveIn(root, from));
@@ -160,7 +160,7 @@ export function planBuiltinSkillMoves(root: string): MigrationPlan {
 
 /** Why the member-facing built-in `name` stays in `.ai-team/skills/`: `taken` holds a skill of that name. */
 export function builtinKeptNote(name: string, taken: string): string {
-  return `the built-in skill ${name} stays in ${teamSkillDir(name)}/: ${taken}/ holds a skill of yours with that name (create-squad never writes over it, and Copilot would find two); rename or move yours, then run "create-squad upgrade" to move the built-in to ${nativeTeamSkillDir(name)}/`;
+  return `the built-in skill ${name} stays in ${aiTeamSkillDir(name)}/: ${taken}/ holds a skill of yours with that name (create-squad never writes over it, and Copilot would find two); rename or move yours, then run "create-squad upgrade" to move the built-in to ${nativeTeamSkillDir(name)}/`;
 }
 
 /** The steps that belong to versions up to `version`, in version order (registry order on a tie). */

@@ -30,7 +30,7 @@ import {
   isBuiltinSkillName,
   resolveIn,
   squadPaths,
-  teamSkillDir,
+  aiTeamSkillDir,
   NATIVE_SKILL_DIRS,
   TEAM_SKILLS_DIR,
   nativeTeamSkillDir,
@@ -87,7 +87,7 @@ export function shippedBuiltinSkills(): string[] {
 
 /** Where this package installs the built-in skill `skill` in a new squad. */
 export function shippedBuiltinSkillDir(skill: string): string {
-  return MEMBER_FACING_BUILTIN_SKILLS.has(skill) ? nativeTeamSkillDir(skill) : teamSkillDir(skill);
+  return MEMBER_FACING_BUILTIN_SKILLS.has(skill) ? nativeTeamSkillDir(skill) : aiTeamSkillDir(skill);
 }
 
 /** Where each built-in skill goes: repo-relative folder by name. */
@@ -111,7 +111,7 @@ export function installedBuiltinSkillDirs(root: string): Map<string, string> {
   const manifest = readManifest(root);
   if (manifest.state === 'ok') {
     for (const file of Object.keys(manifest.manifest.files)) {
-      for (const [dir, native] of [[squadPaths.teamSkills, false], [TEAM_SKILLS_DIR, true]] as const) {
+      for (const [dir, native] of [[squadPaths.aiTeamSkills, false], [TEAM_SKILLS_DIR, true]] as const) {
         if (!file.startsWith(`${dir}/`)) continue;
         const name = file.slice(dir.length + 1).split('/')[0]!;
         names.add(name);
@@ -121,8 +121,8 @@ export function installedBuiltinSkillDirs(root: string): Map<string, string> {
   }
   const dirs = new Map<string, string>();
   for (const name of [...names].filter(isBuiltinSkillName).sort(compareCodePoints)) {
-    const native = (MEMBER_FACING_BUILTIN_SKILLS.has(name) || recordedNative.has(name)) && !existsInside(root, teamSkillDir(name));
-    dirs.set(name, native ? nativeTeamSkillDir(name) : teamSkillDir(name));
+    const native = (MEMBER_FACING_BUILTIN_SKILLS.has(name) || recordedNative.has(name)) && !existsInside(root, aiTeamSkillDir(name));
+    dirs.set(name, native ? nativeTeamSkillDir(name) : aiTeamSkillDir(name));
   }
   return dirs;
 }
@@ -184,7 +184,7 @@ export async function ownedFilesIn(root: string, version: string = packageVersio
 export function countLearnedSkills(root: string, builtins: BuiltinPlacement = installedBuiltinSkillDirs(root)): number {
   const isSkill = (relDir: string) => isFile(resolveIn(root, `${relDir}/${SKILL_FILE}`));
   let count = 0;
-  for (const dir of [squadPaths.teamSkills, ...NATIVE_SKILL_DIRS]) {
+  for (const dir of [squadPaths.aiTeamSkills, ...NATIVE_SKILL_DIRS]) {
     const inDir = builtinSkillsIn(builtins, dir);
     count += readDirNames(resolveIn(root, dir)).filter((name) => !inDir.has(name) && isSkill(`${dir}/${name}`)).length;
   }

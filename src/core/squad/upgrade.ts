@@ -75,7 +75,7 @@ import {
   folderTimestamp,
   resolveIn,
   squadPaths,
-  teamSkillDir,
+  aiTeamSkillDir,
 } from '../base/paths.js';
 import { parseSkill, skillVersion } from '../skills/skill.js';
 import { compareCodePoints } from '../base/util.js';
@@ -220,7 +220,7 @@ export function isLearnedSkillPath(relPath: string, builtins: ReadonlySet<string
   const [first, second, third, fourth] = segments;
   if (segments.length < 4) return false;
   const folder = `${first}/${second}`;
-  if (folder === squadPaths.teamSkills || (NATIVE_SKILL_DIRS as readonly string[]).includes(folder)) return !builtins.has(third!);
+  if (folder === squadPaths.aiTeamSkills || (NATIVE_SKILL_DIRS as readonly string[]).includes(folder)) return !builtins.has(third!);
   return folder === squadPaths.agents && fourth === 'skills' && segments.length > 4;
 }
 
@@ -246,7 +246,7 @@ function afterMoves(relPath: string, moves: ReadonlyMap<string, string>): string
  */
 function previousPath(file: OwnedFile): string | undefined {
   if (file.kind !== 'builtin-skill' || file.skill === undefined) return undefined;
-  const legacy = teamSkillDir(file.skill);
+  const legacy = aiTeamSkillDir(file.skill);
   const at = file.path.indexOf(`/${file.skill}/`);
   const rest = at < 0 ? undefined : file.path.slice(at + file.skill.length + 1);
   return rest === undefined || file.path.startsWith(`${legacy}/`) ? undefined : `${legacy}${rest}`;
@@ -396,7 +396,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
   for (const [relPath, hash] of Object.entries(recorded)) {
     const name = relPath.split('/')[2]!;
     const dir = builtinDirs.get(name);
-    const inSkillsDir = [squadPaths.teamSkills, TEAM_SKILLS_DIR].some((skillsDir) => relPath.startsWith(`${skillsDir}/${name}/`));
+    const inSkillsDir = [squadPaths.aiTeamSkills, TEAM_SKILLS_DIR].some((skillsDir) => relPath.startsWith(`${skillsDir}/${name}/`));
     if (dir === undefined || !inSkillsDir) continue;
     const placed = `${dir}${relPath.slice(relPath.indexOf(`/${name}/`) + name.length + 1)}`;
     if (shippedPaths.has(placed) || files[placed] !== undefined) continue;
