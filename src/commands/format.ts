@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Style, Styled } from '../cli/ui.js';
 import type { CommandContext } from './context.js';
-import { TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
+import { TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
 import { compareCodePoints } from '../core/base/util.js';
 import type { McpServerRequirement } from '../core/skills/skill.js';
 import type { SkillIssue } from '../core/skills/validate.js';
@@ -32,7 +32,7 @@ export function groupPaths(paths: readonly string[]): { label: string; count: nu
   for (const file of [...paths].sort(compareCodePoints)) {
     const segments = file.split('/');
     let label = file;
-    if (file.startsWith(`${squadPaths.agents}/`) || file.startsWith(`${squadPaths.teamSkills}/`)) label = `${segments.slice(0, 3).join('/')}/`;
+    if ([squadPaths.agents, squadPaths.aiTeamSkills, TEAM_SKILLS_DIR].some((dir) => file.startsWith(`${dir}/`))) label = `${segments.slice(0, 3).join('/')}/`;
     else if (file.startsWith(`${TEMPLATES_COPY_DIR}/`) || file.startsWith(`${squadPaths.casting}/`)) label = `${path.posix.dirname(file)}/`;
     groups.set(label, (groups.get(label) ?? 0) + 1);
   }

@@ -5,7 +5,7 @@ import { readStateText } from '../core/fs/confined.js';
 import { importSquad, type ImportReport } from '../core/portable/import.js';
 import { detectStack } from '../core/squad/project-context.js';
 import { parseProjectContext, type ProjectContext } from '../core/squad/scaffold.js';
-import { TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
+import { TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { displayPath, listNames, plural } from './format.js';
@@ -67,7 +67,13 @@ export async function importCommand(options: ImportCommandOptions, ctx: CommandC
         ui.success(`${would('Archived', 'Would archive')} the previous squad (${plural(count, 'member')}, ${plural(learnedSkills, 'learned skill')}) to ${archive}/`);
       }
       const templates = data.created.filter((f) => f.startsWith(`${TEMPLATES_COPY_DIR}/`)).length;
-      const created = [...data.created.filter((f) => !f.startsWith(`${TEMPLATES_COPY_DIR}/`)), ...(templates ? [`${TEMPLATES_COPY_DIR}/ (${plural(templates, 'file')})`] : [])];
+      const skills = new Set(data.created.filter((f) => f.startsWith(`${TEAM_SKILLS_DIR}/`)).map((f) => f.split('/')[2]));
+      const grouped = (f: string) => f.startsWith(`${TEMPLATES_COPY_DIR}/`) || f.startsWith(`${TEAM_SKILLS_DIR}/`);
+      const created = [
+        ...data.created.filter((f) => !grouped(f)),
+        ...(skills.size ? [`${TEAM_SKILLS_DIR}/ (${plural(skills.size, 'built-in skill')})`] : []),
+        ...(templates ? [`${TEMPLATES_COPY_DIR}/ (${plural(templates, 'file')})`] : []),
+      ];
       if (data.gitattributesAdded.length) created.push(`${squadPaths.gitattributes} (+${plural(data.gitattributesAdded.length, 'line')})`);
       if (created.length) ui.out(`  ${would('Created', 'Would create')} outside ${squadPaths.root}/: ${created.join(', ')}`);
       for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change)}`);

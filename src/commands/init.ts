@@ -9,7 +9,7 @@ import { defaultUniverseName, universes } from '../core/squad/casting.js';
 import { checkWritableDir, ensureWritableDir } from '../core/fs/fs-safe.js';
 import { readStateText } from '../core/fs/confined.js';
 import { applySteps, describeSteps } from '../core/squad/members.js';
-import { COORDINATOR_PATH, SCRIBE_AGENT, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
+import { COORDINATOR_PATH, SCRIBE_AGENT, TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
 import { detectStack, planContextChange, type ContextChange, type ContextField } from '../core/squad/project-context.js';
 import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/squad/roles.js';
 import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/squad/scaffold.js';
@@ -261,7 +261,7 @@ function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   const cast = plan.members.filter((m) => m.folder !== SCRIBE_AGENT);
   const lead = cast.find((m) => isLeadRole(m.role)) ?? cast[0];
   ui.out('Next steps:');
-  ui.out(`  1. Commit the squad: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${COORDINATOR_PATH} ${squadPaths.gitattributes}`);
+  ui.out(`  1. Commit the squad: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${path.posix.dirname(COORDINATOR_PATH)} ${TEAM_SKILLS_DIR} ${squadPaths.gitattributes}`);
   const agentId = path.posix.basename(COORDINATOR_PATH, '.agent.md');
   ui.out('  2. In GitHub Copilot, pick the "Squad" agent:');
   ui.out('     VS Code: the agent picker at the bottom of the Chat view');

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEMBER_FACING_BUILTIN_SKILLS } from '../../src/core/base/paths.js';
 import { memberProfilePath } from '../../src/core/squad/agents/member-profile.js';
 import { roleTools } from '../../src/core/squad/agents/role-tools.js';
 import { cleanupTempDirs, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
@@ -142,8 +143,8 @@ describe.skipIf(!SDK_DIR)(SDK_DIR ? TITLE : `${TITLE} (skipped: set CREATE_SQUAD
     for (const id of ['keaton', 'scribe']) expect(agentOf(found, id).skills ?? [], id).toEqual([]);
     expect(agentOf(found, 'fenster').tools).toEqual([...roleTools('Core Dev'), 'linear/*', 'postgres/*']);
     expect(agentOf(found, 'hockney').tools).toEqual([...roleTools('Tester'), 'linear/*']);
-    // The team skill is a project skill every host finds; a member's own skill is not.
-    expect(found.skills.filter((s) => s.source === 'project').map((s) => s.name).sort()).toEqual(['test-names', 'tracker']);
+    // The team skills and the member-facing built-ins are project skills every host finds; a member's own skill is not.
+    expect(found.skills.filter((s) => s.source === 'project').map((s) => s.name).sort()).toEqual([...MEMBER_FACING_BUILTIN_SKILLS, 'test-names', 'tracker'].sort());
   });
 
   it('after retire, the member\'s agent is gone; after rehire, back', async () => {
@@ -161,6 +162,9 @@ describe.skipIf(!SDK_DIR)(SDK_DIR ? TITLE : `${TITLE} (skipped: set CREATE_SQUAD
       await run(root, ['upgrade']);
       const found = await expectDiscoveredAsCreateSquadSays(root);
       expect(found.agents.length).toBeGreaterThan(2);
+      // The member-facing built-ins upgrade installed or moved to .github/skills/ are project skills now.
+      const project = found.skills.filter((s) => s.source === 'project').map((s) => s.name);
+      expect(project).toEqual(expect.arrayContaining([...MEMBER_FACING_BUILTIN_SKILLS]));
       for (const folder of await members(root)) expect(fs.existsSync(path.join(root, memberProfilePath(folder))), folder).toBe(true);
     });
   }

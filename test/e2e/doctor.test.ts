@@ -275,12 +275,14 @@ describe('doctor', () => {
 
   it('reports missing shipped files and a missing or broken manifest', async () => {
     const dir = squad();
-    fs.rmSync(path.join(dir, '.ai-team/skills/squad-code-review'), { recursive: true });
+    fs.rmSync(path.join(dir, '.github/skills/squad-code-review'), { recursive: true });
+    fs.rmSync(path.join(dir, '.ai-team/skills/squad-scribe'), { recursive: true });
     fs.rmSync(path.join(dir, '.ai-team-templates/charter.md'));
     const { data } = await doctor(dir);
     expect(data.findings.map((f) => [f.code, f.path])).toEqual([
       ['owned-missing', '.ai-team-templates'],
-      ['owned-missing', '.ai-team/skills/squad-code-review'],
+      ['owned-missing', '.github/skills/squad-code-review'],
+      ['owned-missing', '.ai-team/skills/squad-scribe'],
     ]);
 
     const noManifest = squad();

@@ -99,7 +99,7 @@ describe('the coordinator init installs', () => {
     }
     expect(coordinator).not.toContain('{version}');
     // The built-in skills that run the CLI are pinned the same way.
-    const authoring = fs.readFileSync(path.join(cwd, '.ai-team/skills/squad-skill-authoring/SKILL.md'), 'utf8');
+    const authoring = fs.readFileSync(path.join(cwd, '.github/skills/squad-skill-authoring/SKILL.md'), 'utf8');
     expect(authoring).toContain(`npx --yes create-squad@${version} skills`);
   });
 });

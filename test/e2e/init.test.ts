@@ -36,7 +36,7 @@ describe('init --yes', () => {
     expect(files).toEqual(expected);
     expect(owned).toContain(COORDINATOR_PATH);
     expect(owned.filter((f) => f.startsWith('.ai-team-templates/'))).toHaveLength(10);
-    expect(owned.some((f) => f.startsWith(`${squadPaths.teamSkills}/squad-`))).toBe(true);
+    expect(owned.some((f) => f.startsWith(`${squadPaths.aiTeamSkills}/squad-`))).toBe(true);
 
     expect(parseRoster(read(root, squadPaths.team)).map((m) => `${m.displayName}|${m.role}|${m.charter}`)).toEqual([
       `Keaton|Lead|${charterPath('keaton')}`,

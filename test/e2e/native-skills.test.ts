@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEAM_SKILLS_DIR, nativeTeamSkillDir, squadPaths, teamSkillDir } from '../../src/core/base/paths.js';
+import { MEMBER_FACING_BUILTIN_SKILLS, TEAM_SKILLS_DIR, nativeTeamSkillDir, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
@@ -30,7 +30,7 @@ describe('team skills in .github/skills/', () => {
     expect((await runCli(['skills', 'add', path.join(source, 'api-style')], { cwd: root })).code).toBe(0);
     expect(fs.existsSync(path.join(root, nativeTeamSkillDir('merge-policy'), 'SKILL.md'))).toBe(true);
     expect(hashTree(path.join(root, nativeTeamSkillDir('api-style')))).toBe(hashTree(path.join(source, 'api-style')));
-    expect(fs.readdirSync(path.join(root, squadPaths.teamSkills)).every((name) => name.startsWith('squad-'))).toBe(true);
+    expect(fs.readdirSync(path.join(root, squadPaths.aiTeamSkills)).every((name) => name.startsWith('squad-'))).toBe(true);
     const prompt = await runCli(['prompt', 'fenster', '--task', 'add an endpoint'], { cwd: root });
     expect(prompt.stdout).toContain(`<location>${nativeTeamSkillDir('api-style')}/SKILL.md</location>`);
   });
@@ -65,7 +65,7 @@ describe('team skills in .github/skills/', () => {
     // Imported, they land in .github/skills/; the user's own folders were never written.
     const target = tempRepo();
     expect((await runCli(['import', file], { cwd: target })).code).toBe(0);
-    expect(listFiles(path.join(target, TEAM_SKILLS_DIR))).toEqual(['pdf-forms/SKILL.md', 'release-notes/SKILL.md']);
+    expect(listFiles(path.join(target, TEAM_SKILLS_DIR)).filter((rel) => !rel.startsWith('squad-'))).toEqual(['pdf-forms/SKILL.md', 'release-notes/SKILL.md']);
     expect(hashTree(path.join(root, '.claude'))).toBe(before);
   });
 });
@@ -73,15 +73,15 @@ describe('team skills in .github/skills/', () => {
 describe('upgrade of a squad whose team skills are in .ai-team/skills/', () => {
   function legacySquad(root: string): Record<string, string> {
     writeFiles(root, {
-      [`${teamSkillDir('api-style')}/SKILL.md`]: validSkill('api-style'),
-      [`${teamSkillDir('api-style')}/references/deep/errors.md`]: '# Errors\n',
-      [`${teamSkillDir('api-style')}/scripts/check.sh`]: '#!/bin/sh\necho ok\n',
-      [`${teamSkillDir('naming')}/SKILL.md`]: validSkill('naming'),
-      [`${teamSkillDir('taken')}/SKILL.md`]: validSkill('taken', 'The old copy.'),
+      [`${aiTeamSkillDir('api-style')}/SKILL.md`]: validSkill('api-style'),
+      [`${aiTeamSkillDir('api-style')}/references/deep/errors.md`]: '# Errors\n',
+      [`${aiTeamSkillDir('api-style')}/scripts/check.sh`]: '#!/bin/sh\necho ok\n',
+      [`${aiTeamSkillDir('naming')}/SKILL.md`]: validSkill('naming'),
+      [`${aiTeamSkillDir('taken')}/SKILL.md`]: validSkill('taken', 'The old copy.'),
       [`${nativeTeamSkillDir('taken')}/SKILL.md`]: validSkill('taken', 'Already here.'),
     });
-    fs.chmodSync(path.join(root, teamSkillDir('api-style'), 'scripts/check.sh'), 0o755);
-    return Object.fromEntries(['api-style', 'naming'].map((name) => [name, hashTree(path.join(root, teamSkillDir(name)))]));
+    fs.chmodSync(path.join(root, aiTeamSkillDir('api-style'), 'scripts/check.sh'), 0o755);
+    return Object.fromEntries(['api-style', 'naming'].map((name) => [name, hashTree(path.join(root, aiTeamSkillDir(name)))]));
   }
 
   it('moves each one whole, byte for byte, leaves a taken name where it is with a note, and is idempotent', async () => {
@@ -97,9 +97,9 @@ describe('upgrade of a squad whose team skills are in .ai-team/skills/', () => {
     expect(real.code, real.stderr).toBe(0);
     for (const [name, hash] of Object.entries(hashes)) {
       expect(hashTree(path.join(root, nativeTeamSkillDir(name))), name).toBe(hash);
-      expect(fs.existsSync(path.join(root, teamSkillDir(name))), name).toBe(false);
+      expect(fs.existsSync(path.join(root, aiTeamSkillDir(name))), name).toBe(false);
     }
-    expect(fs.readFileSync(path.join(root, teamSkillDir('taken'), 'SKILL.md'), 'utf8')).toContain('The old copy.');
+    expect(fs.readFileSync(path.join(root, aiTeamSkillDir('taken'), 'SKILL.md'), 'utf8')).toContain('The old copy.');
     expect(real.json<{ notes: string[] }>().notes).toContainEqual(expect.stringMatching(/^\.ai-team\/skills\/taken\/ stays where it is: \.github\/skills\/taken\/ already exists/));
 
     const again = await runCli(['upgrade', '--json'], { cwd: root });
@@ -127,17 +127,33 @@ describe('upgrade of a squad whose team skills are in .ai-team/skills/', () => {
 const COPILOT = process.env.CREATE_SQUAD_COPILOT_CLI;
 
 describe('against the real Copilot CLI', () => {
+  /** The project skills the real Copilot CLI discovers in `root`: name → repo-relative folder. */
+  function copilotProjectSkills(root: string): Record<string, string> {
+    const run = spawnSync(COPILOT!, ['skill', 'list', '--json'], { cwd: root, env: { ...process.env, HOME: tempDir('home-') }, encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const listed = JSON.parse(run.stdout.slice(run.stdout.indexOf('['))) as { name: string; source: string; path: string }[];
+    const real = fs.realpathSync(root);
+    return Object.fromEntries(listed.filter((s) => s.source === 'project').map((s) => [s.name, path.relative(real, fs.realpathSync(s.path)).split(path.sep).join('/')]));
+  }
+
+  it.skipIf(!COPILOT)('on a fresh squad, finds exactly the member-facing built-ins, in .github/skills/, and no coordinator procedure', async () => {
+    const root = await squad();
+    const listed = (await runCli(['skills', 'list', '--json'], { cwd: root })).json<ListJson>().skills;
+    const native = listed.filter((s) => s.scope === 'builtin' && s.location!.startsWith(`${TEAM_SKILLS_DIR}/`)).map((s) => s.name).sort();
+    expect(native).toEqual([...MEMBER_FACING_BUILTIN_SKILLS].sort());
+    expect(copilotProjectSkills(root)).toEqual(Object.fromEntries(native.map((name) => [name, nativeTeamSkillDir(name)])));
+  });
+
   it.skipIf(!COPILOT)('copilot skill list --json finds every team skill create-squad lists, and no member skill', async () => {
     const root = await squad();
     expect((await runCli(['teach', '--team', 'Squash-merge every pull request', '--name', 'merge-policy'], { cwd: root })).code).toBe(0);
     expect((await runCli(['teach', 'fenster', 'Always use Tailwind CSS', '--name', 'tailwind'], { cwd: root })).code).toBe(0);
     writeFiles(root, { '.claude/skills/pdf-forms/SKILL.md': validSkill('pdf-forms') });
     const listed = (await runCli(['skills', 'list', '--json'], { cwd: root })).json<ListJson>().skills;
-    const team = listed.filter((s) => s.scope === 'team').map((s) => s.name).sort();
-    const run = spawnSync(COPILOT!, ['skill', 'list', '--json'], { cwd: root, env: { ...process.env, HOME: tempDir('home-') }, encoding: 'utf8', timeout: 60_000 });
-    expect(run.status, run.stderr).toBe(0);
-    const project = (JSON.parse(run.stdout) as { name: string; source: string }[]).filter((s) => s.source === 'project').map((s) => s.name).sort();
-    expect(project).toEqual(team);
+    // Team skills, and the built-ins that live in a native folder.
+    const seen = listed.filter((s) => s.scope === 'team' || (s.scope === 'builtin' && !s.location!.startsWith(`${squadPaths.aiTeamSkills}/`))).map((s) => s.name).sort();
+    const project = Object.keys(copilotProjectSkills(root)).sort();
+    expect(project).toEqual(seen);
     expect(project).not.toContain('tailwind');
   });
 });

@@ -15,7 +15,7 @@ import {
   squadPaths,
   TEAM_SKILLS_DIR,
   nativeTeamSkillDir,
-  teamSkillDir,
+  aiTeamSkillDir,
 } from '../../src/core/base/paths.js';
 import { parseRoster } from '../../src/core/squad/roster.js';
 import { parseSkill } from '../../src/core/skills/skill.js';
@@ -227,13 +227,13 @@ describe('export', () => {
     const elsewhere = await sourceSquad();
     const source = await sourceSquad();
     writeFiles(elsewhere, { [charterPath('keaton')]: '# Keaton — from elsewhere\n', [squadPaths.castingPolicy]: '{"universe": "Elsewhere"}\n' });
-    for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.teamSkills, TEAM_SKILLS_DIR]) {
+    for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.aiTeamSkills, TEAM_SKILLS_DIR]) {
       fs.rmSync(path.join(source, rel), { recursive: true });
       fs.symlinkSync(path.join(elsewhere, rel), path.join(source, rel));
     }
     const file = path.join(tempDir(), 'x.squad');
     const data = await exportTo(source, file);
-    for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.teamSkills, TEAM_SKILLS_DIR]) expect(data.skipped).toContainEqual({ path: rel, reason: 'a symlink; not followed' });
+    for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.aiTeamSkills, TEAM_SKILLS_DIR]) expect(data.skipped).toContainEqual({ path: rel, reason: 'a symlink; not followed' });
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(document.agents).toEqual({});
     expect(document.casting).toEqual({});
@@ -278,15 +278,25 @@ describe('export', () => {
 
   it('lists the changed and added files of built-in skills, which stay behind with them', async () => {
     const source = await sourceSquad();
-    const builtin = teamSkillDir('squad-code-review');
+    // A member-facing built-in (in .github/skills/) and a coordinator-only one (in .ai-team/skills/).
+    const builtin = nativeTeamSkillDir('squad-code-review');
+    const procedure = aiTeamSkillDir('squad-scribe');
     fs.appendFileSync(path.join(source, builtin, SKILL_FILE), '\n- Our own rule: review migrations twice.\n');
+    fs.appendFileSync(path.join(source, procedure, SKILL_FILE), '\n- Log in English.\n');
     writeFiles(source, { [`${builtin}/references/our-checklist.md`]: '# Checklist\n' });
-    const data = await exportTo(source, path.join(tempDir(), 'x.squad'));
-    const left = data.skipped.filter((skip) => skip.path.startsWith(`${squadPaths.teamSkills}/squad-`));
+    const file = path.join(tempDir(), 'x.squad');
+    const data = await exportTo(source, file);
+    const left = data.skipped.filter((skip) => skip.path.includes('/squad-'));
+    const changed = 'changed in a built-in skill; built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along';
     expect(left).toEqual([
-      { path: `${builtin}/${SKILL_FILE}`, reason: 'changed in a built-in skill; built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along' },
+      { path: `${procedure}/${SKILL_FILE}`, reason: changed },
+      { path: `${builtin}/${SKILL_FILE}`, reason: changed },
       { path: `${builtin}/references/our-checklist.md`, reason: 'added to a built-in skill; built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along' },
     ]);
+    // No built-in travels, wherever it lives.
+    const document = JSON.parse(fs.readFileSync(file, 'utf8')) as { team_skills: Record<string, unknown> };
+    expect(Object.keys(document.team_skills).filter((name) => name.startsWith('squad-'))).toEqual([]);
+    expect(data.builtinSkills).toEqual(shippedBuiltinSkills());
     const text = await runCli(['export', '--out', path.join(tempDir(), 'y.squad')], { cwd: source });
     expect(text.stderr).toContain(`⚠ ${builtin}/${SKILL_FILE}: changed in a built-in skill; built-in skills do not travel`);
   });
@@ -402,14 +412,14 @@ describe('import of a Squad 1.0 export whose skill names break the name rules', 
 describe('skills named like built-ins', () => {
   it('a learned squad-* skill this package does not ship travels and is imported, even with author "squad"', async () => {
     const source = await sourceSquad();
-    writeFiles(source, { [`${teamSkillDir('squad-mine')}/SKILL.md`]: validSkill('squad-mine', 'Mine. Use when needed.', 'metadata:\n  author: squad') });
+    writeFiles(source, { [`${aiTeamSkillDir('squad-mine')}/SKILL.md`]: validSkill('squad-mine', 'Mine. Use when needed.', 'metadata:\n  author: squad') });
     const file = path.join(tempDir(), 'team.squad');
     expect((await exportTo(source, file)).skills.map((s) => s.name)).toContain('squad-mine');
     const target = tempRepo();
     const imported = await importInto(target, file);
     expect(imported.skills.map((s) => s.name)).toContain('squad-mine');
     expect(imported.skipped).toEqual([]);
-    expect(read(target, `${nativeTeamSkillDir('squad-mine')}/${SKILL_FILE}`)).toBe(read(source, `${teamSkillDir('squad-mine')}/${SKILL_FILE}`));
+    expect(read(target, `${nativeTeamSkillDir('squad-mine')}/${SKILL_FILE}`)).toBe(read(source, `${aiTeamSkillDir('squad-mine')}/${SKILL_FILE}`));
   });
 
   it('renames learned skills to {name}-imported with their frontmatter name, and skips built-ins in the file', async () => {
@@ -437,8 +447,8 @@ describe('skills named like built-ins', () => {
     expect(parseSkill(read(target, `${second}/${SKILL_FILE}`)).frontmatter.name).toBe('squad-code-review-imported-2');
     // The built-ins themselves are this package's, untouched.
     const shipped = fs.readFileSync(path.resolve('templates/skills/squad-scribe/SKILL.md'), 'utf8');
-    expect(read(target, `${teamSkillDir('squad-scribe')}/${SKILL_FILE}`)).toBe(shipped);
-    expect(read(target, `${teamSkillDir('squad-git-workflow')}/${SKILL_FILE}`)).toBe(fs.readFileSync(path.resolve('templates/skills/squad-git-workflow/SKILL.md'), 'utf8'));
+    expect(read(target, `${aiTeamSkillDir('squad-scribe')}/${SKILL_FILE}`)).toBe(shipped);
+    expect(read(target, `${nativeTeamSkillDir('squad-git-workflow')}/${SKILL_FILE}`)).toBe(fs.readFileSync(path.resolve('templates/skills/squad-git-workflow/SKILL.md'), 'utf8'));
     const validate = await runCli(['skills', 'validate'], { cwd: target });
     expect(validate.code, validate.stdout).toBe(0);
   });
@@ -729,7 +739,7 @@ describe('import output', () => {
     expect(lines[0]).toBe('✓ Imported squad: 3 agents from The Usual Suspects: Keaton (Lead), Fenster (Core Dev), Hockney (Tester)');
     expect(lines[1]).toBe(`✓ Imported 2 learned skills (${REACT_SKILL}, ${TEAM_SKILL})`);
     expect(lines[2]).toMatch(/^✓ Built-in skills applied: squad-casting, /);
-    expect(result.stdout).toContain('Created outside .ai-team/: .github/agents/squad.agent.md, .ai-team-templates/ (10 files), .gitattributes (+5 lines)');
+    expect(result.stdout).toContain('Created outside .ai-team/: .github/agents/squad.agent.md, .github/skills/ (5 built-in skills), .ai-team-templates/ (10 files), .gitattributes (+5 lines)');
     expect(result.stdout).toContain('.ai-team/team.md still describes "Dashboard"');
   });
 });

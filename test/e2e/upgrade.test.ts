@@ -5,12 +5,12 @@ import { readCoordinatorStamp } from '../../src/core/squad/coordinator.js';
 import { sha256 } from '../../src/core/fs/fs-safe.js';
 import { parseManifest } from '../../src/core/squad/manifest.js';
 import { shippedOwnedFiles, type OwnedFile } from '../../src/core/squad/owned.js';
-import { COORDINATOR_PATH, TEAM_SKILLS_DIR, squadPaths, teamSkillDir } from '../../src/core/base/paths.js';
+import { COORDINATOR_PATH, TEAM_SKILLS_DIR, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
 import { packageVersion } from '../../src/core/fs/version.js';
 import type { UpgradeData } from '../../src/commands/upgrade.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
-import { V001_EDITS, V001_TEAM_PATHS, V001_USER_FILE, editV001, fixtureRepo } from '../helpers/upgrade.js';
+import { V001_EDITS, V001_TEAM_PATHS, V001_USER_FILE, afterUpgrade, editV001, fixtureRepo } from '../helpers/upgrade.js';
 
 afterAll(cleanupTempDirs);
 
@@ -28,7 +28,7 @@ const exists = (root: string, rel: string) => fs.existsSync(path.join(root, rel)
 function hashPaths(root: string, paths: readonly string[]): Record<string, string> {
   return Object.fromEntries(
     paths.map((rel) => {
-      const moved = rel.startsWith(`${squadPaths.teamSkills}/`) ? rel.replace(squadPaths.teamSkills, TEAM_SKILLS_DIR) : rel;
+      const moved = rel.startsWith(`${squadPaths.aiTeamSkills}/`) ? rel.replace(squadPaths.aiTeamSkills, TEAM_SKILLS_DIR) : rel;
       const abs = path.join(root, exists(root, rel) ? rel : moved);
       return [rel, fs.statSync(abs).isDirectory() ? hashTree(abs) : `${fs.statSync(abs).mode & 0o777}:${sha256(fs.readFileSync(abs))}`];
     }),
@@ -74,7 +74,8 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^✓ Upgraded the squad from 0\\.0\\.1 to ${VERSION.replace(/\./g, '\\.')} in `));
     expect(result.stdout).toContain('learned skills untouched: 2\n');
-    expect(result.stdout).toMatch(/Backed up your edits to \.ai-team\/backups\/[^/]+\/:\n {2}\.ai-team-templates\/charter\.md\n {2}\.ai-team\/skills\/squad-git-workflow\/SKILL\.md\n {2}\.github\/agents\/squad\.agent\.md\n/);
+    expect(result.stdout).toMatch(/Backed up your edits to \.ai-team\/backups\/[^/]+\/:\n {2}\.ai-team-templates\/charter\.md\n {2}\.github\/agents\/squad\.agent\.md\n {2}\.github\/skills\/squad-git-workflow\/SKILL\.md\n/);
+    expect(result.stdout).toContain('0.1.0 builtin-skills-native: .github/skills/squad-code-review, .github/skills/squad-git-workflow\n');
 
     // Learned skills (references, +x script, binary asset), histories, decisions, charters, casting, logs.
     expect(hashPaths(root, V001_TEAM_PATHS)).toEqual(team);
@@ -83,15 +84,17 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     // The edits: in a backup (replaced files) or in place (an edited built-in reference, a file the user added).
     const [backupFolder] = fs.readdirSync(path.join(root, squadPaths.backups));
     for (const rel of [V001_EDITS.coordinator, V001_EDITS.template, V001_EDITS.skill]) {
-      expect(read(root, `${squadPaths.backups}/${backupFolder}/${rel}`).equals(edits.get(rel)!), rel).toBe(true);
+      expect(read(root, `${squadPaths.backups}/${backupFolder}/${afterUpgrade(rel)}`).equals(edits.get(rel)!), rel).toBe(true);
     }
-    expect(read(root, V001_EDITS.reference).equals(edits.get(V001_EDITS.reference)!)).toBe(true);
-    expect(read(root, V001_USER_FILE).equals(edits.get(V001_USER_FILE)!)).toBe(true);
+    // The member-facing built-ins moved to .github/skills/, the edited reference and the added file with them.
+    expect(read(root, afterUpgrade(V001_EDITS.reference)).equals(edits.get(V001_EDITS.reference)!)).toBe(true);
+    expect(read(root, afterUpgrade(V001_USER_FILE)).equals(edits.get(V001_USER_FILE)!)).toBe(true);
+    expect(fs.readdirSync(path.join(root, squadPaths.aiTeamSkills)).sort()).toEqual(owned.filter((f) => f.path.startsWith(`${squadPaths.aiTeamSkills}/`)).map((f) => f.skill!).filter((n, i, a) => a.indexOf(n) === i).concat('squad-retired').sort());
     expect(listFiles(path.join(root, squadPaths.backups))).toHaveLength(3);
 
     // Every owned file is what this version ships, except the edited reference that was kept.
     for (const file of owned) {
-      if (file.path === V001_EDITS.reference) continue;
+      if (file.path === afterUpgrade(V001_EDITS.reference)) continue;
       expect(read(root, file.path).equals(file.content), file.path).toBe(true);
     }
     expect(readCoordinatorStamp(read(root, COORDINATOR_PATH).toString())).toBe(VERSION);
@@ -103,16 +106,17 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     expect(manifest.state).toBe('ok');
     if (manifest.state !== 'ok' || oldManifest.state !== 'ok') return;
     expect(manifest.manifest.version).toBe(VERSION);
-    expect(manifest.manifest.files[V001_EDITS.reference]).toBe(oldManifest.manifest.files[V001_EDITS.reference]);
+    expect(manifest.manifest.files[afterUpgrade(V001_EDITS.reference)]).toBe(oldManifest.manifest.files[V001_EDITS.reference]);
+    expect(Object.keys(manifest.manifest.files).filter((rel) => rel.startsWith(`${aiTeamSkillDir('squad-code-review')}/`))).toEqual([]);
     expect(manifest.manifest.files[COORDINATOR_PATH]).toBe(sha256(read(root, COORDINATOR_PATH)));
-    expect(manifest.manifest.files).toHaveProperty(`${teamSkillDir('squad-retired')}/SKILL.md`);
+    expect(manifest.manifest.files).toHaveProperty(`${aiTeamSkillDir('squad-retired')}/SKILL.md`);
 
     // A second run changes nothing.
     const before = hashTree(root);
     const again = await runCli(['upgrade'], { cwd: root });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/^✓ Already up to date with create-squad .*: nothing was changed\n/);
-    expect(again.stdout).toContain(`${V001_EDITS.reference} — edited by you`);
+    expect(again.stdout).toContain(`${afterUpgrade(V001_EDITS.reference)} — edited by you`);
     expect(again.stdout).toContain('learned skills untouched: 2\n');
     expect(hashTree(root)).toBe(before);
   });
@@ -129,12 +133,12 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     const real = await upgradeJson(root);
     expect({ ...dry, dryRun: false, backedUp: dry.backedUp.map((b) => b.path) }).toEqual({ ...real, backedUp: real.backedUp.map((b) => b.path) });
     expect(real).toMatchObject({ ok: true, from: '0.0.1', to: VERSION, upToDate: false, adopted: false, learnedSkillsUntouched: 2, dryRun: false });
-    expect(real.replaced).toEqual(expect.arrayContaining([COORDINATOR_PATH, V001_EDITS.template, V001_EDITS.skill, `${teamSkillDir('squad-casting')}/SKILL.md`]));
-    expect(real.created).toContain(`${teamSkillDir('squad-upgrade')}/SKILL.md`);
-    expect(real.backedUp.map((b) => b.path)).toEqual([V001_EDITS.template, V001_EDITS.skill, COORDINATOR_PATH]);
+    expect(real.replaced).toEqual(expect.arrayContaining([COORDINATOR_PATH, V001_EDITS.template, afterUpgrade(V001_EDITS.skill), `${aiTeamSkillDir('squad-casting')}/SKILL.md`]));
+    expect(real.created).toContain(`${aiTeamSkillDir('squad-upgrade')}/SKILL.md`);
+    expect(real.backedUp.map((b) => b.path)).toEqual([V001_EDITS.template, COORDINATOR_PATH, afterUpgrade(V001_EDITS.skill)]);
     for (const b of real.backedUp) expect(b.backup).toMatch(new RegExp(`^\\.ai-team/backups/[0-9T-]+Z/${b.path.replace(/\./g, '\\.')}$`));
-    expect(real.skipped).toEqual([{ path: V001_EDITS.reference, reason: expect.stringMatching(/^edited by you/) }]);
-    expect(real.migrations.map((m) => `${m.version} ${m.id}`)).toEqual(['0.1.0 state-folders', '0.1.0 gitattributes-union', '0.1.0 team-skills-native']);
+    expect(real.skipped).toEqual([{ path: afterUpgrade(V001_EDITS.reference), reason: expect.stringMatching(/^edited by you/) }]);
+    expect(real.migrations.map((m) => `${m.version} ${m.id}`)).toEqual(['0.1.0 state-folders', '0.1.0 gitattributes-union', '0.1.0 team-skills-native', '0.1.0 builtin-skills-native']);
 
     const second = await upgradeJson(root);
     expect(second).toMatchObject({ upToDate: true, from: VERSION, to: VERSION, created: [], replaced: [], backedUp: [], migrations: [] });
@@ -215,13 +219,13 @@ describe('upgrade at the installed version', () => {
     const root = tempRepo();
     expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     const complete = stateWithoutBackups(root);
-    fs.rmSync(path.join(root, teamSkillDir('squad-upgrade')), { recursive: true });
+    fs.rmSync(path.join(root, aiTeamSkillDir('squad-upgrade')), { recursive: true });
     fs.rmSync(path.join(root, '.ai-team-templates/charter.md'));
     fs.rmSync(path.join(root, squadPaths.log), { recursive: true });
     fs.writeFileSync(path.join(root, squadPaths.gitattributes), '');
     const data = await upgradeJson(root);
     expect(data).toMatchObject({ from: VERSION, to: VERSION, upToDate: false, replaced: [], backedUp: [] });
-    expect(data.created).toEqual(['.ai-team-templates/charter.md', `${teamSkillDir('squad-upgrade')}/SKILL.md`]);
+    expect(data.created).toEqual(['.ai-team-templates/charter.md', `${aiTeamSkillDir('squad-upgrade')}/SKILL.md`]);
     expect(data.migrations.map((m) => m.id)).toEqual(['state-folders', 'gitattributes-union']);
     expect(stateWithoutBackups(root)).toEqual(complete);
     expect(exists(root, squadPaths.backups)).toBe(false);
@@ -289,15 +293,15 @@ describe('upgrade with a squad-owned file behind a symlink', () => {
     expect(await upgradeJson(root)).toMatchObject({ upToDate: true, notUpgraded: [] });
 
     fs.appendFileSync(copy, 'edited through the link\n');
-    fs.rmSync(path.join(root, teamSkillDir('squad-upgrade')), { recursive: true });
+    fs.rmSync(path.join(root, aiTeamSkillDir('squad-upgrade')), { recursive: true });
     const result = await runCli(['upgrade', '--json'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.json<UpgradeJson>()).toMatchObject({
       upToDate: false,
-      created: [`${teamSkillDir('squad-upgrade')}/SKILL.md`],
+      created: [`${aiTeamSkillDir('squad-upgrade')}/SKILL.md`],
       notUpgraded: [{ path: template, reason: `${template} is a symlink` }],
     });
-    expect(exists(root, `${teamSkillDir('squad-upgrade')}/SKILL.md`)).toBe(true);
+    expect(exists(root, `${aiTeamSkillDir('squad-upgrade')}/SKILL.md`)).toBe(true);
     expect(fs.readFileSync(copy, 'utf8')).toMatch(/edited through the link\n$/);
   });
 });
@@ -369,7 +373,7 @@ describe('upgrade interrupted', () => {
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
       expect(hashPaths(root, teamPaths), `k=${k}`).toEqual(team);
       for (const [rel, content] of edits) {
-        const found = read(root, rel).equals(content) || backupsOf(root, rel).some((copy) => copy.equals(content));
+        const found = read(root, afterUpgrade(rel)).equals(content) || backupsOf(root, afterUpgrade(rel)).some((copy) => copy.equals(content));
         expect(found, `k=${k}: the edit of ${rel} is lost`).toBe(true);
       }
       for (const file of owned) {
@@ -379,7 +383,7 @@ describe('upgrade interrupted', () => {
       // Nothing but real edits is ever backed up.
       for (const rel of listFiles(path.join(root, squadPaths.backups))) {
         const original = rel.split('/').slice(1).join('/');
-        expect(edits.has(original) || !owned.some((f) => f.path === original && read(root, `${squadPaths.backups}/${rel}`).equals(f.content)), `k=${k}: ${rel}`).toBe(true);
+        expect([...edits.keys()].some((rel) => afterUpgrade(rel) === original) || !owned.some((f) => f.path === original && read(root, `${squadPaths.backups}/${rel}`).equals(f.content)), `k=${k}: ${rel}`).toBe(true);
       }
     }
     return total;

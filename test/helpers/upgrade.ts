@@ -1,7 +1,7 @@
 /** Squads made by older versions, for upgrade tests: copies of test/fixtures/upgrade/* plus user edits. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { COORDINATOR_PATH, teamSkillDir } from '../../src/core/base/paths.js';
+import { COORDINATOR_PATH, MEMBER_FACING_BUILTIN_SKILLS, nativeTeamSkillDir, aiTeamSkillDir } from '../../src/core/base/paths.js';
 import { REPO_ROOT, tempRepo } from './cli.js';
 
 export const UPGRADE_FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'upgrade');
@@ -32,12 +32,12 @@ export const V001_TEAM_PATHS = [
 export const V001_EDITS = {
   coordinator: COORDINATOR_PATH,
   template: '.ai-team-templates/charter.md',
-  skill: `${teamSkillDir('squad-git-workflow')}/SKILL.md`,
-  reference: `${teamSkillDir('squad-code-review')}/references/checklist.md`,
+  skill: `${aiTeamSkillDir('squad-git-workflow')}/SKILL.md`,
+  reference: `${aiTeamSkillDir('squad-code-review')}/references/checklist.md`,
 } as const;
 
 /** A file the user added inside a built-in skill. */
-export const V001_USER_FILE = `${teamSkillDir('squad-code-review')}/references/our-extra-rules.md`;
+export const V001_USER_FILE = `${aiTeamSkillDir('squad-code-review')}/references/our-extra-rules.md`;
 
 /**
  * What a user did after installing 0.0.1: edited the coordinator, a template, a built-in SKILL.md
@@ -54,4 +54,13 @@ export function editV001(root: string): Map<string, Buffer> {
   fs.writeFileSync(path.join(root, V001_USER_FILE), '# Our extra rules\n\n- No TODOs in main.\n');
   edits.set(V001_USER_FILE, fs.readFileSync(path.join(root, V001_USER_FILE)));
   return edits;
+}
+
+/** Where a path of a squad made before 0.1.0 is after an upgrade: member-facing built-ins move to .github/skills/. */
+export function afterUpgrade(relPath: string): string {
+  for (const name of MEMBER_FACING_BUILTIN_SKILLS) {
+    const from = aiTeamSkillDir(name);
+    if (relPath === from || relPath.startsWith(`${from}/`)) return `${nativeTeamSkillDir(name)}${relPath.slice(from.length)}`;
+  }
+  return relPath;
 }

@@ -14,7 +14,7 @@ import { exportSquad } from '../../src/core/portable/export.js';
 import { splitHistory } from '../../src/core/squad/history.js';
 import { importSquad } from '../../src/core/portable/import.js';
 import { shippedBuiltinSkills } from '../../src/core/squad/owned.js';
-import { IMPORT_STAGING_PREFIX, agentSkillDir, charterPath, historyPath, nativeTeamSkillDir, squadPaths, teamSkillDir } from '../../src/core/base/paths.js';
+import { IMPORT_STAGING_PREFIX, agentSkillDir, charterPath, historyPath, nativeTeamSkillDir, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
 import { jsonStructureProblem } from '../../src/core/portable/squad-json.js';
 import { serializeSquad } from '../../src/core/portable/canonical-json.js';
 import { squadPathProblem } from '../../src/core/portable/squad-files.js';
@@ -113,7 +113,7 @@ function writeSquad(root: string, squad: GenSquad): void {
     fs.writeFileSync(path.join(root, historyPath(agent.name)), `# ${agent.name}\n\n## Portable Knowledge\n\n${agent.portable}\n\n## Project Learnings\n\n- here\n`);
     for (const skill of agent.skills) writeSkill(root, agentSkillDir(agent.name, skill.name), skill);
   }
-  for (const skill of squad.teamSkills) writeSkill(root, teamSkillDir(skill.name), skill);
+  for (const skill of squad.teamSkills) writeSkill(root, aiTeamSkillDir(skill.name), skill);
 }
 
 function stagingLeft(root: string): string[] {
@@ -143,7 +143,7 @@ describe('export → import of random squads', () => {
         }
         for (const skill of squad.teamSkills) {
           // Planted where squads kept team skills before; imported where they live now.
-          const dir = teamSkillDir(skill.name);
+          const dir = aiTeamSkillDir(skill.name);
           expect(hashTree(path.join(target, nativeTeamSkillDir(skill.name))), dir).toBe(hashTree(path.join(source, dir)));
         }
         expect(stagingLeft(target)).toEqual([]);

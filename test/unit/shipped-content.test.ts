@@ -34,10 +34,11 @@ import { slugify } from '../../src/core/base/names.js';
 import { shippedBuiltinSkills } from '../../src/core/squad/owned.js';
 import {
   BUILTIN_SKILL_PREFIX,
+  MEMBER_FACING_BUILTIN_SKILLS,
   PACKAGE_BUILTIN_SKILLS_DIR,
   PACKAGE_COORDINATOR_SOURCE,
   SKILL_FILE,
-  teamSkillDir,
+  aiTeamSkillDir,
 } from '../../src/core/base/paths.js';
 import { defaultRoles } from '../../src/core/squad/roles.js';
 import { isRosterHeader } from '../../src/core/squad/roster.js';
@@ -161,6 +162,20 @@ describe('built-in skills (templates/skills)', () => {
   it('ships at least the three core skills', () => {
     expect(skillFolders).toEqual(expect.arrayContaining(['squad-code-review', 'squad-git-workflow', 'squad-skill-authoring']));
     expect(shippedBuiltinSkills()).toEqual(skillFolders);
+  });
+
+  it('splits into member-facing skills (installed in .github/skills/) and coordinator procedures, which alone are kept from the model', () => {
+    expect([...MEMBER_FACING_BUILTIN_SKILLS].every((name) => skillFolders.includes(name))).toBe(true);
+    for (const folder of skillFolders) {
+      expect(readBuiltin(folder).frontmatter['disable-model-invocation'] === true, folder).toBe(!MEMBER_FACING_BUILTIN_SKILLS.has(folder));
+    }
+    // The coordinator's table of procedures ends with the member-facing ones, as its text says.
+    const section = body.slice(body.indexOf('## Procedures on demand')).split('\n## ')[0]!;
+    const ordered = section.match(/^\| `squad-[a-z-]+` \|/gm)!.map((row) => row.slice(3, -3));
+    expect([...ordered].sort()).toEqual(skillFolders);
+    expect(new Set(ordered.slice(-MEMBER_FACING_BUILTIN_SKILLS.size))).toEqual(MEMBER_FACING_BUILTIN_SKILLS);
+    expect(body).toContain('the last five at `.github/skills/{skill}/SKILL.md`');
+    expect(MEMBER_FACING_BUILTIN_SKILLS.size).toBe(5);
   });
 
   it.each(skillFolders)('%s is a valid, warning-free squad skill', (folder) => {
@@ -358,6 +373,6 @@ describe('coordinator and built-in skills describe the files create-squad writes
 
   it("points Scribe's charter to the squad-scribe skill", () => {
     const charter = fs.readFileSync(templatePath(STATE_TEMPLATES.scribeCharter), 'utf8');
-    expect(charter).toContain(`\`${teamSkillDir('squad-scribe')}/${SKILL_FILE}\``);
+    expect(charter).toContain(`\`${aiTeamSkillDir('squad-scribe')}/${SKILL_FILE}\``);
   });
 });

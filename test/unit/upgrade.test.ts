@@ -7,7 +7,7 @@ import { pathProblem, sha256 } from '../../src/core/fs/fs-safe.js';
 import { parseManifest, serializeManifest, type Manifest } from '../../src/core/squad/manifest.js';
 import { MIGRATIONS, migrationsUpTo, type Migration } from '../../src/core/squad/migrations.js';
 import type { OwnedFile } from '../../src/core/squad/owned.js';
-import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, backupPathFor, folderTimestamp, squadPaths, teamSkillDir } from '../../src/core/base/paths.js';
+import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, backupPathFor, folderTimestamp, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
 import {
   UNKNOWN_VERSION,
   applyUpgrade,
@@ -117,8 +117,8 @@ const skillText = (name: string, version: string | undefined, body = 'Do the thi
 
 const COORD = (version: string, body = 'Route work.\n') => stampCoordinator(`---\nname: Squad\ndescription: "Coordinator."\n---\n\n# Squad\n\n${body}`, version);
 
-const SKILL = `${teamSkillDir('squad-alpha')}/SKILL.md`;
-const REFERENCE = `${teamSkillDir('squad-alpha')}/references/guide.md`;
+const SKILL = `${aiTeamSkillDir('squad-alpha')}/SKILL.md`;
+const REFERENCE = `${aiTeamSkillDir('squad-alpha')}/references/guide.md`;
 const TEMPLATE = `${TEMPLATES_COPY_DIR}/charter.md`;
 
 /** The files a pretend create-squad `version` ships. */
@@ -234,7 +234,7 @@ describe('planUpgrade', () => {
   });
 
   it('other built-in skill files: replaced when untouched, kept when edited, created when missing; added files ignored', async () => {
-    const root = installed(shipped('0.1.0'), '0.1.0', { [`${teamSkillDir('squad-alpha')}/references/ours.md`]: 'ours\n' });
+    const root = installed(shipped('0.1.0'), '0.1.0', { [`${aiTeamSkillDir('squad-alpha')}/references/ours.md`]: 'ours\n' });
     const untouched = await plan(root, shipped('0.2.0'), '0.2.0');
     expect(untouched.replaced).toContain(REFERENCE);
 
@@ -247,7 +247,7 @@ describe('planUpgrade', () => {
     fs.rmSync(path.join(root, REFERENCE));
     const missing = await plan(root, shipped('0.2.0'), '0.2.0');
     expect(missing.created).toEqual([REFERENCE]);
-    for (const p of [untouched, edited, missing]) expect(p.writes.map((w) => w.path)).not.toContain(`${teamSkillDir('squad-alpha')}/references/ours.md`);
+    for (const p of [untouched, edited, missing]) expect(p.writes.map((w) => w.path)).not.toContain(`${aiTeamSkillDir('squad-alpha')}/references/ours.md`);
   });
 
   it('adopts a squad without a manifest: every differing owned file counts as edited', async () => {
@@ -283,7 +283,7 @@ describe('planUpgrade', () => {
   });
 
   it('keeps the files and manifest entries of built-ins no longer shipped (they stay create-squad\'s, not learned)', async () => {
-    const gone = `${teamSkillDir('squad-gone')}/SKILL.md`;
+    const gone = `${aiTeamSkillDir('squad-gone')}/SKILL.md`;
     const old = [...shipped('0.1.0'), { path: gone, content: Buffer.from(skillText('squad-gone', '1.0')), mode: 0o644, kind: 'builtin-skill' as const, skill: 'squad-gone' }];
     const root = installed(old, '0.1.0');
     const p = await plan(root, shipped('0.1.0'), '0.1.0');

@@ -40,6 +40,20 @@ export const TEAM_SKILLS_DIR = '.github/skills';
 export const NATIVE_SKILL_DIRS = [TEAM_SKILLS_DIR, '.agents/skills', '.claude/skills'] as const;
 
 /**
+ * The built-in skills useful to any member, and to Copilot itself in a plain chat or a code review:
+ * installed in TEAM_SKILLS_DIR, where every Copilot host finds them. Every other built-in is a
+ * coordinator-only procedure (each has `disable-model-invocation: true`) and is installed in
+ * `.ai-team/skills/`, out of Copilot's own discovery. The one list of that split.
+ */
+export const MEMBER_FACING_BUILTIN_SKILLS: ReadonlySet<string> = new Set([
+  'squad-code-review',
+  'squad-git-workflow',
+  'squad-mcp-servers',
+  'squad-skill-authoring',
+  'squad-work-planning',
+]);
+
+/**
  * MCP configuration files create-squad reads (never writes) to tell whether a server is configured:
  * repo-relative ones, and the user's Copilot CLI configuration relative to the home folder.
  */
@@ -64,8 +78,12 @@ export const squadPaths = {
   castingRegistry: `${AI_TEAM_DIR}/casting/registry.json`,
   castingHistory: `${AI_TEAM_DIR}/casting/history.json`,
   agents: `${AI_TEAM_DIR}/agents`,
-  /** Built-in skills; also team skills of squads made before those moved to TEAM_SKILLS_DIR. */
-  teamSkills: `${AI_TEAM_DIR}/skills`,
+  /**
+   * `.ai-team/skills/`, out of Copilot's own discovery: the coordinator-only built-in procedures, and
+   * in squads an older version made, team skills and member-facing built-ins (upgrade moves them
+   * to TEAM_SKILLS_DIR).
+   */
+  aiTeamSkills: `${AI_TEAM_DIR}/skills`,
   log: `${AI_TEAM_DIR}/log`,
   orchestrationLog: `${AI_TEAM_DIR}/orchestration-log`,
   backups: `${AI_TEAM_DIR}/backups`,
@@ -94,9 +112,9 @@ export function historyPath(agent: string): string {
 export function agentSkillsDir(agent: string): string {
   return `${agentDir(agent)}/skills`;
 }
-/** A skill's folder in `.ai-team/skills/`: built-in skills, and team skills of squads not yet upgraded. */
-export function teamSkillDir(skill: string): string {
-  return `${squadPaths.teamSkills}/${skill}`;
+/** A skill's folder in `.ai-team/skills/` (squadPaths.aiTeamSkills): a coordinator-only built-in, or a skill of a squad not yet upgraded. */
+export function aiTeamSkillDir(skill: string): string {
+  return `${squadPaths.aiTeamSkills}/${skill}`;
 }
 /** Where a team skill is written: its folder in `.github/skills/`. */
 export function nativeTeamSkillDir(skill: string): string {

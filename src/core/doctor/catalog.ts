@@ -48,6 +48,7 @@ export const FINDING_CODES = {
   'coordinator-outdated': 'the coordinator is from an older create-squad',
   'owned-blocked': 'something stands where a file create-squad owns goes',
   'owned-missing': 'files create-squad ships are missing',
+  'builtin-old-place': 'a member-facing built-in skill is still in .ai-team/skills/, where Copilot does not find it',
   'manifest-missing': 'the manifest is missing',
   'manifest-invalid': 'the manifest is not valid',
   // roster and members

@@ -9,7 +9,7 @@ import { checkCastingFiles, checkRegistryMembers } from './checks/casting.js';
 import { checkConfinedReads, checkLayout, checkRepositoryRoot, checkSquadExists, checkTwoSquads } from './checks/layout.js';
 import { checkLeftovers, checkLock } from './checks/leftovers.js';
 import { checkMcp, declaredServerCount } from './checks/mcp.js';
-import { checkCoordinator, checkGitattributes, checkOwnedFiles, coordinatorStamp } from './checks/owned.js';
+import { checkBuiltinPlaces, checkCoordinator, checkGitattributes, checkOwnedFiles, coordinatorStamp } from './checks/owned.js';
 import { checkRoster, rosterMembers } from './checks/roster.js';
 import { checkSkills } from './checks/skills.js';
 import type { Finding } from './catalog.js';
@@ -36,6 +36,7 @@ export const SQUAD_CHECKS: readonly ((state: DoctorState) => Finding[])[] = [
   checkGitattributes,
   checkCoordinator,
   checkOwnedFiles,
+  checkBuiltinPlaces,
   checkRoster,
   checkMemberAgents,
   checkRegistryMembers,

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isSquadError } from '../base/errors.js';
-import { COORDINATOR_PATH, GITATTRIBUTES_PATH, TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, agentDir, alumniDir, isIgnoredEntry, resolveIn, squadPaths } from '../base/paths.js';
-import { readBytesIfExists, readTextIfExists } from '../fs/fs-safe.js';
+import { COORDINATOR_PATH, GITATTRIBUTES_PATH, MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, agentDir, alumniDir, isIgnoredEntry, nativeTeamSkillDir, resolveIn, squadPaths } from '../base/paths.js';
+import { existsInside, readBytesIfExists, readTextIfExists } from '../fs/fs-safe.js';
 import { LOCK_FILE, isStaleLock, readLockOwner, type LockOwner } from '../fs/lock.js';
 import { packageVersion } from '../fs/version.js';
 import { inspectSkill, type SkillReport } from '../skills/inspect.js';
@@ -16,7 +16,8 @@ import { memberProfileText, squadSkillsOf, type ProfileMember } from '../squad/a
 import { activeMembersOf } from '../squad/agents/profile-sync.js';
 import { discoverSkills, type Discovery } from '../squad/discover.js';
 import { isConvertedLocation } from '../squad/original/skill-migration.js';
-import { shippedOwnedFiles, type OwnedFile } from '../squad/owned.js';
+import { installedBuiltinSkillDirs, ownedFilesIn, type OwnedFile } from '../squad/owned.js';
+import { planBuiltinSkillMoves } from '../squad/migrations.js';
 import { planGitattributes } from '../squad/scaffold.js';
 import { listFolder, probePath, readSquadState, type FolderEntry, type PathFacts, type SquadState } from '../squad/state.js';
 
@@ -59,6 +60,11 @@ export interface DoctorState {
   /** The merge=union lines `.gitattributes` lacks (comment lines included, as init would add them). */
   gitattributesMissing: string[];
   owned: OwnedFile[];
+  /**
+   * Member-facing built-in skills still in `.ai-team/skills/`: each with the native folder holding a
+   * skill of its name (`taken`), and whether upgrade would move it now.
+   */
+  builtinsLeftBehind: { name: string; dir: string; taken: string | undefined; movable: boolean }[];
   /** Undefined when the roster cannot be read (a finding of its own). */
   profiles: ProfilesRead | undefined;
   skills: {
@@ -146,6 +152,7 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
       coordinatorText: undefined,
       gitattributesMissing: [],
       owned: [],
+      builtinsLeftBehind: [],
       profiles: undefined,
       skills: { discovery: { skills: [], overridden: [], warnings: [] }, full: new Map(), originalText: new Map() },
       mcp: { unread: [], detection: undefined, where },
@@ -154,8 +161,12 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
     };
   }
 
-  const owned = await shippedOwnedFiles();
+  const owned = await ownedFilesIn(root);
   for (const file of owned) probe(file.path);
+  const movable = new Set((planBuiltinSkillMoves(root).moves ?? []).map((move) => move.from));
+  const builtinsLeftBehind = [...installedBuiltinSkillDirs(root)]
+    .filter(([name, dir]) => MEMBER_FACING_BUILTIN_SKILLS.has(name) && dir !== nativeTeamSkillDir(name))
+    .map(([name, dir]) => ({ name, dir, taken: NATIVE_SKILL_DIRS.map((native) => `${native}/${name}`).find((native) => existsInside(root, native)), movable: movable.has(dir) }));
   for (const entry of squad.agentEntries) probe(`${squadPaths.agents}/${entry.name}`);
   if (squad.casting.registry.state === 'ok') {
     for (const member of squad.casting.registry.value.members) {
@@ -189,6 +200,7 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
     coordinatorText: readTextIfExists(resolveIn(root, COORDINATOR_PATH)), // owned: read through a link (see confined.ts)
     gitattributesMissing: (await planGitattributes(root)).added,
     owned,
+    builtinsLeftBehind,
     profiles,
     skills: { discovery, full, originalText },
     mcp: { unread: unreadMcpConfigFiles(where), detection: usesMcp ? await detectMcpConfig(where) : undefined, where },

@@ -21,7 +21,7 @@ import { notRegularFileError, pathProblem, readDirNames, sha256, specialKind, wr
 import { splitHistory, type HistoryParts } from '../squad/history.js';
 import { readManifest } from '../squad/manifest.js';
 import { isValidName } from '../base/names.js';
-import { installedBuiltinSkills, shippedOwnedFiles } from '../squad/owned.js';
+import { builtinSkillsIn, installedBuiltinSkillDirs, shippedOwnedFiles, type BuiltinPlacement } from '../squad/owned.js';
 import {
   NATIVE_SKILL_DIRS,
   AI_TEAM_DIR,
@@ -264,18 +264,25 @@ class Collector {
   }
 
   /**
-   * Built-in skills stay behind; say which of their files differ from what create-squad installed
-   * (the manifest's hashes, or this package's files), since those changes stay behind with them.
+   * Built-in skills stay behind, wherever they live (`builtins`; `trees`: the walked skills folders);
+   * say which of their files differ from what create-squad installed (the manifest's hashes, or this
+   * package's files), since those changes stay behind with them. Returns the built-ins present.
    */
-  async builtinChanges(tree: Tree | undefined, builtins: ReadonlySet<string>, version: string): Promise<string[]> {
-    const present = readDirNames(resolveIn(this.root, squadPaths.teamSkills)).filter((name) => builtins.has(name));
-    const files = (tree?.files ?? []).filter((file) => builtins.has(file.path.slice(0, file.path.indexOf('/'))));
+  async builtinChanges(trees: ReadonlyMap<string, Tree>, builtins: BuiltinPlacement, version: string): Promise<string[]> {
+    const present: string[] = [];
+    const files: string[] = [];
+    for (const [dir, tree] of trees) {
+      const here = builtinSkillsIn(builtins, dir);
+      if (here.size === 0) continue;
+      present.push(...readDirNames(resolveIn(this.root, dir)).filter((name) => here.has(name)));
+      for (const file of tree.files) if (here.has(file.path.slice(0, file.path.indexOf('/')))) files.push(`${dir}/${file.path}`);
+    }
+    present.sort(compareCodePoints);
     if (files.length === 0) return present;
     const manifest = readManifest(this.root);
     const recorded = manifest.state === 'ok' ? manifest.manifest.files : {};
-    const shipped = new Map((await shippedOwnedFiles(version)).map((file) => [file.path, sha256(file.content)]));
-    for (const file of files) {
-      const relPath = `${squadPaths.teamSkills}/${file.path}`;
+    const shipped = new Map((await shippedOwnedFiles(version, builtins)).map((file) => [file.path, sha256(file.content)]));
+    for (const relPath of files.sort(compareCodePoints)) {
       const known = [recorded[relPath], shipped.get(relPath)].filter((hash): hash is string => hash !== undefined);
       if (known.length > 0 && known.includes(sha256(fs.readFileSync(resolveIn(this.root, relPath))))) continue;
       this.skip(relPath, `${known.length > 0 ? 'changed in a built-in skill' : 'added to a built-in skill'}; ${BUILTIN_LEFT_OUT}`);
@@ -381,7 +388,7 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
     else collect.skip(agentDir(name), 'the folder name is not a valid agent name; not exported');
   }
   // Team skills, lowest precedence first (as discovery reads them): a later folder's skill wins.
-  const teamDirs = [squadPaths.teamSkills, ...[...NATIVE_SKILL_DIRS].reverse()];
+  const teamDirs = [squadPaths.aiTeamSkills, ...[...NATIVE_SKILL_DIRS].reverse()];
   const skillDirs = [...teamDirs, ...members.map(agentSkillsDir)].filter((relDir) => collect.kind(relDir) === 'dir');
   const trees = await collect.walk(skillDirs);
 
@@ -421,14 +428,14 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
 
   exportedAgents.sort((a, b) => rosterOrder(a.name) - rosterOrder(b.name) || compareCodePoints(a.name, b.name));
 
-  const builtins = installedBuiltinSkills(root);
-  const teamTree = trees.get(squadPaths.teamSkills);
+  // Built-in skills never travel, wherever they live: the target installs its own.
+  const builtins = installedBuiltinSkillDirs(root);
   const merged: Record<string, SquadSkill> = {};
   for (const dir of teamDirs) {
-    Object.assign(merged, collect.skillsIn(dir, trees.get(dir), 'team', undefined, dir === squadPaths.teamSkills ? builtins : undefined));
+    Object.assign(merged, collect.skillsIn(dir, trees.get(dir), 'team', undefined, builtinSkillsIn(builtins, dir)));
   }
   const teamSkills = Object.fromEntries(Object.keys(merged).sort(compareCodePoints).map((name) => [name, merged[name]!]));
-  const presentBuiltins = teamTree ? await collect.builtinChanges(teamTree, builtins, version) : [];
+  const presentBuiltins = await collect.builtinChanges(new Map(teamDirs.flatMap((dir) => (trees.has(dir) ? [[dir, trees.get(dir)!] as const] : []))), builtins, version);
 
   const document: SquadDocument = {
     squad_format_version: SQUAD_FORMAT_VERSION,

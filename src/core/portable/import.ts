@@ -68,7 +68,7 @@ import {
 } from '../fs/fs-safe.js';
 import { demoteHeadings, tidyHistoryPart } from '../squad/history.js';
 import { MANIFEST_SCHEMA, serializeManifest } from '../squad/manifest.js';
-import { planTeamSkillMoves } from '../squad/migrations.js';
+import { planBuiltinSkillMoves, planTeamSkillMoves } from '../squad/migrations.js';
 import { MAX_NAME_LENGTH } from '../base/names.js';
 import { countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles } from '../squad/owned.js';
 import {
@@ -91,7 +91,7 @@ import {
   nativeTeamSkillDir,
   resolveIn,
   squadPaths,
-  teamSkillDir,
+  aiTeamSkillDir,
 } from '../base/paths.js';
 import { listAgents, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad, retargetRosterCharters, type RosterMember } from '../squad/roster.js';
 import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, decideScaffold, planOwnedFiles, renderMemberFiles, type PlannedFile } from '../squad/scaffold.js';
@@ -496,7 +496,7 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
       if (invalid !== undefined) {
         overlay.notes.push(`skill ${target} (${agent ?? 'team'}) is not valid: ${invalid}; it was imported as it is (fix its ${SKILL_FILE}; "create-squad skills validate" checks it)`);
       }
-      const dir = agent === undefined ? teamSkillDir(target) : agentSkillDir(agent, target);
+      const dir = agent === undefined ? aiTeamSkillDir(target) : agentSkillDir(agent, target);
       overlay.files.push({ path: `${dir}/${SKILL_FILE}`, entry: skillMd, kind: 'skill' });
       const files = skillFileEntries(skill);
       for (const [relPath, entry] of files) overlay.files.push({ path: `${dir}/${relPath}`, entry, kind: 'skill' });
@@ -712,9 +712,10 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     release();
   }
   removeQuietly(root, staging);
-  // 6. Team skills to .github/skills/, as upgrade moves them (one rename each; a kill leaves a skill
-  //    in .ai-team/skills/, still read there, and the next upgrade finishes the move).
-  for (const move of planTeamSkillMoves(root).moves ?? []) moveInside(root, move.from, move.to);
+  // 6. Team skills and member-facing built-ins to .github/skills/, as upgrade moves them (one rename
+  //    each; a kill leaves a skill in .ai-team/skills/, still read there, and the next upgrade
+  //    finishes the move).
+  for (const move of [...(planTeamSkillMoves(root).moves ?? []), ...(planBuiltinSkillMoves(root).moves ?? [])]) moveInside(root, move.from, move.to);
   // 7. The members' Copilot agents, from the roster and skills now in place (a kill here leaves
   //    them to the next upgrade, which doctor names).
   const agents = await planMemberProfiles(root, { version, now });
@@ -745,7 +746,7 @@ function nativeTeamSkillNotes(root: string, skills: readonly ImportedSkill[], re
   const notes: string[] = [];
   for (const skill of skills) {
     if (skill.scope !== 'team' || !existsInside(root, nativeTeamSkillDir(skill.name))) continue;
-    notes.push(`team skill ${skill.name} stays in ${teamSkillDir(skill.name)}/: ${nativeTeamSkillDir(skill.name)}/ already exists and wins; merge the two by hand`);
+    notes.push(`team skill ${skill.name} stays in ${aiTeamSkillDir(skill.name)}/: ${nativeTeamSkillDir(skill.name)}/ already exists and wins; merge the two by hand`);
   }
   const kept = readDirNames(resolveIn(root, TEAM_SKILLS_DIR)).length;
   if (replacing && kept > 0) notes.push(`the ${kept} team skill folder${kept === 1 ? '' : 's'} in ${TEAM_SKILLS_DIR}/ stay as they are: they belong to the repository, not to the archived squad`);

@@ -25,7 +25,7 @@ import {
   resolveIn,
   skillStagingDir,
   nativeTeamSkillDir,
-  teamSkillDir,
+  aiTeamSkillDir,
 } from '../base/paths.js';
 import { formatBytes } from '../base/util.js';
 import { copyTree, listTree, type Tree } from '../fs/tree.js';
@@ -133,7 +133,7 @@ export interface InstallPlan {
 function existingSkill(root: string, destination: string): string | undefined {
   if (existsInside(root, destination)) return destination;
   const name = path.posix.basename(destination);
-  const legacy = teamSkillDir(name);
+  const legacy = aiTeamSkillDir(name);
   const isTeam = destination === nativeTeamSkillDir(name);
   return isTeam && !isBuiltinSkillName(name) && existsInside(root, legacy) ? legacy : undefined;
 }

@@ -1,14 +1,17 @@
 /**
  * Skill discovery across three scopes:
  *
- *   built-in  .ai-team/skills/squad-*            the ones create-squad ships or installed, upgradable
+ *   built-in  .github/skills/squad-*             the ones create-squad ships or installed, upgradable:
+ *             .ai-team/skills/squad-*            member-facing ones in the first folder, coordinator-only
+ *                                                procedures in the second (installedBuiltinSkillDirs)
  *   team      .github/skills/*                   every agent sees these, and so does every Copilot host
  *             .agents/skills/*, .claude/skills/* kept by the user for other tools: read, never written
  *             .ai-team/skills/* (not built-in)   team skills of a squad not yet upgraded
  *   agent     .ai-team/agents/{name}/skills/*    learned by one agent
  *
- * Precedence, lowest first: built-in, then team skills from the bottom of that list to the top
- * (`.github/skills/` wins among them), then an agent's own skills for that agent. A skill hidden by
+ * Precedence, lowest first: built-in (wherever it lives), then team skills from the bottom of that
+ * list to the top (`.github/skills/` wins among them), then an agent's own skills for that agent.
+ * A built-in is listed once, as a built-in, never also as a team skill. A skill hidden by
  * one of the same name is reported. Only frontmatter is read. Missing folders mean "no skills".
  * Output order is deterministic.
  */
@@ -17,9 +20,10 @@ import { SquadError } from '../base/errors.js';
 import { isDirectory, isFile, pathProblem, readDirEntries, readDirNames, readTextIfExists } from '../fs/fs-safe.js';
 import { FILE_MISSING, inspectSkill, type SkillReport } from '../skills/inspect.js';
 import { isValidName } from '../base/names.js';
+import { compareCodePoints } from '../base/util.js';
 import { isConvertedLocation } from './original/skill-migration.js';
 import { convertOriginalSkill } from './original/skills.js';
-import { installedBuiltinSkills } from './owned.js';
+import { builtinSkillsIn, installedBuiltinSkillDirs } from './owned.js';
 import {
   NATIVE_SKILL_DIRS,
   SKILL_FILE,
@@ -85,12 +89,18 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
     });
   }
 
-  const teamFolder = scanSkillFolder(root, squadPaths.teamSkills, warnings);
-  const builtins = installedBuiltinSkills(root);
-  const builtin = teamFolder.filter((s) => builtins.has(s.report.dirName)).map((s) => toSkill(s, 'builtin'));
-  const legacyTeam = teamFolder.filter((s) => !builtins.has(s.report.dirName)).map((s) => toSkill(s, 'team'));
-  const native = [...NATIVE_SKILL_DIRS].reverse().flatMap((dir) => scanSkillFolder(root, dir, warnings).map((s) => toSkill(s, 'team')));
-  const team = [...legacyTeam, ...native];
+  // Every folder that holds team skills, lowest precedence first; the built-ins among them apart.
+  const builtinDirs = installedBuiltinSkillDirs(root);
+  const builtin: DiscoveredSkill[] = [];
+  const team: DiscoveredSkill[] = [];
+  for (const dir of [squadPaths.aiTeamSkills, ...[...NATIVE_SKILL_DIRS].reverse()]) {
+    const builtinsHere = builtinSkillsIn(builtinDirs, dir);
+    for (const scanned of scanSkillFolder(root, dir, warnings)) {
+      if (builtinsHere.has(scanned.report.dirName)) builtin.push(toSkill(scanned, 'builtin'));
+      else team.push(toSkill(scanned, 'team'));
+    }
+  }
+  builtin.sort((a, b) => compareCodePoints(a.dirName, b.dirName));
 
   const agents = agent === undefined ? listAgentSkillOwners(root) : [agent];
   const agentSkills = agents.flatMap((name) =>

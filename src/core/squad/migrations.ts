@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import { existsInside, isFile, readDirNames } from '../fs/fs-safe.js';
 import { installedBuiltinSkills } from './owned.js';
-import { SKILL_FILE, nativeTeamSkillDir, resolveIn, squadPaths, teamSkillDir } from '../base/paths.js';
+import { MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, SKILL_FILE, nativeTeamSkillDir, resolveIn, squadPaths, aiTeamSkillDir } from '../base/paths.js';
 import { KEEP_FILE, KEEP_FOLDERS, planGitattributes } from './scaffold.js';
 import { compareVersions } from '../fs/version.js';
 
@@ -94,6 +94,14 @@ export const MIGRATIONS: readonly Migration[] = [
       return planTeamSkillMoves(root);
     },
   },
+  {
+    version: '0.1.0',
+    id: 'builtin-skills-native',
+    description: 'move the member-facing built-in skills from .ai-team/skills/ to .github/skills/, where every Copilot host finds them',
+    async plan(root) {
+      return planBuiltinSkillMoves(root);
+    },
+  },
 ];
 
 /**
@@ -105,16 +113,54 @@ export function planTeamSkillMoves(root: string): MigrationPlan {
   const builtins = installedBuiltinSkills(root);
   const moves: MigrationMove[] = [];
   const notes: string[] = [];
-  for (const name of readDirNames(resolveIn(root, squadPaths.teamSkills))) {
-    if (builtins.has(name) || !isFile(resolveIn(root, `${teamSkillDir(name)}/${SKILL_FILE}`))) continue;
+  for (const name of readDirNames(resolveIn(root, squadPaths.aiTeamSkills))) {
+    if (builtins.has(name) || !isFile(resolveIn(root, `${aiTeamSkillDir(name)}/${SKILL_FILE}`))) continue;
     const to = nativeTeamSkillDir(name);
     if (existsInside(root, to)) {
-      notes.push(`${teamSkillDir(name)}/ stays where it is: ${to}/ already exists and is the one Copilot and create-squad use; merge the two by hand, then delete the older one`);
+      notes.push(`${aiTeamSkillDir(name)}/ stays where it is: ${to}/ already exists and is the one Copilot and create-squad use; merge the two by hand, then delete the older one`);
       continue;
     }
-    moves.push({ from: teamSkillDir(name), to });
+    moves.push({ from: aiTeamSkillDir(name), to });
   }
   return { writes: [], moves, notes };
+}
+
+/**
+ * Member-facing built-in skills (MEMBER_FACING_BUILTIN_SKILLS) still in `.ai-team/skills/` and their
+ * place in `.github/skills/`: each folder moves whole, as it is (an edited file or a file the user
+ * added inside travels with it; upgrade then refreshes what is untouched). A name a native skill
+ * folder already holds is a skill of the user's: the built-in stays where it is, with a note, so
+ * that Copilot never finds two skills of one name. A link stands where the folder is: left as it is.
+ * Import uses this too, after its swap.
+ */
+export function planBuiltinSkillMoves(root: string): MigrationPlan {
+  const moves: MigrationMove[] = [];
+  const notes: string[] = [];
+  for (const name of [...MEMBER_FACING_BUILTIN_SKILLS].sort()) {
+    const from = aiTeamSkillDir(name);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(resolveIn(root, from));
+    } catch {
+      continue; // not there: upgrade installs it in .github/skills/
+    }
+    if (!stat.isDirectory()) {
+      notes.push(`${from} stays where it is: it is not a folder (${stat.isSymbolicLink() ? 'a symlink' : 'a file'}); replace it with the real folder, then run "create-squad upgrade" again`);
+      continue;
+    }
+    const taken = NATIVE_SKILL_DIRS.map((dir) => `${dir}/${name}`).find((dir) => existsInside(root, dir));
+    if (taken !== undefined) {
+      notes.push(builtinKeptNote(name, taken));
+      continue;
+    }
+    moves.push({ from, to: nativeTeamSkillDir(name) });
+  }
+  return { writes: [], moves, notes };
+}
+
+/** Why the member-facing built-in `name` stays in `.ai-team/skills/`: `taken` holds a skill of that name. */
+export function builtinKeptNote(name: string, taken: string): string {
+  return `the built-in skill ${name} stays in ${aiTeamSkillDir(name)}/: ${taken}/ holds a skill of yours with that name (create-squad never writes over it, and Copilot would find two); rename or move yours, then run "create-squad upgrade" to move the built-in to ${nativeTeamSkillDir(name)}/`;
 }
 
 /** The steps that belong to versions up to `version`, in version order (registry order on a tie). */

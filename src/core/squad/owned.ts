@@ -5,7 +5,10 @@
  *   squad.agent.md (package root)       → .github/agents/squad.agent.md   (version-stamped, CLI pinned)
  *   templates/squad/{name}.hbs          → .ai-team-templates/{name}       (verbatim copies; paths.ts
  *                                                                          templateCopyPath)
- *   templates/skills/squad-*\/**         → .ai-team/skills/squad-*\/**      (*.md: CLI pinned)
+ *   templates/skills/squad-*\/**         → .github/skills/squad-*\/**       member-facing ones
+ *                                          .ai-team/skills/squad-*\/**      coordinator-only ones
+ *                                                                          (*.md: CLI pinned; the split:
+ *                                                                          MEMBER_FACING_BUILTIN_SKILLS)
  *
  * The `.ai-team-templates/` copies are the very handlebars templates the CLI renders, so a
  * coordinator working by hand fills in the same shapes the CLI would.
@@ -16,6 +19,7 @@ import { pinCliVersion, stampCoordinator } from './coordinator.js';
 import {
   BUILTIN_SKILL_PREFIX,
   COORDINATOR_PATH,
+  MEMBER_FACING_BUILTIN_SKILLS,
   PACKAGE_BUILTIN_SKILLS_DIR,
   PACKAGE_COORDINATOR_SOURCE,
   PACKAGE_STATE_TEMPLATES_DIR,
@@ -26,11 +30,14 @@ import {
   isBuiltinSkillName,
   resolveIn,
   squadPaths,
-  teamSkillDir,
+  aiTeamSkillDir,
   NATIVE_SKILL_DIRS,
+  TEAM_SKILLS_DIR,
+  nativeTeamSkillDir,
   templateCopyPath,
 } from '../base/paths.js';
-import { isFile, readDirNames, sha256 } from '../fs/fs-safe.js';
+import { compareCodePoints } from '../base/util.js';
+import { existsInside, isFile, readDirNames, sha256 } from '../fs/fs-safe.js';
 import { readManifest } from './manifest.js';
 import { listTree, modeFor } from '../fs/tree.js';
 import { packageVersion } from '../fs/version.js';
@@ -46,6 +53,8 @@ export interface OwnedFile {
   kind: OwnedKind;
   /** For built-in skill files: the skill's name. */
   skill?: string;
+  /** For built-in skill files: the skill's folder (repo-relative). */
+  skillDir?: string;
 }
 
 /** Content with CRLF turned into LF, for text (no NUL byte); binary content as it is. */
@@ -76,25 +85,63 @@ export function shippedBuiltinSkills(): string[] {
   return [...shippedNames];
 }
 
-/**
- * The built-in skills of a squad: the `squad-*` skills this package ships, and those the manifest
- * says create-squad installed (built-ins an older version shipped). Other team skills, even with the
- * reserved prefix (an imported "squad-x-imported"), are the team's own.
- */
-export function installedBuiltinSkills(root: string): Set<string> {
-  const names = new Set(shippedBuiltinSkills());
-  const manifest = readManifest(root);
-  if (manifest.state === 'ok') {
-    const prefix = `${squadPaths.teamSkills}/`;
-    for (const file of Object.keys(manifest.manifest.files)) {
-      if (file.startsWith(prefix)) names.add(file.slice(prefix.length).split('/')[0]!);
-    }
-  }
-  return new Set([...names].filter(isBuiltinSkillName));
+/** Where this package installs the built-in skill `skill` in a new squad. */
+export function shippedBuiltinSkillDir(skill: string): string {
+  return MEMBER_FACING_BUILTIN_SKILLS.has(skill) ? nativeTeamSkillDir(skill) : aiTeamSkillDir(skill);
 }
 
-/** Every squad-owned file this package ships, as it would be installed. */
-export async function shippedOwnedFiles(version: string = packageVersion()): Promise<OwnedFile[]> {
+/** Where each built-in skill goes: repo-relative folder by name. */
+export type BuiltinPlacement = ReadonlyMap<string, string>;
+
+/**
+ * The built-in skills of a squad and the folder each one lives in. The built-ins are the `squad-*`
+ * skills this package ships, and those the manifest says create-squad installed (built-ins an
+ * older version shipped); other skills, even with the reserved prefix (an imported
+ * "squad-x-imported"), are the team's own.
+ *
+ * A built-in lives in `.ai-team/skills/` while a folder of its name is there: every coordinator-only
+ * procedure, and a member-facing one of a squad not yet upgraded (or kept there by upgrade because
+ * a skill of the same name is in a native folder). Otherwise a member-facing one (by
+ * MEMBER_FACING_BUILTIN_SKILLS, or because the manifest records it in `.github/skills/`) lives in
+ * `.github/skills/`. The one rule every command uses to tell a built-in from a team skill.
+ */
+export function installedBuiltinSkillDirs(root: string): Map<string, string> {
+  const names = new Set(shippedBuiltinSkills());
+  const recordedNative = new Set<string>();
+  const manifest = readManifest(root);
+  if (manifest.state === 'ok') {
+    for (const file of Object.keys(manifest.manifest.files)) {
+      for (const [dir, native] of [[squadPaths.aiTeamSkills, false], [TEAM_SKILLS_DIR, true]] as const) {
+        if (!file.startsWith(`${dir}/`)) continue;
+        const name = file.slice(dir.length + 1).split('/')[0]!;
+        names.add(name);
+        if (native) recordedNative.add(name);
+      }
+    }
+  }
+  const dirs = new Map<string, string>();
+  for (const name of [...names].filter(isBuiltinSkillName).sort(compareCodePoints)) {
+    const native = (MEMBER_FACING_BUILTIN_SKILLS.has(name) || recordedNative.has(name)) && !existsInside(root, aiTeamSkillDir(name));
+    dirs.set(name, native ? nativeTeamSkillDir(name) : aiTeamSkillDir(name));
+  }
+  return dirs;
+}
+
+/** Names of the built-in skills of a squad (see installedBuiltinSkillDirs). */
+export function installedBuiltinSkills(root: string): Set<string> {
+  return new Set(installedBuiltinSkillDirs(root).keys());
+}
+
+/** The built-in skills installed in `dir` (a skills folder) of the squad: their names. */
+export function builtinSkillsIn(dirs: BuiltinPlacement, dir: string): Set<string> {
+  return new Set([...dirs].filter(([name, at]) => at === `${dir}/${name}`).map(([name]) => name));
+}
+
+/**
+ * Every squad-owned file this package ships, as it would be installed: each built-in skill where
+ * `placement` puts it (by default where a new squad gets it; ownedFilesIn: where a squad keeps it).
+ */
+export async function shippedOwnedFiles(version: string = packageVersion(), placement: BuiltinPlacement = new Map()): Promise<OwnedFile[]> {
   const files: OwnedFile[] = [];
   const coordinator = stampCoordinator(fs.readFileSync(PACKAGE_COORDINATOR_SOURCE, 'utf8'), version);
   files.push({ path: COORDINATOR_PATH, content: Buffer.from(coordinator), mode: 0o644, kind: 'coordinator' });
@@ -110,27 +157,37 @@ export async function shippedOwnedFiles(version: string = packageVersion()): Pro
   }
 
   for (const skill of shippedBuiltinSkills()) {
+    const skillDir = placement.get(skill) ?? shippedBuiltinSkillDir(skill);
     const dir = path.join(PACKAGE_BUILTIN_SKILLS_DIR, skill);
     const tree = await listTree(dir);
     for (const file of tree.files) {
       const content = fs.readFileSync(path.join(dir, ...file.path.split('/')));
       files.push({
-        path: `${teamSkillDir(skill)}/${file.path}`,
+        path: `${skillDir}/${file.path}`,
         content: file.path.endsWith('.md') ? Buffer.from(pinCliVersion(content.toString('utf8'), version)) : content,
         mode: modeFor(file.executable),
         kind: 'builtin-skill',
         skill,
+        skillDir,
       });
     }
   }
   return files;
 }
 
-/** Learned skills of the squad: skill folders (with SKILL.md) of the agents, and team skills that are not shipped built-ins. */
-export function countLearnedSkills(root: string, builtins: ReadonlySet<string> = installedBuiltinSkills(root)): number {
+/** The squad-owned files as the squad at `root` has them: each built-in skill in the folder it lives in. */
+export async function ownedFilesIn(root: string, version: string = packageVersion()): Promise<OwnedFile[]> {
+  return shippedOwnedFiles(version, installedBuiltinSkillDirs(root));
+}
+
+/** Learned skills of the squad: skill folders (with SKILL.md) of the agents, and team skills that are not built-ins. */
+export function countLearnedSkills(root: string, builtins: BuiltinPlacement = installedBuiltinSkillDirs(root)): number {
   const isSkill = (relDir: string) => isFile(resolveIn(root, `${relDir}/${SKILL_FILE}`));
-  let count = readDirNames(resolveIn(root, squadPaths.teamSkills)).filter((name) => !builtins.has(name) && isSkill(teamSkillDir(name))).length;
-  for (const dir of NATIVE_SKILL_DIRS) count += readDirNames(resolveIn(root, dir)).filter((name) => isSkill(`${dir}/${name}`)).length;
+  let count = 0;
+  for (const dir of [squadPaths.aiTeamSkills, ...NATIVE_SKILL_DIRS]) {
+    const inDir = builtinSkillsIn(builtins, dir);
+    count += readDirNames(resolveIn(root, dir)).filter((name) => !inDir.has(name) && isSkill(`${dir}/${name}`)).length;
+  }
   for (const agent of readDirNames(resolveIn(root, squadPaths.agents))) {
     count += readDirNames(resolveIn(root, agentSkillsDir(agent))).filter((name) => isSkill(agentSkillDir(agent, name))).length;
   }

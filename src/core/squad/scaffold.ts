@@ -38,7 +38,7 @@ import type { Manifest } from './manifest.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { tableRecords, type TableRecord } from '../base/md-table.js';
 import { folderNameProblem } from '../base/names.js';
-import { isShippedContent, shippedOwnedFiles, type OwnedFile } from './owned.js';
+import { isShippedContent, ownedFilesIn, type OwnedFile } from './owned.js';
 import { SCRIBE_AGENT, agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths, stateTemplate } from '../base/paths.js';
 import { checkRoleList, defaultRoles, findRolePreset } from './roles.js';
 import { isRosterHeader, parseRoster } from './roster.js';
@@ -320,7 +320,7 @@ function refuseMemberFolders(members: readonly ScaffoldMember[], source: string)
  */
 export async function planScaffold(root: string, options: ScaffoldOptions = {}): Promise<ScaffoldPlan> {
   const version = options.version ?? packageVersion();
-  const owned = await shippedOwnedFiles(version);
+  const owned = await ownedFilesIn(root, version);
   return decideScaffold(readScaffoldState(root, owned), { ...options, version }, owned);
 }
 

@@ -10,7 +10,8 @@
 import { closestMatch } from '../base/edit-distance.js';
 import { SquadError, usageError } from '../base/errors.js';
 import { existsInside, moveInside, readDirNames } from '../fs/fs-safe.js';
-import { NATIVE_SKILL_DIRS, TEAM_SKILLS_DIR, agentSkillDir, agentSkillsDir, backupPathFor, folderTimestamp, isBuiltinSkillName, nativeTeamSkillDir, resolveIn, teamSkillDir } from '../base/paths.js';
+import { installedBuiltinSkillDirs } from './owned.js';
+import { NATIVE_SKILL_DIRS, TEAM_SKILLS_DIR, agentSkillDir, agentSkillsDir, backupPathFor, folderTimestamp, isBuiltinSkillName, nativeTeamSkillDir, resolveIn, aiTeamSkillDir } from '../base/paths.js';
 import { listAgents, requireAgent, requireSquad } from './roster.js';
 import { quoted } from '../base/util.js';
 
@@ -31,10 +32,12 @@ function checkName(name: string): void {
 
 /** The team skill named `name`, or a refusal that says where it is instead (another tool's folder, an agent). */
 function teamSkill(root: string, name: string, command: string): InstalledSkill {
-  for (const destination of [nativeTeamSkillDir(name), ...(isBuiltinSkillName(name) ? [] : [teamSkillDir(name)])]) {
-    if (existsInside(root, destination)) return { name, destination, scope: 'team' };
+  // A built-in lives in .github/skills/ or .ai-team/skills/ (installedBuiltinSkillDirs): never one of the team's.
+  const builtinAt = isBuiltinSkillName(name) ? installedBuiltinSkillDirs(root).get(name) : undefined;
+  for (const destination of [nativeTeamSkillDir(name), ...(isBuiltinSkillName(name) ? [] : [aiTeamSkillDir(name)])]) {
+    if (destination !== builtinAt && existsInside(root, destination)) return { name, destination, scope: 'team' };
   }
-  if (isBuiltinSkillName(name) && existsInside(root, teamSkillDir(name))) {
+  if (isBuiltinSkillName(name) && (existsInside(root, aiTeamSkillDir(name)) || (builtinAt !== undefined && existsInside(root, builtinAt)))) {
     throw new SquadError('INVALID_INPUT', `${name} is a built-in skill: it comes with create-squad, and upgrade puts it back`, {
       hint: 'built-in skills are not removed or updated one by one; "create-squad upgrade" keeps them current',
     });

@@ -60,20 +60,22 @@ import { MANIFEST_SCHEMA, readManifest, serializeManifest, type Manifest } from 
 import { migrationsUpTo, type Migration } from './migrations.js';
 import {
   countLearnedSkills,
-  installedBuiltinSkills,
+  installedBuiltinSkillDirs,
   isShippedContent,
   matchesRecordedHash,
   shippedOwnedFiles,
   type OwnedFile,
 } from './owned.js';
 import {
+  NATIVE_SKILL_DIRS,
   SKILL_FILE,
+  TEAM_SKILLS_DIR,
   backupDir,
   backupPathFor,
   folderTimestamp,
   resolveIn,
   squadPaths,
-  teamSkillDir,
+  aiTeamSkillDir,
 } from '../base/paths.js';
 import { parseSkill } from '../skills/skill.js';
 import { skillFields } from '../skills/skill-fields.js';
@@ -188,7 +190,7 @@ function readSkillVersionOf(data: Buffer): string | undefined {
 
 /** Built-in SKILL.md files follow the version rule; every other owned file the plain one. */
 function isBuiltinSkillFile(file: OwnedFile): boolean {
-  return file.kind === 'builtin-skill' && file.skill !== undefined && file.path === `${teamSkillDir(file.skill)}/${SKILL_FILE}`;
+  return file.kind === 'builtin-skill' && file.skill !== undefined && file.path.endsWith(`/${file.skill}/${SKILL_FILE}`) && file.path.split('/').length === 4;
 }
 
 type Decision = { action: 'replace' } | { action: 'keep'; reason: string };
@@ -210,15 +212,45 @@ function decide(file: OwnedFile, current: Buffer, edited: boolean): Decision {
 }
 
 /**
- * True for paths inside learned skills: upgrade must never write there. `builtins` are the team
- * skill folders that are built-ins (see installedBuiltinSkills).
+ * True for paths inside learned skills: upgrade must never write there. `builtins` are the names of
+ * the built-in skills (see installedBuiltinSkills): a folder of a skills folder that is not one of
+ * them is a skill of the team's, or of the user's own in a native folder.
  */
 export function isLearnedSkillPath(relPath: string, builtins: ReadonlySet<string>): boolean {
   const segments = relPath.split('/');
   const [first, second, third, fourth] = segments;
-  if (first !== squadPaths.root || segments.length < 4) return false;
-  if (`${first}/${second}` === squadPaths.teamSkills) return !builtins.has(third!);
-  return `${first}/${second}` === squadPaths.agents && fourth === 'skills' && segments.length > 4;
+  if (segments.length < 4) return false;
+  const folder = `${first}/${second}`;
+  if (folder === squadPaths.aiTeamSkills || (NATIVE_SKILL_DIRS as readonly string[]).includes(folder)) return !builtins.has(third!);
+  return folder === squadPaths.agents && fourth === 'skills' && segments.length > 4;
+}
+
+/** `relPath` as it is on disk before the planned `moves` (folder → where it goes) are made. */
+function beforeMoves(relPath: string, moves: ReadonlyMap<string, string>): string {
+  for (const [to, from] of moves) {
+    if (relPath === to || relPath.startsWith(`${to}/`)) return `${from}${relPath.slice(to.length)}`;
+  }
+  return relPath;
+}
+
+/** `relPath` as it will be once the planned `moves` (folder → where it goes) are made. */
+function afterMoves(relPath: string, moves: ReadonlyMap<string, string>): string {
+  for (const [to, from] of moves) {
+    if (relPath === from || relPath.startsWith(`${from}/`)) return `${to}${relPath.slice(from.length)}`;
+  }
+  return relPath;
+}
+
+/**
+ * Where the manifest of a squad not yet upgraded records a built-in skill file that now lives
+ * elsewhere (a member-facing one moved to `.github/skills/`): its `.ai-team/skills/` path.
+ */
+function previousPath(file: OwnedFile): string | undefined {
+  if (file.kind !== 'builtin-skill' || file.skill === undefined) return undefined;
+  const legacy = aiTeamSkillDir(file.skill);
+  const at = file.path.indexOf(`/${file.skill}/`);
+  const rest = at < 0 ? undefined : file.path.slice(at + file.skill.length + 1);
+  return rest === undefined || file.path.startsWith(`${legacy}/`) ? undefined : `${legacy}${rest}`;
 }
 
 /** The version stamped into the coordinator, if it has a create-squad stamp. */
@@ -235,7 +267,6 @@ function coordinatorEditNote(relPath: string, carried: boolean): string {
 
 export async function planUpgrade(root: string, options: UpgradeOptions = {}): Promise<UpgradePlan> {
   const to = options.version ?? packageVersion();
-  const owned = options.owned ?? (await shippedOwnedFiles(to));
   const now = options.now ?? new Date();
   const timestamp = folderTimestamp(now);
   const notes: string[] = [];
@@ -276,11 +307,14 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
         hint: `move ${squadPaths.backups} aside, then run the upgrade again (nothing was changed)`,
       });
     }
-    const mode = fs.statSync(resolveIn(root, relPath)).mode & 0o777;
+    const mode = fs.statSync(resolveIn(root, beforeMoves(relPath, moved))).mode & 0o777;
     writes.push({ path: backup, content: current, mode, exclusive: true, role: 'backup' });
     backedUp.push({ path: relPath, backup });
   };
 
+  // Folders the migrations move, by where they go: the owned files below are planned as they will
+  // be once moved (read where they are now, written where they go).
+  const moved = new Map<string, string>();
   for (const migration of migrationsUpTo(to, options.migrations)) {
     const planned = await migration.plan(root);
     notes.push(...planned.notes);
@@ -301,21 +335,28 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
         continue;
       }
       writes.push({ path: move.to, content: '', mode: 0o755, exclusive: true, role: 'migration', moveFrom: move.from });
+      moved.set(move.to, move.from);
       paths.push(move.to);
     }
     if (paths.length > 0) migrations.push({ version: migration.version, id: migration.id, description: migration.description, paths });
   }
 
+  // Each built-in skill where it lives once the migrations are done.
+  const builtinDirs = new Map([...installedBuiltinSkillDirs(root)].map(([name, dir]) => [name, afterMoves(dir, moved)]));
+  const owned = options.owned ?? (await shippedOwnedFiles(to, builtinDirs));
   const files: Record<string, string> = {};
   for (const file of owned) {
     const shippedHash = sha256(file.content);
-    const entry = recorded[file.path];
+    // Read where it is now (a folder a migration moves is read before the move).
+    const source = beforeMoves(file.path, moved);
+    const previous = previousPath(file);
+    const entry = recorded[file.path] ?? (previous === undefined ? undefined : recorded[previous]);
     const keepEntry = () => {
       if (entry !== undefined) files[file.path] = entry;
     };
     // A symlink, a folder, …: never written, but what stands there decides whether that matters.
-    const blocked = blockedReason(root, file.path);
-    const installed = blocked === undefined ? readRepoFile(root, file.path) : readBehindObstacle(root, file.path);
+    const blocked = blockedReason(root, source) ?? (source === file.path ? undefined : blockedReason(root, file.path));
+    const installed = blocked === undefined ? readRepoFile(root, source) : readBehindObstacle(root, source);
     // The team's own instructions in the coordinator are carried over; only the rest counts as an edit.
     const carried = file.kind === 'coordinator' && installed !== undefined ? carriedInstructions(installed, file.content) : undefined;
     const current = carried?.compared ?? installed;
@@ -351,10 +392,16 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
   }
   // Built-in skill files an older version installed and this one no longer ships stay recorded while
   // they are on disk: they remain create-squad's (not learned skills, never exported), and untouched.
+  // A built-in that moved is recorded where it went.
   const shippedPaths = new Set(owned.map((file) => file.path));
   for (const [relPath, hash] of Object.entries(recorded)) {
-    if (shippedPaths.has(relPath) || !relPath.startsWith(`${squadPaths.teamSkills}/`)) continue;
-    if (isFile(resolveIn(root, relPath))) files[relPath] = hash;
+    const name = relPath.split('/')[2]!;
+    const dir = builtinDirs.get(name);
+    const inSkillsDir = [squadPaths.aiTeamSkills, TEAM_SKILLS_DIR].some((skillsDir) => relPath.startsWith(`${skillsDir}/${name}/`));
+    if (dir === undefined || !inSkillsDir) continue;
+    const placed = `${dir}${relPath.slice(relPath.indexOf(`/${name}/`) + name.length + 1)}`;
+    if (shippedPaths.has(placed) || files[placed] !== undefined) continue;
+    if (isFile(resolveIn(root, beforeMoves(placed, moved)))) files[placed] = hash;
   }
 
   // The members' agents, generated from the roster and the skills (never recorded in the manifest).
@@ -388,7 +435,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     writes.push({ path: squadPaths.manifest, content: manifestText, mode: 0o644, exclusive: false, role: 'manifest' });
   }
 
-  const builtins = new Set([...installedBuiltinSkills(root), ...owned.flatMap((file) => (file.skill === undefined ? [] : [file.skill]))]);
+  const builtins = new Set([...builtinDirs.keys(), ...owned.flatMap((file) => (file.skill === undefined ? [] : [file.skill]))]);
   for (const write of writes) {
     if (write.role !== 'backup' && isLearnedSkillPath(write.path, builtins)) {
       throw new Error(`internal error: upgrade planned a write inside a learned skill (${write.path})`);
@@ -410,7 +457,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     backupDir: backupDir(timestamp),
     manifest,
     agentProfiles: reportProfileChanges(profiles),
-    learnedSkills: countLearnedSkills(root, builtins),
+    learnedSkills: countLearnedSkills(root),
     upToDate: writes.length === 0 && notUpgraded.length === 0,
     notes,
   };

@@ -1,6 +1,6 @@
 /** What create-squad owns: `.gitattributes` lines, the coordinator, the shipped files and the manifest. */
 import path from 'node:path';
-import { COORDINATOR_PATH, squadPaths } from '../../base/paths.js';
+import { COORDINATOR_PATH, nativeTeamSkillDir, squadPaths } from '../../base/paths.js';
 import { NEVER_WRITTEN, obstacleFix } from '../../fs/obstacles.js';
 import { compareVersions } from '../../fs/version.js';
 import { parseFrontmatterYaml, splitFrontmatter } from '../../skills/frontmatter.js';
@@ -110,7 +110,7 @@ export function checkOwnedFiles(state: DoctorState): Finding[] {
   const missing = state.owned.filter((file) => file.kind !== 'coordinator' && !blocked.has(file.path) && !isFileFact(factsAt(state, file.path)));
   const groups = new Map<string, number>();
   for (const file of missing) {
-    const group = file.skill ? `${squadPaths.teamSkills}/${file.skill}` : path.posix.dirname(file.path);
+    const group = file.skillDir ?? path.posix.dirname(file.path);
     groups.set(group, (groups.get(group) ?? 0) + 1);
   }
   for (const [group, count] of groups) {
@@ -123,4 +123,22 @@ export function checkOwnedFiles(state: DoctorState): Finding[] {
     findings.push({ severity: 'warning', code: 'manifest-invalid', path: squadPaths.manifest, message: `${squadPaths.manifest} is not valid: ${manifest.reason}`, fix: `restore it from git, or delete it and ${UPGRADE_FIX}` });
   }
   return findings;
+}
+
+/**
+ * Member-facing built-in skills still in `.ai-team/skills/`, where Copilot does not find them: the
+ * fix is the upgrade that moves them, or first clearing what keeps it from moving one.
+ */
+export function checkBuiltinPlaces(state: DoctorState): Finding[] {
+  return state.builtinsLeftBehind.map(({ name, dir, taken, movable }) => ({
+    severity: 'warning' as const,
+    code: 'builtin-old-place',
+    path: dir,
+    message: `the built-in skill ${name} is in ${dir}/, where Copilot does not find it (member-facing built-ins belong in ${nativeTeamSkillDir(name)}/)`,
+    fix: movable
+      ? `run "create-squad upgrade": it moves the folder whole to ${nativeTeamSkillDir(name)}/ (your changes in it travel along)`
+      : taken !== undefined
+        ? `rename or move ${taken}/ (a skill of yours with that name, which create-squad never writes over), then run "create-squad upgrade"`
+        : `replace ${dir} with the real folder, then run "create-squad upgrade"`,
+  }));
 }

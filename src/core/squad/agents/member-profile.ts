@@ -115,7 +115,7 @@ async function renderUnstamped(input: MemberProfileInput): Promise<string> {
     decisionInbox: decisionInboxPath(input.folder, '{short-slug}'),
     agentSkillsDir: agentSkillsDir(input.folder),
     teamSkillDirs: NATIVE_SKILL_DIRS,
-    builtinSkillsDir: squadPaths.teamSkills,
+    proceduresDir: squadPaths.aiTeamSkills,
   });
 }
 

@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import { readStateText } from '../../fs/confined.js';
 import { isDirectory, readDirNames, writeFileAtomic } from '../../fs/fs-safe.js';
-import { installedBuiltinSkills } from '../owned.js';
+import { builtinSkillsIn, installedBuiltinSkillDirs } from '../owned.js';
 import { AI_TEAM_DIR, SKILL_FILE, TEAM_SKILLS_DIR, backupPathFor, folderTimestamp, resolveIn, squadPaths } from '../../base/paths.js';
 import { convertOriginalSkill } from './skills.js';
 
@@ -39,7 +39,9 @@ interface SkillFile {
  * the move: paths are then given as they will be in `.ai-team/`).
  */
 function squadSkillFiles(root: string, dir: string): SkillFile[] {
-  const builtins = installedBuiltinSkills(root);
+  const builtinDirs = installedBuiltinSkillDirs(root);
+  // A folder of the squad's skills folder named like a built-in is that built-in.
+  const builtins = new Set(builtinDirs.keys());
   const inDir = (relDir: string, skip: ReadonlySet<string> = new Set()) =>
     readDirNames(resolveIn(root, relDir))
       .filter((folder) => !skip.has(folder) && isDirectory(resolveIn(root, `${relDir}/${folder}`)))
@@ -47,7 +49,7 @@ function squadSkillFiles(root: string, dir: string): SkillFile[] {
   const agentsDir = `${dir}/agents`;
   return [
     ...inDir(`${dir}/skills`, builtins),
-    ...inDir(TEAM_SKILLS_DIR),
+    ...inDir(TEAM_SKILLS_DIR, builtinSkillsIn(builtinDirs, TEAM_SKILLS_DIR)),
     ...readDirNames(resolveIn(root, agentsDir)).flatMap((agent) => inDir(`${agentsDir}/${agent}/skills`)),
   ];
 }
