@@ -203,6 +203,31 @@ A charter you tailored keeps its text (only its title and Role line change, afte
       const { skillsValidate } = await import('../commands/skills-validate.js');
       await execute(opts, (ctx) => skillsValidate({ paths, strict: opts.strict === true }, ctx));
     });
+  sub(skills, 'test [name]', "run skills' deterministic tests (tests/cases/*.yaml in the skill folder); default: every skill that has some")
+    .option('--agent <name>', "with a name: look the skill up among this agent's skills too")
+    .option('--case <name>', 'only the case of this name (or file name without .yaml)')
+    .addHelpText(
+      'after',
+      `
+Each case runs one file of the skill's scripts/ with its arguments, as run_skill_script runs it: no
+shell, in the repository folder, within its time limit (the case's timeout, else 30 s), and only
+when .ai-team/skills-allowlist.json allows that script (a refused case says what to add). It passes
+when the exit code and the output are as expected. Exit code 1 when any case does not pass.
+Format: docs/skills.md, "Skill tests".`,
+    )
+    .action(async (name: string | undefined, opts: Opts) => {
+      const { skillsTest } = await import('../commands/skills-test.js');
+      await execute(opts, (ctx) =>
+        skillsTest(
+          {
+            ...(name === undefined ? {} : { name }),
+            ...(opts.agent ? { agent: String(opts.agent) } : {}),
+            ...(opts.case === undefined ? {} : { case: String(opts.case) }),
+          },
+          ctx,
+        ),
+      );
+    });
   sub(skills, 'add <source>', 'install skills from a folder (one skill or several) or a git repository, into the team or one agent')
     .option('--skill <name...>', 'from a folder or repository of several skills: the ones to add')
     .option('--all', 'from a folder or repository of several skills: add every one')
@@ -360,8 +385,9 @@ anything is written. Where each skill came from is recorded in .ai-team/skill-so
       `
 Started by an MCP client (VS Code, the Copilot CLI, the cloud agent), not by hand: it reads
 JSON-RPC on stdin and writes only JSON-RPC on stdout until stdin closes. Tools: list_skills,
-read_skill, build_spawn_prompt, route, teach, validate_skill, run_skill_script (scripts run only
-when .ai-team/skills-allowlist.json allows them). Registering it: docs/commands.md.`,
+read_skill, build_spawn_prompt, route, teach, validate_skill, test_skill, run_skill_script
+(scripts run only when .ai-team/skills-allowlist.json allows them). Registering it:
+docs/commands.md.`,
     )
     .action(async (opts: Opts) => {
       const { mcp } = await import('../commands/mcp.js');
