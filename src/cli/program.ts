@@ -228,6 +228,19 @@ Format: docs/skills.md, "Skill tests".`,
         ),
       );
     });
+  sub(skills, 'stats', 'what the local usage log says: skills read most, never read, run and tested, median times')
+    .addHelpText(
+      'after',
+      `
+The usage log is off until you turn it on: CREATE_SQUAD_USAGE_LOG=1 in the environment create-squad
+runs in (for the MCP server: its "env" in the host's configuration), or {"enabled": true} in
+.ai-team/usage-log.json. It records names and timings only (never a task, query, argument, file
+content or output) in .ai-team/usage-log.jsonl, which git ignores, and sends nothing anywhere.`,
+    )
+    .action(async (opts: Opts) => {
+      const { skillsStats } = await import('../commands/skills-stats.js');
+      await execute(opts, (ctx) => skillsStats(ctx));
+    });
   sub(skills, 'add <source>', 'install skills from a folder (one skill or several) or a git repository, into the team or one agent')
     .option('--skill <name...>', 'from a folder or repository of several skills: the ones to add')
     .option('--all', 'from a folder or repository of several skills: add every one')

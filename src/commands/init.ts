@@ -12,7 +12,7 @@ import { applySteps, describeSteps } from '../core/squad/members.js';
 import { COORDINATOR_PATH, SCRIBE_AGENT, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
 import { detectStack, planContextChange, type ContextChange, type ContextField } from '../core/squad/project-context.js';
 import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/squad/roles.js';
-import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/squad/scaffold.js';
+import { GITIGNORE_PATH, applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/squad/scaffold.js';
 import { compareCodePoints, isMapping } from '../core/base/util.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { clearStaleLock } from '../core/fs/lock.js';
@@ -67,6 +67,7 @@ export interface InitData {
   universe: string;
   dryRun: boolean;
   gitattributesAdded: string[];
+  gitignoreAdded: string[];
   /** The project context of an existing squad, changed by --project, --stack or --owner. */
   context?: {
     changed: { field: ContextField; from: string; to: string }[];
@@ -186,6 +187,7 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
     universe: plan.universe,
     dryRun: options.dryRun,
     gitattributesAdded: plan.gitattributesAdded,
+    gitignoreAdded: plan.gitignoreAdded,
     ...(context ? { context: { changed: context.changed, updated: describeSteps(context.steps).modified, ...(context.backup ? { backup: context.backup } : {}) } } : {}),
     notes: [...movedUpNote(root, ctx), ...stackNote, ...plan.notes, ...(context?.notes ?? [])],
   };
@@ -244,10 +246,13 @@ function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   ui.out(`  Team (${data.universe}): ${team}`);
   ui.out();
   ui.out(data.dryRun ? 'Would create:' : 'Created:');
-  const appended = plan.files.some((f) => f.update);
-  renderGroups(ui, data.created, (label) =>
-    label === squadPaths.gitattributes ? `${appended ? '+' : ''}${plural(data.gitattributesAdded.length, 'line')}${appended ? ' appended' : ''}` : '',
-  );
+  const lines: Record<string, string[]> = { [squadPaths.gitattributes]: data.gitattributesAdded, [GITIGNORE_PATH]: data.gitignoreAdded };
+  renderGroups(ui, data.created, (label) => {
+    const added = lines[label];
+    if (added === undefined) return '';
+    const appended = plan.files.some((f) => f.path === label && f.update);
+    return `${appended ? '+' : ''}${plural(added.length, 'line')}${appended ? ' appended' : ''}`;
+  });
   if (data.skipped.length > 0) {
     ui.out();
     ui.out('Skipped (already there, left as they are):');
@@ -261,7 +266,7 @@ function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   const cast = plan.members.filter((m) => m.folder !== SCRIBE_AGENT);
   const lead = cast.find((m) => isLeadRole(m.role)) ?? cast[0];
   ui.out('Next steps:');
-  ui.out(`  1. Commit the squad: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${COORDINATOR_PATH} ${squadPaths.gitattributes}`);
+  ui.out(`  1. Commit the squad: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${COORDINATOR_PATH} ${squadPaths.gitattributes} ${GITIGNORE_PATH}`);
   const agentId = path.posix.basename(COORDINATOR_PATH, '.agent.md');
   ui.out('  2. In GitHub Copilot, pick the "Squad" agent:');
   ui.out('     VS Code: the agent picker at the bottom of the Chat view');

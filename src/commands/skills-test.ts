@@ -11,6 +11,7 @@ import { requireSquad } from '../core/squad/roster.js';
 import { DEFAULT_SCRIPT_LIMITS, readSkillsAllowlist, skillFolderOf, type ScriptLimits } from '../core/skills/skill-scripts.js';
 import { SKILL_TEST_CASES_DIR, listCaseFiles, runSkillTests, type CaseStatus, type SkillCaseResult } from '../core/skills/skill-tests.js';
 import { compareCodePoints } from '../core/base/util.js';
+import { recordUsage } from '../core/skills/usage-log.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { plural } from './format.js';
 import { findSkill, skillsSeenBy } from './skill-view.js';
@@ -76,12 +77,15 @@ export async function skillsTest(options: SkillsTestOptions, ctx: CommandContext
   const limits = { ...DEFAULT_SCRIPT_LIMITS, ...options.limits };
   const skills: TestedSkill[] = [];
   for (const skill of targets) {
+    const started = performance.now();
     const run = await runSkillTests(ctx.cwd, skill, allowlist, {
       env: ctx.env,
       limits,
       ...(options.case === undefined ? {} : { only: options.case }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+    const passed = run.cases.filter((c) => c.status === 'passed').length;
+    recordUsage(ctx.cwd, ctx.env, { event: 'tested', skill: skill.dirName, cases: run.cases.length, passed, via: ctx.via ?? 'cli', ms: Math.round(performance.now() - started) });
     skills.push({
       name: skill.dirName,
       scope: skill.scope,

@@ -28,6 +28,7 @@ export function toolCommandContext(ctx: CommandContext): CommandContext {
     invocationDir: ctx.cwd,
     json: true,
     interactive: false,
+    via: 'mcp',
     readStdin: () => Promise.reject(usageError('"-" reads the task from stdin on the command line; give the task itself', 'pass the text of the task')),
   };
 }
