@@ -90,6 +90,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--owner <name>', 'who the squad works for (on an existing squad: changes it too)')
     .option('--no-team', 'infrastructure only: no cast members (Scribe is still created)')
     .option('--here', 'scaffold in this folder, not at the root of the enclosing git repository')
+    .option('--mcp [hosts]', "register the squad's MCP server (create-squad mcp) for these hosts: vscode, copilot-cli, cloud-agent, comma-separated (default: all)")
     .option('--dry-run', 'print what would be created, write nothing')
     .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
     .addHelpText(
@@ -129,6 +130,7 @@ Without the word init (npx create-squad, npm init squad):
             ...(opts.allowDuplicateRoles === true ? { allowDuplicateRoles: true } : {}),
             here: opts.here === true,
             dryRun: opts.dryRun === true,
+            ...(opts.mcp === undefined ? {} : { mcp: opts.mcp === true ? true : String(opts.mcp) }),
           },
           ctx,
           askOnTerminal,
