@@ -113,6 +113,7 @@ describe('the MCP server: discovery', () => {
       expect(tool.description, tool.name).toBeTruthy();
     }
     expect(client.getInstructions()).toContain('list_skills');
+    await expect(client.ping()).resolves.toEqual({});
   });
 
   it('list_skills: the skills every member sees, or one member\'s, with scope, location and MCP needs', async () => {
