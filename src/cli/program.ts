@@ -90,6 +90,7 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
     .option('--owner <name>', 'who the squad works for (on an existing squad: changes it too)')
     .option('--no-team', 'infrastructure only: no cast members (Scribe is still created)')
     .option('--here', 'scaffold in this folder, not at the root of the enclosing git repository')
+    .option('--mcp [hosts]', "register the squad's MCP server (create-squad mcp) for these hosts: vscode, copilot-cli, cloud-agent, comma-separated (default: all)")
     .option('--dry-run', 'print what would be created, write nothing')
     .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
     .addHelpText(
@@ -129,6 +130,7 @@ Without the word init (npx create-squad, npm init squad):
             ...(opts.allowDuplicateRoles === true ? { allowDuplicateRoles: true } : {}),
             here: opts.here === true,
             dryRun: opts.dryRun === true,
+            ...(opts.mcp === undefined ? {} : { mcp: opts.mcp === true ? true : String(opts.mcp) }),
           },
           ctx,
           askOnTerminal,
@@ -202,6 +204,44 @@ A charter you tailored keeps its text (only its title and Role line change, afte
     .action(async (paths: string[], opts: Opts) => {
       const { skillsValidate } = await import('../commands/skills-validate.js');
       await execute(opts, (ctx) => skillsValidate({ paths, strict: opts.strict === true }, ctx));
+    });
+  sub(skills, 'test [name]', "run skills' deterministic tests (tests/cases/*.yaml in the skill folder); default: every skill that has some")
+    .option('--agent <name>', "with a name: look the skill up among this agent's skills too")
+    .option('--case <name>', 'only the case of this name (or file name without .yaml)')
+    .addHelpText(
+      'after',
+      `
+Each case runs one file of the skill's scripts/ with its arguments, as run_skill_script runs it: no
+shell, in the repository folder, within its time limit (the case's timeout, else 30 s), and only
+when .ai-team/skills-allowlist.json allows that script (a refused case says what to add). It passes
+when the exit code and the output are as expected. Exit code 1 when any case does not pass.
+Format: docs/skills.md, "Skill tests".`,
+    )
+    .action(async (name: string | undefined, opts: Opts) => {
+      const { skillsTest } = await import('../commands/skills-test.js');
+      await execute(opts, (ctx) =>
+        skillsTest(
+          {
+            ...(name === undefined ? {} : { name }),
+            ...(opts.agent ? { agent: String(opts.agent) } : {}),
+            ...(opts.case === undefined ? {} : { case: String(opts.case) }),
+          },
+          ctx,
+        ),
+      );
+    });
+  sub(skills, 'stats', 'what the local usage log says: skills read most, never read, run and tested, median times')
+    .addHelpText(
+      'after',
+      `
+The usage log is off until you turn it on: CREATE_SQUAD_USAGE_LOG=1 in the environment create-squad
+runs in (for the MCP server: its "env" in the host's configuration), or {"enabled": true} in
+.ai-team/usage-log.json. It records names and timings only (never a task, query, argument, file
+content or output) in .ai-team/usage-log.jsonl, which git ignores, and sends nothing anywhere.`,
+    )
+    .action(async (opts: Opts) => {
+      const { skillsStats } = await import('../commands/skills-stats.js');
+      await execute(opts, (ctx) => skillsStats(ctx));
     });
   sub(skills, 'add <source>', 'install skills from a folder (one skill or several) or a git repository, into the team or one agent')
     .option('--skill <name...>', 'from a folder or repository of several skills: the ones to add')
@@ -360,8 +400,9 @@ anything is written. Where each skill came from is recorded in .ai-team/skill-so
       `
 Started by an MCP client (VS Code, the Copilot CLI, the cloud agent), not by hand: it reads
 JSON-RPC on stdin and writes only JSON-RPC on stdout until stdin closes. Tools: list_skills,
-read_skill, build_spawn_prompt, route, teach, validate_skill, run_skill_script (scripts run only
-when .ai-team/skills-allowlist.json allows them). Registering it: docs/commands.md.`,
+read_skill, build_spawn_prompt, route, teach, validate_skill, test_skill, run_skill_script
+(scripts run only when .ai-team/skills-allowlist.json allows them). Registering it:
+docs/commands.md.`,
     )
     .action(async (opts: Opts) => {
       const { mcp } = await import('../commands/mcp.js');

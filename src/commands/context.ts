@@ -25,6 +25,8 @@ export interface CommandContext {
   home: string;
   /** How long a writing command waits for another one's squad lock (`--wait`); undefined: not at all. */
   lockWaitMs?: number;
+  /** Who runs the command, for the usage log: the command line (default) or a tool of the MCP server. */
+  via?: 'cli' | 'mcp';
   /** Read all of stdin (for `--task -`). */
   readStdin(): Promise<string>;
 }

@@ -12,7 +12,11 @@ import { applySteps, describeSteps } from '../core/squad/members.js';
 import { COORDINATOR_PATH, SCRIBE_AGENT, TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
 import { detectStack, planContextChange, type ContextChange, type ContextField } from '../core/squad/project-context.js';
 import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/squad/roles.js';
-import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/squad/scaffold.js';
+import { applyMcpRegistration, parseMcpHosts, planMcpRegistration, type McpRegistration } from '../core/squad/mcp-register.js';
+import type { McpHostId } from '../core/skills/mcp.js';
+import { readCoordinatorStamp } from '../core/squad/coordinator.js';
+import { packageVersion } from '../core/fs/version.js';
+import { GITIGNORE_PATH, applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/squad/scaffold.js';
 import { compareCodePoints, isMapping } from '../core/base/util.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { clearStaleLock } from '../core/fs/lock.js';
@@ -35,6 +39,8 @@ export interface InitOptions {
   /** false with --no-team. */
   team: boolean;
   dryRun: boolean;
+  /** `--mcp [hosts]`: register the squad's MCP server for these hosts ("vscode,copilot-cli"; true or "all": every host). */
+  mcp?: McpHostId[] | string | true;
 }
 
 export interface InitAnswers {
@@ -67,6 +73,7 @@ export interface InitData {
   universe: string;
   dryRun: boolean;
   gitattributesAdded: string[];
+  gitignoreAdded: string[];
   /** The project context of an existing squad, changed by --project, --stack or --owner. */
   context?: {
     changed: { field: ContextField; from: string; to: string }[];
@@ -76,6 +83,8 @@ export interface InitData {
     backup?: string;
   };
   notes: string[];
+  /** With --mcp: the server entry for each host picked, and the create-squad version it runs. */
+  mcp?: { version: string; registrations: McpRegistration[] };
 }
 
 /** The project's own description from its package.json, as a suggestion. */
@@ -114,6 +123,7 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
   // A file where the folder should be is refused now; write access only matters if there is
   // something to write (a dry run, or a complete squad on a read-only disk, still report).
   checkWritableDir(root, { write: false });
+  const mcpHosts = options.mcp === undefined ? undefined : Array.isArray(options.mcp) ? options.mcp : parseMcpHosts(options.mcp);
 
   // A new squad's stack, when not given, is read from the repository's manifest files.
   const teamExists = readStateText(root, squadPaths.team) !== undefined;
@@ -163,9 +173,12 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
   }
 
   let context = contextChange(root, plan, options);
+  // --mcp: refused here, before anything is written, when a host's file cannot take the entry.
+  let mcpPlan = mcpHosts === undefined ? undefined : planMcpRegistration(root, mcpHosts, mcpVersion(root, plan));
+  const mcpWrites = () => (mcpPlan?.writes.length ?? 0) > 0;
   // Nothing to write: still clear the lock a killed run of this command may have left.
-  if (!options.dryRun && plan.files.length === 0 && !context) clearStaleLock(root);
-  if (!options.dryRun && (plan.files.length > 0 || context)) {
+  if (!options.dryRun && plan.files.length === 0 && !context && !mcpWrites()) clearStaleLock(root);
+  if (!options.dryRun && (plan.files.length > 0 || context || mcpWrites())) {
     ensureWritableDir(root);
     // Planned again under the lock: another command may have written since the plan above.
     ({ plan, context } = await underSquadLock(ctx, 'init', false, async () => {
@@ -173,6 +186,10 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
       const freshContext = contextChange(root, fresh, options);
       if (fresh.files.length > 0) applyScaffold(fresh);
       if (freshContext) applySteps(root, freshContext.steps, 'init was running');
+      if (mcpHosts !== undefined) {
+        mcpPlan = planMcpRegistration(root, mcpHosts, mcpVersion(root, fresh));
+        applyMcpRegistration(root, mcpPlan);
+      }
       return { plan: fresh, context: freshContext };
     }, root));
   }
@@ -186,10 +203,26 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
     universe: plan.universe,
     dryRun: options.dryRun,
     gitattributesAdded: plan.gitattributesAdded,
+    gitignoreAdded: plan.gitignoreAdded,
     ...(context ? { context: { changed: context.changed, updated: describeSteps(context.steps).modified, ...(context.backup ? { backup: context.backup } : {}) } } : {}),
     notes: [...movedUpNote(root, ctx), ...stackNote, ...plan.notes, ...(context?.notes ?? [])],
+    ...(mcpPlan === undefined ? {} : { mcp: { version: mcpVersion(root, plan), registrations: mcpPlan.registrations } }),
   };
-  return { data, exitCode: 0, render: (ui) => renderInit(ui, plan, data) };
+  return {
+    data,
+    exitCode: 0,
+    render: (ui) => {
+      renderInit(ui, plan, data);
+      renderMcp(ui, data);
+    },
+  };
+}
+
+/** The version the server entries pin: the coordinator's stamp, as its own npx lines (this version when init writes it). */
+function mcpVersion(root: string, plan: ScaffoldPlan): string {
+  const planned = plan.files.find((file) => file.path === COORDINATOR_PATH);
+  const text = planned === undefined ? readStateText(root, COORDINATOR_PATH) : String(planned.content);
+  return (text === undefined ? undefined : readCoordinatorStamp(text)) ?? packageVersion();
 }
 
 /**
@@ -229,6 +262,21 @@ function renderGroups(ui: Ui, paths: readonly string[], extra: (label: string) =
   }
 }
 
+/** What --mcp did for each host, and the entry to paste for a host that reads no file here. */
+function renderMcp(ui: Ui, data: InitData): void {
+  if (!data.mcp) return;
+  ui.out();
+  ui.out(`MCP server (create-squad@${data.mcp.version} mcp):`);
+  for (const r of data.mcp.registrations) {
+    const mark = r.status === 'added' ? ui.style.green(data.dryRun ? '+' : '✓') : r.status === 'kept' ? ui.style.dim('=') : ui.style.yellow('→');
+    ui.out('  ', mark, ' ', data.dryRun && r.status === 'added' ? r.note.replace(' added for ', ' would be added for ').replace(' created for ', ' would be created for ') : r.note);
+    if (r.status === 'manual') {
+      for (const line of JSON.stringify({ mcpServers: { [r.name]: r.entry } }, null, 2).split('\n')) ui.out('      ', line);
+    }
+  }
+  if (data.mcp.registrations.some((r) => r.status === 'added') && !data.dryRun) ui.out('  Restart the host (or reload its MCP servers) to start it; the coordinator uses its tools when they are there.');
+}
+
 function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   const team = data.members.map((m) => `${m.name} (${m.role})`).join(', ');
   for (const note of data.notes) ui.warn(note);
@@ -244,10 +292,13 @@ function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   ui.out(`  Team (${data.universe}): ${team}`);
   ui.out();
   ui.out(data.dryRun ? 'Would create:' : 'Created:');
-  const appended = plan.files.some((f) => f.update);
-  renderGroups(ui, data.created, (label) =>
-    label === squadPaths.gitattributes ? `${appended ? '+' : ''}${plural(data.gitattributesAdded.length, 'line')}${appended ? ' appended' : ''}` : '',
-  );
+  const lines: Record<string, string[]> = { [squadPaths.gitattributes]: data.gitattributesAdded, [GITIGNORE_PATH]: data.gitignoreAdded };
+  renderGroups(ui, data.created, (label) => {
+    const added = lines[label];
+    if (added === undefined) return '';
+    const appended = plan.files.some((f) => f.path === label && f.update);
+    return `${appended ? '+' : ''}${plural(added.length, 'line')}${appended ? ' appended' : ''}`;
+  });
   if (data.skipped.length > 0) {
     ui.out();
     ui.out('Skipped (already there, left as they are):');
@@ -261,7 +312,7 @@ function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   const cast = plan.members.filter((m) => m.folder !== SCRIBE_AGENT);
   const lead = cast.find((m) => isLeadRole(m.role)) ?? cast[0];
   ui.out('Next steps:');
-  ui.out(`  1. Commit the squad: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${path.posix.dirname(COORDINATOR_PATH)} ${TEAM_SKILLS_DIR} ${squadPaths.gitattributes}`);
+  ui.out(`  1. Commit the squad: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${path.posix.dirname(COORDINATOR_PATH)} ${TEAM_SKILLS_DIR} ${squadPaths.gitattributes} ${GITIGNORE_PATH}`);
   const agentId = path.posix.basename(COORDINATOR_PATH, '.agent.md');
   ui.out('  2. In GitHub Copilot, pick the "Squad" agent:');
   ui.out('     VS Code: the agent picker at the bottom of the Chat view');

@@ -5,6 +5,7 @@
  */
 import { usageError } from '../core/base/errors.js';
 import type { McpConfigSource, McpRequirementRow } from '../core/skills/mcp.js';
+import { recordUsage } from '../core/skills/usage-log.js';
 import { SPAWN_MODES, type SpawnMode } from '../core/base/spawn-modes.js';
 import { buildSpawnPrompt, type LeftOutSkill, type PromptSkill, type SpawnPromptTokens } from '../core/prompt/spawn-prompt.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -43,6 +44,7 @@ export interface PromptData {
 const USAGE = `usage: create-squad prompt <agent> --task "<text>" [--mode ${SPAWN_MODES.join('|')}] (--task - reads stdin; --task-file <path> reads a file)`;
 
 export async function prompt(options: PromptOptions, ctx: CommandContext): Promise<CommandResult<PromptData>> {
+  const started = performance.now();
   const skillsBudget = parseSkillsBudget(options);
   const task = await readTaskInput({ task: options.task, taskFile: options.taskFile }, USAGE, ctx);
   const built = await buildSpawnPrompt({
@@ -57,6 +59,7 @@ export async function prompt(options: PromptOptions, ctx: CommandContext): Promi
     cwd: ctx.startDir,
     env: ctx.env,
   });
+  recordUsage(ctx.cwd, ctx.env, { event: 'listed', skills: built.skills.map((s) => s.name), agent: built.agent, via: ctx.via ?? 'cli', ms: Math.round(performance.now() - started) });
   const data: PromptData = {
     agent: built.agent,
     mode: built.mode,

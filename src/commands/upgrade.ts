@@ -10,6 +10,7 @@ import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/p
 import { requireSquad } from '../core/squad/roster.js';
 import { NEVER_WRITTEN, obstacleFix } from '../core/fs/obstacles.js';
 import { applyUpgrade, planUpgrade, type UpgradePlan } from '../core/squad/upgrade.js';
+import { GITIGNORE_PATH } from '../core/squad/scaffold.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { groupPaths, plural } from './format.js';
@@ -143,5 +144,5 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
   if (data.replaced.includes(COORDINATOR_PATH) || data.created.includes(COORDINATOR_PATH)) {
     ui.out('The coordinator changed: start a new Copilot session so the squad runs on the new instructions.');
   }
-  ui.out(`Commit it on its own: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${AGENTS_DIR} ${squadPaths.gitattributes} && git commit -m "chore(squad): upgrade create-squad to ${data.to}"`);
+  ui.out(`Commit it on its own: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${AGENTS_DIR} ${squadPaths.gitattributes} ${GITIGNORE_PATH} && git commit -m "chore(squad): upgrade create-squad to ${data.to}"`);
 }

@@ -106,13 +106,14 @@ describe('the MCP server: discovery', () => {
   it('offers every tool with an input and an output schema', async () => {
     const { client } = await shared();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['build_spawn_prompt', 'list_skills', 'read_skill', 'route', 'run_skill_script', 'teach', 'validate_skill']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['build_spawn_prompt', 'list_skills', 'read_skill', 'route', 'run_skill_script', 'teach', 'test_skill', 'validate_skill']);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type, tool.name).toBe('object');
       expect(tool.description, tool.name).toBeTruthy();
     }
     expect(client.getInstructions()).toContain('list_skills');
+    await expect(client.ping()).resolves.toEqual({});
   });
 
   it('list_skills: the skills every member sees, or one member\'s, with scope, location and MCP needs', async () => {
@@ -317,6 +318,27 @@ describe('the MCP server: the squad commands as tools', () => {
     expect(structured(all)).toEqual(cli.json());
     expect(failure(await call(client, 'validate_skill', { path: '../../etc' }))).toMatch(/^UNSAFE_PATH: /);
     expect(failure(await call(client, 'validate_skill', { path: '/etc' }))).toMatch(/^UNSAFE_PATH: /);
+  });
+
+  it('test_skill runs a skill\'s cases as "skills test --json" does: allowed scripts only, each case reported', async () => {
+    const root = mcpSquad({
+      [`${PDF}/tests/cases/01-echo.yaml`]: 'name: echoes\ninput:\n  command: scripts/echo.mjs "a b"\nexpected:\n  stdout-contains: [\'"a b"\']\n',
+      [`${PDF}/tests/cases/02-fail.yaml`]: 'name: fails\ninput:\n  command: scripts/fail.mjs\nexpected:\n  exit-code: 0\n',
+    });
+    const client = await connect(root, tempDir());
+    type Tested = { ok: boolean; skills: { name: string; cases: { name: string; status: string; failures: string[] }[] }[]; summary: Record<string, number> };
+    const refused = structured<Tested>(await call(client, 'test_skill', { name: 'pdf-tools' }));
+    expect(refused.ok).toBe(false);
+    expect(refused.skills[0]!.cases.map((c) => c.status)).toEqual(['refused', 'refused']);
+    allowAll(root);
+    const tested = structured<Tested>(await call(client, 'test_skill', { name: 'pdf-tools' }));
+    expect(tested.skills[0]!.cases.map((c) => [c.name, c.status])).toEqual([['echoes', 'passed'], ['fails', 'failed']]);
+    expect(tested.summary).toMatchObject({ cases: 2, passed: 1, failed: 1 });
+    const cli = await runCli(['skills', 'test', 'pdf-tools', '--json'], { cwd: root });
+    expect(JSON.parse(cli.stdout).summary).toEqual(tested.summary);
+    expect(structured<Tested>(await call(client, 'test_skill', { name: 'pdf-tools', case: 'echoes' })).ok).toBe(true);
+    expect(failure(await call(client, 'test_skill', { name: 'route-tools' }))).toMatch(/^NOT_FOUND: no skill "route-tools"/);
+    expect(failure(await call(client, 'test_skill', { name: 'database-schema' }))).toContain('has no tests');
   });
 
   it('the roster and each charter are resources', async () => {

@@ -10,6 +10,7 @@ import { COORDINATOR_PATH } from '../../src/core/base/paths.js';
 import { parseSkill } from '../../src/core/skills/skill.js';
 import { isMapping } from '../../src/core/base/util.js';
 import { packageVersion } from '../../src/core/fs/version.js';
+import { MCP_SERVER_NAME } from '../../src/core/squad/mcp-register.js';
 
 type Check = (value: unknown) => boolean;
 const isString: Check = (value) => typeof value === 'string';
@@ -46,6 +47,8 @@ const RETIRED_KEYS = ['infer'];
 const TOOL_ALIASES = ['execute', 'read', 'edit', 'search', 'agent', 'web', 'todo'];
 /** Tool names of one host that the alias list may not cover (the others ignore unknown names). */
 const HOST_TOOLS = ['read_agent'];
+/** The squad's own MCP server (`create-squad mcp`, registered as "squad" by init --mcp): its tools where a host has it. */
+const MCP_SERVER_TOOLS = [`${MCP_SERVER_NAME}/*`];
 
 const VERSION = '7.8.9-rc.1';
 const installed = async (version: string): Promise<string> =>
@@ -79,8 +82,17 @@ describe('the coordinator profile frontmatter', () => {
     const tools = frontmatterOf(await installed(VERSION)).tools as string[];
     expect(tools).not.toContain('*');
     expect(tools).toEqual(expect.arrayContaining(['execute', 'read', 'edit', 'search', 'agent']));
-    for (const tool of tools) expect([...TOOL_ALIASES, ...HOST_TOOLS], tool).toContain(tool);
+    for (const tool of tools) expect([...TOOL_ALIASES, ...HOST_TOOLS, ...MCP_SERVER_TOOLS], tool).toContain(tool);
+    expect(tools).toContain(`${MCP_SERVER_NAME}/*`);
     expect(new Set(tools).size).toBe(tools.length);
+  });
+
+  it('prefers the squad MCP server\'s tools, then the CLI, then the by-hand paths', async () => {
+    const text = await installed(VERSION);
+    const paragraph = /\*\*MCP first:\*\*[^\n]*/.exec(text)?.[0] ?? '';
+    expect(paragraph).toContain(`\`${MCP_SERVER_NAME}\` server's`);
+    for (const tool of ['route', 'build_spawn_prompt', 'list_skills', 'read_skill', 'teach']) expect(paragraph).toContain(`\`${tool}\``);
+    expect(paragraph).toMatch(/else the CLI, then by hand\.$/);
   });
 
   it('has a short description (VS Code shows it as the chat placeholder) and an argument hint', async () => {

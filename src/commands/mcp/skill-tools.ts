@@ -16,6 +16,7 @@ import {
   type ScriptRun,
 } from '../../core/skills/skill-scripts.js';
 import { SKILL_RESOURCE_DIRS } from '../../core/base/paths.js';
+import { recordUsage } from '../../core/skills/usage-log.js';
 import { findSkill, skillsSeenBy, type ToolContext } from './context.js';
 import { answer } from './results.js';
 
@@ -73,6 +74,7 @@ function ranked(query: string, skills: readonly DiscoveredSkill[]): ListedSkill[
 
 export function registerSkillTools(server: McpServer, tools: ToolContext): void {
   const root = tools.command.cwd;
+  const env = tools.command.env;
 
   server.registerTool(
     'list_skills',
@@ -95,9 +97,11 @@ export function registerSkillTools(server: McpServer, tools: ToolContext): void 
     },
     ({ agent, query }) =>
       answer(() => {
+        const started = performance.now();
         const view = skillsSeenBy(root, agent);
         const wanted = query?.trim();
         const skills = wanted ? ranked(wanted, view.skills) : view.skills.map(listed);
+        recordUsage(root, env, { event: 'listed', skills: skills.map((s) => s.name), ...(view.agent === undefined ? {} : { agent: view.agent }), via: 'mcp', ms: Math.round(performance.now() - started) });
         return {
           structured: {
             ...(view.agent === undefined ? {} : { agent: view.agent }),
@@ -137,14 +141,19 @@ export function registerSkillTools(server: McpServer, tools: ToolContext): void 
     },
     ({ name, agent, file }) =>
       answer(() => {
+        const started = performance.now();
         const skill = findSkill(root, skillsSeenBy(root, agent), name);
         const about = { name: skill.dirName, scope: skill.scope, location: skill.location };
+        const logRead = (path?: string) =>
+          recordUsage(root, env, { event: 'read', skill: skill.dirName, ...(path === undefined ? {} : { file: path }), ...(agent === undefined ? {} : { agent }), via: 'mcp', ms: Math.round(performance.now() - started) });
         if (file !== undefined) {
           const read = readSkillResource(skill.dir, file);
+          logRead(read.path);
           return { structured: { ...about, ...read }, text: read.encoding === 'utf8' ? read.content : undefined };
         }
         const content = readStateText(root, skill.location, SKILL_MD_MAX_BYTES) ?? '';
         const listing = listSkillResources(skill.dir);
+        logRead();
         return {
           structured: {
             ...about,
@@ -203,6 +212,7 @@ export function registerSkillTools(server: McpServer, tools: ToolContext): void 
         const found = findSkill(root, skillsSeenBy(root, agent), skill);
         const limits = timeoutSeconds === undefined ? tools.scriptLimits : { ...tools.scriptLimits, timeoutMs: Math.round(timeoutSeconds * 1000) };
         const run = await runSkillScript(root, found, script, args ?? [], { env: tools.command.env, limits, signal: extra.signal });
+        recordUsage(root, env, { event: 'run', skill: found.dirName, script: run.script, exitCode: run.exitCode, via: 'mcp', ms: run.durationMs });
         return { structured: { ...run }, text: describeRun(run), failed: run.exitCode !== 0 };
       }),
   );

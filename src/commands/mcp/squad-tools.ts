@@ -8,8 +8,10 @@ import { SquadError, usageError } from '../../core/base/errors.js';
 import { pathProblem } from '../../core/fs/fs-safe.js';
 import { DEFAULT_SKILLS_BUDGET } from '../../core/base/prompt-limits.js';
 import { SPAWN_MODES } from '../../core/base/spawn-modes.js';
+import { SKILLS_ALLOWLIST_PATH } from '../../core/skills/skill-scripts.js';
 import { prompt } from '../prompt.js';
 import { route } from '../route.js';
+import { skillsTest } from '../skills-test.js';
 import { skillsValidate } from '../skills-validate.js';
 import { teach } from '../teach.js';
 import { findSkill, skillsSeenBy, type ToolContext } from './context.js';
@@ -135,6 +137,35 @@ export function registerSquadTools(server: McpServer, tools: ToolContext): void 
       answer(async () => {
         const paths = validationPaths(ctx.cwd, name, agent, path);
         return { structured: jsonDocument(await skillsValidate({ paths, strict: strict === true }, ctx)) };
+      }),
+  );
+}
+
+/** Register test_skill: a skill's deterministic tests, as "create-squad skills test --json" runs them. */
+export function registerTestTool(server: McpServer, tools: ToolContext): void {
+  const ctx = tools.command;
+  server.registerTool(
+    'test_skill',
+    {
+      title: 'Test a skill',
+      description: `Run a skill's deterministic tests (tests/cases/*.yaml in its folder), as "create-squad skills test --json" does: each case runs one file of the skill's scripts/ (only when ${SKILLS_ALLOWLIST_PATH} allows it), without a shell, and is checked against its expected exit code and output. ok is false when any case does not pass. Without a name: every skill that has tests.`,
+      inputSchema: {
+        name: z.string().min(1).max(200).optional().describe('The skill name, as list_skills gives it.'),
+        agent: z.string().min(1).max(100).optional().describe("With name: look the skill up in this member's view."),
+        case: z.string().min(1).max(200).optional().describe('Only the case of this name (or file name without .yaml).'),
+      },
+      outputSchema: z.looseObject({
+        ...okOutput,
+        skills: z.array(z.looseObject({ name: z.string(), folder: z.string(), cases: z.array(z.looseObject({ name: z.string(), status: z.enum(['passed', 'failed', 'refused', 'invalid']), failures: z.array(z.string()) })) })),
+        summary: z.looseObject({ skills: z.number().int(), cases: z.number().int(), passed: z.number().int(), failed: z.number().int(), refused: z.number().int(), invalid: z.number().int() }),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+    },
+    ({ name, agent, case: only }, extra) =>
+      answer(async () => {
+        if (agent !== undefined && name === undefined) throw usageError('"agent" goes with "name"', 'give the skill\'s name too, or leave both out to test every skill');
+        const result = await skillsTest({ ...(name === undefined ? {} : { name }), ...(agent === undefined ? {} : { agent }), ...(only === undefined ? {} : { case: only }), limits: { maxOutputBytes: tools.scriptLimits.maxOutputBytes }, signal: extra.signal }, ctx);
+        return { structured: jsonDocument(result) };
       }),
   );
 }

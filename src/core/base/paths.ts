@@ -14,6 +14,8 @@ export const ORIGINAL_SQUAD_DIR = '.squad';
 export const TEMPLATES_COPY_DIR = '.ai-team-templates';
 export const COORDINATOR_PATH = '.github/agents/squad.agent.md';
 export const GITATTRIBUTES_PATH = '.gitattributes';
+/** Where the ignore rules for the squad's local files go (see GITIGNORE_RULES in squad/scaffold.ts). */
+export const GITIGNORE_PATH = '.gitignore';
 
 export const SKILL_FILE = 'SKILL.md';
 /** Prefix reserved for the built-in skills create-squad ships and upgrades. */

@@ -281,6 +281,24 @@ export function writeFileAtomic(root: string, relPath: string, data: string | Ui
 }
 
 /**
+ * Append one line to a log file inside the root (created when missing, with its folder only when
+ * that exists): one write with O_APPEND, so concurrent appenders never interleave a line. Only a
+ * regular file is appended to, never through a symlink. Not a state write: logs are not counted
+ * by the write observer and are never part of a plan.
+ */
+export function appendLineInside(root: string, relPath: string, line: string): void {
+  const abs = resolveInside(root, relPath);
+  const noFollow = fs.constants.O_NOFOLLOW ?? 0;
+  const fd = fs.openSync(abs, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NONBLOCK | noFollow, 0o644);
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw unsafePathError(relPath, 'it is not a regular file');
+    fs.writeSync(fd, line.endsWith('\n') ? line : `${line}\n`);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * Atomically copy the file at `source` (an absolute path, anywhere) to `root/relPath`, as
  * writeFileAtomic writes: the system copies it into the temporary file (fs.copyFile: streamed, never
  * held in memory, whatever its size), which is given `mode` (default 0o644) and renamed into place.

@@ -1,7 +1,8 @@
 /**
  * Run a program without a shell, within a time limit and an output limit.
  *
- * The program gets an argument array (no shell ever parses it), no stdin, and its own process
+ * The program gets an argument array (no shell ever parses it), no stdin unless some is given
+ * (then exactly that text, and the end of input), and its own process
  * group, so a timeout or a cancellation kills it with everything it started. Output beyond the
  * limit is counted and dropped, never kept: a program printing gigabytes costs no memory.
  */
@@ -17,6 +18,8 @@ export interface BoundedRunOptions {
   maxOutputBytes: number;
   /** Aborting kills the program (a cancelled request, a server shutting down). */
   signal?: AbortSignal;
+  /** Written to the program's stdin, which is then closed; without it stdin is empty. */
+  stdin?: string;
 }
 
 export interface BoundedRun {
@@ -50,7 +53,7 @@ export function runBounded(command: string, args: readonly string[], options: Bo
       cwd: options.cwd,
       env: options.env,
       shell: false,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       detached: OWN_GROUP,
       windowsHide: true,
     });
@@ -78,8 +81,13 @@ export function runBounded(command: string, args: readonly string[], options: Bo
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
     };
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    if (child.stdin) {
+      // A program that exits without reading all of it closes the pipe: not an error of ours.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(options.stdin);
+    }
+    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.on('exit', () => {
       exited = true;
       // Whatever it left running in its group (holding the output pipes open) goes too.

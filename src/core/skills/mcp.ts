@@ -118,6 +118,27 @@ export const MCP_HOSTS: readonly McpHostRule[] = [
   },
 ];
 
+/** A host's MCP configuration file at the repository root, where a server can be registered for it. */
+export interface RepositoryMcpFile {
+  relPath: string;
+  /** The top-level key that holds the servers. */
+  key: ConfigFormat['key'];
+  /** Comments and trailing commas are allowed (otherwise the host skips a file that has them). */
+  jsonc: boolean;
+  /** The servers may sit at the top level, without `key`. */
+  bare: boolean;
+}
+
+/** Where a server is registered for `host` in the repository; undefined for a host that reads no file there (the cloud agent). */
+export function repositoryMcpFile(host: McpHostId): RepositoryMcpFile | undefined {
+  const rule = MCP_HOSTS.find((h) => h.id === host);
+  for (const file of rule?.files ?? []) {
+    const relPath = file.place.kind === 'repository' ? file.place.relPath : file.place.kind === 'workspace-chain' ? REPOSITORY_MCP_JSON : undefined;
+    if (relPath !== undefined) return { relPath, key: file.format.key, jsonc: file.format.jsonc, bare: file.format.bare };
+  }
+  return undefined;
+}
+
 /**
  * Files in a repository that no host reads as MCP configuration, though they may look like it
  * (create-squad once recommended them), and what to say about each.

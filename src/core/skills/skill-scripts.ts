@@ -80,6 +80,19 @@ const SCRIPT_RUNNERS: Readonly<Record<string, ScriptRunner>> = {
   '.sh': { command: 'bash', args: [] },
   '.ps1': { command: 'pwsh', args: ['-NoProfile', '-NonInteractive', '-File'] },
 };
+/**
+ * The words that may name a script's interpreter before it in a test case's command
+ * ("python3 scripts/check.py"): only checked, the interpreter that runs it is still SCRIPT_RUNNERS'.
+ */
+const INTERPRETER_WORDS: Readonly<Record<string, readonly string[]>> = {
+  '.js': ['node'],
+  '.mjs': ['node'],
+  '.cjs': ['node'],
+  '.py': ['python', 'python3'],
+  '.sh': ['bash', 'sh'],
+  '.ps1': ['pwsh', 'powershell'],
+};
+const ANY_INTERPRETER_WORD = new Set(Object.values(INTERPRETER_WORDS).flat());
 /** Batch files run through cmd.exe, which parses their arguments as a shell would: never run. */
 const NEVER_RUN = new Set(['.bat', '.cmd']);
 
@@ -263,4 +276,33 @@ export async function runSkillScript(root: string, skill: ScriptSkill, given: st
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   return { skill: plan.skill, skillFolder: plan.skillFolder, script: plan.script, args: [...args], ...run };
+}
+
+/** A command line's words planned as a script run: the script's plan and the arguments after it. */
+export interface ScriptCommandPlan extends ScriptPlan {
+  args: string[];
+}
+
+/**
+ * The words of a command (a skill test case's) as a run of one script of the skill: the first word
+ * is the script ("scripts/check.py"), or an interpreter that fits its extension followed by it
+ * ("python3 scripts/check.py"); the rest are its arguments. Everything else about it is what
+ * planSkillScript checks: confinement, the allowlist, how it starts. Anything else is refused.
+ */
+export function planScriptCommand(root: string, skill: ScriptSkill, words: readonly string[], allowlist: SkillsAllowlist): ScriptCommandPlan {
+  const [first, ...rest] = words;
+  const named = first !== undefined && ANY_INTERPRETER_WORD.has(first) ? first : undefined;
+  const script = named === undefined ? first : rest.shift();
+  const shown = words.join(' ');
+  const hint = `write the command as "${SCRIPTS_DIR}/<file> <arguments…>" (or "<interpreter> ${SCRIPTS_DIR}/<file> …"), naming a file of the skill's ${SCRIPTS_DIR}/ folder`;
+  if (script === undefined || !script.startsWith(`${SCRIPTS_DIR}/`)) {
+    throw new SquadError('NOT_ALLOWED', `not running "${shown}" for skill "${skill.dirName}": a test command runs one file of the skill's ${SCRIPTS_DIR}/ folder, nothing else`, { hint });
+  }
+  if (named !== undefined && !(INTERPRETER_WORDS[path.extname(script).toLowerCase()] ?? []).includes(named)) {
+    throw new SquadError('INVALID_INPUT', `"${shown}": ${named} does not run ${path.extname(script) || 'files without an extension'} files`, {
+      hint: `leave out the interpreter: create-squad picks it by the extension (${Object.entries(INTERPRETER_WORDS).map(([ext, names]) => `${ext} ${names[0]}`).join(', ')})`,
+    });
+  }
+  checkArguments(rest);
+  return { ...planSkillScript(root, skill, script, allowlist), args: rest };
 }

@@ -3,7 +3,7 @@
  * is written. Given the answers (project, stack, owner, roles, universe) and what already exists,
  * `planScaffold` returns the files to create (path, content, mode) and the ones it leaves alone;
  * `applyScaffold` writes them, each one exclusively (an existing file is never replaced). The one
- * file that may change is `.gitattributes`, and only by appending the union-merge lines it lacks.
+ * files that may change are `.gitattributes` and `.gitignore`, and only by appending the lines they lack.
  *
  * Other commands reuse it to "rebuild the squad as init would": `import` plans into its staging
  * folder after writing the imported team, `upgrade` compares `plan.owned` with what is installed.
@@ -39,7 +39,7 @@ import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { tableRecords, type TableRecord } from '../base/md-table.js';
 import { folderNameProblem } from '../base/names.js';
 import { isShippedContent, ownedFilesIn, type OwnedFile } from './owned.js';
-import { SCRIBE_AGENT, agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths, stateTemplate } from '../base/paths.js';
+import { GITIGNORE_PATH, SCRIBE_AGENT, agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths, stateTemplate } from '../base/paths.js';
 import { checkRoleList, defaultRoles, findRolePreset } from './roles.js';
 import { isRosterHeader, parseRoster } from './roster.js';
 import { renderTemplate } from '../fs/templates.js';
@@ -49,6 +49,7 @@ import { memberProfileText } from './agents/profile-input.js';
 import { existsIn, readOwnedState, readScaffoldState, type OwnedState, type ScaffoldState } from './scaffold-state.js';
 import type { EntryKind } from './state.js';
 import { packageVersion } from '../fs/version.js';
+import { USAGE_LOG_IGNORE_RULE } from '../skills/usage-log.js';
 
 /** The state templates init renders (their raw copies go to .ai-team-templates/). */
 export const STATE_TEMPLATES = {
@@ -61,6 +62,13 @@ export const STATE_TEMPLATES = {
   scribeCharter: stateTemplate('scribe-charter.md'),
 } as const;
 export const GITATTRIBUTES_TEMPLATE = 'init/gitattributes.hbs';
+export const GITIGNORE_TEMPLATE = 'init/gitignore.hbs';
+export { GITIGNORE_PATH };
+
+/** Local files of a squad that never belong in git, one .gitignore rule each. */
+export const GITIGNORE_RULES = [
+  USAGE_LOG_IGNORE_RULE, // the opt-in usage log (core/skills/usage-log.ts)
+] as const;
 
 /** Append-only state files: merged by union in git, so parallel branches never conflict. */
 export const UNION_MERGE_PATTERNS = [
@@ -103,7 +111,7 @@ export interface ScaffoldMember {
   folder: string;
 }
 
-export type PlannedKind = 'state' | 'owned' | 'gitattributes' | 'manifest';
+export type PlannedKind = 'state' | 'owned' | 'gitattributes' | 'gitignore' | 'manifest';
 
 export interface PlannedFile {
   /** Repo-relative path. */
@@ -139,6 +147,8 @@ export interface ScaffoldPlan {
   manifest: Manifest;
   /** Lines appended to .gitattributes (empty when it already has them all). */
   gitattributesAdded: string[];
+  /** Lines appended to .gitignore (empty when it already has them all). */
+  gitignoreAdded: string[];
   /** Things the user should know: options that did not apply, and why. */
   notes: string[];
 }
@@ -220,7 +230,17 @@ function sameLine(a: string, b: string): boolean {
  * it points, if anywhere) is left as it is, with a note; a folder or an unreadable file is left alone.
  */
 export async function planGitattributes(root: string): Promise<GitattributesPlan> {
-  const abs = resolveIn(root, squadPaths.gitattributes);
+  return planGitattributesFrom(readLinesFile(root, squadPaths.gitattributes));
+}
+
+/** The .gitignore lines that are missing (GITIGNORE_RULES and their comment), as planGitattributes plans .gitattributes. */
+export async function planGitignore(root: string): Promise<GitattributesPlan> {
+  return planGitignoreFrom(readLinesFile(root, GITIGNORE_PATH));
+}
+
+/** What stands at a file of lines create-squad appends to, and its text (undefined: not a readable file). */
+export function readLinesFile(root: string, relPath: string): { kind: EntryKind; text: string | undefined } {
+  const abs = resolveIn(root, relPath);
   let kind: EntryKind;
   try {
     const stat = fs.lstatSync(abs);
@@ -228,7 +248,7 @@ export async function planGitattributes(root: string): Promise<GitattributesPlan
   } catch {
     kind = 'missing';
   }
-  return planGitattributesFrom({ kind, text: kind === 'missing' ? '' : kind === 'symlink' ? undefined : readTextIfExists(abs) });
+  return { kind, text: kind === 'missing' ? '' : kind === 'symlink' ? undefined : readTextIfExists(abs) };
 }
 
 export interface GitattributesPlan {
@@ -241,12 +261,22 @@ export interface GitattributesPlan {
 
 /** planGitattributes from what stands at `.gitattributes` and its text (undefined: not a readable file). */
 export async function planGitattributesFrom(existing: { kind: EntryKind; text: string | undefined }): Promise<GitattributesPlan> {
-  const wanted = (await renderTemplate(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS }))
-    .split('\n')
-    .filter((line) => line.trim() !== '');
+  const rendered = await renderTemplate(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS });
+  return planMissingLines(existing, rendered, squadPaths.gitattributes, 'the merge=union lines');
+}
+
+/** planGitignore from what stands at `.gitignore` and its text. */
+export async function planGitignoreFrom(existing: { kind: EntryKind; text: string | undefined }): Promise<GitattributesPlan> {
+  const rendered = await renderTemplate(GITIGNORE_TEMPLATE, { rules: GITIGNORE_RULES });
+  return planMissingLines(existing, rendered, GITIGNORE_PATH, 'the ignore rules');
+}
+
+/** The lines of `rendered` the file lacks (its comment goes with its rules), appended after its text. */
+function planMissingLines(existing: { kind: EntryKind; text: string | undefined }, rendered: string, relPath: string, what: string): GitattributesPlan {
+  const wanted = rendered.split('\n').filter((line) => line.trim() !== '');
   const existed = existing.kind !== 'missing';
   if (existing.kind === 'symlink') {
-    return { added: [], existed, note: `${squadPaths.gitattributes} is a symlink; it was left as it is (add the merge=union lines yourself)` };
+    return { added: [], existed, note: `${relPath} is a symlink; it was left as it is (add ${what} yourself)` };
   }
   const current = existing.text;
   if (current === undefined) return { added: [], existed }; // a folder, or unreadable: leave it alone
@@ -456,6 +486,14 @@ export async function decideScaffold(state: ScaffoldState, options: ScaffoldOpti
   } else {
     skipped.push(squadPaths.gitattributes);
   }
+  const gitignore = await planGitignoreFrom(state.gitignore);
+  if (gitignore.note) notes.push(gitignore.note);
+  if (gitignore.content !== undefined) {
+    const update = gitignore.existed ? { update: true, base: gitignore.base ?? '' } : {};
+    files.push({ path: GITIGNORE_PATH, content: gitignore.content, mode: MODE, kind: 'gitignore', ...update });
+  } else {
+    skipped.push(GITIGNORE_PATH);
+  }
 
   const manifest: Manifest = { schema: MANIFEST_SCHEMA, version, files: manifestFiles };
   add(squadPaths.manifest, serializeManifest(manifest), 'manifest');
@@ -477,6 +515,7 @@ export async function decideScaffold(state: ScaffoldState, options: ScaffoldOpti
     owned: [...owned],
     manifest,
     gitattributesAdded: gitattributes.added,
+    gitignoreAdded: gitignore.added,
     notes,
   };
 }
@@ -511,7 +550,7 @@ export function writePlannedFiles(root: string, files: readonly PlannedFile[], a
   });
 }
 
-/** Write a plan: every new file exclusively (never replacing one), `.gitattributes` by appending. */
+/** Write a plan: every new file exclusively (never replacing one), `.gitattributes` and `.gitignore` by appending. */
 export function applyScaffold(plan: ScaffoldPlan): void {
   writePlannedFiles(plan.root, plan.files, 'init was running');
 }

@@ -1,0 +1,223 @@
+/**
+ * Registering create-squad's own MCP server (`create-squad mcp`) with the Copilot hosts the user
+ * picks (`init --mcp`): an entry named MCP_SERVER_NAME in each host's configuration file at the
+ * repository root (repositoryMcpFile: `.vscode/mcp.json` for VS Code, `.mcp.json` for the Copilot
+ * CLI), running `npx --yes create-squad@<version> mcp` with the version the coordinator is stamped
+ * with, as its own npx lines are pinned. The cloud agent reads its servers from the repository's
+ * settings on GitHub, which no file reaches: it gets the entry to paste.
+ *
+ * Never touches an existing entry: a server of that name, or any server that already runs
+ * create-squad's `mcp`, is kept as it is. An existing file is changed by inserting the one entry
+ * (jsonc-parser's edit, so comments, order and formatting stay); a file that cannot be read safely
+ * (not JSON, comments where the host reads plain JSON, servers at the top level, the key not an
+ * object, a symlink) is refused with what to do instead, before anything is written.
+ */
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import { SquadError } from '../base/errors.js';
+import { isMapping, jsonTypeName } from '../base/util.js';
+import { pathProblem, readTextIfExists, resolveInside, writeFileAtomic } from '../fs/fs-safe.js';
+import { MCP_HOSTS, mcpServerKey, repositoryMcpFile, type McpHostId } from '../skills/mcp.js';
+
+/** The name the squad's server is registered under. */
+export const MCP_SERVER_NAME = 'squad';
+/** The tools the cloud agent may call without asking (it never asks): all but the ones that run or write. */
+export const CLOUD_AGENT_TOOLS = ['list_skills', 'read_skill', 'build_spawn_prompt', 'route', 'validate_skill'] as const;
+export const MCP_HOST_IDS = MCP_HOSTS.map((host) => host.id);
+
+type JsoncModule = typeof import('jsonc-parser');
+let jsoncModule: JsoncModule | undefined;
+function jsonc(): JsoncModule {
+  jsoncModule ??= createRequire(import.meta.url)('jsonc-parser') as JsoncModule;
+  return jsoncModule;
+}
+
+/** The command line a host starts the server with, pinned to `version`. */
+export function mcpServerArgs(version: string): string[] {
+  return ['--yes', `create-squad@${version}`, 'mcp'];
+}
+
+/** The entry for `host`, as that host's configuration writes a server. */
+export function mcpServerEntry(host: McpHostId, version: string): Record<string, unknown> {
+  const args = mcpServerArgs(version);
+  if (host === 'vscode') return { type: 'stdio', command: 'npx', args: [...args, '--cwd', '${workspaceFolder}'] };
+  if (host === 'copilot-cli') return { type: 'local', command: 'npx', args, tools: ['*'] };
+  return { type: 'local', command: 'npx', args, tools: [...CLOUD_AGENT_TOOLS] };
+}
+
+export type McpRegistrationStatus = 'added' | 'kept' | 'manual';
+
+export interface McpRegistration {
+  host: McpHostId;
+  status: McpRegistrationStatus;
+  /** The file, for a host that reads one in the repository. */
+  path?: string;
+  /** The entry name: ours, or the one already there. */
+  name: string;
+  entry: Record<string, unknown>;
+  note: string;
+}
+
+export interface McpRegistrationWrite {
+  path: string;
+  content: string;
+  /** The file's text when planned (undefined: it did not exist and is created exclusively). */
+  base?: string;
+}
+
+export interface McpRegistrationPlan {
+  registrations: McpRegistration[];
+  writes: McpRegistrationWrite[];
+}
+
+function refuse(relPath: string, reason: string, hint: string): never {
+  throw new SquadError('INVALID_FORMAT', `cannot add the squad's MCP server to ${relPath}: ${reason}`, { file: relPath, hint });
+}
+
+/** Whether a server entry already runs create-squad's MCP server (whatever its name). */
+function runsCreateSquadMcp(entry: unknown): boolean {
+  if (!isMapping(entry) || !Array.isArray(entry.args)) return false;
+  const words = [entry.command, ...entry.args].filter((w): w is string => typeof w === 'string');
+  return words.some((w) => /(^|[/\\@])create-squad(@[^/\\]*)?$/.test(w) || /^create-squad@/.test(w)) && words.includes('mcp');
+}
+
+/** The file's indentation unit (its first indented line), else two spaces. */
+function indentUnit(text: string): string {
+  return /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
+}
+
+/**
+ * `text` with one property inserted at `path` and nothing else changed: jsonc-parser finds where
+ * (keeping comments, order and formatting), and the new property alone is written out, indented
+ * as the file is, `depth` levels deep. Undefined when the edit would be anything but one insertion.
+ */
+function insertProperty(text: string, path: string[], value: unknown, depth: number): string | undefined {
+  const edits = jsonc().modify(text, path, value, {});
+  if (edits.length !== 1 || edits[0]!.length !== 0) return undefined;
+  const edit = edits[0]!;
+  const comma = edit.content.startsWith(',') ? ',' : '';
+  let property: Record<string, unknown>;
+  try {
+    property = JSON.parse(`{${edit.content.slice(comma.length)}}`) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const [name, inserted] = Object.entries(property)[0] ?? [];
+  if (name === undefined) return undefined;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const unit = indentUnit(text);
+  const at = (level: number) => unit.repeat(level);
+  const rendered = `${JSON.stringify(name)}: ${JSON.stringify(inserted, null, unit).split('\n').join(`${eol}${at(depth)}`)}`;
+  const rest = text.slice(edit.offset);
+  const closesOnSameLine = /^[ \t]*\}/.test(rest);
+  return `${text.slice(0, edit.offset)}${comma}${eol}${at(depth)}${rendered}${closesOnSameLine ? `${eol}${at(depth - 1)}` : ''}${rest}`;
+}
+
+/** The plan for one host that reads a file in the repository. */
+function planFile(root: string, host: McpHostId, version: string, writes: McpRegistrationWrite[]): McpRegistration {
+  const file = repositoryMcpFile(host)!;
+  const relPath = file.relPath;
+  const entry = mcpServerEntry(host, version);
+  const hostName = MCP_HOSTS.find((h) => h.id === host)!.name;
+  const problem = pathProblem(root, relPath);
+  if (problem) refuse(relPath, problem, `make ${relPath} a real file in the repository, or add the entry yourself (docs/commands.md, "Registering the server")`);
+  const planned = writes.find((w) => w.path === relPath);
+  const abs = resolveInside(root, relPath);
+  let text: string | undefined;
+  try {
+    text = planned?.content ?? readTextIfExists(abs, 1024 * 1024);
+  } catch {
+    refuse(relPath, 'it is larger than 1 MB or cannot be read', 'add the entry yourself');
+  }
+  if (text === undefined) {
+    if (fs.existsSync(abs)) refuse(relPath, 'it is not a regular file', 'move it away, or add the entry yourself');
+    writes.push({ path: relPath, content: `${JSON.stringify({ [file.key]: { [MCP_SERVER_NAME]: entry } }, null, 2)}\n` });
+    return { host, status: 'added', path: relPath, name: MCP_SERVER_NAME, entry, note: `${relPath} created for ${hostName}` };
+  }
+  const errors: import('jsonc-parser').ParseError[] = [];
+  const source = text.replace(/^\uFEFF/, '');
+  const document: unknown = jsonc().parse(source, errors, { allowTrailingComma: true, disallowComments: false });
+  const manual = `add the "${MCP_SERVER_NAME}" entry yourself (docs/commands.md, "Registering the server")`;
+  if (errors.length > 0 || !isMapping(document)) {
+    refuse(relPath, errors.length > 0 ? `it is not valid JSON (at character ${errors[0]!.offset + 1})` : `its top level is ${jsonTypeName(document)}, not an object`, `fix the file, then run init --mcp again; or ${manual}`);
+  }
+  if (!file.jsonc) {
+    try {
+      JSON.parse(text);
+    } catch {
+      refuse(relPath, `it has comments, trailing commas or a byte-order mark, and ${hostName} reads only plain JSON`, `make it plain JSON (${hostName} skips the file as it is), then run init --mcp again`);
+    }
+  }
+  const servers = document[file.key];
+  if (servers === undefined && file.bare && Object.keys(document).length > 0) {
+    refuse(relPath, `its servers are at the top level, without "${file.key}"`, `move them under "${file.key}" (adding the key would hide them), then run init --mcp again; or ${manual}`);
+  }
+  if (servers !== undefined && !isMapping(servers)) refuse(relPath, `"${file.key}" is ${jsonTypeName(servers)}, not an object`, `fix "${file.key}", then run init --mcp again`);
+  const existing = Object.entries(servers ?? {});
+  const named = existing.find(([name]) => mcpServerKey(name) === mcpServerKey(MCP_SERVER_NAME));
+  const ours = existing.find(([, value]) => runsCreateSquadMcp(value));
+  const found = ours ?? named;
+  if (found !== undefined) {
+    const [name, value] = found;
+    const why = found === ours ? 'already runs create-squad mcp' : `is a server of that name${runsCreateSquadMcp(value) ? '' : ' that runs something else'}`;
+    return { host, status: 'kept', path: relPath, name, entry: isMapping(value) ? value : {}, note: `${relPath}: "${name}" ${why}; left as it is` };
+  }
+  const content = insertProperty(text, [file.key, MCP_SERVER_NAME], entry, servers === undefined ? 1 : 2);
+  if (content === undefined) refuse(relPath, 'the entry could not be inserted without changing what is there', manual);
+  const check: unknown = jsonc().parse(content.replace(/^\uFEFF/, ''), [], { allowTrailingComma: true });
+  if (!isMapping(check) || !isMapping(check[file.key]) || JSON.stringify((check[file.key] as Record<string, unknown>)[MCP_SERVER_NAME]) !== JSON.stringify(entry)) {
+    refuse(relPath, 'the entry could not be inserted without changing what is there', manual);
+  }
+  if (planned) planned.content = content;
+  else writes.push({ path: relPath, content, base: text });
+  return { host, status: 'added', path: relPath, name: MCP_SERVER_NAME, entry, note: `${relPath}: "${MCP_SERVER_NAME}" added for ${hostName}, the rest of the file as it was` };
+}
+
+/** What registering the server for `hosts` changes in the repository at `root`; reads only. */
+export function planMcpRegistration(root: string, hosts: readonly McpHostId[], version: string): McpRegistrationPlan {
+  const writes: McpRegistrationWrite[] = [];
+  const registrations = hosts.map((host): McpRegistration => {
+    if (repositoryMcpFile(host) !== undefined) return planFile(root, host, version, writes);
+    const entry = mcpServerEntry(host, version);
+    return {
+      host,
+      status: 'manual',
+      name: MCP_SERVER_NAME,
+      entry,
+      note: `${MCP_HOSTS.find((h) => h.id === host)!.name} reads its servers from ${MCP_HOSTS.find((h) => h.id === host)!.alsoFrom ?? 'its own settings'}: paste {"mcpServers": {"${MCP_SERVER_NAME}": …}} there (the tools listed are the ones it may call without asking)`,
+    };
+  });
+  return { registrations, writes };
+}
+
+/** Host ids from `--mcp` ("vscode,copilot-cli", "all"); a usage error names the valid ones. */
+export function parseMcpHosts(given: string | true): McpHostId[] {
+  const words = given === true ? ['all'] : given.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+  const aliases: Record<string, McpHostId[]> = { all: [...MCP_HOST_IDS], vscode: ['vscode'], 'vs-code': ['vscode'], cli: ['copilot-cli'], 'copilot-cli': ['copilot-cli'], cloud: ['cloud-agent'], 'cloud-agent': ['cloud-agent'] };
+  const hosts = new Set<McpHostId>();
+  for (const word of words.length === 0 ? ['all'] : words) {
+    const ids = aliases[word];
+    if (ids === undefined) {
+      throw new SquadError('USAGE', `--mcp: unknown host "${word}"`, { hint: `give ${MCP_HOST_IDS.join(', ')} (comma-separated), or all` });
+    }
+    for (const id of ids) hosts.add(id);
+  }
+  return MCP_HOST_IDS.filter((id) => hosts.has(id));
+}
+
+/**
+ * Write a registration plan: a new file exclusively, a changed one atomically and only while it
+ * still holds the text it was planned on (CONFLICT otherwise, nothing more written).
+ */
+export function applyMcpRegistration(root: string, plan: McpRegistrationPlan): void {
+  for (const write of plan.writes) {
+    if (write.base === undefined) {
+      writeFileAtomic(root, write.path, write.content, { exclusive: true });
+      continue;
+    }
+    if (readTextIfExists(resolveInside(root, write.path), 1024 * 1024) !== write.base) {
+      throw new SquadError('CONFLICT', `${write.path} changed while init was running; it was left as it is`, { hint: 'run init --mcp again: it starts from the file as it is now' });
+    }
+    writeFileAtomic(root, write.path, write.content);
+  }
+}

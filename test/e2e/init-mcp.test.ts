@@ -1,0 +1,138 @@
+/**
+ * `init --mcp`: the squad's MCP server registered for the hosts picked, pinned to the coordinator's
+ * version; merged into existing configuration without losing a comment or touching an entry; a
+ * file that cannot take it safely refused before anything is written.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { detectMcpConfig } from '../../src/core/skills/mcp.js';
+import { packageVersion } from '../../src/core/fs/version.js';
+import { COORDINATOR_PATH, squadPaths } from '../../src/core/base/paths.js';
+import { CLOUD_AGENT_TOOLS } from '../../src/core/squad/mcp-register.js';
+import { cleanupTempDirs, hashTree, runCli, runOk, tempRepo, writeFiles } from '../helpers/cli.js';
+
+afterAll(cleanupTempDirs);
+
+const VERSION = packageVersion();
+const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
+
+interface McpJson {
+  mcp: { version: string; registrations: { host: string; status: string; path?: string; name: string; entry: Record<string, unknown> }[] };
+  created: string[];
+}
+
+describe('init --mcp', () => {
+  it('writes the entry for VS Code and the Copilot CLI, pinned to the version, and gives the cloud agent\'s to paste', async () => {
+    const root = tempRepo();
+    const result = await runOk(root, ['init', '--yes', '--mcp', '--json']);
+    const data = result.json<McpJson>();
+    expect(data.mcp.version).toBe(VERSION);
+    expect(data.mcp.registrations.map((r) => [r.host, r.status, r.path])).toEqual([
+      ['copilot-cli', 'added', '.mcp.json'],
+      ['vscode', 'added', '.vscode/mcp.json'],
+      ['cloud-agent', 'manual', undefined],
+    ]);
+    expect(JSON.parse(read(root, '.vscode/mcp.json'))).toEqual({
+      servers: { squad: { type: 'stdio', command: 'npx', args: ['--yes', `create-squad@${VERSION}`, 'mcp', '--cwd', '${workspaceFolder}'] } },
+    });
+    expect(JSON.parse(read(root, '.mcp.json'))).toEqual({ mcpServers: { squad: { type: 'local', command: 'npx', args: ['--yes', `create-squad@${VERSION}`, 'mcp'], tools: ['*'] } } });
+    expect(data.mcp.registrations[2]!.entry).toEqual({ type: 'local', command: 'npx', args: ['--yes', `create-squad@${VERSION}`, 'mcp'], tools: [...CLOUD_AGENT_TOOLS] });
+    // What each host reads, by create-squad's own table of hosts, now lists the server.
+    const detection = await detectMcpConfig({ root });
+    expect(detection.warnings).toEqual([]);
+    expect(detection.sources.filter((s) => s.servers.includes('squad')).map((s) => s.path)).toEqual(['.mcp.json', '.vscode/mcp.json']);
+
+    const again = await runOk(root, ['init', '--mcp']);
+    expect(again.stdout).toContain('= .mcp.json: "squad" already runs create-squad mcp; left as it is');
+    expect(again.stdout).toContain('paste {"mcpServers": {"squad": …}} there');
+  });
+
+  it('merges into a JSONC file with comments and trailing commas, changing nothing else', async () => {
+    const root = tempRepo();
+    const original = '{\n  // servers I use\n  "servers": {\n    "github": { "type": "http", "url": "https://example.invalid/mcp" }, // keep this\n    /* and this */\n  },\n  "inputs": [],\n}\n';
+    writeFiles(root, { '.vscode/mcp.json': original });
+    await runOk(root, ['init', '--yes', '--mcp', 'vscode']);
+    const merged = read(root, '.vscode/mcp.json');
+    // Every line of the file is still there, in order; only the entry's lines were added.
+    const lines = merged.split('\n');
+    let at = 0;
+    for (const line of original.split('\n')) {
+      const found = lines.indexOf(line.replace(/, \/\/ keep this$/, ','), at);
+      expect(found, line).toBeGreaterThanOrEqual(at);
+      at = found;
+    }
+    expect(merged).toContain('// servers I use');
+    expect(merged).toContain('// keep this');
+    expect(merged).toContain('/* and this */');
+    expect(merged).toContain('    "github": { "type": "http", "url": "https://example.invalid/mcp" },');
+    expect(fs.existsSync(path.join(root, '.mcp.json'))).toBe(false);
+    const detection = await detectMcpConfig({ root });
+    expect(detection.sources.find((s) => s.path === '.vscode/mcp.json')!.servers).toEqual(['github', 'squad']);
+  });
+
+  it('never touches an existing entry: one named squad, or one that already runs create-squad mcp', async () => {
+    const root = tempRepo();
+    writeFiles(root, {
+      '.vscode/mcp.json': '{ "servers": { "Squad": { "command": "my-own-server" } } }\n',
+      '.mcp.json': '{\n  "mcpServers": {\n    "team": { "command": "npx", "args": ["--no-install", "create-squad", "mcp"] }\n  }\n}\n',
+    });
+    const before = hashTree(root);
+    const data = (await runOk(root, ['init', '--yes', '--mcp', 'vscode,copilot-cli', '--json'])).json<McpJson>();
+    expect(data.mcp.registrations.map((r) => [r.status, r.name])).toEqual([
+      ['kept', 'team'],
+      ['kept', 'Squad'],
+    ]);
+    expect(read(root, '.vscode/mcp.json')).toBe('{ "servers": { "Squad": { "command": "my-own-server" } } }\n');
+    expect(read(root, '.mcp.json')).toContain('"team"');
+    expect(hashTree(root)).not.toBe(before); // the squad itself was written
+  });
+
+  it('refuses a file it cannot merge safely, before anything is written, saying what to do', async () => {
+    const cases: [Record<string, string | Buffer>, string][] = [
+      [{ '.mcp.json': '{\n  // a comment\n  "mcpServers": {}\n}\n' }, 'reads only plain JSON'],
+      [{ '.mcp.json': '{ "github": { "command": "gh-mcp" } }\n' }, 'its servers are at the top level'],
+      [{ '.vscode/mcp.json': '{ "servers": [] }\n' }, '"servers" is a list, not an object'],
+      [{ '.vscode/mcp.json': '{ "servers": { \n' }, 'it is not valid JSON'],
+    ];
+    for (const [files, message] of cases) {
+      const root = tempRepo();
+      writeFiles(root, files);
+      const before = hashTree(root);
+      const result = await runCli(['init', '--yes', '--mcp'], { cwd: root });
+      expect(result.code, message).toBe(1);
+      expect(result.stderr).toContain('cannot add the squad\'s MCP server to');
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).toContain(' — ');
+      expect(hashTree(root)).toBe(before);
+      expect(fs.existsSync(path.join(root, squadPaths.root))).toBe(false);
+    }
+    const linked = tempRepo();
+    fs.mkdirSync(path.join(linked, '.vscode'));
+    fs.symlinkSync('/etc/hostname', path.join(linked, '.vscode/mcp.json'));
+    const result = await runCli(['init', '--yes', '--mcp', 'vscode'], { cwd: linked });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('.vscode/mcp.json is a symlink');
+  });
+
+  it('--dry-run writes nothing; an unknown host is a usage error', async () => {
+    const root = tempRepo();
+    const before = hashTree(root);
+    const dry = await runOk(root, ['init', '--yes', '--mcp', 'vscode', '--dry-run']);
+    expect(dry.stdout).toContain('+ .vscode/mcp.json created for VS Code'.replace('created', 'would be created'));
+    expect(hashTree(root)).toBe(before);
+    const bad = await runCli(['init', '--yes', '--mcp', 'emacs'], { cwd: root });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--mcp: unknown host "emacs"');
+    expect(hashTree(root)).toBe(before);
+  });
+
+  it('pins the version the installed coordinator is stamped with, as its npx lines', async () => {
+    const root = tempRepo();
+    await runOk(root, ['init', '--yes']);
+    const coordinator = read(root, COORDINATOR_PATH).replace(`<!-- create-squad: ${VERSION} -->`, '<!-- create-squad: 0.0.9 -->');
+    fs.writeFileSync(path.join(root, COORDINATOR_PATH), coordinator);
+    await runOk(root, ['init', '--mcp', 'cli']);
+    expect(JSON.parse(read(root, '.mcp.json')).mcpServers.squad.args).toEqual(['--yes', 'create-squad@0.0.9', 'mcp']);
+  });
+});
