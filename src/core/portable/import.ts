@@ -94,7 +94,7 @@ import {
   aiTeamSkillDir,
 } from '../base/paths.js';
 import { listAgents, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad, retargetRosterCharters, type RosterMember } from '../squad/roster.js';
-import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, decideScaffold, planOwnedFiles, renderMemberFiles, type PlannedFile } from '../squad/scaffold.js';
+import { GITIGNORE_PATH, SCRIBE_MEMBER, parseProjectContext, planGitattributes, planGitignore, decideScaffold, planOwnedFiles, renderMemberFiles, type PlannedFile } from '../squad/scaffold.js';
 import { scaffoldStateFromFiles } from '../squad/scaffold-state.js';
 import { parseSkill } from '../skills/skill.js';
 import { skillFields } from '../skills/skill-fields.js';
@@ -199,6 +199,8 @@ export interface ImportReport {
   /** The members' Copilot agents written after the swap (none in a dry run). */
   agentProfiles: ProfileChangeReport[];
   gitattributesAdded: string[];
+  /** Lines appended to `.gitignore` (the local files create-squad keeps out of git). */
+  gitignoreAdded: string[];
   /**
    * Staging folders of earlier interrupted imports that are still there (a dry run removes none; a
    * real import removes those whose process is gone); safe to delete.
@@ -622,10 +624,12 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   const owned = await shippedOwnedFiles(version);
   const outside = planOwnedFiles(root, owned.filter((file) => !insideSquad(file.path)));
   const gitattributes = await planGitattributes(root);
+  const gitignore = await planGitignore(root);
   // A symlink on the way that leads outside the repository, or a file where a folder must go, is
   // refused now, not halfway through.
   for (const planned of outside.files) checkWritableDir(path.dirname(resolveInside(root, planned.path)));
   if (gitattributes.content !== undefined) resolveInside(root, GITATTRIBUTES_PATH);
+  if (gitignore.content !== undefined) resolveInside(root, GITIGNORE_PATH);
   const squad = await planSquad(
     root,
     overlay.files.filter((f) => f.kind === 'state'),
@@ -637,6 +641,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   const notes = [...(legacySkills?.renamed ?? []).flatMap((r) => (r.problem === undefined ? [] : [nameNote(r.from, r.to, r.problem)])), ...overlay.notes];
   if (format === LEGACY_FORMAT_VERSION) notes.push(...originalExportNotes(document, original));
   if (gitattributes.note) notes.push(gitattributes.note);
+  if (gitignore.note) notes.push(gitignore.note);
   // Squad-owned files that are in the way outside .ai-team/ (a symlink left as it is), then what
   // planning the squad itself noted.
   notes.push(...outside.notes, ...squad.notes);
@@ -665,6 +670,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     created: outside.files.map((f) => f.path).sort(compareCodePoints),
     agentProfiles: [],
     gitattributesAdded: gitattributes.added,
+    gitignoreAdded: gitignore.added,
     leftovers: target.leftovers,
     notes,
     files: overlay.files.length + squad.files.length + 1,
@@ -695,6 +701,9 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     }
     if (gitattributes.content !== undefined) {
       writeFileAtomic(root, GITATTRIBUTES_PATH, gitattributes.content, { exclusive: !gitattributes.existed });
+    }
+    if (gitignore.content !== undefined) {
+      writeFileAtomic(root, GITIGNORE_PATH, gitignore.content, { exclusive: !gitignore.existed });
     }
 
     // 4–5. Archive the old squad, swap the new one in.
