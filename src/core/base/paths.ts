@@ -71,6 +71,8 @@ export const squadPaths = {
   team: `${AI_TEAM_DIR}/team.md`,
   routing: `${AI_TEAM_DIR}/routing.md`,
   decisions: `${AI_TEAM_DIR}/decisions.md`,
+  /** The team's standing rules (`teach --team --rule`): every spawn sees them. */
+  rules: `${AI_TEAM_DIR}/rules.md`,
   decisionsInbox: `${AI_TEAM_DIR}/decisions/inbox`,
   ceremonies: `${AI_TEAM_DIR}/ceremonies.md`,
   casting: `${AI_TEAM_DIR}/casting`,
