@@ -9,7 +9,7 @@ import { defaultUniverseName, universes } from '../core/squad/casting.js';
 import { checkWritableDir, ensureWritableDir } from '../core/fs/fs-safe.js';
 import { readStateText } from '../core/fs/confined.js';
 import { applySteps, describeSteps } from '../core/squad/members.js';
-import { COORDINATOR_PATH, SCRIBE_AGENT, TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
+import { COORDINATOR_PATH, GITIGNORE_PATH, SCRIBE_AGENT, TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
 import { detectStack, planContextChange, type ContextChange, type ContextField } from '../core/squad/project-context.js';
 import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/squad/roles.js';
 import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/squad/scaffold.js';
@@ -67,6 +67,8 @@ export interface InitData {
   universe: string;
   dryRun: boolean;
   gitattributesAdded: string[];
+  /** Lines appended to .gitignore: backups, interrupted runs' leftovers and the default export stay out of git. */
+  gitignoreAdded: string[];
   /** The project context of an existing squad, changed by --project, --stack or --owner. */
   context?: {
     changed: { field: ContextField; from: string; to: string }[];
@@ -186,6 +188,7 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
     universe: plan.universe,
     dryRun: options.dryRun,
     gitattributesAdded: plan.gitattributesAdded,
+    gitignoreAdded: plan.gitignoreAdded,
     ...(context ? { context: { changed: context.changed, updated: describeSteps(context.steps).modified, ...(context.backup ? { backup: context.backup } : {}) } } : {}),
     notes: [...movedUpNote(root, ctx), ...stackNote, ...plan.notes, ...(context?.notes ?? [])],
   };
@@ -244,10 +247,13 @@ function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   ui.out(`  Team (${data.universe}): ${team}`);
   ui.out();
   ui.out(data.dryRun ? 'Would create:' : 'Created:');
-  const appended = plan.files.some((f) => f.update);
-  renderGroups(ui, data.created, (label) =>
-    label === squadPaths.gitattributes ? `${appended ? '+' : ''}${plural(data.gitattributesAdded.length, 'line')}${appended ? ' appended' : ''}` : '',
-  );
+  const lines: Record<string, string[]> = { [squadPaths.gitattributes]: data.gitattributesAdded, [GITIGNORE_PATH]: data.gitignoreAdded };
+  renderGroups(ui, data.created, (label) => {
+    const added = lines[label];
+    if (added === undefined) return '';
+    const appended = plan.files.some((f) => f.path === label && f.update);
+    return `${appended ? '+' : ''}${plural(added.length, 'line')}${appended ? ' appended' : ''}`;
+  });
   if (data.skipped.length > 0) {
     ui.out();
     ui.out('Skipped (already there, left as they are):');

@@ -1,6 +1,6 @@
 /** The files `init` creates besides the squad-owned ones, for the given member folders. */
 import { memberProfilePath } from '../../src/core/squad/agents/member-profile.js';
-import { charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
+import { GITIGNORE_PATH, charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
 
 export function teamStateLayout(members: string[]): string[] {
   return [
@@ -19,5 +19,6 @@ export function teamStateLayout(members: string[]): string[] {
     `${squadPaths.orchestrationLog}/.gitkeep`,
     squadPaths.manifest,
     squadPaths.gitattributes,
+    GITIGNORE_PATH,
   ];
 }

@@ -14,6 +14,10 @@ export const ORIGINAL_SQUAD_DIR = '.squad';
 export const TEMPLATES_COPY_DIR = '.ai-team-templates';
 export const COORDINATOR_PATH = '.github/agents/squad.agent.md';
 export const GITATTRIBUTES_PATH = '.gitattributes';
+/** What `export` writes when no --out is given (in the repository; .gitignore keeps it out of git). */
+export const DEFAULT_EXPORT_FILE = 'squad-export.squad';
+/** The repository's own .gitignore: create-squad only appends its ignore rules (scaffold.ts). */
+export const GITIGNORE_PATH = '.gitignore';
 
 export const SKILL_FILE = 'SKILL.md';
 /** Prefix reserved for the built-in skills create-squad ships and upgrades. */

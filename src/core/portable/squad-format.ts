@@ -36,7 +36,7 @@ import { SKILL_RESOURCE_DIRS, squadPaths } from '../base/paths.js';
 export const SQUAD_FORMAT_VERSION = '1.1';
 /** The original Squad's export format, read (never written). */
 export const LEGACY_FORMAT_VERSION = '1.0';
-export const DEFAULT_EXPORT_FILE = 'squad-export.squad';
+export { DEFAULT_EXPORT_FILE } from '../base/paths.js';
 
 const MiB = 1024 * 1024;
 

@@ -14,8 +14,8 @@
 import fs from 'node:fs';
 import { existsInside, isFile, readDirNames } from '../fs/fs-safe.js';
 import { installedBuiltinSkills } from './owned.js';
-import { MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, SKILL_FILE, nativeTeamSkillDir, resolveIn, squadPaths, aiTeamSkillDir } from '../base/paths.js';
-import { KEEP_FILE, KEEP_FOLDERS, planGitattributes } from './scaffold.js';
+import { GITIGNORE_PATH, MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, SKILL_FILE, nativeTeamSkillDir, resolveIn, squadPaths, aiTeamSkillDir } from '../base/paths.js';
+import { KEEP_FILE, KEEP_FOLDERS, planGitattributes, planGitignore } from './scaffold.js';
 import { compareVersions } from '../fs/version.js';
 
 export interface MigrationWrite {
@@ -82,6 +82,18 @@ export const MIGRATIONS: readonly Migration[] = [
       const planned = await planGitattributes(root);
       return {
         writes: planned.content === undefined ? [] : [{ path: squadPaths.gitattributes, content: planned.content, update: planned.existed }],
+        notes: planned.note === undefined ? [] : [planned.note],
+      };
+    },
+  },
+  {
+    version: '0.1.0',
+    id: 'gitignore-hygiene',
+    description: 'add ignore rules to .gitignore for the backups, what interrupted runs leave and the default export file',
+    async plan(root) {
+      const planned = await planGitignore(root);
+      return {
+        writes: planned.content === undefined ? [] : [{ path: GITIGNORE_PATH, content: planned.content, update: planned.existed }],
         notes: planned.note === undefined ? [] : [planned.note],
       };
     },

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { TEMPLATES_COPY_DIR, isIgnoredEntry, resolveIn, squadPaths } from '../base/paths.js';
+import { GITIGNORE_PATH, TEMPLATES_COPY_DIR, isIgnoredEntry, resolveIn, squadPaths } from '../base/paths.js';
 import { compareCodePoints } from '../base/util.js';
 import { readStateText } from '../fs/confined.js';
 import { pathProblem, readBytesIfExists, readTextIfExists, unsafePathError } from '../fs/fs-safe.js';
@@ -36,6 +36,8 @@ export interface ScaffoldState extends OwnedState {
   squadSkills: SquadSkills;
   /** `.gitattributes` as it is: what stands there, and its text when it is a readable file. */
   gitattributes: { kind: EntryKind; text: string | undefined };
+  /** `.gitignore` likewise. */
+  gitignore: { kind: EntryKind; text: string | undefined };
 }
 
 const NO_SKILLS: SquadSkills = { team: [], hiddenTeam: [], own: new Map() };
@@ -163,9 +165,11 @@ export function readSquadTree(root: string, owned: readonly OwnedFile[] = []): S
   tree.walk(AGENTS_DIR);
   tree.walk(TEMPLATES_COPY_DIR);
   tree.probeWithParents(squadPaths.gitattributes);
+  tree.probeWithParents(GITIGNORE_PATH);
   const { ownedBytes } = readOwnedState(root, owned, tree);
   const teamKind = tree.entries.get(squadPaths.team);
   const gitattributesKind = tree.entries.get(squadPaths.gitattributes) ?? 'missing';
+  const gitignoreKind = tree.entries.get(GITIGNORE_PATH) ?? 'missing';
   return {
     root,
     entries: tree.entries,
@@ -181,6 +185,10 @@ export function readSquadTree(root: string, owned: readonly OwnedFile[] = []): S
     gitattributes: {
       kind: gitattributesKind,
       text: gitattributesKind === 'file' ? readTextIfExists(resolveIn(root, squadPaths.gitattributes)) : gitattributesKind === 'missing' ? '' : undefined,
+    },
+    gitignore: {
+      kind: gitignoreKind,
+      text: gitignoreKind === 'file' ? readTextIfExists(resolveIn(root, GITIGNORE_PATH)) : gitignoreKind === 'missing' ? '' : undefined,
     },
   };
 }
@@ -213,5 +221,6 @@ export function scaffoldStateFromFiles(root: string, files: readonly { path: str
     squadSkills: NO_SKILLS,
     ownedBytes: new Map(),
     gitattributes: { kind: 'missing', text: '' },
+    gitignore: { kind: 'missing', text: '' },
   };
 }

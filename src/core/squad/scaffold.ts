@@ -39,7 +39,22 @@ import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { tableRecords, type TableRecord } from '../base/md-table.js';
 import { folderNameProblem } from '../base/names.js';
 import { isShippedContent, ownedFilesIn, type OwnedFile } from './owned.js';
-import { SCRIBE_AGENT, agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths, stateTemplate } from '../base/paths.js';
+import {
+  DEFAULT_EXPORT_FILE,
+  GITIGNORE_PATH,
+  IMPORT_STAGING_PREFIX,
+  SCRIBE_AGENT,
+  SKILL_STAGING_PREFIX,
+  agentDir,
+  alumniDir,
+  charterPath,
+  decisionInboxPath,
+  historyPath,
+  resolveIn,
+  squadPaths,
+  stateTemplate,
+} from '../base/paths.js';
+import { LOCK_FILE } from '../fs/lock.js';
 import { checkRoleList, defaultRoles, findRolePreset } from './roles.js';
 import { isRosterHeader, parseRoster } from './roster.js';
 import { renderTemplate } from '../fs/templates.js';
@@ -61,6 +76,7 @@ export const STATE_TEMPLATES = {
   scribeCharter: stateTemplate('scribe-charter.md'),
 } as const;
 export const GITATTRIBUTES_TEMPLATE = 'init/gitattributes.hbs';
+export const GITIGNORE_TEMPLATE = 'init/gitignore.hbs';
 
 /** Append-only state files: merged by union in git, so parallel branches never conflict. */
 export const UNION_MERGE_PATTERNS = [
@@ -103,7 +119,7 @@ export interface ScaffoldMember {
   folder: string;
 }
 
-export type PlannedKind = 'state' | 'owned' | 'gitattributes' | 'manifest';
+export type PlannedKind = 'state' | 'owned' | 'gitattributes' | 'gitignore' | 'manifest';
 
 export interface PlannedFile {
   /** Repo-relative path. */
@@ -139,6 +155,8 @@ export interface ScaffoldPlan {
   manifest: Manifest;
   /** Lines appended to .gitattributes (empty when it already has them all). */
   gitattributesAdded: string[];
+  /** Lines appended to .gitignore (empty when it already has them all). */
+  gitignoreAdded: string[];
   /** Things the user should know: options that did not apply, and why. */
   notes: string[];
 }
@@ -214,13 +232,27 @@ function sameLine(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-/**
- * The .gitattributes lines that are missing, and the file's new text (undefined: nothing to add);
- * `base` is the text it was planned on. Never throws for what is at that path: a symlink (wherever
- * it points, if anywhere) is left as it is, with a note; a folder or an unreadable file is left alone.
- */
-export async function planGitattributes(root: string): Promise<GitattributesPlan> {
-  const abs = resolveIn(root, squadPaths.gitattributes);
+/** Lines to append to a file create-squad shares with the user (.gitattributes, .gitignore). */
+export interface AppendPlan {
+  /** The lines to append (empty when the file has them all). */
+  added: string[];
+  /** The file's new text; undefined: nothing to write. */
+  content?: string;
+  /** The text it was planned on. */
+  base?: string;
+  existed: boolean;
+  note?: string;
+}
+
+/** What stands at a shared file (.gitattributes, .gitignore) and its text: '' when missing, undefined when not a readable file. */
+export interface AppendTarget {
+  kind: EntryKind;
+  text: string | undefined;
+}
+
+/** Read what stands at `relPath`, for planAppendLines. */
+export function readAppendTarget(root: string, relPath: string): AppendTarget {
+  const abs = resolveIn(root, relPath);
   let kind: EntryKind;
   try {
     const stat = fs.lstatSync(abs);
@@ -228,36 +260,70 @@ export async function planGitattributes(root: string): Promise<GitattributesPlan
   } catch {
     kind = 'missing';
   }
-  return planGitattributesFrom({ kind, text: kind === 'missing' ? '' : kind === 'symlink' ? undefined : readTextIfExists(abs) });
+  return { kind, text: kind === 'missing' ? '' : kind === 'file' ? readTextIfExists(abs) : undefined };
 }
 
-export interface GitattributesPlan {
-  added: string[];
-  content?: string;
-  base?: string;
-  existed: boolean;
-  note?: string;
-}
-
-/** planGitattributes from what stands at `.gitattributes` and its text (undefined: not a readable file). */
-export async function planGitattributesFrom(existing: { kind: EntryKind; text: string | undefined }): Promise<GitattributesPlan> {
-  const wanted = (await renderTemplate(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS }))
-    .split('\n')
-    .filter((line) => line.trim() !== '');
+/**
+ * The lines of `wanted` that `relPath` lacks, and the file's new text: append-only, the user's
+ * lines never move or change. A comment line goes with the rules, unless it is already there.
+ * Pure: a symlink (wherever it points, if anywhere) is left as it is, with a note; a folder or an
+ * unreadable file is left alone.
+ */
+export function planAppendLines(existing: AppendTarget, relPath: string, wanted: readonly string[], what: string): AppendPlan {
   const existed = existing.kind !== 'missing';
   if (existing.kind === 'symlink') {
-    return { added: [], existed, note: `${squadPaths.gitattributes} is a symlink; it was left as it is (add the merge=union lines yourself)` };
+    return { added: [], existed, note: `${relPath} is a symlink; it was left as it is (add the ${what} yourself)` };
   }
   const current = existing.text;
   if (current === undefined) return { added: [], existed }; // a folder, or unreadable: leave it alone
   const have = current.split('\n');
   const missingRules = wanted.filter((line) => !line.startsWith('#') && !have.some((h) => sameLine(h, line)));
   if (missingRules.length === 0) return { added: [], existed };
-  // The comment line goes with the rules, unless it is already there.
   const added = wanted.filter((line) => (line.startsWith('#') ? !have.some((h) => sameLine(h, line)) : missingRules.includes(line)));
   const eol = current.includes('\r\n') ? '\r\n' : '\n';
   const head = current === '' || current.endsWith('\n') ? current : `${current}${eol}`;
   return { added, content: `${head}${added.map((line) => `${line}${eol}`).join('')}`, base: current, existed };
+}
+
+async function templateLines(template: string, data: Record<string, unknown>): Promise<string[]> {
+  return (await renderTemplate(template, data)).split('\n').filter((line) => line.trim() !== '');
+}
+
+export type GitattributesPlan = AppendPlan;
+
+/** The .gitattributes lines that are missing (the union merge of the append-only state files). */
+export async function planGitattributes(root: string): Promise<AppendPlan> {
+  return planGitattributesFrom(readAppendTarget(root, squadPaths.gitattributes));
+}
+
+/** planGitattributes from what stands at `.gitattributes` and its text (undefined: not a readable file). */
+export async function planGitattributesFrom(existing: AppendTarget): Promise<AppendPlan> {
+  return planAppendLines(existing, squadPaths.gitattributes, await templateLines(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS }), 'merge=union lines');
+}
+
+/**
+ * What git must not track, as .gitignore patterns (the repository root's .gitignore, since some of
+ * them are outside .ai-team/): the backups (copies of what was replaced, which may hold what a user
+ * or an agent wrote and then removed), what a killed run leaves (temporary files, staging folders,
+ * the lock) and the default export file (it holds the team's learnings, histories included).
+ */
+export const GITIGNORE_PATTERNS = [
+  `/${squadPaths.backups}/`,
+  `/${IMPORT_STAGING_PREFIX}*/`,
+  `${SKILL_STAGING_PREFIX}*-*/`,
+  '.*.[0-9]*.????????.tmp',
+  `/${LOCK_FILE}`,
+  `/${DEFAULT_EXPORT_FILE}`,
+] as const;
+
+/** The .gitignore lines that are missing. */
+export async function planGitignore(root: string): Promise<AppendPlan> {
+  return planGitignoreFrom(readAppendTarget(root, GITIGNORE_PATH));
+}
+
+/** planGitignore from what stands at `.gitignore` and its text. */
+export async function planGitignoreFrom(existing: AppendTarget): Promise<AppendPlan> {
+  return planAppendLines(existing, GITIGNORE_PATH, await templateLines(GITIGNORE_TEMPLATE, { patterns: GITIGNORE_PATTERNS }), 'ignore rules');
 }
 
 /**
@@ -456,6 +522,14 @@ export async function decideScaffold(state: ScaffoldState, options: ScaffoldOpti
   } else {
     skipped.push(squadPaths.gitattributes);
   }
+  const gitignore = await planGitignoreFrom(state.gitignore);
+  if (gitignore.note) notes.push(gitignore.note);
+  if (gitignore.content !== undefined) {
+    const update = gitignore.existed ? { update: true, base: gitignore.base ?? '' } : {};
+    files.push({ path: GITIGNORE_PATH, content: gitignore.content, mode: MODE, kind: 'gitignore', ...update });
+  } else {
+    skipped.push(GITIGNORE_PATH);
+  }
 
   const manifest: Manifest = { schema: MANIFEST_SCHEMA, version, files: manifestFiles };
   add(squadPaths.manifest, serializeManifest(manifest), 'manifest');
@@ -477,6 +551,7 @@ export async function decideScaffold(state: ScaffoldState, options: ScaffoldOpti
     owned: [...owned],
     manifest,
     gitattributesAdded: gitattributes.added,
+    gitignoreAdded: gitignore.added,
     notes,
   };
 }
@@ -511,7 +586,7 @@ export function writePlannedFiles(root: string, files: readonly PlannedFile[], a
   });
 }
 
-/** Write a plan: every new file exclusively (never replacing one), `.gitattributes` by appending. */
+/** Write a plan: every new file exclusively (never replacing one), `.gitattributes` and `.gitignore` by appending. */
 export function applyScaffold(plan: ScaffoldPlan): void {
   writePlannedFiles(plan.root, plan.files, 'init was running');
 }
