@@ -64,7 +64,7 @@ export function buildProgram(version: string, ui: Ui, sink: UsageErrorSink, io: 
 
   configure(program)
     .description('Give a repository an AI agent team that GitHub Copilot runs.')
-    .version(version, '-v, --version', 'print the version')
+    .version(version, '-v, --version', 'print the version (-V too)')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .showSuggestionAfterError(true)

@@ -25,6 +25,8 @@ export interface CommandContext {
   home: string;
   /** How long a writing command waits for another one's squad lock (`--wait`); undefined: not at all. */
   lockWaitMs?: number;
+  /** A note for the user while the command runs (stderr), e.g. that it waits for the lock. */
+  note?: (text: string) => void;
   /** Read all of stdin (for `--task -`). */
   readStdin(): Promise<string>;
 }
