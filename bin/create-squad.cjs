@@ -5,7 +5,7 @@
 'use strict';
 
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
   // Node 22+ can cache compiled code between runs; on Node 20 this is a no-op.
@@ -17,6 +17,12 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   try {
     require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
   } catch {}
+  // Ctrl-C: exit 130 (128 + SIGINT), as a shell reports a process the signal ended. The disk is left
+  // as a kill leaves it: every write is atomic, and a squad lock left behind names this process,
+  // which is gone, so the next command takes it over. A command with its own handler (mcp) stops itself.
+  process.on('SIGINT', () => {
+    if (process.listenerCount('SIGINT') === 1) process.exit(130);
+  });
   // A reader that went away (`create-squad … | head`) ends the run quietly.
   process.stdout.on('error', (error) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

@@ -22,20 +22,44 @@ export async function main(argv: string[] = process.argv.slice(2), ui?: Ui, io: 
   const sink: UsageErrorSink = {};
   const program = buildProgram(packageVersion(), out, sink, io);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(aliases(argv), { from: 'user' });
     return sink.exitCode ?? 0;
   } catch (error) {
     return reportError(error, argv, out, sink, io.env);
   }
 }
 
+/**
+ * Spellings commander does not know: `-V` alone is `--version`; `help` is `--help`, and
+ * `help <command…>` is that command's `--help`.
+ */
+function aliases(argv: string[]): string[] {
+  if (argv.length === 1 && argv[0] === '-V') return ['--version'];
+  if (argv[0] === 'help') return [...argv.slice(1).filter((arg) => !arg.startsWith('-')), '--help'];
+  return argv;
+}
+
+/** How to fix a usage error commander found: quote what belongs together, else see the help. */
+function usageHint(sink: UsageErrorSink, argv: string[]): string {
+  const command = sink.command ?? PROGRAM_NAME;
+  if (sink.message?.startsWith('too many arguments')) {
+    const words = command.split(' ').slice(1);
+    const operands = argv.filter((arg) => !arg.startsWith('-') && !words.includes(arg));
+    const expected = Number(/Expected (\d+) argument/.exec(sink.message)?.[1] ?? 1);
+    if (operands.length > expected && expected >= 1) {
+      const kept = operands.slice(0, expected - 1);
+      const quoted = `"${operands.slice(expected - 1).join(' ')}"`;
+      return `quote a name or text of several words: ${[command, ...kept, quoted].join(' ')}`;
+    }
+  }
+  return `see "${command} --help"`;
+}
+
 function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSink, env: NodeJS.ProcessEnv): number {
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     if (!sink.message) return 2; // help was shown because a subcommand is missing
-    const squadError = new SquadError('USAGE', sink.message, {
-      hint: `see "${sink.command ?? PROGRAM_NAME} --help"`,
-    });
+    const squadError = new SquadError('USAGE', sink.message, { hint: usageHint(sink, argv) });
     return printSquadError(squadError, argv, ui, env);
   }
   if (isSquadError(error)) return printSquadError(error, argv, ui, env);

@@ -64,7 +64,7 @@ export function buildProgram(version: string, ui: Ui, sink: UsageErrorSink, io: 
 
   configure(program)
     .description('Give a repository an AI agent team that GitHub Copilot runs.')
-    .version(version, '-v, --version', 'print the version')
+    .version(version, '-v, --version', 'print the version (-V too)')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .showSuggestionAfterError(true)
@@ -297,11 +297,21 @@ anything is written. Where each skill came from is recorded in .ai-team/skill-so
       await execute(opts, (ctx) => skillsUpdate({ name, ...(opts.agent ? { agent: String(opts.agent) } : {}), dryRun: opts.dryRun === true }, ctx));
     });
 
-  sub(program, 'teach [agent] [instruction]', 'teach an agent (or --team) a rule as a user-taught skill')
+  sub(program, 'teach [agent] [instruction]', 'teach an agent (or --team) a standing rule, or a procedure as a skill')
     .option('--team', 'teach the whole team (give only the instruction)')
-    .option('--name <slug>', 'skill name (default: derived from the instruction)')
-    .option('--dry-run', 'print the skill that would be written, write nothing')
+    .option('--rule', "a standing rule, whatever the wording: into the member's charter (--team: .ai-team/rules.md)")
+    .option('--skill', 'a procedure for some tasks, whatever the wording: a user-taught skill')
+    .option('--name <slug>', 'skill name (implies --skill; default: derived from the instruction)')
+    .option('--dry-run', 'print what would be written, write nothing')
     .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
+    .addHelpText(
+      'after',
+      `
+A standing rule ("always use tabs", "never commit to main", "use pnpm for installs", "prefer X",
+"avoid Y") holds in every task: it is added to the member's charter under "## Standing rules" (with
+--team, to .ai-team/rules.md), which every spawn sees; teaching it again changes nothing. A
+procedure (steps, a how-to, "when you release, …") becomes a skill members open when a task matches.`,
+    )
     .action(async (agent: string | undefined, instruction: string | undefined, opts: Opts) => {
       const { teach } = await import('../commands/teach.js');
       const args = [agent, instruction].filter((a): a is string => a !== undefined);
@@ -310,6 +320,8 @@ anything is written. Where each skill came from is recorded in .ai-team/skill-so
           {
             args,
             team: opts.team === true,
+            rule: opts.rule === true,
+            skill: opts.skill === true,
             ...(opts.name === undefined ? {} : { name: String(opts.name) }),
             dryRun: opts.dryRun === true,
           },

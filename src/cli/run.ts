@@ -92,6 +92,6 @@ export async function execute(
   ui: Ui,
   command: (ctx: CommandContext) => Promise<CommandResult>,
 ): Promise<0 | 1> {
-  const ctx = buildContext(options, io);
+  const ctx: CommandContext = { ...buildContext(options, io), note: (text) => ui.note(text) };
   return report(await command(ctx), ctx, ui);
 }

@@ -27,6 +27,8 @@ export interface CommandContext {
   lockWaitMs?: number;
   /** Who runs the command, for the usage log: the command line (default) or a tool of the MCP server. */
   via?: 'cli' | 'mcp';
+  /** A note for the user while the command runs (stderr), e.g. that it waits for the lock. */
+  note?: (text: string) => void;
   /** Read all of stdin (for `--task -`). */
   readStdin(): Promise<string>;
 }

@@ -9,14 +9,14 @@ import { defaultUniverseName, universes } from '../core/squad/casting.js';
 import { checkWritableDir, ensureWritableDir } from '../core/fs/fs-safe.js';
 import { readStateText } from '../core/fs/confined.js';
 import { applySteps, describeSteps } from '../core/squad/members.js';
-import { COORDINATOR_PATH, SCRIBE_AGENT, TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
+import { COORDINATOR_PATH, GITIGNORE_PATH, SCRIBE_AGENT, TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
 import { detectStack, planContextChange, type ContextChange, type ContextField } from '../core/squad/project-context.js';
 import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/squad/roles.js';
 import { applyMcpRegistration, parseMcpHosts, planMcpRegistration, type McpRegistration } from '../core/squad/mcp-register.js';
 import type { McpHostId } from '../core/skills/mcp.js';
 import { readCoordinatorStamp } from '../core/squad/coordinator.js';
 import { packageVersion } from '../core/fs/version.js';
-import { GITIGNORE_PATH, applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/squad/scaffold.js';
+import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/squad/scaffold.js';
 import { compareCodePoints, isMapping } from '../core/base/util.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { clearStaleLock } from '../core/fs/lock.js';
@@ -73,6 +73,7 @@ export interface InitData {
   universe: string;
   dryRun: boolean;
   gitattributesAdded: string[];
+  /** Lines appended to .gitignore: backups, interrupted runs' leftovers and the default export stay out of git. */
   gitignoreAdded: string[];
   /** The project context of an existing squad, changed by --project, --stack or --owner. */
   context?: {

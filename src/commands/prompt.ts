@@ -10,6 +10,7 @@ import { SPAWN_MODES, type SpawnMode } from '../core/base/spawn-modes.js';
 import { buildSpawnPrompt, type LeftOutSkill, type PromptSkill, type SpawnPromptTokens } from '../core/prompt/spawn-prompt.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { readTaskInput } from './task-input.js';
+import type { StandingRules } from '../core/squad/standing-rules.js';
 
 export interface PromptOptions {
   agent: string;
@@ -37,6 +38,8 @@ export interface PromptData {
   skillsLeftOut: LeftOutSkill[];
   mcp: McpRequirementRow[];
   mcpConfig: McpConfigSource[];
+  /** The standing rules in the prompt: the team's and the member's own. */
+  standingRules: StandingRules;
   warnings: string[];
   tokens: SpawnPromptTokens;
 }
@@ -71,6 +74,7 @@ export async function prompt(options: PromptOptions, ctx: CommandContext): Promi
     skillsLeftOut: built.skillsLeftOut,
     mcp: built.mcp,
     mcpConfig: built.mcpConfig,
+    standingRules: built.standingRules,
     warnings: built.warnings,
     tokens: built.tokens,
   };

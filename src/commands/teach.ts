@@ -1,9 +1,12 @@
 /**
- * `create-squad teach <agent> "<instruction>" [--name slug]` and
- * `create-squad teach --team "<instruction>"`: turn a user's instruction into a standard skill.
+ * `create-squad teach <agent> "<instruction>"` and `create-squad teach --team "<instruction>"`:
+ * a standing rule ("always use tabs") goes where every spawn sees it (the member's charter, or
+ * `.ai-team/rules.md` for the team); a procedure becomes a user-taught skill. `--rule` and
+ * `--skill` (or `--name`, which names a skill) choose instead of the classifier.
  */
 import { describeProfileChange, reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
 import { usageError } from '../core/base/errors.js';
+import { applyStandingRule, classifyInstruction, planStandingRule, requireInstructionContent, type InstructionKind } from '../core/squad/standing-rules.js';
 import { applyTeach, planTeach } from '../core/squad/teach.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
@@ -13,22 +16,99 @@ export interface TeachOptions {
   args: string[];
   team: boolean;
   name?: string;
+  /** `--rule`: a standing rule, whatever the classifier says. */
+  rule?: boolean;
+  /** `--skill`: a skill, whatever the classifier says. */
+  skill?: boolean;
   dryRun: boolean;
 }
 
-export interface TeachData {
-  name: string;
+interface TeachCommon {
   scope: 'team' | 'agent';
   agent?: string;
+  /** The file written (or that would be). */
   path: string;
+  /** Why the instruction was taken for a rule or a procedure. */
+  reason: string;
+  dryRun: boolean;
+}
+
+export interface TeachSkillData extends TeachCommon {
+  kind: 'skill';
+  name: string;
   description: string;
   /** What happened to the members' Copilot agents (.github/agents/). */
   agentProfiles: ProfileChangeReport[];
-  dryRun: boolean;
 }
+
+export interface TeachRuleData extends TeachCommon {
+  kind: 'rule';
+  /** The rule as written (one line). */
+  rule: string;
+  /** False when the rule was there already: nothing was (or would be) written. */
+  added: boolean;
+}
+
+export type TeachData = TeachSkillData | TeachRuleData;
 
 export async function teach(options: TeachOptions, ctx: CommandContext): Promise<CommandResult<TeachData>> {
   const { agentArg, instruction } = splitArgs(options);
+  requireInstructionContent(instruction);
+  const kind = classifyInstruction(instruction, forcedKind(options));
+  return kind.kind === 'rule' ? teachRule(options, ctx, agentArg, instruction, kind.reason) : teachSkill(options, ctx, agentArg, instruction, kind.reason);
+}
+
+function forcedKind(options: TeachOptions): InstructionKind | undefined {
+  if (options.rule && (options.skill || options.name !== undefined)) {
+    throw usageError(options.skill ? '--rule and --skill contradict each other' : '--name names a skill; a standing rule has none', 'give --rule for a standing rule, or --skill [--name <slug>] for a skill');
+  }
+  if (options.rule) return 'rule';
+  if (options.skill || options.name !== undefined) return 'procedure';
+  return undefined;
+}
+
+async function teachRule(options: TeachOptions, ctx: CommandContext, agentArg: string | undefined, instruction: string, reason: string): Promise<CommandResult<TeachData>> {
+  const plan = await underSquadLock(ctx, 'teach', options.dryRun, async () => {
+    const planned = planStandingRule(ctx.cwd, instruction, agentArg);
+    if (!options.dryRun) applyStandingRule(planned);
+    return planned;
+  });
+  const { agent } = plan;
+  const data: TeachRuleData = {
+    kind: 'rule',
+    scope: agent ? 'agent' : 'team',
+    ...(agent ? { agent: agent.name } : {}),
+    path: plan.path,
+    rule: plan.rule,
+    added: !plan.present,
+    reason,
+    dryRun: options.dryRun,
+  };
+  return {
+    data,
+    exitCode: 0,
+    render(ui) {
+      const who = agent ? agent.displayName : 'the whole team';
+      if (plan.present) {
+        ui.success(`${who === 'the whole team' ? 'The whole team' : who} already has this standing rule in ${plan.path}; nothing changed`);
+        return;
+      }
+      if (options.dryRun) {
+        ui.out(`Dry run: would add a standing rule for ${who} to ${plan.path} (${reason}):`);
+        ui.out(`  - ${plan.rule}`);
+        return;
+      }
+      ui.success(`Taught ${who} a standing rule: ${plan.path}`);
+      ui.out(`  - ${plan.rule}`);
+      ui.out(
+        `  Every spawn of ${agent ? agent.displayName : 'every member'} sees it (create-squad prompt shows it). ` +
+          'To teach a procedure for some tasks instead, run teach again with --skill.',
+      );
+    },
+  };
+}
+
+async function teachSkill(options: TeachOptions, ctx: CommandContext, agentArg: string | undefined, instruction: string, reason: string): Promise<CommandResult<TeachData>> {
   const plan = await underSquadLock(ctx, 'teach', options.dryRun, async () => {
     const planned = await planTeach(ctx.cwd, {
       instruction,
@@ -40,12 +120,14 @@ export async function teach(options: TeachOptions, ctx: CommandContext): Promise
   });
 
   const { agent, skill } = plan;
-  const data: TeachData = {
+  const data: TeachSkillData = {
+    kind: 'skill',
     name: skill.name,
     scope: agent ? 'agent' : 'team',
     ...(agent ? { agent: agent.name } : {}),
     path: plan.path,
     description: skill.description,
+    reason,
     agentProfiles: reportProfileChanges(plan.profile),
     dryRun: options.dryRun,
   };
@@ -63,7 +145,7 @@ export async function teach(options: TeachOptions, ctx: CommandContext): Promise
       }
       ui.success(`Taught ${who} "${skill.name}": ${plan.path}`);
       for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change)}`);
-      ui.out(`  Edit that file to refine the rule; agents read it when a task matches its description.`);
+      ui.out(`  Edit that file to refine it; members read it when a task matches its description. A rule for every task: teach again with --rule.`);
     },
   };
 }

@@ -10,7 +10,7 @@ import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/p
 import { requireSquad } from '../core/squad/roster.js';
 import { NEVER_WRITTEN, obstacleFix } from '../core/fs/obstacles.js';
 import { applyUpgrade, planUpgrade, type UpgradePlan } from '../core/squad/upgrade.js';
-import { GITIGNORE_PATH } from '../core/squad/scaffold.js';
+import { GITIGNORE_PATH } from '../core/base/paths.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { groupPaths, plural } from './format.js';

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE, acquireSquadLock, isStaleLock, readLockOwner } from '../../src/core/fs/lock.js';
 import { parseRoster } from '../../src/core/squad/roster.js';
 import { agentSkillDir, nativeTeamSkillDir, squadPaths } from '../../src/core/base/paths.js';
-import { BIN, cleanupTempDirs, hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
+import { BIN, cleanupTempDirs, cliResult, hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
@@ -21,7 +21,7 @@ function runAsync(args: string[], cwd: string): Promise<CliResult> {
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, json: <T,>() => JSON.parse(stdout) as T }));
+    child.on('close', (code) => resolve(cliResult(code ?? -1, stdout, stderr)));
   });
 }
 

@@ -43,7 +43,10 @@ describe('a squad over several days', () => {
     // Day one.
     await run(root, ['init', '--yes', '--project', 'A shop', '--stack', 'Node.js, Express', '--owner', 'Ada']);
     await run(root, ['hire', 'devops']);
-    await run(root, ['teach', 'fenster', 'Always use Tailwind CSS for styling']);
+    await run(root, ['teach', 'fenster', 'Always use Tailwind CSS for styling', '--skill']);
+    await run(root, ['teach', 'fenster', 'Use tabs for indentation']);
+    await run(root, ['teach', '--team', 'Never commit to main']);
+    expect(read(root, charterPath('fenster'))).toContain('## Standing rules');
     expect(roster(root)).toEqual(['Keaton:Lead', 'Fenster:Core Dev', 'Hockney:Tester', 'McManus:DevOps', 'Scribe:Session Logger']);
     expect(routing(root)).toEqual(['Keaton:Lead', 'Fenster:Core Dev', 'Hockney:Tester', 'McManus:DevOps', 'Scribe:Session Logger']);
 
@@ -84,6 +87,7 @@ describe('a squad over several days', () => {
     expect(parseProjectContext(read(root, squadPaths.team))).toEqual({ project: 'A shop', stack: 'Python, FastAPI', owner: 'Ada' });
     for (const member of ['keaton', 'fenster', 'hockney', 'mcmanus']) expect(read(root, charterPath(member))).toContain('- **Stack:** Python, FastAPI\n');
     expect(read(root, charterPath('fenster'))).toContain('# Fenster — Frontend Dev\n');
+    expect(read(root, charterPath('fenster'))).toContain('- Use tabs for indentation.\n');
 
     // Skills change at their source; one is no longer wanted.
     writeFiles(shared, { 'api-style/SKILL.md': validSkill('api-style', 'Use when designing HTTP APIs (v2).') });
@@ -107,6 +111,10 @@ describe('a squad over several days', () => {
     expect(roster(target)).toEqual(roster(root));
     expect(routing(target)).toEqual(routing(root));
     expect(read(target, charterPath('fenster'))).toBe(read(root, charterPath('fenster')));
+    expect(read(target, squadPaths.rules)).toBe(read(root, squadPaths.rules));
+    const prompt = (await run(target, ['prompt', 'fenster', '--task', 'style the cart'])).stdout;
+    expect(prompt).toContain('- Never commit to main.');
+    expect(prompt).toContain('- Use tabs for indentation.');
     expect(await skills(target, 'mcmanus')).toEqual(await skills(root, 'mcmanus'));
     expect(await skills(target, 'fenster')).toEqual(await skills(root, 'fenster'));
   });

@@ -86,7 +86,7 @@ describe.skipIf(skipReason !== undefined)(`init in a real terminal${skipReason ?
       ['What are you building?', [`A recipe planner${ENTER}`]],
       ['Which stack?', ['\u0003']],
     ]);
-    expect(code, output).toBe(1);
+    expect(code, output).toBe(130);
     expect(output).toContain('✗ init cancelled; nothing was written');
     expect(fs.existsSync(path.join(root, 'app'))).toBe(false);
     expect(fs.readdirSync(root)).toEqual(['.git']);

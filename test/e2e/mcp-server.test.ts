@@ -266,11 +266,11 @@ describe('the MCP server: the squad commands as tools', () => {
     const root = mcpSquad();
     const client = await connect(root, tempDir());
     const before = hashTree(root);
-    const dry = structured<{ dryRun: boolean; path: string }>(await call(client, 'teach', { agent: 'fenster', instruction: 'Always use Tailwind CSS for styling', dryRun: true }));
+    const dry = structured<{ dryRun: boolean; path: string }>(await call(client, 'teach', { agent: 'fenster', instruction: 'Always use Tailwind CSS for styling', kind: 'skill', dryRun: true }));
     expect(dry.dryRun).toBe(true);
     expect(hashTree(root)).toBe(before);
 
-    const taught = structured<{ ok: boolean; name: string; scope: string; path: string }>(await call(client, 'teach', { agent: 'fenster', instruction: 'Always use Tailwind CSS for styling' }));
+    const taught = structured<{ ok: boolean; name: string; scope: string; path: string }>(await call(client, 'teach', { agent: 'fenster', instruction: 'Always use Tailwind CSS for styling', kind: 'skill' }));
     expect(taught).toMatchObject({ ok: true, scope: 'agent', path: dry.path });
     expect(fs.existsSync(path.join(root, taught.path))).toBe(true);
     expect(fs.existsSync(path.join(root, '.create-squad.lock'))).toBe(false);
@@ -279,6 +279,8 @@ describe('the MCP server: the squad commands as tools', () => {
 
     const team = structured<{ scope: string }>(await call(client, 'teach', { team: true, instruction: 'Squash-merge every pull request', name: 'merge-policy' }));
     expect(team.scope).toBe('team');
+    const rule = structured<{ kind: string; rule: string; path: string }>(await call(client, 'teach', { agent: 'fenster', instruction: 'Never commit to main' }));
+    expect(rule).toMatchObject({ ok: true, kind: 'rule', rule: 'Never commit to main.', path: '.ai-team/agents/fenster/charter.md' });
     expect(failure(await call(client, 'teach', { instruction: 'Be nice' }))).toMatch(/^USAGE: missing the member to teach/);
     expect(failure(await call(client, 'teach', { agent: 'fenster', team: true, instruction: 'Be nice' }))).toMatch(/^USAGE: /);
   });

@@ -3,13 +3,15 @@
  * bin/ and the bundle, exit codes, stdin, a closed pipe, a real SIGKILL in the middle of a write
  * sequence). Everything else drives the same `main` in-process (test/helpers/cli.ts).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentSkillDir, squadPaths } from '../../src/core/base/paths.js';
 import { REPO_ROOT, BIN, cleanupTempDirs, hashTree, listFiles, runCli, runCliProcess, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { debris, sourceSquad } from '../helpers/portable.js';
+import { LOCK_FILE } from '../../src/core/fs/lock.js';
 
 afterAll(cleanupTempDirs);
 
@@ -125,5 +127,36 @@ describe('killed by SIGKILL in the middle of its writes, then run again', () => 
       hashTree(path.join(source, agentSkillDir('fenster', 'react-component-patterns'))),
     );
     expect(fs.existsSync(path.join(target, squadPaths.team))).toBe(true);
+  });
+});
+
+describe('interrupted with Ctrl-C (SIGINT)', () => {
+  it('exits 130, writes nothing, and leaves the lock as it found it', async () => {
+    const root = tempRepo();
+    expect(runCliProcess(['init', '--yes'], { cwd: root }).code).toBe(0);
+    // Another create-squad (a live process) holds the lock; teach waits for it.
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore' });
+    try {
+      const lock = path.join(root, LOCK_FILE);
+      const owner = JSON.stringify({ pid: holder.pid, host: os.hostname(), command: 'hire', started: new Date().toISOString() });
+      fs.writeFileSync(lock, owner);
+      const before = hashTree(root);
+      const child = spawn(process.execPath, [BIN, 'teach', '--team', 'Never commit to main', '--wait', '600'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+      // It says when it starts waiting: from then on a Ctrl-C reaches its handler.
+      await new Promise<void>((resolve) => {
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.includes('waiting for it to finish')) resolve();
+        });
+      });
+      child.kill('SIGINT');
+      expect(await exited).toEqual({ code: 130, signal: null });
+      expect(fs.readFileSync(lock, 'utf8')).toBe(owner);
+      expect(hashTree(root)).toBe(before);
+    } finally {
+      holder.kill();
+    }
   });
 });

@@ -286,7 +286,7 @@ describe('skills add', () => {
 describe('teach', () => {
   it('creates a valid user-taught skill for an agent', async () => {
     const cwd = squadRepo();
-    const result = await runCli(['teach', 'fenster', 'Always use Tailwind CSS for styling', '--json'], { cwd });
+    const result = await runCli(['teach', 'fenster', 'Always use Tailwind CSS for styling', '--skill', '--json'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     const data = result.json<{ name: string; path: string }>();
     expect(data).toMatchObject({ name: 'tailwind-css-styling', scope: 'agent', agent: 'fenster' });

@@ -5,8 +5,7 @@ import { readCoordinatorStamp } from '../../src/core/squad/coordinator.js';
 import { sha256 } from '../../src/core/fs/fs-safe.js';
 import { parseManifest } from '../../src/core/squad/manifest.js';
 import { shippedOwnedFiles, type OwnedFile } from '../../src/core/squad/owned.js';
-import { COORDINATOR_PATH, TEAM_SKILLS_DIR, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
-import { GITIGNORE_PATH } from '../../src/core/squad/scaffold.js';
+import { COORDINATOR_PATH, GITIGNORE_PATH, TEAM_SKILLS_DIR, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
 import { packageVersion } from '../../src/core/fs/version.js';
 import type { UpgradeData } from '../../src/commands/upgrade.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
@@ -139,7 +138,7 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     expect(real.backedUp.map((b) => b.path)).toEqual([V001_EDITS.template, COORDINATOR_PATH, afterUpgrade(V001_EDITS.skill)]);
     for (const b of real.backedUp) expect(b.backup).toMatch(new RegExp(`^\\.ai-team/backups/[0-9T-]+Z/${b.path.replace(/\./g, '\\.')}$`));
     expect(real.skipped).toEqual([{ path: afterUpgrade(V001_EDITS.reference), reason: expect.stringMatching(/^edited by you/) }]);
-    expect(real.migrations.map((m) => `${m.version} ${m.id}`)).toEqual(['0.1.0 state-folders', '0.1.0 gitattributes-union', '0.1.0 gitignore-local', '0.1.0 team-skills-native', '0.1.0 builtin-skills-native']);
+    expect(real.migrations.map((m) => `${m.version} ${m.id}`)).toEqual(['0.1.0 state-folders', '0.1.0 gitattributes-union', '0.1.0 gitignore-hygiene', '0.1.0 team-skills-native', '0.1.0 builtin-skills-native']);
 
     const second = await upgradeJson(root);
     expect(second).toMatchObject({ upToDate: true, from: VERSION, to: VERSION, created: [], replaced: [], backedUp: [], migrations: [] });

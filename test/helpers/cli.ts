@@ -27,7 +27,10 @@ export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** The whole JSON document on stdout (`--json`). */
   json<T = Record<string, unknown>>(): T;
+  /** The command's data in the JSON document on stdout (`--json`). */
+  data<T = Record<string, unknown>>(): T;
 }
 
 export interface RunOptions {
@@ -48,12 +51,16 @@ function runEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessE
   return env as NodeJS.ProcessEnv;
 }
 
-function result(code: number, stdout: string, stderr: string): CliResult {
+/** A run's outcome, as the helpers give it. */
+export function cliResult(code: number, stdout: string, stderr: string): CliResult {
   return {
     code,
     stdout,
     stderr,
     json<T>() {
+      return JSON.parse(stdout) as T;
+    },
+    data<T>() {
       return JSON.parse(stdout) as T;
     },
   };
@@ -84,7 +91,7 @@ export async function runCli(args: string[], options: RunOptions): Promise<CliRe
   const stderr = new Capture();
   const ui = createUi({ stdout, stderr, env });
   const io: Io = { cwd: options.cwd, env, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => options.input ?? '' };
-  if (crashAfter === undefined) return result(await main(args, ui, io), stdout.text, stderr.text);
+  if (crashAfter === undefined) return cliResult(await main(args, ui, io), stdout.text, stderr.text);
 
   let snapshot: Snapshot | undefined;
   observeWrites((count) => {
@@ -97,10 +104,10 @@ export async function runCli(args: string[], options: RunOptions): Promise<CliRe
   } finally {
     observeWrites(undefined);
   }
-  if (snapshot === undefined) return result(code, stdout.text, stderr.text);
+  if (snapshot === undefined) return cliResult(code, stdout.text, stderr.text);
   restoreSnapshot(options.cwd, snapshot);
   markLockOwnerDead(options.cwd);
-  return result(-1, stdout.text, stderr.text);
+  return cliResult(-1, stdout.text, stderr.text);
 }
 
 /** One entry of a folder tree as a snapshot holds it. */
@@ -198,7 +205,7 @@ export function runCliProcess(args: string[], options: ProcessRunOptions): CliRe
     ...(options.timeout === undefined ? {} : { timeout: options.timeout, killSignal: 'SIGKILL' as const }),
   });
   if (run.error) throw run.error;
-  return result(run.status ?? -1, run.stdout, run.stderr);
+  return cliResult(run.status ?? -1, run.stdout, run.stderr);
 }
 
 const made: string[] = [];

@@ -1,7 +1,6 @@
 /** The files `init` creates besides the squad-owned ones, for the given member folders. */
 import { memberProfilePath } from '../../src/core/squad/agents/member-profile.js';
-import { charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
-import { GITIGNORE_PATH } from '../../src/core/squad/scaffold.js';
+import { GITIGNORE_PATH, charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
 
 export function teamStateLayout(members: string[]): string[] {
   return [

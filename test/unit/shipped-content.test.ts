@@ -3,6 +3,7 @@
  * (`templates/skills/squad-*`). These are product content, so they get the same checks users'
  * files get, plus the limits and cross-references the product depends on.
  */
+import { STANDING_RULES_HEADING } from '../../src/core/squad/standing-rules.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -366,6 +367,7 @@ describe('coordinator and built-in skills describe the files create-squad writes
       templates.flatMap((name) => [...fs.readFileSync(templatePath(`squad/${name}`), 'utf8').matchAll(/^#+ ([A-Z][A-Za-z ]*)$/gm)].map((m) => m[1]!)),
     );
     headings.add('Alumni'); // the heading squad-team-changes tells the coordinator to add
+    headings.add(STANDING_RULES_HEADING.replace(/^## /, '')); // the section teach adds to a charter
     for (const [source, text] of shipped) {
       for (const match of text.matchAll(/["`]## ([A-Z][A-Za-z ]*)["`]/g)) expect(headings.has(match[1]!), `${source}: ## ${match[1]}`).toBe(true);
     }

@@ -78,7 +78,7 @@ describe('planTeach / applyTeach', () => {
     const before = hashTree(root);
     const plan = await planTeach(root, { agent: 'Fenster', instruction: 'Always use Tailwind CSS', date: new Date('2026-11-22T10:00:00Z') });
     expect(plan).toMatchObject({ dir: agentSkillDir('fenster', 'tailwind-css'), path: `${agentSkillDir('fenster', 'tailwind-css')}/${SKILL_FILE}`, agent: { name: 'fenster' } });
-    expect(plan.skill.description).toBe('User-taught rule: Always use Tailwind CSS. Apply it whenever a task touches tailwind css.');
+    expect(plan.skill.description).toBe('User-taught procedure: Always use Tailwind CSS. Use it for tasks that involve tailwind css.');
     expect(hashTree(root)).toBe(before);
     applyTeach(plan);
     expect(fs.readFileSync(path.join(root, plan.path), 'utf8')).toBe(plan.skill.content);

@@ -19,7 +19,7 @@ export interface SquadServerOptions {
   scriptLimits?: Partial<ScriptLimits>;
 }
 
-const INSTRUCTIONS = `Tools for this repository's squad (create-squad). To work on a task: route it (route) or pick a member, find the skills that fit (list_skills with the task as query), read them (read_skill; its file list names the references, scripts and assets you can read next), then spawn the member with the prompt from build_spawn_prompt. teach records a rule as a skill; validate_skill checks skills. run_skill_script runs a skill's script, and test_skill its tests, only when ${SKILLS_ALLOWLIST_PATH} allows it.`;
+const INSTRUCTIONS = `Tools for this repository's squad (create-squad). To work on a task: route it (route) or pick a member, find the skills that fit (list_skills with the task as query), read them (read_skill; its file list names the references, scripts and assets you can read next), then spawn the member with the prompt from build_spawn_prompt. teach records a standing rule (every spawn sees it) or a procedure (a skill); validate_skill checks skills. run_skill_script runs a skill's script, and test_skill its tests, only when ${SKILLS_ALLOWLIST_PATH} allows it.`;
 
 /** A server for the squad that `ctx` points at; connect it to a transport to serve. */
 export function createSquadMcpServer(ctx: CommandContext, options: SquadServerOptions = {}): McpServer {

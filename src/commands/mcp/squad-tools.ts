@@ -87,28 +87,33 @@ export function registerSquadTools(server: McpServer, tools: ToolContext): void 
     {
       title: 'Teach a rule',
       description:
-        'Turn an instruction into a skill, for one member or for the whole team, as "create-squad teach" does (it holds the squad lock while it writes). Give "agent", or "team": true.',
+        'Teach one member or the whole team, as "create-squad teach" does (it holds the squad lock while it writes): a standing rule ("always …", "never …") goes where every spawn sees it, a procedure becomes a skill. Give "agent", or "team": true.',
       inputSchema: {
         instruction: z.string().min(1).max(64 * 1024).describe('The rule, in the user\'s words ("always use Tailwind CSS").'),
         agent: z.string().min(1).max(100).optional().describe('The member to teach (folder or roster name).'),
         team: z.boolean().optional().describe('Teach the whole team instead of one member.'),
-        name: z.string().min(1).max(64).optional().describe('The skill name (default: derived from the instruction).'),
-        dryRun: z.boolean().optional().describe('Return the skill that would be written, write nothing.'),
+        name: z.string().min(1).max(64).optional().describe('The skill name (default: derived from the instruction); implies kind "skill".'),
+        kind: z.enum(['rule', 'skill']).optional().describe('"rule": a standing rule every spawn sees; "skill": a procedure for some tasks (default: told from the wording).'),
+        dryRun: z.boolean().optional().describe('Return what would be written, write nothing.'),
       },
       outputSchema: z.looseObject({
         ...okOutput,
-        name: z.string(),
+        kind: z.enum(['rule', 'skill']),
+        name: z.string().optional(),
+        rule: z.string().optional(),
         scope: z.enum(['team', 'agent']),
         path: z.string(),
-        description: z.string(),
+        description: z.string().optional(),
         dryRun: z.boolean(),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    ({ instruction, agent, team, name, dryRun }) =>
+    ({ instruction, agent, team, name, kind, dryRun }) =>
       answer(async () => {
         const args = teachArguments(instruction, agent, team === true);
-        const result = await tools.oneAtATime(() => teach({ args, team: team === true, ...(name === undefined ? {} : { name }), dryRun: dryRun === true }, ctx));
+        const result = await tools.oneAtATime(() =>
+          teach({ args, team: team === true, ...(name === undefined ? {} : { name }), rule: kind === 'rule', skill: kind === 'skill', dryRun: dryRun === true }, ctx),
+        );
         return { structured: jsonDocument(result) };
       }),
   );

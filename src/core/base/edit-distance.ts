@@ -28,3 +28,14 @@ export function closestMatch(word: string, candidates: readonly string[], maxDis
   }
   return best;
 }
+
+/**
+ * ` (did you mean "x"?)` for the candidate nearest to `wanted` (case aside, within two edits, or a
+ * third of the word for long ones), or '' when none is near: the end of an "unknown name" message.
+ */
+export function didYouMean(wanted: string, candidates: readonly string[]): string {
+  const word = wanted.trim();
+  if (!word) return '';
+  const match = closestMatch(word, [...new Set(candidates)], Math.max(2, Math.floor(word.length / 3)));
+  return match === undefined || match.toLowerCase() === word.toLowerCase() ? '' : ` (did you mean "${match}"?)`;
+}

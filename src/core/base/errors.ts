@@ -53,9 +53,9 @@ export class SquadError extends Error {
     this.line = options.line;
   }
 
-  /** Exit code the CLI uses for this error: 2 for usage errors, 1 otherwise. */
-  get exitCode(): 1 | 2 {
-    return this.code === 'USAGE' ? 2 : 1;
+  /** Exit code the CLI uses for this error: 2 for usage errors, 130 when the user interrupted (Ctrl-C), 1 otherwise. */
+  get exitCode(): 1 | 2 | 130 {
+    return this.code === 'USAGE' ? 2 : this.code === 'ABORTED' ? 130 : 1;
   }
 
   toJSON(): { code: SquadErrorCode; message: string; hint?: string; file?: string; line?: number } {

@@ -14,7 +14,9 @@ export const ORIGINAL_SQUAD_DIR = '.squad';
 export const TEMPLATES_COPY_DIR = '.ai-team-templates';
 export const COORDINATOR_PATH = '.github/agents/squad.agent.md';
 export const GITATTRIBUTES_PATH = '.gitattributes';
-/** Where the ignore rules for the squad's local files go (see GITIGNORE_RULES in squad/scaffold.ts). */
+/** What `export` writes when no --out is given (in the repository; .gitignore keeps it out of git). */
+export const DEFAULT_EXPORT_FILE = 'squad-export.squad';
+/** The repository's own .gitignore: create-squad only appends its ignore rules (scaffold.ts). */
 export const GITIGNORE_PATH = '.gitignore';
 
 export const SKILL_FILE = 'SKILL.md';
@@ -73,6 +75,8 @@ export const squadPaths = {
   team: `${AI_TEAM_DIR}/team.md`,
   routing: `${AI_TEAM_DIR}/routing.md`,
   decisions: `${AI_TEAM_DIR}/decisions.md`,
+  /** The team's standing rules (`teach --team --rule`): every spawn sees them. */
+  rules: `${AI_TEAM_DIR}/rules.md`,
   decisionsInbox: `${AI_TEAM_DIR}/decisions/inbox`,
   ceremonies: `${AI_TEAM_DIR}/ceremonies.md`,
   casting: `${AI_TEAM_DIR}/casting`,

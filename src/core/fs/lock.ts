@@ -38,6 +38,8 @@ export interface LockOptions {
   command: string;
   /** Wait up to this many milliseconds for the lock instead of refusing at once. */
   waitMs?: number;
+  /** Told once, when the lock is taken and the wait begins: what holds it. */
+  onWait?: (holder: string) => void;
 }
 
 export interface SquadLock {
@@ -91,6 +93,7 @@ export function isStaleLock(lockPath: string, owner: LockOwner | undefined, now 
 export async function acquireSquadLock(root: string, options: LockOptions): Promise<SquadLock> {
   const lockPath = path.join(root, LOCK_FILE);
   const deadline = Date.now() + (options.waitMs ?? 0);
+  let waiting = false;
   for (;;) {
     if (tryCreate(lockPath, options.command)) return heldLock(lockPath);
     const owner = readLockOwner(lockPath);
@@ -100,6 +103,10 @@ export async function acquireSquadLock(root: string, options: LockOptions): Prom
       continue;
     }
     if (Date.now() >= deadline) throw lockedError(owner, options.waitMs !== undefined && options.waitMs > 0);
+    if (!waiting) {
+      waiting = true;
+      options.onWait?.(`another create-squad is writing here${holderText(owner)}; waiting for it to finish (Ctrl-C stops)`);
+    }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
@@ -213,8 +220,12 @@ function sameOwner(a: LockOwner | undefined, b: LockOwner | undefined): boolean 
   return a.pid === b.pid && a.host === b.host && a.started === b.started;
 }
 
+function holderText(owner: LockOwner | undefined): string {
+  return owner ? ` (pid ${owner.pid}${owner.host === os.hostname() ? '' : ` on ${owner.host}`}, ${owner.command})` : '';
+}
+
 function lockedError(owner: LockOwner | undefined, waited: boolean): SquadError {
-  const who = owner ? ` (pid ${owner.pid}${owner.host === os.hostname() ? '' : ` on ${owner.host}`}, ${owner.command})` : '';
+  const who = holderText(owner);
   return new SquadError('LOCKED', `another create-squad is writing here${who}${waited ? ' and did not finish in time' : ''}`, {
     hint: waited
       ? `wait for it to finish; if no create-squad is running, remove ${LOCK_FILE}`

@@ -72,6 +72,7 @@ import { planBuiltinSkillMoves, planTeamSkillMoves } from '../squad/migrations.j
 import { MAX_NAME_LENGTH } from '../base/names.js';
 import { countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles } from '../squad/owned.js';
 import {
+  GITIGNORE_PATH,
   AI_TEAM_DIR,
   GITATTRIBUTES_PATH,
   IMPORT_STAGING_PATTERN,
@@ -94,7 +95,7 @@ import {
   aiTeamSkillDir,
 } from '../base/paths.js';
 import { listAgents, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad, retargetRosterCharters, type RosterMember } from '../squad/roster.js';
-import { GITIGNORE_PATH, SCRIBE_MEMBER, parseProjectContext, planGitattributes, planGitignore, decideScaffold, planOwnedFiles, renderMemberFiles, type PlannedFile } from '../squad/scaffold.js';
+import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, planGitignore, decideScaffold, planOwnedFiles, renderMemberFiles, type PlannedFile } from '../squad/scaffold.js';
 import { scaffoldStateFromFiles } from '../squad/scaffold-state.js';
 import { parseSkill } from '../skills/skill.js';
 import { skillFields } from '../skills/skill-fields.js';

@@ -3,7 +3,7 @@
  *
  *   { "squad_format_version": "1.1", "exported_at": ISO-8601, "exported_by": "create-squad@x.y.z",
  *     "source": { "project": "…" },
- *     "team": { "team_md", "routing_md", "ceremonies_md" },
+ *     "team": { "team_md", "routing_md", "ceremonies_md", "rules_md" },
  *     "casting": { "policy", "registry", "history" },                  (the JSON of the casting files)
  *     "agents": { "<name>": { "charter", "history": { "portable", "project" }, "skills": { "<skill>": SKILL } } },
  *     "team_skills": { "<skill>": SKILL } }
@@ -36,7 +36,7 @@ import { SKILL_RESOURCE_DIRS, squadPaths } from '../base/paths.js';
 export const SQUAD_FORMAT_VERSION = '1.1';
 /** The original Squad's export format, read (never written). */
 export const LEGACY_FORMAT_VERSION = '1.0';
-export const DEFAULT_EXPORT_FILE = 'squad-export.squad';
+export { DEFAULT_EXPORT_FILE } from '../base/paths.js';
 
 const MiB = 1024 * 1024;
 
@@ -102,7 +102,7 @@ export interface SquadAgent {
 }
 
 /** The files of `team`, by key: where each one lives in a squad. */
-export const TEAM_FILES = { team_md: squadPaths.team, routing_md: squadPaths.routing, ceremonies_md: squadPaths.ceremonies } as const;
+export const TEAM_FILES = { team_md: squadPaths.team, routing_md: squadPaths.routing, ceremonies_md: squadPaths.ceremonies, rules_md: squadPaths.rules } as const;
 /** The files of `casting`, by key. */
 export const CASTING_FILES = { policy: squadPaths.castingPolicy, registry: squadPaths.castingRegistry, history: squadPaths.castingHistory } as const;
 export type TeamFileKey = keyof typeof TEAM_FILES;

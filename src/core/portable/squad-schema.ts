@@ -116,6 +116,7 @@ export const squadDocumentSchema = lazySchema(() =>
               team_md: optionalText('.ai-team/team.md'),
               routing_md: optionalText('.ai-team/routing.md'),
               ceremonies_md: optionalText('.ai-team/ceremonies.md'),
+              rules_md: optionalText('.ai-team/rules.md'),
             },
             'the team files',
           ),

@@ -1,10 +1,10 @@
 /**
  * Spawn prompts: the text the coordinator gives Copilot's task tool to start one member.
  *
- * standard:    identity → charter → <available_skills> → MCP requirements → history and decisions
+ * standard:    identity → charter (with the member's standing rules) → the team's standing rules → <available_skills> → MCP requirements → history and decisions
  *              pointers → after-work instructions → task. Skills are listed from frontmatter only,
  *              within a token budget (skill-budget.ts) that lifts only on request.
- * lightweight: identity → the relevant skills' bodies inlined → the other candidate skills, one
+ * lightweight: identity → standing rules (the team's, the member's) → the relevant skills' bodies inlined → the other candidate skills, one
  *              line each → their MCP requirements → task → a one-line history note afterwards.
  *              Refused (standard instead) for architecture decisions, multi-agent work, or when no
  *              skill clearly wins (skillConfidence).
@@ -30,6 +30,7 @@ import {
   squadPaths,
 } from '../base/paths.js';
 import { listAgents, requireAgent } from '../squad/roster.js';
+import { TEAM_RULES_PATH, readStandingRules, type StandingRules } from '../squad/standing-rules.js';
 import { detectBroadTask, otherMemberNames, promptableSkills } from '../squad/route.js';
 import { DEFAULT_SKILLS_BUDGET } from '../base/prompt-limits.js';
 import { selectListedSkills, type LeftOutReason } from './skill-budget.js';
@@ -115,6 +116,8 @@ export interface SpawnPrompt {
   mcp: McpRequirementRow[];
   /** The MCP configuration files checked; none when no skill in the prompt declares a server. */
   mcpConfig: McpConfigSource[];
+  /** The standing rules the prompt carries: the team's (.ai-team/rules.md) and the member's own (its charter). */
+  standingRules: StandingRules;
   warnings: string[];
   tokens: SpawnPromptTokens;
 }
@@ -181,6 +184,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
     mode === 'standard'
       ? renderAvailableSkills(shown.map((s) => ({ name: s.name, description: s.description ?? '', location: s.location })))
       : '';
+  const standingRules = readStandingRules(root, agent);
   const common = {
     agent,
     name: member.displayName,
@@ -198,6 +202,8 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
           charter,
           charterMissing: charterText === undefined,
           charterPath: charterFile,
+          teamRules: standingRules.team,
+          teamRulesPath: TEAM_RULES_PATH,
           skillsBlock,
           leftOutCount: listing?.leftOut.length ?? 0,
           agentSkillsDir: agentSkillsDir(agent),
@@ -207,6 +213,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
         })
       : await renderTemplate(SPAWN_TEMPLATES.lightweight, {
           ...common,
+          standingRules: [...standingRules.team, ...standingRules.member],
           skills: inlined.map(({ skill, body, notInlined }) => ({
             name: skill.name,
             location: skill.location,
@@ -233,6 +240,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
     skillsLeftOut: (listing?.leftOut ?? []).map((s) => ({ name: s.name, location: s.location, reason: 'over-budget' as const })),
     mcp,
     mcpConfig: detection?.sources ?? [],
+    standingRules,
     warnings,
     tokens: {
       charter: estimateTokens(charter),

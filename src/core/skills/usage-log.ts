@@ -19,7 +19,7 @@ import fs from 'node:fs';
 /** The log: JSON Lines, local, never committed (the ignore rule is USAGE_LOG_IGNORE_RULE). */
 export const USAGE_LOG_PATH = `${squadPaths.root}/usage-log.jsonl`;
 /** The .gitignore rule that keeps the log out of git. */
-export const USAGE_LOG_IGNORE_RULE = USAGE_LOG_PATH;
+export const USAGE_LOG_IGNORE_RULE = `/${USAGE_LOG_PATH}`;
 /** The setting file that turns the log on for a repository: {"enabled": true}. */
 export const USAGE_LOG_SETTING_PATH = `${squadPaths.root}/usage-log.json`;
 export const USAGE_LOG_ENV = 'CREATE_SQUAD_USAGE_LOG';

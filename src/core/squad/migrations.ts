@@ -14,8 +14,8 @@
 import fs from 'node:fs';
 import { existsInside, isFile, readDirNames } from '../fs/fs-safe.js';
 import { installedBuiltinSkills } from './owned.js';
-import { MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, SKILL_FILE, nativeTeamSkillDir, resolveIn, squadPaths, aiTeamSkillDir } from '../base/paths.js';
-import { GITIGNORE_PATH, KEEP_FILE, KEEP_FOLDERS, planGitattributes, planGitignore } from './scaffold.js';
+import { GITIGNORE_PATH, MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, SKILL_FILE, nativeTeamSkillDir, resolveIn, squadPaths, aiTeamSkillDir } from '../base/paths.js';
+import { KEEP_FILE, KEEP_FOLDERS, planGitattributes, planGitignore } from './scaffold.js';
 import { compareVersions } from '../fs/version.js';
 
 export interface MigrationWrite {
@@ -88,8 +88,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: '0.1.0',
-    id: 'gitignore-local',
-    description: "add the ignore rules for the squad's local files (the usage log) to .gitignore",
+    id: 'gitignore-hygiene',
+    description: 'add ignore rules to .gitignore for the backups, what interrupted runs leave, the local usage log and the default export file',
     async plan(root) {
       const planned = await planGitignore(root);
       return {

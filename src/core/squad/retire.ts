@@ -13,6 +13,7 @@
  * Both are planned from what is on disk, so a rerun after a kill at any write finishes the job,
  * and a run over a finished one changes nothing.
  */
+import { didYouMean } from '../base/edit-distance.js';
 import { adoptRoster, appendCasting, readCasting } from './casting.js';
 import { readStateText } from '../fs/confined.js';
 import { SquadError } from '../base/errors.js';
@@ -67,7 +68,8 @@ function ref(member: RosterMember): MemberRef {
 
 function unknownMember(wanted: string, roster: readonly RosterMember[], what = 'member'): SquadError {
   const names = roster.filter((m) => m.name !== SCRIBE_AGENT).map((m) => m.name);
-  return new SquadError('UNKNOWN_AGENT', `no ${what} named "${wanted}" in this squad`, {
+  const near = didYouMean(wanted, roster.filter((m) => m.name !== SCRIBE_AGENT).flatMap((m) => [m.name, m.displayName]));
+  return new SquadError('UNKNOWN_AGENT', `no ${what} named "${wanted}" in this squad${near}`, {
     hint: names.length ? `members: ${names.join(', ')} (see "create-squad members")` : 'the squad has no members; add one with "create-squad hire <role>"',
   });
 }
@@ -193,7 +195,7 @@ export async function planRehire(root: string, wanted: string, now = new Date())
   const alumnus = findAlumnus(root, teamText, wanted);
   if (!alumnus || alumnus.folder === '') {
     const retired = lines.map((line) => line.name);
-    throw new SquadError('UNKNOWN_AGENT', `no retired member named "${wanted}" in this squad`, {
+    throw new SquadError('UNKNOWN_AGENT', `no retired member named "${wanted}" in this squad${didYouMean(wanted, retired)}`, {
       hint: retired.length ? `retired: ${retired.join(', ')}` : 'nobody has retired; see "create-squad members"',
     });
   }

@@ -8,6 +8,7 @@
  * the user is told to review what it says the member owns. A routing row's work type is changed
  * only while it is the old role's own wording.
  */
+import { didYouMean } from '../base/edit-distance.js';
 import { readCasting, serializeCasting } from './casting.js';
 import { readStateText } from '../fs/confined.js';
 import { SquadError } from '../base/errors.js';
@@ -112,7 +113,8 @@ export async function planRoleChange(root: string, wanted: string, typed: string
   const roster = parseRoster(teamText);
   const member = roster.find((m) => isNamed(m, wanted));
   if (!member) {
-    throw new SquadError('UNKNOWN_AGENT', `no member named "${wanted}" in this squad`, {
+    const near = didYouMean(wanted, roster.filter((m) => m.name !== SCRIBE_AGENT).flatMap((m) => [m.name, m.displayName]));
+    throw new SquadError('UNKNOWN_AGENT', `no member named "${wanted}" in this squad${near}`, {
       hint: `members: ${roster.filter((m) => m.name !== SCRIBE_AGENT).map((m) => m.name).join(', ') || '(none)'} (see "create-squad members")`,
     });
   }

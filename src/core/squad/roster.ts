@@ -16,6 +16,7 @@
  * can be routed to for a decision) but has no folder and is never spawned. Other sections (Issue
  * Source, Project Board, …) are left as they are.
  */
+import { didYouMean } from '../base/edit-distance.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readStateText } from '../fs/confined.js';
@@ -312,7 +313,8 @@ export function requireAgent(root: string, wanted: string): Agent {
     });
   }
   const known = agents.map((agent) => agent.name);
-  throw new SquadError('UNKNOWN_AGENT', `no agent named "${wanted}" in this squad`, {
+  const near = didYouMean(wanted, agents.flatMap((agent) => [agent.name, agent.displayName]));
+  throw new SquadError('UNKNOWN_AGENT', `no agent named "${wanted}" in this squad${near}`, {
     hint: known.length
       ? `agents: ${known.join(', ')}`
       : `the squad has no members yet; add one with "create-squad hire <role>"`,

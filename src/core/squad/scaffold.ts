@@ -39,7 +39,22 @@ import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { tableRecords, type TableRecord } from '../base/md-table.js';
 import { folderNameProblem } from '../base/names.js';
 import { isShippedContent, ownedFilesIn, type OwnedFile } from './owned.js';
-import { GITIGNORE_PATH, SCRIBE_AGENT, agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, resolveIn, squadPaths, stateTemplate } from '../base/paths.js';
+import {
+  DEFAULT_EXPORT_FILE,
+  GITIGNORE_PATH,
+  IMPORT_STAGING_PREFIX,
+  SCRIBE_AGENT,
+  SKILL_STAGING_PREFIX,
+  agentDir,
+  alumniDir,
+  charterPath,
+  decisionInboxPath,
+  historyPath,
+  resolveIn,
+  squadPaths,
+  stateTemplate,
+} from '../base/paths.js';
+import { LOCK_FILE } from '../fs/lock.js';
 import { checkRoleList, defaultRoles, findRolePreset } from './roles.js';
 import { isRosterHeader, parseRoster } from './roster.js';
 import { renderTemplate } from '../fs/templates.js';
@@ -63,12 +78,6 @@ export const STATE_TEMPLATES = {
 } as const;
 export const GITATTRIBUTES_TEMPLATE = 'init/gitattributes.hbs';
 export const GITIGNORE_TEMPLATE = 'init/gitignore.hbs';
-export { GITIGNORE_PATH };
-
-/** Local files of a squad that never belong in git, one .gitignore rule each. */
-export const GITIGNORE_RULES = [
-  USAGE_LOG_IGNORE_RULE, // the opt-in usage log (core/skills/usage-log.ts)
-] as const;
 
 /** Append-only state files: merged by union in git, so parallel branches never conflict. */
 export const UNION_MERGE_PATTERNS = [
@@ -224,22 +233,26 @@ function sameLine(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-/**
- * The .gitattributes lines that are missing, and the file's new text (undefined: nothing to add);
- * `base` is the text it was planned on. Never throws for what is at that path: a symlink (wherever
- * it points, if anywhere) is left as it is, with a note; a folder or an unreadable file is left alone.
- */
-export async function planGitattributes(root: string): Promise<GitattributesPlan> {
-  return planGitattributesFrom(readLinesFile(root, squadPaths.gitattributes));
+/** Lines to append to a file create-squad shares with the user (.gitattributes, .gitignore). */
+export interface AppendPlan {
+  /** The lines to append (empty when the file has them all). */
+  added: string[];
+  /** The file's new text; undefined: nothing to write. */
+  content?: string;
+  /** The text it was planned on. */
+  base?: string;
+  existed: boolean;
+  note?: string;
 }
 
-/** The .gitignore lines that are missing (GITIGNORE_RULES and their comment), as planGitattributes plans .gitattributes. */
-export async function planGitignore(root: string): Promise<GitattributesPlan> {
-  return planGitignoreFrom(readLinesFile(root, GITIGNORE_PATH));
+/** What stands at a shared file (.gitattributes, .gitignore) and its text: '' when missing, undefined when not a readable file. */
+export interface AppendTarget {
+  kind: EntryKind;
+  text: string | undefined;
 }
 
-/** What stands at a file of lines create-squad appends to, and its text (undefined: not a readable file). */
-export function readLinesFile(root: string, relPath: string): { kind: EntryKind; text: string | undefined } {
+/** Read what stands at `relPath`, for planAppendLines. */
+export function readAppendTarget(root: string, relPath: string): AppendTarget {
   const abs = resolveIn(root, relPath);
   let kind: EntryKind;
   try {
@@ -248,46 +261,71 @@ export function readLinesFile(root: string, relPath: string): { kind: EntryKind;
   } catch {
     kind = 'missing';
   }
-  return { kind, text: kind === 'missing' ? '' : kind === 'symlink' ? undefined : readTextIfExists(abs) };
+  return { kind, text: kind === 'missing' ? '' : kind === 'file' ? readTextIfExists(abs) : undefined };
 }
 
-export interface GitattributesPlan {
-  added: string[];
-  content?: string;
-  base?: string;
-  existed: boolean;
-  note?: string;
-}
-
-/** planGitattributes from what stands at `.gitattributes` and its text (undefined: not a readable file). */
-export async function planGitattributesFrom(existing: { kind: EntryKind; text: string | undefined }): Promise<GitattributesPlan> {
-  const rendered = await renderTemplate(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS });
-  return planMissingLines(existing, rendered, squadPaths.gitattributes, 'the merge=union lines');
-}
-
-/** planGitignore from what stands at `.gitignore` and its text. */
-export async function planGitignoreFrom(existing: { kind: EntryKind; text: string | undefined }): Promise<GitattributesPlan> {
-  const rendered = await renderTemplate(GITIGNORE_TEMPLATE, { rules: GITIGNORE_RULES });
-  return planMissingLines(existing, rendered, GITIGNORE_PATH, 'the ignore rules');
-}
-
-/** The lines of `rendered` the file lacks (its comment goes with its rules), appended after its text. */
-function planMissingLines(existing: { kind: EntryKind; text: string | undefined }, rendered: string, relPath: string, what: string): GitattributesPlan {
-  const wanted = rendered.split('\n').filter((line) => line.trim() !== '');
+/**
+ * The lines of `wanted` that `relPath` lacks, and the file's new text: append-only, the user's
+ * lines never move or change. A comment line goes with the rules, unless it is already there.
+ * Pure: a symlink (wherever it points, if anywhere) is left as it is, with a note; a folder or an
+ * unreadable file is left alone.
+ */
+export function planAppendLines(existing: AppendTarget, relPath: string, wanted: readonly string[], what: string): AppendPlan {
   const existed = existing.kind !== 'missing';
   if (existing.kind === 'symlink') {
-    return { added: [], existed, note: `${relPath} is a symlink; it was left as it is (add ${what} yourself)` };
+    return { added: [], existed, note: `${relPath} is a symlink; it was left as it is (add the ${what} yourself)` };
   }
   const current = existing.text;
   if (current === undefined) return { added: [], existed }; // a folder, or unreadable: leave it alone
   const have = current.split('\n');
   const missingRules = wanted.filter((line) => !line.startsWith('#') && !have.some((h) => sameLine(h, line)));
   if (missingRules.length === 0) return { added: [], existed };
-  // The comment line goes with the rules, unless it is already there.
   const added = wanted.filter((line) => (line.startsWith('#') ? !have.some((h) => sameLine(h, line)) : missingRules.includes(line)));
   const eol = current.includes('\r\n') ? '\r\n' : '\n';
   const head = current === '' || current.endsWith('\n') ? current : `${current}${eol}`;
   return { added, content: `${head}${added.map((line) => `${line}${eol}`).join('')}`, base: current, existed };
+}
+
+async function templateLines(template: string, data: Record<string, unknown>): Promise<string[]> {
+  return (await renderTemplate(template, data)).split('\n').filter((line) => line.trim() !== '');
+}
+
+export type GitattributesPlan = AppendPlan;
+
+/** The .gitattributes lines that are missing (the union merge of the append-only state files). */
+export async function planGitattributes(root: string): Promise<AppendPlan> {
+  return planGitattributesFrom(readAppendTarget(root, squadPaths.gitattributes));
+}
+
+/** planGitattributes from what stands at `.gitattributes` and its text (undefined: not a readable file). */
+export async function planGitattributesFrom(existing: AppendTarget): Promise<AppendPlan> {
+  return planAppendLines(existing, squadPaths.gitattributes, await templateLines(GITATTRIBUTES_TEMPLATE, { patterns: UNION_MERGE_PATTERNS }), 'merge=union lines');
+}
+
+/**
+ * What git must not track, as .gitignore patterns (the repository root's .gitignore, since some of
+ * them are outside .ai-team/): the backups (copies of what was replaced, which may hold what a user
+ * or an agent wrote and then removed), what a killed run leaves (temporary files, staging folders,
+ * the lock) and the default export file (it holds the team's learnings, histories included).
+ */
+export const GITIGNORE_PATTERNS = [
+  `/${squadPaths.backups}/`,
+  `/${IMPORT_STAGING_PREFIX}*/`,
+  `${SKILL_STAGING_PREFIX}*-*/`,
+  '.*.[0-9]*.????????.tmp',
+  `/${LOCK_FILE}`,
+  `/${DEFAULT_EXPORT_FILE}`,
+  USAGE_LOG_IGNORE_RULE, // the opt-in usage log (core/skills/usage-log.ts)
+] as const;
+
+/** The .gitignore lines that are missing. */
+export async function planGitignore(root: string): Promise<AppendPlan> {
+  return planGitignoreFrom(readAppendTarget(root, GITIGNORE_PATH));
+}
+
+/** planGitignore from what stands at `.gitignore` and its text. */
+export async function planGitignoreFrom(existing: AppendTarget): Promise<AppendPlan> {
+  return planAppendLines(existing, GITIGNORE_PATH, await templateLines(GITIGNORE_TEMPLATE, { patterns: GITIGNORE_PATTERNS }), 'ignore rules');
 }
 
 /**

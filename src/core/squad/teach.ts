@@ -1,6 +1,7 @@
 /**
- * User-taught skills: "Fenster should know we always use Tailwind CSS" becomes a standard skill
- * folder with `metadata.author: user-taught`. `planTeach` works out the skill and where it goes
+ * User-taught skills: a procedure the user teaches ("When you release: bump the version, tag it,
+ * then …") becomes a standard skill folder with `metadata.author: user-taught`, whose description
+ * names the tasks it is for. Standing rules ("always use tabs") are not skills: standing-rules.ts. `planTeach` works out the skill and where it goes
  * (reading only), `applyTeach` writes it.
  */
 import type { PendingSkill } from './agents/profile-input.js';
@@ -10,6 +11,7 @@ import { existsInside, isDirectory, resolveInside, writeFileAtomic } from '../fs
 import { MAX_NAME_LENGTH, folderNameProblem, slugify } from '../base/names.js';
 import { SKILL_FILE } from '../base/paths.js';
 import { requireAgent, requireSquad, type Agent } from './roster.js';
+import { requireInstructionContent } from './standing-rules.js';
 import { skillDestination } from '../skills/skill-install.js';
 import { parseSkill } from '../skills/skill.js';
 import { renderTemplate } from '../fs/templates.js';
@@ -26,7 +28,7 @@ const FILLER_WORDS = new Set(
   ('a an the and or but of to for in on at by with from into as is are be been was were it its this that these those ' +
     'we our us you your they their he she his her i me my should must shall will would can could may might ' +
     'always use uses using used know knows knowing remember please make sure do does prefer prefers when whenever ' +
-    'every all any each so then than also just only about team everyone agent agents follow follows following')
+    'every all any each so then than also just only about team everyone agent agents follow follows following don dont t')
     .split(' '),
 );
 
@@ -58,7 +60,7 @@ export interface TaughtSkill {
 /** Build the SKILL.md of a taught skill. Throws a usage error for an empty instruction or a bad name. */
 export async function buildTaughtSkill(input: TaughtSkillInput): Promise<TaughtSkill> {
   const instruction = input.instruction.trim();
-  if (!instruction) throw usageError('the instruction is empty', 'say what to teach, e.g. teach fenster "always use Tailwind CSS"');
+  requireInstructionContent(instruction);
 
   const name = input.name ?? deriveSkillName(instruction);
   if (!name) {
@@ -72,7 +74,11 @@ export async function buildTaughtSkill(input: TaughtSkillInput): Promise<TaughtS
   const date = (input.date ?? new Date()).toISOString().slice(0, 10);
   const sentence = instruction.replace(/\s+/g, ' ');
   const rule = /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
-  const description = truncate((await renderTemplate(TAUGHT_DESCRIPTION_TEMPLATE, { rule, topic: name.replace(/-/g, ' ') })).trim(), MAX_DESCRIPTION_LENGTH);
+  const trigger = taskTrigger(sentence);
+  const description = truncate(
+    (await renderTemplate(TAUGHT_DESCRIPTION_TEMPLATE, { rule, topic: name.replace(/-/g, ' '), ...(trigger ? { trigger } : {}) })).trim(),
+    MAX_DESCRIPTION_LENGTH,
+  );
   const content = await renderTemplate(TAUGHT_SKILL_TEMPLATE, {
     name,
     description,
@@ -90,6 +96,16 @@ export async function buildTaughtSkill(input: TaughtSkillInput): Promise<TaughtS
     throw new SquadError('SKILL_INVALID', `internal error: the taught skill is invalid (${check.errors.map((e) => e.message).join('; ')})`);
   }
   return { name, description, content };
+}
+
+/**
+ * The task an instruction names when it opens with one ("When you deploy, …", "Before a release,
+ * …", "For database migrations, …"): "when you deploy". Undefined when it opens otherwise.
+ */
+export function taskTrigger(sentence: string): string | undefined {
+  const match = /^(when|whenever|before|after|for|if)\s+([^,.;:!?]{3,80})[,:]/i.exec(sentence.trim());
+  if (!match) return undefined;
+  return `${match[1]!.toLowerCase()} ${match[2]!.trim()}`;
 }
 
 function truncate(text: string, max: number): string {

@@ -112,6 +112,7 @@ async function renderUnstamped(input: MemberProfileInput): Promise<string> {
     charterPath: charterPath(input.folder),
     historyPath: historyPath(input.folder),
     decisionsPath: squadPaths.decisions,
+    rulesPath: squadPaths.rules,
     decisionInbox: decisionInboxPath(input.folder, '{short-slug}'),
     agentSkillsDir: agentSkillsDir(input.folder),
     teamSkillDirs: NATIVE_SKILL_DIRS,
