@@ -59,7 +59,13 @@ function debris(root) {
     for (const entry of fs.readdirSync(abs, { withFileTypes: true })) {
       if (entry.name === '.git') continue;
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      if (/^\..+\.\d+\.[0-9a-f]{8}\.tmp$/.test(entry.name) || entry.name.startsWith('.staging-') || entry.name.startsWith('.ai-team-import-staging-') || entry.name === '.create-squad.lock') found.push(childRel);
+      if (
+        /^\..+\.\d+\.[0-9a-f]{8}\.tmp$/.test(entry.name) ||
+        entry.name.startsWith('.staging-') ||
+        entry.name.startsWith('.ai-team-import-staging-') ||
+        entry.name === '.create-squad.lock'
+      )
+        found.push(childRel);
       if (entry.isDirectory() && !entry.isSymbolicLink()) walk(path.join(abs, entry.name), childRel);
     }
   };
@@ -105,15 +111,16 @@ const exportFile = path.join(work, 'team.squad');
 
 /** Each command: how to run it, how to run it again after a kill, and its own extra check. */
 const COMMANDS = {
-  'init': { prepare: (root) => fs.rmSync(path.join(root, '.ai-team-templates'), { recursive: true }), args: ['init', '--yes'], again: ['init', '--yes'] },
-  'hire': { args: ['hire', 'Designer'], again: ['hire', 'Designer'] },
-  'teach': {
+  init: { prepare: (root) => fs.rmSync(path.join(root, '.ai-team-templates'), { recursive: true }), args: ['init', '--yes'], again: ['init', '--yes'] },
+  hire: { args: ['hire', 'Designer'], again: ['hire', 'Designer'] },
+  teach: {
     args: ['teach', 'fenster', 'Always use Tailwind CSS', '--name', 'tailwind'],
     again: ['teach', 'fenster', 'Always use Tailwind CSS', '--name', 'tailwind'],
-    doneWhen: (root, again) => /already exists/.test(again.stderr) && fs.readFileSync(path.join(root, '.ai-team/agents/fenster/skills/tailwind/SKILL.md'), 'utf8').includes('Tailwind'),
+    doneWhen: (root, again) =>
+      /already exists/.test(again.stderr) && fs.readFileSync(path.join(root, '.ai-team/agents/fenster/skills/tailwind/SKILL.md'), 'utf8').includes('Tailwind'),
   },
   'skills add': { args: ['skills', 'add', path.join(source, 'pdf')], again: ['skills', 'add', path.join(source, 'pdf'), '--force'] },
-  'upgrade': { prepare: (root) => fs.rmSync(path.join(root, '.ai-team-templates'), { recursive: true }), args: ['upgrade'], again: ['upgrade'] },
+  upgrade: { prepare: (root) => fs.rmSync(path.join(root, '.ai-team-templates'), { recursive: true }), args: ['upgrade'], again: ['upgrade'] },
   'import --force': { args: ['import', exportFile, '--force'], again: ['import', exportFile, '--force'], keepsLearned: false },
 };
 
@@ -138,7 +145,9 @@ for (const [name, command] of Object.entries(COMMANDS)) {
       const doctor = cli(['doctor', '--json'], root);
       let errors = [];
       try {
-        errors = JSON.parse(doctor.stdout).findings.filter((f) => f.severity === 'error').map((f) => f.code);
+        errors = JSON.parse(doctor.stdout)
+          .findings.filter((f) => f.severity === 'error')
+          .map((f) => f.code);
       } catch {
         errors = ['doctor output unreadable'];
       }
@@ -173,7 +182,12 @@ for (let t = 0; t < PAIRS; t += 1) {
   const codes = await Promise.all([runAsync(['hire', 'Designer']), runAsync(['teach', '--team', `rule ${t}`, '--name', `rule-${t}`])]);
   const team = fs.readFileSync(path.join(root, '.ai-team/team.md'), 'utf8');
   const registry = fs.readFileSync(path.join(root, '.ai-team/casting/registry.json'), 'utf8');
-  const ok = codes.every((c) => c === 0) && team.includes('McManus') && registry.includes('McManus') && fs.existsSync(path.join(root, `.github/skills/rule-${t}/SKILL.md`)) && debris(root).length === 0;
+  const ok =
+    codes.every((c) => c === 0) &&
+    team.includes('McManus') &&
+    registry.includes('McManus') &&
+    fs.existsSync(path.join(root, `.github/skills/rule-${t}/SKILL.md`)) &&
+    debris(root).length === 0;
   if (!ok) pairViolations += 1;
 }
 results.push({ command: 'hire + teach --team started together', kind: 'concurrent', trials: PAIRS, violations: pairViolations, samples: [] });

@@ -168,7 +168,11 @@ export function summarize(rows) {
       labelAgreementWithSkills: share(rows.filter((r) => r.skilledRole === r.role).length, n),
       changedBySkills: rows.filter((r) => r.bareRole !== r.skilledRole).length,
       changedBySkillsToHolder: rows.filter((r) => r.bareRole !== r.skilledRole && r.skilledRole === SKILL_HOLDER_ROLE && r.ownSkill).length,
-      testingTasksToTester: { withoutSkills: testing.filter((r) => r.bareRole === 'Tester').length, withSkills: testing.filter((r) => r.skilledRole === 'Tester').length, of: testing.length },
+      testingTasksToTester: {
+        withoutSkills: testing.filter((r) => r.bareRole === 'Tester').length,
+        withSkills: testing.filter((r) => r.skilledRole === 'Tester').length,
+        of: testing.length,
+      },
     },
     lightweightRoute: lightweightStats(rows, 'routeMode', 'routeLightSkills'),
     lightweightPrompt: lightweightStats(rows, 'promptMode', 'promptLightSkills'),

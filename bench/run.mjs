@@ -61,8 +61,11 @@ function write(file, content, mode) {
 }
 
 function skillText(name, index, bodyKb) {
-  const mcp = index % 7 === 0 ? `  mcp-servers:\n    - name: github\n      reason: "Read issues"\n    - name: postgres\n      reason: "Schema"\n      optional: true\n      fallback: "Work from migrations"\n` : '';
-  const body = `# ${name}\n\n` + `${LOREM}\n`.repeat(Math.ceil((bodyKb * 1024) / (LOREM.length + 1)));
+  const mcp =
+    index % 7 === 0
+      ? `  mcp-servers:\n    - name: github\n      reason: "Read issues"\n    - name: postgres\n      reason: "Schema"\n      optional: true\n      fallback: "Work from migrations"\n`
+      : '';
+  const body = `# ${name}\n\n${`${LOREM}\n`.repeat(Math.ceil((bodyKb * 1024) / (LOREM.length + 1)))}`;
   return `---\nname: ${name}\ndescription: "Use when the task involves area ${index}: conventions, pitfalls and checks for it."\nmetadata:\n  author: bench\n  version: "1.0"\n${mcp}---\n${body}`;
 }
 
@@ -160,13 +163,21 @@ const fresh = path.join(work, 'fresh');
 fs.mkdirSync(fresh);
 const freshInit = runOnce([BIN, 'init', '--yes'], fresh);
 if (freshInit.code !== 0) throw new Error(`init --yes failed: ${freshInit.stderr}`);
-const freshAgent = fs.readdirSync(path.join(fresh, '.ai-team/agents')).filter((n) => !n.startsWith('_') && n !== 'scribe').sort()[0];
+const freshAgent = fs
+  .readdirSync(path.join(fresh, '.ai-team/agents'))
+  .filter((n) => !n.startsWith('_') && n !== 'scribe')
+  .sort()[0];
 let initCounter = 0;
-group('start-up', nodeZero, [
-  cli('--version', fixed(['--version'], work), { budget: { ratio: 1.5 } }),
-  cli('--help', fixed(['--help'], work), { budget: { ratio: 1.5 } }),
-  cli(`prompt (fresh squad)`, fixed(['prompt', freshAgent, '--task', TASK], fresh), { budget: { ratio: 1.6, goals: ['ratio'] } }),
-], STARTUP_REPEAT);
+group(
+  'start-up',
+  nodeZero,
+  [
+    cli('--version', fixed(['--version'], work), { budget: { ratio: 1.5 } }),
+    cli('--help', fixed(['--help'], work), { budget: { ratio: 1.5 } }),
+    cli(`prompt (fresh squad)`, fixed(['prompt', freshAgent, '--task', TASK], fresh), { budget: { ratio: 1.6, goals: ['ratio'] } }),
+  ],
+  STARTUP_REPEAT,
+);
 group('init', nodeZero, [
   cli('init --yes', () => {
     const dir = path.join(work, `init-${initCounter++}`);
@@ -190,7 +201,8 @@ for (const count of SCALES) {
     cli(`prompt (${count} skills)`, fixed(['prompt', agent, '--task', TASK], dir), {
       scale: count,
       tool: 'prompt',
-      budget: count === 1000 ? { ratio: 1.5, vsOpenskills: 0.8, nodeRatio: 3, mb: 150, goals: ['ratio', 'vsOpenskills'] } : { ratio: 1.5, mbRatio: 1.2, goals: ['ratio', 'mbRatio'] },
+      budget:
+        count === 1000 ? { ratio: 1.5, vsOpenskills: 0.8, nodeRatio: 3, mb: 150, goals: ['ratio', 'vsOpenskills'] } : { ratio: 1.5, mbRatio: 1.2, goals: ['ratio', 'mbRatio'] },
     }),
     cli(`route (${count} skills)`, fixed(['route', TASK, '--json'], dir), { scale: count, tool: 'route' }),
     cli(`skills list (${count} skills)`, fixed(['skills', 'list'], dir), { scale: count, tool: 'skills list' }),
@@ -210,13 +222,22 @@ if (!quick) {
   const oldSquad = path.join(ROOT, 'test', 'fixtures', 'upgrade', 'v0.0.1');
   let upgradeCounter = 0;
   group('squad', nodeZero, [
-    cli('export (20 agents × 50 skills)', () => ({ argv: [BIN, 'export', '--out', path.join(work, `e-${exportCounter++}.squad`), '--force'], cwd: source }), { budget: { ms: 2000, mb: 200 }, sizeMb: exported ? round(fs.statSync(exportFile).size / 1024 / 1024, 2) : undefined }),
+    cli('export (20 agents × 50 skills)', () => ({ argv: [BIN, 'export', '--out', path.join(work, `e-${exportCounter++}.squad`), '--force'], cwd: source }), {
+      budget: { ms: 2000, mb: 200 },
+      sizeMb: exported ? round(fs.statSync(exportFile).size / 1024 / 1024, 2) : undefined,
+    }),
     ...(exported
-      ? [cli('import (20 agents × 50 skills)', () => {
-          const dir = path.join(work, `import-${importCounter++}`);
-          fs.mkdirSync(dir);
-          return { argv: [BIN, 'import', exportFile], cwd: dir };
-        }, { budget: { ms: 2000, mb: 200 } })]
+      ? [
+          cli(
+            'import (20 agents × 50 skills)',
+            () => {
+              const dir = path.join(work, `import-${importCounter++}`);
+              fs.mkdirSync(dir);
+              return { argv: [BIN, 'import', exportFile], cwd: dir };
+            },
+            { budget: { ms: 2000, mb: 200 } },
+          ),
+        ]
       : []),
     cli('upgrade (up to date)', fixed(['upgrade'], upgradeDir)),
     cli('upgrade (from 0.0.1)', () => {
@@ -231,12 +252,16 @@ if (!quick) {
 
 /** Install openskills into a temporary folder for this run; undefined (and why) when that fails. */
 function installOpenskills() {
-  if (args.includes('--no-openskills') || quick && !args.includes('--openskills')) return { why: 'skipped (--quick or --no-openskills)' };
+  if (args.includes('--no-openskills') || (quick && !args.includes('--openskills'))) return { why: 'skipped (--quick or --no-openskills)' };
   const prefix = path.join(work, 'openskills');
   fs.mkdirSync(prefix);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   say('installing openskills into a temporary folder (for comparison only)');
-  const result = spawnSync(npm, ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'openskills'], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const result = spawnSync(npm, ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'openskills'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   const pkgFile = path.join(prefix, 'node_modules', 'openskills', 'package.json');
   if (result.status !== 0 || !fs.existsSync(pkgFile)) {
     return { why: `not installed (${(result.stderr || result.error?.message || 'npm failed').trim().split('\n')[0]}); the comparison is skipped` };
@@ -252,7 +277,12 @@ if (openskills.bin) {
     const count = g.reference.scale;
     if (count === undefined) continue;
     const dir = scaled.get(count);
-    g.members.push({ label: `openskills ${openskills.version} sync -y (${count} skills)`, prepare: () => ({ argv: [openskills.bin, 'sync', '-y'], cwd: dir }), scale: count, tool: 'openskills' });
+    g.members.push({
+      label: `openskills ${openskills.version} sync -y (${count} skills)`,
+      prepare: () => ({ argv: [openskills.bin, 'sync', '-y'], cwd: dir }),
+      scale: count,
+      tool: 'openskills',
+    });
   }
 } else {
   say(`openskills: ${openskills.why}`);
@@ -319,7 +349,15 @@ for (const g of groups) {
   for (const s of [g.reference, ...g.members]) {
     if (results.some((r) => r.label === s.label)) continue;
     const isReference = s === g.reference;
-    const row = { label: s.label, group: g.name, reference: isReference ? undefined : g.reference.label, ms: round(s.ms), cpuMs: round(s.cpuMs), rssMb: round(s.rssMb), sizeMb: s.sizeMb };
+    const row = {
+      label: s.label,
+      group: g.name,
+      reference: isReference ? undefined : g.reference.label,
+      ms: round(s.ms),
+      cpuMs: round(s.cpuMs),
+      rssMb: round(s.rssMb),
+      sizeMb: s.sizeMb,
+    };
     if (s.failed) {
       results.push({ ...row, status: /not available yet/.test(s.failed) ? 'n/a' : 'failed', note: s.failed });
       continue;
@@ -366,7 +404,12 @@ if (SCALES.length > 1) {
     const z = all.find((s) => s.tool === tool && s.scale === high);
     if (!a || !z || a.failed || z.failed) continue;
     const per = (x, y) => (x === undefined || y === undefined ? undefined : round(((y - x) * 1000) / (high - low), 1));
-    perSkill.push({ tool: tool === 'openskills' ? `openskills ${openskills.version} sync -y` : tool === 'floor' ? 'floor' : `create-squad ${tool}`, wallUs: per(a.ms, z.ms), cpuUs: per(a.cpuMs, z.cpuMs), mbPer1000: per(a.rssMb, z.rssMb) });
+    perSkill.push({
+      tool: tool === 'openskills' ? `openskills ${openskills.version} sync -y` : tool === 'floor' ? 'floor' : `create-squad ${tool}`,
+      wallUs: per(a.ms, z.ms),
+      cpuUs: per(a.cpuMs, z.cpuMs),
+      mbPer1000: per(a.rssMb, z.rssMb),
+    });
   }
 }
 
@@ -375,14 +418,33 @@ try {
   const coordinator = await import(path.join(ROOT, 'dist/core/squad/coordinator.js'));
   const source = fs.readFileSync(path.join(ROOT, 'squad.agent.md'), 'utf8');
   const length = coordinator.coordinatorBodyLength(coordinator.stampCoordinator(source, '0.0.0'));
-  staticChecks.push({ label: 'coordinator body (characters)', value: length, budget: `<${coordinator.COPILOT_PROMPT_LIMIT} (aim ${coordinator.COORDINATOR_TARGET})`, status: length < coordinator.COPILOT_PROMPT_LIMIT ? 'ok' : 'MISSED' });
+  staticChecks.push({
+    label: 'coordinator body (characters)',
+    value: length,
+    budget: `<${coordinator.COPILOT_PROMPT_LIMIT} (aim ${coordinator.COORDINATOR_TARGET})`,
+    status: length < coordinator.COPILOT_PROMPT_LIMIT ? 'ok' : 'MISSED',
+  });
 } catch (error) {
   staticChecks.push({ label: 'coordinator body (characters)', status: 'n/a', note: String(error.message ?? error) });
 }
 
 const node = process.version;
-const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-const document = { node, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, runs: RUNS, load, measured: new Date().toISOString(), openskills: openskills.version ?? openskills.why, results, perSkill, static: staticChecks };
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
+const document = {
+  node,
+  platform: `${os.platform()} ${os.arch()}`,
+  cpus: os.cpus().length,
+  runs: RUNS,
+  load,
+  measured: new Date().toISOString(),
+  openskills: openskills.version ?? openskills.why,
+  results,
+  perSkill,
+  static: staticChecks,
+};
 if (!ONLY) fs.writeFileSync(path.join(ROOT, 'bench', 'results.json'), `${JSON.stringify(document, null, 2)}\n`);
 
 function fmt(value) {
@@ -396,7 +458,9 @@ function table(header, rows) {
 }
 
 if (!quiet) {
-  console.log(`create-squad bench — Node ${node}, ${os.cpus().length} CPUs, load ${load} at the end; ${RUNS} interleaved rounds (start-up scenarios ${STARTUP_REPEAT}× a round); medians; ratio = median of per-round ratios to the reference\n`);
+  console.log(
+    `create-squad bench — Node ${node}, ${os.cpus().length} CPUs, load ${load} at the end; ${RUNS} interleaved rounds (start-up scenarios ${STARTUP_REPEAT}× a round); medians; ratio = median of per-round ratios to the reference\n`,
+  );
   const rows = results.map((r) => [
     (r.reference ? '  ' : '') + r.label + (r.sizeMb ? ` [${r.sizeMb} MB file]` : ''),
     fmt(r.ms),
@@ -412,7 +476,12 @@ if (!quiet) {
   for (const r of extra) console.log(`\n${r.label}: ${r.vsOpenskills}× openskills sync -y (median of per-round ratios)`);
   if (perSkill.length) {
     console.log(`\nCost per added skill, ${SCALES[0]} → ${SCALES.at(-1)} skills (difference of medians / ${SCALES.at(-1) - SCALES[0]}):\n`);
-    console.log(table(['tool', 'wall µs/skill', 'CPU µs/skill', 'peak MB per 1,000'], perSkill.map((p) => [p.tool, fmt(p.wallUs), fmt(p.cpuUs), fmt(p.mbPer1000)])));
+    console.log(
+      table(
+        ['tool', 'wall µs/skill', 'CPU µs/skill', 'peak MB per 1,000'],
+        perSkill.map((p) => [p.tool, fmt(p.wallUs), fmt(p.cpuUs), fmt(p.mbPer1000)]),
+      ),
+    );
   }
   if (!openskills.bin) console.log(`\nopenskills: ${openskills.why}`);
   if (!ONLY) console.log('\nresults: bench/results.json');

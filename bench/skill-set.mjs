@@ -34,14 +34,21 @@ const FILLER = (
   'the checks to run before a change is merged, and the mistakes that were made before. ' +
   'Covers how to {v} the {u} layer, which files hold the {t} settings, and how to verify the result. ' +
   'Prefer it over general advice when the task names {t}, {u} or a closely related area. '
-).split('. ').map((s) => s.trim()).filter(Boolean);
+)
+  .split('. ')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 function pick(next, list) {
   return list[Math.floor(next() * list.length)];
 }
 
 function sentence(next) {
-  return pick(next, FILLER).replace(/\{t\}/g, () => pick(next, TOPICS)).replace(/\{u\}/g, () => pick(next, TOPICS)).replace(/\{v\}/g, () => pick(next, VERBS)).replace(/\.?$/, '.');
+  return pick(next, FILLER)
+    .replace(/\{t\}/g, () => pick(next, TOPICS))
+    .replace(/\{u\}/g, () => pick(next, TOPICS))
+    .replace(/\{v\}/g, () => pick(next, VERBS))
+    .replace(/\.?$/, '.');
 }
 
 /** Text of `min`..`max` characters, whole sentences. */
@@ -58,9 +65,10 @@ function body(next, name) {
   let size = parts[0].length;
   let section = 0;
   while (size < target) {
-    const part = section % 3 === 2
-      ? `\n\`\`\`sh\nnpm run ${pick(next, VERBS)} -- --${pick(next, TOPICS)}\n\`\`\`\n`
-      : `\n## ${pick(next, VERBS)} ${pick(next, TOPICS)}\n\n${prose(next, 300, 900)}\n`;
+    const part =
+      section % 3 === 2
+        ? `\n\`\`\`sh\nnpm run ${pick(next, VERBS)} -- --${pick(next, TOPICS)}\n\`\`\`\n`
+        : `\n## ${pick(next, VERBS)} ${pick(next, TOPICS)}\n\n${prose(next, 300, 900)}\n`;
     parts.push(part);
     size += part.length;
     section += 1;
@@ -72,11 +80,15 @@ function body(next, name) {
 export function skillFile(next, name) {
   const description = prose(next, 200, 600);
   const style = next();
-  const descriptionYaml = style < 0.5
-    ? `description: ${description}`
-    : style < 0.75
-      ? `description: "${description}"`
-      : `description: >-\n${description.match(/.{1,78}(\s|$)/g).map((line) => `  ${line.trim()}`).join('\n')}`;
+  const descriptionYaml =
+    style < 0.5
+      ? `description: ${description}`
+      : style < 0.75
+        ? `description: "${description}"`
+        : `description: >-\n${description
+            .match(/.{1,78}(\s|$)/g)
+            .map((line) => `  ${line.trim()}`)
+            .join('\n')}`;
   const license = next() < 0.3 ? 'license: MIT\n' : '';
   return `---\nname: ${name}\n${descriptionYaml}\n${license}metadata:\n  author: bench\n  version: "1.${Math.floor(next() * 20)}"\n---\n\n${body(next, name)}`;
 }

@@ -26,8 +26,7 @@ const BUNDLE_DIR = 'bundle';
 
 // The commands the shell loads: the `import('../commands/x.js')` calls in the program definition.
 const program = fs.readFileSync(path.join(dist, 'cli/program.js'), 'utf8');
-const commands = [...new Set([...program.matchAll(/import\(['"]\.\.\/commands\/([\w-]+\.js)['"]\)/g)].map((m) => m[1]))]
-  .map((file) => path.join(dist, 'commands', file));
+const commands = [...new Set([...program.matchAll(/import\(['"]\.\.\/commands\/([\w-]+\.js)['"]\)/g)].map((m) => m[1]))].map((file) => path.join(dist, 'commands', file));
 if (commands.length === 0) throw new Error('bundle-cli: found no import("../commands/…") in dist/cli/program.js');
 
 /** Every dependency stays external (with its subpaths), except the ones bundled. */

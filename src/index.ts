@@ -180,7 +180,18 @@ export {
   type Taken,
   type Universe,
 } from './core/squad/casting.js';
-export { MAX_ROLE_LENGTH, ROLES_DATA_FILE, checkRoles, defaultRoles, findRolePreset, isLeadRole, normalizeRole, rolePresets, splitRoleList, type RolePreset } from './core/squad/roles.js';
+export {
+  MAX_ROLE_LENGTH,
+  ROLES_DATA_FILE,
+  checkRoles,
+  defaultRoles,
+  findRolePreset,
+  isLeadRole,
+  normalizeRole,
+  rolePresets,
+  splitRoleList,
+  type RolePreset,
+} from './core/squad/roles.js';
 export {
   findTable,
   formatTableRow,

@@ -97,10 +97,7 @@ function checkOperand(first: string, run: DefaultRun, program: Command): void {
   }
   const claimed = findSquadRoot(run.start) ?? findGitRoot(run.start);
   if (claimed !== undefined) {
-    throw usageError(
-      `unknown command '${first}'`,
-      `see "${name} --help"; ${orFolder} (a plain word makes a new folder only outside a repository)`,
-    );
+    throw usageError(`unknown command '${first}'`, `see "${name} --help"; ${orFolder} (a plain word makes a new folder only outside a repository)`);
   }
 }
 

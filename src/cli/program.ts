@@ -144,9 +144,7 @@ Without the word init (npx create-squad, npm init squad):
     .option('--wait [seconds]', 'wait for another create-squad writing here to finish (default 60 s)')
     .action(async (role: string, opts: Opts) => {
       const { hire } = await import('../commands/hire.js');
-      await execute(opts, (ctx) =>
-        hire({ role, ...(opts.name === undefined ? {} : { name: String(opts.name) }), dryRun: opts.dryRun === true }, ctx),
-      );
+      await execute(opts, (ctx) => hire({ role, ...(opts.name === undefined ? {} : { name: String(opts.name) }), dryRun: opts.dryRun === true }, ctx));
     });
 
   sub(program, 'members', 'list the members: name, role, status, own skills; and who retired').action(async (opts: Opts) => {

@@ -86,12 +86,7 @@ export function report(result: CommandResult, ctx: CommandContext, ui: Ui): 0 | 
   return result.exitCode;
 }
 
-export async function execute(
-  options: CommonOptions,
-  io: Io,
-  ui: Ui,
-  command: (ctx: CommandContext) => Promise<CommandResult>,
-): Promise<0 | 1> {
+export async function execute(options: CommonOptions, io: Io, ui: Ui, command: (ctx: CommandContext) => Promise<CommandResult>): Promise<0 | 1> {
   const ctx: CommandContext = { ...buildContext(options, io), note: (text) => ui.note(text) };
   return report(await command(ctx), ctx, ui);
 }

@@ -107,9 +107,7 @@ export function createUi(streams: UiStreams = { stdout: process.stdout, stderr: 
 /** A row as segments: every cell but the last padded to its column's width, two spaces apart. */
 function tableLine(row: readonly Segment[], widths: readonly number[]): Segment[] {
   const cells = withoutTrailingEmpty(row);
-  return cells.flatMap((cell, col) =>
-    col === cells.length - 1 ? [cell] : [cell, ' '.repeat(Math.max(0, (widths[col] ?? 0) - visibleLength(cell)) + 2)],
-  );
+  return cells.flatMap((cell, col) => (col === cells.length - 1 ? [cell] : [cell, ' '.repeat(Math.max(0, (widths[col] ?? 0) - visibleLength(cell)) + 2)]));
 }
 
 function withoutTrailingEmpty(row: readonly Segment[]): readonly Segment[] {

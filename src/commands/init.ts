@@ -182,17 +182,23 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
   if (!options.dryRun && (plan.files.length > 0 || context || mcpWrites())) {
     ensureWritableDir(root);
     // Planned again under the lock: another command may have written since the plan above.
-    ({ plan, context } = await underSquadLock(ctx, 'init', false, async () => {
-      const fresh = await planScaffold(root, chosen);
-      const freshContext = contextChange(root, fresh, options);
-      if (fresh.files.length > 0) applyScaffold(fresh);
-      if (freshContext) applySteps(root, freshContext.steps, 'init was running');
-      if (mcpHosts !== undefined) {
-        mcpPlan = planMcpRegistration(root, mcpHosts, mcpVersion(root, fresh));
-        applyMcpRegistration(root, mcpPlan);
-      }
-      return { plan: fresh, context: freshContext };
-    }, root));
+    ({ plan, context } = await underSquadLock(
+      ctx,
+      'init',
+      false,
+      async () => {
+        const fresh = await planScaffold(root, chosen);
+        const freshContext = contextChange(root, fresh, options);
+        if (fresh.files.length > 0) applyScaffold(fresh);
+        if (freshContext) applySteps(root, freshContext.steps, 'init was running');
+        if (mcpHosts !== undefined) {
+          mcpPlan = planMcpRegistration(root, mcpHosts, mcpVersion(root, fresh));
+          applyMcpRegistration(root, mcpPlan);
+        }
+        return { plan: fresh, context: freshContext };
+      },
+      root,
+    ));
   }
 
   const created = plan.files.map((file) => file.path).sort(compareCodePoints);
@@ -270,12 +276,18 @@ function renderMcp(ui: Ui, data: InitData): void {
   ui.out(`MCP server (create-squad@${data.mcp.version} mcp):`);
   for (const r of data.mcp.registrations) {
     const mark = r.status === 'added' ? ui.style.green(data.dryRun ? '+' : '✓') : r.status === 'kept' ? ui.style.dim('=') : ui.style.yellow('→');
-    ui.out('  ', mark, ' ', data.dryRun && r.status === 'added' ? r.note.replace(' added for ', ' would be added for ').replace(' created for ', ' would be created for ') : r.note);
+    ui.out(
+      '  ',
+      mark,
+      ' ',
+      data.dryRun && r.status === 'added' ? r.note.replace(' added for ', ' would be added for ').replace(' created for ', ' would be created for ') : r.note,
+    );
     if (r.status === 'manual') {
       for (const line of JSON.stringify({ mcpServers: { [r.name]: r.entry } }, null, 2).split('\n')) ui.out('      ', line);
     }
   }
-  if (data.mcp.registrations.some((r) => r.status === 'added') && !data.dryRun) ui.out('  Restart the host (or reload its MCP servers) to start it; the coordinator uses its tools when they are there.');
+  if (data.mcp.registrations.some((r) => r.status === 'added') && !data.dryRun)
+    ui.out('  Restart the host (or reload its MCP servers) to start it; the coordinator uses its tools when they are there.');
 }
 
 function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
@@ -313,7 +325,9 @@ function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   const cast = plan.members.filter((m) => m.folder !== SCRIBE_AGENT);
   const lead = cast.find((m) => isLeadRole(m.role)) ?? cast[0];
   ui.out('Next steps:');
-  ui.out(`  1. Commit the squad: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${path.posix.dirname(COORDINATOR_PATH)} ${TEAM_SKILLS_DIR} ${squadPaths.gitattributes} ${GITIGNORE_PATH}`);
+  ui.out(
+    `  1. Commit the squad: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${path.posix.dirname(COORDINATOR_PATH)} ${TEAM_SKILLS_DIR} ${squadPaths.gitattributes} ${GITIGNORE_PATH}`,
+  );
   const agentId = path.posix.basename(COORDINATOR_PATH, '.agent.md');
   ui.out('  2. In GitHub Copilot, pick the "Squad" agent:');
   ui.out('     VS Code: the agent picker at the bottom of the Chat view');

@@ -8,9 +8,5 @@ import type { CommandContext } from './context.js';
  */
 export function underSquadLock<T>(ctx: CommandContext, command: string, dryRun: boolean, work: () => Promise<T>, root = ctx.cwd): Promise<T> {
   if (dryRun) return work();
-  return withSquadLock(
-    root,
-    { command, ...(ctx.lockWaitMs === undefined ? {} : { waitMs: ctx.lockWaitMs }), ...(ctx.note ? { onWait: ctx.note } : {}) },
-    work,
-  );
+  return withSquadLock(root, { command, ...(ctx.lockWaitMs === undefined ? {} : { waitMs: ctx.lockWaitMs }), ...(ctx.note ? { onWait: ctx.note } : {}) }, work);
 }

@@ -18,7 +18,9 @@ export interface MemberChangeData {
 
 export function renderMemberChange(ui: Ui, data: MemberChangeData, text: { done: string; headline: string; after: string }): void {
   for (const note of data.notes) ui.warn(note);
-  const agents = () => data.agentProfiles.forEach((change) => ui.out(`  ${describeProfileChange(change)}`));
+  const agents = () => {
+    for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change)}`);
+  };
   if (data.done) {
     ui.success(text.done);
     agents();

@@ -62,7 +62,13 @@ export async function prompt(options: PromptOptions, ctx: CommandContext): Promi
     cwd: ctx.startDir,
     env: ctx.env,
   });
-  recordUsage(ctx.cwd, ctx.env, { event: 'listed', skills: built.skills.map((s) => s.name), agent: built.agent, via: ctx.via ?? 'cli', ms: Math.round(performance.now() - started) });
+  recordUsage(ctx.cwd, ctx.env, {
+    event: 'listed',
+    skills: built.skills.map((s) => s.name),
+    agent: built.agent,
+    via: ctx.via ?? 'cli',
+    ms: Math.round(performance.now() - started),
+  });
   const data: PromptData = {
     agent: built.agent,
     mode: built.mode,

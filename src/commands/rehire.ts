@@ -17,7 +17,14 @@ export async function rehire(options: RehireOptions, ctx: CommandContext): Promi
     if (!options.dryRun) applySteps(ctx.cwd, planned.steps, 'rehiring');
     return { ...planned, agentProfiles: options.dryRun ? [] : await syncMemberAgent(ctx.cwd, planned.member.folder) };
   });
-  const data: MemberChangeData = { member: plan.member, done: plan.done, ...describeSteps(plan.steps), notes: plan.notes, agentProfiles: plan.agentProfiles, dryRun: options.dryRun };
+  const data: MemberChangeData = {
+    member: plan.member,
+    done: plan.done,
+    ...describeSteps(plan.steps),
+    notes: plan.notes,
+    agentProfiles: plan.agentProfiles,
+    dryRun: options.dryRun,
+  };
   const { name, role } = plan.member;
   return {
     data,

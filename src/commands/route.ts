@@ -29,14 +29,18 @@ export async function route(options: RouteOptions, ctx: CommandContext): Promise
       const who = suggestion.role ? `${suggestion.displayName} (${suggestion.role})` : suggestion.displayName;
       const skills = suggestion.skills.map((s) => `${s.name} (${s.terms.join(', ')})`).join(', ') || '-';
       const activated = new Set(suggestion.skills.map((s) => s.name));
-      const others = suggestion.candidates.filter((c) => !activated.has(c.name)).map((c) => c.name).join(', ');
+      const others = suggestion.candidates
+        .filter((c) => !activated.has(c.name))
+        .map((c) => c.name)
+        .join(', ');
       const margin = suggestion.candidates.length > 0 ? ` (margin ${suggestion.confidence.margin}, ${percent(suggestion.confidence.coverage)} of the task matched)` : '';
       ui.out(ui.style.bold('Agent:'), '  ', who);
       ui.out(ui.style.bold('Mode:'), '   ', `${suggestion.mode}${margin}`);
       ui.out(ui.style.bold('Skills:'), ' ', skills);
       if (others) ui.out(ui.style.bold('Others:'), ' ', others);
       ui.out(ui.style.bold('Why:'), '    ', suggestion.reason);
-      for (const human of suggestion.humans ?? []) ui.out(ui.style.bold('Ask:'), '    ', `${human.displayName}${human.role ? ` (${human.role})` : ''}, a human member: never spawned, asked for the decision`);
+      for (const human of suggestion.humans ?? [])
+        ui.out(ui.style.bold('Ask:'), '    ', `${human.displayName}${human.role ? ` (${human.role})` : ''}, a human member: never spawned, asked for the decision`);
       ui.out();
       ui.table(
         ['AGENT', 'ROLE', 'SCORE', 'MATCHED'],

@@ -33,7 +33,10 @@ export function findSkill(root: string, view: SkillView, name: string): Discover
   if (found) return found;
   const seen = view.agent === undefined ? 'the team' : view.agent;
   const owner = view.agent === undefined ? discoverSkills(root).skills.find((skill) => skill.dirName === wanted && skill.agent !== undefined)?.agent : undefined;
-  const close = closestMatch(wanted, view.skills.map((skill) => skill.dirName));
+  const close = closestMatch(
+    wanted,
+    view.skills.map((skill) => skill.dirName),
+  );
   const hint =
     owner !== undefined
       ? `it is ${owner}'s own skill: pass agent "${owner}"`

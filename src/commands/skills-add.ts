@@ -10,15 +10,7 @@ import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, re
 import { writeFileAtomic } from '../core/fs/fs-safe.js';
 import { SKILL_FILE } from '../core/base/paths.js';
 import { requireAgent, requireSquad } from '../core/squad/roster.js';
-import {
-  applySkillInstall,
-  isInstalledCopy,
-  planSkillInstall,
-  readSkillSource,
-  skillDestination,
-  type InstallPlan,
-  type SkillSource,
-} from '../core/skills/skill-install.js';
+import { applySkillInstall, isInstalledCopy, planSkillInstall, readSkillSource, skillDestination, type InstallPlan, type SkillSource } from '../core/skills/skill-install.js';
 import {
   SKILL_SOURCES_PATH,
   fetchSource,

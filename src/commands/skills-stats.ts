@@ -5,7 +5,16 @@
  */
 import { discoverSkills } from '../core/squad/discover.js';
 import { requireSquad } from '../core/squad/roster.js';
-import { USAGE_LOG_ENV, USAGE_LOG_PATH, USAGE_LOG_SETTING_PATH, readUsageLog, summariseUsage, usageLogState, type UsageLogState, type UsageSummary } from '../core/skills/usage-log.js';
+import {
+  USAGE_LOG_ENV,
+  USAGE_LOG_PATH,
+  USAGE_LOG_SETTING_PATH,
+  readUsageLog,
+  summariseUsage,
+  usageLogState,
+  type UsageLogState,
+  type UsageSummary,
+} from '../core/skills/usage-log.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { listNames, plural } from './format.js';
 
@@ -31,16 +40,20 @@ export async function skillsStats(ctx: CommandContext): Promise<CommandResult<Sk
     exitCode: 0,
     render(ui) {
       const { style } = ui;
-      if (!state.enabled) ui.note(`The usage log is off${state.by === 'default' ? '' : ` (turned off by ${state.by === 'env' ? USAGE_LOG_ENV : USAGE_LOG_SETTING_PATH})`}: ${HOW_TO_ENABLE}.`);
+      if (!state.enabled)
+        ui.note(`The usage log is off${state.by === 'default' ? '' : ` (turned off by ${state.by === 'env' ? USAGE_LOG_ENV : USAGE_LOG_SETTING_PATH})`}: ${HOW_TO_ENABLE}.`);
       if (log.full) ui.warn(`${USAGE_LOG_PATH} reached its size limit and no longer grows: delete it to start a new one`);
-      if (log.badLines > 0) ui.warn(`${plural(log.badLines, 'line')} of ${USAGE_LOG_PATH} ${log.badLines === 1 ? 'is' : 'are'} not log entries and ${log.badLines === 1 ? 'was' : 'were'} skipped`);
+      if (log.badLines > 0)
+        ui.warn(`${plural(log.badLines, 'line')} of ${USAGE_LOG_PATH} ${log.badLines === 1 ? 'is' : 'are'} not log entries and ${log.badLines === 1 ? 'was' : 'were'} skipped`);
       if (summary.entries === 0) {
         ui.out(`No usage recorded yet in ${USAGE_LOG_PATH}.`);
         return;
       }
       ui.out(`${summary.entries} ${summary.entries === 1 ? 'entry' : 'entries'} from ${summary.since} to ${summary.until} (${USAGE_LOG_PATH})`);
       ui.out();
-      const used = summary.skills.filter((s) => s.listed + s.read + s.run + s.tested > 0).sort((a, b) => b.read - a.read || b.run - a.run || b.listed - a.listed || (a.name < b.name ? -1 : 1));
+      const used = summary.skills
+        .filter((s) => s.listed + s.read + s.run + s.tested > 0)
+        .sort((a, b) => b.read - a.read || b.run - a.run || b.listed - a.listed || (a.name < b.name ? -1 : 1));
       ui.table(
         ['SKILL', 'LISTED', 'READ', 'RUN', 'FAILED', 'TESTED', 'MEDIAN READ', 'MEDIAN RUN'],
         used.map((s) => [s.name, String(s.listed), String(s.read), String(s.run), String(s.runFailed), String(s.tested), ms(s.medianReadMs), ms(s.medianRunMs)]),

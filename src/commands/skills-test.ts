@@ -127,7 +127,9 @@ export async function skillsTest(options: SkillsTestOptions, ctx: CommandContext
         for (const file of skill.refused) ui.out('  ', style.red('✗'), ' ', file.file, style.red(' refused'), `: ${file.reason}`);
       }
       ui.out();
-      const problems = [summary.failed && `${summary.failed} failed`, summary.refused && `${summary.refused} refused`, summary.invalid && `${summary.invalid} invalid`].filter(Boolean);
+      const problems = [summary.failed && `${summary.failed} failed`, summary.refused && `${summary.refused} refused`, summary.invalid && `${summary.invalid} invalid`].filter(
+        Boolean,
+      );
       ui.out(`${plural(summary.cases, 'case')} in ${plural(summary.skills, 'skill')}: ${summary.passed} passed${problems.length ? `, ${problems.join(', ')}` : ''}`);
     },
   };

@@ -38,10 +38,7 @@ export interface SkillsValidateData {
   summary: { checked: number; valid: number; invalid: number; errors: number; warnings: number };
 }
 
-export async function skillsValidate(
-  options: SkillsValidateOptions,
-  ctx: CommandContext,
-): Promise<CommandResult<SkillsValidateData>> {
+export async function skillsValidate(options: SkillsValidateOptions, ctx: CommandContext): Promise<CommandResult<SkillsValidateData>> {
   const skipped: SkillsValidateData['skipped'] = [];
   const files = options.paths.length > 0 ? expandPaths(options.paths, ctx, skipped) : squadSkillFiles(ctx, skipped);
 
@@ -145,11 +142,9 @@ function expandPaths(paths: string[], ctx: CommandContext, skipped: SkillsValida
     }
     if (found === 0) {
       const own = missingSkillFile(abs, given);
-      throw new SquadError(
-        'NOT_FOUND',
-        own?.code === 'skill-file-case' ? own.message : `no ${SKILL_FILE} in ${given} or its sub-folders`,
-        { hint: 'pass a skill folder (one that holds SKILL.md) or a folder of skill folders' },
-      );
+      throw new SquadError('NOT_FOUND', own?.code === 'skill-file-case' ? own.message : `no ${SKILL_FILE} in ${given} or its sub-folders`, {
+        hint: 'pass a skill folder (one that holds SKILL.md) or a folder of skill folders',
+      });
     }
   }
   return [...files];

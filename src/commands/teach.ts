@@ -60,7 +60,10 @@ export async function teach(options: TeachOptions, ctx: CommandContext): Promise
 
 function forcedKind(options: TeachOptions): InstructionKind | undefined {
   if (options.rule && (options.skill || options.name !== undefined)) {
-    throw usageError(options.skill ? '--rule and --skill contradict each other' : '--name names a skill; a standing rule has none', 'give --rule for a standing rule, or --skill [--name <slug>] for a skill');
+    throw usageError(
+      options.skill ? '--rule and --skill contradict each other' : '--name names a skill; a standing rule has none',
+      'give --rule for a standing rule, or --skill [--name <slug>] for a skill',
+    );
   }
   if (options.rule) return 'rule';
   if (options.skill || options.name !== undefined) return 'procedure';

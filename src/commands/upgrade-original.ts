@@ -101,7 +101,9 @@ export function squadDirDryRun(report: SquadDirReport, skills: readonly SkillCon
     render: (ui) => {
       renderSquadDirMigration(ui, report, true);
       renderSkillConversions(ui, skills, true);
-      ui.out(`Then the usual upgrade: the coordinator replaced (the original one backed up), the built-in skills installed, team skills moved to .github/skills/. Run "create-squad upgrade --dry-run" again after the move to see it file by file.`);
+      ui.out(
+        `Then the usual upgrade: the coordinator replaced (the original one backed up), the built-in skills installed, team skills moved to .github/skills/. Run "create-squad upgrade --dry-run" again after the move to see it file by file.`,
+      );
       ui.out('Dry run: nothing was written.');
     },
   };
@@ -113,13 +115,18 @@ export function renderSquadDirMigration(ui: Ui, report: SquadDirReport, dryRun: 
     ui.success(`${verb('Moved', 'move')} the squad the original Squad kept in ${ORIGINAL_SQUAD_DIR}/ to ${AI_TEAM_DIR}/ (one rename: every file as it was)`);
   }
   for (const rename of report.renamed) ui.out(`  ${verb('Renamed', 'rename')} ${rename.from}/ → ${rename.to}/ (a folder name is lowercase letters, digits and hyphens)`);
-  if (report.roster) ui.out(`  ${verb('Pointed', 'point')} the roster's Charter cells at ${AI_TEAM_DIR}/ in ${report.roster.path} (the old text ${dryRun ? 'would go' : 'is'} in ${report.roster.backup})`);
+  if (report.roster)
+    ui.out(
+      `  ${verb('Pointed', 'point')} the roster's Charter cells at ${AI_TEAM_DIR}/ in ${report.roster.path} (the old text ${dryRun ? 'would go' : 'is'} in ${report.roster.backup})`,
+    );
   for (const note of report.notes) ui.warn(note);
 }
 
 /** One line per converted SKILL.md: what changed, and where its old text is. */
 export function renderSkillConversions(ui: Ui, skills: readonly SkillConversionReport[], dryRun: boolean): void {
   if (skills.length === 0) return;
-  ui.out(`${dryRun ? 'Would make' : 'Made'} ${skills.length} skill${skills.length === 1 ? '' : 's'} in the original Squad's style standard (the old SKILL.md ${dryRun ? 'would be' : 'is'} in the backups):`);
+  ui.out(
+    `${dryRun ? 'Would make' : 'Made'} ${skills.length} skill${skills.length === 1 ? '' : 's'} in the original Squad's style standard (the old SKILL.md ${dryRun ? 'would be' : 'is'} in the backups):`,
+  );
   for (const skill of skills) ui.out(`  ${skill.path}: ${skill.changes.join('; ')} (was: ${skill.backup})`);
 }

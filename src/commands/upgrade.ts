@@ -14,14 +14,25 @@ import { GITIGNORE_PATH } from '../core/base/paths.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { groupPaths, plural } from './format.js';
-import { migrateOriginalSkills, migrateSquadDir, renderSkillConversions, renderSquadDirMigration, squadDirDryRun, type SkillConversionReport, type SquadDirReport } from './upgrade-original.js';
+import {
+  migrateOriginalSkills,
+  migrateSquadDir,
+  renderSkillConversions,
+  renderSquadDirMigration,
+  squadDirDryRun,
+  type SkillConversionReport,
+  type SquadDirReport,
+} from './upgrade-original.js';
 
 export interface UpgradeCommandOptions {
   dryRun: boolean;
 }
 
 /** The --json document: the plan's lists as they are, plus where, whether adopted, and the count of learned skills. */
-export type UpgradeData = Pick<UpgradePlan, 'from' | 'to' | 'upToDate' | 'created' | 'replaced' | 'backedUp' | 'skipped' | 'notUpgraded' | 'migrations' | 'agentProfiles' | 'notes'> & {
+export type UpgradeData = Pick<
+  UpgradePlan,
+  'from' | 'to' | 'upToDate' | 'created' | 'replaced' | 'backedUp' | 'skipped' | 'notUpgraded' | 'migrations' | 'agentProfiles' | 'notes'
+> & {
   dir: string;
   /** The squad had no install record (original Squad layout, or made by hand). */
   adopted: boolean;
@@ -101,7 +112,11 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
   };
 
   const onlyMigrations = plan.writes.every((w) => w.role === 'migration');
-  const migrations = () => section(verb('Ran migrations', 'run migrations'), data.migrations.map((m) => `${m.version} ${m.id}: ${m.paths.join(', ')}`));
+  const migrations = () =>
+    section(
+      verb('Ran migrations', 'run migrations'),
+      data.migrations.map((m) => `${m.version} ${m.id}: ${m.paths.join(', ')}`),
+    );
   if (data.upToDate) {
     ui.success(`Already up to date with create-squad ${data.to}: nothing was changed`);
   } else if (plan.writes.length === 0) {
@@ -113,18 +128,29 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
     const versions = data.from === data.to ? `at ${data.to}` : `from ${data.from} to ${data.to}`;
     ui.success(`${data.dryRun ? 'Would upgrade' : 'Upgraded'} the squad ${versions} in ${data.dir}`);
     if (data.adopted) {
-      ui.out(`  No install record was found (a squad from the original Squad, or made by hand): every file create-squad owns that differs from the shipped one is treated as your edit, so it is backed up before it is replaced.`);
+      ui.out(
+        `  No install record was found (a squad from the original Squad, or made by hand): every file create-squad owns that differs from the shipped one is treated as your edit, so it is backed up before it is replaced.`,
+      );
     }
     section(verb('Replaced', 'replace'), replacedLines(data.replaced));
     section(verb('Created', 'create'), createdLines(data.created));
     if (data.backedUp.length > 0) {
-      section(`${verb('Backed up', 'back up')} your edits to ${plan.backupDir}/`, data.backedUp.map((b) => b.path));
+      section(
+        `${verb('Backed up', 'back up')} your edits to ${plan.backupDir}/`,
+        data.backedUp.map((b) => b.path),
+      );
     }
-    section(verb('Moved', 'move'), data.agentProfiles.filter((a) => a.to !== undefined).map((a) => `${a.path} → ${a.to}`));
+    section(
+      verb('Moved', 'move'),
+      data.agentProfiles.filter((a) => a.to !== undefined).map((a) => `${a.path} → ${a.to}`),
+    );
     migrations();
     if (!plan.writes.some((w) => w.role !== 'manifest')) ui.out(`  Only the install record (${squadPaths.manifest}) needed an update.`);
   }
-  section('Left as they are', data.skipped.map((s) => `${s.path} — ${s.reason}`));
+  section(
+    'Left as they are',
+    data.skipped.map((s) => `${s.path} — ${s.reason}`),
+  );
   ui.out(`learned skills untouched: ${data.learnedSkillsUntouched}`);
   for (const blocked of data.notUpgraded) {
     const reason = blocked.reason.startsWith(`${blocked.path} `) ? `it${blocked.reason.slice(blocked.path.length)}` : blocked.reason;
@@ -144,5 +170,7 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
   if (data.replaced.includes(COORDINATOR_PATH) || data.created.includes(COORDINATOR_PATH)) {
     ui.out('The coordinator changed: start a new Copilot session so the squad runs on the new instructions.');
   }
-  ui.out(`Commit it on its own: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${AGENTS_DIR} ${squadPaths.gitattributes} ${GITIGNORE_PATH} && git commit -m "chore(squad): upgrade create-squad to ${data.to}"`);
+  ui.out(
+    `Commit it on its own: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${AGENTS_DIR} ${squadPaths.gitattributes} ${GITIGNORE_PATH} && git commit -m "chore(squad): upgrade create-squad to ${data.to}"`,
+  );
 }

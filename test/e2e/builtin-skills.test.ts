@@ -124,7 +124,7 @@ describe('a new squad', () => {
     const skill = `${nativeTeamSkillDir('squad-code-review')}/${SKILL_FILE}`;
     const shipped = read(root, skill);
     // An edit of an older version of the skill: replaced (the shipped one is newer), backed up first.
-    const edited = Buffer.from(shipped.toString('utf8').replace(/version: "[^"]+"/, 'version: "0.1"') + '\n- Our rule.\n');
+    const edited = Buffer.from(`${shipped.toString('utf8').replace(/version: "[^"]+"/, 'version: "0.1"')}\n- Our rule.\n`);
     fs.writeFileSync(path.join(root, skill), edited);
     fs.rmSync(path.join(root, nativeTeamSkillDir('squad-work-planning'), SKILL_FILE));
     const data = (await runOk(root, ['upgrade', '--json'])).json<UpgradeJson>();
@@ -148,7 +148,8 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
     const doctorBefore = (await runCli(['doctor', '--json'], { cwd: root })).json<DoctorJson>().findings.filter((f) => f.code === 'builtin-old-place');
     expect(doctorBefore.map((f) => f.path)).toEqual(MEMBER_FACING.map(aiTeamSkillDir));
     for (const finding of doctorBefore) {
-      if (finding.path === aiTeamSkillDir('squad-work-planning')) expect(finding.fix).toMatch(/^rename or move \.claude\/skills\/squad-work-planning\/ .*then run "create-squad upgrade"$/);
+      if (finding.path === aiTeamSkillDir('squad-work-planning'))
+        expect(finding.fix).toMatch(/^rename or move \.claude\/skills\/squad-work-planning\/ .*then run "create-squad upgrade"$/);
       else expect(finding.fix).toMatch(/^run "create-squad upgrade"/);
     }
     // export leaves the built-ins out while they are in .ai-team/skills/, as it does after the move.
@@ -180,7 +181,11 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
     expect(hashTree(path.join(root, '.claude'))).toBe(claude);
     expect(hashTree(path.join(root, aiTeamSkillDir('squad-work-planning')))).toBe(before['squad-work-planning']);
     expect(exists(root, nativeTeamSkillDir('squad-work-planning'))).toBe(false);
-    expect(data.notes).toContainEqual(expect.stringMatching(/^the built-in skill squad-work-planning stays in \.ai-team\/skills\/squad-work-planning\/: \.claude\/skills\/squad-work-planning\/ holds a skill of yours/));
+    expect(data.notes).toContainEqual(
+      expect.stringMatching(
+        /^the built-in skill squad-work-planning stays in \.ai-team\/skills\/squad-work-planning\/: \.claude\/skills\/squad-work-planning\/ holds a skill of yours/,
+      ),
+    );
     // The manifest records the moved files where they are now, and nothing under their old place.
     const files = recorded(root);
     expect(Object.keys(files).filter((rel) => moved.some((name) => rel.startsWith(`${aiTeamSkillDir(name)}/`)))).toEqual([]);
@@ -189,7 +194,12 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
     // Each built-in is listed once; the user's same-name skill overrides the built-in, as documented.
     const list = await runOk(root, ['skills', 'list', '--json']);
     const skills = list.json<ListJson>().skills;
-    expect(skills.filter((s) => s.scope === 'builtin').map((s) => s.name).sort()).toEqual(shippedBuiltinSkills().filter((name) => name !== 'squad-work-planning'));
+    expect(
+      skills
+        .filter((s) => s.scope === 'builtin')
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(shippedBuiltinSkills().filter((name) => name !== 'squad-work-planning'));
     expect(skills.filter((s) => s.name === 'squad-work-planning').map((s) => `${s.scope} ${s.location}`)).toEqual([`team .claude/skills/squad-work-planning/${SKILL_FILE}`]);
     expect((await runOk(root, ['skills', 'list'])).stderr).toContain(`the team's skill "squad-work-planning" overrides the builtin skill of the same name`);
 
@@ -236,7 +246,10 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
       }
       const again = await runCli(['upgrade'], { cwd: root });
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
-      expect(listFiles(root).map((rel) => `${rel} ${sha256(read(root, rel))}`), `k=${k}`).toEqual(expected);
+      expect(
+        listFiles(root).map((rel) => `${rel} ${sha256(read(root, rel))}`),
+        `k=${k}`,
+      ).toEqual(expected);
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
   }, 120_000);

@@ -69,7 +69,9 @@ describe('the CLI shell', () => {
     const cwd = tempRepo();
     const result = await runCli(['prompt', 'fenster', '--task', 'x', '--cwd', 'no/such/folder'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr.trim()).toBe(`✗ the folder ${path.join(fs.realpathSync(cwd), 'no/such/folder')} does not exist — check the path given with --cwd, or run the command inside the repository`);
+    expect(result.stderr.trim()).toBe(
+      `✗ the folder ${path.join(fs.realpathSync(cwd), 'no/such/folder')} does not exist — check the path given with --cwd, or run the command inside the repository`,
+    );
   });
 
   it('never prints a stack trace unless DEBUG is set', async () => {

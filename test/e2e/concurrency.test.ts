@@ -26,7 +26,8 @@ function runAsync(args: string[], cwd: string): Promise<CliResult> {
 }
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
-const registryNames = (root: string) => Object.values((JSON.parse(read(root, squadPaths.castingRegistry)) as { members: Record<string, { name: string }> }).members).map((m) => m.name);
+const registryNames = (root: string) =>
+  Object.values((JSON.parse(read(root, squadPaths.castingRegistry)) as { members: Record<string, { name: string }> }).members).map((m) => m.name);
 const rosterNames = (root: string) => parseRoster(read(root, squadPaths.team)).map((m) => m.name);
 
 /** A refused writer says so in one line and names the lock. */
@@ -67,7 +68,10 @@ describe('writers started together', () => {
           runAsync(['teach', '--team', `rule a${i}`, '--name', `rule-a${i}`, ...wait], root),
           runAsync(['teach', '--team', `rule b${i}`, '--name', `rule-b${i}`, ...wait], root),
         ]);
-        for (const [r, name] of [[a, `rule-a${i}`], [b, `rule-b${i}`]] as const) {
+        for (const [r, name] of [
+          [a, `rule-a${i}`],
+          [b, `rule-b${i}`],
+        ] as const) {
           if (r.code === 0) expect(read(root, `${nativeTeamSkillDir(name)}/SKILL.md`)).toContain(`rule ${name.slice(5, 6)}${i}`);
           else {
             expectLockedRefusal(r);
@@ -123,7 +127,9 @@ describe('the squad lock', () => {
     const lock = await acquireSquadLock(root, { command: 'test' });
     const refused = await runCli(['hire', 'Designer'], { cwd: root });
     expect(refused.code).toBe(1);
-    expect(refused.stderr.trim()).toBe(`✗ another create-squad is writing here (pid ${process.pid}, test) — run the command again when it has finished, or add --wait to wait for it`);
+    expect(refused.stderr.trim()).toBe(
+      `✗ another create-squad is writing here (pid ${process.pid}, test) — run the command again when it has finished, or add --wait to wait for it`,
+    );
     expect(rosterNames(root)).not.toContain('mcmanus');
     // Read-only commands and dry runs never take it.
     expect((await runCli(['doctor'], { cwd: root })).code).toBe(0);

@@ -61,13 +61,27 @@ describe('a squad file linked to a file outside the repository', () => {
     const root = await squad();
     linkTo(root, historyPath('keaton'), secretFile);
     const doctor = await runCli(['doctor', '--json'], { cwd: root });
-    expect(doctor.json<DoctorJson>().findings.filter((f) => f.code === 'read-refused').map((f) => f.path)).toEqual([historyPath('keaton')]);
+    expect(
+      doctor
+        .json<DoctorJson>()
+        .findings.filter((f) => f.code === 'read-refused')
+        .map((f) => f.path),
+    ).toEqual([historyPath('keaton')]);
 
     linkTo(root, squadPaths.team, secretFile);
     const again = await runCli(['doctor', '--json'], { cwd: root });
     expect(again.stderr).toBe('');
-    expect(again.json<DoctorJson>().findings.filter((f) => f.code === 'read-refused').map((f) => f.path)).toEqual([squadPaths.team, historyPath('keaton')]);
-    for (const args of [['prompt', 'keaton', '--task', 'plan the release'], ['hire', 'Designer'], ['skills', 'list', '--agent', 'keaton']]) {
+    expect(
+      again
+        .json<DoctorJson>()
+        .findings.filter((f) => f.code === 'read-refused')
+        .map((f) => f.path),
+    ).toEqual([squadPaths.team, historyPath('keaton')]);
+    for (const args of [
+      ['prompt', 'keaton', '--task', 'plan the release'],
+      ['hire', 'Designer'],
+      ['skills', 'list', '--agent', 'keaton'],
+    ]) {
       const result = await runCli(args, { cwd: root });
       expect(result.code, args.join(' ')).toBe(1);
       expect(result.stderr, args.join(' ')).toMatch(/^✗ refusing to read \.ai-team\/team\.md: /);

@@ -20,7 +20,11 @@ async function squad(): Promise<string> {
 }
 
 function state(root: string): Record<string, string> {
-  return Object.fromEntries(listFiles(root).filter((rel) => !rel.startsWith(BACKUPS)).map((rel) => [rel, read(root, rel)]));
+  return Object.fromEntries(
+    listFiles(root)
+      .filter((rel) => !rel.startsWith(BACKUPS))
+      .map((rel) => [rel, read(root, rel)]),
+  );
 }
 
 describe('init --project/--stack/--owner on an existing squad', () => {
@@ -81,7 +85,10 @@ describe('init --project/--stack/--owner on an existing squad', () => {
       const again = await runCli(['init', '--project', 'A bakery'], { cwd: root });
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
       expect(state(root), `k=${k}`).toEqual(state(reference));
-      expect(listFiles(root).filter((rel) => rel.startsWith(BACKUPS)), `k=${k}`).toHaveLength(1);
+      expect(
+        listFiles(root).filter((rel) => rel.startsWith(BACKUPS)),
+        `k=${k}`,
+      ).toHaveLength(1);
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
     expect((await runCli(['init', '--project', 'A bakery'], { cwd: base, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(total + 1) } })).code).toBe(0);
@@ -95,7 +102,7 @@ describe('init reads the stack of a new squad from the repository', () => {
     [{ 'pyproject.toml': '[project]\nname = "x"\ndependencies = ["fastapi>=0.1"]\n' }, 'Python, FastAPI', 'pyproject.toml'],
     [{ 'go.mod': 'module example.com/x\n\ngo 1.22\n' }, 'Go', 'go.mod'],
     [{ 'Cargo.toml': '[package]\nname = "x"\n' }, 'Rust', 'Cargo.toml'],
-    [{ 'Gemfile': "gem 'rails', '~> 7'\n" }, 'Ruby, Rails', 'Gemfile'],
+    [{ Gemfile: "gem 'rails', '~> 7'\n" }, 'Ruby, Rails', 'Gemfile'],
     [{ 'app.csproj': '<Project />\n' }, 'C#, .NET', 'app.csproj'],
     [{ 'go.mod': 'module x\n', 'package.json': '{}' }, 'JavaScript, Node.js, Go', 'package.json, go.mod'],
   ];
@@ -132,7 +139,9 @@ describe('import says where the project context came from', () => {
     const target = tempRepo();
     writeFiles(target, { 'pyproject.toml': '[project]\ndependencies = ["fastapi"]\n' });
     const result = await run(target, ['import', file]);
-    expect(result.stdout).toContain('(Project: A shop; Stack: Node.js, Express; Owner: Ada); for this repository run\n     create-squad init --project "…" --stack "Python, FastAPI" --owner "…"  (it updates team.md and the charters)\n');
+    expect(result.stdout).toContain(
+      '(Project: A shop; Stack: Node.js, Express; Owner: Ada); for this repository run\n     create-squad init --project "…" --stack "Python, FastAPI" --owner "…"  (it updates team.md and the charters)\n',
+    );
     const again = await runCli(['import', file, '--force', '--json'], { cwd: target });
     expect(again.json()).toMatchObject({ context: { project: 'A shop', stack: 'Node.js, Express', owner: 'Ada' }, detectedStack: 'Python, FastAPI' });
     await run(target, ['init', '--project', 'A bakery API', '--stack', 'Python, FastAPI']);

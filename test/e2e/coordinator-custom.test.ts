@@ -63,7 +63,9 @@ describe('the coordinator\'s "your instructions" lines', () => {
     const data = upgrade.json<{ backedUp: { path: string; backup: string }[]; notes: string[] }>();
     const backup = data.backedUp.find((b) => b.path === COORDINATOR_PATH)!;
     expect(read(root, backup.backup)).toBe(edited);
-    expect(data.notes.join('\n')).toContain(`${COORDINATOR_PATH} had changes of yours outside its "your instructions" lines: they are not carried over, and the whole file is backed up`);
+    expect(data.notes.join('\n')).toContain(
+      `${COORDINATOR_PATH} had changes of yours outside its "your instructions" lines: they are not carried over, and the whole file is backed up`,
+    );
     expect(read(root, COORDINATOR_PATH)).not.toContain('Ship on Fridays');
     expect(customInstructions(read(root, COORDINATOR_PATH))).toBe(OURS);
   });

@@ -59,13 +59,20 @@ async function run(root: string, args: string[]) {
 
 /** Every `.agent.md` create-squad's squad has in `.github/agents/`, by agent name. */
 function agentFiles(root: string): string[] {
-  return fs.readdirSync(path.join(root, '.github/agents')).filter((name) => name.endsWith('.agent.md')).map((name) => name.slice(0, -'.agent.md'.length)).sort();
+  return fs
+    .readdirSync(path.join(root, '.github/agents'))
+    .filter((name) => name.endsWith('.agent.md'))
+    .map((name) => name.slice(0, -'.agent.md'.length))
+    .sort();
 }
 
 /** Each member's own skills as `create-squad prompt` lists them. */
 async function promptOwnSkills(root: string, folder: string): Promise<string[]> {
   const result = await run(root, ['prompt', folder, '--task', 'look around', '--json']);
-  return result.json<{ skills: { name: string; scope: string }[] }>().skills.filter((s) => s.scope === 'agent').map((s) => s.name);
+  return result
+    .json<{ skills: { name: string; scope: string }[] }>()
+    .skills.filter((s) => s.scope === 'agent')
+    .map((s) => s.name);
 }
 
 /** The members create-squad gives an agent (roster members with a folder, and the Scribe). */
@@ -102,70 +109,82 @@ afterAll(cleanupTempDirs);
 
 if (!SDK_DIR) console.info(`${TITLE}: skipped (set CREATE_SQUAD_COPILOT_SDK, or run node scripts/host-check.mjs)`);
 
-describe.skipIf(!SDK_DIR)(SDK_DIR ? TITLE : `${TITLE} (skipped: set CREATE_SQUAD_COPILOT_SDK to a folder with @github/copilot and @github/copilot-sdk, or run node scripts/host-check.mjs)`, () => {
-  beforeAll(async () => {
-    const sdk = createRequire(path.join(SDK_DIR!, 'package.json'))('@github/copilot-sdk') as { CopilotClient: new (options: object) => RuntimeClient };
-    const home = tempDir('copilot-home-');
-    client = new sdk.CopilotClient({ workingDirectory: home, baseDirectory: home, logLevel: 'error', useLoggedInUser: false });
-    await client.start();
-  }, 60_000);
+describe.skipIf(!SDK_DIR)(
+  SDK_DIR ? TITLE : `${TITLE} (skipped: set CREATE_SQUAD_COPILOT_SDK to a folder with @github/copilot and @github/copilot-sdk, or run node scripts/host-check.mjs)`,
+  () => {
+    beforeAll(async () => {
+      const sdk = createRequire(path.join(SDK_DIR!, 'package.json'))('@github/copilot-sdk') as { CopilotClient: new (options: object) => RuntimeClient };
+      const home = tempDir('copilot-home-');
+      client = new sdk.CopilotClient({ workingDirectory: home, baseDirectory: home, logLevel: 'error', useLoggedInUser: false });
+      await client.start();
+    }, 60_000);
 
-  afterAll(async () => {
-    await client?.stop();
-  });
-
-  it('on a fresh squad: the coordinator and every member, subagent-only, with the tools of its role', async () => {
-    const root = tempRepo();
-    await run(root, ['init', '--yes']);
-    const found = await expectDiscoveredAsCreateSquadSays(root);
-    expect(found.agents.map((a) => a.id).sort()).toEqual(['fenster', 'hockney', 'keaton', 'scribe', 'squad']);
-    expect(agentOf(found, 'keaton').tools).toEqual(roleTools('Lead'));
-    expect(agentOf(found, 'fenster').tools).toEqual(roleTools('Core Dev'));
-  });
-
-  it('after teach and skills add: the new skill and its MCP server on that member only; a team skill\'s server on everyone', async () => {
-    const root = tempRepo();
-    await run(root, ['init', '--yes']);
-    await run(root, ['teach', 'fenster', 'always use Tailwind CSS', '--name', 'tailwind']);
-    const source = tempDir();
-    writeFiles(source, {
-      'db-notes/SKILL.md': validSkill('db-notes', 'Use when changing the database.', 'metadata:\n  mcp-servers:\n    - name: postgres\n      reason: read the live schema\n'),
-      'tracker/SKILL.md': validSkill('tracker', 'Use when linking work items.', 'metadata:\n  mcp-servers:\n    - name: linear\n      reason: find the issue\n      optional: true\n'),
+    afterAll(async () => {
+      await client?.stop();
     });
-    await run(root, ['skills', 'add', path.join(source, 'db-notes'), '--agent', 'fenster']);
-    await run(root, ['skills', 'add', path.join(source, 'tracker')]);
-    // A team skill named like an own skill of hockney's: hockney's agent does not name it.
-    await run(root, ['teach', 'hockney', 'name tests after the behaviour', '--name', 'test-names']);
-    await run(root, ['teach', '--team', 'tests live beside the code', '--name', 'test-names']);
-    const found = await expectDiscoveredAsCreateSquadSays(root);
-    expect(agentOf(found, 'hockney').skills ?? []).toEqual([]);
-    expect(agentOf(found, 'fenster').skills).toEqual(['db-notes', 'tailwind']);
-    for (const id of ['keaton', 'scribe']) expect(agentOf(found, id).skills ?? [], id).toEqual([]);
-    expect(agentOf(found, 'fenster').tools).toEqual([...roleTools('Core Dev'), 'linear/*', 'postgres/*']);
-    expect(agentOf(found, 'hockney').tools).toEqual([...roleTools('Tester'), 'linear/*']);
-    // The team skills and the member-facing built-ins are project skills every host finds; a member's own skill is not.
-    expect(found.skills.filter((s) => s.source === 'project').map((s) => s.name).sort()).toEqual([...MEMBER_FACING_BUILTIN_SKILLS, 'test-names', 'tracker'].sort());
-  });
 
-  it('after retire, the member\'s agent is gone; after rehire, back', async () => {
-    const root = tempRepo();
-    await run(root, ['init', '--yes']);
-    await run(root, ['retire', 'hockney']);
-    expect((await expectDiscoveredAsCreateSquadSays(root)).agents.map((a) => a.id)).not.toContain('hockney');
-    await run(root, ['rehire', 'hockney']);
-    expect((await expectDiscoveredAsCreateSquadSays(root)).agents.map((a) => a.id)).toContain('hockney');
-  });
-
-  for (const fixture of ['original-squad', 'v0.0.1'] as UpgradeFixture[]) {
-    it(`on the ${fixture} fixture after upgrade: every member discovered, with its own skills`, async () => {
-      const root = fixtureRepo(fixture);
-      await run(root, ['upgrade']);
+    it('on a fresh squad: the coordinator and every member, subagent-only, with the tools of its role', async () => {
+      const root = tempRepo();
+      await run(root, ['init', '--yes']);
       const found = await expectDiscoveredAsCreateSquadSays(root);
-      expect(found.agents.length).toBeGreaterThan(2);
-      // The member-facing built-ins upgrade installed or moved to .github/skills/ are project skills now.
-      const project = found.skills.filter((s) => s.source === 'project').map((s) => s.name);
-      expect(project).toEqual(expect.arrayContaining([...MEMBER_FACING_BUILTIN_SKILLS]));
-      for (const folder of await members(root)) expect(fs.existsSync(path.join(root, memberProfilePath(folder))), folder).toBe(true);
+      expect(found.agents.map((a) => a.id).sort()).toEqual(['fenster', 'hockney', 'keaton', 'scribe', 'squad']);
+      expect(agentOf(found, 'keaton').tools).toEqual(roleTools('Lead'));
+      expect(agentOf(found, 'fenster').tools).toEqual(roleTools('Core Dev'));
     });
-  }
-});
+
+    it("after teach and skills add: the new skill and its MCP server on that member only; a team skill's server on everyone", async () => {
+      const root = tempRepo();
+      await run(root, ['init', '--yes']);
+      await run(root, ['teach', 'fenster', 'always use Tailwind CSS', '--name', 'tailwind']);
+      const source = tempDir();
+      writeFiles(source, {
+        'db-notes/SKILL.md': validSkill('db-notes', 'Use when changing the database.', 'metadata:\n  mcp-servers:\n    - name: postgres\n      reason: read the live schema\n'),
+        'tracker/SKILL.md': validSkill(
+          'tracker',
+          'Use when linking work items.',
+          'metadata:\n  mcp-servers:\n    - name: linear\n      reason: find the issue\n      optional: true\n',
+        ),
+      });
+      await run(root, ['skills', 'add', path.join(source, 'db-notes'), '--agent', 'fenster']);
+      await run(root, ['skills', 'add', path.join(source, 'tracker')]);
+      // A team skill named like an own skill of hockney's: hockney's agent does not name it.
+      await run(root, ['teach', 'hockney', 'name tests after the behaviour', '--name', 'test-names']);
+      await run(root, ['teach', '--team', 'tests live beside the code', '--name', 'test-names']);
+      const found = await expectDiscoveredAsCreateSquadSays(root);
+      expect(agentOf(found, 'hockney').skills ?? []).toEqual([]);
+      expect(agentOf(found, 'fenster').skills).toEqual(['db-notes', 'tailwind']);
+      for (const id of ['keaton', 'scribe']) expect(agentOf(found, id).skills ?? [], id).toEqual([]);
+      expect(agentOf(found, 'fenster').tools).toEqual([...roleTools('Core Dev'), 'linear/*', 'postgres/*']);
+      expect(agentOf(found, 'hockney').tools).toEqual([...roleTools('Tester'), 'linear/*']);
+      // The team skills and the member-facing built-ins are project skills every host finds; a member's own skill is not.
+      expect(
+        found.skills
+          .filter((s) => s.source === 'project')
+          .map((s) => s.name)
+          .sort(),
+      ).toEqual([...MEMBER_FACING_BUILTIN_SKILLS, 'test-names', 'tracker'].sort());
+    });
+
+    it("after retire, the member's agent is gone; after rehire, back", async () => {
+      const root = tempRepo();
+      await run(root, ['init', '--yes']);
+      await run(root, ['retire', 'hockney']);
+      expect((await expectDiscoveredAsCreateSquadSays(root)).agents.map((a) => a.id)).not.toContain('hockney');
+      await run(root, ['rehire', 'hockney']);
+      expect((await expectDiscoveredAsCreateSquadSays(root)).agents.map((a) => a.id)).toContain('hockney');
+    });
+
+    for (const fixture of ['original-squad', 'v0.0.1'] as UpgradeFixture[]) {
+      it(`on the ${fixture} fixture after upgrade: every member discovered, with its own skills`, async () => {
+        const root = fixtureRepo(fixture);
+        await run(root, ['upgrade']);
+        const found = await expectDiscoveredAsCreateSquadSays(root);
+        expect(found.agents.length).toBeGreaterThan(2);
+        // The member-facing built-ins upgrade installed or moved to .github/skills/ are project skills now.
+        const project = found.skills.filter((s) => s.source === 'project').map((s) => s.name);
+        expect(project).toEqual(expect.arrayContaining([...MEMBER_FACING_BUILTIN_SKILLS]));
+        for (const folder of await members(root)) expect(fs.existsSync(path.join(root, memberProfilePath(folder))), folder).toBe(true);
+      });
+    }
+  },
+);

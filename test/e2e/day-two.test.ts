@@ -30,7 +30,13 @@ const routing = (root: string) =>
   read(root, squadPaths.routing)
     .split('\n')
     .filter((line) => /^\| (?!-|Work Type)/.test(line))
-    .map((line) => line.split('|').slice(2, 4).map((cell) => cell.trim()).join(':'));
+    .map((line) =>
+      line
+        .split('|')
+        .slice(2, 4)
+        .map((cell) => cell.trim())
+        .join(':'),
+    );
 async function skills(root: string, agent?: string): Promise<string[]> {
   const data = (await run(root, ['skills', 'list', '--json', ...(agent ? ['--agent', agent] : [])])).json<{ skills: { name: string; scope: string }[] }>();
   return data.skills.filter((s) => s.scope !== 'builtin').map((s) => `${s.scope}:${s.name}`);

@@ -41,7 +41,9 @@ describe('the default command never makes a squad by accident', () => {
     const root = tempDir('squad-outside-');
     const status = await runCli(['status', '--yes'], { cwd: root });
     expect(status.code).toBe(2);
-    expect(status.stderr.trim()).toBe(`✗ unknown command 'status' (did you mean doctor?) — see "create-squad --help"; to set up a squad in a folder named "status", run create-squad init status`);
+    expect(status.stderr.trim()).toBe(
+      `✗ unknown command 'status' (did you mean doctor?) — see "create-squad --help"; to set up a squad in a folder named "status", run create-squad init status`,
+    );
     expect((await runCli(['config', '--yes'], { cwd: root })).stderr).toMatch(/did you mean init --project, --stack or --owner\?/);
     expect((await runCli(['lst', '--yes'], { cwd: root })).stderr).toMatch(/did you mean skills list\?/);
     const json = await runCli(['ls', '--yes', '--json'], { cwd: root });

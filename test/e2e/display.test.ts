@@ -89,7 +89,10 @@ function lines(text: string): string[] {
 
 describe('text from files on the terminal', () => {
   it('skills list: one row a skill, hostile names, versions and MCP servers shown as escapes', async () => {
-    for (const args of [['skills', 'list'], ['skills', 'list', '--agent', 'fenster']]) {
+    for (const args of [
+      ['skills', 'list'],
+      ['skills', 'list', '--agent', 'fenster'],
+    ]) {
       const listed = await json<{ skills: unknown[]; warnings: string[] }>(args);
       const run = await terminalRun(args);
       expect(run.code).toBe(0);
@@ -102,7 +105,10 @@ describe('text from files on the terminal', () => {
   });
 
   it('skills validate: each finding on its own line under its skill', async () => {
-    for (const args of [['skills', 'validate'], ['skills', 'validate', `.ai-team/skills/${FOLDER}`]]) {
+    for (const args of [
+      ['skills', 'validate'],
+      ['skills', 'validate', `.ai-team/skills/${FOLDER}`],
+    ]) {
       const report = await json<{ skills: { errors: unknown[]; warnings: unknown[] }[]; skipped: unknown[] }>(args);
       const run = await terminalRun(args);
       expect(run.code).toBe(1);

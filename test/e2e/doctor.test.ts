@@ -115,8 +115,18 @@ describe('doctor', () => {
     const { code, data } = await doctor(folder);
     expect(code).toBe(1);
     expect(data.findings.map((f) => [f.severity, f.code, f.message, f.fix])).toEqual([
-      ['error', 'layout-blocked', '.ai-team/team.md is a folder, not a file: commands cannot use it, and init will not replace it', 'move it aside, then run "create-squad init" (it recreates .ai-team/team.md)'],
-      ['warning', 'layout-blocked', '.ai-team/log is a file, not a folder: commands cannot use it, and init will not replace it', 'move it aside, then run "create-squad init" (it recreates .ai-team/log)'],
+      [
+        'error',
+        'layout-blocked',
+        '.ai-team/team.md is a folder, not a file: commands cannot use it, and init will not replace it',
+        'move it aside, then run "create-squad init" (it recreates .ai-team/team.md)',
+      ],
+      [
+        'warning',
+        'layout-blocked',
+        '.ai-team/log is a file, not a folder: commands cannot use it, and init will not replace it',
+        'move it aside, then run "create-squad init" (it recreates .ai-team/log)',
+      ],
     ]);
   });
 
@@ -171,14 +181,23 @@ describe('doctor', () => {
     const file = path.join(dir, '.ai-team/casting/registry.json');
     const registry = JSON.parse(fs.readFileSync(file, 'utf8')) as { members: unknown[] };
     const entry = (name: string, role: string) => ({ name, folder: name.toLowerCase(), role, universe: null });
-    registry.members.push(entry('Kobayashi', 'DevOps'), entry('Redfoot', 'Ops'), entry('Edie', 'Legal'), entry('Ralph', 'Monitor'), entry('Arkosh', 'Security'), entry('Kujan', 'Agent'));
+    registry.members.push(
+      entry('Kobayashi', 'DevOps'),
+      entry('Redfoot', 'Ops'),
+      entry('Edie', 'Legal'),
+      entry('Ralph', 'Monitor'),
+      entry('Arkosh', 'Security'),
+      entry('Kujan', 'Agent'),
+    );
     fs.writeFileSync(file, JSON.stringify(registry, null, 2));
     writeFiles(dir, {
       '.ai-team/agents/_alumni/kobayashi/charter.md': '# Kobayashi\n', // retired, files kept
       '.ai-team/casting/history.json': JSON.stringify({ schema: 1, events: [{ event: 'named', name: 'Kujan', folder: 'kujan', note: 'renamed from Redfoot' }] }),
     });
-    edit(dir, '.ai-team/team.md', (text) =>
-      text.replace(/(\| Scribe \|[^\n]*\n)/, '$1| Ralph | Monitor | — | 🔄 Monitor |\n') + '\n## Alumni\n\n- Edie — Legal — retired 2025-01-01\n',
+    edit(
+      dir,
+      '.ai-team/team.md',
+      (text) => `${text.replace(/(\| Scribe \|[^\n]*\n)/, '$1| Ralph | Monitor | — | 🔄 Monitor |\n')}\n## Alumni\n\n- Edie — Legal — retired 2025-01-01\n`,
     );
     fs.cpSync(path.join(dir, '.ai-team/agents/keaton'), path.join(dir, '.ai-team/agents/kujan'), { recursive: true });
     edit(dir, '.ai-team/team.md', (text) => text.replace(/(\| Ralph \|)/, '| Kujan | Agent | `.ai-team/agents/kujan/charter.md` | ✅ Active |\n$1'));
@@ -198,7 +217,12 @@ describe('doctor', () => {
 
   it('reports missing merge=union lines in .gitattributes', async () => {
     const dir = squad();
-    edit(dir, '.gitattributes', (text) => text.split('\n').filter((l) => !l.includes('history.md')).join('\n'));
+    edit(dir, '.gitattributes', (text) =>
+      text
+        .split('\n')
+        .filter((l) => !l.includes('history.md'))
+        .join('\n'),
+    );
     const { data } = await doctor(dir);
     expect(data.findings).toEqual([expect.objectContaining({ severity: 'warning', code: 'gitattributes-union', fix: expect.stringContaining('upgrade') })]);
     expect(data.findings[0]!.message).toContain('.ai-team/agents/*/history.md');
@@ -268,7 +292,8 @@ describe('doctor', () => {
     ]);
     expect(findings[0]!.message).not.toContain('stays at');
     expect(findings[2]).toMatchObject({
-      message: '.ai-team-templates/history.md is not a regular file: "create-squad upgrade" cannot write it (create-squad never writes through a symlink or over what is not a regular file)',
+      message:
+        '.ai-team-templates/history.md is not a regular file: "create-squad upgrade" cannot write it (create-squad never writes through a symlink or over what is not a regular file)',
       fix: 'move it aside, then run "create-squad upgrade"',
     });
   });
@@ -295,7 +320,10 @@ describe('doctor', () => {
   it('checks that roster and member folders agree', async () => {
     const dir = squad();
     const agents = path.join(dir, '.ai-team/agents');
-    const [first, second] = fs.readdirSync(agents).filter((a) => a !== 'scribe').sort();
+    const [first, second] = fs
+      .readdirSync(agents)
+      .filter((a) => a !== 'scribe')
+      .sort();
     fs.rmSync(path.join(agents, first!, 'charter.md'));
     fs.rmSync(path.join(agents, second!, 'history.md'));
     writeFiles(dir, { '.ai-team/agents/stray/charter.md': '# Stray\n' });
@@ -415,7 +443,10 @@ describe('doctor', () => {
     expect(codes(entry)).toEqual(['warning:mcp-config-invalid', 'warning:mcp-host-missing', 'warning:mcp-not-configured']);
     expect(entry.findings[0]!.message).toBe('MCP configuration .mcp.json: server "github" is a number, not an object of settings: it does not count as configured');
 
-    const prompt = (await runCli(['prompt', 'keaton', '--task', 'x', '--json'], { cwd: dir, env: { HOME: tempDir('home-') } })).json<{ mcp: { server: string; seenBy: string[] }[]; prompt: string }>();
+    const prompt = (await runCli(['prompt', 'keaton', '--task', 'x', '--json'], { cwd: dir, env: { HOME: tempDir('home-') } })).json<{
+      mcp: { server: string; seenBy: string[] }[];
+      prompt: string;
+    }>();
     expect(prompt.mcp.map((r) => `${r.server}:${r.seenBy.join('+')}`)).toEqual(['github:copilot-cli+cloud-agent', 'postgres:']);
     expect(prompt.prompt).toContain('REQUIRED MCP SERVER NO HOST HAS: postgres (needed by db)');
   });

@@ -86,7 +86,13 @@ describe('init and import in a folder inside a squad', () => {
     // Pointed inside the squad folder, init finds the squad it is in (as git finds its repository).
     const inside = await runCli(['init', '--yes', '--json', '--cwd', '.ai-team'], { cwd: root });
     expect(inside.json()).toMatchObject({ dir: root, created: [] });
-    await expectRefused(root, ['init', 'agents/new', '--yes'], 1, `✗ ${path.join(squadDir, 'agents/new')} is inside the squad folder ${squadDir}: a squad there would be nested in that squad — ${hint}`, squadDir);
+    await expectRefused(
+      root,
+      ['init', 'agents/new', '--yes'],
+      1,
+      `✗ ${path.join(squadDir, 'agents/new')} is inside the squad folder ${squadDir}: a squad there would be nested in that squad — ${hint}`,
+      squadDir,
+    );
     // Through a symlink too.
     const link = path.join(tempDir(), 'link');
     fs.symlinkSync(path.join(squadDir, 'skills'), link);
@@ -127,13 +133,22 @@ describe('import of values it would write but no command can use', () => {
   const member = (fields: Record<string, unknown>) => base({ casting: { registry: { members: [{ name: 'Keaton', folder: 'keaton', role: 'Lead', universe: null }, fields] } } });
 
   it('a registry member with a name that is not a string, or a folder such as ../x', async () => {
-    await importRefused(member({ name: 42, folder: 'x', role: 'Dev' }), /^✗ invalid \.squad file: casting\.registry\.members\[1\]: not a registry member create-squad can use: "name" is not a non-empty string — nothing was written/);
-    await importRefused(member({ name: 'X', folder: '../x', role: 'Dev' }), /^✗ invalid \.squad file: casting\.registry\.members\[1\]: not a registry member create-squad can use: "folder" "\.\.\/x" may only contain lowercase letters/);
+    await importRefused(
+      member({ name: 42, folder: 'x', role: 'Dev' }),
+      /^✗ invalid \.squad file: casting\.registry\.members\[1\]: not a registry member create-squad can use: "name" is not a non-empty string — nothing was written/,
+    );
+    await importRefused(
+      member({ name: 'X', folder: '../x', role: 'Dev' }),
+      /^✗ invalid \.squad file: casting\.registry\.members\[1\]: not a registry member create-squad can use: "folder" "\.\.\/x" may only contain lowercase letters/,
+    );
     await importRefused(member({ name: 'Con', folder: 'con', role: 'Dev' }), /casting\.registry\.members\[1\]: .*"folder" "con" is a device name Windows reserves/);
     await importRefused(member({ name: 'X', folder: 'x', role: 7 }), /casting\.registry\.members\[1\]: .*"role" is not a string/);
     await importRefused(base({ casting: { registry: { members: ['keaton'] } } }), /casting\.registry\.members\[0\]: not a registry member create-squad can use: it is a string/);
     // An original Squad export's registry is held to the same rule for its members list.
-    await importRefused({ version: '1.0', agents: { keaton: { charter: '# Keaton\n' } }, casting: { registry: { members: [{ name: ['K'], folder: 'keaton' }] } } }, /casting\.registry\.members\[0\]: .*"name" is not a non-empty string/);
+    await importRefused(
+      { version: '1.0', agents: { keaton: { charter: '# Keaton\n' } }, casting: { registry: { members: [{ name: ['K'], folder: 'keaton' }] } } },
+      /casting\.registry\.members\[0\]: .*"name" is not a non-empty string/,
+    );
   });
 
   it('a file key with a lone surrogate, which the file system would silently rename', async () => {

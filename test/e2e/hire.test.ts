@@ -21,7 +21,11 @@ async function squad(args: string[] = []): Promise<string> {
 
 /** Every file (path → content) except the ones a hire may change. */
 function others(root: string, except: string[]): Record<string, string> {
-  return Object.fromEntries(listFiles(root).filter((rel) => !except.includes(rel)).map((rel) => [rel, read(root, rel)]));
+  return Object.fromEntries(
+    listFiles(root)
+      .filter((rel) => !except.includes(rel))
+      .map((rel) => [rel, read(root, rel)]),
+  );
 }
 
 const CHANGED = [squadPaths.team, squadPaths.routing, squadPaths.castingRegistry, squadPaths.castingHistory];
@@ -119,7 +123,9 @@ describe('hire', () => {
     const linked = await squad();
     fs.rmSync(path.join(linked, squadPaths.team));
     fs.mkdirSync(path.join(linked, squadPaths.team));
-    expect((await runCli(['hire', 'Tester'], { cwd: linked })).stderr).toMatch(/^✗ \.ai-team\/team\.md is not a readable file \(a folder, a dangling symlink or a special file\) — restore the file from git, or remove/);
+    expect((await runCli(['hire', 'Tester'], { cwd: linked })).stderr).toMatch(
+      /^✗ \.ai-team\/team\.md is not a readable file \(a folder, a dangling symlink or a special file\) — restore the file from git, or remove/,
+    );
     // Names and roles are written into one-line table cells and shown on the terminal.
     const escapes = await runCli(['hire', 'Dev\u001b[31mOps'], { cwd: root });
     expect(escapes.code).toBe(2);
@@ -193,7 +199,6 @@ function copyRepo(root: string): string {
   return copy;
 }
 
-
 describe('hire interrupted', () => {
   it('ends with one complete hire when run again after being killed after any write', async () => {
     const base = await squad();
@@ -238,7 +243,9 @@ describe('hire and files changed meanwhile', () => {
     const plan = await planHire(root, { role: 'Tester' });
     // Another hire got there first: the registry changed. Nothing at all is written.
     const registry = read(root, squadPaths.castingRegistry);
-    writeFiles(root, { [squadPaths.castingRegistry]: registry.replace('"members": [', '"members": [\n    { "name": "Kujan", "folder": "kujan", "role": "Tester", "universe": null },') });
+    writeFiles(root, {
+      [squadPaths.castingRegistry]: registry.replace('"members": [', '"members": [\n    { "name": "Kujan", "folder": "kujan", "role": "Tester", "universe": null },'),
+    });
     const before = hashTree(root);
     expect(() => applyHire(plan)).toThrow(expect.objectContaining({ code: 'CONFLICT', message: `${squadPaths.castingRegistry} changed while hiring; nothing was written` }));
     expect(hashTree(root)).toBe(before);
@@ -277,7 +284,10 @@ describe('hire into hand-made and original Squad rosters', () => {
             .split('\n')
             .filter(Boolean)
             .map((row) => {
-              const [name, role, charter, status] = row.split('|').slice(1, 5).map((c) => c.trim());
+              const [name, role, charter, status] = row
+                .split('|')
+                .slice(1, 5)
+                .map((c) => c.trim());
               return `| ${role} | ${name} | ${status} | ${charter} | |\n`;
             })
             .join('')}`,

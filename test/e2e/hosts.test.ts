@@ -56,7 +56,10 @@ describe('--task-file: the task read from a file', () => {
       cases.push(['fifo', 1, /^✗ the task file fifo is a FIFO \(named pipe\), not a regular file — /]);
     }
     for (const [file, code, message] of cases) {
-      for (const args of [['prompt', 'fenster', '--task-file', file], ['route', '--task-file', file]]) {
+      for (const args of [
+        ['prompt', 'fenster', '--task-file', file],
+        ['route', '--task-file', file],
+      ]) {
         const result = await runCli(args, { cwd });
         expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(code);
         expect(result.stderr).toMatch(message);
@@ -84,7 +87,7 @@ describe('--task-file: the task read from a file', () => {
 });
 
 describe('the coordinator init installs', () => {
-  it('runs the repository\'s install or the exact version it was stamped with, in every npx line', async () => {
+  it("runs the repository's install or the exact version it was stamped with, in every npx line", async () => {
     const cwd = tempRepo();
     expect((await runCli(['init', '--yes'], { cwd })).code).toBe(0);
     const coordinator = fs.readFileSync(path.join(cwd, COORDINATOR_PATH), 'utf8');
@@ -104,7 +107,7 @@ describe('the coordinator init installs', () => {
   });
 });
 
-describe('init\'s next steps', () => {
+describe("init's next steps", () => {
   it('say how to pick the Squad agent in VS Code, the Copilot CLI and the cloud agent', async () => {
     const cwd = tempRepo();
     const result = await runCli(['init', '--yes'], { cwd });

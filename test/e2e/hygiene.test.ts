@@ -32,7 +32,7 @@ const LEFTOVERS = [
 const KEPT = ['.ai-team/team.md', '.ai-team/agents/fenster/history.md', '.github/skills/pdf/SKILL.md', 'docs/squad-export.squad', '.env.tmp', 'notes.tmp'];
 
 describe('ignore rules', () => {
-  it('init appends them to the user\'s .gitignore, which git then applies', async () => {
+  it("init appends them to the user's .gitignore, which git then applies", async () => {
     const root = tempRepo();
     writeFiles(root, { [GITIGNORE_PATH]: 'node_modules/\n# mine\ndist' });
     const result = await runCli(['init', '--yes', '--json'], { cwd: root });
@@ -58,7 +58,7 @@ describe('ignore rules', () => {
     expect(status).not.toContain(squadPaths.backups);
   });
 
-  it('upgrade of an older squad adds the missing ones (a migration), keeping the user\'s lines; --dry-run writes nothing', async () => {
+  it("upgrade of an older squad adds the missing ones (a migration), keeping the user's lines; --dry-run writes nothing", async () => {
     const root = tempRepo();
     await runOk(root, ['init', '--yes']);
     fs.writeFileSync(path.join(root, GITIGNORE_PATH), `coverage/\r\n/${squadPaths.backups}/\r\n`);

@@ -23,7 +23,7 @@ interface McpJson {
 }
 
 describe('init --mcp', () => {
-  it('writes the entry for VS Code and the Copilot CLI, pinned to the version, and gives the cloud agent\'s to paste', async () => {
+  it("writes the entry for VS Code and the Copilot CLI, pinned to the version, and gives the cloud agent's to paste", async () => {
     const root = tempRepo();
     const result = await runOk(root, ['init', '--yes', '--mcp', '--json']);
     const data = result.json<McpJson>();
@@ -36,7 +36,9 @@ describe('init --mcp', () => {
     expect(JSON.parse(read(root, '.vscode/mcp.json'))).toEqual({
       servers: { squad: { type: 'stdio', command: 'npx', args: ['--yes', `create-squad@${VERSION}`, 'mcp', '--cwd', '${workspaceFolder}'] } },
     });
-    expect(JSON.parse(read(root, '.mcp.json'))).toEqual({ mcpServers: { squad: { type: 'local', command: 'npx', args: ['--yes', `create-squad@${VERSION}`, 'mcp'], tools: ['*'] } } });
+    expect(JSON.parse(read(root, '.mcp.json'))).toEqual({
+      mcpServers: { squad: { type: 'local', command: 'npx', args: ['--yes', `create-squad@${VERSION}`, 'mcp'], tools: ['*'] } },
+    });
     expect(data.mcp.registrations[2]!.entry).toEqual({ type: 'local', command: 'npx', args: ['--yes', `create-squad@${VERSION}`, 'mcp'], tools: [...CLOUD_AGENT_TOOLS] });
     // What each host reads, by create-squad's own table of hosts, now lists the server.
     const detection = await detectMcpConfig({ root });
@@ -50,7 +52,8 @@ describe('init --mcp', () => {
 
   it('merges into a JSONC file with comments and trailing commas, changing nothing else', async () => {
     const root = tempRepo();
-    const original = '{\n  // servers I use\n  "servers": {\n    "github": { "type": "http", "url": "https://example.invalid/mcp" }, // keep this\n    /* and this */\n  },\n  "inputs": [],\n}\n';
+    const original =
+      '{\n  // servers I use\n  "servers": {\n    "github": { "type": "http", "url": "https://example.invalid/mcp" }, // keep this\n    /* and this */\n  },\n  "inputs": [],\n}\n';
     writeFiles(root, { '.vscode/mcp.json': original });
     await runOk(root, ['init', '--yes', '--mcp', 'vscode']);
     const merged = read(root, '.vscode/mcp.json');
@@ -101,7 +104,7 @@ describe('init --mcp', () => {
       const before = hashTree(root);
       const result = await runCli(['init', '--yes', '--mcp'], { cwd: root });
       expect(result.code, message).toBe(1);
-      expect(result.stderr).toContain('cannot add the squad\'s MCP server to');
+      expect(result.stderr).toContain("cannot add the squad's MCP server to");
       expect(result.stderr).toContain(message);
       expect(result.stderr).toContain(' — ');
       expect(hashTree(root)).toBe(before);

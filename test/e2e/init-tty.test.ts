@@ -39,15 +39,19 @@ function drive(cwd: string, args: string[], steps: [string, string[]][]) {
 describe.skipIf(skipReason !== undefined)(`init in a real terminal${skipReason ? ` (${skipReason})` : ''}`, () => {
   it('asks the questions and builds the squad from the answers', () => {
     const root = tempRepo();
-    const { code, output } = drive(root, ['init', 'app'], [
-      ['What are you building?', [`A recipe planner${ENTER}`]],
-      ['Which stack?', [`TypeScript, Postgres${ENTER}`]],
-      ['Who does the squad work for?', [`Ada${ENTER}`]],
-      // Lead and Core Dev stay selected, Tester is deselected, Frontend Dev is selected.
-      ['Which roles should the team have?', [DOWN, DOWN, ' ', DOWN, ' ', ENTER]],
-      ['Other roles?', [`Release Manager${ENTER}`]],
-      ['Cast member names from which universe?', [DOWN, ENTER]],
-    ]);
+    const { code, output } = drive(
+      root,
+      ['init', 'app'],
+      [
+        ['What are you building?', [`A recipe planner${ENTER}`]],
+        ['Which stack?', [`TypeScript, Postgres${ENTER}`]],
+        ['Who does the squad work for?', [`Ada${ENTER}`]],
+        // Lead and Core Dev stay selected, Tester is deselected, Frontend Dev is selected.
+        ['Which roles should the team have?', [DOWN, DOWN, ' ', DOWN, ' ', ENTER]],
+        ['Other roles?', [`Release Manager${ENTER}`]],
+        ['Cast member names from which universe?', [DOWN, ENTER]],
+      ],
+    );
     expect(code, output).toBe(0);
     expect(output).toContain("Team (Ocean's Eleven): Danny (Lead), Rusty (Core Dev), Linus (Frontend Dev), Basher (Release Manager)");
     // NO_COLOR holds for the questions too: cursor movement, but no colour codes.
@@ -67,25 +71,33 @@ describe.skipIf(skipReason !== undefined)(`init in a real terminal${skipReason ?
 
   it('checks the roles typed at the question itself, and asks again', () => {
     const root = tempRepo();
-    const { code, output } = drive(root, ['init', 'app'], [
-      ['What are you building?', [ENTER]],
-      ['Which stack?', [ENTER]],
-      ['Who does the squad work for?', [ENTER]],
-      ['Which roles should the team have?', [ENTER]],
-      ['Other roles?', [`Scribe${ENTER}`]],
-      ['Scribe is not a role to cast', ['\u007f'.repeat(6), `Designer${ENTER}`]],
-      ['Cast member names from which universe?', [ENTER]],
-    ]);
+    const { code, output } = drive(
+      root,
+      ['init', 'app'],
+      [
+        ['What are you building?', [ENTER]],
+        ['Which stack?', [ENTER]],
+        ['Who does the squad work for?', [ENTER]],
+        ['Which roles should the team have?', [ENTER]],
+        ['Other roles?', [`Scribe${ENTER}`]],
+        ['Scribe is not a role to cast', ['\u007f'.repeat(6), `Designer${ENTER}`]],
+        ['Cast member names from which universe?', [ENTER]],
+      ],
+    );
     expect(code, output).toBe(0);
     expect(output).toContain('Team (The Usual Suspects): Keaton (Lead), Fenster (Core Dev), Hockney (Tester), McManus (Designer)');
   });
 
   it('writes nothing when the user presses Ctrl-C', () => {
     const root = tempRepo();
-    const { code, output } = drive(root, ['init', 'app'], [
-      ['What are you building?', [`A recipe planner${ENTER}`]],
-      ['Which stack?', ['\u0003']],
-    ]);
+    const { code, output } = drive(
+      root,
+      ['init', 'app'],
+      [
+        ['What are you building?', [`A recipe planner${ENTER}`]],
+        ['Which stack?', ['\u0003']],
+      ],
+    );
     expect(code, output).toBe(130);
     expect(output).toContain('✗ init cancelled; nothing was written');
     expect(fs.existsSync(path.join(root, 'app'))).toBe(false);

@@ -29,10 +29,7 @@ describe('init --yes', () => {
     expect(result.code, result.stderr).toBe(0);
     const files = listFiles(root);
     const owned = (await shippedOwnedFiles()).map((f) => f.path);
-    const expected = [
-      ...teamStateLayout(['keaton', 'fenster', 'hockney']),
-      ...owned,
-    ].sort();
+    const expected = [...teamStateLayout(['keaton', 'fenster', 'hockney']), ...owned].sort();
     expect(files).toEqual(expected);
     expect(owned).toContain(COORDINATOR_PATH);
     expect(owned.filter((f) => f.startsWith('.ai-team-templates/'))).toHaveLength(10);
@@ -90,7 +87,12 @@ describe('init --yes', () => {
     expect(Object.keys(manifest.manifest.files).sort()).toEqual(owned.map((f) => f.path).sort());
     const { createHash } = await import('node:crypto');
     for (const [file, hash] of Object.entries(manifest.manifest.files)) {
-      expect(createHash('sha256').update(fs.readFileSync(path.join(root, file))).digest('hex'), file).toBe(hash);
+      expect(
+        createHash('sha256')
+          .update(fs.readFileSync(path.join(root, file)))
+          .digest('hex'),
+        file,
+      ).toBe(hash);
     }
   });
 
@@ -308,7 +310,10 @@ describe('init interrupted', () => {
       const killed = await runCli(['init', '--yes'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
       expect(killed.code, `k=${k}`).not.toBe(0);
       // What it wrote, and the lock of the killed run (the rerun takes it over).
-      expect(listFiles(root).filter((rel) => rel !== LOCK_FILE), `k=${k}`).toHaveLength(k);
+      expect(
+        listFiles(root).filter((rel) => rel !== LOCK_FILE),
+        `k=${k}`,
+      ).toHaveLength(k);
       expect(fs.existsSync(path.join(root, LOCK_FILE)), `k=${k}`).toBe(true);
       const again = await runCli(['init', '--yes'], { cwd: root });
       expect(again.code, again.stderr).toBe(0);

@@ -63,16 +63,14 @@ describe('doctor: MCP servers per host', () => {
   });
 
   it('a required server only VS Code has: the fix is for the Copilot CLI', async () => {
-    const findings = await mcpFindings(
-      squad({ '.ai-team/skills/db/SKILL.md': NEEDS, '.vscode/mcp.json': `{ "servers": { "postgres": ${LOCAL}, "github": ${LOCAL} } }` }),
-    );
+    const findings = await mcpFindings(squad({ '.ai-team/skills/db/SKILL.md': NEEDS, '.vscode/mcp.json': `{ "servers": { "postgres": ${LOCAL}, "github": ${LOCAL} } }` }));
     expect(findings.map((f) => f.code)).toEqual(['mcp-host-missing']);
     expect(findings[0]!.message).toContain('the Copilot CLI: not configured; VS Code: configured (.vscode/mcp.json)');
     expect(findings[0]!.fix).toMatch(/^for the Copilot CLI, create \.mcp\.json/);
     expect(findings[0]!.fix).not.toContain('VS Code');
   });
 
-  it('nothing to say when the Copilot CLI and VS Code both have every required server (github through the CLI\'s built-in)', async () => {
+  it("nothing to say when the Copilot CLI and VS Code both have every required server (github through the CLI's built-in)", async () => {
     const dir = squad({
       '.ai-team/skills/db/SKILL.md': NEEDS,
       '.github/mcp.json': `{ "mcpServers": { "postgres": ${LOCAL} } }`,
@@ -81,7 +79,7 @@ describe('doctor: MCP servers per host', () => {
     expect(await mcpFindings(dir)).toEqual([]);
   });
 
-  it('reads the user\'s file in COPILOT_HOME from the command\'s environment', async () => {
+  it("reads the user's file in COPILOT_HOME from the command's environment", async () => {
     const copilotHome = tempDir('copilot-home-');
     writeFiles(copilotHome, { 'mcp-config.json': `{ "mcpServers": { "postgres": ${LOCAL} } }` });
     const dir = squad({ '.ai-team/skills/db/SKILL.md': NEEDS, '.vscode/mcp.json': `{ "servers": { "postgres": ${LOCAL}, "github": ${LOCAL} } }` });
@@ -95,7 +93,8 @@ describe('doctor: MCP servers per host', () => {
         severity: 'warning',
         code: 'mcp-config-unread',
         path: '.copilot/mcp-config.json',
-        message: '.copilot/mcp-config.json is not MCP configuration for any Copilot host: the Copilot CLI reads mcp-config.json only in ~/.copilot (or $COPILOT_HOME), not in a repository',
+        message:
+          '.copilot/mcp-config.json is not MCP configuration for any Copilot host: the Copilot CLI reads mcp-config.json only in ~/.copilot (or $COPILOT_HOME), not in a repository',
         fix: 'move the servers it lists to .mcp.json at the repository root (the Copilot CLI; "mcpServers") or .vscode/mcp.json (VS Code; "servers"), then delete it',
       },
     ]);

@@ -70,7 +70,7 @@ describe('create-squad mcp over stdio', () => {
 });
 
 describe('start-up without the SDK', () => {
-  it('only the mcp command\'s bundle names the SDK: --version and --help never load it', () => {
+  it("only the mcp command's bundle names the SDK: --version and --help never load it", () => {
     const shell = fs.readFileSync(path.join(REPO_ROOT, 'dist/cli/main.cjs'), 'utf8');
     expect(shell).not.toContain(SDK);
     expect(shell).not.toMatch(/['"]zod['"/]/);

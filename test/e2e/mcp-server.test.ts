@@ -30,7 +30,7 @@ const SCRIPTS: Record<string, string> = {
     "import { spawn } from 'node:child_process';",
     "import fs from 'node:fs';",
     "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });",
-    "fs.writeFileSync(process.argv[2], String(child.pid));",
+    'fs.writeFileSync(process.argv[2], String(child.pid));',
     'setInterval(() => {}, 1000);',
     '',
   ].join('\n'),
@@ -116,7 +116,7 @@ describe('the MCP server: discovery', () => {
     await expect(client.ping()).resolves.toEqual({});
   });
 
-  it('list_skills: the skills every member sees, or one member\'s, with scope, location and MCP needs', async () => {
+  it("list_skills: the skills every member sees, or one member's, with scope, location and MCP needs", async () => {
     const { client } = await shared();
     type Listed = { skills: { name: string; scope: string; location: string; agent?: string; mcpServers: { name: string }[]; valid: boolean }[]; total: number };
     const team = structured<Listed>(await call(client, 'list_skills', {}));
@@ -182,7 +182,9 @@ describe('the MCP server: read_skill', () => {
     expect(logo.encoding).toBe('base64');
     expect(Buffer.from(logo.content, 'base64')).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0xff]));
 
-    const big = structured<{ content: string; bytes: number; truncated: boolean; encoding: string }>(await call(client, 'read_skill', { name: 'pdf-tools', file: 'references/big.txt' }));
+    const big = structured<{ content: string; bytes: number; truncated: boolean; encoding: string }>(
+      await call(client, 'read_skill', { name: 'pdf-tools', file: 'references/big.txt' }),
+    );
     expect(big).toMatchObject({ truncated: true, encoding: 'utf8', bytes: 400 * 1024 + 1 });
     expect(big.content).toMatch(/^é+$/);
     expect(Buffer.byteLength(big.content)).toBeLessThanOrEqual(256 * 1024);
@@ -239,7 +241,10 @@ describe('the MCP server: the squad commands as tools', () => {
     expect(structured(result)).toEqual(cliJson.json());
 
     const light = await call(client, 'build_spawn_prompt', { agent: 'fenster', task: 'Fix the React re-render loop.', mode: 'lightweight', skills: ['react-component-patterns'] });
-    const cliLight = await runCli(['prompt', 'fenster', '--mode', 'lightweight', '--skill', 'react-component-patterns', '--task', 'Fix the React re-render loop.'], { cwd: root, env: { HOME: home } });
+    const cliLight = await runCli(['prompt', 'fenster', '--mode', 'lightweight', '--skill', 'react-component-patterns', '--task', 'Fix the React re-render loop.'], {
+      cwd: root,
+      env: { HOME: home },
+    });
     expect(text(light)).toBe(cliLight.stdout);
 
     const bounded = await call(client, 'build_spawn_prompt', { agent: 'fenster', task, skillsBudget: 50 });
@@ -266,11 +271,15 @@ describe('the MCP server: the squad commands as tools', () => {
     const root = mcpSquad();
     const client = await connect(root, tempDir());
     const before = hashTree(root);
-    const dry = structured<{ dryRun: boolean; path: string }>(await call(client, 'teach', { agent: 'fenster', instruction: 'Always use Tailwind CSS for styling', kind: 'skill', dryRun: true }));
+    const dry = structured<{ dryRun: boolean; path: string }>(
+      await call(client, 'teach', { agent: 'fenster', instruction: 'Always use Tailwind CSS for styling', kind: 'skill', dryRun: true }),
+    );
     expect(dry.dryRun).toBe(true);
     expect(hashTree(root)).toBe(before);
 
-    const taught = structured<{ ok: boolean; name: string; scope: string; path: string }>(await call(client, 'teach', { agent: 'fenster', instruction: 'Always use Tailwind CSS for styling', kind: 'skill' }));
+    const taught = structured<{ ok: boolean; name: string; scope: string; path: string }>(
+      await call(client, 'teach', { agent: 'fenster', instruction: 'Always use Tailwind CSS for styling', kind: 'skill' }),
+    );
     expect(taught).toMatchObject({ ok: true, scope: 'agent', path: dry.path });
     expect(fs.existsSync(path.join(root, taught.path))).toBe(true);
     expect(fs.existsSync(path.join(root, '.create-squad.lock'))).toBe(false);
@@ -334,7 +343,10 @@ describe('the MCP server: the squad commands as tools', () => {
     expect(refused.skills[0]!.cases.map((c) => c.status)).toEqual(['refused', 'refused']);
     allowAll(root);
     const tested = structured<Tested>(await call(client, 'test_skill', { name: 'pdf-tools' }));
-    expect(tested.skills[0]!.cases.map((c) => [c.name, c.status])).toEqual([['echoes', 'passed'], ['fails', 'failed']]);
+    expect(tested.skills[0]!.cases.map((c) => [c.name, c.status])).toEqual([
+      ['echoes', 'passed'],
+      ['fails', 'failed'],
+    ]);
     expect(tested.summary).toMatchObject({ cases: 2, passed: 1, failed: 1 });
     const cli = await runCli(['skills', 'test', 'pdf-tools', '--json'], { cwd: root });
     expect(JSON.parse(cli.stdout).summary).toEqual(tested.summary);
@@ -411,12 +423,14 @@ describe('the MCP server: run_skill_script', () => {
     const root = mcpSquad();
     allowAll(root);
     const client = await connect(root, tempDir());
-    const ran = structured<{ exitCode: number; stdout: string; stdoutBytes: number; stdoutTruncated: boolean }>(await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'flood.mjs' }));
+    const ran = structured<{ exitCode: number; stdout: string; stdoutBytes: number; stdoutTruncated: boolean }>(
+      await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'flood.mjs' }),
+    );
     expect(ran).toMatchObject({ exitCode: 0, stdoutBytes: 100 * 1024 * 1024, stdoutTruncated: true });
     expect(ran.stdout.length).toBe(1024 * 1024);
   });
 
-  it('runs only files inside the skill\'s own scripts/ folder, whatever the allowlist says', async () => {
+  it("runs only files inside the skill's own scripts/ folder, whatever the allowlist says", async () => {
     const outside = tempDir();
     fs.writeFileSync(path.join(outside, 'evil.mjs'), "import fs from 'node:fs'; fs.writeFileSync(process.argv[2], 'ran');\n");
     const root = mcpSquad({

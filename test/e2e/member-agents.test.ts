@@ -38,7 +38,10 @@ async function squad(): Promise<string> {
 /** The member's own skills as `prompt` lists them. */
 async function promptOwnSkills(root: string, folder: string): Promise<string[]> {
   const result = await run(root, ['prompt', folder, '--task', 'look around', '--json']);
-  return result.json<{ skills: { name: string; scope: string }[] }>().skills.filter((s) => s.scope === 'agent').map((s) => s.name);
+  return result
+    .json<{ skills: { name: string; scope: string }[] }>()
+    .skills.filter((s) => s.scope === 'agent')
+    .map((s) => s.name);
 }
 
 /** Every profile of the squad, by path. */
@@ -54,7 +57,11 @@ function serverSkill(name: string, server: string): string {
 describe('init and hire', () => {
   it('init gives every member and the Scribe a subagent-only agent whose tools follow the role', async () => {
     const root = await squad();
-    for (const [folder, role] of [['keaton', 'Lead'], ['fenster', 'Core Dev'], ['hockney', 'Tester']] as const) {
+    for (const [folder, role] of [
+      ['keaton', 'Lead'],
+      ['fenster', 'Core Dev'],
+      ['hockney', 'Tester'],
+    ] as const) {
       const fm = profile(root, folder);
       expect(fm).toMatchObject({ name: folder, 'user-invocable': false });
       expect(fm.tools).toEqual(roleTools(role));
@@ -65,7 +72,7 @@ describe('init and hire', () => {
     expect(profile(root, 'scribe').name).toBe('scribe');
   });
 
-  it('hire writes the new member\'s agent', async () => {
+  it("hire writes the new member's agent", async () => {
     const root = await squad();
     const result = await run(root, ['hire', 'Designer', '--json']);
     expect(result.json<{ created: string[] }>().created).toContain(memberProfilePath('mcmanus'));
@@ -74,7 +81,7 @@ describe('init and hire', () => {
 });
 
 describe('skills', () => {
-  it('teach puts the new skill on that member\'s agent only, as prompt lists it', async () => {
+  it("teach puts the new skill on that member's agent only, as prompt lists it", async () => {
     const root = await squad();
     const before = profiles(root);
     const taught = await run(root, ['teach', 'fenster', 'always use Tailwind CSS', '--name', 'tailwind', '--json']);
@@ -85,7 +92,7 @@ describe('skills', () => {
     for (const name of Object.keys(before).filter((n) => n !== 'fenster.agent.md')) expect(after[name], name).toBe(before[name]);
   });
 
-  it('a team skill named like a member\'s own keeps that name out of the member\'s `skills` (Copilot would preload the team\'s)', async () => {
+  it("a team skill named like a member's own keeps that name out of the member's `skills` (Copilot would preload the team's)", async () => {
     const root = await squad();
     await run(root, ['teach', 'fenster', 'always use Tailwind CSS', '--name', 'tailwind']);
     const taught = await run(root, ['teach', '--team', 'styling follows the design system', '--name', 'tailwind', '--json']);
@@ -128,7 +135,11 @@ describe('skills', () => {
     expect(profile(root, 'hockney').tools).toEqual(roleTools('Tester'));
 
     await run(root, ['skills', 'add', path.join(source, 'tracker')]);
-    for (const [folder, role] of [['keaton', 'Lead'], ['hockney', 'Tester']] as const) expect(profile(root, folder).tools).toEqual([...roleTools(role), 'linear/*']);
+    for (const [folder, role] of [
+      ['keaton', 'Lead'],
+      ['hockney', 'Tester'],
+    ] as const)
+      expect(profile(root, folder).tools).toEqual([...roleTools(role), 'linear/*']);
     expect(profile(root, 'fenster').tools).toEqual([...roleTools('Core Dev'), 'linear/*', 'postgres/*']);
 
     writeFiles(source, { 'db-notes/SKILL.md': validSkill('db-notes', 'Use when working on databases.') });
@@ -144,7 +155,7 @@ describe('skills', () => {
 });
 
 describe('retire, rehire, role', () => {
-  it('moves a retired member\'s agent to the alumni and brings it back on rehire; a new role changes its tools', async () => {
+  it("moves a retired member's agent to the alumni and brings it back on rehire; a new role changes its tools", async () => {
     const root = await squad();
     await run(root, ['retire', 'hockney']);
     expect(exists(root, memberProfilePath('hockney'))).toBe(false);
@@ -157,7 +168,7 @@ describe('retire, rehire, role', () => {
 });
 
 describe('upgrade', () => {
-  it('migrates a squad made before members had agents, and leaves the user\'s own agents alone', async () => {
+  it("migrates a squad made before members had agents, and leaves the user's own agents alone", async () => {
     const root = await squad();
     for (const folder of ['keaton', 'fenster', 'hockney', 'scribe']) fs.rmSync(path.join(root, memberProfilePath(folder)));
     writeFiles(root, { '.github/agents/helper.agent.md': '---\nname: helper\ndescription: mine\n---\nmine\n' });
@@ -173,7 +184,11 @@ describe('upgrade', () => {
     writeFiles(root, { [memberProfilePath('fenster')]: edited });
     writeFiles(root, { [squadPaths.team]: read(root, squadPaths.team).replace('| Hockney | Tester |', '| Hockney | Lead |') });
     writeFiles(root, { '.github/agents/ghost.agent.md': read(root, memberProfilePath('keaton')) });
-    const data = (await run(root, ['upgrade', '--json'])).json<{ backedUp: { path: string; backup: string }[]; replaced: string[]; agentProfiles: { action: string; path: string; to?: string }[] }>();
+    const data = (await run(root, ['upgrade', '--json'])).json<{
+      backedUp: { path: string; backup: string }[];
+      replaced: string[];
+      agentProfiles: { action: string; path: string; to?: string }[];
+    }>();
     expect(data.backedUp.map((b) => b.path)).toEqual([memberProfilePath('fenster')]);
     expect(read(root, data.backedUp[0]!.backup)).toBe(edited);
     expect(data.replaced).toEqual(expect.arrayContaining([memberProfilePath('fenster'), memberProfilePath('hockney')]));
@@ -195,7 +210,12 @@ describe('upgrade', () => {
     };
     const reference = await prepare();
     await run(reference, ['upgrade']);
-    const agents = (root: string) => Object.fromEntries(listFiles(root).filter((f) => f.startsWith('.github/')).map((f) => [f, read(root, f)]));
+    const agents = (root: string) =>
+      Object.fromEntries(
+        listFiles(root)
+          .filter((f) => f.startsWith('.github/'))
+          .map((f) => [f, read(root, f)]),
+      );
     const expected = agents(reference);
     for (let k = 1; ; k += 1) {
       const root = await prepare();
@@ -205,12 +225,15 @@ describe('upgrade', () => {
       await run(root, ['upgrade']);
       expect(agents(root), `k=${k}`).toEqual(expected);
       const copies = listFiles(path.join(root, squadPaths.backups)).filter((f) => f.endsWith('fenster.agent.md'));
-      expect(copies.some((f) => read(path.join(root, squadPaths.backups), f).endsWith('\nmy note\n')), `k=${k}`).toBe(true);
+      expect(
+        copies.some((f) => read(path.join(root, squadPaths.backups), f).endsWith('\nmy note\n')),
+        `k=${k}`,
+      ).toBe(true);
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
   });
 
-  it('gives the original Squad\'s members agents, each with its own skills as prompt lists them', async () => {
+  it("gives the original Squad's members agents, each with its own skills as prompt lists them", async () => {
     const root = fixtureRepo('original-squad');
     await run(root, ['upgrade']);
     for (const folder of ['ripley', 'dallas', 'scribe']) {
@@ -222,14 +245,19 @@ describe('upgrade', () => {
 });
 
 describe('import', () => {
-  it('writes the imported members\' agents', async () => {
+  it("writes the imported members' agents", async () => {
     const source = await squad();
     await run(source, ['teach', 'fenster', 'always use Tailwind CSS', '--name', 'tailwind']);
     const file = path.join(tempDir(), 'team.squad');
     await run(source, ['export', '--out', file]);
     const target = tempRepo();
     const result = await run(target, ['import', file, '--json']);
-    expect(result.json<{ agentProfiles: { path: string }[] }>().agentProfiles.map((a) => a.path).sort()).toEqual(['fenster', 'hockney', 'keaton', 'scribe'].map(memberProfilePath).sort());
+    expect(
+      result
+        .json<{ agentProfiles: { path: string }[] }>()
+        .agentProfiles.map((a) => a.path)
+        .sort(),
+    ).toEqual(['fenster', 'hockney', 'keaton', 'scribe'].map(memberProfilePath).sort());
     expect(profile(target, 'fenster').skills).toEqual(['tailwind']);
   });
 });
@@ -237,13 +265,15 @@ describe('import', () => {
 describe('doctor', () => {
   type Finding = { severity: string; code: string; path: string; fix: string; message: string };
   const agentFindings = async (root: string): Promise<Finding[]> =>
-    (await runCli(['doctor', '--json'], { cwd: root, env: { HOME: tempDir('home-') } })).json<{ findings: Finding[] }>().findings.filter((f) => f.code.startsWith('copilot-agent-'));
+    (await runCli(['doctor', '--json'], { cwd: root, env: { HOME: tempDir('home-') } }))
+      .json<{ findings: Finding[] }>()
+      .findings.filter((f) => f.code.startsWith('copilot-agent-'));
 
   it('finds nothing on a fresh squad, and names each drift with upgrade as its fix; after upgrade, nothing again', async () => {
     const root = await squad();
     expect(await agentFindings(root)).toEqual([]);
     fs.rmSync(path.join(root, memberProfilePath('keaton')));
-    writeFiles(root, { [`.ai-team/agents/fenster/skills/react/SKILL.md`]: validSkill('react') });
+    writeFiles(root, { '.ai-team/agents/fenster/skills/react/SKILL.md': validSkill('react') });
     writeFiles(root, { [memberProfilePath('hockney')]: read(root, memberProfilePath('hockney')).replace('Tester', 'Test Lead') });
     writeFiles(root, { '.github/agents/ghost.agent.md': read(root, memberProfilePath('scribe')) });
     const findings = await agentFindings(root);
@@ -260,7 +290,10 @@ describe('doctor', () => {
 
   it('reports an agent Copilot would drop, such as a local MCP server without args, as an error', async () => {
     const root = await squad();
-    const text = read(root, memberProfilePath('fenster')).replace('user-invocable: false\n', 'user-invocable: false\nmcp-servers:\n  db:\n    type: local\n    command: db-server\n    tools: ["*"]\n');
+    const text = read(root, memberProfilePath('fenster')).replace(
+      'user-invocable: false\n',
+      'user-invocable: false\nmcp-servers:\n  db:\n    type: local\n    command: db-server\n    tools: ["*"]\n',
+    );
     writeFiles(root, { [memberProfilePath('fenster')]: text });
     const [finding] = await agentFindings(root);
     expect(finding).toMatchObject({ severity: 'error', code: 'copilot-agent-dropped', path: memberProfilePath('fenster') });
@@ -278,4 +311,3 @@ describe('doctor', () => {
     expect(await agentFindings(root)).toEqual([]);
   });
 });
-

@@ -27,7 +27,11 @@ async function squad(): Promise<string> {
 
 /** Every file's text except the backups, whose folder names carry the time. */
 function state(root: string): Record<string, string> {
-  return Object.fromEntries(listFiles(root).filter((rel) => !rel.startsWith(BACKUPS)).map((rel) => [rel, read(root, rel)]));
+  return Object.fromEntries(
+    listFiles(root)
+      .filter((rel) => !rel.startsWith(BACKUPS))
+      .map((rel) => [rel, read(root, rel)]),
+  );
 }
 
 function backups(root: string): string[] {
@@ -140,7 +144,7 @@ describe('retire', () => {
     const rosterRow = '| McManus | DevOps | `.ai-team/agents/mcmanus/charter.md` | ✅ Active |';
     expect(parseRoster(newTeam).map((m) => m.displayName)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe']);
     expect(newTeam).toMatch(/\n## Alumni\n\n- McManus — DevOps — retired \d{4}-\d{2}-\d{2}, files in \.ai-team\/agents\/_alumni\/mcmanus\/\n$/);
-    expect(newTeam.replace(/\n## Alumni\n[^]*$/, '')).toBe(team.replace(`${rosterRow}\n`, ''));
+    expect(newTeam.replace(/\n## Alumni\n[\s\S]*$/, '')).toBe(team.replace(`${rosterRow}\n`, ''));
     const routingRow = routing.split('\n').find((line) => line.includes('| McManus |'))!;
     expect(read(root, squadPaths.routing)).toBe(routing.replace(`${routingRow}\n`, ''));
     const record = read(root, `${alumniDir('mcmanus')}/retirement.md`);
@@ -238,7 +242,9 @@ describe('rehire', () => {
     await run(root, ['retire', 'hockney']);
     fs.rmSync(path.join(root, alumniDir('hockney'), 'retirement.md'));
     const data = (await run(root, ['rehire', 'hockney', '--json'])).json<MemberChangeData>();
-    expect(data.notes).toEqual([expect.stringMatching(/^no retirement record in \.ai-team\/agents\/_alumni\/hockney\/: the roster and routing rows are made from the role Tester/)]);
+    expect(data.notes).toEqual([
+      expect.stringMatching(/^no retirement record in \.ai-team\/agents\/_alumni\/hockney\/: the roster and routing rows are made from the role Tester/),
+    ]);
     expect(parseRoster(read(root, squadPaths.team)).map((m) => `${m.displayName}:${m.role}`)).toContain('Hockney:Tester');
     expect(read(root, squadPaths.routing)).toMatch(/\| Tests, quality checks, edge cases, reproducing bugs \| Hockney \| Tester \|/);
   });

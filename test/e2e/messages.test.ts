@@ -44,7 +44,7 @@ describe('messages', () => {
     expect(didYouMean('x', ['keaton'])).toBe('');
   });
 
-  it('-V prints the version, help <command> that command\'s help', async () => {
+  it("-V prints the version, help <command> that command's help", async () => {
     const cwd = tempRepo();
     const version = await runCli(['-V'], { cwd });
     expect(version.code).toBe(0);

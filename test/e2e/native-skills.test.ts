@@ -46,7 +46,10 @@ describe('team skills in .github/skills/', () => {
     const before = hashTree(path.join(root, '.claude'));
     const list = await runCli(['skills', 'list', '--agent', 'fenster', '--json'], { cwd: root });
     expect(list.code, list.stderr).toBe(0);
-    const names = list.json<ListJson>().skills.filter((s) => s.scope === 'team').map((s) => s.name);
+    const names = list
+      .json<ListJson>()
+      .skills.filter((s) => s.scope === 'team')
+      .map((s) => s.name);
     expect(names.filter((n) => n === 'pdf-forms' || n === 'release-notes').sort()).toEqual(['pdf-forms', 'release-notes']);
     const text = await runCli(['skills', 'list', '--agent', 'fenster'], { cwd: root });
     expect(text.stderr).toContain('overrides the team skill of the same name at .claude/skills/pdf-forms/SKILL.md');
@@ -139,7 +142,10 @@ describe('against the real Copilot CLI', () => {
   it.skipIf(!COPILOT)('on a fresh squad, finds exactly the member-facing built-ins, in .github/skills/, and no coordinator procedure', async () => {
     const root = await squad();
     const listed = (await runCli(['skills', 'list', '--json'], { cwd: root })).json<ListJson>().skills;
-    const native = listed.filter((s) => s.scope === 'builtin' && s.location!.startsWith(`${TEAM_SKILLS_DIR}/`)).map((s) => s.name).sort();
+    const native = listed
+      .filter((s) => s.scope === 'builtin' && s.location!.startsWith(`${TEAM_SKILLS_DIR}/`))
+      .map((s) => s.name)
+      .sort();
     expect(native).toEqual([...MEMBER_FACING_BUILTIN_SKILLS].sort());
     expect(copilotProjectSkills(root)).toEqual(Object.fromEntries(native.map((name) => [name, nativeTeamSkillDir(name)])));
   });
@@ -151,7 +157,10 @@ describe('against the real Copilot CLI', () => {
     writeFiles(root, { '.claude/skills/pdf-forms/SKILL.md': validSkill('pdf-forms') });
     const listed = (await runCli(['skills', 'list', '--json'], { cwd: root })).json<ListJson>().skills;
     // Team skills, and the built-ins that live in a native folder.
-    const seen = listed.filter((s) => s.scope === 'team' || (s.scope === 'builtin' && !s.location!.startsWith(`${squadPaths.aiTeamSkills}/`))).map((s) => s.name).sort();
+    const seen = listed
+      .filter((s) => s.scope === 'team' || (s.scope === 'builtin' && !s.location!.startsWith(`${squadPaths.aiTeamSkills}/`)))
+      .map((s) => s.name)
+      .sort();
     const project = Object.keys(copilotProjectSkills(root)).sort();
     expect(project).toEqual(seen);
     expect(project).not.toContain('tailwind');

@@ -38,35 +38,40 @@ async function importInto(file: string): Promise<{ root: string; data: ImportJso
 }
 
 describe.skipIf(!HAS_ORIGINAL_DATA)('importing every export the original Squad produced', () => {
-  it.each(['recipes-v02.json', 'recipes-head.json', 'head-spacename.json', 'real-v042.json.gz'])('%s: every member and skill, alumni stay alumni, hire goes on in its universe', async (file) => {
-    const json = exportJson(file);
-    const { root, data } = await importInto(file);
-    expect(data.format).toBe('1.0');
-    const members = Object.keys(json.agents).filter((key) => !key.startsWith('_') && key !== 'scribe');
-    expect(data.agents.map((a) => a.name).sort()).toEqual(members.map((key) => key.toLowerCase().replace(/ /g, '-')).sort());
-    for (const agent of data.agents) {
-      expect(agent.role, agent.name).not.toBe('');
-      expect(read(root, charterPath(agent.name))).toBe(Object.entries(json.agents).find(([key]) => key.toLowerCase().replace(/ /g, '-') === agent.name)![1].charter);
-      expect(read(root, historyPath(agent.name))).toMatch(/^📌 Imported from/);
-    }
-    expect(data.skills.length).toBe(json.skills.length);
-    for (const skill of data.skills) expect(exists(root, `${nativeTeamSkillDir(skill.name)}/${SKILL_FILE}`), skill.name).toBe(true);
-    // A retired member stays retired: no folder, no roster row.
-    const registry = JSON.parse(read(root, squadPaths.castingRegistry)) as { agents: Record<string, { status?: string }> };
-    const retired = Object.entries(registry.agents).filter(([, entry]) => entry.status === 'retired').map(([key]) => key);
-    const roster = parseRoster(read(root, squadPaths.team));
-    for (const folder of retired) {
-      expect(exists(root, `${squadPaths.agents}/${folder}`)).toBe(false);
-      expect(roster.map((m) => m.name)).not.toContain(folder);
-    }
-    const universe = Object.values(registry.agents).map((entry) => (entry as { universe?: string }).universe)[0];
-    expect(data.universe).toBe(universe);
-    const hired = await runCli(['hire', 'Docs Writer', '--json'], { cwd: root });
-    expect(hired.code, hired.stderr).toBe(0);
-    expect(hired.json<{ universe: string }>().universe).toBe(universe);
-    const validate = await runCli(['skills', 'validate', '--json'], { cwd: root });
-    expect(validate.stdout).not.toMatch(/frontmatter-missing|no YAML frontmatter/);
-  });
+  it.each(['recipes-v02.json', 'recipes-head.json', 'head-spacename.json', 'real-v042.json.gz'])(
+    '%s: every member and skill, alumni stay alumni, hire goes on in its universe',
+    async (file) => {
+      const json = exportJson(file);
+      const { root, data } = await importInto(file);
+      expect(data.format).toBe('1.0');
+      const members = Object.keys(json.agents).filter((key) => !key.startsWith('_') && key !== 'scribe');
+      expect(data.agents.map((a) => a.name).sort()).toEqual(members.map((key) => key.toLowerCase().replace(/ /g, '-')).sort());
+      for (const agent of data.agents) {
+        expect(agent.role, agent.name).not.toBe('');
+        expect(read(root, charterPath(agent.name))).toBe(Object.entries(json.agents).find(([key]) => key.toLowerCase().replace(/ /g, '-') === agent.name)![1].charter);
+        expect(read(root, historyPath(agent.name))).toMatch(/^📌 Imported from/);
+      }
+      expect(data.skills.length).toBe(json.skills.length);
+      for (const skill of data.skills) expect(exists(root, `${nativeTeamSkillDir(skill.name)}/${SKILL_FILE}`), skill.name).toBe(true);
+      // A retired member stays retired: no folder, no roster row.
+      const registry = JSON.parse(read(root, squadPaths.castingRegistry)) as { agents: Record<string, { status?: string }> };
+      const retired = Object.entries(registry.agents)
+        .filter(([, entry]) => entry.status === 'retired')
+        .map(([key]) => key);
+      const roster = parseRoster(read(root, squadPaths.team));
+      for (const folder of retired) {
+        expect(exists(root, `${squadPaths.agents}/${folder}`)).toBe(false);
+        expect(roster.map((m) => m.name)).not.toContain(folder);
+      }
+      const universe = Object.values(registry.agents).map((entry) => (entry as { universe?: string }).universe)[0];
+      expect(data.universe).toBe(universe);
+      const hired = await runCli(['hire', 'Docs Writer', '--json'], { cwd: root });
+      expect(hired.code, hired.stderr).toBe(0);
+      expect(hired.json<{ universe: string }>().universe).toBe(universe);
+      const validate = await runCli(['skills', 'validate', '--json'], { cwd: root });
+      expect(validate.stdout).not.toMatch(/frontmatter-missing|no YAML frontmatter/);
+    },
+  );
 
   it("a v0.2 export: its skill without frontmatter is converted with a note, and '## Learnings' travel as portable knowledge", async () => {
     const { root, data } = await importInto('recipes-v02.json');
@@ -150,12 +155,15 @@ async function checkSquad(root: string, name: string, dir: string): Promise<void
 }
 
 describe.skipIf(!HAS_ORIGINAL_DATA)("the original Squad's real squads", () => {
-  it.each(['s1', 's2real'] as const)('%s (.ai-team/): upgrade loses nothing; doctor, prompt, route, hire, export and import see its members, roles, universe and skills', async (name) => {
-    const root = unpackOriginalSquad(name);
-    const before = await runCli(['prompt', parseRoster(read(root, squadPaths.team))[0]!.name, '--task', 'x'], { cwd: root });
-    expect(before.code, before.stderr).toBe(0);
-    await checkSquad(root, name, '.ai-team');
-  });
+  it.each(['s1', 's2real'] as const)(
+    '%s (.ai-team/): upgrade loses nothing; doctor, prompt, route, hire, export and import see its members, roles, universe and skills',
+    async (name) => {
+      const root = unpackOriginalSquad(name);
+      const before = await runCli(['prompt', parseRoster(read(root, squadPaths.team))[0]!.name, '--task', 'x'], { cwd: root });
+      expect(before.code, before.stderr).toBe(0);
+      await checkSquad(root, name, '.ai-team');
+    },
+  );
 
   it.each(['v05', 'h1'] as const)('%s (.squad/): every command says to upgrade; upgrade moves it and loses nothing; then every command sees it', async (name) => {
     const root = unpackOriginalSquad(name);

@@ -98,7 +98,13 @@ describe('the original roster layout', () => {
     for (const rel of [squadPaths.castingPolicy, squadPaths.castingRegistry, squadPaths.castingHistory]) {
       expect(JSON.parse(read(target, rel))).toEqual(JSON.parse(files[rel]!));
     }
-    expect(parseRoster(read(target, squadPaths.team)).map((m) => `${m.displayName}:${m.human}`)).toEqual(['Ripley:false', 'Parker:false', 'Lambert:false', 'Scribe:false', 'Dana:true']);
+    expect(parseRoster(read(target, squadPaths.team)).map((m) => `${m.displayName}:${m.human}`)).toEqual([
+      'Ripley:false',
+      'Parker:false',
+      'Lambert:false',
+      'Scribe:false',
+      'Dana:true',
+    ]);
   });
 });
 
@@ -118,11 +124,21 @@ describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
     const root = dotSquad();
     const before = hashTree(root);
     const doctor = await runCli(['doctor', '--json'], { cwd: root });
-    expect(doctor.json<{ findings: { code: string; fix: string }[] }>().findings).toMatchObject([{ code: 'squad-in-original-folder', fix: expect.stringMatching(/create-squad upgrade/) }]);
+    expect(doctor.json<{ findings: { code: string; fix: string }[] }>().findings).toMatchObject([
+      { code: 'squad-in-original-folder', fix: expect.stringMatching(/create-squad upgrade/) },
+    ]);
     const out = path.join(tempDir(), 'x.squad');
     const squadFile = path.join(tempDir(), 'in.squad');
     fs.writeFileSync(squadFile, JSON.stringify({ squad_format_version: '1.1', agents: {} }));
-    for (const args of [['prompt', 'parker', '--task', 'x'], ['route', 'add a dock endpoint'], ['hire', 'Tester'], ['export', '--out', out], ['init', '--yes'], ['import', squadFile], ['teach', '--team', 'always run the linter before pushing']]) {
+    for (const args of [
+      ['prompt', 'parker', '--task', 'x'],
+      ['route', 'add a dock endpoint'],
+      ['hire', 'Tester'],
+      ['export', '--out', out],
+      ['init', '--yes'],
+      ['import', squadFile],
+      ['teach', '--team', 'always run the linter before pushing'],
+    ]) {
       const result = await runCli(args, { cwd: root });
       expect(result.code, args.join(' ')).toBe(1);
       expect(result.stderr, args.join(' ')).toMatch(/is in \.squad\/, where the original Squad \(v0\.5 and later\) keeps it.*run "npx create-squad upgrade" to move it/);
@@ -142,7 +158,10 @@ describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
     const before = hashTree(root);
     const dry = await runCli(['upgrade', '--dry-run', '--json'], { cwd: root });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.json<{ squadDir: { moved: object; renamed: object[] } }>().squadDir).toMatchObject({ moved: { from: '.squad', to: '.ai-team' }, renamed: [{ from: '.ai-team/agents/Wash', to: '.ai-team/agents/wash' }] });
+    expect(dry.json<{ squadDir: { moved: object; renamed: object[] } }>().squadDir).toMatchObject({
+      moved: { from: '.squad', to: '.ai-team' },
+      renamed: [{ from: '.ai-team/agents/Wash', to: '.ai-team/agents/wash' }],
+    });
     expect(hashTree(root)).toBe(before);
 
     const pristine = fileContents(root);

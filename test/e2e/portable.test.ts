@@ -76,7 +76,16 @@ describe('export → import round trip', () => {
     expect(fs.readFileSync(path.join(target, react, 'notes/crlf.txt'), 'utf8')).toBe('\uFEFFline one\r\nline two\r\n');
 
     // The roster, routing, ceremonies, casting and charters are restored, not blanked.
-    for (const rel of [squadPaths.team, squadPaths.routing, squadPaths.ceremonies, squadPaths.castingPolicy, squadPaths.castingRegistry, squadPaths.castingHistory, charterPath('fenster'), charterPath('scribe')]) {
+    for (const rel of [
+      squadPaths.team,
+      squadPaths.routing,
+      squadPaths.ceremonies,
+      squadPaths.castingPolicy,
+      squadPaths.castingRegistry,
+      squadPaths.castingHistory,
+      charterPath('fenster'),
+      charterPath('scribe'),
+    ]) {
       expect(read(target, rel), rel).toBe(read(source, rel));
     }
     expect(parseRoster(read(target, squadPaths.team)).map((m) => m.displayName)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe']);
@@ -124,8 +133,7 @@ describe('export → import round trip', () => {
     const kept = await exportTo(source, path.join(tempDir(), 'kept.squad'), '--keep-private');
     expect(kept.redaction).toEqual({ enabled: false, email: 1, secret: 1, agents: ['fenster'] });
     const keptText = await runCli(['export', '--out', path.join(tempDir(), 'kept2.squad'), '--keep-private'], { cwd: source });
-    expect(keptText.stderr).toContain('⚠ Kept 1 e-mail address and 1 credential-looking string in fenster\'s history (--keep-private)');
-
+    expect(keptText.stderr).toContain("⚠ Kept 1 e-mail address and 1 credential-looking string in fenster's history (--keep-private)");
   });
 
   it('is deterministic: two exports differ only in exported_at', async () => {
@@ -233,7 +241,8 @@ describe('export', () => {
     }
     const file = path.join(tempDir(), 'x.squad');
     const data = await exportTo(source, file);
-    for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.aiTeamSkills, TEAM_SKILLS_DIR]) expect(data.skipped).toContainEqual({ path: rel, reason: 'a symlink; not followed' });
+    for (const rel of [squadPaths.agents, squadPaths.casting, squadPaths.aiTeamSkills, TEAM_SKILLS_DIR])
+      expect(data.skipped).toContainEqual({ path: rel, reason: 'a symlink; not followed' });
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(document.agents).toEqual({});
     expect(document.casting).toEqual({});
@@ -291,7 +300,10 @@ describe('export', () => {
     expect(left).toEqual([
       { path: `${procedure}/${SKILL_FILE}`, reason: changed },
       { path: `${builtin}/${SKILL_FILE}`, reason: changed },
-      { path: `${builtin}/references/our-checklist.md`, reason: 'added to a built-in skill; built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along' },
+      {
+        path: `${builtin}/references/our-checklist.md`,
+        reason: 'added to a built-in skill; built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along',
+      },
     ]);
     // No built-in travels, wherever it lives.
     const document = JSON.parse(fs.readFileSync(file, 'utf8')) as { team_skills: Record<string, unknown> };
@@ -402,7 +414,9 @@ describe('import of a Squad 1.0 export whose skill names break the name rules', 
   it('normalises such a name, leaves out one it cannot normalise, and imports the rest', async () => {
     const { target, result } = await importDocument({ version: '1.0', agents: {}, skills: [validSkill('api-errors'), validSkill('Api Errors Two'), validSkill('CON')] });
     expect(result.stdout).toContain('✓ Imported 2 learned skills (api-errors, api-errors-two)');
-    expect(result.stderr).toContain('⚠ Renamed Api Errors Two → api-errors-two (team): skill name "Api Errors Two" must be lowercase (the original Squad did not check skill names)');
+    expect(result.stderr).toContain(
+      '⚠ Renamed Api Errors Two → api-errors-two (team): skill name "Api Errors Two" must be lowercase (the original Squad did not check skill names)',
+    );
     expect(result.stdout).toContain('Skipped CON (team): skill name "CON" must be lowercase and cannot be normalised: its normalised name "con" is a device name Windows reserves');
     expect(parseSkill(read(target, `${nativeTeamSkillDir('api-errors-two')}/${SKILL_FILE}`)).frontmatter.name).toBe('api-errors-two');
     expect((await runCli(['skills', 'validate'], { cwd: target })).code).toBe(0);
@@ -427,7 +441,10 @@ describe('skills named like built-ins', () => {
     const file = path.join(tempDir(), 'team.squad');
     await exportTo(source, file);
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
-    const learned = (name: string, extra = '') => ({ skill_md: `\uFEFF${validSkill(name, `My own ${name}. Use when needed.`, extra).replace(/\n/g, '\r\n')}`, references: { 'a.md': 'A' } });
+    const learned = (name: string, extra = '') => ({
+      skill_md: `\uFEFF${validSkill(name, `My own ${name}. Use when needed.`, extra).replace(/\n/g, '\r\n')}`,
+      references: { 'a.md': 'A' },
+    });
     document.agents.fenster.skills['squad-git-workflow'] = learned('squad-git-workflow');
     document.team_skills['squad-code-review'] = learned('squad-code-review', 'metadata:\n  author: hockney');
     document.team_skills['squad-code-review-imported'] = learned('squad-code-review-imported');
@@ -521,7 +538,10 @@ describe('import refuses bad input with one line naming the entry, and writes no
 
   it('agent and skill names that break the rules, duplicate keys, and files that are the same after normalisation', async () => {
     await expectRejected(minimal({ agents: { 'Bad Name': {} } }), /agents\["Bad Name"\]: agent name "Bad Name" must be lowercase/);
-    await expectRejected(minimal({ agents: { fenster: { skills: { '-react': { skill_md: 'x' } } } } }), /agents\.fenster\.skills\["-react"\]: skill name "-react" must not start or end with a hyphen/);
+    await expectRejected(
+      minimal({ agents: { fenster: { skills: { '-react': { skill_md: 'x' } } } } }),
+      /agents\.fenster\.skills\["-react"\]: skill name "-react" must not start or end with a hyphen/,
+    );
     await expectRejected(minimal({ team_skills: { 'a--b': { skill_md: 'x' } } }), /team_skills\.a--b: skill name "a--b" must not contain consecutive hyphens/);
     await expectRejected(minimal({ agents: { fenster: {}, Fenster: {} } }), /agents\.Fenster: agent name "Fenster" must be lowercase/);
     await expectRejected(minimal({ team_skills: { 'caf\u00e9': { skill_md: 'x' } } }), /team_skills\["caf\u00e9"\]: skill name "caf\u00e9" may only contain lowercase letters/);
@@ -567,7 +587,10 @@ describe('import refuses bad input with one line naming the entry, and writes no
     await expectRejected(minimal({ casting: { policy: { universe: `The Usual Suspects\u009b2J` } } }), /casting\.policy\.universe: contains a control character \(U\+009B\)/);
     const roster = '# Team\n\n| Name | Role | Charter | Status |\n|---|---|---|---|\n| Fen\u001b[2Jster | Dev | `.ai-team/agents/fenster/charter.md` | ✅ Active |\n';
     await expectRejected(minimal({ team: { team_md: roster } }), /team\.team_md: the roster name of fenster contains a control character \(U\+001B\)/);
-    await expectRejected(minimal({ agents: { fenster: { charter: '# Fen\u0007ster — Lead\n' } } }), /agents\.fenster\.charter: the name of fenster contains a control character \(U\+0007\)/);
+    await expectRejected(
+      minimal({ agents: { fenster: { charter: '# Fen\u0007ster — Lead\n' } } }),
+      /agents\.fenster\.charter: the name of fenster contains a control character \(U\+0007\)/,
+    );
   });
 
   it('casting files create-squad could not use', async () => {
@@ -587,7 +610,9 @@ describe('import refuses bad input with one line naming the entry, and writes no
   it('a file over the size limit, deeply nested JSON', async () => {
     const big = 'x'.repeat(SQUAD_LIMITS.fileBytes + 1);
     await expectRejected(withReferenceValue(big), /references\["a\.md"\]: the file is 8 MB; the limit is 8 MB per file/);
-    await expectRejected(undefined, /the JSON nests deeper than 64 levels/, { raw: `{"squad_format_version":"1.1","agents":{},"casting":{"policy":${'['.repeat(100000)}${']'.repeat(100000)}}}` });
+    await expectRejected(undefined, /the JSON nests deeper than 64 levels/, {
+      raw: `{"squad_format_version":"1.1","agents":{},"casting":{"policy":${'['.repeat(100000)}${']'.repeat(100000)}}}`,
+    });
   });
 
   it('a target whose squad folders are symlinks, or lead outside the repository', async () => {
@@ -602,7 +627,9 @@ describe('import refuses bad input with one line naming the entry, and writes no
       },
     });
     expect(fs.readdirSync(outside)).toEqual([]);
-    await expectRejected(document, /^✗ cannot create .*\.github\/agents: .*\.github is a file, not a folder/, { setup: (root) => fs.writeFileSync(path.join(root, '.github'), 'not a folder') });
+    await expectRejected(document, /^✗ cannot create .*\.github\/agents: .*\.github is a file, not a folder/, {
+      setup: (root) => fs.writeFileSync(path.join(root, '.github'), 'not a folder'),
+    });
   });
 });
 
@@ -662,7 +689,10 @@ describe('import interrupted', () => {
       expect(skillTreeHash(root, reactDir), `k=${k}`).toBe(expectedSkill);
       expect(parseRoster(read(root, squadPaths.team)).map((m) => m.name)).toEqual(['keaton', 'fenster', 'hockney', 'scribe']);
       const archived = debris(root).filter((name) => name.startsWith('.ai-team-archive-'));
-      expect(archived.some((a) => hashTree(path.join(root, a)) === oldSquad), `k=${k}`).toBe(true);
+      expect(
+        archived.some((a) => hashTree(path.join(root, a)) === oldSquad),
+        `k=${k}`,
+      ).toBe(true);
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
   });
@@ -677,7 +707,12 @@ describe('import interrupted', () => {
       Object.fromEntries(
         listFiles(root)
           .filter((rel) => !rel.startsWith('.ai-team-import-staging-'))
-          .map((rel) => [rel, read(root, rel).replace(/"at": "[^"]+"/g, '"at": "…"').replace(/on \d{4}-\d{2}-\d{2}/, 'on …')]),
+          .map((rel) => [
+            rel,
+            read(root, rel)
+              .replace(/"at": "[^"]+"/g, '"at": "…"')
+              .replace(/on \d{4}-\d{2}-\d{2}/, 'on …'),
+          ]),
       );
     const expected = stable(reference);
     const total = await writesOf(['import', file], tempRepo);
@@ -739,8 +774,9 @@ describe('import output', () => {
     expect(lines[0]).toBe('✓ Imported squad: 3 agents from The Usual Suspects: Keaton (Lead), Fenster (Core Dev), Hockney (Tester)');
     expect(lines[1]).toBe(`✓ Imported 2 learned skills (${REACT_SKILL}, ${TEAM_SKILL})`);
     expect(lines[2]).toMatch(/^✓ Built-in skills applied: squad-casting, /);
-    expect(result.stdout).toContain('Created outside .ai-team/: .github/agents/squad.agent.md, .github/skills/ (5 built-in skills), .ai-team-templates/ (10 files), .gitattributes (+5 lines)');
+    expect(result.stdout).toContain(
+      'Created outside .ai-team/: .github/agents/squad.agent.md, .github/skills/ (5 built-in skills), .ai-team-templates/ (10 files), .gitattributes (+5 lines)',
+    );
     expect(result.stdout).toContain('.ai-team/team.md still describes "Dashboard"');
   });
 });
-

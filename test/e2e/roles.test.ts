@@ -27,7 +27,9 @@ describe('roles given to init', () => {
     for (const roles of ['Lead,Lead,Lead', 'Lead, tech lead', 'qa,Tester,Core Dev']) {
       const result = await runCli(['init', '--yes', '--roles', roles], { cwd: root });
       expect(result.code, roles).toBe(2);
-      expect(result.stderr.trim(), roles).toMatch(/^✗ the roles list (Lead 3 times|Lead 2 times|Tester 2 times) — name each role once \(aliases count: "qa" is Tester\), or pass --allow-duplicate-roles/);
+      expect(result.stderr.trim(), roles).toMatch(
+        /^✗ the roles list (Lead 3 times|Lead 2 times|Tester 2 times) — name each role once \(aliases count: "qa" is Tester\), or pass --allow-duplicate-roles/,
+      );
       expect(fs.readdirSync(root)).toEqual(['.git']);
     }
     const allowed = await runCli(['init', '--yes', '--roles', 'Lead,Lead,Lead', '--allow-duplicate-roles', '--json'], { cwd: root });
@@ -37,7 +39,9 @@ describe('roles given to init', () => {
   });
 
   it('asks again at the terminal when a typed role repeats a picked one', () => {
-    expect(customRolesProblem(['Lead', 'Tester'], 'qa')).toBe('the roles list Tester 2 times — name each role once (aliases count: "qa" is Tester), or pass --allow-duplicate-roles to cast several members in one role');
+    expect(customRolesProblem(['Lead', 'Tester'], 'qa')).toBe(
+      'the roles list Tester 2 times — name each role once (aliases count: "qa" is Tester), or pass --allow-duplicate-roles to cast several members in one role',
+    );
     expect(customRolesProblem(['Lead', 'Tester'], 'qa', true)).toBe(true);
     expect(checkRoleList(['Lead', 'Designer']).notes).toEqual([]);
   });

@@ -144,7 +144,12 @@ describe('skills add from a folder of several skills', () => {
 
 describe('skills add from a git repository', () => {
   it('clones a file:// repository, shallow, and records the URL, the folder inside and the commit', async () => {
-    const { url, work } = gitSource({ 'README.md': '# skills\n', 'skills/pdf/SKILL.md': validSkill('pdf'), 'skills/pdf/scripts/run.sh': '#!/bin/sh\n', 'skills/docx/SKILL.md': validSkill('docx') });
+    const { url, work } = gitSource({
+      'README.md': '# skills\n',
+      'skills/pdf/SKILL.md': validSkill('pdf'),
+      'skills/pdf/scripts/run.sh': '#!/bin/sh\n',
+      'skills/docx/SKILL.md': validSkill('docx'),
+    });
     const commit = git(work, 'rev-parse', 'HEAD');
     const root = await squad();
     const result = await run(root, ['skills', 'add', url, '--skill', 'pdf', '--json']);
@@ -166,7 +171,7 @@ describe('skills add from a git repository', () => {
     expect(beta.skills[0]!.source).toMatchObject({ source: `${url}#beta`, ref: 'beta', subpath: '' });
     const main = (await run(root, ['skills', 'add', url, '--ref', 'main', '--path', '.', '--agent', 'hockney', '--json'])).json<SkillsAddData>();
     expect(main.destination).toBe('.ai-team/agents/hockney/skills/release-notes');
-    expect(read(root, main.destination + '/SKILL.md')).not.toContain('(beta)');
+    expect(read(root, `${main.destination}/SKILL.md`)).not.toContain('(beta)');
   });
 
   it('refuses what cannot be cloned or found, in one line, writing nothing', async () => {
@@ -231,8 +236,12 @@ describe('skills update', () => {
     const before = hashTree(root);
     const none = await runCli(['skills', 'update', 'by-hand'], { cwd: root });
     expect(none.code).toBe(1);
-    expect(none.stderr.trim()).toBe('✗ no source is recorded for .github/skills/by-hand — it was added before create-squad recorded sources, or by hand: add it again with "create-squad skills add <source> --force"');
-    expect((await runCli(['skills', 'update', 'by-hnad'], { cwd: root })).stderr.trim()).toBe('✗ no team skill named "by-hnad" — did you mean by-hand? (see "create-squad skills list")');
+    expect(none.stderr.trim()).toBe(
+      '✗ no source is recorded for .github/skills/by-hand — it was added before create-squad recorded sources, or by hand: add it again with "create-squad skills add <source> --force"',
+    );
+    expect((await runCli(['skills', 'update', 'by-hnad'], { cwd: root })).stderr.trim()).toBe(
+      '✗ no team skill named "by-hnad" — did you mean by-hand? (see "create-squad skills list")',
+    );
     expect(hashTree(root)).toBe(before);
   });
 
@@ -262,7 +271,9 @@ describe('skills remove', () => {
     const installed = hashTree(path.join(root, '.github/skills/api-style'));
     const before = hashTree(root);
     const dry = await run(root, ['skills', 'remove', 'api-style', '--dry-run']);
-    expect(dry.stdout).toMatch(/^✓ Would remove skill "api-style" from the team skills: \.github\/skills\/api-style\/\n {2}Would move it whole to \.ai-team\/backups\/[^/]+\/\.github\/skills\/api-style\/ /);
+    expect(dry.stdout).toMatch(
+      /^✓ Would remove skill "api-style" from the team skills: \.github\/skills\/api-style\/\n {2}Would move it whole to \.ai-team\/backups\/[^/]+\/\.github\/skills\/api-style\/ /,
+    );
     expect(hashTree(root)).toBe(before);
 
     const data = (await run(root, ['skills', 'remove', 'api-style', '--json'])).json<SkillsRemoveData>();
@@ -283,8 +294,16 @@ describe('skills remove', () => {
     writeFiles(root, { '.claude/skills/mine/SKILL.md': validSkill('mine') });
     const before = hashTree(root);
     const cases: [string[], number, string][] = [
-      [['skills', 'remove', 'squad-casting'], 1, '✗ squad-casting is a built-in skill: it comes with create-squad, and upgrade puts it back — built-in skills are not removed or updated one by one; "create-squad upgrade" keeps them current'],
-      [['skills', 'remove', 'mine'], 1, '✗ .claude/skills/mine is kept for other tools: create-squad reads it and never writes there — change it there yourself (move it out of that folder to take it away)'],
+      [
+        ['skills', 'remove', 'squad-casting'],
+        1,
+        '✗ squad-casting is a built-in skill: it comes with create-squad, and upgrade puts it back — built-in skills are not removed or updated one by one; "create-squad upgrade" keeps them current',
+      ],
+      [
+        ['skills', 'remove', 'mine'],
+        1,
+        '✗ .claude/skills/mine is kept for other tools: create-squad reads it and never writes there — change it there yourself (move it out of that folder to take it away)',
+      ],
       [['skills', 'remove', 'nope'], 1, '✗ no team skill named "nope" — see "create-squad skills list"'],
       [['skills', 'remove', '../x'], 2, '✗ "../x" is not a skill name — give the name of the skill folder, e.g. api-design'],
       [['skills', 'remove', 'x', '--agent', 'nobody'], 1, '✗ no agent named "nobody" in this squad — agents: keaton, fenster, hockney, scribe'],

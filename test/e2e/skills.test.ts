@@ -194,7 +194,7 @@ describe('skills add', () => {
     const cwd = squadRepo();
     const result = await runCli(['skills', 'add', source(), '--agent', 'fenster'], { cwd });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain(".ai-team/agents/fenster/skills/api-design/");
+    expect(result.stdout).toContain('.ai-team/agents/fenster/skills/api-design/');
     assertValidSkillFile(path.join(cwd, '.ai-team/agents/fenster/skills/api-design/SKILL.md'));
   });
 
@@ -412,7 +412,10 @@ describe('skills validate and list agree', () => {
     const cwd = squadRepo({ '.ai-team/skills/num/SKILL.md': validSkill('num', 'Numbers.', 'metadata:\n  version: 1.10') });
     const list = await runCli(['skills', 'list'], { cwd });
     expect(list.stdout).toMatch(/num\s+team\s+1\.1\?\s+-\s+⚠ 1 warning/);
-    expect((await runCli(['skills', 'list', '--json'], { cwd })).json<{ skills: { name: string }[] }>().skills.find((s) => s.name === 'num')).toMatchObject({ version: '1.1', versionUnquoted: true });
+    expect((await runCli(['skills', 'list', '--json'], { cwd })).json<{ skills: { name: string }[] }>().skills.find((s) => s.name === 'num')).toMatchObject({
+      version: '1.1',
+      versionUnquoted: true,
+    });
     const validate = await runCli(['skills', 'validate', '.ai-team/skills/num'], { cwd });
     expect(validate.stdout).toContain('warning  metadata.version is written unquoted; YAML reads it as the number 1.1 — quote the version');
   });

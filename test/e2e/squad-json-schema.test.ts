@@ -76,7 +76,7 @@ describe.skipIf(!HAS_ORIGINAL_DATA)("the original Squad's real squads and export
   });
 
   it.each(['recipes-v02.json', 'recipes-head.json', 'head-spacename.json', 'real-v042.json.gz'])(
-    '%s (format 1.0, the original Squad\'s, not described by the schema): read into the 1.1 model, it validates',
+    "%s (format 1.0, the original Squad's, not described by the schema): read into the 1.1 model, it validates",
     (file) => {
       const exported = originalExport(file);
       const raw = JSON.parse(fs.readFileSync(exported, 'utf8')) as Record<string, unknown>;

@@ -102,7 +102,10 @@ describe('teach: standing rules', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(/^✗ the instruction .* (says nothing to follow|has no words) — say what to do/);
     }
-    expect((await runCli(['teach', '--team', "Don't", '--json'], { cwd: root })).json<{ ok: boolean; error: { code: string } }>()).toMatchObject({ ok: false, error: { code: 'USAGE' } });
+    expect((await runCli(['teach', '--team', "Don't", '--json'], { cwd: root })).json<{ ok: boolean; error: { code: string } }>()).toMatchObject({
+      ok: false,
+      error: { code: 'USAGE' },
+    });
     expect(hashTree(root)).toBe(before);
   });
 

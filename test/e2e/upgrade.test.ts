@@ -74,7 +74,9 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^✓ Upgraded the squad from 0\\.0\\.1 to ${VERSION.replace(/\./g, '\\.')} in `));
     expect(result.stdout).toContain('learned skills untouched: 2\n');
-    expect(result.stdout).toMatch(/Backed up your edits to \.ai-team\/backups\/[^/]+\/:\n {2}\.ai-team-templates\/charter\.md\n {2}\.github\/agents\/squad\.agent\.md\n {2}\.github\/skills\/squad-git-workflow\/SKILL\.md\n/);
+    expect(result.stdout).toMatch(
+      /Backed up your edits to \.ai-team\/backups\/[^/]+\/:\n {2}\.ai-team-templates\/charter\.md\n {2}\.github\/agents\/squad\.agent\.md\n {2}\.github\/skills\/squad-git-workflow\/SKILL\.md\n/,
+    );
     expect(result.stdout).toContain('0.1.0 builtin-skills-native: .github/skills/squad-code-review, .github/skills/squad-git-workflow\n');
 
     // Learned skills (references, +x script, binary asset), histories, decisions, charters, casting, logs.
@@ -89,7 +91,14 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     // The member-facing built-ins moved to .github/skills/, the edited reference and the added file with them.
     expect(read(root, afterUpgrade(V001_EDITS.reference)).equals(edits.get(V001_EDITS.reference)!)).toBe(true);
     expect(read(root, afterUpgrade(V001_USER_FILE)).equals(edits.get(V001_USER_FILE)!)).toBe(true);
-    expect(fs.readdirSync(path.join(root, squadPaths.aiTeamSkills)).sort()).toEqual(owned.filter((f) => f.path.startsWith(`${squadPaths.aiTeamSkills}/`)).map((f) => f.skill!).filter((n, i, a) => a.indexOf(n) === i).concat('squad-retired').sort());
+    expect(fs.readdirSync(path.join(root, squadPaths.aiTeamSkills)).sort()).toEqual(
+      owned
+        .filter((f) => f.path.startsWith(`${squadPaths.aiTeamSkills}/`))
+        .map((f) => f.skill!)
+        .filter((n, i, a) => a.indexOf(n) === i)
+        .concat('squad-retired')
+        .sort(),
+    );
     expect(listFiles(path.join(root, squadPaths.backups))).toHaveLength(3);
 
     // Every owned file is what this version ships, except the edited reference that was kept.
@@ -138,7 +147,13 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     expect(real.backedUp.map((b) => b.path)).toEqual([V001_EDITS.template, COORDINATOR_PATH, afterUpgrade(V001_EDITS.skill)]);
     for (const b of real.backedUp) expect(b.backup).toMatch(new RegExp(`^\\.ai-team/backups/[0-9T-]+Z/${b.path.replace(/\./g, '\\.')}$`));
     expect(real.skipped).toEqual([{ path: afterUpgrade(V001_EDITS.reference), reason: expect.stringMatching(/^edited by you/) }]);
-    expect(real.migrations.map((m) => `${m.version} ${m.id}`)).toEqual(['0.1.0 state-folders', '0.1.0 gitattributes-union', '0.1.0 gitignore-hygiene', '0.1.0 team-skills-native', '0.1.0 builtin-skills-native']);
+    expect(real.migrations.map((m) => `${m.version} ${m.id}`)).toEqual([
+      '0.1.0 state-folders',
+      '0.1.0 gitattributes-union',
+      '0.1.0 gitignore-hygiene',
+      '0.1.0 team-skills-native',
+      '0.1.0 builtin-skills-native',
+    ]);
 
     const second = await upgradeJson(root);
     expect(second).toMatchObject({ upToDate: true, from: VERSION, to: VERSION, created: [], replaced: [], backedUp: [], migrations: [] });
@@ -174,9 +189,7 @@ describe('upgrade of a squad in the original Squad layout (no manifest, no stamp
       '.ai-team-templates/run-output.md',
     ];
     const kept = hashPaths(root, learned);
-    const originals = new Map(
-      owned.filter((f) => exists(root, f.path)).map((f) => [f.path, read(root, f.path)] as const),
-    );
+    const originals = new Map(owned.filter((f) => exists(root, f.path)).map((f) => [f.path, read(root, f.path)] as const));
     expect(originals.size).toBeGreaterThan(0);
 
     const data = await upgradeJson(root);
@@ -185,7 +198,13 @@ describe('upgrade of a squad in the original Squad layout (no manifest, no stamp
     for (const b of data.backedUp) expect(read(root, b.backup).equals(originals.get(b.path)!), b.path).toBe(true);
     for (const file of owned) expect(read(root, file.path).equals(file.content), file.path).toBe(true);
     expect(hashPaths(root, learned)).toEqual(kept);
-    expect(data.migrations.flatMap((m) => m.paths)).toEqual([`${squadPaths.decisionsInbox}/.gitkeep`, `${squadPaths.log}/.gitkeep`, squadPaths.gitattributes, GITIGNORE_PATH, `${TEAM_SKILLS_DIR}/git-workflow`]);
+    expect(data.migrations.flatMap((m) => m.paths)).toEqual([
+      `${squadPaths.decisionsInbox}/.gitkeep`,
+      `${squadPaths.log}/.gitkeep`,
+      squadPaths.gitattributes,
+      GITIGNORE_PATH,
+      `${TEAM_SKILLS_DIR}/git-workflow`,
+    ]);
     expect(exists(root, '.ai-team/skills/git-workflow')).toBe(false);
     expect(parseManifest(read(root, squadPaths.manifest).toString())).toMatchObject({ state: 'ok', manifest: { version: VERSION } });
 
@@ -239,7 +258,9 @@ describe('upgrade at the installed version, with only a migration missing', () =
     fs.rmSync(path.join(root, squadPaths.gitattributes));
     const result = await runCli(['upgrade'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^✓ Already up to date with create-squad .*; ran the missing migrations in .*\nRan migrations:\n {2}0\.1\.0 gitattributes-union: \.gitattributes\n/);
+    expect(result.stdout).toMatch(
+      /^✓ Already up to date with create-squad .*; ran the missing migrations in .*\nRan migrations:\n {2}0\.1\.0 gitattributes-union: \.gitattributes\n/,
+    );
     expect(read(root, squadPaths.gitattributes).toString()).toContain('merge=union');
     expect((await runCli(['upgrade', '--json'], { cwd: root })).json()).toMatchObject({ upToDate: true, migrations: [] });
   });
@@ -383,7 +404,11 @@ describe('upgrade interrupted', () => {
       // Nothing but real edits is ever backed up.
       for (const rel of listFiles(path.join(root, squadPaths.backups))) {
         const original = rel.split('/').slice(1).join('/');
-        expect([...edits.keys()].some((rel) => afterUpgrade(rel) === original) || !owned.some((f) => f.path === original && read(root, `${squadPaths.backups}/${rel}`).equals(f.content)), `k=${k}: ${rel}`).toBe(true);
+        expect(
+          [...edits.keys()].some((rel) => afterUpgrade(rel) === original) ||
+            !owned.some((f) => f.path === original && read(root, `${squadPaths.backups}/${rel}`).equals(f.content)),
+          `k=${k}: ${rel}`,
+        ).toBe(true);
       }
     }
     return total;

@@ -180,9 +180,22 @@ describe('the usage log', () => {
       { t: t(5), event: 'read', skill: 'old', via: 'mcp', ms: 5 },
     ];
     const summary = summariseUsage(records, ['a', 'b', 'c']);
-    expect(summary.skills.find((s) => s.name === 'a')).toEqual({ name: 'a', listed: 1, read: 2, run: 1, runFailed: 1, tested: 0, medianReadMs: 20, medianRunMs: 100, lastUsed: t(4) });
+    expect(summary.skills.find((s) => s.name === 'a')).toEqual({
+      name: 'a',
+      listed: 1,
+      read: 2,
+      run: 1,
+      runFailed: 1,
+      tested: 0,
+      medianReadMs: 20,
+      medianRunMs: 100,
+      lastUsed: t(4),
+    });
     expect(summary.neverRead).toEqual(['b', 'c']);
-    expect(summary.readMost).toEqual([{ name: 'a', read: 2 }, { name: 'old', read: 1 }]);
+    expect(summary.readMost).toEqual([
+      { name: 'a', read: 2 },
+      { name: 'old', read: 1 },
+    ]);
     expect(summary.gone).toEqual(['old']);
     expect(summary).toMatchObject({ entries: 5, since: t(1), until: t(5) });
   });

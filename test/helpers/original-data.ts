@@ -59,7 +59,5 @@ function sha256(data: Buffer): string {
 export function lostFiles(before: ReadonlyMap<string, Buffer>, root: string): string[] {
   const after = fileContents(root);
   const kept = new Set([...after.values()].map(sha256));
-  return [...before]
-    .filter(([rel, data]) => !kept.has(sha256(data)) && !(after.get(rel)?.subarray(0, data.length).equals(data) ?? false))
-    .map(([rel]) => rel);
+  return [...before].filter(([rel, data]) => !kept.has(sha256(data)) && !(after.get(rel)?.subarray(0, data.length).equals(data) ?? false)).map(([rel]) => rel);
 }

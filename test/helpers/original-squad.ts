@@ -80,7 +80,9 @@ function history(name: string): string {
 export function originalSquadFiles(options: OriginalSquadOptions = {}): Record<string, string> {
   const dir = options.dir ?? '.ai-team';
   const universe = options.universe ?? 'Alien';
-  const agents = Object.fromEntries(ORIGINAL_MEMBERS.map((m) => [m.folder, { persistent_name: m.name, universe, created_at: '2026-01-02T10:00:00Z', legacy_named: false, status: 'active' }]));
+  const agents = Object.fromEntries(
+    ORIGINAL_MEMBERS.map((m) => [m.folder, { persistent_name: m.name, universe, created_at: '2026-01-02T10:00:00Z', legacy_named: false, status: 'active' }]),
+  );
   const files: Record<string, string> = {
     [`${dir}/team.md`]: team(dir),
     [`${dir}/routing.md`]: ROUTING,
@@ -91,10 +93,13 @@ export function originalSquadFiles(options: OriginalSquadOptions = {}): Record<s
     [`${dir}/agents/scribe/charter.md`]: '# Scribe — Session Logger\n\nKeeps the logs and merges decisions.\n',
     [`${dir}/agents/_alumni/brett/charter.md`]: charter('Brett', 'Frontend Dev', 'The rider app screens.'),
     [`${dir}/agents/_alumni/brett/history.md`]: history('Brett'),
-    [`${dir}/skills/dock-sync/SKILL.md`]: '---\nname: "dock-sync"\ndescription: "How dock status is synced from the field devices"\ndomain: "backend"\nconfidence: "high"\nsource: "earned"\ntools:\n  - name: "github-mcp-server"\n    description: "Look up the device firmware repository"\n    when: "Before changing the sync protocol"\n---\n\n## Patterns\n- Devices report every 30 seconds; treat a gap of 3 reports as offline.\n',
+    [`${dir}/skills/dock-sync/SKILL.md`]:
+      '---\nname: "dock-sync"\ndescription: "How dock status is synced from the field devices"\ndomain: "backend"\nconfidence: "high"\nsource: "earned"\ntools:\n  - name: "github-mcp-server"\n    description: "Look up the device firmware repository"\n    when: "Before changing the sync protocol"\n---\n\n## Patterns\n- Devices report every 30 seconds; treat a gap of 3 reports as offline.\n',
     [`${dir}/skills/flaky-ride-tests/SKILL.md`]: '# Flaky Ride Tests\n\n**Confidence:** medium\n\n## Pattern\n- Freeze the clock before creating a ride.\n',
-    [`${dir}/skills/map-tiles/SKILL.md`]: '---\nname: "Map Tile Caching"\ndescription: "Caching map tiles on the phone"\ndomain: "mobile"\n---\n\n## Patterns\n- Cache tiles for the last three cities opened.\n',
-    '.github/agents/squad.agent.md': '---\nname: Squad\ndescription: "Your AI team."\n---\n\n<!-- version: 0.4.1 -->\n\nYou are Squad, the coordinator of this team. Read the roster in team.md.\n',
+    [`${dir}/skills/map-tiles/SKILL.md`]:
+      '---\nname: "Map Tile Caching"\ndescription: "Caching map tiles on the phone"\ndomain: "mobile"\n---\n\n## Patterns\n- Cache tiles for the last three cities opened.\n',
+    '.github/agents/squad.agent.md':
+      '---\nname: Squad\ndescription: "Your AI team."\n---\n\n<!-- version: 0.4.1 -->\n\nYou are Squad, the coordinator of this team. Read the roster in team.md.\n',
   };
   for (const member of ORIGINAL_MEMBERS) {
     files[`${dir}/agents/${member.folder}/charter.md`] = charter(member.name, member.role, `Owns the ${member.role.toLowerCase()} work.`);

@@ -22,8 +22,7 @@ export const PROMPT_SQUAD_FILES: Record<string, string> = {
   '.ai-team/decisions.md': '# Decisions\n',
   '.ai-team/agents/keaton/charter.md': '# Keaton — Lead\n\nOwns architecture, scope and code review. Decides trade-offs.\n',
   '.ai-team/agents/keaton/history.md': '# History\n',
-  '.ai-team/agents/fenster/charter.md':
-    '# Fenster — Core Dev\n\nBuilds the React front end and the Node.js API.\n\n## Boundaries\n- Does not merge without review.\n',
+  '.ai-team/agents/fenster/charter.md': '# Fenster — Core Dev\n\nBuilds the React front end and the Node.js API.\n\n## Boundaries\n- Does not merge without review.\n',
   '.ai-team/agents/fenster/history.md': '# History\n\n## Portable Knowledge\n\n## Project Learnings\n',
   '.ai-team/agents/hockney/charter.md': '# Hockney — Tester\n\nWrites unit and end-to-end tests; hunts flaky tests.\n',
   '.ai-team/agents/scribe/charter.md': '# Scribe\n\nLogs sessions silently.\n',
@@ -51,11 +50,7 @@ export const PROMPT_SQUAD_FILES: Record<string, string> = {
     '# Database schema\n\nAlways write reversible migrations.\n',
   ),
   '.ai-team/skills/api-design/SKILL.md': validSkill('api-design', 'Team REST API conventions.'),
-  '.ai-team/skills/internal-release/SKILL.md': validSkill(
-    'internal-release',
-    'Release checklist, run only when the user asks.',
-    'disable-model-invocation: true',
-  ),
+  '.ai-team/skills/internal-release/SKILL.md': validSkill('internal-release', 'Release checklist, run only when the user asks.', 'disable-model-invocation: true'),
   '.ai-team/skills/broken/SKILL.md': validSkill('Broken-Name', 'An invalid skill.'),
   '.ai-team/agents/fenster/skills/api-design/SKILL.md': validSkill(
     'api-design',
@@ -71,10 +66,7 @@ export const PROMPT_SQUAD_FILES: Record<string, string> = {
     ].join('\n'),
     '# React component patterns\n\n- Prefer composition over inheritance.\n- Keep state local unless shared.\n',
   ),
-  '.ai-team/agents/hockney/skills/flaky-tests/SKILL.md': validSkill(
-    'flaky-tests',
-    'Find and fix flaky tests: retries, timing, isolation. Use when a test fails intermittently.',
-  ),
+  '.ai-team/agents/hockney/skills/flaky-tests/SKILL.md': validSkill('flaky-tests', 'Find and fix flaky tests: retries, timing, isolation. Use when a test fails intermittently.'),
   '.vscode/mcp.json': `{
   // VS Code allows comments and trailing commas here.
   "servers": {

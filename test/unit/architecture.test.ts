@@ -26,7 +26,10 @@ function imports(file: string): { specifier: string; typeOnly: boolean }[] {
 }
 
 function resolved(file: string, specifier: string): string {
-  return path.relative(SRC, path.resolve(path.dirname(file), specifier)).split(path.sep).join('/');
+  return path
+    .relative(SRC, path.resolve(path.dirname(file), specifier))
+    .split(path.sep)
+    .join('/');
 }
 
 describe('the module map', () => {
@@ -54,7 +57,11 @@ describe('the module map', () => {
     const allowed = new Map(
       [...map.matchAll(/^\| `src\/core\/([a-z]+)\/` \|[^\n]*\| ([^|\n]+) \|$/gm)].map((m) => [m[1]!, new Set([...m[2]!.matchAll(/`([a-z]+)`/g)].map((x) => x[1]!))]),
     );
-    const folders = fs.readdirSync(path.join(SRC, 'core'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const folders = fs
+      .readdirSync(path.join(SRC, 'core'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect([...allowed.keys()].sort()).toEqual(folders);
     expect(fs.readdirSync(path.join(SRC, 'core')).filter((name) => name.endsWith('.ts'))).toEqual([]);
 
@@ -63,7 +70,10 @@ describe('the module map', () => {
     for (const folder of folders) {
       const index = fs.readFileSync(path.join(SRC, 'core', folder, 'README.md'), 'utf8');
       for (const file of sources(`core/${folder}`)) {
-        const inFolder = path.relative(path.join(SRC, 'core', folder), file).split(path.sep).join('/');
+        const inFolder = path
+          .relative(path.join(SRC, 'core', folder), file)
+          .split(path.sep)
+          .join('/');
         if (!index.includes(`\`${inFolder}\``)) unlisted.push(`core/${folder}/${inFolder}`);
         for (const { specifier } of imports(file)) {
           if (!specifier.startsWith('.')) continue;

@@ -125,7 +125,11 @@ describe('casting', () => {
 
   it('casts a large team from the real catalog with unique folders', () => {
     const policy = createPolicy(resolveUniverse('The Usual Suspects'));
-    const cast = castTeam(Array.from({ length: 40 }, (_, i) => `Role ${i}`), policy, folders(SCRIBE_AGENT));
+    const cast = castTeam(
+      Array.from({ length: 40 }, (_, i) => `Role ${i}`),
+      policy,
+      folders(SCRIBE_AGENT),
+    );
     expect(new Set(cast.map((c) => c.entry.folder)).size).toBe(40);
     expect(cast.filter((c) => c.event === 'cast')).toHaveLength(15);
     expect(cast[15]!.entry.universe).toBe("Ocean's Eleven");
@@ -213,7 +217,16 @@ describe("the original Squad's casting files", () => {
       ],
       legacy: ['keaton', 'trinity'],
     });
-    const both = parseRegistry(JSON.stringify({ ...JSON.parse(registry), members: [{ name: 'Keaton', folder: 'keaton', role: 'Lead', universe: null }, { name: 'New', folder: 'new', role: 'Dev', universe: null }] }), { legacy: true });
+    const both = parseRegistry(
+      JSON.stringify({
+        ...JSON.parse(registry),
+        members: [
+          { name: 'Keaton', folder: 'keaton', role: 'Lead', universe: null },
+          { name: 'New', folder: 'new', role: 'Dev', universe: null },
+        ],
+      }),
+      { legacy: true },
+    );
     expect(both.state === 'ok' && both.value.members.map((m) => `${m.folder}:${m.universe}`)).toEqual(['trinity:The Matrix', 'keaton:null', 'new:null']);
     expect(both.state === 'ok' && both.value.legacy).toEqual(['trinity']);
     expect(parseRegistry('{"agents": {}, "members": {}}', { legacy: true })).toMatchObject({ state: 'invalid' });
@@ -261,10 +274,18 @@ describe("the original Squad's casting files", () => {
   });
 
   it('mark retired members of the agents map, and read the universes the history used', () => {
-    const read = parseRegistry(JSON.stringify({ agents: { ash: { persistent_name: 'Ash', universe: 'Alien', status: 'retired' }, kane: { persistent_name: 'Kane', universe: 'Alien', status: 'active' } } }), { legacy: true });
+    const read = parseRegistry(
+      JSON.stringify({ agents: { ash: { persistent_name: 'Ash', universe: 'Alien', status: 'retired' }, kane: { persistent_name: 'Kane', universe: 'Alien', status: 'active' } } }),
+      { legacy: true },
+    );
     expect(read.state === 'ok' && read.value.retired).toEqual(['ash']);
     expect(legacyUsedUniverses({ universe_usage_history: [{ universe: 'Alien' }, { nope: 1 }, { universe: 'Firefly' }] })).toEqual(['Alien', 'Firefly']);
-    expect(usedUniverse([{ name: 'A', folder: 'a', role: '', universe: 'Alien' }, { name: 'B', folder: 'b', role: '', universe: 'Firefly' }])).toBe('Firefly');
+    expect(
+      usedUniverse([
+        { name: 'A', folder: 'a', role: '', universe: 'Alien' },
+        { name: 'B', folder: 'b', role: '', universe: 'Firefly' },
+      ]),
+    ).toBe('Firefly');
   });
 
   it('accept a history without events, and append events beside what it has', () => {

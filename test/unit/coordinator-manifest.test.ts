@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  coordinatorBodyLength,
-  readCoordinatorStamp,
-  splitCoordinator,
-  stampCoordinator,
-} from '../../src/core/squad/coordinator.js';
+import { coordinatorBodyLength, readCoordinatorStamp, splitCoordinator, stampCoordinator } from '../../src/core/squad/coordinator.js';
 import { parseManifest, serializeManifest } from '../../src/core/squad/manifest.js';
 
 const SOURCE = '---\nname: Squad\ndescription: Team coordinator\n---\n\n# Squad\n\nBody.\n';

@@ -17,7 +17,10 @@ const isString: Check = (value) => typeof value === 'string';
 const isBoolean: Check = (value) => typeof value === 'boolean';
 const isStringList: Check = (value) => Array.isArray(value) && value.every(isString);
 const isObject: Check = (value) => isMapping(value);
-const either = (...checks: Check[]): Check => (value) => checks.some((check) => check(value));
+const either =
+  (...checks: Check[]): Check =>
+  (value) =>
+    checks.some((check) => check(value));
 
 /**
  * The agent profile keys the hosts document, with the value each takes (summarised from GitHub's
@@ -51,8 +54,7 @@ const HOST_TOOLS = ['read_agent'];
 const MCP_SERVER_TOOLS = [`${MCP_SERVER_NAME}/*`];
 
 const VERSION = '7.8.9-rc.1';
-const installed = async (version: string): Promise<string> =>
-  (await shippedOwnedFiles(version)).find((file) => file.path === COORDINATOR_PATH)!.content.toString('utf8');
+const installed = async (version: string): Promise<string> => (await shippedOwnedFiles(version)).find((file) => file.path === COORDINATOR_PATH)!.content.toString('utf8');
 
 function frontmatterOf(text: string): Record<string, unknown> {
   const { frontmatter } = parseSkill(text, COORDINATOR_PATH);
@@ -87,7 +89,7 @@ describe('the coordinator profile frontmatter', () => {
     expect(new Set(tools).size).toBe(tools.length);
   });
 
-  it('prefers the squad MCP server\'s tools, then the CLI, then the by-hand paths', async () => {
+  it("prefers the squad MCP server's tools, then the CLI, then the by-hand paths", async () => {
     const text = await installed(VERSION);
     const paragraph = /\*\*MCP first:\*\*[^\n]*/.exec(text)?.[0] ?? '';
     expect(paragraph).toContain(`\`${MCP_SERVER_NAME}\` server's`);
@@ -116,7 +118,7 @@ function expectPinned(text: string, version: string, source: string): number {
 }
 
 describe('the CLI the coordinator and the built-in skills run', () => {
-  it('is the repository\'s own install first, then exactly the version that installed them, in every npx line', async () => {
+  it("is the repository's own install first, then exactly the version that installed them, in every npx line", async () => {
     for (const version of [VERSION, packageVersion()]) {
       const coordinator = await installed(version);
       expect(expectPinned(coordinator, version, 'coordinator')).toBeGreaterThanOrEqual(3);
@@ -143,7 +145,7 @@ describe('the CLI the coordinator and the built-in skills run', () => {
 });
 
 describe('spawning, spelled out for each host', () => {
-  it('names the Copilot CLI / cloud agent tool with its parameters, and VS Code\'s runSubagent with its own', async () => {
+  it("names the Copilot CLI / cloud agent tool with its parameters, and VS Code's runSubagent with its own", async () => {
     const body = splitCoordinator(await installed(VERSION)).body;
     const spawning = body.slice(body.indexOf('### Spawning a member'), body.indexOf('### Parallel work'));
     const rows = (label: string) => spawning.split('\n').find((line) => line.startsWith(`| ${label} |`)) ?? '';

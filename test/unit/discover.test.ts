@@ -50,14 +50,9 @@ describe('discoverSkills', () => {
       '.ai-team/agents/keaton/skills/secret/SKILL.md': validSkill('secret'),
     });
     const forFenster = discoverSkills(root, { agent: 'fenster' });
-    expect(forFenster.skills.map((s) => `${s.scope}:${s.name}:${s.description}`)).toEqual([
-      'team:testing:Use when working on testing.',
-      'agent:api-design:Fenster version.',
-    ]);
+    expect(forFenster.skills.map((s) => `${s.scope}:${s.name}:${s.description}`)).toEqual(['team:testing:Use when working on testing.', 'agent:api-design:Fenster version.']);
     expect(forFenster.overridden.map((s) => s.location)).toEqual(['.ai-team/skills/api-design/SKILL.md']);
-    expect(forFenster.warnings).toEqual([
-      expect.objectContaining({ code: 'skill-overridden', path: '.ai-team/agents/fenster/skills/api-design/SKILL.md' }),
-    ]);
+    expect(forFenster.warnings).toEqual([expect.objectContaining({ code: 'skill-overridden', path: '.ai-team/agents/fenster/skills/api-design/SKILL.md' })]);
 
     const forKeaton = discoverSkills(root, { agent: 'keaton' });
     expect(forKeaton.skills.map((s) => s.name)).toEqual(['api-design', 'testing', 'secret']);

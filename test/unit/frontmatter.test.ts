@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FRONTMATTER_MAX_BYTES,
-  FrontmatterError,
-  locateFrontmatter,
-  normalizeNewlines,
-  parseFrontmatterYaml,
-  splitFrontmatter,
-} from '../../src/core/skills/frontmatter.js';
+import { FRONTMATTER_MAX_BYTES, FrontmatterError, locateFrontmatter, normalizeNewlines, parseFrontmatterYaml, splitFrontmatter } from '../../src/core/skills/frontmatter.js';
 import { parseSkill } from '../../src/core/skills/skill.js';
 
 function parseError(text: string): FrontmatterError {

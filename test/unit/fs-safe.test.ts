@@ -122,7 +122,11 @@ describe('writeFileAtomic', () => {
     await new Promise<void>((resolve) => server.listen(path.join(root, 'sock'), resolve));
     try {
       const before = fs.readdirSync(root).sort();
-      for (const [name, kind] of [['pipe', 'a FIFO (named pipe)'], ['sock', 'a socket'], ['dir', 'a folder']] as const) {
+      for (const [name, kind] of [
+        ['pipe', 'a FIFO (named pipe)'],
+        ['sock', 'a socket'],
+        ['dir', 'a folder'],
+      ] as const) {
         for (const options of [{}, { exclusive: true }]) {
           expect(() => writeFileAtomic(root, name, 'x', options)).toThrow(`refusing to replace ${name}: it is ${kind}, not a regular file`);
         }

@@ -7,9 +7,7 @@ import { STATE_TEMPLATES } from '../../src/core/squad/scaffold.js';
 describe('splitHistory', () => {
   it('splits the history init writes: Portable Knowledge travels as portable, the rest as project', async () => {
     const text = await renderTemplate(STATE_TEMPLATES.history, { name: 'Fenster', role: 'Core Dev', project: 'Shop' });
-    const filled = text
-      .replace('## Portable Knowledge\n\n', '## Portable Knowledge\n\n- Prefers tabs.\n')
-      .concat('\n- Orders live in src/orders.\n');
+    const filled = text.replace('## Portable Knowledge\n\n', '## Portable Knowledge\n\n- Prefers tabs.\n').concat('\n- Orders live in src/orders.\n');
     expect(splitHistory(filled)).toEqual({
       portable: '- Prefers tabs.',
       project: [
@@ -68,7 +66,13 @@ describe('splitHistory', () => {
 
   it('is stable: splitting what an import wrote gives the same portable part back', async () => {
     const parts = splitHistory('# X\n\n## Portable Knowledge\n\n- keep\n\n## Notes\n\n- there\n');
-    const imported = await renderTemplate('import/history.md.hbs', { name: 'X', source: 'old', date: '2025-01-01', portable: parts.portable, project: demoteHeadings(parts.project) });
+    const imported = await renderTemplate('import/history.md.hbs', {
+      name: 'X',
+      source: 'old',
+      date: '2025-01-01',
+      portable: parts.portable,
+      project: demoteHeadings(parts.project),
+    });
     const again = splitHistory(imported);
     expect(again.portable).toBe(parts.portable);
     expect(again.project).toContain('## Project Learnings (from old)\n\n### Notes\n\n- there');

@@ -127,7 +127,10 @@ describe('importSquad', () => {
       squad_format_version: '1.1',
       source: { project: 'Shop' },
       team: { team_md: roster },
-      agents: { fenster: { charter: '# Fenster — Core Dev\n', skills: { react: { skill_md: validSkill('react'), references: { 'a.md': 'A' } } } }, keaton: { charter: '# Keaton — Lead\n' } },
+      agents: {
+        fenster: { charter: '# Fenster — Core Dev\n', skills: { react: { skill_md: validSkill('react'), references: { 'a.md': 'A' } } } },
+        keaton: { charter: '# Keaton — Lead\n' },
+      },
     };
     const now = new Date('2025-06-01T09:30:00.000Z');
     const scratch = tempDir('squad-tmp-');
@@ -161,7 +164,11 @@ describe('importSquad: what it reports exists afterwards', () => {
 
   it('gives an agent the roster leaves out its folder, charter and history, with a note', async () => {
     const target = tempDir();
-    const file = squadFile({ squad_format_version: '1.1', team: { team_md: roster }, agents: { fenster: { charter: '# Fenster — Core Dev\n' }, 'scribe-x': {}, ada: { charter: '# Ada — Lead\n' } } });
+    const file = squadFile({
+      squad_format_version: '1.1',
+      team: { team_md: roster },
+      agents: { fenster: { charter: '# Fenster — Core Dev\n' }, 'scribe-x': {}, ada: { charter: '# Ada — Lead\n' } },
+    });
     const report = await importSquad(target, file);
     expect(report.agents.map((a) => a.name)).toEqual(['fenster', 'ada', 'scribe-x']);
     for (const agent of report.agents) {
@@ -196,7 +203,9 @@ describe('importSquad: what it reports exists afterwards', () => {
     const report = await importSquad(target, file);
     expect(report.skills.map((s) => s.name)).toEqual(['plain', 'fine', 'rich']);
     expect(report.notes).toEqual([
-      expect.stringMatching(/^skill plain \(fenster\) is not valid: no YAML frontmatter.*; it was imported as it is \(fix its SKILL\.md; "create-squad skills validate" checks it\)$/),
+      expect.stringMatching(
+        /^skill plain \(fenster\) is not valid: no YAML frontmatter.*; it was imported as it is \(fix its SKILL\.md; "create-squad skills validate" checks it\)$/,
+      ),
       'skill rich (team) is not valid: name "other" does not match its folder "rich"; it was imported as it is (fix its SKILL.md; "create-squad skills validate" checks it)',
     ]);
     expect(fs.readFileSync(path.join(target, '.github/skills/rich/references/a.md'), 'utf8')).toBe('A');
@@ -207,9 +216,15 @@ describe('importSquad: what it reports exists afterwards', () => {
     const file = squadFile({ version: '1.0', agents: {}, skills: [validSkill('api-errors'), validSkill('Api Errors Two'), validSkill('Api Errors')] });
     const report = await importSquad(target, file);
     expect(report.skills.map((s) => s.name)).toEqual(['api-errors', 'api-errors-two']);
-    expect(report.renamed).toEqual([{ scope: 'team', from: 'Api Errors Two', to: 'api-errors-two', reason: 'skill name "Api Errors Two" must be lowercase (the original Squad did not check skill names)' }]);
+    expect(report.renamed).toEqual([
+      { scope: 'team', from: 'Api Errors Two', to: 'api-errors-two', reason: 'skill name "Api Errors Two" must be lowercase (the original Squad did not check skill names)' },
+    ]);
     expect(report.skipped).toEqual([
-      { scope: 'team', name: 'Api Errors', reason: 'skill name "Api Errors" must be lowercase and cannot be normalised: "api-errors" is the name of another skill in the file (skills[0])' },
+      {
+        scope: 'team',
+        name: 'Api Errors',
+        reason: 'skill name "Api Errors" must be lowercase and cannot be normalised: "api-errors" is the name of another skill in the file (skills[0])',
+      },
     ]);
     expect(parseSkill(fs.readFileSync(path.join(target, '.github/skills/api-errors-two/SKILL.md'), 'utf8')).frontmatter.name).toBe('api-errors-two');
     expect(report.notes.filter((note) => note.includes('not valid'))).toEqual([]);
@@ -217,7 +232,10 @@ describe('importSquad: what it reports exists afterwards', () => {
 });
 
 describe('importSquad failing halfway', () => {
-  const document = { squad_format_version: '1.1', agents: { fenster: { charter: '# Fenster — Core Dev\n', skills: { react: { skill_md: validSkill('react'), assets: { 'a.bin': { content: 'AAE=', encoding: 'base64' } } } } } } };
+  const document = {
+    squad_format_version: '1.1',
+    agents: { fenster: { charter: '# Fenster — Core Dev\n', skills: { react: { skill_md: validSkill('react'), assets: { 'a.bin': { content: 'AAE=', encoding: 'base64' } } } } } },
+  };
 
   async function squadTarget(): Promise<string> {
     const target = tempDir();

@@ -47,7 +47,7 @@ function listed(detection: McpConfigDetection): [string, string[]][] {
 }
 
 describe('detectMcpConfig: the files each host reads', () => {
-  it('checks the Copilot CLI files, then VS Code\'s; with none present, neither host has a server and the cloud agent cannot be told', async () => {
+  it("checks the Copilot CLI files, then VS Code's; with none present, neither host has a server and the cloud agent cannot be told", async () => {
     const { root, home } = repo();
     const detection = await detect({ root, home });
     expect(detection.sources.map((s) => [s.path, s.hosts, s.exists])).toEqual([
@@ -95,7 +95,7 @@ describe('detectMcpConfig: the files each host reads', () => {
     expect(answers('sentry', detection)['copilot-cli']).toBe('unknown');
   });
 
-  it('reads .mcp.json in every folder from the working folder up to the repository root, and a folder\'s .github/mcp.json where it has none', async () => {
+  it("reads .mcp.json in every folder from the working folder up to the repository root, and a folder's .github/mcp.json where it has none", async () => {
     const { root, home } = repo({
       '.mcp.json': `{ "mcpServers": { "root-server": ${LOCAL} } }`,
       'packages/app/.mcp.json': `{ "mcpServers": { "app-server": ${LOCAL} } }`,
@@ -125,7 +125,7 @@ describe('detectMcpConfig: the files each host reads', () => {
     expect(answers('app-server', fromRoot)['copilot-cli']).toBe('not-configured');
   });
 
-  it('without a .git folder, walks up to the squad\'s root', async () => {
+  it("without a .git folder, walks up to the squad's root", async () => {
     const root = tempDir('mcp-nogit-');
     writeFiles(root, { '.mcp.json': `{ "mcpServers": { "root-server": ${LOCAL} } }` });
     const detection = await detect({ root, cwd: path.join(root, 'sub'), home: tempDir('mcp-home-') });
@@ -133,7 +133,7 @@ describe('detectMcpConfig: the files each host reads', () => {
     expect(answers('root-server', detection)['copilot-cli']).toBe('configured');
   });
 
-  it('reads the user\'s mcp-config.json in $COPILOT_HOME when it is set, else in ~/.copilot', async () => {
+  it("reads the user's mcp-config.json in $COPILOT_HOME when it is set, else in ~/.copilot", async () => {
     const { root, home } = repo();
     const moved = tempDir('copilot-home-');
     writeFiles(home, { '.copilot/mcp-config.json': `{ "mcpServers": { "home-server": ${LOCAL} } }` });
@@ -184,7 +184,7 @@ describe('detectMcpConfig: the files each host reads', () => {
     expect(detection.unread[0]!.note).toContain('only in ~/.copilot (or $COPILOT_HOME)');
   });
 
-  it('counts .copilot/mcp-config.json when it is the user\'s own (the repository is the home folder, or COPILOT_HOME points there)', async () => {
+  it("counts .copilot/mcp-config.json when it is the user's own (the repository is the home folder, or COPILOT_HOME points there)", async () => {
     const { root } = repo({ '.copilot/mcp-config.json': `{ "mcpServers": { "postgres": ${LOCAL} } }` });
     const asHome = await detect({ root, home: root });
     expect(asHome.unread).toEqual([]);
@@ -218,10 +218,20 @@ describe('detectMcpConfig: files a host cannot use', () => {
     expect(answers('redis', empty)['copilot-cli']).toBe('not-configured');
   });
 
-  it('warns about a file whose servers are missing, under the other host\'s key or not an object; its hosts then cannot be told', async () => {
+  it("warns about a file whose servers are missing, under the other host's key or not an object; its hosts then cannot be told", async () => {
     const cases: [string, string, string, McpHostId][] = [
-      ['.vscode/mcp.json', `{ "mcpServers": { "github": ${LOCAL} } }`, 'ignored: it lists servers under "mcpServers", but this file\'s servers go under "servers" (expected {"servers": {"<name>": {…settings}}})', 'vscode'],
-      ['.mcp.json', `{ "servers": { "redis": ${LOCAL} } }`, 'ignored: it lists servers under "servers", but this file\'s servers go under "mcpServers" (expected {"mcpServers": {"<name>": {…settings}}})', 'copilot-cli'],
+      [
+        '.vscode/mcp.json',
+        `{ "mcpServers": { "github": ${LOCAL} } }`,
+        'ignored: it lists servers under "mcpServers", but this file\'s servers go under "servers" (expected {"servers": {"<name>": {…settings}}})',
+        'vscode',
+      ],
+      [
+        '.mcp.json',
+        `{ "servers": { "redis": ${LOCAL} } }`,
+        'ignored: it lists servers under "servers", but this file\'s servers go under "mcpServers" (expected {"mcpServers": {"<name>": {…settings}}})',
+        'copilot-cli',
+      ],
       ['.mcp.json', '{ "mcpServers": [] }', 'ignored: "mcpServers" is a list, not an object of servers (expected {"mcpServers": {"<name>": {…settings}}})', 'copilot-cli'],
       ['.mcp.json', '{ "tools": 5 }', 'ignored: it has no "mcpServers" (expected {"mcpServers": {"<name>": {…settings}}})', 'copilot-cli'],
       ['.mcp.json', '[1, 2]', 'ignored: it is not a JSON object (expected {"mcpServers": {"<name>": {…settings}}})', 'copilot-cli'],
@@ -297,7 +307,18 @@ describe('collectMcpRequirements', () => {
 
   it('says which hosts have each server', async () => {
     const { root, home } = repo({ '.vscode/mcp.json': `{ "servers": { "ado": ${LOCAL} } }`, '.mcp.json': `{ "mcpServers": { "ado": ${LOCAL} } }` });
-    const rows = collectMcpRequirements([{ name: 'db', mcpServers: [{ name: 'ado', optional: false }, { name: 'github', optional: false }] }], await detect({ root, home }));
+    const rows = collectMcpRequirements(
+      [
+        {
+          name: 'db',
+          mcpServers: [
+            { name: 'ado', optional: false },
+            { name: 'github', optional: false },
+          ],
+        },
+      ],
+      await detect({ root, home }),
+    );
     expect(rows.map((r) => [r.server, r.seenBy, seenByCell(r)])).toEqual([
       ['ado', ['copilot-cli', 'vscode'], 'CLI, VS Code (cloud: ?)'],
       ['github', ['copilot-cli', 'cloud-agent'], 'CLI (built-in), cloud (built-in)'],
@@ -317,16 +338,26 @@ describe('collectMcpRequirements', () => {
       'for the Copilot CLI, create .mcp.json at the repository root with {"mcpServers": {"postgres": {…}}} (plain JSON; read once the folder is trusted), or add it to ~/.copilot/mcp-config.json for yourself',
       'for VS Code, create .vscode/mcp.json with {"servers": {"postgres": {…}}}',
     ]);
-    expect(mcpSetupFixes('postgres', hosts, true)[2]).toBe(
-      'for the cloud agent, add "postgres" to the MCP configuration in the repository\'s Copilot settings on GitHub',
-    );
+    expect(mcpSetupFixes('postgres', hosts, true)[2]).toBe('for the cloud agent, add "postgres" to the MCP configuration in the repository\'s Copilot settings on GitHub');
   });
 });
 
 describe('renderMcpBlock', () => {
   const skills = [
-    { name: 'db', mcpServers: [{ name: 'postgres', reason: 'schema', optional: false }, { name: 'ado', reason: 'work items', optional: true, fallback: 'skip linking' }] },
-    { name: 'api', mcpServers: [{ name: 'postgres', reason: 'queries', optional: false }, { name: 'github', optional: false }] },
+    {
+      name: 'db',
+      mcpServers: [
+        { name: 'postgres', reason: 'schema', optional: false },
+        { name: 'ado', reason: 'work items', optional: true, fallback: 'skip linking' },
+      ],
+    },
+    {
+      name: 'api',
+      mcpServers: [
+        { name: 'postgres', reason: 'queries', optional: false },
+        { name: 'github', optional: false },
+      ],
+    },
   ];
 
   it('flags required servers no host has at the top, and says per row which hosts have the server', async () => {

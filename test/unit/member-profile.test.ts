@@ -4,14 +4,7 @@
  * and the stamp tells a generated profile from one a user edited.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  memberProfilePath,
-  memberTools,
-  profileFolder,
-  readProfileStamp,
-  renderMemberProfile,
-  type MemberProfileInput,
-} from '../../src/core/squad/agents/member-profile.js';
+import { memberProfilePath, memberTools, profileFolder, readProfileStamp, renderMemberProfile, type MemberProfileInput } from '../../src/core/squad/agents/member-profile.js';
 import { roleTools, scribeTools } from '../../src/core/squad/agents/role-tools.js';
 import { splitFrontmatter, parseFrontmatterYaml } from '../../src/core/skills/frontmatter.js';
 import { rolePresets } from '../../src/core/squad/roles.js';
@@ -39,7 +32,7 @@ describe('the member profile generator', () => {
     expect(Object.keys(fm).sort()).toEqual(['description', 'name', 'tools', 'user-invocable', 'user-invokable']);
   });
 
-  it('lists the member\'s own skills in `skills` and in the body, pointing at each SKILL.md', async () => {
+  it("lists the member's own skills in `skills` and in the body, pointing at each SKILL.md", async () => {
     const ownSkills = [{ name: 'tailwind', description: 'Use Tailwind. Use when styling.', location: '.ai-team/agents/fenster/skills/tailwind/SKILL.md' }];
     const text = await renderMemberProfile(input({ ownSkills }), VERSION);
     expect(frontmatterOf(text).skills).toEqual(['tailwind']);
@@ -75,7 +68,7 @@ describe('the member profile generator', () => {
     expect(text).toContain('- `linear`: optional (skills: `issues`); without it: use the gh CLI');
   });
 
-  it('writes the Scribe with its procedure and without the members\' after-work duties', async () => {
+  it("writes the Scribe with its procedure and without the members' after-work duties", async () => {
     const text = await renderMemberProfile(input({ folder: 'scribe', displayName: 'Scribe', role: 'Session Logger', scribe: true }), VERSION);
     const fm = frontmatterOf(text);
     expect(fm.tools).toEqual(scribeTools());

@@ -2,13 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { MAX_NAME_LENGTH, folderNameProblem, isValidName, memberNameProblem, nameProblems, slugify } from '../../src/core/base/names.js';
 
 describe('name rules', () => {
-  it.each(['a', 'pdf', 'git-workflow', 'squad-code-review', 'a1', '1a', 'x-1-y', 'a'.repeat(MAX_NAME_LENGTH)])(
-    'accepts %s',
-    (name) => {
-      expect(nameProblems(name)).toEqual([]);
-      expect(isValidName(name)).toBe(true);
-    },
-  );
+  it.each(['a', 'pdf', 'git-workflow', 'squad-code-review', 'a1', '1a', 'x-1-y', 'a'.repeat(MAX_NAME_LENGTH)])('accepts %s', (name) => {
+    expect(nameProblems(name)).toEqual([]);
+    expect(isValidName(name)).toBe(true);
+  });
 
   it.each([
     ['', 'name-empty'],

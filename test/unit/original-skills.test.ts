@@ -12,7 +12,8 @@ function issues(text: string, dirName: string): string[] {
 
 describe('convertOriginalSkill', () => {
   it('gives a skill without frontmatter one: name from the folder, description from the first paragraph, bold fields as metadata; the body kept byte for byte', () => {
-    const body = '# SKILL: Dock Sync\r\n\r\n**Confidence:** high\r\n**Source:** a field visit\r\n\r\nDocks report every 30 seconds,\r\nand go offline after 3 gaps.\r\n\r\n## Pattern\r\n- Poll.\r\n';
+    const body =
+      '# SKILL: Dock Sync\r\n\r\n**Confidence:** high\r\n**Source:** a field visit\r\n\r\nDocks report every 30 seconds,\r\nand go offline after 3 gaps.\r\n\r\n## Pattern\r\n- Poll.\r\n';
     const converted = convertOriginalSkill(body, 'dock-sync')!;
     expect(converted.name).toBe('dock-sync');
     expect(converted.text.endsWith(body)).toBe(true);

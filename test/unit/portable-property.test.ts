@@ -18,7 +18,7 @@ import { IMPORT_STAGING_PREFIX, agentSkillDir, charterPath, historyPath, nativeT
 import { jsonStructureProblem } from '../../src/core/portable/squad-json.js';
 import { serializeSquad } from '../../src/core/portable/canonical-json.js';
 import { squadPathProblem } from '../../src/core/portable/squad-files.js';
-import { type SquadDocument } from '../../src/core/portable/squad-format.js';
+import type { SquadDocument } from '../../src/core/portable/squad-format.js';
 import { cleanupTempDirs, hashTree, tempDir, validSkill } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
@@ -73,9 +73,7 @@ function compatible(files: GenFile[]): GenFile[] {
 const skillArb = (name: fc.Arbitrary<string>) =>
   fc.record({
     name,
-    files: fc
-      .uniqueArray(fc.record({ path: pathArb, data: contentArb, executable: fc.boolean() }), { maxLength: 6, selector: (f) => f.path.toLowerCase() })
-      .map(compatible),
+    files: fc.uniqueArray(fc.record({ path: pathArb, data: contentArb, executable: fc.boolean() }), { maxLength: 6, selector: (f) => f.path.toLowerCase() }).map(compatible),
   });
 
 const lineArb = fc.stringMatching(/^[A-Za-z0-9 ,.:;()-]{0,40}$/);
@@ -175,7 +173,15 @@ function baseDocument(): Record<string, unknown> {
       fenster: {
         charter: '# Fenster',
         history: { portable: '- a', project: '- b' },
-        skills: { react: { skill_md: validSkill('react'), references: { 'a.md': 'A', 'deep/b.md': { content: 'Qg==', encoding: 'base64', mode: '644' } }, scripts: {}, assets: {}, files: {} } },
+        skills: {
+          react: {
+            skill_md: validSkill('react'),
+            references: { 'a.md': 'A', 'deep/b.md': { content: 'Qg==', encoding: 'base64', mode: '644' } },
+            scripts: {},
+            assets: {},
+            files: {},
+          },
+        },
       },
     },
     team_skills: { api: { skill_md: validSkill('api'), files: { 'x.txt': 'x' } } },
@@ -186,53 +192,88 @@ type Mutation = (doc: Record<string, unknown>) => string | Buffer;
 
 /** Every [parent, key] of a JSON value. */
 function slots(value: unknown, out: [Record<string, unknown> | unknown[], string | number][] = []): [Record<string, unknown> | unknown[], string | number][] {
-  if (Array.isArray(value)) value.forEach((item, i) => (out.push([value, i]), slots(item, out)));
-  else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) out.push([value as Record<string, unknown>, key]), slots(item, out);
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      out.push([value, i]);
+      slots(item, out);
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      out.push([value as Record<string, unknown>, key]);
+      slots(item, out);
+    }
+  }
   return out;
 }
 
 const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   // Replace any value with random JSON.
-  fc.tuple(fc.nat(), fc.jsonValue({ maxDepth: 3 })).map(([pick, value]): Mutation => (doc) => {
-    const all = slots(doc);
-    const [parent, key] = all[pick % all.length]!;
-    (parent as Record<string | number, unknown>)[key] = value;
-    return JSON.stringify(doc);
-  }),
+  fc.tuple(fc.nat(), fc.jsonValue({ maxDepth: 3 })).map(
+    ([pick, value]): Mutation =>
+      (doc) => {
+        const all = slots(doc);
+        const [parent, key] = all[pick % all.length]!;
+        (parent as Record<string | number, unknown>)[key] = value;
+        return JSON.stringify(doc);
+      },
+  ),
   // Drop any key.
-  fc.nat().map((pick): Mutation => (doc) => {
-    const all = slots(doc).filter(([parent]) => !Array.isArray(parent));
-    const [parent, key] = all[pick % all.length]!;
-    delete (parent as Record<string, unknown>)[key as string];
-    return JSON.stringify(doc);
-  }),
+  fc.nat().map(
+    (pick): Mutation =>
+      (doc) => {
+        const all = slots(doc).filter(([parent]) => !Array.isArray(parent));
+        const [parent, key] = all[pick % all.length]!;
+        delete (parent as Record<string, unknown>)[key as string];
+        return JSON.stringify(doc);
+      },
+  ),
   // A bad or random path in a FILES object.
-  fc.tuple(fc.oneof(fc.constantFrom(...BAD_PATHS), fc.string({ maxLength: 12 })), fc.constantFrom('references', 'scripts', 'assets', 'files')).map(([bad, bucket]): Mutation => (doc) => {
-    const agents = doc.agents as Record<string, { skills: Record<string, Record<string, Record<string, unknown>>> }>;
-    const skill = agents.fenster!.skills.react!;
-    skill[bucket] = { ...(skill[bucket] ?? {}), [bad]: 'payload' };
-    return JSON.stringify(doc);
-  }),
+  fc.tuple(fc.oneof(fc.constantFrom(...BAD_PATHS), fc.string({ maxLength: 12 })), fc.constantFrom('references', 'scripts', 'assets', 'files')).map(
+    ([bad, bucket]): Mutation =>
+      (doc) => {
+        const agents = doc.agents as Record<string, { skills: Record<string, Record<string, Record<string, unknown>>> }>;
+        const skill = agents.fenster!.skills.react!;
+        skill[bucket] = { ...(skill[bucket] ?? {}), [bad]: 'payload' };
+        return JSON.stringify(doc);
+      },
+  ),
   // A random agent or skill name.
-  fc.tuple(fc.string({ maxLength: 12 }), fc.boolean()).map(([name, agent]): Mutation => (doc) => {
-    if (agent) (doc.agents as Record<string, unknown>)[name] = { charter: 'x' };
-    else (doc.team_skills as Record<string, unknown>)[name] = { skill_md: 'x' };
-    return JSON.stringify(doc);
-  }),
+  fc.tuple(fc.string({ maxLength: 12 }), fc.boolean()).map(
+    ([name, agent]): Mutation =>
+      (doc) => {
+        if (agent) (doc.agents as Record<string, unknown>)[name] = { charter: 'x' };
+        else (doc.team_skills as Record<string, unknown>)[name] = { skill_md: 'x' };
+        return JSON.stringify(doc);
+      },
+  ),
   // Cut the text short, or flip bytes.
-  fc.nat().map((cut): Mutation => (doc) => {
-    const text = JSON.stringify(doc);
-    return text.slice(0, cut % text.length);
-  }),
-  fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })).map(([at, byte]): Mutation => (doc) => {
-    const data = Buffer.from(JSON.stringify(doc));
-    data[at % data.length] = byte;
-    return data;
-  }),
+  fc.nat().map(
+    (cut): Mutation =>
+      (doc) => {
+        const text = JSON.stringify(doc);
+        return text.slice(0, cut % text.length);
+      },
+  ),
+  fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })).map(
+    ([at, byte]): Mutation =>
+      (doc) => {
+        const data = Buffer.from(JSON.stringify(doc));
+        data[at % data.length] = byte;
+        return data;
+      },
+  ),
   // Deep nesting somewhere.
-  fc.integer({ min: 60, max: 5000 }).map((depth): Mutation => (doc) => JSON.stringify(doc).replace('"casting":{', `"casting":{"deep":${'['.repeat(depth)}${']'.repeat(depth)},`)),
+  fc.integer({ min: 60, max: 5000 }).map(
+    (depth): Mutation =>
+      (doc) =>
+        JSON.stringify(doc).replace('"casting":{', `"casting":{"deep":${'['.repeat(depth)}${']'.repeat(depth)},`),
+  ),
   // Anything at all.
-  fc.uint8Array({ maxLength: 200 }).map((bytes): Mutation => () => Buffer.from(bytes)),
+  fc.uint8Array({ maxLength: 200 }).map(
+    (bytes): Mutation =>
+      () =>
+        Buffer.from(bytes),
+  ),
 );
 
 describe('import of malformed .squad documents', () => {

@@ -7,7 +7,13 @@ import { renderMemberProfile } from '../../src/core/squad/agents/member-profile.
 import { runtimeDropReason } from '../../src/core/squad/agents/profile-check.js';
 
 const agent = (frontmatter: string) => `---\nname: x\ndescription: d\n${frontmatter}---\nbody\n`;
-const server = (lines: string) => agent(`mcp-servers:\n  s:\n${lines.split('\n').map((line) => `    ${line}`).join('\n')}\n`);
+const server = (lines: string) =>
+  agent(
+    `mcp-servers:\n  s:\n${lines
+      .split('\n')
+      .map((line) => `    ${line}`)
+      .join('\n')}\n`,
+  );
 
 describe('runtimeDropReason', () => {
   it('accepts what the runtime keeps', () => {
@@ -50,7 +56,14 @@ describe('runtimeDropReason', () => {
 
   it('never drops a profile create-squad writes', async () => {
     const text = await renderMemberProfile(
-      { folder: 'fenster', displayName: 'Fenster', role: 'Core Dev', scribe: false, ownSkills: [{ name: 'a', description: 'b', location: 'c' }], servers: [{ name: 'pg', required: true, skills: ['a'] }] },
+      {
+        folder: 'fenster',
+        displayName: 'Fenster',
+        role: 'Core Dev',
+        scribe: false,
+        ownSkills: [{ name: 'a', description: 'b', location: 'c' }],
+        servers: [{ name: 'pg', required: true, skills: ['a'] }],
+      },
       '1.0.0',
     );
     expect(runtimeDropReason(text, 'fenster.agent.md')).toBeUndefined();

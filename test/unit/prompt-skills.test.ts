@@ -77,7 +77,10 @@ describe('buildSpawnPrompt with a skills budget', () => {
     };
     for (let i = 0; i < 200; i += 1) {
       const name = `area-${String(i).padStart(3, '0')}`;
-      files[`.github/skills/${name}/SKILL.md`] = validSkill(name, `Conventions for business area ${i}: naming, folders, reviews and the checks to run before merging anything there.`);
+      files[`.github/skills/${name}/SKILL.md`] = validSkill(
+        name,
+        `Conventions for business area ${i}: naming, folders, reviews and the checks to run before merging anything there.`,
+      );
     }
     writeFiles(root, files);
     return root;
@@ -120,12 +123,18 @@ describe('buildSpawnPrompt lightweight: the same confidence rule as route, and t
     const root = promptSquad({
       '.ai-team/agents/fenster/skills/ui-testing/SKILL.md': validSkill('ui-testing', 'Write tests for UI components with Testing Library: queries, events and async updates.'),
     });
-    const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'Fix the re-render loop in the OrderList React component with hooks', mode: 'lightweight', home: tempDir() });
+    const result = await buildSpawnPrompt({
+      root,
+      agent: 'fenster',
+      task: 'Fix the re-render loop in the OrderList React component with hooks',
+      mode: 'lightweight',
+      home: tempDir(),
+    });
     expect(result.mode).toBe('lightweight');
     expect(result.skills.map((s) => [s.name, s.inlined])).toEqual([['react-component-patterns', true]]);
     expect(result.candidates.map((s) => [s.name, s.inlined])).toEqual([['ui-testing', false]]);
     expect(result.prompt).toContain(
-      'Other skills that may also fit (not inlined; read one\'s SKILL.md only if the skills above are not enough):\n' +
+      "Other skills that may also fit (not inlined; read one's SKILL.md only if the skills above are not enough):\n" +
         '- ui-testing (.ai-team/agents/fenster/skills/ui-testing/SKILL.md): Write tests for UI components with Testing Library: queries, events and async updates.\n',
     );
     expect(result.prompt).not.toContain('=== SKILL ui-testing');
@@ -134,14 +143,24 @@ describe('buildSpawnPrompt lightweight: the same confidence rule as route, and t
   it('refuses a lightweight spawn when no skill clearly wins, as route does', async () => {
     const root = promptSquad({
       [FLAKY_TRIAGE]: validSkill('flaky-triage', 'Triage flaky tests: quarantine, retries, owners. Use when a test fails intermittently.'),
-      '.ai-team/agents/fenster/skills/flaky-tests/SKILL.md': validSkill('flaky-tests', 'Find and fix flaky tests: retries, timing, isolation. Use when a test fails intermittently.'),
+      '.ai-team/agents/fenster/skills/flaky-tests/SKILL.md': validSkill(
+        'flaky-tests',
+        'Find and fix flaky tests: retries, timing, isolation. Use when a test fails intermittently.',
+      ),
     });
     const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'A test fails intermittently: deal with the flaky test', mode: 'lightweight', home: tempDir() });
     expect(result.mode).toBe('standard');
     expect(result.warnings.find((w) => w.startsWith('lightweight mode refused'))).toMatch(
       /^lightweight mode refused: no skill clearly wins \(flaky-\w+ and flaky-\w+ score alike\) \(lightweight spawns need one skill that clearly fits\); building a standard spawn instead$/,
     );
-    const chosen = await buildSpawnPrompt({ root, agent: 'fenster', task: 'A test fails intermittently: deal with the flaky test', mode: 'lightweight', skills: ['flaky-triage'], home: tempDir() });
+    const chosen = await buildSpawnPrompt({
+      root,
+      agent: 'fenster',
+      task: 'A test fails intermittently: deal with the flaky test',
+      mode: 'lightweight',
+      skills: ['flaky-triage'],
+      home: tempDir(),
+    });
     expect(chosen.mode).toBe('lightweight');
     expect(chosen.skills.map((s) => s.name)).toEqual(['flaky-triage']);
     expect(chosen.candidates.map((s) => s.name)).toEqual(['flaky-tests']);
@@ -150,7 +169,13 @@ describe('buildSpawnPrompt lightweight: the same confidence rule as route, and t
   it('shortens a long candidate description to one line', async () => {
     const long = `Tests for UI components: ${'queries events async updates '.repeat(20)}`;
     const root = promptSquad({ '.ai-team/agents/fenster/skills/ui-testing/SKILL.md': validSkill('ui-testing', long) });
-    const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'Fix the re-render loop in the OrderList React component with hooks', mode: 'lightweight', home: tempDir() });
+    const result = await buildSpawnPrompt({
+      root,
+      agent: 'fenster',
+      task: 'Fix the re-render loop in the OrderList React component with hooks',
+      mode: 'lightweight',
+      home: tempDir(),
+    });
     const line = result.prompt.split('\n').find((l) => l.startsWith('- ui-testing'))!;
     expect(line.endsWith('…')).toBe(true);
     expect(line.length).toBeLessThan(260);

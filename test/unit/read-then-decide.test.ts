@@ -126,7 +126,10 @@ describe('init: read once, then plan without the disk', () => {
     const owned = await shippedOwnedFiles(version);
     await planScaffold(tempRepo(), { version }); // warm the templates
     const state = scaffoldStateFromFiles('/nowhere', [
-      { path: '.ai-team/team.md', data: '# Team\n\n## Members\n\n| Name | Role | Charter | Status |\n|---|---|---|---|\n| Ada | Lead | `.ai-team/agents/ada/charter.md` | ✅ Active |\n' },
+      {
+        path: '.ai-team/team.md',
+        data: '# Team\n\n## Members\n\n| Name | Role | Charter | Status |\n|---|---|---|---|\n| Ada | Lead | `.ai-team/agents/ada/charter.md` | ✅ Active |\n',
+      },
       { path: '.ai-team/agents/ada/charter.md', data: '# Ada\n' },
     ]);
     const plan = await withoutFileSystemAsync(() => decideScaffold(state, { team: false, version }, owned));

@@ -42,11 +42,17 @@ describe('parseRoster', () => {
   it('keeps the first row of a member listed twice', () => {
     const row = '| Keaton | Lead | `.ai-team/agents/keaton/charter.md` | ✅ Active |';
     const twice = TEAM.replace(row, `${row}\n| Keaton Again | Tester | \`.ai-team/agents/keaton/charter.md\` | ✅ Active |\n${row}`);
-    expect(parseRoster(twice).map((m) => `${m.name}:${m.displayName}:${m.role}`)).toEqual(['keaton:Keaton:Lead', 'fenster:Fenster:Core Dev', 'dr-who:Dr. Who:Tester', 'scribe:Scribe:Session Logger']);
+    expect(parseRoster(twice).map((m) => `${m.name}:${m.displayName}:${m.role}`)).toEqual([
+      'keaton:Keaton:Lead',
+      'fenster:Fenster:Core Dev',
+      'dr-who:Dr. Who:Tester',
+      'scribe:Scribe:Session Logger',
+    ]);
   });
 
   it('reads a Charter cell of "—" as a member without a charter, on purpose', () => {
-    const team = '| Name | Role | Charter | Status |\n|---|---|---|---|\n| Ralph | Work Monitor | — | 🔄 Monitor |\n| @copilot | Coding Agent | n/a | 🤖 |\n| Ann | Dev |  | ✅ |\n';
+    const team =
+      '| Name | Role | Charter | Status |\n|---|---|---|---|\n| Ralph | Work Monitor | — | 🔄 Monitor |\n| @copilot | Coding Agent | n/a | 🤖 |\n| Ann | Dev |  | ✅ |\n';
     expect(parseRoster(team).map((m) => [m.name, m.charter, m.noCharter])).toEqual([
       ['ralph', '', true],
       ['copilot', '', true],
@@ -131,7 +137,11 @@ describe('the original Squad roster layout', () => {
   it('lists a human member without a folder, and refuses to spawn one', () => {
     const root = tempDir();
     writeFiles(root, { '.ai-team/team.md': ORIGINAL_TEAM, '.ai-team/agents/mal/charter.md': 'x', '.ai-team/agents/zoe/charter.md': 'x' });
-    expect(listAgents(root).filter((a) => a.human).map((a) => [a.name, a.hasFolder])).toEqual([['inara', false]]);
+    expect(
+      listAgents(root)
+        .filter((a) => a.human)
+        .map((a) => [a.name, a.hasFolder]),
+    ).toEqual([['inara', false]]);
     expect(() => requireAgent(root, 'Inara')).toThrow(/Inara is a human member of this squad \(Product Owner\): humans are never spawned/);
     expect(requireAgent(root, 'zoe').displayName).toBe('Zoe');
   });

@@ -2,15 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSkills, type DiscoveredSkill } from '../../src/core/squad/discover.js';
 import { agentView, detectBroadTask, matchSkills, otherMemberNames, roleText, routeTask } from '../../src/core/squad/route.js';
 import type { Agent } from '../../src/core/squad/roster.js';
-import {
-  MIN_CLEAR_COVERAGE,
-  MIN_CLEAR_MARGIN,
-  describedUse,
-  namedSkills,
-  rankSkills,
-  skillConfidence,
-  type SkillMatch,
-} from '../../src/core/squad/skill-rank.js';
+import { MIN_CLEAR_COVERAGE, MIN_CLEAR_MARGIN, describedUse, namedSkills, rankSkills, skillConfidence, type SkillMatch } from '../../src/core/squad/skill-rank.js';
 import { rankDocuments, stem, tokenize } from '../../src/core/base/text-match.js';
 import { cleanupTempDirs, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
@@ -19,9 +11,7 @@ afterAll(cleanupTempDirs);
 
 describe('tokenize and stem', () => {
   it('lowercases, drops stopwords and short tokens, and stems English words', () => {
-    expect(tokenize('Fix the flaky Tests in the React components, testing & tested!')).toEqual([
-      'flaki', 'test', 'react', 'compon', 'test', 'test',
-    ]);
+    expect(tokenize('Fix the flaky Tests in the React components, testing & tested!')).toEqual(['flaki', 'test', 'react', 'compon', 'test', 'test']);
     expect(tokenize('Ünïcödé 日本語 v2 a')).toEqual(['ünïcödé', '日本語', 'v2']);
     expect(stem('class')).toBe('class');
     expect(stem('policies')).toBe(stem('policy'));
@@ -83,8 +73,20 @@ describe('rankDocuments (BM25F over fields)', () => {
   });
 
   it('counts a term found in several fields once, saturated, not once per field', () => {
-    const both = rankDocuments([{ id: 'x', fields: { name: 'sheet', text: 'sheet' } }, { id: 'y', fields: { name: '', text: 'other' } }], 'sheet');
-    const single = rankDocuments([{ id: 'x', fields: { name: 'sheet', text: '' } }, { id: 'y', fields: { name: '', text: 'other' } }], 'sheet');
+    const both = rankDocuments(
+      [
+        { id: 'x', fields: { name: 'sheet', text: 'sheet' } },
+        { id: 'y', fields: { name: '', text: 'other' } },
+      ],
+      'sheet',
+    );
+    const single = rankDocuments(
+      [
+        { id: 'x', fields: { name: 'sheet', text: '' } },
+        { id: 'y', fields: { name: '', text: 'other' } },
+      ],
+      'sheet',
+    );
     expect(both[0]!.score).toBeGreaterThan(single[0]!.score);
     expect(both[0]!.score).toBeLessThan(2 * single[0]!.score);
   });
@@ -101,7 +103,13 @@ describe('rankDocuments (BM25F over fields)', () => {
   });
 
   it('reports the share of the query terms a document holds', () => {
-    const ranked = rankDocuments([{ id: 'x', fields: { text: 'zod form validation' } }, { id: 'y', fields: { text: 'other' } }], 'zod validation for the signup form data');
+    const ranked = rankDocuments(
+      [
+        { id: 'x', fields: { text: 'zod form validation' } },
+        { id: 'y', fields: { text: 'other' } },
+      ],
+      'zod validation for the signup form data',
+    );
     expect(ranked[0]!.coverage).toBeCloseTo(3 / 5);
     expect(ranked[1]!.coverage).toBe(0);
   });
@@ -165,9 +173,7 @@ describe('matchSkills', () => {
     const root = promptSquad();
     const [match] = matchSkills('Fix the React component', discoverSkills(root, { agent: 'fenster' }).skills);
     expect(match!.terms).toEqual(['component', 'react']);
-    const ranked = matchSkills('Zeta alpha Éclair', [
-      { ...discoverSkills(root, { agent: 'fenster' }).skills[0]!, name: 'zeta-alpha', description: 'éclair Zeta alpha' },
-    ]);
+    const ranked = matchSkills('Zeta alpha Éclair', [{ ...discoverSkills(root, { agent: 'fenster' }).skills[0]!, name: 'zeta-alpha', description: 'éclair Zeta alpha' }]);
     expect(ranked[0]!.terms).toEqual(['alpha', 'zeta', 'éclair']);
   });
 });
@@ -192,7 +198,7 @@ describe('rankSkills (field weighting)', () => {
   ];
   const first = (task: string) => rankSkills(task, skills)[0]?.skill.name;
 
-  it('prefers a description\'s precise matches over one generic word in a name', () => {
+  it("prefers a description's precise matches over one generic word in a name", () => {
     expect(first('Fix the formulas in the quarterly budget sheet and add a totals column')).toBe('spreadsheets');
     expect(first('Resize all product images to 800px wide and convert them to WebP')).toBe('image-tools');
   });
@@ -313,8 +319,7 @@ describe('routeTask', () => {
 
   it('does not take the words every charter shares (the project, the stack) as evidence', () => {
     const root = tempDir();
-    const charter = (name: string, owns: string) =>
-      `# ${name}\n\n- **Project:** Orders web app\n- **Stack:** TypeScript, React\n\n## What I Own\n\n- ${owns}\n`;
+    const charter = (name: string, owns: string) => `# ${name}\n\n- **Project:** Orders web app\n- **Stack:** TypeScript, React\n\n## What I Own\n\n- ${owns}\n`;
     writeFiles(root, {
       '.ai-team/team.md': '| Name | Role |\n|---|---|\n| Keaton | Lead |\n| Fenster | Core Dev |\n| Hockney | Tester |\n',
       '.ai-team/agents/keaton/charter.md': charter('Keaton', 'Architecture and scope'),

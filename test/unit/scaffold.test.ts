@@ -38,10 +38,7 @@ describe('planScaffold on an empty folder', () => {
     const plan = await planScaffold(root, { now: NOW, project: 'A dashboard', stack: 'React', owner: 'Brady' });
     expect(fs.readdirSync(root)).toEqual([]);
     const paths = plan.files.map((f) => f.path);
-    for (const expected of [
-      ...teamStateLayout(['keaton', 'fenster', 'hockney']),
-      squadPaths.coordinator,
-    ]) {
+    for (const expected of [...teamStateLayout(['keaton', 'fenster', 'hockney']), squadPaths.coordinator]) {
       expect(paths).toContain(expected);
     }
     expect(paths).not.toContain(historyPath('scribe'));
@@ -242,7 +239,9 @@ describe('a team.md that cannot be read', () => {
     fs.symlinkSync('/nonexistent/team.md', path.join(root, squadPaths.team));
     const plan = await planScaffold(root, { now: NOW });
     expect(plan.files).toEqual([]);
-    expect(plan.notes).toContain(`${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file): restore it from git, or remove it and run init again to rebuild it`);
+    expect(plan.notes).toContain(
+      `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file): restore it from git, or remove it and run init again to rebuild it`,
+    );
   });
 });
 
@@ -276,7 +275,11 @@ describe('renderMemberRows', () => {
     expect(rows.routing).toHaveLength(1);
     expect(rows.routing[0]).toMatchObject({ 'work type': expect.stringMatching(/^Tests, /), 'route to': 'Verbal', role: 'Tester' });
     const plan = await planScaffold(tempDir(), { now: NOW, roles: ['Tester'] });
-    expect(content(plan, squadPaths.team)).toContain(formatTableRow(Object.values(rows.roster[0]!)).replace(/Verbal/, 'Keaton').replace('verbal', 'keaton'));
+    expect(content(plan, squadPaths.team)).toContain(
+      formatTableRow(Object.values(rows.roster[0]!))
+        .replace(/Verbal/, 'Keaton')
+        .replace('verbal', 'keaton'),
+    );
   });
 });
 
@@ -324,7 +327,10 @@ describe('symlinks, duplicates and charterless rows', () => {
     const root = tempDir();
     fs.mkdirSync(path.join(root, squadPaths.root));
     fs.symlinkSync(tempDir(), path.join(root, squadPaths.agents));
-    await expect(planScaffold(root, { now: NOW })).rejects.toMatchObject({ code: 'UNSAFE_PATH', message: expect.stringMatching(/^refusing to write \.ai-team\/agents\/\w+\/charter\.md: \.ai-team\/agents is a symlink that leads outside/) });
+    await expect(planScaffold(root, { now: NOW })).rejects.toMatchObject({
+      code: 'UNSAFE_PATH',
+      message: expect.stringMatching(/^refusing to write \.ai-team\/agents\/\w+\/charter\.md: \.ai-team\/agents is a symlink that leads outside/),
+    });
   });
 
   it('plans each file once when the roster lists a member twice, and none for a charterless row', async () => {

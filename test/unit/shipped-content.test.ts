@@ -11,13 +11,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { createUi } from '../../src/cli/ui.js';
-import {
-  COORDINATOR_TARGET,
-  COPILOT_PROMPT_LIMIT,
-  coordinatorBodyLength,
-  splitCoordinator,
-  stampCoordinator,
-} from '../../src/core/squad/coordinator.js';
+import { COORDINATOR_TARGET, COPILOT_PROMPT_LIMIT, coordinatorBodyLength, splitCoordinator, stampCoordinator } from '../../src/core/squad/coordinator.js';
 import {
   castTeam,
   castingEvent,
@@ -43,13 +37,7 @@ import {
 } from '../../src/core/base/paths.js';
 import { defaultRoles } from '../../src/core/squad/roles.js';
 import { isRosterHeader } from '../../src/core/squad/roster.js';
-import {
-  GITATTRIBUTES_TEMPLATE,
-  SCRIBE_MEMBER,
-  STATE_TEMPLATES,
-  UNION_MERGE_PATTERNS,
-  isRoutingHeader,
-} from '../../src/core/squad/scaffold.js';
+import { GITATTRIBUTES_TEMPLATE, SCRIBE_MEMBER, STATE_TEMPLATES, UNION_MERGE_PATTERNS, isRoutingHeader } from '../../src/core/squad/scaffold.js';
 import { parseSkill, skillMetadata, type ParsedSkill } from '../../src/core/skills/skill.js';
 import { renderTemplate, templatePath } from '../../src/core/fs/templates.js';
 import { validateSkill } from '../../src/core/skills/validate.js';
@@ -134,7 +122,7 @@ describe('coordinator prompt (squad.agent.md)', () => {
     expect(body.startsWith('<!-- create-squad: 99.99.99 -->\n')).toBe(true);
   });
 
-  it('fits Copilot\'s prompt limit once stamped, and the 24,000-character target', () => {
+  it("fits Copilot's prompt limit once stamped, and the 24,000-character target", () => {
     const length = coordinatorBodyLength(stamped);
     expect(length).toBeLessThanOrEqual(COPILOT_PROMPT_LIMIT);
     expect(length).toBeLessThanOrEqual(COORDINATOR_TARGET);
@@ -217,16 +205,16 @@ describe('coordinator and built-in skills refer to each other', () => {
   it('mentions no squad- skill in a built-in skill that is not shipped', () => {
     for (const folder of skillFolders) {
       const names = [...readBuiltin(folder).body.matchAll(BUILTIN_NAME_MENTION)].map((match) => match[0]);
-      expect(names.filter((name) => !skillFolders.includes(name)), folder).toEqual([]);
+      expect(
+        names.filter((name) => !skillFolders.includes(name)),
+        folder,
+      ).toEqual([]);
     }
   });
 
   it('uses only CLI commands and flags that exist', () => {
     const flags = declaredFlags();
-    const texts: [string, string][] = [
-      ['squad.agent.md', body],
-      ...skillFolders.map((folder): [string, string] => [folder, readBuiltin(folder).body]),
-    ];
+    const texts: [string, string][] = [['squad.agent.md', body], ...skillFolders.map((folder): [string, string] => [folder, readBuiltin(folder).body])];
     let checked = 0;
     for (const [source, text] of texts) {
       for (const { command, flags: used, line } of cliInvocations(text)) {
@@ -261,7 +249,10 @@ function jsonBlocks(text: string): unknown[] {
 
 /** A state template without its leading comment, as a pattern: every `{{…}}` matches one line's worth of text. */
 function templateShape(relPath: string, { whole = true } = {}): RegExp {
-  const text = fs.readFileSync(templatePath(relPath), 'utf8').replace(/^\{\{!--[\s\S]*?--\}\}\n/, '').trim();
+  const text = fs
+    .readFileSync(templatePath(relPath), 'utf8')
+    .replace(/^\{\{!--[\s\S]*?--\}\}\n/, '')
+    .trim();
   const pattern = text
     .split(/\{\{[^}]+\}\}/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
@@ -363,9 +354,7 @@ describe('coordinator and built-in skills describe the files create-squad writes
 
   it('quotes only history and state headings the templates write', () => {
     const templates = fs.readdirSync(path.dirname(templatePath(STATE_TEMPLATES.team)));
-    const headings = new Set(
-      templates.flatMap((name) => [...fs.readFileSync(templatePath(`squad/${name}`), 'utf8').matchAll(/^#+ ([A-Z][A-Za-z ]*)$/gm)].map((m) => m[1]!)),
-    );
+    const headings = new Set(templates.flatMap((name) => [...fs.readFileSync(templatePath(`squad/${name}`), 'utf8').matchAll(/^#+ ([A-Z][A-Za-z ]*)$/gm)].map((m) => m[1]!)));
     headings.add('Alumni'); // the heading squad-team-changes tells the coordinator to add
     headings.add(STANDING_RULES_HEADING.replace(/^## /, '')); // the section teach adds to a charter
     for (const [source, text] of shipped) {

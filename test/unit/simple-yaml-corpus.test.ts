@@ -19,7 +19,10 @@ const present = fs.existsSync(CORPUS);
 if (!present) console.warn(`skipping the corpus check: ${CORPUS} is not there`);
 
 function skillFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((rel) => rel.endsWith('SKILL.md')).map((rel) => path.join(dir, rel));
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((rel) => rel.endsWith('SKILL.md'))
+    .map((rel) => path.join(dir, rel));
 }
 
 describe.skipIf(!present)('the YAML fast path on real skills', () => {

@@ -84,9 +84,55 @@ describe('parseSimpleYaml: falls back on anything outside the subset', () => {
 
 describe('parseSimpleYaml: differential property test against the yaml library', () => {
   const word = fc.constantFrom(
-    'a', 'name', 'Use', 'true', 'False', 'NULL', 'null', 'yes', 'no', 'on', 'Infinity', 'NaN', 'x1', 'v2.0',
-    '1.0', '007', '0x1F', '-', '--', '#', ':', ': ', ' :', 'a:b', 'a: b', "it's", '"q"', "'q'", '\\', '[x]', '{y}',
-    '&a', '*a', '!t', '|', '>', '%', '@', '`', ',', '?', '~', ' ', '  ', 'é', '\u00a0', '日本', 'a #b', 'a#b',
+    'a',
+    'name',
+    'Use',
+    'true',
+    'False',
+    'NULL',
+    'null',
+    'yes',
+    'no',
+    'on',
+    'Infinity',
+    'NaN',
+    'x1',
+    'v2.0',
+    '1.0',
+    '007',
+    '0x1F',
+    '-',
+    '--',
+    '#',
+    ':',
+    ': ',
+    ' :',
+    'a:b',
+    'a: b',
+    "it's",
+    '"q"',
+    "'q'",
+    '\\',
+    '[x]',
+    '{y}',
+    '&a',
+    '*a',
+    '!t',
+    '|',
+    '>',
+    '%',
+    '@',
+    '`',
+    ',',
+    '?',
+    '~',
+    ' ',
+    '  ',
+    'é',
+    '\u00a0',
+    '日本',
+    'a #b',
+    'a#b',
   );
   const scalarText = fc.array(word, { minLength: 0, maxLength: 5 }).map((parts) => parts.join(''));
   const quoted = scalarText.map((s) => `"${s}"`);
@@ -99,7 +145,12 @@ describe('parseSimpleYaml: differential property test against the yaml library',
     | { kind: 'block'; header: string; lines: string[] }
     | { kind: 'map'; entries: [string, Node][] }
     | { kind: 'seq'; items: Node[]; compact: boolean };
-  const blockLine = fc.oneof(scalarText, fc.constant(''), scalarText.map((t) => ` ${t}`), scalarText.map((t) => `# ${t}`));
+  const blockLine = fc.oneof(
+    scalarText,
+    fc.constant(''),
+    scalarText.map((t) => ` ${t}`),
+    scalarText.map((t) => `# ${t}`),
+  );
   const block = fc.tuple(fc.constantFrom('|', '|-', '|+', '>', '>-', '>+', '>1', '| #c'), fc.array(blockLine, { minLength: 0, maxLength: 4 }));
   const node: fc.Arbitrary<Node> = fc.letrec<{ node: Node }>((tie) => ({
     node: fc.oneof(
@@ -138,27 +189,36 @@ describe('parseSimpleYaml: differential property test against the yaml library',
   }
 
   const document = fc.array(fc.tuple(key, node), { minLength: 1, maxLength: 4 }).map((entries) => render(entries, 0));
-  const noisy = fc.tuple(document, fc.array(fc.constantFrom('\n', ' ', '  ', '# c\n', '\t', '-', ':'), { maxLength: 2 }), fc.nat()).map(
-    ([text, noise, at]) => {
-      const position = text.length === 0 ? 0 : at % text.length;
-      return text.slice(0, position) + noise.join('') + text.slice(position);
-    },
-  );
+  const noisy = fc.tuple(document, fc.array(fc.constantFrom('\n', ' ', '  ', '# c\n', '\t', '-', ':'), { maxLength: 2 }), fc.nat()).map(([text, noise, at]) => {
+    const position = text.length === 0 ? 0 : at % text.length;
+    return text.slice(0, position) + noise.join('') + text.slice(position);
+  });
 
   it('agrees on generated documents', () => {
-    fc.assert(fc.property(document, (text) => agreesWithYaml(text)), { numRuns: Number(process.env.FC_RUNS ?? 3000) });
+    fc.assert(
+      fc.property(document, (text) => agreesWithYaml(text)),
+      { numRuns: Number(process.env.FC_RUNS ?? 3000) },
+    );
   });
 
   it('agrees on documents with random noise inserted', () => {
-    fc.assert(fc.property(noisy, (text) => agreesWithYaml(text)), { numRuns: Number(process.env.FC_RUNS ?? 3000) });
+    fc.assert(
+      fc.property(noisy, (text) => agreesWithYaml(text)),
+      { numRuns: Number(process.env.FC_RUNS ?? 3000) },
+    );
   });
 
   it('takes the fast path for documents written in the subset (it is worth having)', () => {
     const safeWord = fc.constantFrom('Use', 'when', 'the', 'task', 'mentions', 'PDFs.', 'v2', 'Bash(npm:*)', 'true', 'null');
     const safeText = fc.array(safeWord, { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
-    const safeValue = fc.oneof(safeText, safeText.map((t) => `"${t}"`), safeText.map((t) => `'${t}'`));
+    const safeValue = fc.oneof(
+      safeText,
+      safeText.map((t) => `"${t}"`),
+      safeText.map((t) => `'${t}'`),
+    );
     const safeKey = fc.constantFrom('name', 'description', 'license', 'metadata', 'author', 'mcp-servers', 'reason', 'optional');
-    const safeDoc = fc.uniqueArray(fc.tuple(safeKey, safeValue), { minLength: 1, maxLength: 6, selector: ([k]) => k })
+    const safeDoc = fc
+      .uniqueArray(fc.tuple(safeKey, safeValue), { minLength: 1, maxLength: 6, selector: ([k]) => k })
       .map((entries) => entries.map(([k, v]) => `${k}: ${v}\n`).join(''));
     const sample = fc.sample(safeDoc, { numRuns: 300, seed: 42 });
     for (const text of sample) {

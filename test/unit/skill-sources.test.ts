@@ -11,11 +11,22 @@ describe('parseSkillSource', () => {
   it('reads GitHub shorthands, URLs, pages, refs and folders inside', () => {
     const gh = (repo: string) => `https://github.com/${repo}.git`;
     expect(parseSkillSource('anthropics/skills', here)).toEqual({ type: 'git', url: gh('anthropics/skills'), subpath: '', shorthand: true });
-    expect(parseSkillSource('anthropics/skills/document-skills/pdf#main', here)).toEqual({ type: 'git', url: gh('anthropics/skills'), subpath: 'document-skills/pdf', ref: 'main', shorthand: true });
+    expect(parseSkillSource('anthropics/skills/document-skills/pdf#main', here)).toEqual({
+      type: 'git',
+      url: gh('anthropics/skills'),
+      subpath: 'document-skills/pdf',
+      ref: 'main',
+      shorthand: true,
+    });
     expect(parseSkillSource('github:owner/repo', here)).toEqual({ type: 'git', url: gh('owner/repo'), subpath: '' });
     expect(parseSkillSource('https://github.com/o/r/tree/v2/skills/pdf', here)).toEqual({ type: 'git', url: gh('o/r'), ref: 'v2', subpath: 'skills/pdf' });
     expect(parseSkillSource('https://github.com/o/r/blob/main/skills/pdf/SKILL.md', here)).toEqual({ type: 'git', url: gh('o/r'), ref: 'main', subpath: 'skills/pdf' });
-    expect(parseSkillSource('https://git.example.com/team/skills.git#beta', here, { subpath: 'a/b/' })).toEqual({ type: 'git', url: 'https://git.example.com/team/skills.git', ref: 'beta', subpath: 'a/b' });
+    expect(parseSkillSource('https://git.example.com/team/skills.git#beta', here, { subpath: 'a/b/' })).toEqual({
+      type: 'git',
+      url: 'https://git.example.com/team/skills.git',
+      ref: 'beta',
+      subpath: 'a/b',
+    });
     expect(parseSkillSource('git@github.com:o/r.git', here, { ref: 'v1' })).toEqual({ type: 'git', url: 'git@github.com:o/r.git', ref: 'v1', subpath: '' });
     expect(parseSkillSource('file:///srv/skills.git', here)).toEqual({ type: 'git', url: 'file:///srv/skills.git', subpath: '' });
   });

@@ -10,12 +10,25 @@ import { caseFailures, jsonContains, parseTestCase } from '../../src/core/skills
 const CONFIG = { timeoutSeconds: 30, env: {} };
 
 function run(overrides: Partial<BoundedRun>): BoundedRun {
-  return { exitCode: 0, signal: null, timedOut: false, cancelled: false, durationMs: 5, stdout: '', stderr: '', stdoutBytes: 0, stderrBytes: 0, stdoutTruncated: false, stderrTruncated: false, ...overrides };
+  return {
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    cancelled: false,
+    durationMs: 5,
+    stdout: '',
+    stderr: '',
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    ...overrides,
+  };
 }
 
 describe('splitCommandWords', () => {
   it('splits on whitespace and keeps quoted text whole', () => {
-    expect(splitCommandWords('scripts/a.py  --name "Ada Lovelace" \'it\'\'s\' x\\ y')).toEqual({ words: ['scripts/a.py', '--name', 'Ada Lovelace', 'its', 'x y'] });
+    expect(splitCommandWords("scripts/a.py  --name \"Ada Lovelace\" 'it''s' x\\ y")).toEqual({ words: ['scripts/a.py', '--name', 'Ada Lovelace', 'its', 'x y'] });
     expect(splitCommandWords('a "say \\"hi\\"" \'$HOME | *\' ""')).toEqual({ words: ['a', 'say "hi"', '$HOME | *', ''] });
   });
 
@@ -31,7 +44,7 @@ describe('splitCommandWords', () => {
 });
 
 describe('parseTestCase', () => {
-  it('reads a case with the format\'s fields and defaults', () => {
+  it("reads a case with the format's fields and defaults", () => {
     const parsed = parseTestCase(
       'name: basic\ndescription: d\ninput:\n  command: scripts/x.py --a "b c"\n  stdin: hello\n  files: [tests/fixtures/f.txt]\nexpected:\n  exit-code: 2\n  stdout-contains: [one]\n  not-contains: two\n',
       'tests/cases/01.yaml',
@@ -89,7 +102,9 @@ describe('checking a run', () => {
       'stderr lacks "warn"',
       'stdout holds "secret", which it must not',
     ]);
-    expect(caseFailures({ ...expected, stdoutContains: [], stderrContains: [] }, run({ exitCode: null, signal: 'SIGKILL', timedOut: true }), 2)).toEqual(['killed after the time limit of 2 s']);
+    expect(caseFailures({ ...expected, stdoutContains: [], stderrContains: [] }, run({ exitCode: null, signal: 'SIGKILL', timedOut: true }), 2)).toEqual([
+      'killed after the time limit of 2 s',
+    ]);
     const json = { exitCode: 0, stdoutContains: [], stderrContains: [], notContains: [], stdoutJson: { n: 2 } };
     expect(caseFailures(json, run({ stdout: '{"n": 2, "m": 1}' }), 30)).toEqual([]);
     expect(caseFailures(json, run({ stdout: 'nope' }), 30)).toEqual(['stdout is not JSON']);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FrontmatterError } from '../../src/core/skills/frontmatter.js';
+import type { FrontmatterError } from '../../src/core/skills/frontmatter.js';
 import { isVersionUnquoted, mcpServers, parseSkill, readSkillFrontmatter, skillVersion } from '../../src/core/skills/skill.js';
 import { cleanupTempDirs, tempDir } from '../helpers/cli.js';
 
@@ -10,7 +10,11 @@ afterAll(cleanupTempDirs);
 describe('readSkillFrontmatter', () => {
   it('applies the same 64 KB limit as a whole-file parse, to closed frontmatter too', () => {
     const dir = tempDir();
-    for (const [size, valid] of [[63 * 1024, true], [65 * 1024, false], [67 * 1024, false]] as const) {
+    for (const [size, valid] of [
+      [63 * 1024, true],
+      [65 * 1024, false],
+      [67 * 1024, false],
+    ] as const) {
       const file = path.join(dir, `${size}.md`);
       const text = `---\nname: a\ndescription: "${'x'.repeat(size)}"\n---\nbody\n`;
       fs.writeFileSync(file, text);
@@ -23,8 +27,14 @@ describe('readSkillFrontmatter', () => {
         }
       };
       const expected = valid ? 'ok' : 'frontmatter-too-large';
-      expect(outcome(() => readSkillFrontmatter(file)), `${size}`).toBe(expected);
-      expect(outcome(() => parseSkill(text)), `${size}`).toBe(expected);
+      expect(
+        outcome(() => readSkillFrontmatter(file)),
+        `${size}`,
+      ).toBe(expected);
+      expect(
+        outcome(() => parseSkill(text)),
+        `${size}`,
+      ).toBe(expected);
     }
   });
 
@@ -73,7 +83,10 @@ describe('readSkillFrontmatter', () => {
           return (error as FrontmatterError).issue;
         }
       };
-      expect(outcome(() => readSkillFrontmatter(file).frontmatter), JSON.stringify(text.slice(0, 40))).toEqual(outcome(() => parseSkill(text).frontmatter));
+      expect(
+        outcome(() => readSkillFrontmatter(file).frontmatter),
+        JSON.stringify(text.slice(0, 40)),
+      ).toEqual(outcome(() => parseSkill(text).frontmatter));
     }
   });
 

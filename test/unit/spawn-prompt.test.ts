@@ -34,12 +34,7 @@ describe('buildSpawnPrompt (standard)', () => {
     const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'Add pagination to the orders endpoint.', home: tempDir() });
     expectGolden('standard-fenster.md', result.prompt);
     expect(result.mode).toBe('standard');
-    expect(result.skills.map((s) => `${s.scope}:${s.name}`)).toEqual([
-      'builtin:squad-git-workflow',
-      'team:database-schema',
-      'agent:api-design',
-      'agent:react-component-patterns',
-    ]);
+    expect(result.skills.map((s) => `${s.scope}:${s.name}`)).toEqual(['builtin:squad-git-workflow', 'team:database-schema', 'agent:api-design', 'agent:react-component-patterns']);
     expect(result.mcp.map((r) => [r.skill, r.server, r.required, r.seenBy, r.hosts.vscode.files])).toEqual([
       ['database-schema', 'azure-devops', false, ['vscode'], ['.vscode/mcp.json']],
       ['database-schema', 'postgres', true, [], []],
@@ -111,7 +106,7 @@ describe('buildSpawnPrompt (standard)', () => {
     expect(homeless.prompt).not.toContain('REQUIRED MCP SERVER NO HOST HAS');
   });
 
-  it('looks for .mcp.json from the working folder up, and for the user\'s file in COPILOT_HOME', async () => {
+  it("looks for .mcp.json from the working folder up, and for the user's file in COPILOT_HOME", async () => {
     const root = promptSquad({ 'packages/api/.mcp.json': '{ "mcpServers": { "postgres": { "command": "pg-mcp" } } }' });
     const copilotHome = tempDir();
     writeFiles(copilotHome, { 'mcp-config.json': '{ "mcpServers": { "azure-devops": { "url": "https://ado.example" } } }' });
@@ -269,7 +264,7 @@ describe('buildSpawnPrompt (lightweight)', () => {
       if (target === file && ++opens > 1) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
       return (original as (...a: unknown[]) => unknown)(target, ...rest);
     }) as typeof fs.openSync;
-    let result;
+    let result: Awaited<ReturnType<typeof reactPrompt>>;
     try {
       result = await reactPrompt(root);
     } finally {
@@ -311,7 +306,7 @@ describe('buildSpawnPrompt at scale', () => {
       if (String(file).endsWith('SKILL.md')) reads.whole.push(String(file));
       return (original.readFileSync as (...a: unknown[]) => unknown)(file, ...rest);
     }) as typeof fs.readFileSync;
-    let result;
+    let result: Awaited<ReturnType<typeof buildSpawnPrompt>>;
     try {
       result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x', home: tempDir(), allSkills: true });
     } finally {

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SQUAD_LIMITS, SquadFormatError, type SquadLimits } from '../../src/core/portable/squad-format.js';
-import {
-  bucketOf,
-  decodeFile,
-  encodeFile,
-  normalizedKey,
-  skillFileEntries,
-  squadPathProblem,
-} from '../../src/core/portable/squad-files.js';
+import { bucketOf, decodeFile, encodeFile, normalizedKey, skillFileEntries, squadPathProblem } from '../../src/core/portable/squad-files.js';
 import { canonicalJson, serializeSquad } from '../../src/core/portable/canonical-json.js';
 import { castingFileProblem, readSquadDocument, validateSquadDocument } from '../../src/core/portable/squad-validate.js';
 import { jsonStructureProblem, parseJsonText, squadText } from '../../src/core/portable/squad-json.js';
@@ -111,7 +104,7 @@ describe('validateSquadDocument', () => {
 
   it('checks names by the name rules (so two accepted names are never the same file name), and device names', () => {
     expect(problem(() => validateSquadDocument(doc({ ['x'.repeat(65)]: {} })))).toMatch(/agent name is 65 characters; the limit is 64/);
-    expect(problem(() => validateSquadDocument(doc({ 'a_b': {} })))).toBe('agents.a_b: agent name "a_b" may only contain lowercase letters a-z, digits and hyphens');
+    expect(problem(() => validateSquadDocument(doc({ a_b: {} })))).toBe('agents.a_b: agent name "a_b" may only contain lowercase letters a-z, digits and hyphens');
     expect(problem(() => validateSquadDocument(doc({ '': {} })))).toBe('agents[""]: agent name is empty');
     expect(problem(() => validateSquadDocument(doc({ api: {}, API: {} })))).toBe('agents.API: agent name "API" must be lowercase');
     expect(problem(() => validateSquadDocument(doc({ con: {} })))).toBe('agents.con: agent name "con" is a device name Windows reserves');
@@ -123,7 +116,9 @@ describe('validateSquadDocument', () => {
     const injected = 'X\u001b[31mRED\u001b[0m\nFAKE: \u2713 all good';
     expect(problem(() => validateSquadDocument(doc({}, { source: { project: injected } })))).toBe('source.project: contains a control character (U+001B)');
     expect(problem(() => validateSquadDocument(doc({}, { exported_by: 'x\u009by' })))).toBe('exported_by: contains a control character (U+009B)');
-    expect(problem(() => validateSquadDocument(doc({}, { casting: { policy: { universe: 'The\u001b]0;owned\u0007 Usual Suspects' } } })))).toBe('casting.policy.universe: contains a control character (U+001B)');
+    expect(problem(() => validateSquadDocument(doc({}, { casting: { policy: { universe: 'The\u001b]0;owned\u0007 Usual Suspects' } } })))).toBe(
+      'casting.policy.universe: contains a control character (U+001B)',
+    );
     const registry = { members: [{ name: 'Keaton', folder: 'keaton', role: 'Lead\r\nFAKE', universe: null }] };
     expect(problem(() => validateSquadDocument(doc({}, { casting: { registry } })))).toBe('casting.registry.members[0].role: contains a control character (U+000D)');
     const legacy = { version: '1.0', agents: {}, casting: { registry: { agents: { ripley: { persistent_name: 'Rip\u001bley' } } } } };
@@ -132,11 +127,17 @@ describe('validateSquadDocument', () => {
     expect(problem(() => validateSquadDocument(doc({ a: { charter: '# A\n\n\tindented\r\n' } }, { team: { team_md: '# T\n' } })))).toBe('accepted');
   });
 
-  it('checks the casting files with the readers create-squad uses, in its shapes or the original Squad\'s', () => {
+  it("checks the casting files with the readers create-squad uses, in its shapes or the original Squad's", () => {
     expect(problem(() => validateSquadDocument(doc({}, { casting: { policy: { universe: 42 } } })))).toBe('casting.policy: not a valid casting policy: "universe" is not a string');
-    expect(problem(() => validateSquadDocument(doc({}, { casting: { registry: { agents: 'x' } } })))).toBe('casting.registry: not a valid casting registry: "members" is not a list');
+    expect(problem(() => validateSquadDocument(doc({}, { casting: { registry: { agents: 'x' } } })))).toBe(
+      'casting.registry: not a valid casting registry: "members" is not a list',
+    );
     // A squad adopted from the original Squad keeps its casting files in the original's shapes.
-    const original = { policy: { allowlist_universes: ['Alien'] }, registry: { agents: { kane: { persistent_name: 'Kane', universe: 'Alien', status: 'active' } } }, history: { universe_usage_history: [] } };
+    const original = {
+      policy: { allowlist_universes: ['Alien'] },
+      registry: { agents: { kane: { persistent_name: 'Kane', universe: 'Alien', status: 'active' } } },
+      history: { universe_usage_history: [] },
+    };
     expect(problem(() => validateSquadDocument(doc({}, { casting: original })))).toBe('accepted');
     expect(problem(() => validateSquadDocument(doc({}, { casting: { history: { events: {} } } })))).toBe('casting.history: not a valid casting history: "events" is not a list');
     const valid = { policy: { schema: 1, universe: 'Alien', overflow: [], capacities: {} }, registry: { schema: 1, members: [] }, history: { schema: 1, events: [] } };
@@ -150,10 +151,14 @@ describe('validateSquadDocument', () => {
     expect(problem(() => validateSquadDocument(files('references', 'ok/fine.md')))).toBe('accepted');
     expect(problem(() => validateSquadDocument(files('references', '')))).toBe('team_skills.s.references[""]: the path is empty');
     expect(problem(() => validateSquadDocument(files('assets', 'a\tb')))).toBe('team_skills.s.assets["a\\tb"]: the path contains a control character');
-    expect(problem(() => validateSquadDocument(files('files', 'SKILL.md')))).toBe('team_skills.s.files["SKILL.md"]: the same file as team_skills.s.skill_md once case and Unicode normalisation are ignored');
+    expect(problem(() => validateSquadDocument(files('files', 'SKILL.md')))).toBe(
+      'team_skills.s.files["SKILL.md"]: the same file as team_skills.s.skill_md once case and Unicode normalisation are ignored',
+    );
     expect(problem(() => validateSquadDocument(files('files', 'skill.md')))).toMatch(/the same file as team_skills\.s\.skill_md/);
     expect(problem(() => validateSquadDocument(files('scripts', `${'a'.repeat(256)}.sh`)))).toMatch(/a path segment is longer than 255 bytes/);
-    expect(problem(() => validateSquadDocument(files('files', 'notes.md:evil')))).toBe('team_skills.s.files["notes.md:evil"]: the path is not portable: ":" is a character Windows does not allow in file names');
+    expect(problem(() => validateSquadDocument(files('files', 'notes.md:evil')))).toBe(
+      'team_skills.s.files["notes.md:evil"]: the path is not portable: ":" is a character Windows does not allow in file names',
+    );
     expect(problem(() => validateSquadDocument(doc({}, { team_skills: { s: skill({ files: { references: 'file' }, references: { 'x.md': 'x' } }) } })))).toBe(
       'team_skills.s.references["x.md"]: its folder "references" is also a file (team_skills.s.files["references"])',
     );
@@ -196,30 +201,47 @@ describe('validateSquadDocument', () => {
     expect(Object.keys(document.team_skills)).toEqual(['testing']);
     expect(document.casting.registry).toEqual({ agents: {} });
     expect(problem(() => validateSquadDocument({ version: '1.0', agents: {}, skills: 'x' }))).toBe('skills: must be a list of SKILL.md texts, not a string');
-    expect(problem(() => validateSquadDocument({ version: '1.0', agents: {}, skills: ['no frontmatter'] }))).toMatch(/^skills\[0\]: the SKILL\.md cannot be read: no YAML frontmatter/);
+    expect(problem(() => validateSquadDocument({ version: '1.0', agents: {}, skills: ['no frontmatter'] }))).toMatch(
+      /^skills\[0\]: the SKILL\.md cannot be read: no YAML frontmatter/,
+    );
   });
 
   it('reads every shape of Squad 1.0 export: the alumni folder, folders to rename, skills without frontmatter, squad-cli documents', () => {
     const { document, original } = validateSquadDocument({
       version: '1.0',
       squad_version: '0.10.0',
-      casting: { registry: { agents: { ripley: { persistent_name: 'Ripley', universe: 'Alien', status: 'active' }, ash: { persistent_name: 'Ash', universe: 'Alien', status: 'retired' } } } },
+      casting: {
+        registry: { agents: { ripley: { persistent_name: 'Ripley', universe: 'Alien', status: 'active' }, ash: { persistent_name: 'Ash', universe: 'Alien', status: 'retired' } } },
+      },
       agents: { _alumni: {}, ripley: { charter: '# Ripley — Lead\n' }, Rai: { charter: '# Rai\n' }, 'lead architect': { charter: '# Lead\n' } },
       skills: ['# SKILL: Dock Sync\n\n**Confidence:** high\n\nDocks report every 30 seconds.\n', validSkill('testing')],
-      team_md: '# Team\n', team: '# Team (copy)\n', routing_md: '# Routing\n', decisions_md: '# Decisions\n', decisions: '# Decisions\n',
+      team_md: '# Team\n',
+      team: '# Team (copy)\n',
+      routing_md: '# Routing\n',
+      decisions_md: '# Decisions\n',
+      decisions: '# Decisions\n',
     });
     expect(Object.keys(document.agents)).toEqual(['ripley', 'rai', 'lead-architect']);
     expect(document.team).toEqual({ team_md: '# Team\n', routing_md: '# Routing\n' });
     expect(original).toMatchObject({
-      renamedAgents: [{ from: 'Rai', to: 'rai' }, { from: 'lead architect', to: 'lead-architect' }],
+      renamedAgents: [
+        { from: 'Rai', to: 'rai' },
+        { from: 'lead architect', to: 'lead-architect' },
+      ],
       skippedAgents: [{ name: '_alumni', reason: expect.stringMatching(/folder of retired members: they stay retired/) }],
       convertedSkills: [{ where: 'skills[0]', name: 'dock-sync', changes: [expect.stringMatching(/^added frontmatter/), 'confidence → metadata'] }],
       decisions: '# Decisions\n',
     });
-    expect(document.team_skills['dock-sync']!.skill_md).toMatch(/^---\nname: "dock-sync"\ndescription: "Docks report every 30 seconds."\nmetadata:\n  confidence: "high"\n---\n\n# SKILL: Dock Sync\n/);
+    expect(document.team_skills['dock-sync']!.skill_md).toMatch(
+      /^---\nname: "dock-sync"\ndescription: "Docks report every 30 seconds."\nmetadata:\n {2}confidence: "high"\n---\n\n# SKILL: Dock Sync\n/,
+    );
     // Two folders that become one name, or one that becomes none, are refused.
-    expect(problem(() => validateSquadDocument({ version: '1.0', agents: { rai: {}, Rai: {} } }))).toBe('agents.Rai: agent name "Rai" cannot be used: its folder name "rai" is also the folder of agents.rai');
-    expect(problem(() => validateSquadDocument({ version: '1.0', agents: { '!!': {} } }))).toBe('agents["!!"]: agent name "!!" cannot be used: it has no letter or digit to make a folder name from');
+    expect(problem(() => validateSquadDocument({ version: '1.0', agents: { rai: {}, Rai: {} } }))).toBe(
+      'agents.Rai: agent name "Rai" cannot be used: its folder name "rai" is also the folder of agents.rai',
+    );
+    expect(problem(() => validateSquadDocument({ version: '1.0', agents: { '!!': {} } }))).toBe(
+      'agents["!!"]: agent name "!!" cannot be used: it has no letter or digit to make a folder name from',
+    );
     // Format 1.1 keeps the strict rules.
     expect(problem(() => validateSquadDocument(doc({ Rai: {} })))).toBe('agents.Rai: agent name "Rai" must be lowercase');
   });
@@ -236,7 +258,12 @@ describe('validateSquadDocument', () => {
     expect(document.team_skills['flow-style']!.skill_md).toBe(flow);
     expect(legacySkills).toEqual({
       renamed: [
-        { where: 'skills[0]', from: 'Api Errors Two', to: 'api-errors-two', reason: 'skill name "Api Errors Two" must be lowercase (the original Squad did not check skill names)' },
+        {
+          where: 'skills[0]',
+          from: 'Api Errors Two',
+          to: 'api-errors-two',
+          reason: 'skill name "Api Errors Two" must be lowercase (the original Squad did not check skill names)',
+        },
         {
           where: 'skills[5]',
           from: 'Flow Style',
@@ -246,7 +273,11 @@ describe('validateSquadDocument', () => {
         },
       ],
       skipped: [
-        { where: 'skills[1]', name: 'Api Errors', reason: 'skill name "Api Errors" must be lowercase and cannot be normalised: "api-errors" is the name of another skill in the file (skills[2])' },
+        {
+          where: 'skills[1]',
+          name: 'Api Errors',
+          reason: 'skill name "Api Errors" must be lowercase and cannot be normalised: "api-errors" is the name of another skill in the file (skills[2])',
+        },
         { where: 'skills[3]', name: 'CON', reason: 'skill name "CON" must be lowercase and cannot be normalised: its normalised name "con" is a device name Windows reserves' },
         { where: 'skills[4]', name: '--', reason: 'skill name "--" must not start or end with a hyphen and cannot be normalised: it has no letter or digit to keep' },
       ],

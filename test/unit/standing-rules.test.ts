@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addRuleToText,
-  classifyInstruction,
-  instructionContentProblem,
-  readRulesSection,
-  ruleText,
-} from '../../src/core/squad/standing-rules.js';
+import { addRuleToText, classifyInstruction, instructionContentProblem, readRulesSection, ruleText } from '../../src/core/squad/standing-rules.js';
 import { taskTrigger } from '../../src/core/squad/teach.js';
 
 describe('classifyInstruction', () => {
@@ -43,12 +37,9 @@ describe('classifyInstruction', () => {
 });
 
 describe('instructionContentProblem', () => {
-  it.each([[''], ['   '], ["Don't"], ['do not'], ['!!!'], ['...?'], ['always'], ['Never!'], ['Please make sure you do it'], ['use it']])(
-    'refuses %j',
-    (text) => {
-      expect(instructionContentProblem(text)).toBeDefined();
-    },
-  );
+  it.each([[''], ['   '], ["Don't"], ['do not'], ['!!!'], ['...?'], ['always'], ['Never!'], ['Please make sure you do it'], ['use it']])('refuses %j', (text) => {
+    expect(instructionContentProblem(text)).toBeDefined();
+  });
 
   it.each([['Use tabs'], ["Don't push"], ['日本語だけ'], ['no any']])('accepts %j', (text) => {
     expect(instructionContentProblem(text)).toBeUndefined();
@@ -59,7 +50,9 @@ describe('rules in a text', () => {
   it('adds a section at the end, keeping every line, then bullets after the last one', () => {
     const charter = '# Fenster\n\n## Boundaries\n\n- Stays in scope.\n';
     const once = addRuleToText(charter, 'Use tabs.');
-    expect(once).toBe(`${charter}\n## Standing rules\n\nRules the user taught me. They hold in every task, without being reminded; a newer one wins over an older one.\n\n- Use tabs.\n`);
+    expect(once).toBe(
+      `${charter}\n## Standing rules\n\nRules the user taught me. They hold in every task, without being reminded; a newer one wins over an older one.\n\n- Use tabs.\n`,
+    );
     const twice = addRuleToText(once, 'Never commit to main.');
     expect(twice.endsWith('- Use tabs.\n- Never commit to main.\n')).toBe(true);
     expect(readRulesSection(twice)).toEqual(['Use tabs.', 'Never commit to main.']);

@@ -23,9 +23,24 @@ describe('precompiled templates', () => {
       for (const [name, helper] of Object.entries(TEMPLATE_HELPERS)) hbs.registerHelper(name, helper);
     }
     const data = {
-      name: 'Fenster <&> "x"', role: 'Core Dev', folder: 'fenster', project: 'P', stack: 'S', owner: 'O', universe: 'U',
-      description: 'd', instruction: 'i\nj', title: 't', date: '2026-01-01', author: 'a', version: '1.0', agent: 'Fenster',
-      members: [{ name: 'Keaton', role: 'Lead', folder: 'keaton' }], patterns: ['a merge=union'], task: 'T', charter: 'C',
+      name: 'Fenster <&> "x"',
+      role: 'Core Dev',
+      folder: 'fenster',
+      project: 'P',
+      stack: 'S',
+      owner: 'O',
+      universe: 'U',
+      description: 'd',
+      instruction: 'i\nj',
+      title: 't',
+      date: '2026-01-01',
+      author: 'a',
+      version: '1.0',
+      agent: 'Fenster',
+      members: [{ name: 'Keaton', role: 'Lead', folder: 'keaton' }],
+      patterns: ['a merge=union'],
+      task: 'T',
+      charter: 'C',
     };
     for (const name of names) {
       const source = fs.readFileSync(path.join(REPO_ROOT, 'templates', ...name.split('/')), 'utf8');
@@ -51,7 +66,8 @@ describe('one rule to fold text onto one line', () => {
   });
 
   it('has no helpers nobody uses', () => {
-    const sources = fs.readdirSync(path.join(REPO_ROOT, 'templates'), { recursive: true, encoding: 'utf8' })
+    const sources = fs
+      .readdirSync(path.join(REPO_ROOT, 'templates'), { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('.hbs'))
       .map((name) => fs.readFileSync(path.join(REPO_ROOT, 'templates', name), 'utf8'))
       .join('\n');

@@ -122,7 +122,14 @@ describe('createUi', () => {
 
   it('aligns table columns by the width the terminal shows: colours count nothing, an escape its characters', () => {
     const { stdout, ui } = capture({}, { stdout: true, stderr: false });
-    ui.table(['NAME', 'SCOPE'], [[style.green('a'), 'team'], ['b\u0007', 'agent'], ['longer-name', '']]);
+    ui.table(
+      ['NAME', 'SCOPE'],
+      [
+        [style.green('a'), 'team'],
+        ['b\u0007', 'agent'],
+        ['longer-name', ''],
+      ],
+    );
     const lines = stdout.text.split('\n').map((line) => line.replace(/\u001b\[\d+m/g, ''));
     expect(lines.slice(0, 4)).toEqual(['NAME         SCOPE', 'a            team', 'b\\u0007      agent', 'longer-name']);
   });

@@ -8,13 +8,7 @@ import { parseManifest, serializeManifest, type Manifest } from '../../src/core/
 import { MIGRATIONS, migrationsUpTo, type Migration } from '../../src/core/squad/migrations.js';
 import type { OwnedFile } from '../../src/core/squad/owned.js';
 import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, backupPathFor, folderTimestamp, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
-import {
-  UNKNOWN_VERSION,
-  applyUpgrade,
-  isLearnedSkillPath,
-  planUpgrade,
-  type UpgradeOptions,
-} from '../../src/core/squad/upgrade.js';
+import { UNKNOWN_VERSION, applyUpgrade, isLearnedSkillPath, planUpgrade, type UpgradeOptions } from '../../src/core/squad/upgrade.js';
 import { blockedReason } from '../../src/core/fs/obstacles.js';
 import { countLearnedSkills, isShippedContent, matchesRecordedHash } from '../../src/core/squad/owned.js';
 import { planOwnedFiles } from '../../src/core/squad/scaffold.js';
@@ -282,7 +276,7 @@ describe('planUpgrade', () => {
     expect(p.replaced).toEqual([REFERENCE, TEMPLATE, COORDINATOR_PATH].sort());
   });
 
-  it('keeps the files and manifest entries of built-ins no longer shipped (they stay create-squad\'s, not learned)', async () => {
+  it("keeps the files and manifest entries of built-ins no longer shipped (they stay create-squad's, not learned)", async () => {
     const gone = `${aiTeamSkillDir('squad-gone')}/SKILL.md`;
     const old = [...shipped('0.1.0'), { path: gone, content: Buffer.from(skillText('squad-gone', '1.0')), mode: 0o644, kind: 'builtin-skill' as const, skill: 'squad-gone' }];
     const root = installed(old, '0.1.0');
@@ -318,7 +312,10 @@ describe('planUpgrade', () => {
 
   it('refuses to downgrade a squad set up by a newer create-squad', async () => {
     const root = installed(shipped('0.3.0'), '0.3.0');
-    await expect(plan(root, shipped('0.2.0'), '0.2.0')).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/0\.3\.0, which is newer than this one \(0\.2\.0\)/) });
+    await expect(plan(root, shipped('0.2.0'), '0.2.0')).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/0\.3\.0, which is newer than this one \(0\.2\.0\)/),
+    });
   });
 
   it('never writes a folder or a symlink standing where an owned file goes: not upgraded when it needed a write, and says why', async () => {
@@ -395,7 +392,7 @@ describe('blockedReason', () => {
     expect(blockedReason(root, '.ai-team/other/x.md')).toBeUndefined();
   });
 
-  it('gives fs-safe\'s reason for a path that is unsafe to write', () => {
+  it("gives fs-safe's reason for a path that is unsafe to write", () => {
     const root = tempDir();
     const outside = tempDir();
     writeFiles(root, { '.ai-team/team.md': '# Team\n' });

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSkill } from '../../src/core/skills/skill.js';
-import {
-  MAX_BODY_LINES,
-  MAX_COMPATIBILITY_LENGTH,
-  MAX_DESCRIPTION_LENGTH,
-  validateSkill,
-} from '../../src/core/skills/validate.js';
+import { MAX_BODY_LINES, MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH, validateSkill } from '../../src/core/skills/validate.js';
 
 const base = { name: 'my-skill', description: 'Use when testing.' };
 
@@ -59,11 +54,14 @@ describe('validateSkill: valid skills', () => {
   });
 
   it('accepts limits exactly at the boundary', () => {
-    const result = check({
-      ...base,
-      description: 'd'.repeat(MAX_DESCRIPTION_LENGTH),
-      compatibility: 'c'.repeat(MAX_COMPATIBILITY_LENGTH),
-    }, { body: 'line\n'.repeat(MAX_BODY_LINES) });
+    const result = check(
+      {
+        ...base,
+        description: 'd'.repeat(MAX_DESCRIPTION_LENGTH),
+        compatibility: 'c'.repeat(MAX_COMPATIBILITY_LENGTH),
+      },
+      { body: 'line\n'.repeat(MAX_BODY_LINES) },
+    );
     expect(result.errorCodes).toEqual([]);
     expect(result.warningCodes).toEqual([]);
   });
@@ -140,7 +138,11 @@ describe('validateSkill: compatibility and metadata', () => {
     expect(check({ ...base, compatibility: { requires: ['python'] } }).errorCodes).toEqual(['compatibility-not-string']);
   });
 
-  it.each([['a string', 'author: me'], ['a list', ['a']], ['a number', 3]])('refuses metadata that is %s', (_kind, metadata) => {
+  it.each([
+    ['a string', 'author: me'],
+    ['a list', ['a']],
+    ['a number', 3],
+  ])('refuses metadata that is %s', (_kind, metadata) => {
     expect(check({ ...base, metadata }).errorCodes).toEqual(['metadata-not-mapping']);
   });
 

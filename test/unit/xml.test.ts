@@ -76,9 +76,7 @@ describe('renderAvailableSkills', () => {
   });
 
   it('puts the opening and closing tags on lines of their own, one skill per line', () => {
-    const block = renderAvailableSkills([
-      { name: 'pdf', description: 'Use for PDFs.', location: '.ai-team/skills/pdf/SKILL.md' },
-    ]);
+    const block = renderAvailableSkills([{ name: 'pdf', description: 'Use for PDFs.', location: '.ai-team/skills/pdf/SKILL.md' }]);
     expect(block).toBe(
       [
         '<available_skills>',

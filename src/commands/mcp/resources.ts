@@ -35,11 +35,8 @@ function markdownFile(root: string, relPath: string, uri: string): ReadResourceR
 export function registerSquadResources(server: McpServer, tools: ToolContext): void {
   const root = tools.command.cwd;
 
-  server.registerResource(
-    'roster',
-    ROSTER_URI,
-    { title: 'Squad roster', description: `The squad's members and roles (${squadPaths.team}).`, mimeType: MARKDOWN },
-    (uri) => markdownFile(root, squadPaths.team, uri.href),
+  server.registerResource('roster', ROSTER_URI, { title: 'Squad roster', description: `The squad's members and roles (${squadPaths.team}).`, mimeType: MARKDOWN }, (uri) =>
+    markdownFile(root, squadPaths.team, uri.href),
   );
 
   server.registerResource(

@@ -8,13 +8,7 @@ import type { DiscoveredSkill } from '../../core/squad/discover.js';
 import { readStateText } from '../../core/fs/confined.js';
 import { MAX_LISTED_SKILL_RESOURCES, SKILL_RESOURCE_MAX_BYTES, listSkillResources, readSkillResource } from '../../core/skills/skill-resources.js';
 import { rankSkills } from '../../core/squad/skill-rank.js';
-import {
-  MAX_SCRIPT_ARGUMENTS,
-  MAX_SCRIPT_TIMEOUT_MS,
-  SKILLS_ALLOWLIST_PATH,
-  runSkillScript,
-  type ScriptRun,
-} from '../../core/skills/skill-scripts.js';
+import { MAX_SCRIPT_ARGUMENTS, MAX_SCRIPT_TIMEOUT_MS, SKILLS_ALLOWLIST_PATH, runSkillScript, type ScriptRun } from '../../core/skills/skill-scripts.js';
 import { SKILL_RESOURCE_DIRS } from '../../core/base/paths.js';
 import { recordUsage } from '../../core/skills/usage-log.js';
 import { findSkill, skillsSeenBy, type ToolContext } from './context.js';
@@ -101,7 +95,13 @@ export function registerSkillTools(server: McpServer, tools: ToolContext): void 
         const view = skillsSeenBy(root, agent);
         const wanted = query?.trim();
         const skills = wanted ? ranked(wanted, view.skills) : view.skills.map(listed);
-        recordUsage(root, env, { event: 'listed', skills: skills.map((s) => s.name), ...(view.agent === undefined ? {} : { agent: view.agent }), via: 'mcp', ms: Math.round(performance.now() - started) });
+        recordUsage(root, env, {
+          event: 'listed',
+          skills: skills.map((s) => s.name),
+          ...(view.agent === undefined ? {} : { agent: view.agent }),
+          via: 'mcp',
+          ms: Math.round(performance.now() - started),
+        });
         return {
           structured: {
             ...(view.agent === undefined ? {} : { agent: view.agent }),
@@ -122,7 +122,12 @@ export function registerSkillTools(server: McpServer, tools: ToolContext): void 
       inputSchema: {
         name: z.string().min(1).max(200).describe('The skill name, as list_skills gives it.'),
         agent: agentInput,
-        file: z.string().min(1).max(1000).optional().describe('A file of the skill, relative to its folder, as the file list shows it ("references/api.md"). Without it: SKILL.md and the file list.'),
+        file: z
+          .string()
+          .min(1)
+          .max(1000)
+          .optional()
+          .describe('A file of the skill, relative to its folder, as the file list shows it ("references/api.md"). Without it: SKILL.md and the file list.'),
       },
       outputSchema: {
         name: z.string(),
@@ -145,7 +150,14 @@ export function registerSkillTools(server: McpServer, tools: ToolContext): void 
         const skill = findSkill(root, skillsSeenBy(root, agent), name);
         const about = { name: skill.dirName, scope: skill.scope, location: skill.location };
         const logRead = (path?: string) =>
-          recordUsage(root, env, { event: 'read', skill: skill.dirName, ...(path === undefined ? {} : { file: path }), ...(agent === undefined ? {} : { agent }), via: 'mcp', ms: Math.round(performance.now() - started) });
+          recordUsage(root, env, {
+            event: 'read',
+            skill: skill.dirName,
+            ...(path === undefined ? {} : { file: path }),
+            ...(agent === undefined ? {} : { agent }),
+            via: 'mcp',
+            ms: Math.round(performance.now() - started),
+          });
         if (file !== undefined) {
           const read = readSkillResource(skill.dir, file);
           logRead(read.path);
@@ -166,7 +178,11 @@ export function registerSkillTools(server: McpServer, tools: ToolContext): void 
             filesTruncated: listing.truncated,
             ...(listing.refused.length > 0 ? { filesRefused: listing.refused } : {}),
           },
-          text: fileListNote(content, listing.files.map((f) => f.path), listing.truncated),
+          text: fileListNote(
+            content,
+            listing.files.map((f) => f.path),
+            listing.truncated,
+          ),
         };
       }),
   );
@@ -227,7 +243,13 @@ function fileListNote(content: string, files: string[], truncated: boolean): str
 
 /** A script run in words, then its output. */
 function describeRun(run: ScriptRun): string {
-  const how = run.timedOut ? 'was killed at the time limit' : run.cancelled ? 'was cancelled' : run.exitCode === null ? `was killed (${run.signal})` : `exited with code ${run.exitCode}`;
+  const how = run.timedOut
+    ? 'was killed at the time limit'
+    : run.cancelled
+      ? 'was cancelled'
+      : run.exitCode === null
+        ? `was killed (${run.signal})`
+        : `exited with code ${run.exitCode}`;
   const cut = (truncated: boolean, bytes: number) => (truncated ? ` (cut: ${bytes} bytes in all)` : '');
   return [
     `${run.skillFolder}/${run.script} ${how} after ${run.durationMs} ms.`,

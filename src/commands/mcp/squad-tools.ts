@@ -17,7 +17,7 @@ import { teach } from '../teach.js';
 import { findSkill, skillsSeenBy, type ToolContext } from './context.js';
 import { answer, jsonDocument } from './results.js';
 
-const okOutput = { ok: z.boolean().describe('What the command\'s exit code says: true for 0.') };
+const okOutput = { ok: z.boolean().describe("What the command's exit code says: true for 0.") };
 
 export function registerSquadTools(server: McpServer, tools: ToolContext): void {
   const ctx = tools.command;
@@ -30,7 +30,11 @@ export function registerSquadTools(server: McpServer, tools: ToolContext): void 
         'The prompt to spawn one squad member for one task, exactly as "create-squad prompt" renders it: charter, the skills to use, MCP needs and the task. Standard mode lists the skills for the member to read; lightweight mode inlines the given skills.',
       inputSchema: {
         agent: z.string().min(1).max(100).describe('The member (folder or roster name).'),
-        task: z.string().min(1).max(1024 * 1024).describe('The task, as the member should receive it.'),
+        task: z
+          .string()
+          .min(1)
+          .max(1024 * 1024)
+          .describe('The task, as the member should receive it.'),
         mode: z.enum(SPAWN_MODES).optional().describe('standard (default) or lightweight.'),
         skills: z.array(z.string().min(1).max(200)).max(20).optional().describe('Lightweight mode: the skills to inline (route suggests them).'),
         skillsBudget: z
@@ -66,20 +70,23 @@ export function registerSquadTools(server: McpServer, tools: ToolContext): void 
       description:
         'Which member should take a task, in which spawn mode, with which skills, and why: what "create-squad route --json" returns (the full ranking of members, the candidate skills and how clearly the best one wins).',
       inputSchema: {
-        task: z.string().min(1).max(1024 * 1024).describe('The task, in the words of whoever asked for it.'),
+        task: z
+          .string()
+          .min(1)
+          .max(1024 * 1024)
+          .describe('The task, in the words of whoever asked for it.'),
       },
       outputSchema: z.looseObject({
         ...okOutput,
         task: z.string(),
-        agent: z.string().describe('The suggested member\'s folder name; empty when the squad has no members.'),
+        agent: z.string().describe("The suggested member's folder name; empty when the squad has no members."),
         mode: z.enum(SPAWN_MODES),
         skills: z.array(z.looseObject({ name: z.string() })),
         reason: z.string(),
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ task }) =>
-      answer(async () => ({ structured: jsonDocument(await route({ task }, ctx)) })),
+    ({ task }) => answer(async () => ({ structured: jsonDocument(await route({ task }, ctx)) })),
   );
 
   server.registerTool(
@@ -89,7 +96,11 @@ export function registerSquadTools(server: McpServer, tools: ToolContext): void 
       description:
         'Teach one member or the whole team, as "create-squad teach" does (it holds the squad lock while it writes): a standing rule ("always …", "never …") goes where every spawn sees it, a procedure becomes a skill. Give "agent", or "team": true.',
       inputSchema: {
-        instruction: z.string().min(1).max(64 * 1024).describe('The rule, in the user\'s words ("always use Tailwind CSS").'),
+        instruction: z
+          .string()
+          .min(1)
+          .max(64 * 1024)
+          .describe('The rule, in the user\'s words ("always use Tailwind CSS").'),
         agent: z.string().min(1).max(100).optional().describe('The member to teach (folder or roster name).'),
         team: z.boolean().optional().describe('Teach the whole team instead of one member.'),
         name: z.string().min(1).max(64).optional().describe('The skill name (default: derived from the instruction); implies kind "skill".'),
@@ -126,7 +137,7 @@ export function registerSquadTools(server: McpServer, tools: ToolContext): void 
         'Check skills against the Agent Skills standard, as "create-squad skills validate" does: one skill by name, a skill folder by its path in the repository, or (with neither) every skill of the squad. ok is false when a skill is invalid.',
       inputSchema: {
         name: z.string().min(1).max(200).optional().describe('A skill the member (or the team) sees, by name.'),
-        agent: z.string().min(1).max(100).optional().describe('With name: look the skill up in this member\'s view.'),
+        agent: z.string().min(1).max(100).optional().describe("With name: look the skill up in this member's view."),
         path: z.string().min(1).max(1000).optional().describe('A skill folder, SKILL.md or folder of skills, relative to the repository.'),
         strict: z.boolean().optional().describe('Treat warnings as errors.'),
       },
@@ -161,15 +172,37 @@ export function registerTestTool(server: McpServer, tools: ToolContext): void {
       },
       outputSchema: z.looseObject({
         ...okOutput,
-        skills: z.array(z.looseObject({ name: z.string(), folder: z.string(), cases: z.array(z.looseObject({ name: z.string(), status: z.enum(['passed', 'failed', 'refused', 'invalid']), failures: z.array(z.string()) })) })),
-        summary: z.looseObject({ skills: z.number().int(), cases: z.number().int(), passed: z.number().int(), failed: z.number().int(), refused: z.number().int(), invalid: z.number().int() }),
+        skills: z.array(
+          z.looseObject({
+            name: z.string(),
+            folder: z.string(),
+            cases: z.array(z.looseObject({ name: z.string(), status: z.enum(['passed', 'failed', 'refused', 'invalid']), failures: z.array(z.string()) })),
+          }),
+        ),
+        summary: z.looseObject({
+          skills: z.number().int(),
+          cases: z.number().int(),
+          passed: z.number().int(),
+          failed: z.number().int(),
+          refused: z.number().int(),
+          invalid: z.number().int(),
+        }),
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
     ({ name, agent, case: only }, extra) =>
       answer(async () => {
-        if (agent !== undefined && name === undefined) throw usageError('"agent" goes with "name"', 'give the skill\'s name too, or leave both out to test every skill');
-        const result = await skillsTest({ ...(name === undefined ? {} : { name }), ...(agent === undefined ? {} : { agent }), ...(only === undefined ? {} : { case: only }), limits: { maxOutputBytes: tools.scriptLimits.maxOutputBytes }, signal: extra.signal }, ctx);
+        if (agent !== undefined && name === undefined) throw usageError('"agent" goes with "name"', "give the skill's name too, or leave both out to test every skill");
+        const result = await skillsTest(
+          {
+            ...(name === undefined ? {} : { name }),
+            ...(agent === undefined ? {} : { agent }),
+            ...(only === undefined ? {} : { case: only }),
+            limits: { maxOutputBytes: tools.scriptLimits.maxOutputBytes },
+            signal: extra.signal,
+          },
+          ctx,
+        );
         return { structured: jsonDocument(result) };
       }),
   );

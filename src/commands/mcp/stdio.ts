@@ -51,7 +51,11 @@ export function drainingTransport(inner: Transport): DrainingTransport {
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
 /** Serve `server` on the process's stdin and stdout until the client leaves or a signal comes; says why it stopped. */
-export async function serveStdio(server: McpServer, stdin: NodeJS.ReadableStream & { destroy?(): void } = process.stdin, stdout: NodeJS.WritableStream = process.stdout): Promise<StopReason> {
+export async function serveStdio(
+  server: McpServer,
+  stdin: NodeJS.ReadableStream & { destroy?(): void } = process.stdin,
+  stdout: NodeJS.WritableStream = process.stdout,
+): Promise<StopReason> {
   const { transport, idle } = drainingTransport(new StdioServerTransport(stdin as never, stdout as never));
   let onSignal = (): void => {};
   const stopped = new Promise<StopReason>((resolve) => {

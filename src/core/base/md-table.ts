@@ -105,12 +105,7 @@ export function tableRows(text: string, accept: TableAccept): { columns: string[
  * every existing byte is kept, and the file's line ending (LF or CRLF) is used for the new lines.
  * Undefined when there is no such table.
  */
-export function insertTableRows(
-  text: string,
-  accept: TableAccept,
-  rows: readonly string[],
-  keepLast?: (cells: string[], columns: string[]) => boolean,
-): string | undefined {
+export function insertTableRows(text: string, accept: TableAccept, rows: readonly string[], keepLast?: (cells: string[], columns: string[]) => boolean): string | undefined {
   const lines = text.split('\n');
   const table = findTable(lines, accept);
   if (!table) return undefined;
@@ -146,12 +141,7 @@ export function locatedRecords(lines: readonly string[], table: TableLocation): 
  * table's own column order (a column the record lacks stays empty, a key the table lacks is left
  * out); every existing byte is kept. Undefined when there is no such table.
  */
-export function insertTableRecords(
-  text: string,
-  accept: TableAccept,
-  records: readonly TableRecord[],
-  keepLast?: (record: TableRecord) => boolean,
-): string | undefined {
+export function insertTableRecords(text: string, accept: TableAccept, records: readonly TableRecord[], keepLast?: (record: TableRecord) => boolean): string | undefined {
   const table = findTable(text.split('\n'), accept);
   if (!table) return undefined;
   const rows = records.map((record) => formatTableRow(table.columns.map((column) => record[column] ?? '')));

@@ -12,13 +12,7 @@ export const MAX_NAME_LENGTH = 64;
 export const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export interface NameProblem {
-  code:
-    | 'name-empty'
-    | 'name-too-long'
-    | 'name-uppercase'
-    | 'name-invalid-chars'
-    | 'name-edge-hyphen'
-    | 'name-double-hyphen';
+  code: 'name-empty' | 'name-too-long' | 'name-uppercase' | 'name-invalid-chars' | 'name-edge-hyphen' | 'name-double-hyphen';
   message: string;
 }
 

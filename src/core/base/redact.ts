@@ -117,8 +117,7 @@ const FILE_SUFFIX = /\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|m?js|cjs|tsx?|jsx|
 /** An image density in a file name: `@2x.`, `@1.5x.`. */
 const DENSITY = /@\d+(?:\.\d+)?x\./i;
 
-const ASSIGNMENT_KEYS =
-  'password|passwd|pwd|client[_-]?secret|secret[_-]?key|secret|api[_-]?key|apikey|api[_-]?token|access[_-]?key|access[_-]?token|auth[_-]?token|token';
+const ASSIGNMENT_KEYS = 'password|passwd|pwd|client[_-]?secret|secret[_-]?key|secret|api[_-]?key|apikey|api[_-]?token|access[_-]?key|access[_-]?token|auth[_-]?token|token';
 
 export const REDACTION_RULES: readonly Rule[] = [
   {
@@ -186,7 +185,12 @@ export function redactText(text: string): Redacted {
   for (const rule of REDACTION_RULES) {
     current = current.replace(rule.pattern, (match: string, ...rest: unknown[]) => {
       // rest = capture groups, then the offset (a number), the whole text and named groups.
-      const groups = rest.slice(0, rest.findIndex((value) => typeof value === 'number')).map((value) => (typeof value === 'string' ? value : ''));
+      const groups = rest
+        .slice(
+          0,
+          rest.findIndex((value) => typeof value === 'number'),
+        )
+        .map((value) => (typeof value === 'string' ? value : ''));
       const replacement = rule.replace(match, ...groups);
       if (replacement === undefined) return match;
       counts[rule.kind] += 1;

@@ -33,9 +33,16 @@ const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_.-]*):(?: +(.*))?$/;
 const BLOCK_HEADER = /^([|>])([+-]?)$/;
 /** Core-schema plain scalars that are not strings. */
 const SPECIAL_PLAIN = new Map<string, boolean | null>([
-  ['true', true], ['True', true], ['TRUE', true],
-  ['false', false], ['False', false], ['FALSE', false],
-  ['null', null], ['Null', null], ['NULL', null], ['~', null],
+  ['true', true],
+  ['True', true],
+  ['TRUE', true],
+  ['false', false],
+  ['False', false],
+  ['FALSE', false],
+  ['null', null],
+  ['Null', null],
+  ['NULL', null],
+  ['~', null],
 ]);
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 // Control characters (other than LF) and the BOM change meaning or validity in YAML: fall back.
@@ -69,7 +76,7 @@ export function parseSimpleYaml(source: string): Record<string, unknown> | undef
       const match = KEY_LINE.exec(lines[index]!.text);
       if (!match) return FAIL;
       const key = match[1]!;
-      if (UNSAFE_KEYS.has(key) || SPECIAL_PLAIN.has(key) || Object.prototype.hasOwnProperty.call(result, key)) return FAIL;
+      if (UNSAFE_KEYS.has(key) || SPECIAL_PLAIN.has(key) || Object.hasOwn(result, key)) return FAIL;
       const keyRaw = lines[index]!.raw;
       index += 1;
       const rest = match[2] ?? '';

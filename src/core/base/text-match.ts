@@ -16,12 +16,13 @@ const { stem: porter2 } = createRequire(import.meta.url)('porter2') as typeof im
 
 /** Words that carry no topic in a task, a role, a charter or a skill description. */
 const STOPWORDS = new Set(
-  ('a an and are as at be been being but by can could do does for from had has have how i if in into is it its ' +
+  (
+    'a an and are as at be been being but by can could do does for from had has have how i if in into is it its ' +
     'me my no not of on or our so than that the their them then there these they this those to us use used uses ' +
     'using was we were what when where which while who why will with would you your all any each also just only ' +
     'should must may might please make sure some such via about after before up out over under new add fix ' +
-    'one every other more most own same like want need way etc eg ie re')
-    .split(' '),
+    'one every other more most own same like want need way etc eg ie re'
+  ).split(' '),
 );
 
 /** Words the stemmer knows: lowercase ASCII letters (Porter2 is defined for English words only). */

@@ -17,8 +17,7 @@ const ATTRIBUTE_MARKUP = /[&<>"']/g;
  * Characters XML 1.0 does not allow in a document: C0 controls other than tab, LF and CR, the
  * non-characters U+FFFE and U+FFFF, and unpaired surrogates.
  */
-const FORBIDDEN =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * Escape text for XML. Element content needs only `&`, `<` and `>` escaped (quotes stay readable,

@@ -60,7 +60,10 @@ export async function runDoctor(root: string, options: DoctorOptions = {}): Prom
 
 function report(state: DoctorState, findings: Finding[], checked: DoctorReport['checked'], stamp: string | undefined): DoctorReport {
   const order = (f: Finding) => (f.severity === 'error' ? 0 : 1);
-  const sorted = findings.map((f, i) => ({ f, i })).sort((a, b) => order(a.f) - order(b.f) || a.i - b.i).map(({ f }) => f);
+  const sorted = findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => order(a.f) - order(b.f) || a.i - b.i)
+    .map(({ f }) => f);
   return {
     findings: sorted,
     summary: {

@@ -5,7 +5,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isSquadError } from '../base/errors.js';
-import { COORDINATOR_PATH, GITATTRIBUTES_PATH, MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, agentDir, alumniDir, isIgnoredEntry, nativeTeamSkillDir, resolveIn, squadPaths } from '../base/paths.js';
+import {
+  COORDINATOR_PATH,
+  GITATTRIBUTES_PATH,
+  MEMBER_FACING_BUILTIN_SKILLS,
+  NATIVE_SKILL_DIRS,
+  TEAM_SKILLS_DIR,
+  TEMPLATES_COPY_DIR,
+  agentDir,
+  alumniDir,
+  isIgnoredEntry,
+  nativeTeamSkillDir,
+  resolveIn,
+  squadPaths,
+} from '../base/paths.js';
 import { existsInside, readBytesIfExists, readTextIfExists } from '../fs/fs-safe.js';
 import { LOCK_FILE, isStaleLock, readLockOwner, type LockOwner } from '../fs/lock.js';
 import { packageVersion } from '../fs/version.js';
@@ -118,7 +131,9 @@ async function readProfiles(root: string, squad: SquadState, discovery: Discover
     if (isSquadError(error)) return undefined;
     throw error;
   }
-  const names = listFolder(root, AGENTS_DIR).map((entry) => entry.name).filter((name) => !isIgnoredEntry(name));
+  const names = listFolder(root, AGENTS_DIR)
+    .map((entry) => entry.name)
+    .filter((name) => !isIgnoredEntry(name));
   const texts = new Map<string, string | undefined>();
   for (const name of names) texts.set(`${AGENTS_DIR}/${name}`, readText(root, `${AGENTS_DIR}/${name}`));
   const skills = squadSkillsOf(discovery);

@@ -54,4 +54,3 @@ export function readStateBytes(root: string, relPath: string, maxBytes?: number)
   const abs = confinedPath(root, relPath);
   return abs === undefined ? undefined : readBytesIfExists(abs, maxBytes);
 }
-

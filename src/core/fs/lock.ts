@@ -227,8 +227,6 @@ function holderText(owner: LockOwner | undefined): string {
 function lockedError(owner: LockOwner | undefined, waited: boolean): SquadError {
   const who = holderText(owner);
   return new SquadError('LOCKED', `another create-squad is writing here${who}${waited ? ' and did not finish in time' : ''}`, {
-    hint: waited
-      ? `wait for it to finish; if no create-squad is running, remove ${LOCK_FILE}`
-      : `run the command again when it has finished, or add --wait to wait for it`,
+    hint: waited ? `wait for it to finish; if no create-squad is running, remove ${LOCK_FILE}` : `run the command again when it has finished, or add --wait to wait for it`,
   });
 }

@@ -22,17 +22,7 @@ import { splitHistory, type HistoryParts } from '../squad/history.js';
 import { readManifest } from '../squad/manifest.js';
 import { isValidName } from '../base/names.js';
 import { builtinSkillsIn, installedBuiltinSkillDirs, shippedOwnedFiles, type BuiltinPlacement } from '../squad/owned.js';
-import {
-  NATIVE_SKILL_DIRS,
-  AI_TEAM_DIR,
-  SKILL_FILE,
-  agentDir,
-  agentSkillsDir,
-  charterPath,
-  historyPath,
-  resolveIn,
-  squadPaths,
-} from '../base/paths.js';
+import { NATIVE_SKILL_DIRS, AI_TEAM_DIR, SKILL_FILE, agentDir, agentSkillsDir, charterPath, historyPath, resolveIn, squadPaths } from '../base/paths.js';
 import { redactText, type RedactionCounts } from '../base/redact.js';
 import { parseRoster, requireSquad } from '../squad/roster.js';
 import { parseProjectContext } from '../squad/scaffold.js';
@@ -184,7 +174,8 @@ class Collector {
     if (kind === 'dir' || kind === 'other') this.skip(relPath, 'not a file; not exported');
     if (kind !== 'file') return undefined;
     const data = fs.readFileSync(resolveIn(this.root, relPath));
-    if (data.length > this.limits.fileBytes) throw cannotExport(relPath, `it is ${formatBytes(data.length)}; a .squad file holds files up to ${formatBytes(this.limits.fileBytes)}`);
+    if (data.length > this.limits.fileBytes)
+      throw cannotExport(relPath, `it is ${formatBytes(data.length)}; a .squad file holds files up to ${formatBytes(this.limits.fileBytes)}`);
     if (!isUtf8(data)) {
       this.skip(relPath, 'not UTF-8 text; not exported (a .squad file would garble it)');
       return undefined;
@@ -434,7 +425,11 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
   for (const dir of teamDirs) {
     Object.assign(merged, collect.skillsIn(dir, trees.get(dir), 'team', undefined, builtinSkillsIn(builtins, dir)));
   }
-  const teamSkills = Object.fromEntries(Object.keys(merged).sort(compareCodePoints).map((name) => [name, merged[name]!]));
+  const teamSkills = Object.fromEntries(
+    Object.keys(merged)
+      .sort(compareCodePoints)
+      .map((name) => [name, merged[name]!]),
+  );
   const presentBuiltins = await collect.builtinChanges(new Map(teamDirs.flatMap((dir) => (trees.has(dir) ? [[dir, trees.get(dir)!] as const] : []))), builtins, version);
 
   const document: SquadDocument = {

@@ -431,8 +431,16 @@ function castingTexts(document: SquadDocument, infos: Map<string, MemberInfo>, n
     added.push({ entry: { name: info.name, folder, role: info.role || DEFAULT_ROLE, universe }, event: 'adopted', note: 'imported from a .squad file' });
   }
   if (added.length > 0) {
-    texts.registry = appendCasting({ schema: CASTING_SCHEMA, ...registry }, 'members', added.map((r) => r.entry));
-    texts.history = appendCasting({ schema: CASTING_SCHEMA, ...(history ?? {}) }, 'events', added.map((r) => castingEvent(r, now)));
+    texts.registry = appendCasting(
+      { schema: CASTING_SCHEMA, ...registry },
+      'members',
+      added.map((r) => r.entry),
+    );
+    texts.history = appendCasting(
+      { schema: CASTING_SCHEMA, ...(history ?? {}) },
+      'events',
+      added.map((r) => castingEvent(r, now)),
+    );
   }
   if (policy === undefined || parsePolicy(JSON.stringify(policy)).state !== 'ok') {
     const named = added.map((r) => r.entry.universe).find((u): u is string => u !== null);
@@ -468,7 +476,14 @@ function skillError(skillMd: string, dirName: string): string | undefined {
  * @param unnamed team skills whose SKILL.md could not be given their (normalised) name, already
  *   noted: not reported again as invalid.
  */
-async function buildOverlay(document: SquadDocument, infos: Map<string, MemberInfo>, source: string, now: Date, unnamed: ReadonlySet<string>, original?: OriginalExportChanges): Promise<Overlay> {
+async function buildOverlay(
+  document: SquadDocument,
+  infos: Map<string, MemberInfo>,
+  source: string,
+  now: Date,
+  unnamed: ReadonlySet<string>,
+  original?: OriginalExportChanges,
+): Promise<Overlay> {
   const shipped = new Set(shippedBuiltinSkills());
   const overlay: Overlay = { files: [], skills: [], renamed: [], skipped: [], notes: [] };
   const where = (agent?: string) => (agent === undefined ? {} : { agent });
@@ -497,7 +512,9 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
       }
       const invalid = noted ? undefined : skillError(skillMd, target);
       if (invalid !== undefined) {
-        overlay.notes.push(`skill ${target} (${agent ?? 'team'}) is not valid: ${invalid}; it was imported as it is (fix its ${SKILL_FILE}; "create-squad skills validate" checks it)`);
+        overlay.notes.push(
+          `skill ${target} (${agent ?? 'team'}) is not valid: ${invalid}; it was imported as it is (fix its ${SKILL_FILE}; "create-squad skills validate" checks it)`,
+        );
       }
       const dir = agent === undefined ? aiTeamSkillDir(target) : agentSkillDir(agent, target);
       overlay.files.push({ path: `${dir}/${SKILL_FILE}`, entry: skillMd, kind: 'skill' });
@@ -543,7 +560,8 @@ async function buildOverlay(document: SquadDocument, infos: Map<string, MemberIn
     if (text === undefined) continue;
     // A Squad 1.0 roster names charters in .squad/ (squad-cli), or in folders the file had to rename.
     const retargeted = original !== undefined && key === 'team_md' ? retargetRosterCharters(text) : text;
-    if (retargeted !== text) overlay.notes.push(`${relPath}: the Charter cells that named ${ORIGINAL_SQUAD_DIR}/ or a renamed folder now name the member's charter in ${AI_TEAM_DIR}/`);
+    if (retargeted !== text)
+      overlay.notes.push(`${relPath}: the Charter cells that named ${ORIGINAL_SQUAD_DIR}/ or a renamed folder now name the member's charter in ${AI_TEAM_DIR}/`);
     overlay.files.push({ path: relPath, entry: retargeted, kind: 'state' });
   }
   if (original?.decisions !== undefined) overlay.files.push({ path: squadPaths.decisions, entry: original.decisions, kind: 'state' });
@@ -605,16 +623,23 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   const shown = options.shownFile ?? file;
 
   // 1. Read, check and plan everything before the first write.
-  const sourceName = path.basename(file).replace(/\.[^.]*$/, '').replace(/\p{Cc}/gu, '');
+  const sourceName = path
+    .basename(file)
+    .replace(/\.[^.]*$/, '')
+    .replace(/\p{Cc}/gu, '');
   const { format, document, legacySkills, original } = readSquadDocument(readSquadFile(file, shown, limits), { limits, sourceName });
   refuseInsideSquad(root);
   refuseBesideOriginalSquad(root);
   checkWritableDir(root);
   const target = inspectTarget(root);
   if (target.hasSquad && (target.members > 0 || target.learnedSkills > 0) && !options.force) {
-    throw new SquadError('CONFLICT', `this repository already has a squad (${target.members} member${target.members === 1 ? '' : 's'}, ${target.learnedSkills} learned skill${target.learnedSkills === 1 ? '' : 's'})`, {
-      hint: `pass --force to replace it: the current ${AI_TEAM_DIR}/ is moved to ${archiveDir('{timestamp}')}/, never deleted; nothing was written`,
-    });
+    throw new SquadError(
+      'CONFLICT',
+      `this repository already has a squad (${target.members} member${target.members === 1 ? '' : 's'}, ${target.learnedSkills} learned skill${target.learnedSkills === 1 ? '' : 's'})`,
+      {
+        hint: `pass --force to replace it: the current ${AI_TEAM_DIR}/ is moved to ${archiveDir('{timestamp}')}/, never deleted; nothing was written`,
+      },
+    );
   }
   const archive = target.hasSquad ? archiveDir(folderTimestamp(now)) : undefined;
   const source = document.source.project.trim() || 'another project';
@@ -623,7 +648,10 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   const overlay = await buildOverlay(document, infos, source, now, unnamed, original);
 
   const owned = await shippedOwnedFiles(version);
-  const outside = planOwnedFiles(root, owned.filter((file) => !insideSquad(file.path)));
+  const outside = planOwnedFiles(
+    root,
+    owned.filter((file) => !insideSquad(file.path)),
+  );
   const gitattributes = await planGitattributes(root);
   const gitignore = await planGitignore(root);
   // A symlink on the way that leads outside the repository, or a file where a folder must go, is
@@ -741,9 +769,11 @@ function originalExportNotes(document: SquadDocument, original: OriginalExportCh
   const notes = [
     `a Squad 1.0 export: histories were split into portable knowledge and project learnings (its "## Learnings" travel as portable, as the original Squad's did), ${rebuilt}${carried.length > 0 ? `, and its ${carried.join(' and ')} too` : ''}`,
   ];
-  for (const { from, to } of original?.renamedAgents ?? []) notes.push(`agent "${from}" is in ${agentDir(to)}/ (a folder name must be lowercase letters, digits and hyphens); "${from}" stays its name`);
+  for (const { from, to } of original?.renamedAgents ?? [])
+    notes.push(`agent "${from}" is in ${agentDir(to)}/ (a folder name must be lowercase letters, digits and hyphens); "${from}" stays its name`);
   for (const { name, reason } of original?.skippedAgents ?? []) notes.push(`agents.${name} was not imported as a member: ${reason}`);
-  for (const { where, name, changes } of original?.convertedSkills ?? []) notes.push(`skill ${name} (${where}) was in the original Squad's style and was made a standard skill: ${changes.join('; ')}`);
+  for (const { where, name, changes } of original?.convertedSkills ?? [])
+    notes.push(`skill ${name} (${where}) was in the original Squad's style and was made a standard skill: ${changes.join('; ')}`);
   return notes;
 }
 
@@ -759,6 +789,7 @@ function nativeTeamSkillNotes(root: string, skills: readonly ImportedSkill[], re
     notes.push(`team skill ${skill.name} stays in ${aiTeamSkillDir(skill.name)}/: ${nativeTeamSkillDir(skill.name)}/ already exists and wins; merge the two by hand`);
   }
   const kept = readDirNames(resolveIn(root, TEAM_SKILLS_DIR)).length;
-  if (replacing && kept > 0) notes.push(`the ${kept} team skill folder${kept === 1 ? '' : 's'} in ${TEAM_SKILLS_DIR}/ stay as they are: they belong to the repository, not to the archived squad`);
+  if (replacing && kept > 0)
+    notes.push(`the ${kept} team skill folder${kept === 1 ? '' : 's'} in ${TEAM_SKILLS_DIR}/ stay as they are: they belong to the repository, not to the archived squad`);
   return notes;
 }

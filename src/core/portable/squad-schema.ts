@@ -32,7 +32,10 @@ const plain = (description: string) =>
     v.pipe(
       v.string(mustBe('a string')),
       v.maxLength(MAX_PLAIN_LENGTH, `is longer than ${MAX_PLAIN_LENGTH} characters`),
-      v.check((value) => controlCharacterProblem(value) === undefined, (issue) => controlCharacterProblem(issue.input as string) ?? ''),
+      v.check(
+        (value) => controlCharacterProblem(value) === undefined,
+        (issue) => controlCharacterProblem(issue.input as string) ?? '',
+      ),
       v.description(description),
     ),
     '',
@@ -42,7 +45,10 @@ const plain = (description: string) =>
 const name = (what: string) =>
   v.pipe(
     v.string(),
-    v.check((value) => folderNameProblem(value, what) === undefined, (issue) => folderNameProblem(issue.input as string, what) ?? ''),
+    v.check(
+      (value) => folderNameProblem(value, what) === undefined,
+      (issue) => folderNameProblem(issue.input as string, what) ?? '',
+    ),
     v.regex(NAME_PATTERN),
     v.maxLength(MAX_NAME_LENGTH),
   );
@@ -63,11 +69,13 @@ const fileEntry = () =>
     [
       v.string(),
       v.pipe(
-        mapping(v.strictObject(FILE_OBJECT, (issue) =>
-          issue.expected === 'never'
-            ? `unexpected field "${oneLine(String(issue.input), 40)}" (a file has content, encoding and mode)`
-            : objectMessage('a text string or an object {content, encoding, mode}', FILE_OBJECT)(issue),
-        )),
+        mapping(
+          v.strictObject(FILE_OBJECT, (issue) =>
+            issue.expected === 'never'
+              ? `unexpected field "${oneLine(String(issue.input), 40)}" (a file has content, encoding and mode)`
+              : objectMessage('a text string or an object {content, encoding, mode}', FILE_OBJECT)(issue),
+          ),
+        ),
         v.forward(
           v.check((file) => file.encoding !== 'base64' || isBase64(file.content), 'is not valid base64'),
           ['content'],
@@ -98,68 +106,69 @@ export const squadSkillSchema = lazySchema(skill);
 const skills = (description: string) => v.nullish(v.pipe(ownRecord(name('skill name'), squadSkillSchema(), mustBe('an object')), v.description(description)), {});
 
 /** A casting file's JSON: any object here; its shape is checked by the casting readers. */
-const castingFile = (description: string) =>
-  v.nullish(v.pipe(v.custom<Record<string, unknown>>(isMapping, mustBe('an object')), v.description(description)));
+const castingFile = (description: string) => v.nullish(v.pipe(v.custom<Record<string, unknown>>(isMapping, mustBe('an object')), v.description(description)));
 
 /** The `.squad` document, format 1.1. Built on first use. */
 export const squadDocumentSchema = lazySchema(() =>
   v.pipe(
-    mapping(v.object(
-      {
-        squad_format_version: v.pipe(v.literal(SQUAD_FORMAT_VERSION), v.description('the format of this file')),
-        exported_at: plain('when the squad was exported (ISO 8601)'),
-        exported_by: plain('what exported it, e.g. "create-squad@0.1.0"'),
-        source: v.nullish(object({ project: plain('the repository the squad came from') }, 'where the squad came from'), {}),
-        team: v.nullish(
-          object(
-            {
-              team_md: optionalText('.ai-team/team.md'),
-              routing_md: optionalText('.ai-team/routing.md'),
-              ceremonies_md: optionalText('.ai-team/ceremonies.md'),
-              rules_md: optionalText('.ai-team/rules.md'),
-            },
-            'the team files',
-          ),
-          {},
-        ),
-        casting: v.nullish(
-          object(
-            {
-              policy: castingFile('.ai-team/casting/policy.json'),
-              registry: castingFile('.ai-team/casting/registry.json'),
-              history: castingFile('.ai-team/casting/history.json'),
-            },
-            'the casting files, as JSON',
-          ),
-          {},
-        ),
-        agents: v.pipe(
-          ownRecord(
-            name('agent name'),
+    mapping(
+      v.object(
+        {
+          squad_format_version: v.pipe(v.literal(SQUAD_FORMAT_VERSION), v.description('the format of this file')),
+          exported_at: plain('when the squad was exported (ISO 8601)'),
+          exported_by: plain('what exported it, e.g. "create-squad@0.1.0"'),
+          source: v.nullish(object({ project: plain('the repository the squad came from') }, 'where the squad came from'), {}),
+          team: v.nullish(
             object(
               {
-                charter: optionalText("the member's charter.md"),
-                history: v.nullish(
-                  object(
-                    {
-                      portable: v.nullish(text('what the member knows that holds in any project'), ''),
-                      project: v.nullish(text('what the member learned about this project'), ''),
-                    },
-                    "the member's history.md, in two parts",
-                  ),
-                ),
-                skills: skills("the member's own skills, by name"),
+                team_md: optionalText('.ai-team/team.md'),
+                routing_md: optionalText('.ai-team/routing.md'),
+                ceremonies_md: optionalText('.ai-team/ceremonies.md'),
+                rules_md: optionalText('.ai-team/rules.md'),
               },
-              'a member',
+              'the team files',
             ),
-            mustBe('an object'),
+            {},
           ),
-          v.description('the members, by folder name'),
-        ),
-        team_skills: skills('the skills every member sees, by name'),
-      },
-      mustBe('a JSON object'),
-    )),
+          casting: v.nullish(
+            object(
+              {
+                policy: castingFile('.ai-team/casting/policy.json'),
+                registry: castingFile('.ai-team/casting/registry.json'),
+                history: castingFile('.ai-team/casting/history.json'),
+              },
+              'the casting files, as JSON',
+            ),
+            {},
+          ),
+          agents: v.pipe(
+            ownRecord(
+              name('agent name'),
+              object(
+                {
+                  charter: optionalText("the member's charter.md"),
+                  history: v.nullish(
+                    object(
+                      {
+                        portable: v.nullish(text('what the member knows that holds in any project'), ''),
+                        project: v.nullish(text('what the member learned about this project'), ''),
+                      },
+                      "the member's history.md, in two parts",
+                    ),
+                  ),
+                  skills: skills("the member's own skills, by name"),
+                },
+                'a member',
+              ),
+              mustBe('an object'),
+            ),
+            v.description('the members, by folder name'),
+          ),
+          team_skills: skills('the skills every member sees, by name'),
+        },
+        mustBe('a JSON object'),
+      ),
+    ),
     v.title('create-squad .squad document'),
     v.description(`A squad exported by create-squad (format ${SQUAD_FORMAT_VERSION}): one JSON document, see docs/squad-format.md.`),
   ),

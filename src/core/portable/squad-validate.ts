@@ -238,11 +238,7 @@ function checkCasting(value: unknown, budget: Budget, legacy: boolean): SquadCas
 }
 
 /** The `agents` object: names checked, then each agent's charter and what `rest` reads. */
-function checkAgents(
-  value: unknown,
-  budget: Budget,
-  rest: (raw: Record<string, unknown>, where: string) => Omit<SquadAgent, 'charter'>,
-): Record<string, SquadAgent> {
+function checkAgents(value: unknown, budget: Budget, rest: (raw: Record<string, unknown>, where: string) => Omit<SquadAgent, 'charter'>): Record<string, SquadAgent> {
   const agentsRaw = mapping(value, 'agents');
   const names = Object.keys(agentsRaw);
   checkNames(names, 'agents', 'agent name');
@@ -277,7 +273,11 @@ function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDoc
       portable: counted(agent.history.portable, entryPath(historyWhere, 'portable'), budget) ?? '',
       project: counted(agent.history.project, entryPath(historyWhere, 'project'), budget) ?? '',
     };
-    const value: SquadAgent = { ...(charter === undefined ? {} : { charter }), ...(history ? { history } : {}), skills: checkSkills(agent.skills, entryPath(where, 'skills'), budget) };
+    const value: SquadAgent = {
+      ...(charter === undefined ? {} : { charter }),
+      ...(history ? { history } : {}),
+      skills: checkSkills(agent.skills, entryPath(where, 'skills'), budget),
+    };
     Object.defineProperty(agents, name, { value, enumerable: true, writable: true, configurable: true });
   }
   const team: SquadTeam = {};
@@ -305,7 +305,11 @@ function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDoc
  * without a name) is given one from its title (convertOriginalSkill), and reported. Two skills with
  * the same name, and a SKILL.md that cannot be read any of these ways, are refused.
  */
-function checkLegacySkills(value: unknown, budget: Budget, converted: OriginalExportChanges['convertedSkills']): { skills: Record<string, SquadSkill>; changes: LegacySkillChanges } {
+function checkLegacySkills(
+  value: unknown,
+  budget: Budget,
+  converted: OriginalExportChanges['convertedSkills'],
+): { skills: Record<string, SquadSkill>; changes: LegacySkillChanges } {
   if (value !== undefined && value !== null && !Array.isArray(value)) {
     throw new SquadFormatError('skills', `must be a list of SKILL.md texts, not ${jsonTypeName(value)}`);
   }
@@ -344,7 +348,10 @@ function checkLegacySkills(value: unknown, budget: Budget, converted: OriginalEx
     if (problem) {
       key = slugify(name);
       const other = seen.get(key);
-      const why = key === '' ? 'it has no letter or digit to keep' : (folderNameProblem(key, 'its normalised name') ?? (other === undefined ? undefined : `"${key}" is the name of another skill in the file (${other})`));
+      const why =
+        key === ''
+          ? 'it has no letter or digit to keep'
+          : (folderNameProblem(key, 'its normalised name') ?? (other === undefined ? undefined : `"${key}" is the name of another skill in the file (${other})`));
       if (why !== undefined) {
         changes.skipped.push({ where, name, reason: `${problem} and cannot be normalised: ${why}` });
         continue;
@@ -472,7 +479,10 @@ export function validateSquadDocument(value: unknown, options: ValidateOptions =
   }
   if (value.version === LEGACY_FORMAT_VERSION) return checkLegacy(value, budget, options.sourceName ?? '');
   if (value.version !== undefined) {
-    throw new SquadFormatError('version', `unknown format version ${oneLine(JSON.stringify(value.version) ?? '', 40)} (expected squad_format_version "${SQUAD_FORMAT_VERSION}", or a Squad "${LEGACY_FORMAT_VERSION}" export)`);
+    throw new SquadFormatError(
+      'version',
+      `unknown format version ${oneLine(JSON.stringify(value.version) ?? '', 40)} (expected squad_format_version "${SQUAD_FORMAT_VERSION}", or a Squad "${LEGACY_FORMAT_VERSION}" export)`,
+    );
   }
   throw new SquadFormatError(undefined, `no format version (expected "squad_format_version": "${SQUAD_FORMAT_VERSION}")`);
 }

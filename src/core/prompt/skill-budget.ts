@@ -42,7 +42,11 @@ export function selectListedSkills(task: string, skills: readonly DiscoveredSkil
   const named = new Set(namedSkills(task, skills));
   const listed: DiscoveredSkill[] = [...named];
   let tokens = sum(listed.map((skill) => costs.get(skill)!));
-  const rest = priorityOrder(task, skills.filter((skill) => !named.has(skill)), agent);
+  const rest = priorityOrder(
+    task,
+    skills.filter((skill) => !named.has(skill)),
+    agent,
+  );
   let next = 0;
   for (; next < rest.length; next += 1) {
     const cost = costs.get(rest[next]!)!;

@@ -14,21 +14,9 @@ import { readStateText } from '../fs/confined.js';
 import { discoverSkills, type DiscoveredSkill } from '../squad/discover.js';
 import { usageError } from '../base/errors.js';
 import { normalizeNewlines } from '../skills/frontmatter.js';
-import {
-  collectMcpRequirements,
-  detectMcpConfig,
-  renderMcpBlock,
-  type McpConfigSource,
-  type McpRequirementRow,
-} from '../skills/mcp.js';
+import { collectMcpRequirements, detectMcpConfig, renderMcpBlock, type McpConfigSource, type McpRequirementRow } from '../skills/mcp.js';
 import { MAX_NAME_LENGTH } from '../base/names.js';
-import {
-  agentSkillsDir,
-  charterPath,
-  decisionInboxPath,
-  historyPath,
-  squadPaths,
-} from '../base/paths.js';
+import { agentSkillsDir, charterPath, decisionInboxPath, historyPath, squadPaths } from '../base/paths.js';
 import { listAgents, requireAgent } from '../squad/roster.js';
 import { TEAM_RULES_PATH, readStandingRules, type StandingRules } from '../squad/standing-rules.js';
 import { detectBroadTask, otherMemberNames, promptableSkills } from '../squad/route.js';
@@ -168,9 +156,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   if (listing && listing.leftOut.length > 0) warnings.push(leftOutWarning(listing.listed.length, visible.length, budget!));
   const shown = listing ? listing.listed : inlined.map((i) => i.skill);
   // No shown skill declares a server: nothing to look up (and no warning about a file that does not matter).
-  const detection = shown.some((s) => s.mcpServers.length > 0)
-    ? await detectMcpConfig({ root, cwd: options.cwd, home: options.home, env: options.env })
-    : undefined;
+  const detection = shown.some((s) => s.mcpServers.length > 0) ? await detectMcpConfig({ root, cwd: options.cwd, home: options.home, env: options.env }) : undefined;
   if (detection) warnings.push(...detection.warnings);
   const mcp = collectMcpRequirements(shown, detection);
   const mcpBlock = await renderMcpBlock(mcp);
@@ -180,10 +166,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   if (charterText === undefined && mode === 'standard') warnings.push(`${charterFile} is missing; the prompt has no charter`);
   const charter = mode === 'standard' ? normalizeNewlines(charterText ?? '').trim() : '';
 
-  const skillsBlock =
-    mode === 'standard'
-      ? renderAvailableSkills(shown.map((s) => ({ name: s.name, description: s.description ?? '', location: s.location })))
-      : '';
+  const skillsBlock = mode === 'standard' ? renderAvailableSkills(shown.map((s) => ({ name: s.name, description: s.description ?? '', location: s.location }))) : '';
   const standingRules = readStandingRules(root, agent);
   const common = {
     agent,
@@ -251,9 +234,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   };
 }
 
-type LightweightChoice =
-  | { skills: DiscoveredSkill[]; candidates: DiscoveredSkill[]; refusal?: undefined }
-  | { skills?: undefined; refusal: string };
+type LightweightChoice = { skills: DiscoveredSkill[]; candidates: DiscoveredSkill[]; refusal?: undefined } | { skills?: undefined; refusal: string };
 
 /**
  * The skills a lightweight prompt inlines, and the other candidates it lists: the ones asked for
@@ -274,7 +255,10 @@ function chooseLightweightSkills(
 
   const ranked = rankSkills(task, visible);
   const othersThan = (chosen: readonly DiscoveredSkill[]): DiscoveredSkill[] =>
-    ranked.map((m) => m.skill).filter((skill) => !chosen.includes(skill)).slice(0, MAX_LIGHTWEIGHT_CANDIDATES);
+    ranked
+      .map((m) => m.skill)
+      .filter((skill) => !chosen.includes(skill))
+      .slice(0, MAX_LIGHTWEIGHT_CANDIDATES);
   const requestedSkills = findRequestedSkills(agent, requested ?? [], visible, all, warnings);
   if (requestedSkills.length > 0) return { skills: requestedSkills, candidates: othersThan(requestedSkills) };
   if (ranked.length === 0) return { refusal: 'no skill of this agent matches the task (lightweight spawns are for a skilled domain)' };

@@ -57,7 +57,7 @@ export class FrontmatterError extends SquadError {
 }
 
 const FRONTMATTER_HINTS: Record<FrontmatterIssue, string> = {
-  'not-a-file': 'SKILL.md must be a regular file; replace the FIFO, device or folder with the skill\'s text',
+  'not-a-file': "SKILL.md must be a regular file; replace the FIFO, device or folder with the skill's text",
   'frontmatter-missing': 'start the file with a line "---", the YAML fields, then another "---"',
   'frontmatter-unclosed': 'close the frontmatter with a line containing only "---"',
   'frontmatter-too-large': `keep the frontmatter under ${FRONTMATTER_MAX_BYTES / 1024} KB; move long text into the body`,
@@ -158,11 +158,7 @@ export function splitFrontmatter(rawText: string, file?: string): SplitFrontmatt
  * then reports the missing fields). `firstLine` is the file line of the first YAML line, so errors
  * point at the right line of the file.
  */
-export function parseFrontmatterYaml(
-  yamlText: string,
-  file?: string,
-  firstLine = 2,
-): Record<string, unknown> {
+export function parseFrontmatterYaml(yamlText: string, file?: string, firstLine = 2): Record<string, unknown> {
   const simple = FAST_PATH ? parseSimpleYaml(yamlText) : undefined;
   if (simple !== undefined) return simple;
   const doc = yaml().parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true, strict: true });
@@ -170,7 +166,10 @@ export function parseFrontmatterYaml(
   if (firstError) {
     const yamlLine = firstError.linePos?.[0]?.line;
     const line = yamlLine === undefined ? undefined : yamlLine + firstLine - 1;
-    const reason = firstError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '').toLowerCase();
+    const reason = firstError.message
+      .split('\n')[0]!
+      .replace(/ at line \d+, column \d+:?$/, '')
+      .toLowerCase();
     throw new FrontmatterError('frontmatter-yaml', `invalid YAML: ${reason}`, file, line);
   }
   let value: unknown;
@@ -178,12 +177,7 @@ export function parseFrontmatterYaml(
     value = doc.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT });
   } catch (error) {
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-      throw new FrontmatterError(
-        'frontmatter-alias-limit',
-        'YAML aliases expand past the safety limit (possible alias bomb); refused',
-        file,
-        firstLine,
-      );
+      throw new FrontmatterError('frontmatter-alias-limit', 'YAML aliases expand past the safety limit (possible alias bomb); refused', file, firstLine);
     }
     const reason = error instanceof Error ? error.message : String(error);
     throw new FrontmatterError('frontmatter-yaml', `invalid YAML: ${reason}`, file, firstLine);
@@ -191,12 +185,7 @@ export function parseFrontmatterYaml(
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {
     const kind = Array.isArray(value) ? 'a list' : `a ${typeof value}`;
-    throw new FrontmatterError(
-      'frontmatter-not-mapping',
-      `frontmatter must be a YAML mapping, not ${kind}`,
-      file,
-      firstLine,
-    );
+    throw new FrontmatterError('frontmatter-not-mapping', `frontmatter must be a YAML mapping, not ${kind}`, file, firstLine);
   }
   return value as Record<string, unknown>;
 }

@@ -473,10 +473,7 @@ export interface SkillMcpNeeds {
  * declared twice by one skill, in any letter case, is one row with the first spelling, required if
  * any declaration is), sorted by skill then server, each with what every host has of it.
  */
-export function collectMcpRequirements(
-  skills: readonly SkillMcpNeeds[],
-  detection?: McpConfigDetection,
-): McpRequirementRow[] {
+export function collectMcpRequirements(skills: readonly SkillMcpNeeds[], detection?: McpConfigDetection): McpRequirementRow[] {
   const rows = new Map<string, McpRequirementRow>();
   for (const skill of skills) {
     for (const need of skill.mcpServers) {
@@ -500,9 +497,7 @@ export function collectMcpRequirements(
       });
     }
   }
-  return [...rows.values()].sort(
-    (a, b) => compareCodePoints(a.skill, b.skill) || compareCodePoints(a.server, b.server),
-  );
+  return [...rows.values()].sort((a, b) => compareCodePoints(a.skill, b.skill) || compareCodePoints(a.server, b.server));
 }
 
 /**
@@ -521,8 +516,8 @@ function lackedByEveryHost(hosts: McpHostStatuses): boolean {
 
 /** The "Seen by" cell: the hosts that have the server, then those create-squad cannot tell about. */
 export function seenByCell(row: Pick<McpRequirementRow, 'hosts'>): string {
-  const seen = MCP_HOSTS.filter((h) => row.hosts[h.id].answer === 'configured' || row.hosts[h.id].answer === 'built-in').map(
-    (h) => (row.hosts[h.id].answer === 'built-in' ? `${h.short} (built-in)` : h.short),
+  const seen = MCP_HOSTS.filter((h) => row.hosts[h.id].answer === 'configured' || row.hosts[h.id].answer === 'built-in').map((h) =>
+    row.hosts[h.id].answer === 'built-in' ? `${h.short} (built-in)` : h.short,
   );
   const unknown = MCP_HOSTS.filter((h) => row.hosts[h.id].answer === 'unknown').map((h) => h.short);
   return `${seen.join(', ') || 'none'}${unknown.length > 0 ? ` (${unknown.join(', ')}: ?)` : ''}`;
@@ -561,9 +556,7 @@ function describeHostStatus(host: McpHostRule, status: McpHostStatus): string {
  * `allHosts` also those create-squad cannot tell about.
  */
 export function mcpSetupFixes(server: string, hosts: McpHostStatuses, allHosts: boolean): string[] {
-  return MCP_HOSTS.filter((host) => hosts[host.id].answer === 'not-configured' || (allHosts && hosts[host.id].answer === 'unknown')).map((host) =>
-    host.setup(server),
-  );
+  return MCP_HOSTS.filter((host) => hosts[host.id].answer === 'not-configured' || (allHosts && hosts[host.id].answer === 'unknown')).map((host) => host.setup(server));
 }
 
 /** What to do about a file no host reads. */
@@ -571,5 +564,7 @@ export const UNREAD_MCP_CONFIG_FIX = `move the servers it lists to ${REPOSITORY_
 
 /** The names of the hosts that read a file, for messages. */
 export function hostNames(ids: readonly McpHostId[]): string {
-  return MCP_HOSTS.filter((host) => ids.includes(host.id)).map((host) => host.name).join(' and ');
+  return MCP_HOSTS.filter((host) => ids.includes(host.id))
+    .map((host) => host.name)
+    .join(' and ');
 }

@@ -100,7 +100,12 @@ export const fieldRules = lazySchema((): FieldRule[] => [
 ]);
 
 /** The fields of one `metadata.mcp-servers` entry, with the code of each one's issue. */
-const MCP_SERVER_CODES: Record<string, string> = { name: 'mcp-server-name-invalid', reason: 'mcp-server-field-type', optional: 'mcp-server-field-type', fallback: 'mcp-server-field-type' };
+const MCP_SERVER_CODES: Record<string, string> = {
+  name: 'mcp-server-name-invalid',
+  reason: 'mcp-server-field-type',
+  optional: 'mcp-server-field-type',
+  fallback: 'mcp-server-field-type',
+};
 
 /**
  * One `metadata.mcp-servers` entry: `{name, reason?, optional?, fallback?}`. Messages are relative to

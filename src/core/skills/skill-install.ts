@@ -83,11 +83,9 @@ export async function readSkillSource(given: string, absPath: string, env: NodeJ
   const report = inspectSkill(file, { readBody: true });
   if (!report.valid) {
     const [first, ...rest] = report.errors;
-    throw new SquadError(
-      'SKILL_INVALID',
-      `${given} is not a valid skill: ${first!.message}${rest.length ? ` (and ${rest.length} more)` : ''}`,
-      { hint: `see every problem with "create-squad skills validate ${given}"` },
-    );
+    throw new SquadError('SKILL_INVALID', `${given} is not a valid skill: ${first!.message}${rest.length ? ` (and ${rest.length} more)` : ''}`, {
+      hint: `see every problem with "create-squad skills validate ${given}"`,
+    });
   }
   const tree = await listTree(dir);
   checkFileSizes((isFile(absPath) ? path.dirname(given) : given).replace(/[\\/]+$/, ''), tree, maxFileBytes(env));

@@ -178,11 +178,18 @@ function confinedScript(root: string, skill: ScriptSkill, script: string): strin
   const realRoot = realPath(root) ?? root;
   const realSkill = realPath(skill.dir);
   if (realSkill === undefined || !isWithin(realRoot, realSkill)) {
-    throw refusedScript(skill.dirName, script, 'the skill folder lies outside the repository (a link out of it), and such a skill never runs', 'copy the skill into the repository and review it, then allow it');
+    throw refusedScript(
+      skill.dirName,
+      script,
+      'the skill folder lies outside the repository (a link out of it), and such a skill never runs',
+      'copy the skill into the repository and review it, then allow it',
+    );
   }
   const realScripts = realPath(path.join(skill.dir, SCRIPTS_DIR));
   if (realScripts === undefined) {
-    throw new SquadError('NOT_FOUND', `skill "${skill.dirName}" has no ${SCRIPTS_DIR}/ folder`, { hint: 'read the skill: it says how it is used; only files in scripts/ can be run' });
+    throw new SquadError('NOT_FOUND', `skill "${skill.dirName}" has no ${SCRIPTS_DIR}/ folder`, {
+      hint: 'read the skill: it says how it is used; only files in scripts/ can be run',
+    });
   }
   if (!isWithin(realSkill, realScripts)) {
     throw refusedScript(skill.dirName, script, `its ${SCRIPTS_DIR}/ folder is a link that leads out of the skill folder`, 'make scripts/ a real folder inside the skill');
@@ -219,12 +226,22 @@ function requireAllowed(allowlist: SkillsAllowlist, skill: ScriptSkill, skillFol
 function scriptRunner(skill: string, script: string, abs: string): ScriptRunner {
   const extension = path.extname(script).toLowerCase();
   if (NEVER_RUN.has(extension)) {
-    throw refusedScript(skill, script, `${extension} files run through cmd.exe, which would parse the arguments as a shell does`, 'write the script for node, python, bash or PowerShell instead');
+    throw refusedScript(
+      skill,
+      script,
+      `${extension} files run through cmd.exe, which would parse the arguments as a shell does`,
+      'write the script for node, python, bash or PowerShell instead',
+    );
   }
   const runner = SCRIPT_RUNNERS[extension];
   if (runner) return { command: runner.command, args: [...runner.args, abs] };
   if (process.platform === 'win32' || (fs.statSync(abs).mode & 0o111) === 0) {
-    throw refusedScript(skill, script, `no interpreter is known for "${extension || 'no extension'}" and the file is not executable`, `use one of ${Object.keys(SCRIPT_RUNNERS).join(', ')}, or make the file executable with a #! line`);
+    throw refusedScript(
+      skill,
+      script,
+      `no interpreter is known for "${extension || 'no extension'}" and the file is not executable`,
+      `use one of ${Object.keys(SCRIPT_RUNNERS).join(', ')}, or make the file executable with a #! line`,
+    );
   }
   return { command: abs, args: [] };
 }
@@ -296,11 +313,15 @@ export function planScriptCommand(root: string, skill: ScriptSkill, words: reado
   const shown = words.join(' ');
   const hint = `write the command as "${SCRIPTS_DIR}/<file> <arguments…>" (or "<interpreter> ${SCRIPTS_DIR}/<file> …"), naming a file of the skill's ${SCRIPTS_DIR}/ folder`;
   if (script === undefined || !script.startsWith(`${SCRIPTS_DIR}/`)) {
-    throw new SquadError('NOT_ALLOWED', `not running "${shown}" for skill "${skill.dirName}": a test command runs one file of the skill's ${SCRIPTS_DIR}/ folder, nothing else`, { hint });
+    throw new SquadError('NOT_ALLOWED', `not running "${shown}" for skill "${skill.dirName}": a test command runs one file of the skill's ${SCRIPTS_DIR}/ folder, nothing else`, {
+      hint,
+    });
   }
   if (named !== undefined && !(INTERPRETER_WORDS[path.extname(script).toLowerCase()] ?? []).includes(named)) {
     throw new SquadError('INVALID_INPUT', `"${shown}": ${named} does not run ${path.extname(script) || 'files without an extension'} files`, {
-      hint: `leave out the interpreter: create-squad picks it by the extension (${Object.entries(INTERPRETER_WORDS).map(([ext, names]) => `${ext} ${names[0]}`).join(', ')})`,
+      hint: `leave out the interpreter: create-squad picks it by the extension (${Object.entries(INTERPRETER_WORDS)
+        .map(([ext, names]) => `${ext} ${names[0]}`)
+        .join(', ')})`,
     });
   }
   checkArguments(rest);

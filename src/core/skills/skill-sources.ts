@@ -190,7 +190,20 @@ export async function fetchSource(source: SkillSourceSpec, env: NodeJS.ProcessEn
   try {
     fs.mkdirSync(work);
     const clone = path.join(work, 'repo');
-    const args = ['-c', 'protocol.ext.allow=never', 'clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', ...(source.ref ? ['--branch', source.ref] : []), '--', source.url, clone];
+    const args = [
+      '-c',
+      'protocol.ext.allow=never',
+      'clone',
+      '--quiet',
+      '--depth',
+      '1',
+      '--single-branch',
+      '--no-tags',
+      ...(source.ref ? ['--branch', source.ref] : []),
+      '--',
+      source.url,
+      clone,
+    ];
     await run('git', args, { env: gitEnv(env), maxBuffer: 16 * 1024 * 1024 }).catch((error: unknown) => {
       throw gitFailure(source, error);
     });
@@ -324,7 +337,11 @@ export function readSources(root: string): SourcesFile {
 export function recordSources(file: SourcesFile, changes: Readonly<Record<string, SourceRecord>>): string | undefined {
   const skills = isMapping(file.raw.skills) ? { ...file.raw.skills } : {};
   for (const [destination, record] of Object.entries(changes)) skills[destination] = record;
-  const sorted = Object.fromEntries(Object.keys(skills).sort().map((key) => [key, skills[key]]));
+  const sorted = Object.fromEntries(
+    Object.keys(skills)
+      .sort()
+      .map((key) => [key, skills[key]]),
+  );
   const text = `${JSON.stringify({ ...file.raw, schema: file.raw.schema ?? SCHEMA, skills: sorted }, null, 2)}\n`;
   return text === file.text ? undefined : text;
 }

@@ -143,7 +143,6 @@ export function listCaseFiles(skillDir: string): CaseFileListing {
     if (real === undefined || !isWithin(realSkill, real)) {
       listing.refused.push({ file: rel, reason: real === undefined ? 'a dangling symlink' : 'a symlink that leads outside the skill folder' });
     } else if (!fs.statSync(real).isFile()) {
-      continue;
     } else if (listing.files.length >= MAX_TEST_CASES) {
       listing.refused.push({ file: rel, reason: `a skill runs at most ${MAX_TEST_CASES} case files` });
     } else {
@@ -256,7 +255,8 @@ export function parseTestCase(text: string, file: string, config: SkillTestConfi
   if (!isMapping(expected)) throw invalid(file, '"expected" must be a mapping');
   unknownKey(file, '"expected"', expected, EXPECTED_KEYS);
   const exitCode = expected['exit-code'] ?? 0;
-  if (typeof exitCode !== 'number' || !Number.isInteger(exitCode) || exitCode < 0 || exitCode > 255) throw invalid(file, '"expected.exit-code" must be a whole number from 0 to 255');
+  if (typeof exitCode !== 'number' || !Number.isInteger(exitCode) || exitCode < 0 || exitCode > 255)
+    throw invalid(file, '"expected.exit-code" must be a whole number from 0 to 255');
   return {
     file,
     name,
@@ -356,7 +356,12 @@ function refusal(file: string, name: string, error: unknown): SkillCaseResult {
  * script of the skill, and report each. A case that cannot be read or may not run is reported as
  * such and the others still run. Throws only for a config file that cannot be read.
  */
-export async function runSkillTests(root: string, skill: ScriptSkill, allowlist: SkillsAllowlist, options: RunCasesOptions): Promise<{ cases: SkillCaseResult[]; refused: CaseFileListing['refused'] }> {
+export async function runSkillTests(
+  root: string,
+  skill: ScriptSkill,
+  allowlist: SkillsAllowlist,
+  options: RunCasesOptions,
+): Promise<{ cases: SkillCaseResult[]; refused: CaseFileListing['refused'] }> {
   const listing = listCaseFiles(skill.dir);
   const config = readTestConfig(skill.dir);
   const cases: SkillCaseResult[] = [];
@@ -378,7 +383,7 @@ export async function runSkillTests(root: string, skill: ScriptSkill, allowlist:
       cases.push({ file, name: testCase.name, status: 'failed', failures: [fixture] });
       continue;
     }
-    let plan;
+    let plan: ReturnType<typeof planScriptCommand>;
     try {
       plan = planScriptCommand(root, skill, testCase.command, allowlist);
     } catch (error) {

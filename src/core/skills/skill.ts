@@ -3,15 +3,7 @@
  * (`readSkillFrontmatter`), plus typed accessors for the fields create-squad uses.
  */
 import fs from 'node:fs';
-import {
-  FRONTMATTER_MAX_BYTES,
-  FrontmatterError,
-  checkedFrontmatterYaml,
-  locateFrontmatter,
-  normalizeNewlines,
-  parseFrontmatterYaml,
-  splitFrontmatter,
-} from './frontmatter.js';
+import { FRONTMATTER_MAX_BYTES, FrontmatterError, checkedFrontmatterYaml, locateFrontmatter, normalizeNewlines, parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
 import { skillFields, type McpServerRequirement } from './skill-fields.js';
 
 export type Frontmatter = Record<string, unknown>;
@@ -89,12 +81,7 @@ export function readSkillFrontmatter(file: string): SkillHead {
         throw new FrontmatterError('frontmatter-unclosed', 'frontmatter is not closed with "---"', file, 1);
       }
       if (total >= READ_LIMIT) {
-        throw new FrontmatterError(
-          'frontmatter-too-large',
-          `frontmatter is not closed within ${FRONTMATTER_MAX_BYTES / 1024} KB`,
-          file,
-          1,
-        );
+        throw new FrontmatterError('frontmatter-too-large', `frontmatter is not closed within ${FRONTMATTER_MAX_BYTES / 1024} KB`, file, 1);
       }
     }
   } finally {

@@ -14,24 +14,10 @@ export const MAX_BODY_LINES = 500;
 export const MAX_BODY_TOKENS = 5000;
 
 /** Fields the Agent Skills standard defines. */
-export const STANDARD_FIELDS = [
-  'name',
-  'description',
-  'license',
-  'compatibility',
-  'metadata',
-  'allowed-tools',
-] as const;
+export const STANDARD_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
 
 /** Platform extensions that are known and allowed without a warning. */
-export const KNOWN_EXTENSION_FIELDS = [
-  'disable-model-invocation',
-  'user-invocable',
-  'context',
-  'agent',
-  'argument-hint',
-  'model',
-] as const;
+export const KNOWN_EXTENSION_FIELDS = ['disable-model-invocation', 'user-invocable', 'context', 'agent', 'argument-hint', 'model'] as const;
 
 /** The squad extension: metadata keys whose values may be structured rather than strings. */
 export const STRUCTURED_METADATA_KEYS = ['mcp-servers'] as const;

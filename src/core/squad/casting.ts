@@ -216,9 +216,7 @@ export function takenNamesFrom(agentFolders: readonly string[], members: readonl
 
 /** Roster rows as cast members, Scribe and human members left out: the names are kept, recorded as `adopted`. */
 export function adoptRoster(roster: readonly RosterMember[]): CastResult[] {
-  return roster
-    .filter((m) => m.name !== SCRIBE_AGENT && !m.human)
-    .map((m) => ({ entry: { name: m.displayName, folder: m.name, role: m.role, universe: null }, event: 'adopted' }));
+  return roster.filter((m) => m.name !== SCRIBE_AGENT && !m.human).map((m) => ({ entry: { name: m.displayName, folder: m.name, role: m.role, universe: null }, event: 'adopted' }));
 }
 
 /**
@@ -291,10 +289,7 @@ export function castingEvent(result: CastResult, at: Date): CastingEvent {
  * A casting file: missing, unreadable as what it should be, or its value plus the raw object
  * (unknown keys kept) and the text it was read from.
  */
-export type CastingRead<T> =
-  | { state: 'missing' }
-  | { state: 'invalid'; reason: string }
-  | { state: 'ok'; value: T; raw: Record<string, unknown>; text: string };
+export type CastingRead<T> = { state: 'missing' } | { state: 'invalid'; reason: string } | { state: 'ok'; value: T; raw: Record<string, unknown>; text: string };
 
 export interface CastingParseOptions {
   /** Also accept the original Squad's shapes (see the top of this file). Default: create-squad's own only. */
@@ -343,14 +338,19 @@ export const registryEntrySchema = lazySchema(() =>
         ),
         folder: v.pipe(
           v.string(ENTRY_FIELD_PROBLEMS.folder),
-          v.check((folder) => folderNameProblem(folder, '"folder"') === undefined, (issue) => folderProblem(issue.input as string)),
+          v.check(
+            (folder) => folderNameProblem(folder, '"folder"') === undefined,
+            (issue) => folderProblem(issue.input as string),
+          ),
         ),
         role: v.optional(v.string(ENTRY_FIELD_PROBLEMS.role), ''),
         universe: v.nullish(v.string(ENTRY_FIELD_PROBLEMS.universe), null),
       },
       (issue) => {
         const key = issue.path?.[issue.path.length - 1]?.key;
-        return typeof key === 'string' && ENTRY_FIELD_PROBLEMS[key] !== undefined ? ENTRY_FIELD_PROBLEMS[key] : `it is ${jsonTypeName(issue.input)}, not {"name", "folder", "role", "universe"}`;
+        return typeof key === 'string' && ENTRY_FIELD_PROBLEMS[key] !== undefined
+          ? ENTRY_FIELD_PROBLEMS[key]
+          : `it is ${jsonTypeName(issue.input)}, not {"name", "folder", "role", "universe"}`;
       },
     ),
   ),
@@ -443,7 +443,9 @@ export function customUniverses(defined: readonly Universe[], members: readonly 
 function definedUniverses(raw: Record<string, unknown>): Universe[] {
   const defined = raw.custom_universes;
   if (!isMapping(defined)) return [];
-  return Object.entries(defined).flatMap(([name, names]) => (name.trim() !== '' && Array.isArray(names) ? [{ name, names: stringList(names).filter((n) => n.trim() !== '') }] : []));
+  return Object.entries(defined).flatMap(([name, names]) =>
+    name.trim() !== '' && Array.isArray(names) ? [{ name, names: stringList(names).filter((n) => n.trim() !== '') }] : [],
+  );
 }
 
 /**
@@ -452,7 +454,12 @@ function definedUniverses(raw: Record<string, unknown>): Universe[] {
  * else the default; the allow-list's known universes, then every other universe, as overflow.
  * Undefined when `raw` has no allow-list.
  */
-export function legacyPolicy(raw: Record<string, unknown>, members: readonly CastEntry[] = [], catalogUniverses: readonly Universe[] = universes(), used: readonly string[] = []): CastingPolicy | undefined {
+export function legacyPolicy(
+  raw: Record<string, unknown>,
+  members: readonly CastEntry[] = [],
+  catalogUniverses: readonly Universe[] = universes(),
+  used: readonly string[] = [],
+): CastingPolicy | undefined {
   if (!Array.isArray(raw.allowlist_universes)) return undefined;
   const custom = customUniverses(definedUniverses(raw), members, catalogUniverses);
   const recorded = usedUniverse(members, used);
@@ -528,8 +535,6 @@ export function parseHistory(text: string, options: CastingParseOptions = {}): C
   // Events are a log: they are kept as they are, never interpreted beyond their count.
   return { state: 'ok', raw, text, value: { schema: CASTING_SCHEMA, events: (Array.isArray(raw.events) ? raw.events : []) as CastingEvent[] } };
 }
-
-
 
 export interface CastingState {
   policy: CastingRead<CastingPolicy>;

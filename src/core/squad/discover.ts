@@ -24,13 +24,7 @@ import { compareCodePoints } from '../base/util.js';
 import { isConvertedLocation } from './original/skill-migration.js';
 import { convertOriginalSkill } from './original/skills.js';
 import { builtinSkillsIn, installedBuiltinSkillDirs } from './owned.js';
-import {
-  NATIVE_SKILL_DIRS,
-  SKILL_FILE,
-  agentSkillsDir,
-  resolveIn,
-  squadPaths,
-} from '../base/paths.js';
+import { NATIVE_SKILL_DIRS, SKILL_FILE, agentSkillsDir, resolveIn, squadPaths } from '../base/paths.js';
 import type { McpServerRequirement } from '../skills/skill-fields.js';
 
 export type SkillScope = 'builtin' | 'team' | 'agent';
@@ -103,9 +97,7 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   builtin.sort((a, b) => compareCodePoints(a.dirName, b.dirName));
 
   const agents = agent === undefined ? listAgentSkillOwners(root) : [agent];
-  const agentSkills = agents.flatMap((name) =>
-    scanSkillFolder(root, agentSkillsDir(name), warnings).map((s) => toSkill(s, 'agent', name)),
-  );
+  const agentSkills = agents.flatMap((name) => scanSkillFolder(root, agentSkillsDir(name), warnings).map((s) => toSkill(s, 'agent', name)));
 
   // Scopes in precedence order: a skill overrides the one of the same name from a lower scope that
   // its agent sees (built-in and team skills are seen by every agent; an agent skill only by its own).
@@ -151,9 +143,7 @@ function originalStyleHint(skill: DiscoveredSkill): string {
 
 /** Agents that have a skills folder, sorted. */
 function listAgentSkillOwners(root: string): string[] {
-  return readDirNames(resolveIn(root, squadPaths.agents)).filter(
-    (name) => isValidName(name) && isDirectory(resolveIn(root, agentSkillsDir(name))),
-  );
+  return readDirNames(resolveIn(root, squadPaths.agents)).filter((name) => isValidName(name) && isDirectory(resolveIn(root, agentSkillsDir(name))));
 }
 
 interface ScannedSkill {

@@ -40,16 +40,7 @@ import { SCRIBE_AGENT, agentDir, squadPaths } from '../base/paths.js';
 import { checkRoles, roleAliasNote } from './roles.js';
 import { hasWord, quoted } from '../base/util.js';
 import { insertRosterRecords, parseRoster, requireSquad, type RosterMember } from './roster.js';
-import {
-  SCRIBE_MEMBER,
-  isRoutingHeader,
-  parseProjectContext,
-  renderMemberFiles,
-  renderMemberRows,
-  writePlannedFiles,
-  type PlannedFile,
-  type ScaffoldMember,
-} from './scaffold.js';
+import { SCRIBE_MEMBER, isRoutingHeader, parseProjectContext, renderMemberFiles, renderMemberRows, writePlannedFiles, type PlannedFile, type ScaffoldMember } from './scaffold.js';
 
 export interface HireOptions {
   role: string;
@@ -88,7 +79,13 @@ function readableCasting<T>(read: CastingRead<T>, relPath: string): Extract<Cast
  * name, when one is given). A retired member (named in team.md's Alumni list) or a renamed one (not
  * the last entry) is never taken for one.
  */
-function interruptedHire(registry: { members: CastEntry[]; legacy: string[] }, roster: RosterMember[], teamText: string, role: string, name: string | undefined): CastEntry | undefined {
+function interruptedHire(
+  registry: { members: CastEntry[]; legacy: string[] },
+  roster: RosterMember[],
+  teamText: string,
+  role: string,
+  name: string | undefined,
+): CastEntry | undefined {
   const last = registry.members.at(-1);
   if (!last || last.folder === SCRIBE_AGENT || registry.legacy.includes(last.folder)) return undefined;
   if (roster.some((m) => m.name === last.folder) || hasWord(teamText, last.name)) return undefined;
@@ -197,7 +194,11 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
   // The registry adopts the roster's members when it does not exist yet, so it stays complete.
   const adopted = registryRead ? [] : adoptRoster(roster);
   const joined = pending ? [] : [...adopted, result];
-  const registryText = appendCasting(registryRead?.raw, 'members', joined.map((r) => r.entry));
+  const registryText = appendCasting(
+    registryRead?.raw,
+    'members',
+    joined.map((r) => r.entry),
+  );
   if (!registryRead) create(squadPaths.castingRegistry, registryText);
   else if (joined.length > 0) rewrite(squadPaths.castingRegistry, registryRead.text, registryText);
   const recorded = (historyRead?.value.events ?? []).some((e: Partial<CastingEvent>) => e?.folder === member.folder);

@@ -21,10 +21,7 @@ export interface Manifest {
   files: Record<string, string>;
 }
 
-export type ManifestRead =
-  | { state: 'missing' }
-  | { state: 'invalid'; reason: string }
-  | { state: 'ok'; manifest: Manifest };
+export type ManifestRead = { state: 'missing' } | { state: 'invalid'; reason: string } | { state: 'ok'; manifest: Manifest };
 
 export function parseManifest(text: string): ManifestRead {
   let value: unknown;
@@ -56,8 +53,6 @@ export function readManifest(root: string): ManifestRead {
 
 /** Stable serialization: sorted paths, two-space indent, trailing newline. */
 export function serializeManifest(manifest: Manifest): string {
-  const files = Object.fromEntries(
-    Object.entries(manifest.files).sort(([a], [b]) => compareCodePoints(a, b)),
-  );
+  const files = Object.fromEntries(Object.entries(manifest.files).sort(([a], [b]) => compareCodePoints(a, b)));
   return `${JSON.stringify({ schema: MANIFEST_SCHEMA, version: manifest.version, files }, null, 2)}\n`;
 }

@@ -107,7 +107,9 @@ function insertProperty(text: string, path: string[], value: unknown, depth: num
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const unit = indentUnit(text);
   const at = (level: number) => unit.repeat(level);
-  const rendered = `${JSON.stringify(name)}: ${JSON.stringify(inserted, null, unit).split('\n').join(`${eol}${at(depth)}`)}`;
+  const rendered = `${JSON.stringify(name)}: ${JSON.stringify(inserted, null, unit)
+    .split('\n')
+    .join(`${eol}${at(depth)}`)}`;
   const rest = text.slice(edit.offset);
   const closesOnSameLine = /^[ \t]*\}/.test(rest);
   return `${text.slice(0, edit.offset)}${comma}${eol}${at(depth)}${rendered}${closesOnSameLine ? `${eol}${at(depth - 1)}` : ''}${rest}`;
@@ -139,18 +141,30 @@ function planFile(root: string, host: McpHostId, version: string, writes: McpReg
   const document: unknown = jsonc().parse(source, errors, { allowTrailingComma: true, disallowComments: false });
   const manual = `add the "${MCP_SERVER_NAME}" entry yourself (docs/commands.md, "Registering the server")`;
   if (errors.length > 0 || !isMapping(document)) {
-    refuse(relPath, errors.length > 0 ? `it is not valid JSON (at character ${errors[0]!.offset + 1})` : `its top level is ${jsonTypeName(document)}, not an object`, `fix the file, then run init --mcp again; or ${manual}`);
+    refuse(
+      relPath,
+      errors.length > 0 ? `it is not valid JSON (at character ${errors[0]!.offset + 1})` : `its top level is ${jsonTypeName(document)}, not an object`,
+      `fix the file, then run init --mcp again; or ${manual}`,
+    );
   }
   if (!file.jsonc) {
     try {
       JSON.parse(text);
     } catch {
-      refuse(relPath, `it has comments, trailing commas or a byte-order mark, and ${hostName} reads only plain JSON`, `make it plain JSON (${hostName} skips the file as it is), then run init --mcp again`);
+      refuse(
+        relPath,
+        `it has comments, trailing commas or a byte-order mark, and ${hostName} reads only plain JSON`,
+        `make it plain JSON (${hostName} skips the file as it is), then run init --mcp again`,
+      );
     }
   }
   const servers = document[file.key];
   if (servers === undefined && file.bare && Object.keys(document).length > 0) {
-    refuse(relPath, `its servers are at the top level, without "${file.key}"`, `move them under "${file.key}" (adding the key would hide them), then run init --mcp again; or ${manual}`);
+    refuse(
+      relPath,
+      `its servers are at the top level, without "${file.key}"`,
+      `move them under "${file.key}" (adding the key would hide them), then run init --mcp again; or ${manual}`,
+    );
   }
   if (servers !== undefined && !isMapping(servers)) refuse(relPath, `"${file.key}" is ${jsonTypeName(servers)}, not an object`, `fix "${file.key}", then run init --mcp again`);
   const existing = Object.entries(servers ?? {});
@@ -192,8 +206,22 @@ export function planMcpRegistration(root: string, hosts: readonly McpHostId[], v
 
 /** Host ids from `--mcp` ("vscode,copilot-cli", "all"); a usage error names the valid ones. */
 export function parseMcpHosts(given: string | true): McpHostId[] {
-  const words = given === true ? ['all'] : given.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
-  const aliases: Record<string, McpHostId[]> = { all: [...MCP_HOST_IDS], vscode: ['vscode'], 'vs-code': ['vscode'], cli: ['copilot-cli'], 'copilot-cli': ['copilot-cli'], cloud: ['cloud-agent'], 'cloud-agent': ['cloud-agent'] };
+  const words =
+    given === true
+      ? ['all']
+      : given
+          .split(',')
+          .map((w) => w.trim().toLowerCase())
+          .filter(Boolean);
+  const aliases: Record<string, McpHostId[]> = {
+    all: [...MCP_HOST_IDS],
+    vscode: ['vscode'],
+    'vs-code': ['vscode'],
+    cli: ['copilot-cli'],
+    'copilot-cli': ['copilot-cli'],
+    cloud: ['cloud-agent'],
+    'cloud-agent': ['cloud-agent'],
+  };
   const hosts = new Set<McpHostId>();
   for (const word of words.length === 0 ? ['all'] : words) {
     const ids = aliases[word];
@@ -216,7 +244,9 @@ export function applyMcpRegistration(root: string, plan: McpRegistrationPlan): v
       continue;
     }
     if (readTextIfExists(resolveInside(root, write.path), 1024 * 1024) !== write.base) {
-      throw new SquadError('CONFLICT', `${write.path} changed while init was running; it was left as it is`, { hint: 'run init --mcp again: it starts from the file as it is now' });
+      throw new SquadError('CONFLICT', `${write.path} changed while init was running; it was left as it is`, {
+        hint: 'run init --mcp again: it starts from the file as it is now',
+      });
     }
     writeFileAtomic(root, write.path, write.content);
   }

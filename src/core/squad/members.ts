@@ -292,9 +292,7 @@ export function registryMembers(root: string): CastEntry[] {
 // ---------------------------------------------------------------- planned steps
 
 /** One write of a member command: a file written (created, or replaced while it holds `base`), or a move. */
-export type MemberStep =
-  | { kind: 'write'; path: string; content: string; base?: string }
-  | { kind: 'move'; from: string; to: string };
+export type MemberStep = { kind: 'write'; path: string; content: string; base?: string } | { kind: 'move'; from: string; to: string };
 
 /** The date written into alumni lines and histories (YYYY-MM-DD, UTC). */
 export function isoDate(now: Date): string {

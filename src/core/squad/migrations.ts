@@ -157,7 +157,9 @@ export function planBuiltinSkillMoves(root: string): MigrationPlan {
       continue; // not there: upgrade installs it in .github/skills/
     }
     if (!stat.isDirectory()) {
-      notes.push(`${from} stays where it is: it is not a folder (${stat.isSymbolicLink() ? 'a symlink' : 'a file'}); replace it with the real folder, then run "create-squad upgrade" again`);
+      notes.push(
+        `${from} stays where it is: it is not a folder (${stat.isSymbolicLink() ? 'a symlink' : 'a file'}); replace it with the real folder, then run "create-squad upgrade" again`,
+      );
       continue;
     }
     const taken = NATIVE_SKILL_DIRS.map((dir) => `${dir}/${name}`).find((dir) => existsInside(root, dir));

@@ -42,7 +42,6 @@ import { readManifest } from './manifest.js';
 import { listTree, modeFor } from '../fs/tree.js';
 import { packageVersion } from '../fs/version.js';
 
-
 export type OwnedKind = 'coordinator' | 'template' | 'builtin-skill';
 
 export interface OwnedFile {
@@ -111,7 +110,10 @@ export function installedBuiltinSkillDirs(root: string): Map<string, string> {
   const manifest = readManifest(root);
   if (manifest.state === 'ok') {
     for (const file of Object.keys(manifest.manifest.files)) {
-      for (const [dir, native] of [[squadPaths.aiTeamSkills, false], [TEAM_SKILLS_DIR, true]] as const) {
+      for (const [dir, native] of [
+        [squadPaths.aiTeamSkills, false],
+        [TEAM_SKILLS_DIR, true],
+      ] as const) {
         if (!file.startsWith(`${dir}/`)) continue;
         const name = file.slice(dir.length + 1).split('/')[0]!;
         names.add(name);

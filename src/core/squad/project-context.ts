@@ -165,7 +165,16 @@ const DETECTORS: Detector[] = [
   { file: 'build.gradle', detect: (text) => [/kotlin/i.test(text) ? 'Kotlin' : 'Java', 'Gradle', ...mentions(text, [[/spring/, 'Spring Boot']])] },
   { file: /\.(?:csproj|fsproj|sln)$/i, detect: () => ['C#', '.NET'] },
   { file: 'Gemfile', detect: (text) => ['Ruby', ...mentions(text, [[/['"]rails['"]/, 'Rails']])] },
-  { file: 'composer.json', detect: (text) => ['PHP', ...mentions(text, [[/laravel\/framework/, 'Laravel'], [/symfony\//, 'Symfony']])] },
+  {
+    file: 'composer.json',
+    detect: (text) => [
+      'PHP',
+      ...mentions(text, [
+        [/laravel\/framework/, 'Laravel'],
+        [/symfony\//, 'Symfony'],
+      ]),
+    ],
+  },
   { file: 'mix.exs', detect: (text) => ['Elixir', ...mentions(text, [[/:phoenix\b/, 'Phoenix']])] },
   { file: 'pubspec.yaml', detect: (text) => ['Dart', ...mentions(text, [[/^\s*flutter:/m, 'Flutter']])] },
   { file: 'Package.swift', detect: () => ['Swift'] },

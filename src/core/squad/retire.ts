@@ -68,7 +68,10 @@ function ref(member: RosterMember): MemberRef {
 
 function unknownMember(wanted: string, roster: readonly RosterMember[], what = 'member'): SquadError {
   const names = roster.filter((m) => m.name !== SCRIBE_AGENT).map((m) => m.name);
-  const near = didYouMean(wanted, roster.filter((m) => m.name !== SCRIBE_AGENT).flatMap((m) => [m.name, m.displayName]));
+  const near = didYouMean(
+    wanted,
+    roster.filter((m) => m.name !== SCRIBE_AGENT).flatMap((m) => [m.name, m.displayName]),
+  );
   return new SquadError('UNKNOWN_AGENT', `no ${what} named "${wanted}" in this squad${near}`, {
     hint: names.length ? `members: ${names.join(', ')} (see "create-squad members")` : 'the squad has no members; add one with "create-squad hire <role>"',
   });
@@ -239,7 +242,9 @@ export async function planRehire(root: string, wanted: string, now = new Date())
   const rosterRows = record?.roster?.rows.map((row) => row.record) ?? preset.roster;
   const withRow = insertTableRecords(teamText, isRosterHeader, rosterRows, staysLastInRoster);
   if (withRow === undefined) requireRosterTable(teamText, 'rehire');
-  const named = alumniLines(withRow!).filter((line) => nameKey(line.name) === nameKey(alumnus.name)).map((line) => line.index);
+  const named = alumniLines(withRow!)
+    .filter((line) => nameKey(line.name) === nameKey(alumnus.name))
+    .map((line) => line.index);
   steps.push({ kind: 'write', path: squadPaths.team, content: removeAlumniLines(withRow!, named), base: teamText });
   if (recordText !== undefined) {
     const atRest = retirementRecordPath(folder, false);

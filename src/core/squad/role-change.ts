@@ -113,9 +113,17 @@ export async function planRoleChange(root: string, wanted: string, typed: string
   const roster = parseRoster(teamText);
   const member = roster.find((m) => isNamed(m, wanted));
   if (!member) {
-    const near = didYouMean(wanted, roster.filter((m) => m.name !== SCRIBE_AGENT).flatMap((m) => [m.name, m.displayName]));
+    const near = didYouMean(
+      wanted,
+      roster.filter((m) => m.name !== SCRIBE_AGENT).flatMap((m) => [m.name, m.displayName]),
+    );
     throw new SquadError('UNKNOWN_AGENT', `no member named "${wanted}" in this squad${near}`, {
-      hint: `members: ${roster.filter((m) => m.name !== SCRIBE_AGENT).map((m) => m.name).join(', ') || '(none)'} (see "create-squad members")`,
+      hint: `members: ${
+        roster
+          .filter((m) => m.name !== SCRIBE_AGENT)
+          .map((m) => m.name)
+          .join(', ') || '(none)'
+      } (see "create-squad members")`,
     });
   }
   if (member.name === SCRIBE_AGENT) throw new SquadError('INVALID_INPUT', `${member.displayName}'s role is fixed`, { hint: 'change the role of a cast member' });
@@ -131,7 +139,8 @@ export async function planRoleChange(root: string, wanted: string, typed: string
   if (!member.noCharter) steps.push(...historyStep(root, member.name, member.role, role, now));
 
   const routingText = readStateText(root, squadPaths.routing);
-  const routing = routingText === undefined ? undefined : editTableRows(routingText, isRoutingHeader, (row) => (routesTo(row, member) ? reroledRow(row, member.role, role) : undefined));
+  const routing =
+    routingText === undefined ? undefined : editTableRows(routingText, isRoutingHeader, (row) => (routesTo(row, member) ? reroledRow(row, member.role, role) : undefined));
   if (routing && routing.changed.length > 0) steps.push({ kind: 'write', path: squadPaths.routing, content: routing.text, base: routingText! });
 
   const table = requireRosterTable(teamText, 'role');

@@ -236,9 +236,13 @@ export function hasOriginalSquadDir(root: string): boolean {
  * every command says what to do (upgrade moves it), never to run init (a second, empty team).
  */
 export function originalSquadDirError(root: string): SquadError {
-  return new SquadError('NO_SQUAD', `the squad in ${root} is in ${ORIGINAL_SQUAD_DIR}/, where the original Squad (v0.5 and later) keeps it; create-squad reads a squad in ${AI_TEAM_DIR}/`, {
-    hint: `run "npx create-squad upgrade" to move it to ${AI_TEAM_DIR}/ (--dry-run shows how; every file the team wrote is kept, and the ones it changes are backed up); do not run init, which would start a second, empty team`,
-  });
+  return new SquadError(
+    'NO_SQUAD',
+    `the squad in ${root} is in ${ORIGINAL_SQUAD_DIR}/, where the original Squad (v0.5 and later) keeps it; create-squad reads a squad in ${AI_TEAM_DIR}/`,
+    {
+      hint: `run "npx create-squad upgrade" to move it to ${AI_TEAM_DIR}/ (--dry-run shows how; every file the team wrote is kept, and the ones it changes are backed up); do not run init, which would start a second, empty team`,
+    },
+  );
 }
 
 /** Throw the standard "no squad here" error unless `root` has a `.ai-team/` folder. */
@@ -313,11 +317,11 @@ export function requireAgent(root: string, wanted: string): Agent {
     });
   }
   const known = agents.map((agent) => agent.name);
-  const near = didYouMean(wanted, agents.flatMap((agent) => [agent.name, agent.displayName]));
+  const near = didYouMean(
+    wanted,
+    agents.flatMap((agent) => [agent.name, agent.displayName]),
+  );
   throw new SquadError('UNKNOWN_AGENT', `no agent named "${wanted}" in this squad${near}`, {
-    hint: known.length
-      ? `agents: ${known.join(', ')}`
-      : `the squad has no members yet; add one with "create-squad hire <role>"`,
+    hint: known.length ? `agents: ${known.join(', ')}` : `the squad has no members yet; add one with "create-squad hire <role>"`,
   });
 }
-

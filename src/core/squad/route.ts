@@ -9,14 +9,7 @@ import { discoverSkills, type DiscoveredSkill } from './discover.js';
 import { charterPath, SCRIBE_AGENT } from '../base/paths.js';
 import { findRolePreset } from './roles.js';
 import { listAgents, requireSquad, type Agent } from './roster.js';
-import {
-  activatedSkills,
-  rankSkills,
-  skillConfidence,
-  skillFields,
-  type SkillConfidence,
-  type SkillMatch,
-} from './skill-rank.js';
+import { activatedSkills, rankSkills, skillConfidence, skillFields, type SkillConfidence, type SkillMatch } from './skill-rank.js';
 import type { SpawnMode } from '../base/spawn-modes.js';
 import { rankDocuments, type TextDocument } from '../base/text-match.js';
 import { escapeRegExp, hasWord } from '../base/util.js';
@@ -110,9 +103,7 @@ function startsSentence(text: string, index: number): boolean {
  * ("data", "worf") is left out: in a task it reads as the word.
  */
 export function otherMemberNames(agents: readonly Agent[], self: string): string[] {
-  return agents
-    .filter((a) => a.name !== self)
-    .flatMap((a) => [...(a.inRoster ? [a.displayName] : []), ...(/[\d-]/.test(a.name) ? [a.name] : [])]);
+  return agents.filter((a) => a.name !== self).flatMap((a) => [...(a.inRoster ? [a.displayName] : []), ...(/[\d-]/.test(a.name) ? [a.name] : [])]);
 }
 
 /** Skills a prompt may show or activate: valid ones the model may invoke. */
@@ -226,9 +217,7 @@ export function routeTask(root: string, task: string): RouteSuggestion {
   const top = ranking.find((r) => r.agent === chosen.name)!;
   const why = matched
     ? `${chosen.displayName} matched ${describeMatches(top.matches)}`
-    : `no member's role, charter or skills match the task, so it goes to ${chosen.displayName}${
-        isLead(chosen) ? ' (the lead) to triage' : ''
-      }`;
+    : `no member's role, charter or skills match the task, so it goes to ${chosen.displayName}${isLead(chosen) ? ' (the lead) to triage' : ''}`;
   const modeWhy = broad
     ? `standard mode because ${broad.reason}`
     : !matched

@@ -80,12 +80,7 @@ export const GITATTRIBUTES_TEMPLATE = 'init/gitattributes.hbs';
 export const GITIGNORE_TEMPLATE = 'init/gitignore.hbs';
 
 /** Append-only state files: merged by union in git, so parallel branches never conflict. */
-export const UNION_MERGE_PATTERNS = [
-  squadPaths.decisions,
-  historyPath('*'),
-  `${squadPaths.log}/**`,
-  `${squadPaths.orchestrationLog}/**`,
-] as const;
+export const UNION_MERGE_PATTERNS = [squadPaths.decisions, historyPath('*'), `${squadPaths.log}/**`, `${squadPaths.orchestrationLog}/**`] as const;
 
 /** Empty folders the squad needs, kept in git by an empty `.gitkeep`. */
 export const KEEP_FOLDERS = [squadPaths.decisionsInbox, squadPaths.log, squadPaths.orchestrationLog] as const;
@@ -489,7 +484,14 @@ export async function decideScaffold(state: ScaffoldState, options: ScaffoldOpti
   // Casting files first: once the registry exists, a re-run (after a crash) keeps these names.
   add(squadPaths.castingPolicy, serializePolicy(policy));
   add(squadPaths.castingRegistry, appendCasting(undefined, 'members', cast));
-  add(squadPaths.castingHistory, appendCasting(undefined, 'events', results.map((result) => castingEvent(result, now))));
+  add(
+    squadPaths.castingHistory,
+    appendCasting(
+      undefined,
+      'events',
+      results.map((result) => castingEvent(result, now)),
+    ),
+  );
 
   // A roster row whose Charter cell says "—" is a member without files, on purpose.
   const withoutFiles = new Set(roster?.filter((m) => m.noCharter).map((m) => m.name));

@@ -11,7 +11,18 @@ import { closestMatch } from '../base/edit-distance.js';
 import { SquadError, usageError } from '../base/errors.js';
 import { existsInside, moveInside, readDirNames } from '../fs/fs-safe.js';
 import { installedBuiltinSkillDirs } from './owned.js';
-import { NATIVE_SKILL_DIRS, TEAM_SKILLS_DIR, agentSkillDir, agentSkillsDir, backupPathFor, folderTimestamp, isBuiltinSkillName, nativeTeamSkillDir, resolveIn, aiTeamSkillDir } from '../base/paths.js';
+import {
+  NATIVE_SKILL_DIRS,
+  TEAM_SKILLS_DIR,
+  agentSkillDir,
+  agentSkillsDir,
+  backupPathFor,
+  folderTimestamp,
+  isBuiltinSkillName,
+  nativeTeamSkillDir,
+  resolveIn,
+  aiTeamSkillDir,
+} from '../base/paths.js';
 import { listAgents, requireAgent, requireSquad } from './roster.js';
 import { quoted } from '../base/util.js';
 
@@ -42,7 +53,9 @@ function teamSkill(root: string, name: string, command: string): InstalledSkill 
       hint: 'built-in skills are not removed or updated one by one; "create-squad upgrade" keeps them current',
     });
   }
-  const elsewhere = NATIVE_SKILL_DIRS.filter((dir) => dir !== TEAM_SKILLS_DIR).map((dir) => `${dir}/${name}`).find((dir) => existsInside(root, dir));
+  const elsewhere = NATIVE_SKILL_DIRS.filter((dir) => dir !== TEAM_SKILLS_DIR)
+    .map((dir) => `${dir}/${name}`)
+    .find((dir) => existsInside(root, dir));
   if (elsewhere) {
     throw new SquadError('INVALID_INPUT', `${elsewhere} is kept for other tools: create-squad reads it and never writes there`, {
       hint: `change it there yourself${command === 'remove' ? ' (move it out of that folder to take it away)' : ''}`,

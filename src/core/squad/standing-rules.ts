@@ -74,16 +74,23 @@ export function classifyInstruction(instruction: string, forced?: InstructionKin
 
 /** Words that carry no content on their own: an instruction made only of these says nothing. */
 const EMPTY_WORDS = new Set(
-  ('a an the and or but of to for in on at by with from into as is are be it this that we our us you your they i me my ' +
+  (
+    'a an the and or but of to for in on at by with from into as is are be it this that we our us you your they i me my ' +
     'should must shall will would can could may might do does don dont t s not no never always ever please ok okay yes ' +
-    'use make sure just only also so then thing things stuff something anything everything it that this').split(' '),
+    'use make sure just only also so then thing things stuff something anything everything it that this'
+  ).split(' '),
 );
 
 /** Why an instruction carries no content (stop words, punctuation, "Don't"), or undefined when it does. */
 export function instructionContentProblem(instruction: string): string | undefined {
   const trimmed = instruction.trim();
   if (!trimmed) return 'the instruction is empty';
-  const words = trimmed.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = trimmed
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
   if (words.length === 0) return `the instruction "${oneLine(trimmed)}" has no words`;
   if (words.every((word) => EMPTY_WORDS.has(word))) return `the instruction "${oneLine(trimmed)}" says nothing to follow`;
   return undefined;
@@ -108,7 +115,11 @@ export function ruleText(instruction: string): string {
 
 /** How two rules are compared: case, spacing and final punctuation do not count. */
 function ruleKey(rule: string): string {
-  return rule.toLowerCase().replace(/\s+/g, ' ').replace(/[.!?\s]+$/, '').trim();
+  return rule
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[.!?\s]+$/, '')
+    .trim();
 }
 
 /** The bullets of the `## Standing rules` section of `text` (none when it has no such section). */
@@ -129,7 +140,7 @@ const MEMBER_SECTION_INTRO = 'Rules the user taught me. They hold in every task,
 const TEAM_FILE_HEADER =
   '# Team standing rules\n\n' +
   'Rules the user taught the whole team (`create-squad teach --team`). Every member follows them in every task,\n' +
-  'without being reminded. Add or remove lines by hand as you like; a member\'s own rules are in its charter.\n';
+  "without being reminded. Add or remove lines by hand as you like; a member's own rules are in its charter.\n";
 
 /**
  * `text` with `rule` added as the last bullet of its rules section (made at the end when there is

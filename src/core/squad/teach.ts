@@ -25,11 +25,12 @@ export const TAUGHT_DESCRIPTION_TEMPLATE = 'teach/description.hbs';
 
 /** Words that carry no topic; left out when a name is derived from the instruction. */
 const FILLER_WORDS = new Set(
-  ('a an the and or but of to for in on at by with from into as is are be been was were it its this that these those ' +
+  (
+    'a an the and or but of to for in on at by with from into as is are be been was were it its this that these those ' +
     'we our us you your they their he she his her i me my should must shall will would can could may might ' +
     'always use uses using used know knows knowing remember please make sure do does prefer prefers when whenever ' +
-    'every all any each so then than also just only about team everyone agent agents follow follows following don dont t')
-    .split(' '),
+    'every all any each so then than also just only about team everyone agent agents follow follows following don dont t'
+  ).split(' '),
 );
 
 const MAX_DERIVED_WORDS = 4;
@@ -167,7 +168,15 @@ export async function planTeach(root: string, options: TeachOptions): Promise<Te
 
 /** A taught skill as the members' agents see it. */
 function taughtSkill(agent: string | undefined, skill: TaughtSkill, path: string): PendingSkill {
-  return { ...(agent === undefined ? {} : { agent }), dirName: skill.name, name: skill.name, description: skill.description, location: path, mcpServers: [], disableModelInvocation: false };
+  return {
+    ...(agent === undefined ? {} : { agent }),
+    dirName: skill.name,
+    name: skill.name,
+    description: skill.description,
+    location: path,
+    mcpServers: [],
+    disableModelInvocation: false,
+  };
 }
 
 /**

@@ -58,25 +58,8 @@ import { isFile, moveInside, readBytesIfExists, readTextIfExists, sha256, writeF
 import { blockedReason } from '../fs/obstacles.js';
 import { MANIFEST_SCHEMA, readManifest, serializeManifest, type Manifest } from './manifest.js';
 import { migrationsUpTo, type Migration } from './migrations.js';
-import {
-  countLearnedSkills,
-  installedBuiltinSkillDirs,
-  isShippedContent,
-  matchesRecordedHash,
-  shippedOwnedFiles,
-  type OwnedFile,
-} from './owned.js';
-import {
-  NATIVE_SKILL_DIRS,
-  SKILL_FILE,
-  TEAM_SKILLS_DIR,
-  backupDir,
-  backupPathFor,
-  folderTimestamp,
-  resolveIn,
-  squadPaths,
-  aiTeamSkillDir,
-} from '../base/paths.js';
+import { countLearnedSkills, installedBuiltinSkillDirs, isShippedContent, matchesRecordedHash, shippedOwnedFiles, type OwnedFile } from './owned.js';
+import { NATIVE_SKILL_DIRS, SKILL_FILE, TEAM_SKILLS_DIR, backupDir, backupPathFor, folderTimestamp, resolveIn, squadPaths, aiTeamSkillDir } from '../base/paths.js';
 import { parseSkill } from '../skills/skill.js';
 import { skillFields } from '../skills/skill-fields.js';
 import { compareCodePoints } from '../base/util.js';

@@ -20,17 +20,35 @@ function checkActive(state: DoctorState, profiles: ProfilesRead): Finding[] {
     const who = `${member.displayName}${member.role ? ` (${member.role})` : ''}`;
     const obstacle = factsAt(state, relPath).writeObstacle;
     if (obstacle !== undefined) {
-      findings.push({ severity: 'warning', code: 'copilot-agent-blocked', path: relPath, message: `${who}'s Copilot agent cannot be written: ${obstacle}`, fix: obstacleFix(obstacle) });
+      findings.push({
+        severity: 'warning',
+        code: 'copilot-agent-blocked',
+        path: relPath,
+        message: `${who}'s Copilot agent cannot be written: ${obstacle}`,
+        fix: obstacleFix(obstacle),
+      });
       continue;
     }
     const text = profiles.texts.get(relPath);
     if (text === undefined) {
-      findings.push({ severity: 'warning', code: 'copilot-agent-missing', path: relPath, message: `${who} has no Copilot agent (${relPath}): the coordinator can only paste a prompt for them`, fix: PROFILE_SYNC_FIX });
+      findings.push({
+        severity: 'warning',
+        code: 'copilot-agent-missing',
+        path: relPath,
+        message: `${who} has no Copilot agent (${relPath}): the coordinator can only paste a prompt for them`,
+        fix: PROFILE_SYNC_FIX,
+      });
       continue;
     }
     const dropped = runtimeDropReason(text, relPath);
     if (dropped !== undefined) {
-      findings.push({ severity: 'error', code: 'copilot-agent-dropped', path: relPath, message: `Copilot ignores ${relPath}: ${dropped}`, fix: `${PROFILE_SYNC_FIX} (your version is backed up first)` });
+      findings.push({
+        severity: 'error',
+        code: 'copilot-agent-dropped',
+        path: relPath,
+        message: `Copilot ignores ${relPath}: ${dropped}`,
+        fix: `${PROFILE_SYNC_FIX} (your version is backed up first)`,
+      });
       continue;
     }
     const stamp = readProfileStamp(text);

@@ -59,7 +59,13 @@ export function checkLayout(state: DoctorState): Finding[] {
     const facts = factsAt(state, entry.path);
     if ((entry.kind === 'file' ? isFileFact : isFolderFact)(facts)) continue;
     if (facts.kind === 'missing') {
-      findings.push({ severity: entry.severity, code: 'layout-missing', path: entry.path, message: `${entry.path}${entry.kind === 'folder' ? '/' : ''} is missing`, fix: RECREATE_FIX });
+      findings.push({
+        severity: entry.severity,
+        code: 'layout-missing',
+        path: entry.path,
+        message: `${entry.path}${entry.kind === 'folder' ? '/' : ''} is missing`,
+        fix: RECREATE_FIX,
+      });
       continue;
     }
     const standing = whatStands(facts);

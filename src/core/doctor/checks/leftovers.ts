@@ -7,7 +7,13 @@ import type { Finding } from '../catalog.js';
 import type { DoctorState } from '../read.js';
 
 function tempFile(rel: string): Finding {
-  return { severity: 'warning', code: 'temp-file-leftover', path: rel, message: `${rel} is a temporary file left by an interrupted write`, fix: `delete ${rel}; the file it was written for is intact` };
+  return {
+    severity: 'warning',
+    code: 'temp-file-leftover',
+    path: rel,
+    message: `${rel} is a temporary file left by an interrupted write`,
+    fix: `delete ${rel}; the file it was written for is intact`,
+  };
 }
 
 function isSkillStaging(entry: FolderEntry): boolean {
@@ -34,7 +40,13 @@ export function checkLeftovers(state: DoctorState): Finding[] {
   }
   const visit = (rel: string, entry: FolderEntry) => {
     if (isSkillStaging(entry)) {
-      findings.push({ severity: 'warning', code: 'skill-staging-leftover', path: rel, message: `${rel}/ is left over from an interrupted "skills add"`, fix: `delete ${rel}/ and run "create-squad skills add" again` });
+      findings.push({
+        severity: 'warning',
+        code: 'skill-staging-leftover',
+        path: rel,
+        message: `${rel}/ is left over from an interrupted "skills add"`,
+        fix: `delete ${rel}/ and run "create-squad skills add" again`,
+      });
     } else if (entry.file && TEMP_FILE_PATTERN.test(entry.name)) {
       findings.push(tempFile(rel));
     }
@@ -57,7 +69,15 @@ export function checkLock(state: DoctorState): Finding[] {
   const { owner, stale } = state.lock;
   const who = owner ? ` (pid ${owner.pid}, ${owner.command})` : '';
   if (stale) {
-    return [{ severity: 'warning', code: 'stale-lock', path: LOCK_FILE, message: `${LOCK_FILE} was left by a create-squad that did not finish${who}`, fix: 'run the interrupted command again: it takes the lock over and finishes the job' }];
+    return [
+      {
+        severity: 'warning',
+        code: 'stale-lock',
+        path: LOCK_FILE,
+        message: `${LOCK_FILE} was left by a create-squad that did not finish${who}`,
+        fix: 'run the interrupted command again: it takes the lock over and finishes the job',
+      },
+    ];
   }
   return [
     {

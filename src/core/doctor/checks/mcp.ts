@@ -25,14 +25,23 @@ function skillsWithServers(state: DoctorState) {
 export function declaredServerCount(state: DoctorState): number {
   const detection = state.mcp.detection;
   if (detection === undefined) return 0;
-  const rows = collectMcpRequirements(skillsWithServers(state).map((s) => ({ name: s.dirName, mcpServers: s.mcpServers })), detection);
+  const rows = collectMcpRequirements(
+    skillsWithServers(state).map((s) => ({ name: s.dirName, mcpServers: s.mcpServers })),
+    detection,
+  );
   return new Set(rows.map((r) => mcpServerKey(r.server))).size;
 }
 
 export function checkMcp(state: DoctorState): Finding[] {
   const findings: Finding[] = [];
   for (const unread of state.mcp.unread) {
-    findings.push({ severity: 'warning', code: 'mcp-config-unread', path: unread.path, message: `${unread.path} is not MCP configuration for any Copilot host: ${unread.note}`, fix: UNREAD_MCP_CONFIG_FIX });
+    findings.push({
+      severity: 'warning',
+      code: 'mcp-config-unread',
+      path: unread.path,
+      message: `${unread.path} is not MCP configuration for any Copilot host: ${unread.note}`,
+      fix: UNREAD_MCP_CONFIG_FIX,
+    });
   }
   const detection = state.mcp.detection;
   if (detection === undefined) return findings;
@@ -48,7 +57,10 @@ export function checkMcp(state: DoctorState): Finding[] {
       });
     }
   }
-  const rows = collectMcpRequirements(skillsWithServers(state).map((s) => ({ name: s.dirName, mcpServers: s.mcpServers })), detection);
+  const rows = collectMcpRequirements(
+    skillsWithServers(state).map((s) => ({ name: s.dirName, mcpServers: s.mcpServers })),
+    detection,
+  );
   for (const row of rows.filter((r) => r.required)) {
     const finding = requiredServerFinding(row);
     if (finding) findings.push(finding);

@@ -47,13 +47,27 @@ export function checkCoordinator(state: DoctorState): Finding[] {
   const upgradeFix = blocked === undefined ? UPGRADE_FIX : obstacleFix(blocked);
   const text = state.coordinatorText;
   if (text === undefined) {
-    return [{ severity: 'error', code: 'coordinator-missing', path: COORDINATOR_PATH, message: `the coordinator ${COORDINATOR_PATH} is missing: Copilot has no Squad agent`, fix: upgradeFix }];
+    return [
+      {
+        severity: 'error',
+        code: 'coordinator-missing',
+        path: COORDINATOR_PATH,
+        message: `the coordinator ${COORDINATOR_PATH} is missing: Copilot has no Squad agent`,
+        fix: upgradeFix,
+      },
+    ];
   }
   const findings: Finding[] = [];
   try {
     const fm = parseFrontmatterYaml(splitFrontmatter(text, COORDINATOR_PATH).yaml, COORDINATOR_PATH);
     if (typeof fm.description !== 'string' || fm.description.trim() === '') {
-      findings.push({ severity: 'error', code: 'coordinator-frontmatter', path: COORDINATOR_PATH, message: `${COORDINATOR_PATH} has no "description" in its frontmatter (Copilot requires one)`, fix: upgradeFix });
+      findings.push({
+        severity: 'error',
+        code: 'coordinator-frontmatter',
+        path: COORDINATOR_PATH,
+        message: `${COORDINATOR_PATH} has no "description" in its frontmatter (Copilot requires one)`,
+        fix: upgradeFix,
+      });
     }
   } catch (error) {
     findings.push({ severity: 'error', code: 'coordinator-frontmatter', path: COORDINATOR_PATH, message: `${COORDINATOR_PATH}: ${(error as Error).message}`, fix: upgradeFix });
@@ -71,13 +85,31 @@ export function checkCoordinator(state: DoctorState): Finding[] {
   const stamp = readCoordinatorStamp(text);
   const current = state.version;
   if (stamp !== undefined && compareVersions(stamp, current) > 0) {
-    findings.push({ severity: 'warning', code: 'coordinator-newer', path: COORDINATOR_PATH, message: `the coordinator is from create-squad ${stamp}, newer than this ${current}`, fix: 'update create-squad (npx create-squad@latest …) before running commands that write' });
+    findings.push({
+      severity: 'warning',
+      code: 'coordinator-newer',
+      path: COORDINATOR_PATH,
+      message: `the coordinator is from create-squad ${stamp}, newer than this ${current}`,
+      fix: 'update create-squad (npx create-squad@latest …) before running commands that write',
+    });
   } else if (blocked !== undefined) {
     // An old or missing stamp is reported with the obstacle (checkOwnedFiles): upgrade cannot restamp it until it is cleared.
   } else if (stamp === undefined) {
-    findings.push({ severity: 'warning', code: 'coordinator-unstamped', path: COORDINATOR_PATH, message: `${COORDINATOR_PATH} has no create-squad version stamp (set up by hand or by the original Squad)`, fix: UPGRADE_FIX });
+    findings.push({
+      severity: 'warning',
+      code: 'coordinator-unstamped',
+      path: COORDINATOR_PATH,
+      message: `${COORDINATOR_PATH} has no create-squad version stamp (set up by hand or by the original Squad)`,
+      fix: UPGRADE_FIX,
+    });
   } else if (compareVersions(stamp, current) < 0) {
-    findings.push({ severity: 'warning', code: 'coordinator-outdated', path: COORDINATOR_PATH, message: `the coordinator is from create-squad ${stamp}; this is ${current}`, fix: UPGRADE_FIX });
+    findings.push({
+      severity: 'warning',
+      code: 'coordinator-outdated',
+      path: COORDINATOR_PATH,
+      message: `the coordinator is from create-squad ${stamp}; this is ${current}`,
+      fix: UPGRADE_FIX,
+    });
   }
   return findings;
 }
@@ -114,13 +146,31 @@ export function checkOwnedFiles(state: DoctorState): Finding[] {
     groups.set(group, (groups.get(group) ?? 0) + 1);
   }
   for (const [group, count] of groups) {
-    findings.push({ severity: 'warning', code: 'owned-missing', path: group, message: `${group}/ lacks ${count} file${count === 1 ? '' : 's'} create-squad ships`, fix: UPGRADE_FIX });
+    findings.push({
+      severity: 'warning',
+      code: 'owned-missing',
+      path: group,
+      message: `${group}/ lacks ${count} file${count === 1 ? '' : 's'} create-squad ships`,
+      fix: UPGRADE_FIX,
+    });
   }
   const { manifest } = state.squad;
   if (manifest.state === 'missing') {
-    findings.push({ severity: 'warning', code: 'manifest-missing', path: squadPaths.manifest, message: `${squadPaths.manifest} is missing: upgrades cannot tell your edits from untouched files`, fix: `${UPGRADE_FIX} (it adopts the squad and records what it installed)` });
+    findings.push({
+      severity: 'warning',
+      code: 'manifest-missing',
+      path: squadPaths.manifest,
+      message: `${squadPaths.manifest} is missing: upgrades cannot tell your edits from untouched files`,
+      fix: `${UPGRADE_FIX} (it adopts the squad and records what it installed)`,
+    });
   } else if (manifest.state === 'invalid') {
-    findings.push({ severity: 'warning', code: 'manifest-invalid', path: squadPaths.manifest, message: `${squadPaths.manifest} is not valid: ${manifest.reason}`, fix: `restore it from git, or delete it and ${UPGRADE_FIX}` });
+    findings.push({
+      severity: 'warning',
+      code: 'manifest-invalid',
+      path: squadPaths.manifest,
+      message: `${squadPaths.manifest} is not valid: ${manifest.reason}`,
+      fix: `restore it from git, or delete it and ${UPGRADE_FIX}`,
+    });
   }
   return findings;
 }

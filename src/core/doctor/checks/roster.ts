@@ -18,7 +18,13 @@ export function checkRoster(state: DoctorState): Finding[] {
   // Without a readable team.md (reported with the layout, or as refused) no member is in the roster: say nothing more about rows.
   const hasRoster = isFileFact(team) && team.readProblem === undefined;
   if (hasRoster && roster.length === 0) {
-    findings.push({ severity: 'warning', code: 'roster-empty', path: squadPaths.team, message: `${squadPaths.team} lists no members`, fix: 'add members with "create-squad hire <role>"' });
+    findings.push({
+      severity: 'warning',
+      code: 'roster-empty',
+      path: squadPaths.team,
+      message: `${squadPaths.team} lists no members`,
+      fix: 'add members with "create-squad hire <role>"',
+    });
   }
   for (const member of roster) {
     if (member.noCharter) continue;

@@ -38,7 +38,9 @@ export function checkSkills(state: DoctorState): Finding[] {
       message: warning.message,
       fix:
         warning.fix ??
-        (warning.code === 'skill-overridden' ? 'intended? then nothing to do; otherwise rename one of the two skills' : 'give the folder a SKILL.md (see the skill squad-skill-authoring), or move it out of the skills folder'),
+        (warning.code === 'skill-overridden'
+          ? 'intended? then nothing to do; otherwise rename one of the two skills'
+          : 'give the folder a SKILL.md (see the skill squad-skill-authoring), or move it out of the skills folder'),
     });
   }
   for (const skill of discovery.skills) {

@@ -99,9 +99,7 @@ export function squadSkillsOf(discovery: Discovery): SquadSkills {
 function memberView(squad: SquadSkills, folder: string, removed: readonly string[]): DiscoveredSkill[] {
   const kept = (skill: DiscoveredSkill) => !removed.includes(skill.location);
   const own = (squad.own.get(folder) ?? []).filter(kept);
-  const revealed = squad.team
-    .filter((skill) => !kept(skill))
-    .flatMap((gone) => squad.hiddenTeam.filter((skill) => skill.dirName === gone.dirName && kept(skill)).slice(-1));
+  const revealed = squad.team.filter((skill) => !kept(skill)).flatMap((gone) => squad.hiddenTeam.filter((skill) => skill.dirName === gone.dirName && kept(skill)).slice(-1));
   const team = [...squad.team.filter(kept), ...revealed].filter((skill) => !own.some((mine) => mine.dirName === skill.dirName));
   return [...team, ...own];
 }

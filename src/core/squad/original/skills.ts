@@ -77,7 +77,9 @@ function fromBodyOnly(body: string, folder: string | undefined): OriginalSkillCo
   }
   const description = firstParagraph(lines) ?? describeTitle(cleanTitle ?? name);
   const eol = body.includes('\r\n') ? '\r\n' : '\n';
-  const changes = [`added frontmatter: name "${name}" from its ${validFolder(folder) ? 'folder' : 'title'}, a description from its ${firstParagraph(lines) ? 'first paragraph' : 'title'}`];
+  const changes = [
+    `added frontmatter: name "${name}" from its ${validFolder(folder) ? 'folder' : 'title'}, a description from its ${firstParagraph(lines) ? 'first paragraph' : 'title'}`,
+  ];
   if (Object.keys(metadata).length > 0) changes.push(`${Object.keys(metadata).join(', ')} → metadata`);
   const head = renderFrontmatter({ name, description, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) }, eol);
   return { text: `${head}${eol}${body}`, name, changes };
@@ -192,7 +194,8 @@ function renderFrontmatter(fields: Record<string, unknown>, eol: string): string
         if (metaKey === 'mcp-servers' && Array.isArray(metaValue) && metaValue.every(isMapping)) {
           lines.push(`  ${yamlKey(metaKey)}:`);
           for (const server of metaValue) {
-            Object.entries(server).forEach(([field, fieldValue], index) => lines.push(`${index === 0 ? '    - ' : '      '}${yamlKey(field)}: ${JSON.stringify(fieldValue)}`));
+            for (const [index, [field, fieldValue]] of Object.entries(server).entries())
+              lines.push(`${index === 0 ? '    - ' : '      '}${yamlKey(field)}: ${JSON.stringify(fieldValue)}`);
           }
         } else {
           lines.push(`  ${yamlKey(metaKey)}: ${JSON.stringify(metaValue)}`);

@@ -62,7 +62,9 @@ export function planSquadDirMigration(root: string, now: Date = new Date()): Squ
   else if (!ours) return plan;
 
   const agents = `${dir}/agents`;
-  const folders = readDirEntries(resolveIn(root, agents)).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  const folders = readDirEntries(resolveIn(root, agents))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
   for (const name of folders) {
     if (folderNameProblem(name) === undefined) continue;
     const to = slugify(name);
@@ -120,6 +122,7 @@ function outsideMentions(root: string): string[] {
   const naming = files.filter((relPath) => (readTextIfExists(resolveIn(root, relPath)) ?? '').includes(`${ORIGINAL_SQUAD_DIR}/`));
   if (naming.length === 0) return [];
   const shown = naming.slice(0, 5).join(', ') + (naming.length > 5 ? ` and ${naming.length - 5} more` : '');
-  return [`${naming.length} file${naming.length === 1 ? '' : 's'} outside the squad still name${naming.length === 1 ? 's' : ''} ${ORIGINAL_SQUAD_DIR}/ (${shown}): point ${naming.length === 1 ? 'it' : 'them'} at ${AI_TEAM_DIR}/, or remove what belonged to the original Squad`];
+  return [
+    `${naming.length} file${naming.length === 1 ? '' : 's'} outside the squad still name${naming.length === 1 ? 's' : ''} ${ORIGINAL_SQUAD_DIR}/ (${shown}): point ${naming.length === 1 ? 'it' : 'them'} at ${AI_TEAM_DIR}/, or remove what belonged to the original Squad`,
+  ];
 }
-
