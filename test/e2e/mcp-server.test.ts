@@ -409,7 +409,8 @@ describe('the MCP server: run_skill_script', () => {
   it('a script that hangs is killed at the time limit, with what it started', async () => {
     const root = mcpSquad();
     allowAll(root);
-    const client = await connect(root, tempDir(), { scriptLimits: { timeoutMs: 1000 } });
+    // Room for a loaded machine to start the script (and its child) before the limit kills it.
+    const client = await connect(root, tempDir(), { scriptLimits: { timeoutMs: 3000 } });
     const pidFile = path.join(tempDir(), 'grandchild.pid');
     const result = await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'hang.mjs', arguments: [pidFile] });
     expect(result.isError).toBe(true);
