@@ -139,7 +139,7 @@ describe('skills add from a folder of several skills', () => {
       expect(read(root, SKILL_SOURCES_PATH), `k=${k}`).toBe(read(reference, SKILL_SOURCES_PATH));
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
-  });
+  }, 180_000); // a kill after each write of a multi-skill install: slow on a loaded machine
 });
 
 describe('skills add from a git repository', () => {
