@@ -1,7 +1,10 @@
 /** What retire, rehire and role report: the member, the files written and moved, and notes. */
 import type { Ui } from '../cli/ui.js';
-import { describeProfileChange, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
-import type { MemberRef } from '../core/squad/retire.js';
+import { describeProfileChange, syncMemberAgent, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
+import { applySteps, describeSteps } from '../core/squad/members.js';
+import type { MemberChangePlan, MemberRef } from '../core/squad/retire.js';
+import type { CommandContext } from './context.js';
+import { underSquadLock } from './lock.js';
 
 export interface MemberChangeData {
   member: MemberRef;
@@ -14,6 +17,34 @@ export interface MemberChangeData {
   /** What happened to the member's Copilot agent (.github/agents/); none in a dry run. */
   agentProfiles: ProfileChangeReport[];
   dryRun: boolean;
+}
+
+/**
+ * Plan a member change under the squad lock, apply it unless this is a dry run, and bring the
+ * member's Copilot agent in step; returns the plan and what is reported of it.
+ */
+export async function runMemberChange<P extends MemberChangePlan>(
+  ctx: CommandContext,
+  change: { command: string; activity: string; dryRun: boolean },
+  plan: () => P | Promise<P>,
+): Promise<{ plan: P; data: MemberChangeData }> {
+  const done = await underSquadLock(ctx, change.command, change.dryRun, async () => {
+    const planned = await plan();
+    if (!change.dryRun) applySteps(ctx.cwd, planned.steps, change.activity);
+    return { planned, agentProfiles: change.dryRun ? [] : await syncMemberAgent(ctx.cwd, planned.member.folder) };
+  });
+  const { planned } = done;
+  return {
+    plan: planned,
+    data: {
+      member: planned.member,
+      done: planned.done,
+      ...describeSteps(planned.steps),
+      notes: planned.notes,
+      agentProfiles: done.agentProfiles,
+      dryRun: change.dryRun,
+    },
+  };
 }
 
 export function renderMemberChange(ui: Ui, data: MemberChangeData, text: { done: string; headline: string; after: string }): void {

@@ -4,13 +4,11 @@
  * mode stdout carries exactly the prompt (so it can be piped into Copilot's task tool) and warnings go to stderr.
  */
 import { usageError } from '../core/base/errors.js';
-import type { McpConfigSource, McpRequirementRow } from '../core/skills/mcp.js';
 import { recordUsage } from '../core/skills/usage-log.js';
 import { SPAWN_MODES, type SpawnMode } from '../core/base/spawn-modes.js';
-import { buildSpawnPrompt, type LeftOutSkill, type PromptSkill, type SpawnPromptTokens } from '../core/prompt/spawn-prompt.js';
+import { buildSpawnPrompt, type SpawnPrompt } from '../core/prompt/spawn-prompt.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { readTaskInput } from './task-input.js';
-import type { StandingRules } from '../core/squad/standing-rules.js';
 
 export interface PromptOptions {
   agent: string;
@@ -27,22 +25,11 @@ export interface PromptOptions {
   allSkills?: boolean;
 }
 
-export interface PromptData {
-  agent: string;
-  mode: SpawnMode;
-  requestedMode: SpawnMode;
-  prompt: string;
-  skills: PromptSkill[];
-  candidates: PromptSkill[];
-  skillsBudget: number | null;
-  skillsLeftOut: LeftOutSkill[];
-  mcp: McpRequirementRow[];
-  mcpConfig: McpConfigSource[];
-  /** The standing rules in the prompt: the team's and the member's own. */
-  standingRules: StandingRules;
-  warnings: string[];
-  tokens: SpawnPromptTokens;
-}
+/** What `prompt --json` reports: the spawn prompt and what went into it, without its inner parts. */
+export type PromptData = Pick<
+  SpawnPrompt,
+  'agent' | 'mode' | 'requestedMode' | 'prompt' | 'skills' | 'candidates' | 'skillsBudget' | 'skillsLeftOut' | 'mcp' | 'mcpConfig' | 'standingRules' | 'warnings' | 'tokens'
+>;
 
 const USAGE = `usage: create-squad prompt <agent> --task "<text>" [--mode ${SPAWN_MODES.join('|')}] (--task - reads stdin; --task-file <path> reads a file)`;
 

@@ -1,10 +1,7 @@
 /** `create-squad retire <member>`: to the alumni, off the roster and routing; the name stays reserved. */
-import { syncMemberAgent } from '../core/squad/agents/profile-sync.js';
-import { applySteps, describeSteps } from '../core/squad/members.js';
 import { planRetire, type MemberRef } from '../core/squad/retire.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './lock.js';
-import { renderMemberChange, type MemberChangeData } from './member-change.js';
+import { renderMemberChange, runMemberChange, type MemberChangeData } from './member-change.js';
 
 export interface RetireOptions {
   member: string;
@@ -12,19 +9,7 @@ export interface RetireOptions {
 }
 
 export async function retire(options: RetireOptions, ctx: CommandContext): Promise<CommandResult<MemberChangeData>> {
-  const plan = await underSquadLock(ctx, 'retire', options.dryRun, async () => {
-    const planned = planRetire(ctx.cwd, options.member);
-    if (!options.dryRun) applySteps(ctx.cwd, planned.steps, 'retiring');
-    return { ...planned, agentProfiles: options.dryRun ? [] : await syncMemberAgent(ctx.cwd, planned.member.folder) };
-  });
-  const data: MemberChangeData = {
-    member: plan.member,
-    done: plan.done,
-    ...describeSteps(plan.steps),
-    notes: plan.notes,
-    agentProfiles: plan.agentProfiles,
-    dryRun: options.dryRun,
-  };
+  const { plan, data } = await runMemberChange(ctx, { command: 'retire', activity: 'retiring', dryRun: options.dryRun }, () => planRetire(ctx.cwd, options.member));
   return {
     data,
     exitCode: 0,

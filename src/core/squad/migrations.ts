@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import { existsInside, isFile, readDirNames } from '../fs/fs-safe.js';
 import { installedBuiltinSkills } from './owned.js';
 import { GITIGNORE_PATH, MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, SKILL_FILE, nativeTeamSkillDir, resolveIn, squadPaths, aiTeamSkillDir } from '../base/paths.js';
-import { KEEP_FILE, KEEP_FOLDERS, planGitattributes, planGitignore } from './scaffold.js';
+import { KEEP_FILE, KEEP_FOLDERS, planGitattributes, planGitignore, type AppendPlan } from './scaffold.js';
 import { compareVersions } from '../fs/version.js';
 
 export interface MigrationWrite {
@@ -59,6 +59,14 @@ function isMissingOrEmpty(absDir: string): boolean {
   }
 }
 
+/** A migration's plan from lines planned to be appended to a shared file (.gitattributes, .gitignore). */
+function appendedLines(path: string, planned: AppendPlan): MigrationPlan {
+  return {
+    writes: planned.content === undefined ? [] : [{ path, content: planned.content, update: planned.existed }],
+    notes: planned.note === undefined ? [] : [planned.note],
+  };
+}
+
 /** The registry, in the order the steps were introduced. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -79,11 +87,7 @@ export const MIGRATIONS: readonly Migration[] = [
     id: 'gitattributes-union',
     description: 'add the merge=union lines for the append-only state files to .gitattributes',
     async plan(root) {
-      const planned = await planGitattributes(root);
-      return {
-        writes: planned.content === undefined ? [] : [{ path: squadPaths.gitattributes, content: planned.content, update: planned.existed }],
-        notes: planned.note === undefined ? [] : [planned.note],
-      };
+      return appendedLines(squadPaths.gitattributes, await planGitattributes(root));
     },
   },
   {
@@ -91,11 +95,7 @@ export const MIGRATIONS: readonly Migration[] = [
     id: 'gitignore-hygiene',
     description: 'add ignore rules to .gitignore for the backups, what interrupted runs leave, the local usage log and the default export file',
     async plan(root) {
-      const planned = await planGitignore(root);
-      return {
-        writes: planned.content === undefined ? [] : [{ path: GITIGNORE_PATH, content: planned.content, update: planned.existed }],
-        notes: planned.note === undefined ? [] : [planned.note],
-      };
+      return appendedLines(GITIGNORE_PATH, await planGitignore(root));
     },
   },
   {

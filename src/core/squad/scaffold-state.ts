@@ -35,9 +35,9 @@ export interface ScaffoldState extends OwnedState {
   agentFolders: string[];
   squadSkills: SquadSkills;
   /** `.gitattributes` as it is: what stands there, and its text when it is a readable file. */
-  gitattributes: { kind: EntryKind; text: string | undefined };
+  gitattributes: AppendTarget;
   /** `.gitignore` likewise. */
-  gitignore: { kind: EntryKind; text: string | undefined };
+  gitignore: AppendTarget;
 }
 
 const NO_SKILLS: SquadSkills = { team: [], hiddenTeam: [], own: new Map() };
@@ -57,6 +57,36 @@ export function existsIn(state: OwnedState, relPath: string): boolean {
 
 function kindOf(stat: fs.Stats): Exclude<EntryKind, 'missing'> {
   return stat.isSymbolicLink() ? 'symlink' : stat.isFile() ? 'file' : stat.isDirectory() ? 'folder' : 'other';
+}
+
+/** What stands at a shared file (.gitattributes, .gitignore) and its text: '' when missing, undefined when not a readable file. */
+export interface AppendTarget {
+  kind: EntryKind;
+  text: string | undefined;
+}
+
+/** The AppendTarget at `relPath`, given what stands there. */
+function appendTargetOf(root: string, relPath: string, kind: EntryKind): AppendTarget {
+  return { kind, text: kind === 'missing' ? '' : kind === 'file' ? readTextIfExists(resolveIn(root, relPath)) : undefined };
+}
+
+/** Read what stands at `relPath`, for the planner of appended lines. */
+export function readAppendTarget(root: string, relPath: string): AppendTarget {
+  let kind: EntryKind;
+  try {
+    kind = kindOf(fs.lstatSync(resolveIn(root, relPath)));
+  } catch {
+    kind = 'missing';
+  }
+  return appendTargetOf(root, relPath, kind);
+}
+
+/** The names in `.ai-team/agents/` among `paths`, as commands list them. */
+function agentFoldersIn(paths: Iterable<string>): string[] {
+  return [...paths]
+    .filter((rel) => path.posix.dirname(rel) === squadPaths.agents && !isIgnoredEntry(path.posix.basename(rel)))
+    .map((rel) => path.posix.basename(rel))
+    .sort(compareCodePoints);
 }
 
 /** Reads entries and links below a repository, once each. */
@@ -168,28 +198,17 @@ export function readSquadTree(root: string, owned: readonly OwnedFile[] = []): S
   tree.probeWithParents(GITIGNORE_PATH);
   const { ownedBytes } = readOwnedState(root, owned, tree);
   const teamKind = tree.entries.get(squadPaths.team);
-  const gitattributesKind = tree.entries.get(squadPaths.gitattributes) ?? 'missing';
-  const gitignoreKind = tree.entries.get(GITIGNORE_PATH) ?? 'missing';
   return {
     root,
     entries: tree.entries,
     links: tree.links,
     teamText: teamKind === undefined ? undefined : readStateText(root, squadPaths.team),
     casting: readCasting(root),
-    agentFolders: [...tree.entries.keys()]
-      .filter((rel) => path.posix.dirname(rel) === squadPaths.agents && !isIgnoredEntry(path.posix.basename(rel)))
-      .map((rel) => path.posix.basename(rel))
-      .sort(compareCodePoints),
+    agentFolders: agentFoldersIn(tree.entries.keys()),
     squadSkills: readSquadSkills(root),
     ownedBytes,
-    gitattributes: {
-      kind: gitattributesKind,
-      text: gitattributesKind === 'file' ? readTextIfExists(resolveIn(root, squadPaths.gitattributes)) : gitattributesKind === 'missing' ? '' : undefined,
-    },
-    gitignore: {
-      kind: gitignoreKind,
-      text: gitignoreKind === 'file' ? readTextIfExists(resolveIn(root, GITIGNORE_PATH)) : gitignoreKind === 'missing' ? '' : undefined,
-    },
+    gitattributes: appendTargetOf(root, squadPaths.gitattributes, tree.entries.get(squadPaths.gitattributes) ?? 'missing'),
+    gitignore: appendTargetOf(root, GITIGNORE_PATH, tree.entries.get(GITIGNORE_PATH) ?? 'missing'),
   };
 }
 
@@ -207,17 +226,13 @@ export function scaffoldStateFromFiles(root: string, files: readonly { path: str
     entries.set(file.path, 'file');
     text.set(file.path, typeof file.data === 'string' ? file.data : file.data.toString('utf8'));
   }
-  const agentFolders = [...entries.keys()]
-    .filter((rel) => path.posix.dirname(rel) === squadPaths.agents && !isIgnoredEntry(path.posix.basename(rel)))
-    .map((rel) => path.posix.basename(rel))
-    .sort(compareCodePoints);
   return {
     root,
     entries,
     links: new Map(),
     teamText: text.get(squadPaths.team),
     casting: castingFromTexts((relPath) => text.get(relPath)),
-    agentFolders,
+    agentFolders: agentFoldersIn(entries.keys()),
     squadSkills: NO_SKILLS,
     ownedBytes: new Map(),
     gitattributes: { kind: 'missing', text: '' },

@@ -15,7 +15,6 @@
  * Scribe is always there. Casting is deterministic, and names already in use (registry, folders)
  * are never reused, so re-running init never renames anyone.
  */
-import fs from 'node:fs';
 import {
   SCRIBE_NAME,
   adoptRoster,
@@ -50,7 +49,6 @@ import {
   charterPath,
   decisionInboxPath,
   historyPath,
-  resolveIn,
   squadPaths,
   stateTemplate,
 } from '../base/paths.js';
@@ -61,8 +59,7 @@ import { renderTemplate } from '../fs/templates.js';
 import { compareCodePoints } from '../base/util.js';
 import { memberProfilePath } from './agents/member-profile.js';
 import { memberProfileText } from './agents/profile-input.js';
-import { existsIn, readOwnedState, readScaffoldState, type OwnedState, type ScaffoldState } from './scaffold-state.js';
-import type { EntryKind } from './state.js';
+import { existsIn, readAppendTarget, readOwnedState, readScaffoldState, type AppendTarget, type OwnedState, type ScaffoldState } from './scaffold-state.js';
 import { packageVersion } from '../fs/version.js';
 import { USAGE_LOG_IGNORE_RULE } from '../skills/usage-log.js';
 
@@ -240,25 +237,6 @@ export interface AppendPlan {
   note?: string;
 }
 
-/** What stands at a shared file (.gitattributes, .gitignore) and its text: '' when missing, undefined when not a readable file. */
-export interface AppendTarget {
-  kind: EntryKind;
-  text: string | undefined;
-}
-
-/** Read what stands at `relPath`, for planAppendLines. */
-export function readAppendTarget(root: string, relPath: string): AppendTarget {
-  const abs = resolveIn(root, relPath);
-  let kind: EntryKind;
-  try {
-    const stat = fs.lstatSync(abs);
-    kind = stat.isSymbolicLink() ? 'symlink' : stat.isFile() ? 'file' : stat.isDirectory() ? 'folder' : 'other';
-  } catch {
-    kind = 'missing';
-  }
-  return { kind, text: kind === 'missing' ? '' : kind === 'file' ? readTextIfExists(abs) : undefined };
-}
-
 /**
  * The lines of `wanted` that `relPath` lacks, and the file's new text: append-only, the user's
  * lines never move or change. A comment line goes with the rules, unless it is already there.
@@ -284,8 +262,6 @@ export function planAppendLines(existing: AppendTarget, relPath: string, wanted:
 async function templateLines(template: string, data: Record<string, unknown>): Promise<string[]> {
   return (await renderTemplate(template, data)).split('\n').filter((line) => line.trim() !== '');
 }
-
-export type GitattributesPlan = AppendPlan;
 
 /** The .gitattributes lines that are missing (the union merge of the append-only state files). */
 export async function planGitattributes(root: string): Promise<AppendPlan> {
