@@ -8,15 +8,11 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  // Node 22+ can cache compiled code between runs; on Node 20 this is a no-op.
-  require('node:module').enableCompileCache?.();
-  // A run is short and keeps most of what it reads (a record per skill): a young generation that
-  // grows (V8's default, up to 16 MB a half) only copies those records more often and raises peak
-  // memory. Kept at its starting size, listing 10,000 skills takes about a quarter less memory and
-  // less CPU time (bench/run.mjs). A heuristic only: if V8 ignores it, nothing changes.
-  try {
-    require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
-  } catch {}
+  // Compiled code is cached between runs: by Node itself where it can (22 and later), else by V8's
+  // code cache for the CLI's own bundles (compile-cache.cjs).
+  const { enableCompileCache } = require('node:module');
+  if (enableCompileCache) enableCompileCache();
+  else require('./compile-cache.cjs');
   // Ctrl-C: exit 130 (128 + SIGINT), as a shell reports a process the signal ended. The disk is left
   // as a kill leaves it: every write is atomic, and a squad lock left behind names this process,
   // which is gone, so the next command takes it over. A command with its own handler (mcp) stops itself.

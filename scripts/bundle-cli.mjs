@@ -1,19 +1,23 @@
 #!/usr/bin/env node
-// Build step, after tsc: bundle what the CLI runs, so starting a command resolves and compiles a
-// handful of files instead of thirty-odd ES modules (a dozen milliseconds on every run).
+// Build step, after tsc: bundle what the CLI runs, so starting a command compiles a handful of
+// CommonJS files instead of resolving and linking thirty-odd ES modules.
 //
-// 1. The CLI shell (dist/cli/main.js and what it imports statically: the program definition,
-//    output, error policy) becomes one CommonJS file, dist/cli/main.cjs. Node starts a CommonJS
-//    file without initialising its ES module loader, which is most of what `--help` costs beyond
-//    Node itself.
-// 2. The commands (dist/commands/*.js, with the core they use) become ES modules in dist/bundle/,
-//    one self-contained file per command, loaded with import() only when that command runs. (Shared
-//    chunks would save disk but load a dozen files again: most of the cost this step removes.)
+// 1. The CLI shell (dist/cli/main.js and what it imports: the program definition, output, error
+//    policy, and — behind their lazy import() calls — the runner, init's questions and the default
+//    command's check) becomes one CommonJS file, dist/cli/main.cjs. Node starts a CommonJS file
+//    without initialising its ES module loader, which costs more than a command's own work on a
+//    small squad. commander is bundled in, with its `node:child_process` (used only for executable
+//    subcommands, which create-squad has none of) loaded on first use instead of at start.
+// 2. The commands (dist/commands/*.js, with the core they use) become one self-contained CommonJS
+//    file each, dist/bundle/<command>.cjs, required only when that command runs; their lazy
+//    import() calls of packages become lazy require() calls (the MCP SDK and zod, which only
+//    `mcp` loads, ship CommonJS builds too). Shared chunks would save disk but load a dozen files
+//    again.
 //    The core finds the package root from the dist/ folder in its own path, so it holds at any
 //    depth of the bundle.
 //    Packages (handlebars, yaml, prompts, …) stay in node_modules and load lazily as before, except
 //    valibot: the schemas' library is bundled into the commands that use it, tree-shaken to the
-//    functions they call (a few KB instead of the whole library on every validating command).
+//    functions they call.
 // The library entry (index.js) keeps using the unbundled dist/ that tsc wrote.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,52 +30,83 @@ const BUNDLE_DIR = 'bundle';
 
 // The commands the shell loads: the `import('../commands/x.js')` calls in the program definition.
 const program = fs.readFileSync(path.join(dist, 'cli/program.js'), 'utf8');
-const commands = [...new Set([...program.matchAll(/import\(['"]\.\.\/commands\/([\w-]+\.js)['"]\)/g)].map((m) => m[1]))].map((file) => path.join(dist, 'commands', file));
+const commands = [...new Set([...program.matchAll(/import\(['"]\.\.\/commands\/([\w-]+)\.js['"]\)/g)].map((m) => m[1]))];
 if (commands.length === 0) throw new Error('bundle-cli: found no import("../commands/…") in dist/cli/program.js');
 
 /** Every dependency stays external (with its subpaths), except the ones bundled. */
-const BUNDLED_PACKAGES = new Set(['valibot']);
+const BUNDLED_PACKAGES = new Set(['valibot', 'commander']);
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const externalPackages = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
   .filter((name) => !BUNDLED_PACKAGES.has(name))
   .flatMap((name) => [name, `${name}/*`]);
 
+/** import.meta.url (used to find the package root and to require packages) in CommonJS terms. */
+const commonJsMeta = {
+  define: { 'import.meta.url': '__create_squad_url' },
+  banner: { js: "const __create_squad_url = require('node:url').pathToFileURL(__filename).href;" },
+  // import() of a package or of a bundled command becomes a lazy require(): no ES module loader.
+  supported: { 'dynamic-import': false },
+};
+
+const entry = (name) => path.join(dist, 'commands', `${name}.js`);
+const shared = { bundle: true, platform: 'node', target: 'node20', external: externalPackages, logLevel: 'warning', minifyWhitespace: true, minifySyntax: true };
+
 await build({
-  entryPoints: commands,
+  ...shared,
+  ...commonJsMeta,
+  entryPoints: commands.map(entry),
   outdir: path.join(dist, BUNDLE_DIR),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: externalPackages,
-  logLevel: 'warning',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
 });
 
-/** The shell's `import('../commands/x.js')` loads the bundled command instead. */
-const bundledCommands = {
-  name: 'bundled-commands',
+/**
+ * Parts of the shell only some runs need (init's questions on a terminal, the check before a bare
+ * run writes a squad): bundled on their own, required when needed, so the shell stays small to
+ * compile for every other run.
+ */
+const LAZY_SHELL_PARTS = ['init-questions', 'default-command'];
+await build({
+  ...shared,
+  ...commonJsMeta,
+  entryPoints: LAZY_SHELL_PARTS.map((name) => path.join(dist, 'cli', `${name}.js`)),
+  outdir: path.join(dist, 'cli'),
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+});
+
+/**
+ * The shell's `import('../commands/x.js')` loads the bundled command instead, and its lazy parts
+ * their own bundles; commander's
+ * `node:child_process` becomes a module that requires it on first use.
+ */
+const shellPlugin = {
+  name: 'create-squad-shell',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\.\/commands\// }, (args) => ({
-      path: args.path.replace(/^\.\.\/commands\//, `../${BUNDLE_DIR}/`),
-      external: true,
+    pluginBuild.onResolve({ filter: /^\.\.\/commands\// }, (args) => {
+      const name = args.path.replace(/^\.\.\/commands\/([\w-]+)\.js$/, '$1');
+      return { path: `../${BUNDLE_DIR}/${name}.cjs`, external: true };
+    });
+    pluginBuild.onResolve({ filter: /^\.\/[\w-]+\.js$/ }, (args) => {
+      const name = args.path.slice(2, -3);
+      return LAZY_SHELL_PARTS.includes(name) ? { path: `./${name}.cjs`, external: true } : undefined;
+    });
+    pluginBuild.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require('node:${args.path}'))[key] });`,
+      loader: 'js',
     }));
   },
 };
 
 await build({
+  ...shared,
+  ...commonJsMeta,
   entryPoints: [path.join(dist, 'cli/main.js')],
   outfile: path.join(dist, 'cli/main.cjs'),
-  bundle: true,
-  platform: 'node',
   format: 'cjs',
-  target: 'node20',
-  logLevel: 'warning',
-  plugins: [bundledCommands],
-  // Loaded lazily, as ES modules, from their place in dist/ (the bundle sits beside main.js, so
-  // the relative specifiers still point at them). commander is required at run time.
-  external: ['./run.js', './default-command.js', './init-questions.js', 'commander'],
-  // import.meta.url (used to find the package root and to require commander) in CommonJS terms.
-  define: { 'import.meta.url': '__create_squad_url' },
-  banner: { js: "const __create_squad_url = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [shellPlugin],
 });
 console.log(`bundled the CLI shell → dist/cli/main.cjs, the commands → dist/${BUNDLE_DIR}/`);

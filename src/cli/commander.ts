@@ -1,13 +1,5 @@
 /**
- * commander, loaded with require. It is a CommonJS package: importing it through ESM makes Node
- * analyse its exports at every start, which costs more than `--help` itself.
+ * commander, in one place. The CLI shell's bundle (scripts/bundle-cli.mjs) compiles it in, so
+ * starting the CLI resolves no package and loads commander's `node:child_process` only on use.
  */
-import { createRequire } from 'node:module';
-import type * as CommanderModule from 'commander';
-
-const commander = createRequire(import.meta.url)('commander') as typeof CommanderModule;
-
-export const { Command, Option, CommanderError } = commander;
-export type Command = CommanderModule.Command;
-export type Option = CommanderModule.Option;
-export type CommanderError = CommanderModule.CommanderError;
+export { Command, CommanderError, Option } from 'commander';

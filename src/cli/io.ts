@@ -3,6 +3,7 @@
  * whether the streams are terminals. `main` receives it as a parameter, so tests (and any host
  * that embeds the CLI) run commands in-process without touching the real process.
  */
+import { isatty } from 'node:tty';
 import { MAX_STDIN_BYTES, readBounded } from '../core/fs/bounded-read.js';
 
 export interface Io {
@@ -20,7 +21,9 @@ export function processIo(): Io {
   return {
     cwd: process.cwd(),
     env: process.env,
-    stdinIsTTY: process.stdin.isTTY === true,
+    // isatty(0), not process.stdin.isTTY: touching process.stdin builds its stream (a few
+    // milliseconds), which only a command that reads stdin needs.
+    stdinIsTTY: isatty(0),
     stdoutIsTTY: process.stdout.isTTY === true,
     readStdin: () => readBounded(process.stdin, MAX_STDIN_BYTES),
   };

@@ -74,9 +74,10 @@ describe('start-up without the SDK', () => {
     const shell = fs.readFileSync(path.join(REPO_ROOT, 'dist/cli/main.cjs'), 'utf8');
     expect(shell).not.toContain(SDK);
     expect(shell).not.toMatch(/['"]zod['"/]/);
-    const bundles = fs.readdirSync(path.join(REPO_ROOT, 'dist/bundle')).filter((name) => name.endsWith('.js'));
+    const bundles = fs.readdirSync(path.join(REPO_ROOT, 'dist/bundle')).filter((name) => name.endsWith('.cjs'));
+    expect(bundles.length).toBeGreaterThan(10);
     const naming = bundles.filter((name) => fs.readFileSync(path.join(REPO_ROOT, 'dist/bundle', name), 'utf8').includes(SDK));
-    expect(naming).toEqual(['mcp.js']);
+    expect(naming).toEqual(['mcp.cjs']);
     const bin = fs.readFileSync(BIN, 'utf8');
     expect(bin).not.toContain(SDK);
   });

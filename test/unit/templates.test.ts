@@ -7,8 +7,8 @@ import { foldLines } from '../../src/core/base/util.js';
 import { escapeXmlLine } from '../../src/core/base/xml.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 
-// `npm test` builds first, so dist/templates.precompiled.js is the build of the current templates.
-const precompiledPath = path.join(REPO_ROOT, 'dist', 'templates.precompiled.js');
+// `npm test` builds first, so dist/templates.precompiled.cjs is the build of the current templates.
+const precompiledPath = path.join(REPO_ROOT, 'dist', 'templates.precompiled.cjs');
 
 describe('precompiled templates', () => {
   it('cover every template with its current source, and render exactly like the compiler', async () => {

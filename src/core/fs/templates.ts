@@ -12,7 +12,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { HelperDelegate, TemplateDelegate } from 'handlebars';
 import { SquadError } from '../base/errors.js';
 import { PACKAGE_ROOT, PACKAGE_TEMPLATES_DIR, RUNNING_FROM_BUILD } from '../base/paths.js';
@@ -58,14 +57,19 @@ let compiler: Promise<Handlebars> | undefined;
 let runtime: Promise<Handlebars> | undefined;
 let precompiled: Promise<Record<string, Precompiled>> | undefined;
 
-/** Templates precompiled at build time (dist/templates.precompiled.js); {} when running from source. */
+/**
+ * Templates precompiled at build time (dist/templates.precompiled.cjs, CommonJS so the bundled
+ * commands require it without Node's ES module loader); {} when running from source.
+ */
 function loadPrecompiled(): Promise<Record<string, Precompiled>> {
-  precompiled ??= RUNNING_FROM_BUILD
-    ? import(pathToFileURL(path.join(PACKAGE_ROOT, 'dist', 'templates.precompiled.js')).href).then(
-        (mod: { templates: Record<string, Precompiled> }) => mod.templates,
-        () => ({}),
-      )
-    : Promise.resolve({});
+  precompiled ??= Promise.resolve().then(() => {
+    if (!RUNNING_FROM_BUILD) return {};
+    try {
+      return (createRequire(import.meta.url)(path.join(PACKAGE_ROOT, 'dist', 'templates.precompiled.cjs')) as { templates: Record<string, Precompiled> }).templates;
+    } catch {
+      return {};
+    }
+  });
   return precompiled;
 }
 

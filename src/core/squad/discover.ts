@@ -21,6 +21,7 @@ import { isDirectory, isFile, pathProblem, readDirEntries, readDirNames, readTex
 import { FILE_MISSING, inspectSkill, type SkillReport } from '../skills/inspect.js';
 import { isValidName } from '../base/names.js';
 import { compareCodePoints } from '../base/util.js';
+import { MANY_SKILLS, expectManyLongLivedObjects } from '../base/heap.js';
 import { isConvertedLocation } from './original/skill-migration.js';
 import { convertOriginalSkill } from './original/skills.js';
 import { builtinSkillsIn, installedBuiltinSkillDirs } from './owned.js';
@@ -166,7 +167,9 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
     return true;
   };
   if (outside(relDir)) return [];
-  for (const entry of readDirEntries(absDir)) {
+  const entries = readDirEntries(absDir);
+  if (entries.length >= MANY_SKILLS) expectManyLongLivedObjects();
+  for (const entry of entries) {
     const skillDir = path.join(absDir, entry.name);
     if (!entry.isDirectory() && !(entry.isSymbolicLink() && isDirectory(skillDir))) continue;
     if (entry.isSymbolicLink() && outside(`${relDir}/${entry.name}`)) continue;

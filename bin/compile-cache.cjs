@@ -1,0 +1,79 @@
+// A code cache for the CLI's own bundles on Node versions without module.enableCompileCache (Node
+// 20 and 21). Compiling the CLI shell and a command's bundle is the largest part of a small run
+// after Node itself; V8 can instead load the code it compiled in an earlier run (its "code cache"),
+// which it checks against the source and its own version and flags, and rejects on any mismatch.
+//
+// Only files under this package's dist/ go through it. The cache lives in the package's own folder
+// (.compile-cache/, never shipped): whoever can write there can change the code anyway, so a cache
+// there adds no way in, unlike a shared temporary folder. A package folder that cannot be written
+// (a system-wide install) simply runs without a cache. NODE_DISABLE_COMPILE_CACHE=1 turns it off,
+// as it does Node's own cache.
+'use strict';
+
+const fs = require('node:fs');
+const Module = require('node:module');
+const path = require('node:path');
+
+const PACKAGE_ROOT = path.join(__dirname, '..');
+const DIST = path.join(PACKAGE_ROOT, 'dist') + path.sep;
+const CACHE_DIR = path.join(PACKAGE_ROOT, '.compile-cache');
+
+/**
+ * The cache file of a bundle: its name, Node's version, and the identity of this build of it (size,
+ * inode, modification and change times). V8's own check compares the source's length, not its text,
+ * so a rebuild that kept the length would otherwise run the code of the earlier build; hashing the
+ * text would cost more than a millisecond, a stat some microseconds, and any write or copy changes
+ * the change time.
+ */
+function cacheFileOf(filename) {
+  const base = path.relative(DIST, filename).replace(/[\\/]/g, '__');
+  const stat = fs.statSync(filename);
+  const build = [stat.size, stat.ino, stat.mtimeMs, stat.ctimeMs].map((n) => Math.round(n * 1000).toString(36)).join('-');
+  return { prefix: `${base}.`, file: path.join(CACHE_DIR, `${base}.${process.version}.${build}.v8`) };
+}
+
+/**
+ * Write the code V8 has compiled for `script` so far, atomically, and remove the caches of earlier
+ * builds of the same bundle; never failing the run.
+ */
+function save(script, { prefix, file }) {
+  try {
+    fs.mkdirSync(CACHE_DIR, { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, script.createCachedData());
+    fs.renameSync(temporary, file);
+    for (const name of fs.readdirSync(CACHE_DIR)) {
+      if (name.startsWith(prefix) && name.endsWith('.v8') && path.join(CACHE_DIR, name) !== file) fs.rmSync(path.join(CACHE_DIR, name), { force: true });
+    }
+  } catch {
+    // a folder that cannot be written: no cache
+  }
+}
+
+function install() {
+  const vm = require('node:vm');
+  const compile = Module.prototype._compile;
+  const pending = [];
+  Module.prototype._compile = function compileWithCache(content, filename) {
+    if (!filename.startsWith(DIST) || !filename.endsWith('.cjs')) return compile.call(this, content, filename);
+    const cacheFile = cacheFileOf(filename);
+    let cachedData;
+    try {
+      cachedData = fs.readFileSync(cacheFile.file);
+    } catch {
+      // none yet
+    }
+    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
+    // Saved at exit, so the cache holds the functions this run compiled too, not only the top level.
+    if (cachedData === undefined || script.cachedDataRejected) pending.push([script, cacheFile]);
+    const wrapper = script.runInThisContext({ displayErrors: true });
+    const require = Module.createRequire(filename);
+    return wrapper.call(this.exports, this.exports, require, this, filename, path.dirname(filename));
+  };
+  process.once('exit', () => {
+    for (const [script, cacheFile] of pending) save(script, cacheFile);
+  });
+}
+
+const disabled = process.env.NODE_DISABLE_COMPILE_CACHE;
+if (disabled === undefined || disabled === '' || disabled === '0') install();

@@ -1,0 +1,99 @@
+/**
+ * The code cache of the CLI's bundles on Node versions without module.enableCompileCache
+ * (bin/compile-cache.cjs), on a copy of the built package so the repository's own cache is not
+ * touched: it is written, used, keyed by build, survives garbage, and can be turned off.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import module from 'node:module';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, tempDir, tempRepo } from '../helpers/cli.js';
+
+const nodeCachesItself = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+if (nodeCachesItself) console.log('compile-cache tests skipped: this Node caches compiled code itself (module.enableCompileCache)');
+
+let pkg: string;
+let cacheDir: string;
+
+function run(args: string[], cwd: string, env: Record<string, string> = {}): { code: number; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [path.join(pkg, 'bin', 'create-squad.cjs'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', NODE_DISABLE_COMPILE_CACHE: '', ...env },
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+const cacheFiles = (): string[] => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).sort() : []);
+
+describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCache)', () => {
+  beforeAll(() => {
+    pkg = tempDir('squad-pkg-');
+    for (const part of ['bin', 'dist']) fs.cpSync(path.join(REPO_ROOT, part), path.join(pkg, part), { recursive: true });
+    for (const file of ['package.json', 'squad.agent.md']) fs.copyFileSync(path.join(REPO_ROOT, file), path.join(pkg, file));
+    for (const part of ['templates', 'node_modules']) fs.symlinkSync(path.join(REPO_ROOT, part), path.join(pkg, part));
+    cacheDir = path.join(pkg, '.compile-cache');
+  });
+
+  it('is written by a first run, then used as it is: same output, files untouched', () => {
+    const cwd = tempRepo();
+    const first = run(['--help'], cwd);
+    expect(first.code).toBe(0);
+    const files = cacheFiles();
+    expect(files.some((name) => name.startsWith('cli__main.cjs.'))).toBe(true);
+    const written = new Map(files.map((name) => [name, fs.statSync(path.join(cacheDir, name)).mtimeMs]));
+    const second = run(['--help'], cwd);
+    expect(second).toEqual(first);
+    expect(cacheFiles()).toEqual(files);
+    for (const [name, mtime] of written) expect(fs.statSync(path.join(cacheDir, name)).mtimeMs).toBe(mtime);
+  });
+
+  it('caches a command bundle and keeps commands working from the cache', () => {
+    const cwd = tempRepo();
+    expect(run(['init', '--yes'], cwd).code).toBe(0);
+    const first = run(['prompt', 'fenster', '--task', 'Add pagination to the orders API'], cwd);
+    expect(first.code).toBe(0);
+    expect(cacheFiles().some((name) => name.startsWith('bundle__prompt.cjs.'))).toBe(true);
+    expect(run(['prompt', 'fenster', '--task', 'Add pagination to the orders API'], cwd)).toEqual(first);
+  });
+
+  it('a rebuilt bundle gets a new cache entry and the old one is removed', () => {
+    const cwd = tempRepo();
+    run(['--help'], cwd);
+    const before = cacheFiles().filter((name) => name.startsWith('cli__main.cjs.'));
+    expect(before).toHaveLength(1);
+    // The same bytes written again: a new build as far as any tool can tell (its change time moves).
+    const shell = path.join(pkg, 'dist', 'cli', 'main.cjs');
+    const text = fs.readFileSync(shell);
+    fs.rmSync(shell);
+    fs.writeFileSync(shell, text);
+    expect(run(['--help'], cwd).code).toBe(0);
+    const after = cacheFiles().filter((name) => name.startsWith('cli__main.cjs.'));
+    expect(after).toHaveLength(1);
+    expect(after).not.toEqual(before);
+  });
+
+  it('garbage in a cache file is rejected by V8 and replaced; the run is unaffected', () => {
+    const cwd = tempRepo();
+    const expected = run(['--help'], cwd);
+    const [entry] = cacheFiles().filter((name) => name.startsWith('cli__main.cjs.'));
+    fs.writeFileSync(path.join(cacheDir, entry!), 'not a code cache');
+    expect(run(['--help'], cwd)).toEqual(expected);
+    expect(fs.readFileSync(path.join(cacheDir, entry!), 'utf8')).not.toBe('not a code cache');
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE=1 writes no cache; a folder that cannot be written only means no cache', () => {
+    const cwd = tempRepo();
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+    expect(run(['--help'], cwd, { NODE_DISABLE_COMPILE_CACHE: '1' }).code).toBe(0);
+    expect(fs.existsSync(cacheDir)).toBe(false);
+    // A file where the folder would be: nothing can be written, and the command still works.
+    fs.writeFileSync(cacheDir, '');
+    const result = run(['--help'], cwd);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(fs.statSync(cacheDir).isFile()).toBe(true);
+    fs.rmSync(cacheDir);
+  });
+});
