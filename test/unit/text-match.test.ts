@@ -155,4 +155,17 @@ describe('rankDocuments', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('matchedOnly gives exactly the documents of the full ranking that score above 0, in its order', () => {
+    const docs: TextDocument[] = [
+      { id: 'a', fields: { name: 'orders api', description: 'Paginate the orders API and its cursors.' } },
+      { id: 'b', fields: { name: 'styles', description: 'Colours and spacing tokens.' } },
+      { id: 'c', fields: { name: 'pagination', description: 'Cursor pagination for any list endpoint.' } },
+      { id: 'd', fields: { name: 'empty', description: '' } },
+    ];
+    for (const query of ['add pagination to the orders api', 'tokens', 'nothing matches here', '']) {
+      const full = rankDocuments(docs, query, { weights: { name: 1.5 } });
+      expect(rankDocuments(docs, query, { weights: { name: 1.5 }, matchedOnly: true })).toEqual(full.filter((doc) => doc.score > 0));
+    }
+  });
 });

@@ -1,7 +1,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../src/core/base/tokens.js';
-import { escapeXml, renderAvailableSkills, skillEntry, type SkillSummary } from '../../src/core/base/xml.js';
+import fc from 'fast-check';
+import { escapeXml, renderAvailableSkills, skillEntry, skillEntryLength, type SkillSummary } from '../../src/core/base/xml.js';
 
 interface ParsedBlock {
   available_skills: { skill: { name: string; description: string; location: string }[] };
@@ -130,5 +131,16 @@ describe('renderAvailableSkills', () => {
     for (const skill of cases) expect(overhead(skill), skill.location).toBeLessThanOrEqual(30);
     // The markup alone (tags and newline, no location) is 77 characters: 20 tokens.
     expect(estimateTokens(`${skillEntry({ name: '', description: '', location: '' })}\n`)).toBe(20);
+  });
+
+  it('skillEntryLength is the length of the entry skillEntry builds, whatever the text holds', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '&', '<', '>', '"', '\n', '\r', '\u2028', '\u0001', '\ud800', '\udc00', 'é', '😀', '\t') });
+    fc.assert(
+      fc.property(text, text, text, (name, description, location) => {
+        const skill = { name, description, location };
+        expect(skillEntryLength(skill)).toBe(skillEntry(skill).length);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

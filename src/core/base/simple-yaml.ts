@@ -53,12 +53,17 @@ export function parseSimpleYaml(source: string): Record<string, unknown> | undef
   const rawLines = source.split('\n');
   if (rawLines.at(-1) === '') rawLines.pop(); // the newline that ends the last line
   const lines: Line[] = [];
-  rawLines.forEach((raw, at) => {
-    const trimmed = raw.replace(/ +$/, '');
-    const text = trimmed.replace(/^ +/, '');
-    if (text === '' || text.startsWith('#')) return;
-    lines.push({ indent: trimmed.length - text.length, text, raw: at });
-  });
+  for (let at = 0; at < rawLines.length; at += 1) {
+    // The line without its trailing and leading spaces (found by index: this runs for every line
+    // of every skill a listing reads); blank lines and full-line comments are skipped.
+    const raw = rawLines[at]!;
+    let end = raw.length;
+    while (end > 0 && raw.charCodeAt(end - 1) === 32) end -= 1;
+    let start = 0;
+    while (start < end && raw.charCodeAt(start) === 32) start += 1;
+    if (start === end || raw.charCodeAt(start) === 35) continue;
+    lines.push({ indent: start, text: start === 0 && end === raw.length ? raw : raw.slice(start, end), raw: at });
+  }
   if (lines.length === 0) return {};
   if (lines[0]!.indent !== 0) return undefined;
 

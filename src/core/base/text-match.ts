@@ -77,6 +77,8 @@ export interface RankOptions {
    * two documents). For documents that share boilerplate, such as charters that all name the project.
    */
   ignoreSharedTerms?: boolean;
+  /** Return only the documents that score above 0 (the others cost a record each for nothing). */
+  matchedOnly?: boolean;
 }
 
 export interface RankedDocument {
@@ -290,7 +292,8 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
     matchesOf[d] = matches;
     coverages[d] = termCount > 0 ? matchedTerms / termCount : 0;
   }
-  const order = Array.from({ length: docCount }, (_, index) => index);
+  const order: number[] = [];
+  for (let d = 0; d < docCount; d += 1) if (options.matchedOnly !== true || scores[d]! > 0) order.push(d);
   order.sort((x, y) => scores[y]! - scores[x]! || x - y);
   return order.map((d) => ({ id: docs[d]!.id, score: scores[d]!, matches: matchesOf[d] ?? {}, coverage: coverages[d]! }));
 }

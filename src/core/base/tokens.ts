@@ -6,5 +6,10 @@
 export const CHARS_PER_TOKEN = 4;
 
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
+  return tokensOfLength(text.length);
+}
+
+/** The estimate for a text of `length` characters, when only its length is known. */
+export function tokensOfLength(length: number): number {
+  return Math.ceil(length / CHARS_PER_TOKEN);
 }

@@ -48,13 +48,18 @@ export interface SkillSummary {
 
 export const AVAILABLE_SKILLS_TAG = 'available_skills';
 
+/** The markup around a `<skill>` entry's three values, in order. */
+const ENTRY_MARKUP = ['<skill><name>', '</name><description>', '</description><location>', '</location></skill>'] as const;
+const ENTRY_MARKUP_LENGTH = ENTRY_MARKUP.join('').length;
+
 /** One `<skill>` entry on one line. */
 export function skillEntry(skill: SkillSummary): string {
-  return (
-    `<skill><name>${escapeXmlLine(skill.name)}</name>` +
-    `<description>${escapeXmlLine(skill.description)}</description>` +
-    `<location>${escapeXmlLine(skill.location)}</location></skill>`
-  );
+  return ENTRY_MARKUP[0] + escapeXmlLine(skill.name) + ENTRY_MARKUP[1] + escapeXmlLine(skill.description) + ENTRY_MARKUP[2] + escapeXmlLine(skill.location) + ENTRY_MARKUP[3];
+}
+
+/** `skillEntry(skill).length`, without building the entry (a budget weighs every skill of a squad). */
+export function skillEntryLength(skill: SkillSummary): number {
+  return ENTRY_MARKUP_LENGTH + escapeXmlLine(skill.name).length + escapeXmlLine(skill.description).length + escapeXmlLine(skill.location).length;
 }
 
 /**

@@ -6,8 +6,8 @@
  */
 import type { DiscoveredSkill } from '../squad/discover.js';
 import { namedSkills, rankSkills } from '../squad/skill-rank.js';
-import { estimateTokens } from '../base/tokens.js';
-import { skillEntry } from '../base/xml.js';
+import { tokensOfLength } from '../base/tokens.js';
+import { skillEntryLength } from '../base/xml.js';
 
 export { DEFAULT_SKILLS_BUDGET } from '../base/prompt-limits.js';
 
@@ -25,7 +25,8 @@ export interface SkillListing {
 
 /** The estimated tokens one skill's `<available_skills>` entry (and its line break) takes. */
 export function skillEntryTokens(skill: DiscoveredSkill): number {
-  return estimateTokens(`${skillEntry({ name: skill.name, description: skill.description ?? '', location: skill.location })}\n`);
+  // The entry and its line break, measured without being built.
+  return tokensOfLength(skillEntryLength({ name: skill.name, description: skill.description ?? '', location: skill.location }) + 1);
 }
 
 /**

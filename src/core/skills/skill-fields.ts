@@ -156,6 +156,9 @@ function ruleValue(frontmatter: Record<string, unknown>, field: string): unknown
   return rule === undefined || v.is(rule.schema, value) ? value : undefined;
 }
 
+/** The one empty server list the skills without any share (frozen: a listing keeps thousands). */
+const NO_SERVERS = Object.freeze([]) as unknown as McpServerRequirement[];
+
 /**
  * The typed value of `frontmatter`: the fields create-squad reads, each one only when it has the
  * type its rule requires. validateSkill returns it with its issues; use this where no issues are
@@ -172,7 +175,7 @@ export function skillFields(frontmatter: Record<string, unknown>): SkillFields {
     version: typeof version === 'string' ? version : typeof version === 'number' && Number.isFinite(version) ? String(version) : undefined,
     versionUnquoted: typeof version === 'number',
     author: typeof metadata.author === 'string' ? metadata.author : undefined,
-    mcpServers: servers.map(mcpServerRequirement).filter((server): server is McpServerRequirement => server !== undefined),
+    mcpServers: servers.length === 0 ? NO_SERVERS : servers.map(mcpServerRequirement).filter((server): server is McpServerRequirement => server !== undefined),
     disableModelInvocation: frontmatter['disable-model-invocation'] === true,
   };
 }

@@ -90,6 +90,11 @@ export function readSkillFrontmatter(file: string): SkillHead {
 }
 
 const DELIMITER_START = Buffer.from('\n---');
+const BARE_DELIMITER = Buffer.from('---\n');
+
+function startsWithBareDelimiter(read: Buffer): boolean {
+  return read.length >= BARE_DELIMITER.length && read[0] === 45 && read[1] === 45 && read[2] === 45 && read[3] === 10;
+}
 
 /**
  * The common case, decoded no further than it must be: the text up to the end of the first line
@@ -105,6 +110,13 @@ function closedHead(buffer: Buffer, total: number, file: string): Frontmatter | 
   if (at === -1) return undefined;
   const lineEnd = read.indexOf(10, at + DELIMITER_START.length);
   if (lineEnd === -1) return undefined;
+  // The usual file: "---" alone on the first and on the closing line, no BOM, no CR. The YAML is
+  // then the bytes between those lines (no line before the closing one starts with "---", or
+  // indexOf would have found it), decoded once, with no line-by-line search.
+  if (lineEnd === at + DELIMITER_START.length && startsWithBareDelimiter(read) && read.lastIndexOf(13, lineEnd) === -1) {
+    if (at + 1 - BARE_DELIMITER.length > FRONTMATTER_MAX_BYTES) return undefined;
+    return parseFrontmatterYaml(buffer.toString('utf8', BARE_DELIMITER.length, at + 1), file);
+  }
   const location = locateFrontmatter(normalizeNewlines(buffer.toString('utf8', 0, lineEnd + 1)), false);
   if (location.state !== 'closed') return undefined;
   return parseFrontmatterYaml(checkedFrontmatterYaml(location.yaml, file), file);

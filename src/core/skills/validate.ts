@@ -61,8 +61,14 @@ export function validateSkill(input: ValidateSkillInput): SkillValidation {
   checkUnknownFields(fm, warnings);
   if (input.body !== undefined) checkBody(input.body, warnings);
 
-  return { valid: errors.length === 0, errors, warnings, fields: skillFields(fm) };
+  return { valid: errors.length === 0, errors: errors.length === 0 ? NO_ISSUES : errors, warnings: warnings.length === 0 ? NO_ISSUES : warnings, fields: skillFields(fm) };
 }
+
+/**
+ * The one empty list of issues every valid skill shares: a listing keeps a record per skill, and
+ * two empty arrays each add up at thousands of skills. Frozen, so a push fails loudly.
+ */
+const NO_ISSUES = Object.freeze([]) as unknown as SkillIssue[];
 
 function checkName(fm: Frontmatter, dirName: string | undefined, errors: SkillIssue[]): void {
   if (!('name' in fm) || fm.name === undefined) {

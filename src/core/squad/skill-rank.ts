@@ -55,16 +55,14 @@ export function rankSkills(task: string, skills: readonly DiscoveredSkill[]): Sk
   const ranked = rankDocuments(
     skills.map((skill, index) => ({ id: String(index), fields: skillFields(skill) })),
     task,
-    { weights: SKILL_WEIGHTS, b: SKILL_LENGTH_NORMALISATION },
+    { weights: SKILL_WEIGHTS, b: SKILL_LENGTH_NORMALISATION, matchedOnly: true },
   );
-  return ranked
-    .filter((hit) => hit.score > 0)
-    .map((hit) => ({
-      skill: skills[Number(hit.id)]!,
-      score: hit.score,
-      terms: [...new Set(Object.values(hit.matches).flat())].sort(compareCodePoints),
-      coverage: hit.coverage,
-    }));
+  return ranked.map((hit) => ({
+    skill: skills[Number(hit.id)]!,
+    score: hit.score,
+    terms: [...new Set(Object.values(hit.matches).flat())].sort(compareCodePoints),
+    coverage: hit.coverage,
+  }));
 }
 
 /** The skills to activate from a ranking: at most MAX_ACTIVATED_SKILLS that score at least half the best. */
