@@ -59,7 +59,7 @@ function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSin
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     if (!sink.message) return 2; // help was shown because a subcommand is missing
-    const squadError = new SquadError('USAGE', sink.message, { hint: usageHint(sink, argv) });
+    const squadError = new SquadError('usage', sink.message, { hint: usageHint(sink, argv) });
     return printSquadError(squadError, argv, ui, env);
   }
   if (isSquadError(error)) return printSquadError(error, argv, ui, env);
@@ -69,7 +69,7 @@ function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSin
   ui.error(`unexpected error: ${message}${debug ? '' : ' — this is a bug; run again with DEBUG=1 for details and report it'}`);
   if (debug && error instanceof Error && error.stack) noteLines(ui, error.stack);
   if (wantsJson(argv)) {
-    ui.json({ ok: false, error: { code: 'INTERNAL', message } });
+    ui.json({ ok: false, error: { code: 'internal', message } });
   }
   return 1;
 }

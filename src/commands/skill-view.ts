@@ -26,7 +26,7 @@ export function skillsSeenBy(root: string, agent: string | undefined): SkillView
   return { ...(name === undefined ? {} : { agent: name }), skills, warnings };
 }
 
-/** One skill of a view by its name; NOT_FOUND naming the closest one, or where else it is. */
+/** One skill of a view by its name; not-found naming the closest one, or where else it is. */
 export function findSkill(root: string, view: SkillView, name: string): DiscoveredSkill {
   const wanted = name.trim();
   const found = view.skills.find((skill) => skill.dirName === wanted) ?? view.skills.find((skill) => skill.dirName.toLowerCase() === wanted.toLowerCase());
@@ -47,5 +47,5 @@ export function findSkill(root: string, view: SkillView, name: string): Discover
 }
 
 function notFound(message: string, hint: string): never {
-  throw new SquadError('NOT_FOUND', message, { hint });
+  throw new SquadError('not-found', message, { hint });
 }

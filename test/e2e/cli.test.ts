@@ -61,7 +61,7 @@ describe('the CLI shell', () => {
     expect(result.code).toBe(1);
     expect(result.json()).toEqual({
       ok: false,
-      error: expect.objectContaining({ code: 'NO_SQUAD', message: expect.stringContaining('no squad found'), hint: expect.any(String) }),
+      error: expect.objectContaining({ code: 'no-squad', message: expect.stringContaining('no squad found'), hint: expect.any(String) }),
     });
   });
 

@@ -48,7 +48,7 @@ describe('the default command never makes a squad by accident', () => {
     expect((await runCli(['lst', '--yes'], { cwd: root })).stderr).toMatch(/did you mean skills list\?/);
     const json = await runCli(['ls', '--yes', '--json'], { cwd: root });
     expect(json.code).toBe(2);
-    expect(json.json()).toMatchObject({ ok: false, error: { code: 'USAGE', message: expect.stringContaining("unknown command 'ls'") } });
+    expect(json.json()).toMatchObject({ ok: false, error: { code: 'usage', message: expect.stringContaining("unknown command 'ls'") } });
     expect(fs.readdirSync(root)).toEqual([]);
   });
 

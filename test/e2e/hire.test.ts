@@ -247,7 +247,7 @@ describe('hire and files changed meanwhile', () => {
       [squadPaths.castingRegistry]: registry.replace('"members": [', '"members": [\n    { "name": "Kujan", "folder": "kujan", "role": "Tester", "universe": null },'),
     });
     const before = hashTree(root);
-    expect(() => applyHire(plan)).toThrow(expect.objectContaining({ code: 'CONFLICT', message: `${squadPaths.castingRegistry} changed while hiring; nothing was written` }));
+    expect(() => applyHire(plan)).toThrow(expect.objectContaining({ code: 'conflict', message: `${squadPaths.castingRegistry} changed while hiring; nothing was written` }));
     expect(hashTree(root)).toBe(before);
 
     // team.md changed after the rest was written: the roster is not replaced, and a rerun finishes the hire.
@@ -261,7 +261,7 @@ describe('hire and files changed meanwhile', () => {
         applyHire({ ...again, files: [file] });
         written.push(file.path);
       } catch (error) {
-        expect(error).toMatchObject({ code: 'CONFLICT', message: `${squadPaths.team} changed while hiring; nothing was written` });
+        expect(error).toMatchObject({ code: 'conflict', message: `${squadPaths.team} changed while hiring; nothing was written` });
       }
     }
     expect(written).not.toContain(squadPaths.team);

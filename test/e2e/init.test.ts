@@ -254,7 +254,7 @@ describe('init with bad input', () => {
     writeFiles(root, { 'plain-file': 'x' });
     const result = await runCli(['init', 'plain-file', '--yes', '--json'], { cwd: root });
     expect(result.code).toBe(1);
-    expect(result.json()).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('is a file, not a folder') } });
+    expect(result.json()).toMatchObject({ ok: false, error: { code: 'invalid-input', message: expect.stringContaining('is a file, not a folder') } });
     expect(read(root, 'plain-file')).toBe('x');
   });
 

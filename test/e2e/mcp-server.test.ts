@@ -147,7 +147,7 @@ describe('the MCP server: discovery', () => {
   it('an unknown member is a tool error with the fix, and the server goes on answering', async () => {
     const { client } = await shared();
     const message = failure(await call(client, 'list_skills', { agent: 'mcmanus' }));
-    expect(message).toMatch(/^UNKNOWN_AGENT: /);
+    expect(message).toMatch(/^unknown-agent: /);
     expect(message).toContain('How to fix:');
     expect(structured(await call(client, 'list_skills', {}))).toHaveProperty('skills');
   });
@@ -199,14 +199,14 @@ describe('the MCP server: read_skill', () => {
     const client = await connect(root, tempDir());
     const read = (file: string) => call(client, 'read_skill', { name: 'pdf-tools', file });
 
-    expect(failure(await read('../api-design/SKILL.md'))).toMatch(/^UNSAFE_PATH: .*contains "\.\."/);
-    expect(failure(await read('references/../../../../etc/passwd'))).toMatch(/^UNSAFE_PATH: /);
-    expect(failure(await read('/etc/passwd'))).toMatch(/^UNSAFE_PATH: .*absolute/);
-    expect(failure(await read('references/secret.md'))).toMatch(/^UNSAFE_PATH: .*outside the skill folder/);
-    expect(failure(await read('references/elsewhere/secret.txt'))).toMatch(/^UNSAFE_PATH: .*outside the skill folder/);
-    expect(failure(await read('SKILL.md'))).toMatch(/^INVALID_INPUT: .*not under references\/, scripts\/, assets\//);
-    expect(failure(await read('references/missing.md'))).toMatch(/^NOT_FOUND: /);
-    expect(failure(await read('references'))).toMatch(/^INVALID_INPUT: references is a folder/);
+    expect(failure(await read('../api-design/SKILL.md'))).toMatch(/^unsafe-path: .*contains "\.\."/);
+    expect(failure(await read('references/../../../../etc/passwd'))).toMatch(/^unsafe-path: /);
+    expect(failure(await read('/etc/passwd'))).toMatch(/^unsafe-path: .*absolute/);
+    expect(failure(await read('references/secret.md'))).toMatch(/^unsafe-path: .*outside the skill folder/);
+    expect(failure(await read('references/elsewhere/secret.txt'))).toMatch(/^unsafe-path: .*outside the skill folder/);
+    expect(failure(await read('SKILL.md'))).toMatch(/^invalid-input: .*not under references\/, scripts\/, assets\//);
+    expect(failure(await read('references/missing.md'))).toMatch(/^not-found: /);
+    expect(failure(await read('references'))).toMatch(/^invalid-input: references is a folder/);
 
     const listing = structured<{ files: { path: string }[]; filesRefused: { path: string; reason: string }[] }>(await call(client, 'read_skill', { name: 'pdf-tools' }));
     expect(listing.files.map((f) => f.path)).not.toContain('references/secret.md');
@@ -250,13 +250,13 @@ describe('the MCP server: the squad commands as tools', () => {
     const bounded = await call(client, 'build_spawn_prompt', { agent: 'fenster', task, skillsBudget: 50 });
     const cliBounded = await runCli(['prompt', 'fenster', '--skills-budget', '50', '--task', task, '--json'], { cwd: root, env: { HOME: home } });
     expect(structured(bounded)).toEqual(cliBounded.json());
-    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task, skillsBudget: 50, allSkills: true }))).toMatch(/^USAGE: .*contradict/);
+    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task, skillsBudget: 50, allSkills: true }))).toMatch(/^usage: .*contradict/);
   });
 
   it('build_spawn_prompt refuses a human or unknown member as prompt does, and "-" is no way to read stdin', async () => {
     const { client } = await shared();
-    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'nobody', task: 'x' }))).toMatch(/^UNKNOWN_AGENT: /);
-    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task: '-' }))).toMatch(/^USAGE: .*give the task itself/);
+    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'nobody', task: 'x' }))).toMatch(/^unknown-agent: /);
+    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task: '-' }))).toMatch(/^usage: .*give the task itself/);
     expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task: 'x', mode: 'heavy' }))).toContain('Input validation error');
   });
 
@@ -290,8 +290,8 @@ describe('the MCP server: the squad commands as tools', () => {
     expect(team.scope).toBe('team');
     const rule = structured<{ kind: string; rule: string; path: string }>(await call(client, 'teach', { agent: 'fenster', instruction: 'Never commit to main' }));
     expect(rule).toMatchObject({ ok: true, kind: 'rule', rule: 'Never commit to main.', path: '.ai-team/agents/fenster/charter.md' });
-    expect(failure(await call(client, 'teach', { instruction: 'Be nice' }))).toMatch(/^USAGE: missing the member to teach/);
-    expect(failure(await call(client, 'teach', { agent: 'fenster', team: true, instruction: 'Be nice' }))).toMatch(/^USAGE: /);
+    expect(failure(await call(client, 'teach', { instruction: 'Be nice' }))).toMatch(/^usage: missing the member to teach/);
+    expect(failure(await call(client, 'teach', { agent: 'fenster', team: true, instruction: 'Be nice' }))).toMatch(/^usage: /);
   });
 
   it('teach waits a little for the lock another create-squad holds, then writes', async () => {
@@ -327,8 +327,8 @@ describe('the MCP server: the squad commands as tools', () => {
     const all = await call(client, 'validate_skill', {});
     const cli = await runCli(['skills', 'validate', '--json'], { cwd: root });
     expect(structured(all)).toEqual(cli.json());
-    expect(failure(await call(client, 'validate_skill', { path: '../../etc' }))).toMatch(/^UNSAFE_PATH: /);
-    expect(failure(await call(client, 'validate_skill', { path: '/etc' }))).toMatch(/^UNSAFE_PATH: /);
+    expect(failure(await call(client, 'validate_skill', { path: '../../etc' }))).toMatch(/^unsafe-path: /);
+    expect(failure(await call(client, 'validate_skill', { path: '/etc' }))).toMatch(/^unsafe-path: /);
   });
 
   it('test_skill runs a skill\'s cases as "skills test --json" does: allowed scripts only, each case reported', async () => {
@@ -351,7 +351,7 @@ describe('the MCP server: the squad commands as tools', () => {
     const cli = await runCli(['skills', 'test', 'pdf-tools', '--json'], { cwd: root });
     expect(JSON.parse(cli.stdout).summary).toEqual(tested.summary);
     expect(structured<Tested>(await call(client, 'test_skill', { name: 'pdf-tools', case: 'echoes' })).ok).toBe(true);
-    expect(failure(await call(client, 'test_skill', { name: 'route-tools' }))).toMatch(/^NOT_FOUND: no skill "route-tools"/);
+    expect(failure(await call(client, 'test_skill', { name: 'route-tools' }))).toMatch(/^not-found: no skill "route-tools"/);
     expect(failure(await call(client, 'test_skill', { name: 'database-schema' }))).toContain('has no tests');
   });
 
@@ -363,7 +363,7 @@ describe('the MCP server: the squad commands as tools', () => {
     expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['squad://roster', 'squad://charters/fenster', 'squad://charters/hockney']));
     const charter = await client.readResource({ uri: 'squad://charters/fenster' });
     expect(charter.contents[0]).toMatchObject({ text: expect.stringContaining('# Fenster') });
-    await expect(client.readResource({ uri: 'squad://charters/nobody' })).rejects.toThrow(/UNKNOWN_AGENT/);
+    await expect(client.readResource({ uri: 'squad://charters/nobody' })).rejects.toThrow(/unknown-agent/);
   });
 });
 
@@ -372,7 +372,7 @@ describe('the MCP server: run_skill_script', () => {
     const root = mcpSquad();
     const client = await connect(root, tempDir());
     const refused = failure(await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'scripts/echo.mjs' }));
-    expect(refused).toMatch(/^NOT_ALLOWED: not running scripts\/echo.mjs of skill "pdf-tools": running scripts is off/);
+    expect(refused).toMatch(/^not-allowed: not running scripts\/echo.mjs of skill "pdf-tools": running scripts is off/);
     expect(refused).toContain(`${SKILLS_ALLOWLIST_PATH} with {"skills":{"${PDF}":{"scripts":["scripts/echo.mjs"]}}}`);
 
     writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { [PDF]: { scripts: ['scripts/fail.mjs'] } } }) });
@@ -444,13 +444,13 @@ describe('the MCP server: run_skill_script', () => {
     const marker = path.join(tempDir(), 'marker');
     const run = (skill: string, script: string) => call(client, 'run_skill_script', { skill, script, arguments: [marker] });
 
-    expect(failure(await run('pdf-tools', '../references/forms.md'))).toMatch(/^UNSAFE_PATH: .*contains "\.\."/);
-    expect(failure(await run('pdf-tools', '../../api-design/scripts/x.mjs'))).toMatch(/^UNSAFE_PATH: /);
-    expect(failure(await run('pdf-tools', path.join(outside, 'evil.mjs')))).toMatch(/^UNSAFE_PATH: .*absolute/);
-    expect(failure(await run('pdf-tools', 'evil.mjs'))).toMatch(/^UNSAFE_PATH: .*leads outside the skill's scripts\/ folder/);
-    expect(failure(await run('linked', 'echo.mjs'))).toMatch(/^UNSAFE_PATH: .*scripts\/ folder is a link that leads out of the skill folder/);
-    expect(failure(await run('pdf-tools', 'missing.mjs'))).toMatch(/^NOT_FOUND: /);
-    expect(failure(await run('pdf-tools', 'run.bat'))).toMatch(/^UNSAFE_PATH: .*cmd\.exe/);
+    expect(failure(await run('pdf-tools', '../references/forms.md'))).toMatch(/^unsafe-path: .*contains "\.\."/);
+    expect(failure(await run('pdf-tools', '../../api-design/scripts/x.mjs'))).toMatch(/^unsafe-path: /);
+    expect(failure(await run('pdf-tools', path.join(outside, 'evil.mjs')))).toMatch(/^unsafe-path: .*absolute/);
+    expect(failure(await run('pdf-tools', 'evil.mjs'))).toMatch(/^unsafe-path: .*leads outside the skill's scripts\/ folder/);
+    expect(failure(await run('linked', 'echo.mjs'))).toMatch(/^unsafe-path: .*scripts\/ folder is a link that leads out of the skill folder/);
+    expect(failure(await run('pdf-tools', 'missing.mjs'))).toMatch(/^not-found: /);
+    expect(failure(await run('pdf-tools', 'run.bat'))).toMatch(/^unsafe-path: .*cmd\.exe/);
     expect(fs.existsSync(marker)).toBe(false);
   });
 
@@ -464,7 +464,7 @@ describe('the MCP server: run_skill_script', () => {
     fs.symlinkSync(path.join(outside, 'far'), path.join(root, '.github/skills/far'));
     allowAll(root, '.github/skills/far');
     const client = await connect(root, tempDir());
-    expect(failure(await call(client, 'run_skill_script', { skill: 'far', script: 'echo.mjs' }))).toMatch(/^NOT_FOUND: no skill "far"/);
+    expect(failure(await call(client, 'run_skill_script', { skill: 'far', script: 'echo.mjs' }))).toMatch(/^not-found: no skill "far"/);
     expect((await call(client, 'list_skills', {})).structuredContent).toMatchObject({ warnings: expect.arrayContaining([expect.stringContaining('outside the repository')]) });
   });
 
@@ -473,10 +473,10 @@ describe('the MCP server: run_skill_script', () => {
     const client = await connect(root, tempDir());
     const run = () => call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'echo.mjs' });
     writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: '{"skills": {' });
-    expect(failure(await run())).toMatch(/^INVALID_FORMAT: .*not valid JSON/);
+    expect(failure(await run())).toMatch(/^invalid-format: .*not valid JSON/);
     writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { [PDF]: { scripts: true } } }) });
-    expect(failure(await run())).toMatch(/^INVALID_FORMAT: .*must be a list of script paths or "all"/);
+    expect(failure(await run())).toMatch(/^invalid-format: .*must be a list of script paths or "all"/);
     writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { '../elsewhere': { scripts: 'all' } } }) });
-    expect(failure(await run())).toMatch(/^INVALID_FORMAT: .*not a repository path/);
+    expect(failure(await run())).toMatch(/^invalid-format: .*not a repository path/);
   });
 });

@@ -183,7 +183,7 @@ describe('create-squad prompt', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe('✗ no agent named "verbal" in this squad — agents: keaton, fenster, hockney, scribe');
     const json = (await runCli(['prompt', 'verbal', '--task', 'x', '--json'], { cwd })).json<{ ok: boolean; error: { code: string } }>();
-    expect(json).toMatchObject({ ok: false, error: { code: 'UNKNOWN_AGENT' } });
+    expect(json).toMatchObject({ ok: false, error: { code: 'unknown-agent' } });
 
     const none = await runCli(['prompt', 'fenster', '--task', 'x'], { cwd: tempRepo() });
     expect(none.code).toBe(1);

@@ -104,7 +104,7 @@ describe('teach: standing rules', () => {
     }
     expect((await runCli(['teach', '--team', "Don't", '--json'], { cwd: root })).json<{ ok: boolean; error: { code: string } }>()).toMatchObject({
       ok: false,
-      error: { code: 'USAGE' },
+      error: { code: 'usage' },
     });
     expect(hashTree(root)).toBe(before);
   });

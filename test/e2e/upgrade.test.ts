@@ -343,7 +343,7 @@ describe('upgrade refuses bad situations with nothing written', () => {
     const before = hashTree(root);
     const result = await runCli(['upgrade', '--json'], { cwd: root });
     expect(result.code).toBe(1);
-    expect(result.json()).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringMatching(/99\.0\.0, which is newer/) } });
+    expect(result.json()).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/99\.0\.0, which is newer/) } });
     expect(hashTree(root)).toBe(before);
   });
 

@@ -155,14 +155,14 @@ describe('buildSpawnPrompt (standard)', () => {
   it('refuses an unknown agent with the list of agents, and a missing squad with a pointer to init', async () => {
     const root = promptSquad();
     await expect(buildSpawnPrompt({ root, agent: 'nobody', task: 'x' })).rejects.toMatchObject({
-      code: 'UNKNOWN_AGENT',
+      code: 'unknown-agent',
       hint: 'agents: keaton, fenster, hockney, scribe',
     });
     const error = await buildSpawnPrompt({ root: tempDir(), agent: 'fenster', task: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SquadError);
-    expect((error as SquadError).code).toBe('NO_SQUAD');
+    expect((error as SquadError).code).toBe('no-squad');
     expect((error as SquadError).hint).toMatch(/init/);
-    await expect(buildSpawnPrompt({ root, agent: 'fenster', task: '  \n' })).rejects.toMatchObject({ code: 'USAGE' });
+    await expect(buildSpawnPrompt({ root, agent: 'fenster', task: '  \n' })).rejects.toMatchObject({ code: 'usage' });
   });
 });
 

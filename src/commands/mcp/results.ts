@@ -26,7 +26,7 @@ export function errorText(error: unknown): string {
     return `${error.code}: ${error.message}${error.hint ? `\nHow to fix: ${error.hint}` : ''}`;
   }
   const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
-  return `INTERNAL: unexpected error: ${message} (a bug in create-squad; please report it)`;
+  return `internal: unexpected error: ${message} (a bug in create-squad; please report it)`;
 }
 
 export function toolError(error: unknown): CallToolResult {

@@ -224,7 +224,7 @@ function validationPaths(root: string, name: string | undefined, agent: string |
   const rel = given.trim().replace(/\/+$/, '');
   const problem = pathProblem(root, rel, { allowFinalSymlink: true });
   if (problem) {
-    throw new SquadError('UNSAFE_PATH', `refusing to read ${JSON.stringify(given)}: ${problem}`, { hint: 'give a path inside the repository, relative to its root' });
+    throw new SquadError('unsafe-path', `refusing to read ${JSON.stringify(given)}: ${problem}`, { hint: 'give a path inside the repository, relative to its root' });
   }
   return [rel];
 }

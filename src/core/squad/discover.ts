@@ -78,7 +78,7 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   const warnings: DiscoveryWarning[] = [];
   const { agent } = options;
   if (agent !== undefined && !isValidName(agent)) {
-    throw new SquadError('UNKNOWN_AGENT', `"${agent}" is not a valid agent name`, {
+    throw new SquadError('unknown-agent', `"${agent}" is not a valid agent name`, {
       hint: 'agent names are lowercase letters, digits and hyphens, as in .ai-team/agents/{name}/',
     });
   }

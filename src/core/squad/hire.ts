@@ -11,7 +11,7 @@
  *     the same role (or --name), instead of someone else being cast. Only what is missing is
  *     written: the casting event, the charter, the history, the routing row, the roster row.
  *   - Each file that gets additions is re-read just before it is replaced; if it changed since it
- *     was read, the hire stops there (CONFLICT) and writes nothing further: running it again
+ *     was read, the hire stops there (conflict) and writes nothing further: running it again
  *     finishes it from the files as they are then.
  */
 import {
@@ -66,7 +66,7 @@ export interface HirePlan {
 
 function readableCasting<T>(read: CastingRead<T>, relPath: string): Extract<CastingRead<T>, { state: 'ok' }> | undefined {
   if (read.state === 'invalid') {
-    throw new SquadError('INVALID_FORMAT', `${relPath} is not valid: ${read.reason}`, {
+    throw new SquadError('invalid-format', `${relPath} is not valid: ${read.reason}`, {
       hint: 'fix that file (or move it aside) and run hire again; nothing was written',
     });
   }
@@ -109,7 +109,7 @@ export interface HireState extends ScaffoldState {
   routingText: string | undefined;
 }
 
-/** Read what planHire needs; NO_SQUAD when there is no squad. */
+/** Read what planHire needs; no-squad when there is no squad. */
 export function readHireState(root: string): HireState {
   requireSquad(root);
   return { ...readSquadTree(root), routingText: readStateText(root, squadPaths.routing) };
@@ -127,11 +127,11 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
   const [role] = checkRoles([options.role]) as [string];
   if (teamText === undefined) {
     if (existsIn(state, squadPaths.team)) {
-      throw new SquadError('INVALID_INPUT', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
+      throw new SquadError('invalid-input', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
         hint: `restore the file from git, or remove what is at ${squadPaths.team} and run "create-squad init"; then hire again`,
       });
     }
-    throw new SquadError('NOT_FOUND', `${squadPaths.team} is missing`, { hint: 'run "create-squad init" to recreate the missing files, then hire again' });
+    throw new SquadError('not-found', `${squadPaths.team} is missing`, { hint: 'run "create-squad init" to recreate the missing files, then hire again' });
   }
 
   const { casting } = state;
@@ -160,7 +160,7 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
       if (taken.folders.has(folder) || taken.names.has(givenName.toLowerCase())) {
         const members = roster.map((m) => m.displayName);
         const clash = taken.names.has(givenName.toLowerCase()) ? `a member named ${quoted(givenName)}` : `a member in ${agentDir(folder)}/`;
-        throw new SquadError('CONFLICT', `the squad already has ${clash}`, {
+        throw new SquadError('conflict', `the squad already has ${clash}`, {
           hint: `members: ${members.length ? members.join(', ') : '(none)'}; choose another --name, or leave it out to get the next casting name`,
         });
       }
@@ -179,7 +179,7 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
   const create = (path: string, content: string) => {
     if (existsIn(state, path)) {
       if (pending) return; // written before the interruption
-      throw new SquadError('FILE_EXISTS', `${path} already exists`, { hint: 'choose another --name; hire never overwrites a file' });
+      throw new SquadError('file-exists', `${path} already exists`, { hint: 'choose another --name; hire never overwrites a file' });
     }
     refuseUnwritable(state, path); // refuses a path leading out of the repository now, not halfway through
     files.push({ path, content, mode: 0o644, kind: 'state' });
@@ -226,7 +226,7 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
   }
   const team = insertRosterRecords(teamText, rows.roster);
   if (team === undefined) {
-    throw new SquadError('INVALID_FORMAT', `${squadPaths.team} has no roster table (| Name | Role | Charter | Status |)`, {
+    throw new SquadError('invalid-format', `${squadPaths.team} has no roster table (| Name | Role | Charter | Status |)`, {
       hint: 'restore the "## Members" table in team.md, then hire again; nothing was written',
     });
   }
@@ -249,7 +249,7 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
 
 /**
  * Write a hire plan in its order: casting files, the member's new files (exclusively), routing, the
- * roster. A file that changed since it was planned on stops the hire there (CONFLICT).
+ * roster. A file that changed since it was planned on stops the hire there (conflict).
  */
 export function applyHire(plan: HirePlan): void {
   writePlannedFiles(plan.root, plan.files, 'hiring');
