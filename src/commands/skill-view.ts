@@ -6,12 +6,14 @@ import { closestMatch } from '../core/base/edit-distance.js';
 import { discoverSkills, type DiscoveredSkill } from '../core/squad/discover.js';
 import { SquadError } from '../core/base/errors.js';
 import { requireAgent } from '../core/squad/roster.js';
+import { asWarning, type Warning } from '../core/base/warnings.js';
 
 export interface SkillView {
   /** The member's folder name, when the view is one member's. */
   agent?: string;
   skills: DiscoveredSkill[];
-  warnings: string[];
+  /** Discovery's warnings, but for invalid skills (they are in the list, marked invalid). */
+  warnings: Warning[];
 }
 
 /**
@@ -22,7 +24,7 @@ export function skillsSeenBy(root: string, agent: string | undefined): SkillView
   const name = agent === undefined ? undefined : requireAgent(root, agent).name;
   const discovery = discoverSkills(root, name === undefined ? {} : { agent: name });
   const skills = name === undefined ? discovery.skills.filter((skill) => skill.agent === undefined) : discovery.skills;
-  const warnings = discovery.warnings.filter((w) => w.code !== 'skill-invalid').map((w) => w.message);
+  const warnings = discovery.warnings.filter((w) => w.code !== 'skill-invalid').map(asWarning);
   return { ...(name === undefined ? {} : { agent: name }), skills, warnings };
 }
 

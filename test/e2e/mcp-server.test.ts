@@ -16,7 +16,7 @@ import { buildContext } from '../../src/cli/run.js';
 import { createSquadMcpServer, type SquadServerOptions } from '../../src/commands/mcp/server.js';
 import { LOCK_FILE, isProcessAlive } from '../../src/core/fs/lock.js';
 import { SKILLS_ALLOWLIST_PATH } from '../../src/core/skills/skill-scripts.js';
-import { cleanupTempDirs, hashTree, runCli, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { type CliResult, cleanupTempDirs, hashTree, runCli, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
 afterAll(cleanupTempDirs);
@@ -95,6 +95,12 @@ function text(result: CallToolResult): string {
 function structured<T = Record<string, unknown>>(result: CallToolResult): T {
   expect(result.isError, text(result)).toBeFalsy();
   return result.structuredContent as T;
+}
+
+/** What a tool answers for a CLI run's --json envelope: its ok, its data and its warnings, without the envelope. */
+function asTool(run: CliResult): Record<string, unknown> {
+  const envelope = run.envelope();
+  return { ok: envelope.ok, ...run.data(), warnings: envelope.warnings };
 }
 
 function failure(result: CallToolResult): string {
@@ -238,7 +244,7 @@ describe('the MCP server: the squad commands as tools', () => {
     const cliJson = await runCli(['prompt', 'fenster', '--task', task, '--json'], { cwd: root, env: { HOME: home } });
     const result = await call(client, 'build_spawn_prompt', { agent: 'fenster', task });
     expect(text(result)).toBe(cli.stdout);
-    expect(structured(result)).toEqual(cliJson.json());
+    expect(structured(result)).toEqual(asTool(cliJson));
 
     const light = await call(client, 'build_spawn_prompt', { agent: 'fenster', task: 'Fix the React re-render loop.', mode: 'lightweight', skills: ['react-component-patterns'] });
     const cliLight = await runCli(['prompt', 'fenster', '--mode', 'lightweight', '--skill', 'react-component-patterns', '--task', 'Fix the React re-render loop.'], {
@@ -249,7 +255,7 @@ describe('the MCP server: the squad commands as tools', () => {
 
     const bounded = await call(client, 'build_spawn_prompt', { agent: 'fenster', task, skillsBudget: 50 });
     const cliBounded = await runCli(['prompt', 'fenster', '--skills-budget', '50', '--task', task, '--json'], { cwd: root, env: { HOME: home } });
-    expect(structured(bounded)).toEqual(cliBounded.json());
+    expect(structured(bounded)).toEqual(asTool(cliBounded));
     expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task, skillsBudget: 50, allSkills: true }))).toMatch(/^usage: .*contradict/);
   });
 
@@ -264,7 +270,7 @@ describe('the MCP server: the squad commands as tools', () => {
     const { root, client } = await shared();
     const task = 'Write end-to-end tests for the checkout flow';
     const cli = await runCli(['route', task, '--json'], { cwd: root });
-    expect(structured(await call(client, 'route', { task }))).toEqual(cli.json());
+    expect(structured(await call(client, 'route', { task }))).toEqual(asTool(cli));
   });
 
   it('teach writes the skill under the squad lock, as the command does; dry runs write nothing', async () => {
@@ -326,7 +332,7 @@ describe('the MCP server: the squad commands as tools', () => {
     expect(broken.skills[0]!.valid).toBe(false);
     const all = await call(client, 'validate_skill', {});
     const cli = await runCli(['skills', 'validate', '--json'], { cwd: root });
-    expect(structured(all)).toEqual(cli.json());
+    expect(structured(all)).toEqual(asTool(cli));
     expect(failure(await call(client, 'validate_skill', { path: '../../etc' }))).toMatch(/^unsafe-path: /);
     expect(failure(await call(client, 'validate_skill', { path: '/etc' }))).toMatch(/^unsafe-path: /);
   });
@@ -349,7 +355,7 @@ describe('the MCP server: the squad commands as tools', () => {
     ]);
     expect(tested.summary).toMatchObject({ cases: 2, passed: 1, failed: 1 });
     const cli = await runCli(['skills', 'test', 'pdf-tools', '--json'], { cwd: root });
-    expect(JSON.parse(cli.stdout).summary).toEqual(tested.summary);
+    expect(cli.data<Tested>().summary).toEqual(tested.summary);
     expect(structured<Tested>(await call(client, 'test_skill', { name: 'pdf-tools', case: 'echoes' })).ok).toBe(true);
     expect(failure(await call(client, 'test_skill', { name: 'route-tools' }))).toMatch(/^not-found: no skill "route-tools"/);
     expect(failure(await call(client, 'test_skill', { name: 'database-schema' }))).toContain('has no tests');
@@ -465,7 +471,9 @@ describe('the MCP server: run_skill_script', () => {
     allowAll(root, '.github/skills/far');
     const client = await connect(root, tempDir());
     expect(failure(await call(client, 'run_skill_script', { skill: 'far', script: 'echo.mjs' }))).toMatch(/^not-found: no skill "far"/);
-    expect((await call(client, 'list_skills', {})).structuredContent).toMatchObject({ warnings: expect.arrayContaining([expect.stringContaining('outside the repository')]) });
+    expect((await call(client, 'list_skills', {})).structuredContent).toMatchObject({
+      warnings: expect.arrayContaining([expect.objectContaining({ code: 'skill-outside', message: expect.stringContaining('outside the repository') })]),
+    });
   });
 
   it('a broken allowlist allows nothing and says what is wrong', async () => {

@@ -33,6 +33,7 @@ import { memberProfilePath } from './agents/member-profile.js';
 import { memberProfileText } from './agents/profile-input.js';
 import { readStateText } from '../fs/confined.js';
 import { SquadError, usageError } from '../base/errors.js';
+import { warning, type Warning } from '../base/warnings.js';
 import { existsIn, readSquadTree, refuseUnwritable, type ScaffoldState } from './scaffold-state.js';
 import { insertTableRecords, tableRecords, type TableRecord } from '../base/md-table.js';
 import { memberNameProblem, slugify } from '../base/names.js';
@@ -61,7 +62,7 @@ export interface HirePlan {
   files: PlannedFile[];
   created: string[];
   modified: string[];
-  warnings: string[];
+  warnings: Warning[];
 }
 
 function readableCasting<T>(read: CastingRead<T>, relPath: string): Extract<CastingRead<T>, { state: 'ok' }> | undefined {
@@ -95,12 +96,14 @@ function interruptedHire(
 }
 
 /** What to tell the user about the role of a new member: a preset's other name, and others in that role. */
-function roleNotes(typed: string, member: ScaffoldMember, roster: readonly RosterMember[]): string[] {
+function roleNotes(typed: string, member: ScaffoldMember, roster: readonly RosterMember[]): Warning[] {
   const alias = roleAliasNote(typed);
   const same = roster.filter((m) => m.role.toLowerCase() === member.role.toLowerCase() && m.name !== member.folder).map((m) => m.displayName);
   return [
-    ...(alias ? [alias] : []),
-    ...(same.length > 0 ? [`the squad has ${same.join(', ')} as ${member.role} already; ${member.name} is one more (give them different work in routing.md)`] : []),
+    ...(alias ? [warning('role-alias', alias)] : []),
+    ...(same.length > 0
+      ? [warning('role-taken', `the squad has ${same.join(', ')} as ${member.role} already; ${member.name} is one more (give them different work in routing.md)`)]
+      : []),
   ];
 }
 
@@ -174,8 +177,8 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
   const project = parseProjectContext(teamText);
 
   const files: PlannedFile[] = [];
-  const warnings: string[] = [];
-  if (pending) warnings.push(`finishing the interrupted hire of ${member.name} (${member.role}): the casting registry already has them`);
+  const warnings: Warning[] = [];
+  if (pending) warnings.push(warning('hire-resumed', `finishing the interrupted hire of ${member.name} (${member.role}): the casting registry already has them`));
   const create = (path: string, content: string) => {
     if (existsIn(state, path)) {
       if (pending) return; // written before the interruption
@@ -220,8 +223,8 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
   else if (!routed) {
     warnings.push(
       routingText === undefined
-        ? `${squadPaths.routing} is missing: no routing row was added (run "create-squad init" to recreate it)`
-        : `${squadPaths.routing} has no routing table (| Work Type | Route To | … |): no routing row was added`,
+        ? warning('routing-missing', `${squadPaths.routing} is missing: no routing row was added (run "create-squad init" to recreate it)`, squadPaths.routing)
+        : warning('routing-table-missing', `${squadPaths.routing} has no routing table (| Work Type | Route To | … |): no routing row was added`, squadPaths.routing),
     );
   }
   const team = insertRosterRecords(teamText, rows.roster);
