@@ -10,7 +10,7 @@ import { inert } from './ui.js';
 type Prompts = typeof import('prompts');
 
 function cancelled(): never {
-  throw new SquadError('ABORTED', 'init cancelled; nothing was written', { hint: 'run "create-squad init" again when you are ready' });
+  throw new SquadError('aborted', 'init cancelled; nothing was written', { hint: 'run "create-squad init" again when you are ready' });
 }
 
 /**

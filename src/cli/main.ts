@@ -3,10 +3,11 @@
  *
  * - A SquadError prints one line, "✗ what went wrong — how to fix it", and exits 1 (2 for usage).
  * - Anything else is a bug: one line too, and the stack only when DEBUG is set.
- * - With --json, the error is also printed on stdout as {"ok": false, "error": {...}}.
+ * - With --json, the error is also printed on stdout as the envelope {"schemaVersion": 1, "ok": false, "error": {...}, "warnings": []}.
  */
 import { CommanderError } from './commander.js';
 import { SquadError, isSquadError } from '../core/base/errors.js';
+import { errorEnvelope } from './envelope.js';
 import { packageVersion } from '../core/fs/version.js';
 import { processIo, type Io } from './io.js';
 import { PROGRAM_NAME, buildProgram, type UsageErrorSink } from './program.js';
@@ -59,7 +60,7 @@ function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSin
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     if (!sink.message) return 2; // help was shown because a subcommand is missing
-    const squadError = new SquadError('USAGE', sink.message, { hint: usageHint(sink, argv) });
+    const squadError = new SquadError('usage', sink.message, { hint: usageHint(sink, argv) });
     return printSquadError(squadError, argv, ui, env);
   }
   if (isSquadError(error)) return printSquadError(error, argv, ui, env);
@@ -69,7 +70,7 @@ function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSin
   ui.error(`unexpected error: ${message}${debug ? '' : ' — this is a bug; run again with DEBUG=1 for details and report it'}`);
   if (debug && error instanceof Error && error.stack) noteLines(ui, error.stack);
   if (wantsJson(argv)) {
-    ui.json({ ok: false, error: { code: 'INTERNAL', message } });
+    ui.json(errorEnvelope({ code: 'internal', message }));
   }
   return 1;
 }
@@ -77,7 +78,7 @@ function reportError(error: unknown, argv: string[], ui: Ui, sink: UsageErrorSin
 function printSquadError(error: SquadError, argv: string[], ui: Ui, env: NodeJS.ProcessEnv): number {
   ui.error(error.hint ? `${error.message} — ${error.hint}` : error.message);
   if (isDebug(env) && error.stack) noteLines(ui, error.stack);
-  if (wantsJson(argv)) ui.json({ ok: false, error: error.toJSON() });
+  if (wantsJson(argv)) ui.json(errorEnvelope(error.toJSON()));
   return error.exitCode;
 }
 

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CommandContext, CommandResult } from '../commands/context.js';
 import { usageError } from '../core/base/errors.js';
+import { dataEnvelope } from './envelope.js';
 import { findGitRoot, findSquadRoot } from '../core/fs/locate.js';
 import type { Io } from './io.js';
 import type { Ui } from './ui.js';
@@ -79,7 +80,7 @@ function isCi(env: NodeJS.ProcessEnv): boolean {
 /** Print a command's result; returns its exit code. */
 export function report(result: CommandResult, ctx: CommandContext, ui: Ui): 0 | 1 {
   if (ctx.json) {
-    ui.json({ ok: result.exitCode === 0, ...result.data });
+    ui.json(dataEnvelope(result));
   } else {
     result.render(ui);
   }

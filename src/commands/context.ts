@@ -3,6 +3,7 @@
  * outcome; the CLI layer decides how it is printed (JSON or text) and which exit code follows.
  */
 import type { Ui } from '../cli/ui.js';
+import type { Warning } from '../core/base/warnings.js';
 
 export interface CommandContext {
   /**
@@ -16,7 +17,7 @@ export interface CommandContext {
   gitRoot?: string;
   /** Where the command was run: paths the user types (a skill folder, a .squad file) resolve here. */
   invocationDir: string;
-  /** `--json` was given: the result's `data` is printed as one JSON document. */
+  /** `--json` was given: the result is printed as one JSON document, the envelope (src/cli/envelope.ts). */
   json: boolean;
   /** Questions may be asked (stdin and stdout are terminals, not CI, no --yes). */
   interactive: boolean;
@@ -34,10 +35,12 @@ export interface CommandContext {
 }
 
 export interface CommandResult<T extends object = object> {
-  /** The JSON document printed with `--json`. */
+  /** The command's data: the envelope's `data` with `--json` (src/cli/envelope.ts). */
   data: T;
-  /** 0 on success, 1 when the command ran but found failures (invalid skills, …). */
+  /** 0 on success, 1 when the command ran but found failures (invalid skills, …): `ok` in the envelope. */
   exitCode: 0 | 1;
+  /** What the user should know beside the result: the envelope's `warnings` (render prints them as text itself). */
+  warnings?: Warning[];
   /** Human output. */
   render(ui: Ui): void;
 }

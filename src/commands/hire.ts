@@ -20,7 +20,6 @@ export interface HireData {
   resumed: boolean;
   created: string[];
   modified: string[];
-  warnings: string[];
   dryRun: boolean;
 }
 
@@ -37,14 +36,14 @@ export async function hire(options: HireCommandOptions, ctx: CommandContext): Pr
     resumed: plan.resumed,
     created: plan.created,
     modified: plan.modified,
-    warnings: plan.warnings,
     dryRun: options.dryRun,
   };
   return {
     data,
     exitCode: 0,
+    warnings: plan.warnings,
     render(ui) {
-      for (const warning of plan.warnings) ui.warn(warning);
+      for (const warning of plan.warnings) ui.warn(warning.message);
       const { name, role } = plan.member;
       const from = plan.universe ? ` (from ${plan.universe}${plan.event === 'overflow' ? ', overflow' : ''})` : '';
       ui.success(`${options.dryRun ? 'Would hire' : 'Hired'} ${name} as ${role}${from}`);

@@ -62,7 +62,7 @@ export interface InitQuestions {
   allowDuplicateRoles: boolean;
 }
 
-/** Asks the questions; resolves with the answers, or rejects (SquadError ABORTED) when cancelled. */
+/** Asks the questions; resolves with the answers, or rejects (SquadError aborted) when cancelled. */
 export type AskInit = (questions: InitQuestions) => Promise<Partial<InitAnswers>>;
 
 export interface InitData {

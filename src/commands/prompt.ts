@@ -28,7 +28,7 @@ export interface PromptOptions {
 /** What `prompt --json` reports: the spawn prompt and what went into it, without its inner parts. */
 export type PromptData = Pick<
   SpawnPrompt,
-  'agent' | 'mode' | 'requestedMode' | 'prompt' | 'skills' | 'candidates' | 'skillsBudget' | 'skillsLeftOut' | 'mcp' | 'mcpConfig' | 'standingRules' | 'warnings' | 'tokens'
+  'agent' | 'mode' | 'requestedMode' | 'prompt' | 'skills' | 'candidates' | 'skillsBudget' | 'skillsLeftOut' | 'mcp' | 'mcpConfig' | 'standingRules' | 'tokens'
 >;
 
 const USAGE = `usage: create-squad prompt <agent> --task "<text>" [--mode ${SPAWN_MODES.join('|')}] (--task - reads stdin; --task-file <path> reads a file)`;
@@ -68,14 +68,14 @@ export async function prompt(options: PromptOptions, ctx: CommandContext): Promi
     mcp: built.mcp,
     mcpConfig: built.mcpConfig,
     standingRules: built.standingRules,
-    warnings: built.warnings,
     tokens: built.tokens,
   };
   return {
     data,
     exitCode: 0,
+    warnings: built.warnings,
     render(ui) {
-      for (const warning of built.warnings) ui.warn(warning);
+      for (const warning of built.warnings) ui.warn(warning.message);
       ui.write(built.prompt.endsWith('\n') ? built.prompt : `${built.prompt}\n`);
     },
   };

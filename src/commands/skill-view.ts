@@ -6,12 +6,14 @@ import { closestMatch } from '../core/base/edit-distance.js';
 import { discoverSkills, type DiscoveredSkill } from '../core/squad/discover.js';
 import { SquadError } from '../core/base/errors.js';
 import { requireAgent } from '../core/squad/roster.js';
+import { asWarning, type Warning } from '../core/base/warnings.js';
 
 export interface SkillView {
   /** The member's folder name, when the view is one member's. */
   agent?: string;
   skills: DiscoveredSkill[];
-  warnings: string[];
+  /** Discovery's warnings, but for invalid skills (they are in the list, marked invalid). */
+  warnings: Warning[];
 }
 
 /**
@@ -22,11 +24,11 @@ export function skillsSeenBy(root: string, agent: string | undefined): SkillView
   const name = agent === undefined ? undefined : requireAgent(root, agent).name;
   const discovery = discoverSkills(root, name === undefined ? {} : { agent: name });
   const skills = name === undefined ? discovery.skills.filter((skill) => skill.agent === undefined) : discovery.skills;
-  const warnings = discovery.warnings.filter((w) => w.code !== 'skill-invalid').map((w) => w.message);
+  const warnings = discovery.warnings.filter((w) => w.code !== 'skill-invalid').map(asWarning);
   return { ...(name === undefined ? {} : { agent: name }), skills, warnings };
 }
 
-/** One skill of a view by its name; NOT_FOUND naming the closest one, or where else it is. */
+/** One skill of a view by its name; not-found naming the closest one, or where else it is. */
 export function findSkill(root: string, view: SkillView, name: string): DiscoveredSkill {
   const wanted = name.trim();
   const found = view.skills.find((skill) => skill.dirName === wanted) ?? view.skills.find((skill) => skill.dirName.toLowerCase() === wanted.toLowerCase());
@@ -47,5 +49,5 @@ export function findSkill(root: string, view: SkillView, name: string): Discover
 }
 
 function notFound(message: string, hint: string): never {
-  throw new SquadError('NOT_FOUND', message, { hint });
+  throw new SquadError('not-found', message, { hint });
 }

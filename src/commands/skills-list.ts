@@ -2,6 +2,7 @@
 import { discoverSkills, type DiscoveredSkill } from '../core/squad/discover.js';
 import { hasSquad, requireAgent } from '../core/squad/roster.js';
 import { squadPaths } from '../core/base/paths.js';
+import { asWarning } from '../core/base/warnings.js';
 import type { SkillIssue } from '../core/skills/validate.js';
 import type { McpServerRequirement } from '../core/skills/skill.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -32,7 +33,6 @@ export interface SkillsListData {
   skills: ListedSkill[];
   /** Locations of skills hidden for this agent by an agent skill of the same name. */
   overridden: string[];
-  warnings: string[];
 }
 
 export async function skillsList(options: SkillsListOptions, ctx: CommandContext): Promise<CommandResult<SkillsListData>> {
@@ -44,11 +44,12 @@ export async function skillsList(options: SkillsListOptions, ctx: CommandContext
     ...(agent === undefined ? {} : { agent }),
     skills,
     overridden: discovery.overridden.map((s) => s.location),
-    warnings: discovery.warnings.filter((w) => w.code !== 'skill-invalid').map((w) => w.message),
   };
+  const warnings = discovery.warnings.filter((w) => w.code !== 'skill-invalid').map(asWarning);
   return {
     data,
     exitCode: 0,
+    warnings,
     render(ui) {
       if (!squadExists) {
         ui.out(`No skills: there is no ${squadPaths.root}/ folder here. Run "npx create-squad init" to create a squad.`);
@@ -68,7 +69,7 @@ export async function skillsList(options: SkillsListOptions, ctx: CommandContext
             (invalid ? `, ${invalid} invalid (run "create-squad skills validate" for details)` : ''),
         );
       }
-      for (const warning of data.warnings) ui.warn(warning);
+      for (const warning of warnings) ui.warn(warning.message);
     },
   };
 }

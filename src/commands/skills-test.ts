@@ -54,7 +54,7 @@ function skillsToTest(ctx: CommandContext, options: SkillsTestOptions): Discover
   if (options.name !== undefined) {
     const skill = findSkill(ctx.cwd, skillsSeenBy(ctx.cwd, options.agent), options.name);
     if (!hasCases(skill)) {
-      throw new SquadError('NOT_FOUND', `skill "${skill.dirName}" has no tests (no ${SKILL_TEST_CASES_DIR}/*.yaml in ${skillFolderOf(skill.location)})`, {
+      throw new SquadError('not-found', `skill "${skill.dirName}" has no tests (no ${SKILL_TEST_CASES_DIR}/*.yaml in ${skillFolderOf(skill.location)})`, {
         hint: 'write one case per file in tests/cases/ (format: docs/skills.md, "Skill tests")',
       });
     }
@@ -97,7 +97,7 @@ export async function skillsTest(options: SkillsTestOptions, ctx: CommandContext
   }
   const all = skills.flatMap((skill) => skill.cases);
   if (options.case !== undefined && all.length === 0) {
-    throw new SquadError('NOT_FOUND', `no case "${options.case}" in ${options.name === undefined ? 'any skill' : `skill "${options.name}"`}`, {
+    throw new SquadError('not-found', `no case "${options.case}" in ${options.name === undefined ? 'any skill' : `skill "${options.name}"`}`, {
       hint: `a case is named by its "name", or by its file name in ${SKILL_TEST_CASES_DIR}/ without .yaml`,
     });
   }

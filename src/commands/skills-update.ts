@@ -37,7 +37,7 @@ export interface SkillsUpdateData extends InstalledSkill {
 function recordFor(root: string, skill: InstalledSkill): SourceRecord {
   const record = readSources(root).records[skill.destination];
   if (record) return record;
-  throw new SquadError('NOT_FOUND', `no source is recorded for ${skill.destination}`, {
+  throw new SquadError('not-found', `no source is recorded for ${skill.destination}`, {
     hint: `it was added before create-squad recorded sources, or by hand: add it again with "create-squad skills add <source> --force${skill.agent ? ` --agent ${skill.agent}` : ''}"`,
   });
 }
@@ -66,7 +66,7 @@ export async function skillsUpdate(options: SkillsUpdateOptions, ctx: CommandCon
     const source = await readSkillSource(record.source, fetched.dir, ctx.env);
     const fresh = { ...source, tree: { ...source.tree, git: spec.type === 'git' ? source.tree.git.filter((g) => g !== '.git') : source.tree.git } };
     if (fresh.report.dirName !== located.name) {
-      throw new SquadError('CONFLICT', `${record.source} now holds the skill "${fresh.report.dirName}", not "${located.name}"`, {
+      throw new SquadError('conflict', `${record.source} now holds the skill "${fresh.report.dirName}", not "${located.name}"`, {
         hint: `add it under its new name with "create-squad skills add ${record.source}", then remove the old one; nothing was written`,
       });
     }

@@ -116,7 +116,7 @@ function expandPaths(paths: string[], ctx: CommandContext, skipped: SkillsValida
     try {
       stat = fs.statSync(abs);
     } catch {
-      throw new SquadError('NOT_FOUND', `${given} does not exist`, {
+      throw new SquadError('not-found', `${given} does not exist`, {
         hint: 'pass a skill folder, a SKILL.md file, or a folder of skill folders',
       });
     }
@@ -142,7 +142,7 @@ function expandPaths(paths: string[], ctx: CommandContext, skipped: SkillsValida
     }
     if (found === 0) {
       const own = missingSkillFile(abs, given);
-      throw new SquadError('NOT_FOUND', own?.code === 'skill-file-case' ? own.message : `no ${SKILL_FILE} in ${given} or its sub-folders`, {
+      throw new SquadError('not-found', own?.code === 'skill-file-case' ? own.message : `no ${SKILL_FILE} in ${given} or its sub-folders`, {
         hint: 'pass a skill folder (one that holds SKILL.md) or a folder of skill folders',
       });
     }

@@ -41,14 +41,14 @@ function readTaskFile(given: string, invocationDir: string): string {
   try {
     stat = fs.statSync(absPath);
   } catch {
-    throw new SquadError('NOT_FOUND', `task file not found: ${given}`, { hint: 'write the task to that file first; a relative path starts where the command runs' });
+    throw new SquadError('not-found', `task file not found: ${given}`, { hint: 'write the task to that file first; a relative path starts where the command runs' });
   }
   const kind = specialKind(stat);
   if (kind !== undefined) {
-    throw new SquadError('INVALID_INPUT', `the task file ${given} is ${kind}, not a regular file`, { hint: 'write the task to a regular file and pass its path' });
+    throw new SquadError('invalid-input', `the task file ${given} is ${kind}, not a regular file`, { hint: 'write the task to a regular file and pass its path' });
   }
   const tooLarge = () =>
-    new SquadError('INVALID_INPUT', `the task file ${given} holds more than ${MAX_STDIN_BYTES / (1024 * 1024)} MB`, {
+    new SquadError('invalid-input', `the task file ${given} holds more than ${MAX_STDIN_BYTES / (1024 * 1024)} MB`, {
       hint: 'a task is a sentence or a page: put long material in a file and name that file in the task',
     });
   if (stat.size > MAX_STDIN_BYTES) throw tooLarge();
@@ -68,7 +68,7 @@ function readTaskFile(given: string, invocationDir: string): string {
     }
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-    throw new SquadError('INVALID_INPUT', `cannot read the task file ${given} (${reason})`, { hint: 'check that the file is readable' });
+    throw new SquadError('invalid-input', `cannot read the task file ${given} (${reason})`, { hint: 'check that the file is readable' });
   }
   if (size > MAX_STDIN_BYTES) throw tooLarge();
   return buffer.subarray(0, size).toString('utf8');

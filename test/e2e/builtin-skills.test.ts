@@ -25,7 +25,7 @@ const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel)
 interface ListJson {
   skills: { name: string; scope: string; location: string }[];
 }
-type UpgradeJson = UpgradeData & { ok: boolean };
+type UpgradeJson = UpgradeData;
 interface DoctorJson {
   findings: { code: string; path?: string; message: string; fix: string }[];
 }
@@ -97,7 +97,7 @@ describe('a new squad', () => {
 
   it('lists each built-in once, as a built-in, wherever it lives; prompt offers a member-facing one once', async () => {
     const root = await squad();
-    const list = (await runOk(root, ['skills', 'list', '--json'])).json<ListJson>().skills;
+    const list = (await runOk(root, ['skills', 'list', '--json'])).data<ListJson>().skills;
     const builtins = list.filter((skill) => skill.scope === 'builtin');
     expect(builtins.map((skill) => skill.name).sort()).toEqual(shippedBuiltinSkills());
     for (const skill of builtins) {
@@ -127,13 +127,13 @@ describe('a new squad', () => {
     const edited = Buffer.from(`${shipped.toString('utf8').replace(/version: "[^"]+"/, 'version: "0.1"')}\n- Our rule.\n`);
     fs.writeFileSync(path.join(root, skill), edited);
     fs.rmSync(path.join(root, nativeTeamSkillDir('squad-work-planning'), SKILL_FILE));
-    const data = (await runOk(root, ['upgrade', '--json'])).json<UpgradeJson>();
+    const data = (await runOk(root, ['upgrade', '--json'])).data<UpgradeJson>();
     expect(data.backedUp).toEqual([{ path: skill, backup: expect.stringMatching(new RegExp(`^\\.ai-team/backups/[^/]+/${skill.replace(/\./g, '\\.')}$`)) }]);
     expect(read(root, data.backedUp[0]!.backup).equals(edited)).toBe(true);
     expect(read(root, skill).equals(shipped)).toBe(true);
     expect(data.created).toEqual([`${nativeTeamSkillDir('squad-work-planning')}/${SKILL_FILE}`]);
     expect(data.migrations).toEqual([]);
-    expect((await runOk(root, ['upgrade', '--json'])).json<UpgradeJson>().upToDate).toBe(true);
+    expect((await runOk(root, ['upgrade', '--json'])).data<UpgradeJson>().upToDate).toBe(true);
   });
 });
 
@@ -145,7 +145,7 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
     const claude = hashTree(path.join(root, '.claude'));
 
     // doctor: each one is a finding; upgrade is the fix, except where the user's skill has the name.
-    const doctorBefore = (await runCli(['doctor', '--json'], { cwd: root })).json<DoctorJson>().findings.filter((f) => f.code === 'builtin-old-place');
+    const doctorBefore = (await runCli(['doctor', '--json'], { cwd: root })).data<DoctorJson>().findings.filter((f) => f.code === 'builtin-old-place');
     expect(doctorBefore.map((f) => f.path)).toEqual(MEMBER_FACING.map(aiTeamSkillDir));
     for (const finding of doctorBefore) {
       if (finding.path === aiTeamSkillDir('squad-work-planning'))
@@ -160,14 +160,14 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
 
     // A dry run shows the moves and writes nothing.
     const snapshot = hashTree(root);
-    const dry = (await runOk(root, ['upgrade', '--dry-run', '--json'])).json<UpgradeJson>();
+    const dry = (await runOk(root, ['upgrade', '--dry-run', '--json'])).data<UpgradeJson>();
     const moved = MEMBER_FACING.filter((name) => name !== 'squad-work-planning');
     expect(dry.migrations).toEqual([{ version: '0.1.0', id: 'builtin-skills-native', description: expect.any(String), paths: moved.map(nativeTeamSkillDir) }]);
     expect(hashTree(root)).toBe(snapshot);
     const dryText = await runOk(root, ['upgrade', '--dry-run']);
     expect(dryText.stdout).toContain(`0.1.0 builtin-skills-native: ${moved.map(nativeTeamSkillDir).join(', ')}\n`);
 
-    const data = (await runOk(root, ['upgrade', '--json'])).json<UpgradeJson>();
+    const data = (await runOk(root, ['upgrade', '--json'])).data<UpgradeJson>();
     expect(data.migrations.map((m) => m.id)).toEqual(['builtin-skills-native']);
     for (const name of moved) {
       expect(exists(root, aiTeamSkillDir(name)), name).toBe(false);
@@ -193,7 +193,7 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
 
     // Each built-in is listed once; the user's same-name skill overrides the built-in, as documented.
     const list = await runOk(root, ['skills', 'list', '--json']);
-    const skills = list.json<ListJson>().skills;
+    const skills = list.data<ListJson>().skills;
     expect(
       skills
         .filter((s) => s.scope === 'builtin')
@@ -203,7 +203,7 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
     expect(skills.filter((s) => s.name === 'squad-work-planning').map((s) => `${s.scope} ${s.location}`)).toEqual([`team .claude/skills/squad-work-planning/${SKILL_FILE}`]);
     expect((await runOk(root, ['skills', 'list'])).stderr).toContain(`the team's skill "squad-work-planning" overrides the builtin skill of the same name`);
 
-    const doctorAfter = (await runCli(['doctor', '--json'], { cwd: root })).json<DoctorJson>().findings.filter((f) => f.code === 'builtin-old-place');
+    const doctorAfter = (await runCli(['doctor', '--json'], { cwd: root })).data<DoctorJson>().findings.filter((f) => f.code === 'builtin-old-place');
     expect(doctorAfter.map((f) => f.path)).toEqual([aiTeamSkillDir('squad-work-planning')]);
     const exportAfter = path.join(tempDir(), 'after.squad');
     await runOk(root, ['export', '--out', exportAfter]);
@@ -211,15 +211,15 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
 
     // Idempotent: nothing more to do, nothing written.
     const settled = hashTree(root);
-    expect((await runOk(root, ['upgrade', '--json'])).json<UpgradeJson>()).toMatchObject({ upToDate: true, migrations: [] });
+    expect((await runOk(root, ['upgrade', '--json'])).data<UpgradeJson>()).toMatchObject({ upToDate: true, migrations: [] });
     expect(hashTree(root)).toBe(settled);
 
     // Once the user's skill is out of the way, the next upgrade moves the last one.
     fs.renameSync(path.join(root, '.claude/skills/squad-work-planning'), path.join(root, '.claude/skills/our-planning'));
-    const last = (await runOk(root, ['upgrade', '--json'])).json<UpgradeJson>();
+    const last = (await runOk(root, ['upgrade', '--json'])).data<UpgradeJson>();
     expect(last.migrations.flatMap((m) => m.paths)).toEqual([nativeTeamSkillDir('squad-work-planning')]);
     expect(hashTree(path.join(root, nativeTeamSkillDir('squad-work-planning')))).toBe(before['squad-work-planning']);
-    expect((await runCli(['doctor', '--json'], { cwd: root })).json<DoctorJson>().findings.filter((f) => f.code === 'builtin-old-place')).toEqual([]);
+    expect((await runCli(['doctor', '--json'], { cwd: root })).data<DoctorJson>().findings.filter((f) => f.code === 'builtin-old-place')).toEqual([]);
   });
 
   it('killed after any write, a rerun ends in the state of an uninterrupted upgrade, with every byte kept', async () => {
@@ -227,7 +227,7 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
     const template = tempDir();
     fs.cpSync(reference, template, { recursive: true });
     const before = Object.fromEntries(MEMBER_FACING.map((name) => [name, hashTree(path.join(reference, aiTeamSkillDir(name)))]));
-    const plan = (await runOk(reference, ['upgrade', '--dry-run', '--json'])).json<UpgradeJson>();
+    const plan = (await runOk(reference, ['upgrade', '--dry-run', '--json'])).data<UpgradeJson>();
     const total = plan.created.length + plan.replaced.length + plan.backedUp.length + plan.migrations.flatMap((m) => m.paths).length + 1;
     await runOk(reference, ['upgrade']);
     const expected = listFiles(reference).map((rel) => `${rel} ${sha256(read(reference, rel))}`);
@@ -269,9 +269,9 @@ describe('import', () => {
     for (const name of COORDINATOR_ONLY) expect(exists(target, `${aiTeamSkillDir(name)}/${SKILL_FILE}`), name).toBe(true);
     // The user's own squad-work-planning travelled as a team skill and is renamed beside the built-in.
     expect(exists(target, `${nativeTeamSkillDir('squad-work-planning-imported')}/${SKILL_FILE}`)).toBe(true);
-    const doctor = (await runCli(['doctor', '--json'], { cwd: target })).json<DoctorJson>();
+    const doctor = (await runCli(['doctor', '--json'], { cwd: target })).data<DoctorJson>();
     expect(doctor.findings.filter((f) => f.code === 'builtin-old-place' || f.code === 'owned-missing')).toEqual([]);
-    expect((await runOk(target, ['upgrade', '--json'])).json<UpgradeJson>().upToDate).toBe(true);
+    expect((await runOk(target, ['upgrade', '--json'])).data<UpgradeJson>().upToDate).toBe(true);
   });
 
   noteMissingData('importing the original Squad export');
@@ -280,7 +280,7 @@ describe('import', () => {
     await runOk(target, ['import', originalExport('real-v042.json.gz')]);
     for (const name of MEMBER_FACING) expect(exists(target, aiTeamSkillDir(name)), name).toBe(false);
     for (const name of MEMBER_FACING) expect(exists(target, `${nativeTeamSkillDir(name)}/${SKILL_FILE}`), name).toBe(true);
-    const doctor = (await runCli(['doctor', '--json'], { cwd: target })).json<DoctorJson>();
+    const doctor = (await runCli(['doctor', '--json'], { cwd: target })).data<DoctorJson>();
     expect(doctor.findings.filter((f) => f.code === 'builtin-old-place' || f.code === 'owned-missing')).toEqual([]);
   });
 });

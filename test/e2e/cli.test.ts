@@ -60,8 +60,10 @@ describe('the CLI shell', () => {
     const result = await runCli(['teach', 'fenster', 'use tabs', '--json'], { cwd: tempRepo() });
     expect(result.code).toBe(1);
     expect(result.json()).toEqual({
+      schemaVersion: 1,
       ok: false,
-      error: expect.objectContaining({ code: 'NO_SQUAD', message: expect.stringContaining('no squad found'), hint: expect.any(String) }),
+      error: expect.objectContaining({ code: 'no-squad', message: expect.stringContaining('no squad found'), hint: expect.any(String) }),
+      warnings: [],
     });
   });
 

@@ -160,7 +160,7 @@ describe('the squad lock', () => {
     const killed = await runCli(['hire', 'Designer'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: '1' } });
     expect(killed.code).toBe(-1);
     const doctor = await runCli(['doctor', '--json'], { cwd: root });
-    expect(doctor.json<{ findings: { code: string; message: string }[] }>().findings).toContainEqual(
+    expect(doctor.data<{ findings: { code: string; message: string }[] }>().findings).toContainEqual(
       expect.objectContaining({ code: 'stale-lock', message: expect.stringMatching(/^\.create-squad\.lock was left by a create-squad that did not finish \(pid \d+, hire\)$/) }),
     );
     expect((await runCli(['hire', 'Designer'], { cwd: root })).code).toBe(0);

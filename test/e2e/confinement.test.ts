@@ -51,7 +51,7 @@ describe('a squad file linked to a file outside the repository', () => {
 
     const doctor = await runCli(['doctor', '--json'], { cwd: root });
     expect(doctor.code).toBe(1);
-    expect(doctor.json<DoctorJson>().findings).toContainEqual(
+    expect(doctor.data<DoctorJson>().findings).toContainEqual(
       expect.objectContaining({ severity: 'error', code: 'read-refused', path: charterPath('fenster'), fix: expect.stringContaining('replace') }),
     );
     expect(doctor.stdout).not.toContain(SECRET);
@@ -63,7 +63,7 @@ describe('a squad file linked to a file outside the repository', () => {
     const doctor = await runCli(['doctor', '--json'], { cwd: root });
     expect(
       doctor
-        .json<DoctorJson>()
+        .data<DoctorJson>()
         .findings.filter((f) => f.code === 'read-refused')
         .map((f) => f.path),
     ).toEqual([historyPath('keaton')]);
@@ -73,7 +73,7 @@ describe('a squad file linked to a file outside the repository', () => {
     expect(again.stderr).toBe('');
     expect(
       again
-        .json<DoctorJson>()
+        .data<DoctorJson>()
         .findings.filter((f) => f.code === 'read-refused')
         .map((f) => f.path),
     ).toEqual([squadPaths.team, historyPath('keaton')]);

@@ -36,7 +36,7 @@ describe('init --project/--stack/--owner on an existing squad', () => {
     writeFiles(root, { [charterPath('hockney')]: read(root, charterPath('hockney')).replace('- **Stack:** Node.js, Express', '- **Stack:** Node.js, Express, Playwright') });
 
     const result = await run(root, ['init', '--stack', 'Python, FastAPI', '--owner', 'Grace', '--json']);
-    const data = result.json<InitData>();
+    const data = result.data<InitData>();
     expect(data.created).toEqual([]);
     expect(data.context).toMatchObject({
       changed: [
@@ -110,7 +110,7 @@ describe('init reads the stack of a new squad from the repository', () => {
     for (const [files, stack, from] of cases) {
       const root = tempRepo();
       writeFiles(root, files);
-      const data = (await run(root, ['init', '--yes', '--json'])).json<InitData>();
+      const data = (await run(root, ['init', '--yes', '--json'])).data<InitData>();
       expect(parseProjectContext(read(root, squadPaths.team)).stack, stack).toBe(stack);
       expect(read(root, charterPath('keaton'))).toContain(`- **Stack:** ${stack}\n`);
       expect(data.notes).toContain(`stack read from ${from}: ${stack} (give another with --stack)`);
@@ -125,7 +125,7 @@ describe('init reads the stack of a new squad from the repository', () => {
     const none = tempRepo();
     await run(none, ['init', '--yes']);
     writeFiles(none, { 'Cargo.toml': '[package]\n' });
-    const again = (await run(none, ['init', '--yes', '--json'])).json<InitData>();
+    const again = (await run(none, ['init', '--yes', '--json'])).data<InitData>();
     expect(again.notes).toEqual([]);
     expect(parseProjectContext(read(none, squadPaths.team)).stack).toBe('');
   });
@@ -143,7 +143,7 @@ describe('import says where the project context came from', () => {
       '(Project: A shop; Stack: Node.js, Express; Owner: Ada); for this repository run\n     create-squad init --project "…" --stack "Python, FastAPI" --owner "…"  (it updates team.md and the charters)\n',
     );
     const again = await runCli(['import', file, '--force', '--json'], { cwd: target });
-    expect(again.json()).toMatchObject({ context: { project: 'A shop', stack: 'Node.js, Express', owner: 'Ada' }, detectedStack: 'Python, FastAPI' });
+    expect(again.data()).toMatchObject({ context: { project: 'A shop', stack: 'Node.js, Express', owner: 'Ada' }, detectedStack: 'Python, FastAPI' });
     await run(target, ['init', '--project', 'A bakery API', '--stack', 'Python, FastAPI']);
     expect(read(target, charterPath('fenster'))).toContain('- **Project:** A bakery API\n- **Stack:** Python, FastAPI\n');
   });

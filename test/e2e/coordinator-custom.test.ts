@@ -60,7 +60,7 @@ describe('the coordinator\'s "your instructions" lines', () => {
     const upgrade = await runCli(['upgrade', '--json'], { cwd: root });
     // The same version: only the edit outside the lines makes the coordinator differ.
     expect(upgrade.code, upgrade.stderr).toBe(0);
-    const data = upgrade.json<{ backedUp: { path: string; backup: string }[]; notes: string[] }>();
+    const data = upgrade.data<{ backedUp: { path: string; backup: string }[]; notes: string[] }>();
     const backup = data.backedUp.find((b) => b.path === COORDINATOR_PATH)!;
     expect(read(root, backup.backup)).toBe(edited);
     expect(data.notes.join('\n')).toContain(
@@ -76,7 +76,7 @@ describe('the coordinator\'s "your instructions" lines', () => {
     const before = read(root, COORDINATOR_PATH);
     const upgrade = await runCli(['upgrade', '--json'], { cwd: root });
     expect(upgrade.code, upgrade.stderr).toBe(0);
-    const data = upgrade.json<{ backedUp: { path: string; backup: string }[]; notes: string[] }>();
+    const data = upgrade.data<{ backedUp: { path: string; backup: string }[]; notes: string[] }>();
     const backup = data.backedUp.find((b) => b.path === COORDINATOR_PATH)!;
     expect(read(root, backup.backup)).toBe(before);
     expect(data.notes.join('\n')).toMatch(/Put what should stay between those lines: upgrade keeps it/);

@@ -70,14 +70,14 @@ function agentFiles(root: string): string[] {
 async function promptOwnSkills(root: string, folder: string): Promise<string[]> {
   const result = await run(root, ['prompt', folder, '--task', 'look around', '--json']);
   return result
-    .json<{ skills: { name: string; scope: string }[] }>()
+    .data<{ skills: { name: string; scope: string }[] }>()
     .skills.filter((s) => s.scope === 'agent')
     .map((s) => s.name);
 }
 
 /** The members create-squad gives an agent (roster members with a folder, and the Scribe). */
 async function members(root: string): Promise<string[]> {
-  const listed = (await run(root, ['members', '--json'])).json<{ members: { folder: string; state: string; folderless: boolean }[] }>().members;
+  const listed = (await run(root, ['members', '--json'])).data<{ members: { folder: string; state: string; folderless: boolean }[] }>().members;
   return listed.filter((m) => m.state === 'active' && !m.folderless).map((m) => m.folder);
 }
 

@@ -38,7 +38,7 @@ const routing = (root: string) =>
         .join(':'),
     );
 async function skills(root: string, agent?: string): Promise<string[]> {
-  const data = (await run(root, ['skills', 'list', '--json', ...(agent ? ['--agent', agent] : [])])).json<{ skills: { name: string; scope: string }[] }>();
+  const data = (await run(root, ['skills', 'list', '--json', ...(agent ? ['--agent', agent] : [])])).data<{ skills: { name: string; scope: string }[] }>();
   return data.skills.filter((s) => s.scope !== 'builtin').map((s) => `${s.scope}:${s.name}`);
 }
 
@@ -106,7 +106,7 @@ describe('a squad over several days', () => {
     await run(root, ['upgrade']);
     expect(roster(root)).toContain('Fenster:Frontend Dev');
     expect(read(root, charterPath('keaton'))).toContain('- **Stack:** Python, FastAPI\n');
-    const doctor = (await runCli(['doctor', '--json'], { cwd: root })).json<{ findings: { severity: string }[] }>();
+    const doctor = (await runCli(['doctor', '--json'], { cwd: root })).data<{ findings: { severity: string }[] }>();
     expect(doctor.findings.filter((f) => f.severity === 'error')).toEqual([]);
 
     // The squad moves to another repository.

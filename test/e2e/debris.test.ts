@@ -73,7 +73,7 @@ describe('debris of killed runs', () => {
     writeFiles(root, { [`${dead}/.ai-team/team.md`]: '# partial', [`${live}/.ai-team/team.md`]: '# partial', [`${older}/.ai-team/team.md`]: '# partial' });
     const imported = await runCli(['import', file, '--json'], { cwd: root });
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.json<{ leftovers: string[] }>().leftovers).toEqual([older, live].sort());
+    expect(imported.data<{ leftovers: string[] }>().leftovers).toEqual([older, live].sort());
     expect(debrisLeft(root)).toEqual([`${older}/`, `${live}/`].sort());
   });
 

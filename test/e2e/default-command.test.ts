@@ -48,7 +48,7 @@ describe('the default command never makes a squad by accident', () => {
     expect((await runCli(['lst', '--yes'], { cwd: root })).stderr).toMatch(/did you mean skills list\?/);
     const json = await runCli(['ls', '--yes', '--json'], { cwd: root });
     expect(json.code).toBe(2);
-    expect(json.json()).toMatchObject({ ok: false, error: { code: 'USAGE', message: expect.stringContaining("unknown command 'ls'") } });
+    expect(json.envelope()).toMatchObject({ ok: false, error: { code: 'usage', message: expect.stringContaining("unknown command 'ls'") } });
     expect(fs.readdirSync(root)).toEqual([]);
   });
 
@@ -91,7 +91,7 @@ describe('the default command never makes a squad by accident', () => {
       }
       const dry = await runCli(['--dry-run', '--json'], { cwd: root });
       expect(dry.code, dry.stderr).toBe(0);
-      expect(dry.json<{ created: string[] }>().created.length).toBeGreaterThan(20);
+      expect(dry.data<{ created: string[] }>().created.length).toBeGreaterThan(20);
       expect(fs.readdirSync(root)).toEqual(before);
       // The initializer form (npm init squad -- --yes) and an explicit init both write.
       expect((await runCli(['--yes'], { cwd: root })).code).toBe(0);

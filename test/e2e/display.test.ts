@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, runCli, skillMd, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { type CliResult, cleanupTempDirs, runCli, skillMd, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
@@ -76,10 +76,14 @@ async function terminalRun(args: string[]): Promise<Run> {
   return plain;
 }
 
-async function json<T>(args: string[]): Promise<T> {
+async function jsonRun(args: string[]): Promise<CliResult> {
   const result = await runCli([...args, '--json'], { cwd, env: { HOME: tempDir('home-') } });
   expect(result.stdout).not.toMatch(RAW_CONTROL);
-  return result.json<T>();
+  return result;
+}
+
+async function json<T>(args: string[]): Promise<T> {
+  return (await jsonRun(args)).data<T>();
 }
 
 /** The lines of an output, without the empty one after its last line feed. */
@@ -93,7 +97,8 @@ describe('text from files on the terminal', () => {
       ['skills', 'list'],
       ['skills', 'list', '--agent', 'fenster'],
     ]) {
-      const listed = await json<{ skills: unknown[]; warnings: string[] }>(args);
+      const listedRun = await jsonRun(args);
+      const listed = { skills: listedRun.data<{ skills: unknown[] }>().skills, warnings: listedRun.warnings() };
       const run = await terminalRun(args);
       expect(run.code).toBe(0);
       expect(lines(run.stdout)).toHaveLength(1 + listed.skills.length + 2);
@@ -147,6 +152,6 @@ describe('text from files on the terminal', () => {
     const result = await runCli([...args, '--json'], { cwd, env: { HOME: tempDir('home-') } });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(RAW_CONTROL);
-    expect(result.json<{ prompt: string }>().prompt).toContain('\u009b');
+    expect(result.data<{ prompt: string }>().prompt).toContain('\u009b');
   });
 });

@@ -15,7 +15,6 @@ interface Finding {
   path?: string;
 }
 interface DoctorJson {
-  ok: boolean;
   findings: Finding[];
   summary: { errors: number; warnings: number };
   checked: { skills: number; members: number; mcpServers: number };
@@ -40,10 +39,10 @@ function squad(): string {
  * Doctor's report, without the findings about the members' Copilot agents (test/e2e/member-agents.test.ts
  * tests those): the squads here are changed by hand, which leaves the agents out of step.
  */
-async function doctor(cwd: string, env: Record<string, string> = {}): Promise<{ code: number; data: DoctorJson }> {
+async function doctor(cwd: string, env: Record<string, string> = {}): Promise<{ code: number; ok: boolean; data: DoctorJson }> {
   const result = await runCli(['doctor', '--json'], { cwd, env: { HOME: tempDir('home-'), ...env } });
-  const data = result.json<DoctorJson>();
-  return { code: result.code, data: { ...data, findings: data.findings.filter((f) => !f.code.startsWith('copilot-agent-')) } };
+  const data = result.data<DoctorJson>();
+  return { code: result.code, ok: result.envelope().ok, data: { ...data, findings: data.findings.filter((f) => !f.code.startsWith('copilot-agent-')) } };
 }
 
 function codes(data: DoctorJson): string[] {
@@ -63,17 +62,23 @@ describe('doctor', () => {
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toMatch(/^✓ The squad is healthy \(checked 3 members, \d+ skills/m);
     expect(hashTree(dir)).toBe(before);
-    const { data } = await doctor(dir);
-    expect(data).toMatchObject({ ok: true, findings: [], summary: { errors: 0, warnings: 0 } });
+    const { ok, data } = await doctor(dir);
+    expect(ok).toBe(true);
+    expect(data).toMatchObject({ findings: [], summary: { errors: 0, warnings: 0 } });
   });
 
-  it('reports a missing squad as an error that says to run init, in the words every command uses', async () => {
+  it('refuses a missing squad with the no-squad error every command gives, saying to run init', async () => {
     const dir = tempRepo();
-    const { code, data } = await doctor(dir);
-    expect(code).toBe(1);
-    expect(data.findings).toEqual([expect.objectContaining({ severity: 'error', code: 'no-squad', fix: expect.stringContaining('create-squad init') })]);
-    const other = (await runCli(['route', 'x', '--json'], { cwd: dir })).json<{ error: { message: string; hint: string } }>().error;
-    expect(data.findings[0]).toMatchObject({ message: other.message, fix: other.hint });
+    const result = await runCli(['doctor', '--json'], { cwd: dir, env: { HOME: tempDir('home-') } });
+    expect(result.code).toBe(1);
+    expect(result.envelope()).toEqual({ schemaVersion: 1, ok: false, error: expect.objectContaining({ code: 'no-squad' }), warnings: [] });
+    expect(result.error().hint).toContain('create-squad init');
+    const other = (await runCli(['route', 'x', '--json'], { cwd: dir })).error();
+    expect(result.error()).toEqual(other);
+    const text = await runCli(['doctor'], { cwd: dir });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toMatch(/^✗ no squad found .* — run "npx create-squad init" first/);
   });
 
   it('reports missing layout files: team.md is an error, the rest warnings, all fixed by init', async () => {
@@ -443,7 +448,7 @@ describe('doctor', () => {
     expect(codes(entry)).toEqual(['warning:mcp-config-invalid', 'warning:mcp-host-missing', 'warning:mcp-not-configured']);
     expect(entry.findings[0]!.message).toBe('MCP configuration .mcp.json: server "github" is a number, not an object of settings: it does not count as configured');
 
-    const prompt = (await runCli(['prompt', 'keaton', '--task', 'x', '--json'], { cwd: dir, env: { HOME: tempDir('home-') } })).json<{
+    const prompt = (await runCli(['prompt', 'keaton', '--task', 'x', '--json'], { cwd: dir, env: { HOME: tempDir('home-') } })).data<{
       mcp: { server: string; seenBy: string[] }[];
       prompt: string;
     }>();

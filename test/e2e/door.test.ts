@@ -85,7 +85,7 @@ describe('init and import in a folder inside a squad', () => {
     const hint = `run the command in the repository itself (${root}), or choose a folder outside .ai-team/; nothing was written`;
     // Pointed inside the squad folder, init finds the squad it is in (as git finds its repository).
     const inside = await runCli(['init', '--yes', '--json', '--cwd', '.ai-team'], { cwd: root });
-    expect(inside.json()).toMatchObject({ dir: root, created: [] });
+    expect(inside.data()).toMatchObject({ dir: root, created: [] });
     await expectRefused(
       root,
       ['init', 'agents/new', '--yes'],

@@ -11,7 +11,7 @@ import { debrisLeft } from '../helpers/debris.js';
 
 afterAll(cleanupTempDirs);
 
-type HireJson = HireData & { ok: boolean };
+type HireJson = HireData;
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
@@ -38,8 +38,12 @@ describe('hire', () => {
     const routing = read(root, squadPaths.routing);
     const result = await runCli(['hire', 'frontend', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
-    const data = result.json<HireJson>();
-    expect(data).toMatchObject({ ok: true, member: { name: 'McManus', role: 'Frontend Dev', folder: 'mcmanus' }, universe: 'The Usual Suspects', casting: 'cast', dryRun: false });
+    expect(result.envelope()).toMatchObject({
+      ok: true,
+      warnings: [{ code: 'role-alias', message: '"frontend" is recorded as Frontend Dev, a role create-squad knows (its routing row and charter wording come with it)' }],
+    });
+    const data = result.data<HireJson>();
+    expect(data).toMatchObject({ member: { name: 'McManus', role: 'Frontend Dev', folder: 'mcmanus' }, universe: 'The Usual Suspects', casting: 'cast', dryRun: false });
     expect(data.created).toEqual([charterPath('mcmanus'), historyPath('mcmanus'), memberProfilePath('mcmanus')]);
     expect(data.modified.sort()).toEqual([...CHANGED].sort());
 
@@ -66,7 +70,7 @@ describe('hire', () => {
 
     // init afterwards sees a complete squad that includes the new member.
     const again = await runCli(['init', '--json'], { cwd: root });
-    expect(again.json<{ created: string[] }>().created).toEqual([]);
+    expect(again.data<{ created: string[] }>().created).toEqual([]);
   });
 
   it('takes a name with --name and carries the project context into the history', async () => {
@@ -79,7 +83,7 @@ describe('hire', () => {
     const last = JSON.parse(read(root, squadPaths.castingRegistry)).members.at(-1);
     expect(last).toEqual({ name: 'Dave Kujan', folder: 'dave-kujan', role: 'Data Engineer', universe: null });
     // The next cast name skips nothing it does not have to.
-    expect((await runCli(['hire', 'Tester', '--json'], { cwd: root })).json<HireJson>().member.name).toBe('McManus');
+    expect((await runCli(['hire', 'Tester', '--json'], { cwd: root })).data<HireJson>().member.name).toBe('McManus');
   });
 
   it('refuses a name already in the squad, listing the members', async () => {
@@ -98,7 +102,7 @@ describe('hire', () => {
     const before = hashTree(root);
     const result = await runCli(['hire', 'DevOps', '--dry-run', '--json'], { cwd: root });
     expect(result.code).toBe(0);
-    expect(result.json<HireJson>()).toMatchObject({ dryRun: true, member: { name: 'McManus', role: 'DevOps' } });
+    expect(result.data<HireJson>()).toMatchObject({ dryRun: true, member: { name: 'McManus', role: 'DevOps' } });
     const text = await runCli(['hire', 'DevOps', '--dry-run'], { cwd: root });
     expect(text.stdout).toContain('Would hire McManus as DevOps');
     expect(text.stdout).toContain('Dry run: nothing was written.');
@@ -156,7 +160,7 @@ describe('hire', () => {
     writeFiles(root, { [squadPaths.team]: crlf });
     const result = await runCli(['hire', 'Lead', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.json<HireJson>().member.name).toBe('Keaton');
+    expect(result.data<HireJson>().member.name).toBe('Keaton');
     const team = read(root, squadPaths.team);
     expect(team.startsWith(crlf.slice(0, crlf.indexOf('| Scribe')))).toBe(true);
     expect(team).toContain('| Keaton | Lead | `.ai-team/agents/keaton/charter.md` | ✅ Active |\r\n');
@@ -186,7 +190,7 @@ describe('hire', () => {
   it('overflows to the next universe when the names run out', async () => {
     const root = await squad(['--roles', Array.from({ length: 15 }, (_, i) => `R${i}`).join(',')]);
     const result = await runCli(['hire', 'Tester', '--json'], { cwd: root });
-    expect(result.json<HireJson>()).toMatchObject({ member: { name: 'Danny' }, universe: "Ocean's Eleven", casting: 'overflow' });
+    expect(result.data<HireJson>()).toMatchObject({ member: { name: 'Danny' }, universe: "Ocean's Eleven", casting: 'overflow' });
     const event = JSON.parse(read(root, squadPaths.castingHistory)).events.at(-1);
     expect(event).toMatchObject({ event: 'overflow', name: 'Danny', note: expect.stringContaining('capacity 15') });
   });
@@ -205,7 +209,7 @@ describe('hire interrupted', () => {
     const reference = copyRepo(base);
     const full = await runCli(['hire', 'Frontend Dev', '--json'], { cwd: reference });
     expect(full.code, full.stderr).toBe(0);
-    const data = full.json<HireJson>();
+    const data = full.data<HireJson>();
     const total = data.created.length + data.modified.length;
     expect(total).toBe(7);
     const expected = filesWithoutTimes(reference);
@@ -215,12 +219,12 @@ describe('hire interrupted', () => {
       expect(killed.code, `k=${k}`).not.toBe(0);
       const again = await runCli(['hire', 'Frontend Dev', '--json'], { cwd: root });
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
-      expect(again.json<HireJson>()).toMatchObject({ member: { name: 'McManus', folder: 'mcmanus' }, resumed: true, casting: 'cast' });
-      expect(again.json<HireJson>().warnings, `k=${k}`).toEqual([expect.stringMatching(/^finishing the interrupted hire of McManus \(Frontend Dev\)/)]);
+      expect(again.data<HireJson>()).toMatchObject({ member: { name: 'McManus', folder: 'mcmanus' }, resumed: true, casting: 'cast' });
+      expect(again.warnings(), `k=${k}`).toEqual([{ code: 'hire-resumed', message: expect.stringMatching(/^finishing the interrupted hire of McManus \(Frontend Dev\)/) }]);
       expect(filesWithoutTimes(root), `k=${k}`).toEqual(expected);
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
       // The next hire is someone new again.
-      expect((await runCli(['hire', 'Frontend Dev', '--json'], { cwd: root })).json<HireJson>()).toMatchObject({ member: { name: 'Verbal' }, resumed: false });
+      expect((await runCli(['hire', 'Frontend Dev', '--json'], { cwd: root })).data<HireJson>()).toMatchObject({ member: { name: 'Verbal' }, resumed: false });
     }
   });
 
@@ -233,7 +237,7 @@ describe('hire interrupted', () => {
     const team = read(root, squadPaths.team);
     writeFiles(root, { [squadPaths.team]: `${team.replace(/^\| McManus .*\n/m, '')}\n## Alumni\n\n- McManus — Designer — retired 2026-01-01\n` });
     const hired = await runCli(['hire', 'Designer', '--json'], { cwd: root });
-    expect(hired.json<HireJson>()).toMatchObject({ member: { name: 'Verbal' }, resumed: false });
+    expect(hired.data<HireJson>()).toMatchObject({ member: { name: 'Verbal' }, resumed: false });
   });
 });
 
@@ -247,7 +251,7 @@ describe('hire and files changed meanwhile', () => {
       [squadPaths.castingRegistry]: registry.replace('"members": [', '"members": [\n    { "name": "Kujan", "folder": "kujan", "role": "Tester", "universe": null },'),
     });
     const before = hashTree(root);
-    expect(() => applyHire(plan)).toThrow(expect.objectContaining({ code: 'CONFLICT', message: `${squadPaths.castingRegistry} changed while hiring; nothing was written` }));
+    expect(() => applyHire(plan)).toThrow(expect.objectContaining({ code: 'conflict', message: `${squadPaths.castingRegistry} changed while hiring; nothing was written` }));
     expect(hashTree(root)).toBe(before);
 
     // team.md changed after the rest was written: the roster is not replaced, and a rerun finishes the hire.
@@ -261,13 +265,13 @@ describe('hire and files changed meanwhile', () => {
         applyHire({ ...again, files: [file] });
         written.push(file.path);
       } catch (error) {
-        expect(error).toMatchObject({ code: 'CONFLICT', message: `${squadPaths.team} changed while hiring; nothing was written` });
+        expect(error).toMatchObject({ code: 'conflict', message: `${squadPaths.team} changed while hiring; nothing was written` });
       }
     }
     expect(written).not.toContain(squadPaths.team);
     expect(read(root, squadPaths.team)).toBe(edited);
     const finished = await runCli(['hire', 'Tester', '--json'], { cwd: root });
-    expect(finished.json<HireJson>()).toMatchObject({ member: { name: 'McManus' }, resumed: true });
+    expect(finished.data<HireJson>()).toMatchObject({ member: { name: 'McManus' }, resumed: true });
     expect(parseRoster(read(root, squadPaths.team)).map((m) => m.displayName)).toEqual(['Keaton', 'Fenster', 'Hockney', 'McManus', 'Scribe']);
     expect(read(root, squadPaths.team)).toContain('A note added meanwhile.');
   });
@@ -307,7 +311,7 @@ describe('hire into hand-made and original Squad rosters', () => {
     writeFiles(root, { [squadPaths.team]: team.replace('| Scribe |', '| McManus | Designer | `.ai-team/agents/designer-one/charter.md` | ✅ Active |\n| Scribe |') });
     const result = await runCli(['hire', 'Frontend Dev', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.json<HireJson>().member).toMatchObject({ name: 'Verbal', folder: 'verbal' });
+    expect(result.data<HireJson>().member).toMatchObject({ name: 'Verbal', folder: 'verbal' });
   });
 
   it('hires into a squad the original Squad set up, keeping its casting files as they are', async () => {
@@ -333,13 +337,13 @@ describe('hire into hand-made and original Squad rosters', () => {
     });
     const init = await runCli(['init', '--yes', '--json'], { cwd: root });
     expect(init.code, init.stderr).toBe(0);
-    expect(init.json<{ notes: string[]; universe: string }>()).toMatchObject({ notes: [], universe: 'Alien' });
+    expect(init.data<{ notes: string[]; universe: string }>()).toMatchObject({ notes: [], universe: 'Alien' });
     expect(fs.existsSync(path.join(root, '.ai-team/agents/ralph'))).toBe(false);
     expect(read(root, squadPaths.castingRegistry)).toBe(JSON.stringify(registry, null, 2));
 
     const hired = await runCli(['hire', 'Tester', '--json'], { cwd: root });
     expect(hired.code, hired.stderr).toBe(0);
-    expect(hired.json<HireJson>()).toMatchObject({ member: { name: 'Kane', folder: 'kane', role: 'Tester' }, universe: 'Alien', casting: 'cast' });
+    expect(hired.data<HireJson>()).toMatchObject({ member: { name: 'Kane', folder: 'kane', role: 'Tester' }, universe: 'Alien', casting: 'cast' });
     const newRegistry = JSON.parse(read(root, squadPaths.castingRegistry));
     expect(newRegistry.agents).toEqual(registry.agents);
     expect(newRegistry.members).toEqual([{ name: 'Kane', folder: 'kane', role: 'Tester', universe: 'Alien' }]);
@@ -347,7 +351,7 @@ describe('hire into hand-made and original Squad rosters', () => {
     expect(newHistory).toMatchObject(history);
     expect(newHistory.events).toEqual([expect.objectContaining({ event: 'cast', name: 'Kane' })]);
     expect(read(root, squadPaths.castingPolicy)).toBe(JSON.stringify(policy, null, 2));
-    expect((await runCli(['hire', 'Tester', '--json'], { cwd: root })).json<HireJson>().member.name).toBe('Lambert');
+    expect((await runCli(['hire', 'Tester', '--json'], { cwd: root })).data<HireJson>().member.name).toBe('Lambert');
     expect((await runCli(['hire', 'Tester', '--name', 'dallas'], { cwd: root })).code).toBe(1);
   });
 });

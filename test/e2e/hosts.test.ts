@@ -33,7 +33,7 @@ describe('--task-file: the task read from a file', () => {
     fs.writeFileSync(path.join(elsewhere, 'task.txt'), 'write the unit tests for the parser\r\n');
     const routed = await runCli(['route', '--task-file', 'task.txt', '--cwd', cwd, '--json'], { cwd: elsewhere });
     expect(routed.code, routed.stderr).toBe(0);
-    expect(routed.json<{ task: string }>().task).toBe('write the unit tests for the parser');
+    expect(routed.data<{ task: string }>().task).toBe('write the unit tests for the parser');
     const absolute = await runCli(['prompt', 'hockney', '--task-file', path.join(elsewhere, 'task.txt')], { cwd });
     expect(absolute.code, absolute.stderr).toBe(0);
   });

@@ -26,7 +26,7 @@ describe('init --mcp', () => {
   it("writes the entry for VS Code and the Copilot CLI, pinned to the version, and gives the cloud agent's to paste", async () => {
     const root = tempRepo();
     const result = await runOk(root, ['init', '--yes', '--mcp', '--json']);
-    const data = result.json<McpJson>();
+    const data = result.data<McpJson>();
     expect(data.mcp.version).toBe(VERSION);
     expect(data.mcp.registrations.map((r) => [r.host, r.status, r.path])).toEqual([
       ['copilot-cli', 'added', '.mcp.json'],
@@ -81,7 +81,7 @@ describe('init --mcp', () => {
       '.mcp.json': '{\n  "mcpServers": {\n    "team": { "command": "npx", "args": ["--no-install", "create-squad", "mcp"] }\n  }\n}\n',
     });
     const before = hashTree(root);
-    const data = (await runOk(root, ['init', '--yes', '--mcp', 'vscode,copilot-cli', '--json'])).json<McpJson>();
+    const data = (await runOk(root, ['init', '--yes', '--mcp', 'vscode,copilot-cli', '--json'])).data<McpJson>();
     expect(data.mcp.registrations.map((r) => [r.status, r.name])).toEqual([
       ['kept', 'team'],
       ['kept', 'Squad'],

@@ -18,7 +18,7 @@ import { teamStateLayout } from '../helpers/layout.js';
 
 afterAll(cleanupTempDirs);
 
-type InitJson = InitData & { ok: boolean };
+type InitJson = InitData;
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
@@ -116,8 +116,9 @@ describe('init --yes', () => {
     const root = tempRepo();
     const result = await runCli(['init', '--json', '--no-team'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
-    const data = result.json<InitJson>();
-    expect(data).toMatchObject({ ok: true, dir: root, universe: 'The Usual Suspects', dryRun: false });
+    expect(result.envelope()).toMatchObject({ schemaVersion: 1, ok: true, warnings: [] });
+    const data = result.data<InitJson>();
+    expect(data).toMatchObject({ dir: root, universe: 'The Usual Suspects', dryRun: false });
     expect(data.members).toEqual([{ name: 'Scribe', role: 'Session Logger', folder: 'scribe' }]);
     expect(data.created).toEqual(listFiles(root));
     expect(data.skipped).toEqual([]);
@@ -127,7 +128,7 @@ describe('init --yes', () => {
     const root = tempRepo();
     const result = await runCli(['--yes', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.json<InitJson>().members.map((m) => m.name)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe']);
+    expect(result.data<InitJson>().members.map((m) => m.name)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe']);
     // A plain word is a new folder outside any repository (npx create-squad my-app).
     const projects = tempDir('squad-projects-');
     const named = await runCli(['my-app', '--yes', '--json'], { cwd: projects });
@@ -145,7 +146,7 @@ describe('init run twice', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('Nothing to do: the squad is already complete');
     expect(hashTree(root)).toBe(before);
-    const json = (await runCli(['init', '--json'], { cwd: root })).json<InitJson>();
+    const json = (await runCli(['init', '--json'], { cwd: root })).data<InitJson>();
     expect(json.created).toEqual([]);
     expect(json.skipped).toEqual(listFiles(root));
     expect(hashTree(root)).toBe(before);
@@ -165,7 +166,7 @@ describe('init run twice', () => {
     fs.rmSync(path.join(root, squadPaths.ceremonies));
     const result = await runCli(['init', '--yes', '--json', '--roles', 'Designer', '--universe', 'Firefly'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
-    const data = result.json<InitJson>();
+    const data = result.data<InitJson>();
     expect(data.created.sort()).toEqual([historyPath('fenster'), squadPaths.ceremonies, squadPaths.gitattributes].sort());
     expect(data.members.map((m) => m.name)).toEqual(['Keaton', 'Fenster', 'Hockney', 'Scribe']);
     expect(data.notes.join('\n')).toMatch(/--roles was not applied/);
@@ -198,8 +199,8 @@ describe('init --dry-run', () => {
     expect(hashTree(root)).toBe(before);
     const json = await runCli(['init', 'sub/dir', '--dry-run', '--json'], { cwd: root });
     expect(json.code).toBe(0);
-    expect(json.json<InitJson>()).toMatchObject({ dryRun: true, dir: path.join(root, 'sub', 'dir') });
-    expect(json.json<InitJson>().created.length).toBeGreaterThan(20);
+    expect(json.data<InitJson>()).toMatchObject({ dryRun: true, dir: path.join(root, 'sub', 'dir') });
+    expect(json.data<InitJson>().created.length).toBeGreaterThan(20);
     expect(fs.existsSync(path.join(root, 'sub'))).toBe(false);
   });
 });
@@ -224,7 +225,7 @@ describe('casting overflow', () => {
     const roles = Array.from({ length: 18 }, (_, i) => `Role ${i + 1}`).join(',');
     const result = await runCli(['init', '--yes', '--json', '--roles', roles], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
-    const members = result.json<InitJson>().members;
+    const members = result.data<InitJson>().members;
     expect(members).toHaveLength(19);
     expect(new Set(members.map((m) => m.folder)).size).toBe(19);
     const registry = JSON.parse(read(root, squadPaths.castingRegistry)).members as { universe: string }[];
@@ -254,7 +255,7 @@ describe('init with bad input', () => {
     writeFiles(root, { 'plain-file': 'x' });
     const result = await runCli(['init', 'plain-file', '--yes', '--json'], { cwd: root });
     expect(result.code).toBe(1);
-    expect(result.json()).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('is a file, not a folder') } });
+    expect(result.envelope()).toMatchObject({ ok: false, error: { code: 'invalid-input', message: expect.stringContaining('is a file, not a folder') } });
     expect(read(root, 'plain-file')).toBe('x');
   });
 
@@ -303,7 +304,7 @@ describe('init interrupted', () => {
   it('ends in the complete state when run again after being killed after any write', async () => {
     const reference = tempRepo();
     const full = await runCli(['init', '--yes', '--json'], { cwd: reference });
-    const total = full.json<InitJson>().created.length;
+    const total = full.data<InitJson>().created.length;
     const expected = filesWithoutTimes(reference);
     for (const k of [1, 2, 3, 4, 8, Math.floor(total / 2), total - 2, total - 1]) {
       const root = tempRepo();
@@ -326,12 +327,12 @@ describe('init interrupted', () => {
 describe('init killed after its last write', () => {
   it('leaves its lock, which the rerun (with nothing left to write) clears', async () => {
     const reference = tempRepo();
-    const total = (await runCli(['init', '--yes', '--json'], { cwd: reference })).json<InitJson>().created.length;
+    const total = (await runCli(['init', '--yes', '--json'], { cwd: reference })).data<InitJson>().created.length;
     const root = tempRepo();
     expect((await runCli(['init', '--yes'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(total) } })).code).toBe(-1);
     expect(fs.existsSync(path.join(root, LOCK_FILE))).toBe(true);
     const again = await runCli(['init', '--yes', '--json'], { cwd: root });
-    expect(again.json<InitJson>().created).toEqual([]);
+    expect(again.data<InitJson>().created).toEqual([]);
     expect(fs.existsSync(path.join(root, LOCK_FILE))).toBe(false);
   });
 });
@@ -346,7 +347,7 @@ describe('init on what is already there', () => {
     fs.rmSync(path.join(root, '.ai-team/agents/keaton'), { recursive: true });
     const result = await runCli(['init', '--yes', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.json<InitJson>().created).toEqual([charterPath('keaton'), historyPath('keaton')]);
+    expect(result.data<InitJson>().created).toEqual([charterPath('keaton'), historyPath('keaton')]);
     expect(read(root, charterPath('keaton'))).toContain('# Keaton — Lead');
   });
 
@@ -358,11 +359,11 @@ describe('init on what is already there', () => {
       fs.symlinkSync(target, path.join(root, squadPaths.gitattributes));
       const result = await runCli(['init', '--yes', '--json'], { cwd: root });
       expect(result.code, result.stderr).toBe(0);
-      expect(result.json<InitJson>().notes).toContain(`${squadPaths.gitattributes} is a symlink; it was left as it is (add the merge=union lines yourself)`);
+      expect(result.data<InitJson>().notes).toContain(`${squadPaths.gitattributes} is a symlink; it was left as it is (add the merge=union lines yourself)`);
       expect(fs.readlinkSync(path.join(root, squadPaths.gitattributes))).toBe(target);
       expect(read(outside, 'attributes')).toBe('*.png binary\n');
       const doctor = await runCli(['doctor', '--json'], { cwd: root });
-      expect(doctor.json(), doctor.stderr).toMatchObject({ ok: true, summary: { errors: 0 } });
+      expect(doctor.envelope(), doctor.stderr).toMatchObject({ ok: true, data: { summary: { errors: 0 } } });
       const upgrade = await runCli(['upgrade', '--dry-run'], { cwd: root });
       expect(upgrade.code, upgrade.stderr).toBe(0);
     }
@@ -374,7 +375,7 @@ describe('init on what is already there', () => {
     fs.symlinkSync('nowhere.md', path.join(root, squadPaths.ceremonies));
     const result = await runCli(['init', '--yes', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.json<InitJson>().skipped).toContain(squadPaths.ceremonies);
+    expect(result.data<InitJson>().skipped).toContain(squadPaths.ceremonies);
     expect(fs.readlinkSync(path.join(root, squadPaths.ceremonies))).toBe('nowhere.md');
   });
 

@@ -35,20 +35,20 @@ describe('commands run from a subfolder', () => {
     const app = subfolder(root, 'packages/app');
     const init = await runCli(['init', '--yes', '--json'], { cwd: app });
     expect(init.code, init.stderr).toBe(0);
-    expect(init.json<{ dir: string; notes: string[] }>()).toMatchObject({ dir: root, notes: [expect.stringContaining(`set up the squad at the repository root ${root}`)] });
+    expect(init.data<{ dir: string; notes: string[] }>()).toMatchObject({ dir: root, notes: [expect.stringContaining(`set up the squad at the repository root ${root}`)] });
     expect(fs.existsSync(path.join(root, COORDINATOR_PATH))).toBe(true);
     expect(listFiles(app)).toEqual([]);
     // Run again from the subfolder: the squad at the root is complete, nothing nested appears.
-    expect((await runCli(['init', '--yes', '--json'], { cwd: app })).json<{ created: string[] }>().created).toEqual([]);
+    expect((await runCli(['init', '--yes', '--json'], { cwd: app })).data<{ created: string[] }>().created).toEqual([]);
 
     const other = tempRepo();
     const web = subfolder(other, 'apps/web');
     const here = await runCli(['init', '--yes', '--here', '--json'], { cwd: web });
     expect(here.code, here.stderr).toBe(0);
-    expect(here.json<{ dir: string }>().dir).toBe(web);
+    expect(here.data<{ dir: string }>().dir).toBe(web);
     expect(fs.existsSync(path.join(web, COORDINATOR_PATH))).toBe(true);
     const doctor = await runCli(['doctor', '--json'], { cwd: web });
-    expect(doctor.json<{ findings: { code: string; message: string }[] }>().findings).toContainEqual(
+    expect(doctor.data<{ findings: { code: string; message: string }[] }>().findings).toContainEqual(
       expect.objectContaining({ code: 'squad-below-repository-root', message: expect.stringContaining(`below the repository root ${other}`) }),
     );
   });
@@ -57,10 +57,10 @@ describe('commands run from a subfolder', () => {
     const root = tempRepo();
     const app = subfolder(root, 'packages');
     const init = await runCli(['init', 'lib', '--yes', '--json'], { cwd: app });
-    expect(init.json<{ dir: string }>().dir).toBe(path.join(app, 'lib'));
+    expect(init.data<{ dir: string }>().dir).toBe(path.join(app, 'lib'));
     const loose = tempDir();
     const plain = await runCli(['init', '--yes', '--json'], { cwd: loose });
-    expect(plain.json<{ dir: string; notes: string[] }>()).toMatchObject({ dir: loose });
+    expect(plain.data<{ dir: string; notes: string[] }>()).toMatchObject({ dir: loose });
   });
 });
 

@@ -43,7 +43,7 @@ function squad(files: Record<string, string> = {}): string {
 
 async function mcpFindings(cwd: string, env: Record<string, string | undefined> = {}): Promise<Finding[]> {
   const result = await runCli(['doctor', '--json'], { cwd, env: { HOME: tempDir('home-'), COPILOT_HOME: undefined, ...env } });
-  return result.json<{ findings: Finding[] }>().findings.filter((f) => f.code.startsWith('mcp-'));
+  return result.data<{ findings: Finding[] }>().findings.filter((f) => f.code.startsWith('mcp-'));
 }
 
 describe('doctor: MCP servers per host', () => {

@@ -16,7 +16,7 @@ import { buildContext } from '../../src/cli/run.js';
 import { createSquadMcpServer, type SquadServerOptions } from '../../src/commands/mcp/server.js';
 import { LOCK_FILE, isProcessAlive } from '../../src/core/fs/lock.js';
 import { SKILLS_ALLOWLIST_PATH } from '../../src/core/skills/skill-scripts.js';
-import { cleanupTempDirs, hashTree, runCli, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { type CliResult, cleanupTempDirs, hashTree, runCli, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
 afterAll(cleanupTempDirs);
@@ -97,6 +97,12 @@ function structured<T = Record<string, unknown>>(result: CallToolResult): T {
   return result.structuredContent as T;
 }
 
+/** What a tool answers for a CLI run's --json envelope: its ok, its data and its warnings, without the envelope. */
+function asTool(run: CliResult): Record<string, unknown> {
+  const envelope = run.envelope();
+  return { ok: envelope.ok, ...run.data(), warnings: envelope.warnings };
+}
+
 function failure(result: CallToolResult): string {
   expect(result.isError).toBe(true);
   return text(result);
@@ -147,7 +153,7 @@ describe('the MCP server: discovery', () => {
   it('an unknown member is a tool error with the fix, and the server goes on answering', async () => {
     const { client } = await shared();
     const message = failure(await call(client, 'list_skills', { agent: 'mcmanus' }));
-    expect(message).toMatch(/^UNKNOWN_AGENT: /);
+    expect(message).toMatch(/^unknown-agent: /);
     expect(message).toContain('How to fix:');
     expect(structured(await call(client, 'list_skills', {}))).toHaveProperty('skills');
   });
@@ -199,14 +205,14 @@ describe('the MCP server: read_skill', () => {
     const client = await connect(root, tempDir());
     const read = (file: string) => call(client, 'read_skill', { name: 'pdf-tools', file });
 
-    expect(failure(await read('../api-design/SKILL.md'))).toMatch(/^UNSAFE_PATH: .*contains "\.\."/);
-    expect(failure(await read('references/../../../../etc/passwd'))).toMatch(/^UNSAFE_PATH: /);
-    expect(failure(await read('/etc/passwd'))).toMatch(/^UNSAFE_PATH: .*absolute/);
-    expect(failure(await read('references/secret.md'))).toMatch(/^UNSAFE_PATH: .*outside the skill folder/);
-    expect(failure(await read('references/elsewhere/secret.txt'))).toMatch(/^UNSAFE_PATH: .*outside the skill folder/);
-    expect(failure(await read('SKILL.md'))).toMatch(/^INVALID_INPUT: .*not under references\/, scripts\/, assets\//);
-    expect(failure(await read('references/missing.md'))).toMatch(/^NOT_FOUND: /);
-    expect(failure(await read('references'))).toMatch(/^INVALID_INPUT: references is a folder/);
+    expect(failure(await read('../api-design/SKILL.md'))).toMatch(/^unsafe-path: .*contains "\.\."/);
+    expect(failure(await read('references/../../../../etc/passwd'))).toMatch(/^unsafe-path: /);
+    expect(failure(await read('/etc/passwd'))).toMatch(/^unsafe-path: .*absolute/);
+    expect(failure(await read('references/secret.md'))).toMatch(/^unsafe-path: .*outside the skill folder/);
+    expect(failure(await read('references/elsewhere/secret.txt'))).toMatch(/^unsafe-path: .*outside the skill folder/);
+    expect(failure(await read('SKILL.md'))).toMatch(/^invalid-input: .*not under references\/, scripts\/, assets\//);
+    expect(failure(await read('references/missing.md'))).toMatch(/^not-found: /);
+    expect(failure(await read('references'))).toMatch(/^invalid-input: references is a folder/);
 
     const listing = structured<{ files: { path: string }[]; filesRefused: { path: string; reason: string }[] }>(await call(client, 'read_skill', { name: 'pdf-tools' }));
     expect(listing.files.map((f) => f.path)).not.toContain('references/secret.md');
@@ -238,7 +244,7 @@ describe('the MCP server: the squad commands as tools', () => {
     const cliJson = await runCli(['prompt', 'fenster', '--task', task, '--json'], { cwd: root, env: { HOME: home } });
     const result = await call(client, 'build_spawn_prompt', { agent: 'fenster', task });
     expect(text(result)).toBe(cli.stdout);
-    expect(structured(result)).toEqual(cliJson.json());
+    expect(structured(result)).toEqual(asTool(cliJson));
 
     const light = await call(client, 'build_spawn_prompt', { agent: 'fenster', task: 'Fix the React re-render loop.', mode: 'lightweight', skills: ['react-component-patterns'] });
     const cliLight = await runCli(['prompt', 'fenster', '--mode', 'lightweight', '--skill', 'react-component-patterns', '--task', 'Fix the React re-render loop.'], {
@@ -249,14 +255,14 @@ describe('the MCP server: the squad commands as tools', () => {
 
     const bounded = await call(client, 'build_spawn_prompt', { agent: 'fenster', task, skillsBudget: 50 });
     const cliBounded = await runCli(['prompt', 'fenster', '--skills-budget', '50', '--task', task, '--json'], { cwd: root, env: { HOME: home } });
-    expect(structured(bounded)).toEqual(cliBounded.json());
-    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task, skillsBudget: 50, allSkills: true }))).toMatch(/^USAGE: .*contradict/);
+    expect(structured(bounded)).toEqual(asTool(cliBounded));
+    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task, skillsBudget: 50, allSkills: true }))).toMatch(/^usage: .*contradict/);
   });
 
   it('build_spawn_prompt refuses a human or unknown member as prompt does, and "-" is no way to read stdin', async () => {
     const { client } = await shared();
-    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'nobody', task: 'x' }))).toMatch(/^UNKNOWN_AGENT: /);
-    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task: '-' }))).toMatch(/^USAGE: .*give the task itself/);
+    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'nobody', task: 'x' }))).toMatch(/^unknown-agent: /);
+    expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task: '-' }))).toMatch(/^usage: .*give the task itself/);
     expect(failure(await call(client, 'build_spawn_prompt', { agent: 'fenster', task: 'x', mode: 'heavy' }))).toContain('Input validation error');
   });
 
@@ -264,7 +270,7 @@ describe('the MCP server: the squad commands as tools', () => {
     const { root, client } = await shared();
     const task = 'Write end-to-end tests for the checkout flow';
     const cli = await runCli(['route', task, '--json'], { cwd: root });
-    expect(structured(await call(client, 'route', { task }))).toEqual(cli.json());
+    expect(structured(await call(client, 'route', { task }))).toEqual(asTool(cli));
   });
 
   it('teach writes the skill under the squad lock, as the command does; dry runs write nothing', async () => {
@@ -290,8 +296,8 @@ describe('the MCP server: the squad commands as tools', () => {
     expect(team.scope).toBe('team');
     const rule = structured<{ kind: string; rule: string; path: string }>(await call(client, 'teach', { agent: 'fenster', instruction: 'Never commit to main' }));
     expect(rule).toMatchObject({ ok: true, kind: 'rule', rule: 'Never commit to main.', path: '.ai-team/agents/fenster/charter.md' });
-    expect(failure(await call(client, 'teach', { instruction: 'Be nice' }))).toMatch(/^USAGE: missing the member to teach/);
-    expect(failure(await call(client, 'teach', { agent: 'fenster', team: true, instruction: 'Be nice' }))).toMatch(/^USAGE: /);
+    expect(failure(await call(client, 'teach', { instruction: 'Be nice' }))).toMatch(/^usage: missing the member to teach/);
+    expect(failure(await call(client, 'teach', { agent: 'fenster', team: true, instruction: 'Be nice' }))).toMatch(/^usage: /);
   });
 
   it('teach waits a little for the lock another create-squad holds, then writes', async () => {
@@ -326,9 +332,9 @@ describe('the MCP server: the squad commands as tools', () => {
     expect(broken.skills[0]!.valid).toBe(false);
     const all = await call(client, 'validate_skill', {});
     const cli = await runCli(['skills', 'validate', '--json'], { cwd: root });
-    expect(structured(all)).toEqual(cli.json());
-    expect(failure(await call(client, 'validate_skill', { path: '../../etc' }))).toMatch(/^UNSAFE_PATH: /);
-    expect(failure(await call(client, 'validate_skill', { path: '/etc' }))).toMatch(/^UNSAFE_PATH: /);
+    expect(structured(all)).toEqual(asTool(cli));
+    expect(failure(await call(client, 'validate_skill', { path: '../../etc' }))).toMatch(/^unsafe-path: /);
+    expect(failure(await call(client, 'validate_skill', { path: '/etc' }))).toMatch(/^unsafe-path: /);
   });
 
   it('test_skill runs a skill\'s cases as "skills test --json" does: allowed scripts only, each case reported', async () => {
@@ -349,9 +355,9 @@ describe('the MCP server: the squad commands as tools', () => {
     ]);
     expect(tested.summary).toMatchObject({ cases: 2, passed: 1, failed: 1 });
     const cli = await runCli(['skills', 'test', 'pdf-tools', '--json'], { cwd: root });
-    expect(JSON.parse(cli.stdout).summary).toEqual(tested.summary);
+    expect(cli.data<Tested>().summary).toEqual(tested.summary);
     expect(structured<Tested>(await call(client, 'test_skill', { name: 'pdf-tools', case: 'echoes' })).ok).toBe(true);
-    expect(failure(await call(client, 'test_skill', { name: 'route-tools' }))).toMatch(/^NOT_FOUND: no skill "route-tools"/);
+    expect(failure(await call(client, 'test_skill', { name: 'route-tools' }))).toMatch(/^not-found: no skill "route-tools"/);
     expect(failure(await call(client, 'test_skill', { name: 'database-schema' }))).toContain('has no tests');
   });
 
@@ -363,7 +369,7 @@ describe('the MCP server: the squad commands as tools', () => {
     expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['squad://roster', 'squad://charters/fenster', 'squad://charters/hockney']));
     const charter = await client.readResource({ uri: 'squad://charters/fenster' });
     expect(charter.contents[0]).toMatchObject({ text: expect.stringContaining('# Fenster') });
-    await expect(client.readResource({ uri: 'squad://charters/nobody' })).rejects.toThrow(/UNKNOWN_AGENT/);
+    await expect(client.readResource({ uri: 'squad://charters/nobody' })).rejects.toThrow(/unknown-agent/);
   });
 });
 
@@ -372,7 +378,7 @@ describe('the MCP server: run_skill_script', () => {
     const root = mcpSquad();
     const client = await connect(root, tempDir());
     const refused = failure(await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'scripts/echo.mjs' }));
-    expect(refused).toMatch(/^NOT_ALLOWED: not running scripts\/echo.mjs of skill "pdf-tools": running scripts is off/);
+    expect(refused).toMatch(/^not-allowed: not running scripts\/echo.mjs of skill "pdf-tools": running scripts is off/);
     expect(refused).toContain(`${SKILLS_ALLOWLIST_PATH} with {"skills":{"${PDF}":{"scripts":["scripts/echo.mjs"]}}}`);
 
     writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { [PDF]: { scripts: ['scripts/fail.mjs'] } } }) });
@@ -444,13 +450,13 @@ describe('the MCP server: run_skill_script', () => {
     const marker = path.join(tempDir(), 'marker');
     const run = (skill: string, script: string) => call(client, 'run_skill_script', { skill, script, arguments: [marker] });
 
-    expect(failure(await run('pdf-tools', '../references/forms.md'))).toMatch(/^UNSAFE_PATH: .*contains "\.\."/);
-    expect(failure(await run('pdf-tools', '../../api-design/scripts/x.mjs'))).toMatch(/^UNSAFE_PATH: /);
-    expect(failure(await run('pdf-tools', path.join(outside, 'evil.mjs')))).toMatch(/^UNSAFE_PATH: .*absolute/);
-    expect(failure(await run('pdf-tools', 'evil.mjs'))).toMatch(/^UNSAFE_PATH: .*leads outside the skill's scripts\/ folder/);
-    expect(failure(await run('linked', 'echo.mjs'))).toMatch(/^UNSAFE_PATH: .*scripts\/ folder is a link that leads out of the skill folder/);
-    expect(failure(await run('pdf-tools', 'missing.mjs'))).toMatch(/^NOT_FOUND: /);
-    expect(failure(await run('pdf-tools', 'run.bat'))).toMatch(/^UNSAFE_PATH: .*cmd\.exe/);
+    expect(failure(await run('pdf-tools', '../references/forms.md'))).toMatch(/^unsafe-path: .*contains "\.\."/);
+    expect(failure(await run('pdf-tools', '../../api-design/scripts/x.mjs'))).toMatch(/^unsafe-path: /);
+    expect(failure(await run('pdf-tools', path.join(outside, 'evil.mjs')))).toMatch(/^unsafe-path: .*absolute/);
+    expect(failure(await run('pdf-tools', 'evil.mjs'))).toMatch(/^unsafe-path: .*leads outside the skill's scripts\/ folder/);
+    expect(failure(await run('linked', 'echo.mjs'))).toMatch(/^unsafe-path: .*scripts\/ folder is a link that leads out of the skill folder/);
+    expect(failure(await run('pdf-tools', 'missing.mjs'))).toMatch(/^not-found: /);
+    expect(failure(await run('pdf-tools', 'run.bat'))).toMatch(/^unsafe-path: .*cmd\.exe/);
     expect(fs.existsSync(marker)).toBe(false);
   });
 
@@ -464,8 +470,10 @@ describe('the MCP server: run_skill_script', () => {
     fs.symlinkSync(path.join(outside, 'far'), path.join(root, '.github/skills/far'));
     allowAll(root, '.github/skills/far');
     const client = await connect(root, tempDir());
-    expect(failure(await call(client, 'run_skill_script', { skill: 'far', script: 'echo.mjs' }))).toMatch(/^NOT_FOUND: no skill "far"/);
-    expect((await call(client, 'list_skills', {})).structuredContent).toMatchObject({ warnings: expect.arrayContaining([expect.stringContaining('outside the repository')]) });
+    expect(failure(await call(client, 'run_skill_script', { skill: 'far', script: 'echo.mjs' }))).toMatch(/^not-found: no skill "far"/);
+    expect((await call(client, 'list_skills', {})).structuredContent).toMatchObject({
+      warnings: expect.arrayContaining([expect.objectContaining({ code: 'skill-outside', message: expect.stringContaining('outside the repository') })]),
+    });
   });
 
   it('a broken allowlist allows nothing and says what is wrong', async () => {
@@ -473,10 +481,10 @@ describe('the MCP server: run_skill_script', () => {
     const client = await connect(root, tempDir());
     const run = () => call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'echo.mjs' });
     writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: '{"skills": {' });
-    expect(failure(await run())).toMatch(/^INVALID_FORMAT: .*not valid JSON/);
+    expect(failure(await run())).toMatch(/^invalid-format: .*not valid JSON/);
     writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { [PDF]: { scripts: true } } }) });
-    expect(failure(await run())).toMatch(/^INVALID_FORMAT: .*must be a list of script paths or "all"/);
+    expect(failure(await run())).toMatch(/^invalid-format: .*must be a list of script paths or "all"/);
     writeFiles(root, { [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { '../elsewhere': { scripts: 'all' } } }) });
-    expect(failure(await run())).toMatch(/^INVALID_FORMAT: .*not a repository path/);
+    expect(failure(await run())).toMatch(/^invalid-format: .*not a repository path/);
   });
 });

@@ -39,7 +39,7 @@ async function squad(): Promise<string> {
 async function promptOwnSkills(root: string, folder: string): Promise<string[]> {
   const result = await run(root, ['prompt', folder, '--task', 'look around', '--json']);
   return result
-    .json<{ skills: { name: string; scope: string }[] }>()
+    .data<{ skills: { name: string; scope: string }[] }>()
     .skills.filter((s) => s.scope === 'agent')
     .map((s) => s.name);
 }
@@ -75,7 +75,7 @@ describe('init and hire', () => {
   it("hire writes the new member's agent", async () => {
     const root = await squad();
     const result = await run(root, ['hire', 'Designer', '--json']);
-    expect(result.json<{ created: string[] }>().created).toContain(memberProfilePath('mcmanus'));
+    expect(result.data<{ created: string[] }>().created).toContain(memberProfilePath('mcmanus'));
     expect(profile(root, 'mcmanus')).toMatchObject({ name: 'mcmanus', tools: roleTools('Designer') });
   });
 });
@@ -85,7 +85,7 @@ describe('skills', () => {
     const root = await squad();
     const before = profiles(root);
     const taught = await run(root, ['teach', 'fenster', 'always use Tailwind CSS', '--name', 'tailwind', '--json']);
-    expect(taught.json<{ agentProfiles: unknown[] }>().agentProfiles).toEqual([{ action: 'refresh', path: memberProfilePath('fenster') }]);
+    expect(taught.data<{ agentProfiles: unknown[] }>().agentProfiles).toEqual([{ action: 'refresh', path: memberProfilePath('fenster') }]);
     expect(profile(root, 'fenster').skills).toEqual(['tailwind']);
     expect(await promptOwnSkills(root, 'fenster')).toEqual(['tailwind']);
     const after = profiles(root);
@@ -96,7 +96,7 @@ describe('skills', () => {
     const root = await squad();
     await run(root, ['teach', 'fenster', 'always use Tailwind CSS', '--name', 'tailwind']);
     const taught = await run(root, ['teach', '--team', 'styling follows the design system', '--name', 'tailwind', '--json']);
-    expect(taught.json<{ agentProfiles: { path: string }[] }>().agentProfiles.map((a) => a.path)).toEqual([memberProfilePath('fenster')]);
+    expect(taught.data<{ agentProfiles: { path: string }[] }>().agentProfiles.map((a) => a.path)).toEqual([memberProfilePath('fenster')]);
     expect(profile(root, 'fenster').skills).toBeUndefined();
     expect(read(root, memberProfilePath('fenster'))).toContain('- `tailwind`: ');
     expect(await promptOwnSkills(root, 'fenster')).toEqual(['tailwind']);
@@ -147,7 +147,7 @@ describe('skills', () => {
     expect(profile(root, 'fenster').tools).toEqual([...roleTools('Core Dev'), 'linear/*']);
 
     const removed = await run(root, ['skills', 'remove', 'db-notes', '--agent', 'fenster', '--json']);
-    expect(removed.json<{ agentProfiles: unknown[] }>().agentProfiles).toEqual([{ action: 'refresh', path: memberProfilePath('fenster') }]);
+    expect(removed.data<{ agentProfiles: unknown[] }>().agentProfiles).toEqual([{ action: 'refresh', path: memberProfilePath('fenster') }]);
     expect(profile(root, 'fenster').skills).toBeUndefined();
     await run(root, ['skills', 'remove', 'tracker']);
     expect(profile(root, 'keaton').tools).toEqual(roleTools('Lead'));
@@ -173,9 +173,9 @@ describe('upgrade', () => {
     for (const folder of ['keaton', 'fenster', 'hockney', 'scribe']) fs.rmSync(path.join(root, memberProfilePath(folder)));
     writeFiles(root, { '.github/agents/helper.agent.md': '---\nname: helper\ndescription: mine\n---\nmine\n' });
     const result = await run(root, ['upgrade', '--json']);
-    expect(result.json<{ created: string[] }>().created).toEqual(expect.arrayContaining(['keaton', 'fenster', 'hockney', 'scribe'].map(memberProfilePath)));
+    expect(result.data<{ created: string[] }>().created).toEqual(expect.arrayContaining(['keaton', 'fenster', 'hockney', 'scribe'].map(memberProfilePath)));
     expect(read(root, '.github/agents/helper.agent.md')).toBe('---\nname: helper\ndescription: mine\n---\nmine\n');
-    expect((await run(root, ['upgrade', '--json'])).json<{ upToDate: boolean }>().upToDate).toBe(true);
+    expect((await run(root, ['upgrade', '--json'])).data<{ upToDate: boolean }>().upToDate).toBe(true);
   });
 
   it('backs an edited agent up before replacing it, refreshes a stale one without a backup, and moves one of nobody to the backups', async () => {
@@ -184,7 +184,7 @@ describe('upgrade', () => {
     writeFiles(root, { [memberProfilePath('fenster')]: edited });
     writeFiles(root, { [squadPaths.team]: read(root, squadPaths.team).replace('| Hockney | Tester |', '| Hockney | Lead |') });
     writeFiles(root, { '.github/agents/ghost.agent.md': read(root, memberProfilePath('keaton')) });
-    const data = (await run(root, ['upgrade', '--json'])).json<{
+    const data = (await run(root, ['upgrade', '--json'])).data<{
       backedUp: { path: string; backup: string }[];
       replaced: string[];
       agentProfiles: { action: string; path: string; to?: string }[];
@@ -254,7 +254,7 @@ describe('import', () => {
     const result = await run(target, ['import', file, '--json']);
     expect(
       result
-        .json<{ agentProfiles: { path: string }[] }>()
+        .data<{ agentProfiles: { path: string }[] }>()
         .agentProfiles.map((a) => a.path)
         .sort(),
     ).toEqual(['fenster', 'hockney', 'keaton', 'scribe'].map(memberProfilePath).sort());
@@ -266,7 +266,7 @@ describe('doctor', () => {
   type Finding = { severity: string; code: string; path: string; fix: string; message: string };
   const agentFindings = async (root: string): Promise<Finding[]> =>
     (await runCli(['doctor', '--json'], { cwd: root, env: { HOME: tempDir('home-') } }))
-      .json<{ findings: Finding[] }>()
+      .data<{ findings: Finding[] }>()
       .findings.filter((f) => f.code.startsWith('copilot-agent-'));
 
   it('finds nothing on a fresh squad, and names each drift with upgrade as its fix; after upgrade, nothing again', async () => {

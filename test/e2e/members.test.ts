@@ -53,7 +53,7 @@ function copyRepo(root: string): string {
 async function killMatrix(base: string, args: string[]) {
   const reference = copyRepo(base);
   const full = await run(reference, [...args, '--json']);
-  const data = full.json<MemberChangeData>();
+  const data = full.data<MemberChangeData>();
   const total = data.created.length + data.modified.length + data.moved.length;
   expect(total).toBeGreaterThan(1);
   for (let k = 1; k < total; k += 1) {
@@ -67,7 +67,7 @@ async function killMatrix(base: string, args: string[]) {
     expect(debrisLeft(root), `k=${k}`).toEqual([]);
     // Run once more: nothing to do.
     const before = hashTree(root);
-    expect((await run(root, [...args, '--json'])).json<MemberChangeData>().done, `k=${k}`).toBe(true);
+    expect((await run(root, [...args, '--json'])).data<MemberChangeData>().done, `k=${k}`).toBe(true);
     expect(hashTree(root)).toBe(before);
   }
   return total;
@@ -86,8 +86,9 @@ describe('members', () => {
       'McManus  DevOps          ✅ Active  0       mcmanus',
       'Scribe   Session Logger  📋 Silent  0       scribe',
     ]);
-    const data = (await run(root, ['members', '--json'])).json<MembersData & { ok: boolean }>();
-    expect(data.ok).toBe(true);
+    const listed = await run(root, ['members', '--json']);
+    expect(listed.envelope().ok).toBe(true);
+    const data = listed.data<MembersData>();
     expect(data.members[1]).toEqual({ name: 'Fenster', folder: 'fenster', role: 'Core Dev', state: 'active', status: '✅ Active', skills: 1, folderless: false });
     expect(data.members).toHaveLength(5);
   });
@@ -97,7 +98,7 @@ describe('members', () => {
     await run(root, ['retire', 'hockney']);
     fs.mkdirSync(path.join(root, agentDir('stray')));
     const result = await run(root, ['members', '--json']);
-    const data = result.json<MembersData>();
+    const data = result.data<MembersData>();
     expect(data.members.map((m) => `${m.name}:${m.state}`)).toEqual(['Keaton:active', 'Fenster:active', 'McManus:active', 'Scribe:active', 'stray:unlisted', 'Hockney:retired']);
     expect(data.members.at(-1)).toMatchObject({ role: 'Tester', status: expect.stringMatching(/^retired \d{4}-\d{2}-\d{2}$/) });
     const text = await run(root, ['members']);
@@ -124,8 +125,9 @@ describe('retire', () => {
     const registry = read(root, squadPaths.castingRegistry);
 
     const result = await run(root, ['retire', 'McManus', '--json']);
-    const data = result.json<MemberChangeData & { ok: boolean }>();
-    expect(data).toMatchObject({ ok: true, member: { name: 'McManus', folder: 'mcmanus', role: 'DevOps' }, done: false, dryRun: false });
+    expect(result.envelope().ok).toBe(true);
+    const data = result.data<MemberChangeData>();
+    expect(data).toMatchObject({ member: { name: 'McManus', folder: 'mcmanus', role: 'DevOps' }, done: false, dryRun: false });
     expect(data.moved).toEqual([{ from: agentDir('mcmanus'), to: alumniDir('mcmanus') }]);
     expect(data.created).toEqual([`${alumniDir('mcmanus')}/retirement.md`]);
     expect(data.modified).toEqual([squadPaths.routing, squadPaths.team]);
@@ -154,13 +156,13 @@ describe('retire', () => {
 
     // Nobody routes to McManus any more, and the name is never cast again.
     expect((await runCli(['prompt', 'mcmanus', '--task', 'x'], { cwd: root })).code).toBe(1);
-    const route = (await run(root, ['route', 'set up the CI pipeline and deployment', '--json'])).json<{ agent: string }>();
+    const route = (await run(root, ['route', 'set up the CI pipeline and deployment', '--json'])).data<{ agent: string }>();
     expect(route.agent).not.toBe('mcmanus');
-    const hired = (await run(root, ['hire', 'DevOps', '--json'])).json<{ member: { name: string } }>();
+    const hired = (await run(root, ['hire', 'DevOps', '--json'])).data<{ member: { name: string } }>();
     expect(hired.member.name).not.toBe('McManus');
     expect((await runCli(['hire', 'DevOps', '--name', 'McManus'], { cwd: root })).code).toBe(1);
     // doctor is content with the result.
-    const doctor = (await runCli(['doctor', '--json'], { cwd: root })).json<{ findings: { severity: string; code: string }[] }>();
+    const doctor = (await runCli(['doctor', '--json'], { cwd: root })).data<{ findings: { severity: string; code: string }[] }>();
     expect(doctor.findings.filter((f) => f.severity === 'error')).toEqual([]);
   });
 
@@ -170,7 +172,7 @@ describe('retire', () => {
     const result = await run(root, ['retire', 'mcmanus', '--dry-run']);
     expect(result.stdout).toMatch(/^✓ Would retire McManus \(DevOps\)\n {2}would move {4}\.ai-team\/agents\/mcmanus → \.ai-team\/agents\/_alumni\/mcmanus\n/);
     expect(result.stdout).toContain('Dry run: nothing was written.');
-    expect((await run(root, ['retire', 'mcmanus', '--dry-run', '--json'])).json<MemberChangeData>()).toMatchObject({ dryRun: true, done: false });
+    expect((await run(root, ['retire', 'mcmanus', '--dry-run', '--json'])).data<MemberChangeData>()).toMatchObject({ dryRun: true, done: false });
     expect(hashTree(root)).toBe(before);
   });
 
@@ -229,7 +231,7 @@ describe('rehire', () => {
     const before = state(root);
     await run(root, ['retire', 'mcmanus']);
     const result = await run(root, ['rehire', 'McManus', '--json']);
-    const data = result.json<MemberChangeData>();
+    const data = result.data<MemberChangeData>();
     expect(data).toMatchObject({ member: { name: 'McManus', folder: 'mcmanus', role: 'DevOps' }, done: false, notes: [] });
     expect(data.moved[0]).toEqual({ from: alumniDir('mcmanus'), to: agentDir('mcmanus') });
     expect(state(root)).toEqual(before);
@@ -241,7 +243,7 @@ describe('rehire', () => {
     const root = await squad();
     await run(root, ['retire', 'hockney']);
     fs.rmSync(path.join(root, alumniDir('hockney'), 'retirement.md'));
-    const data = (await run(root, ['rehire', 'hockney', '--json'])).json<MemberChangeData>();
+    const data = (await run(root, ['rehire', 'hockney', '--json'])).data<MemberChangeData>();
     expect(data.notes).toEqual([
       expect.stringMatching(/^no retirement record in \.ai-team\/agents\/_alumni\/hockney\/: the roster and routing rows are made from the role Tester/),
     ]);
@@ -271,7 +273,7 @@ describe('role', () => {
   it('changes roster, routing, registry and an untouched charter, and appends a history line', async () => {
     const root = await squad();
     const result = await run(root, ['role', 'fenster', 'Frontend', 'Dev', '--json']);
-    const data = result.json<RoleData>();
+    const data = result.data<RoleData>();
     expect(data).toMatchObject({ member: { name: 'Fenster', role: 'Frontend Dev' }, from: 'Core Dev', done: false, notes: [] });
     expect(data.modified).toEqual([squadPaths.castingRegistry, charterPath('fenster'), historyPath('fenster'), squadPaths.routing, squadPaths.team]);
     expect(parseRoster(read(root, squadPaths.team)).find((m) => m.name === 'fenster')!.role).toBe('Frontend Dev');
@@ -281,7 +283,7 @@ describe('role', () => {
     expect(read(root, historyPath('fenster'))).toMatch(/\n- Role changed from Core Dev to Frontend Dev on \d{4}-\d{2}-\d{2}\.\n$/);
     expect(JSON.parse(read(root, squadPaths.castingRegistry)).members.find((m: { folder: string }) => m.folder === 'fenster').role).toBe('Frontend Dev');
     expect(backups(root)).toEqual([]);
-    const route = (await run(root, ['route', 'fix the styling of the login form components', '--json'])).json<{ agent: string }>();
+    const route = (await run(root, ['route', 'fix the styling of the login form components', '--json'])).data<{ agent: string }>();
     expect(route.agent).toBe('fenster');
   });
 
@@ -290,7 +292,7 @@ describe('role', () => {
     const charter = `${read(root, charterPath('hockney'))}\n- Owns the load tests in bench/.\n`;
     writeFiles(root, { [charterPath('hockney')]: charter });
     writeFiles(root, { [squadPaths.routing]: read(root, squadPaths.routing).replace('Tests, quality checks, edge cases, reproducing bugs', 'Load tests') });
-    const data = (await run(root, ['role', 'hockney', 'qa lead', '--json'])).json<RoleData>();
+    const data = (await run(root, ['role', 'hockney', 'qa lead', '--json'])).data<RoleData>();
     expect(data.backup).toMatch(/^\.ai-team\/backups\/[^/]+\/\.ai-team\/agents\/hockney\/charter\.md$/);
     expect(read(root, data.backup!)).toBe(charter);
     expect(data.notes).toEqual([expect.stringMatching(/^\.ai-team\/agents\/hockney\/charter\.md was tailored by hand: only its title and Role line changed/)]);
@@ -301,7 +303,7 @@ describe('role', () => {
 
   it('says when a typed role is recorded as a preset, and is done when the role is the same', async () => {
     const root = await squad();
-    const data = (await run(root, ['role', 'mcmanus', 'ML', 'Engineer', '--json'])).json<RoleData>();
+    const data = (await run(root, ['role', 'mcmanus', 'ML', 'Engineer', '--json'])).data<RoleData>();
     expect(data.notes).toEqual(['"ML Engineer" is recorded as Data Engineer, a role create-squad knows (its routing row and charter wording come with it)']);
     const before = hashTree(root);
     const same = await run(root, ['role', 'mcmanus', 'data engineer']);

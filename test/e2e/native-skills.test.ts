@@ -47,7 +47,7 @@ describe('team skills in .github/skills/', () => {
     const list = await runCli(['skills', 'list', '--agent', 'fenster', '--json'], { cwd: root });
     expect(list.code, list.stderr).toBe(0);
     const names = list
-      .json<ListJson>()
+      .data<ListJson>()
       .skills.filter((s) => s.scope === 'team')
       .map((s) => s.name);
     expect(names.filter((n) => n === 'pdf-forms' || n === 'release-notes').sort()).toEqual(['pdf-forms', 'release-notes']);
@@ -91,7 +91,7 @@ describe('upgrade of a squad whose team skills are in .ai-team/skills/', () => {
     const root = await squad();
     const hashes = legacySquad(root);
     const dry = await runCli(['upgrade', '--dry-run', '--json'], { cwd: root });
-    expect(dry.json<{ migrations: { id: string; paths: string[] }[] }>().migrations).toContainEqual(
+    expect(dry.data<{ migrations: { id: string; paths: string[] }[] }>().migrations).toContainEqual(
       expect.objectContaining({ id: 'team-skills-native', paths: [nativeTeamSkillDir('api-style'), nativeTeamSkillDir('naming')] }),
     );
     expect(fs.existsSync(path.join(root, nativeTeamSkillDir('naming')))).toBe(false);
@@ -103,10 +103,10 @@ describe('upgrade of a squad whose team skills are in .ai-team/skills/', () => {
       expect(fs.existsSync(path.join(root, aiTeamSkillDir(name))), name).toBe(false);
     }
     expect(fs.readFileSync(path.join(root, aiTeamSkillDir('taken'), 'SKILL.md'), 'utf8')).toContain('The old copy.');
-    expect(real.json<{ notes: string[] }>().notes).toContainEqual(expect.stringMatching(/^\.ai-team\/skills\/taken\/ stays where it is: \.github\/skills\/taken\/ already exists/));
+    expect(real.data<{ notes: string[] }>().notes).toContainEqual(expect.stringMatching(/^\.ai-team\/skills\/taken\/ stays where it is: \.github\/skills\/taken\/ already exists/));
 
     const again = await runCli(['upgrade', '--json'], { cwd: root });
-    expect(again.json<{ migrations: unknown[]; upToDate: boolean }>()).toMatchObject({ migrations: [], upToDate: true });
+    expect(again.data<{ migrations: unknown[]; upToDate: boolean }>()).toMatchObject({ migrations: [], upToDate: true });
   });
 
   it('killed after any write, a rerun ends with every team skill moved whole', async () => {
@@ -141,7 +141,7 @@ describe('against the real Copilot CLI', () => {
 
   it.skipIf(!COPILOT)('on a fresh squad, finds exactly the member-facing built-ins, in .github/skills/, and no coordinator procedure', async () => {
     const root = await squad();
-    const listed = (await runCli(['skills', 'list', '--json'], { cwd: root })).json<ListJson>().skills;
+    const listed = (await runCli(['skills', 'list', '--json'], { cwd: root })).data<ListJson>().skills;
     const native = listed
       .filter((s) => s.scope === 'builtin' && s.location!.startsWith(`${TEAM_SKILLS_DIR}/`))
       .map((s) => s.name)
@@ -155,7 +155,7 @@ describe('against the real Copilot CLI', () => {
     expect((await runCli(['teach', '--team', 'Squash-merge every pull request', '--name', 'merge-policy'], { cwd: root })).code).toBe(0);
     expect((await runCli(['teach', 'fenster', 'Always use Tailwind CSS', '--name', 'tailwind'], { cwd: root })).code).toBe(0);
     writeFiles(root, { '.claude/skills/pdf-forms/SKILL.md': validSkill('pdf-forms') });
-    const listed = (await runCli(['skills', 'list', '--json'], { cwd: root })).json<ListJson>().skills;
+    const listed = (await runCli(['skills', 'list', '--json'], { cwd: root })).data<ListJson>().skills;
     // Team skills, and the built-ins that live in a native folder.
     const seen = listed
       .filter((s) => s.scope === 'team' || (s.scope === 'builtin' && !s.location!.startsWith(`${squadPaths.aiTeamSkills}/`)))

@@ -34,7 +34,7 @@ async function importInto(file: string): Promise<{ root: string; data: ImportJso
   const root = tempRepo();
   const result = await runCli(['import', originalExport(file), '--json'], { cwd: root });
   expect(result.code, result.stderr).toBe(0);
-  return { root, data: result.json<ImportJson>() };
+  return { root, data: result.data<ImportJson>() };
 }
 
 describe.skipIf(!HAS_ORIGINAL_DATA)('importing every export the original Squad produced', () => {
@@ -67,7 +67,7 @@ describe.skipIf(!HAS_ORIGINAL_DATA)('importing every export the original Squad p
       expect(data.universe).toBe(universe);
       const hired = await runCli(['hire', 'Docs Writer', '--json'], { cwd: root });
       expect(hired.code, hired.stderr).toBe(0);
-      expect(hired.json<{ universe: string }>().universe).toBe(universe);
+      expect(hired.data<{ universe: string }>().universe).toBe(universe);
       const validate = await runCli(['skills', 'validate', '--json'], { cwd: root });
       expect(validate.stdout).not.toMatch(/frontmatter-missing|no YAML frontmatter/);
     },
@@ -118,11 +118,11 @@ async function checkSquad(root: string, name: string, dir: string): Promise<void
   expect(lostFiles(pristine, root), name).toEqual([]);
   expect(exists(root, '.squad')).toBe(false);
   const validate = await runCli(['skills', 'validate', '--json'], { cwd: root });
-  expect(validate.json<{ skills: { path: string; valid: boolean }[] }>().skills.filter((skill) => !skill.valid)).toEqual([]);
+  expect(validate.data<{ skills: { path: string; valid: boolean }[] }>().skills.filter((skill) => !skill.valid)).toEqual([]);
 
   const doctor = await runCli(['doctor', '--json'], { cwd: root });
-  const findings = doctor.json<{ findings: { code: string; message: string }[] }>().findings;
-  expect(findings.filter((f) => ['charter-missing', 'no-squad', 'squad-in-original-folder', 'two-squads', 'skill-original-style'].includes(f.code))).toEqual([]);
+  const findings = doctor.data<{ findings: { code: string; message: string }[] }>().findings;
+  expect(findings.filter((f) => ['charter-missing', 'two-squads', 'skill-original-style'].includes(f.code))).toEqual([]);
   // A member folder the roster never listed (squad-cli's Rai) is named, with its fix; a roster member never is.
   for (const finding of findings.filter((f) => f.code === 'member-not-in-roster')) expect(roster.map((m) => m.name)).not.toContain(finding.message.split(' ')[0]);
 
@@ -132,15 +132,15 @@ async function checkSquad(root: string, name: string, dir: string): Promise<void
   expect(prompt.stdout).toContain(`You are ${first.displayName}, the ${first.role}`);
 
   const route = await runCli(['route', 'write tests for the edge cases', '--json'], { cwd: root });
-  const ranking = route.json<{ ranking: { agent: string; role?: string }[] }>().ranking;
+  const ranking = route.data<{ ranking: { agent: string; role?: string }[] }>().ranking;
   expect(ranking.map((r) => r.agent).sort()).toEqual(expect.arrayContaining(workers.map((m) => m.name).sort()));
   expect(ranking.filter((r) => workers.some((m) => m.name === r.agent)).every((r) => r.role !== undefined)).toBe(true);
 
   const hired = await runCli(['hire', 'Docs Writer', '--json'], { cwd: root });
   expect(hired.code, hired.stderr).toBe(0);
-  expect(hired.json<{ universe: string }>().universe).toBe(universe);
+  expect(hired.data<{ universe: string }>().universe).toBe(universe);
   const team = read(root, squadPaths.team);
-  expect(team.slice(team.indexOf('## Members'))).toContain(`| ${hired.json<{ member: { name: string } }>().member.name} |`);
+  expect(team.slice(team.indexOf('## Members'))).toContain(`| ${hired.data<{ member: { name: string } }>().member.name} |`);
 
   const out = path.join(tempDir(), `${name}.squad`);
   const exported = await runCli(['export', '--out', out, '--json'], { cwd: root });
@@ -149,7 +149,7 @@ async function checkSquad(root: string, name: string, dir: string): Promise<void
   const target = tempRepo();
   const imported = await runCli(['import', out, '--json'], { cwd: target });
   expect(imported.code, imported.stderr).toBe(0);
-  expect(imported.json<ImportJson>().universe).toBe(universe);
+  expect(imported.data<ImportJson>().universe).toBe(universe);
   expect(parseRoster(read(target, squadPaths.team)).map((m) => m.displayName)).toEqual(parseRoster(read(root, squadPaths.team)).map((m) => m.displayName));
   expect(JSON.parse(read(target, squadPaths.castingRegistry))).toEqual(JSON.parse(read(root, squadPaths.castingRegistry)));
 }

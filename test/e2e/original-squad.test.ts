@@ -26,7 +26,7 @@ describe('the original roster layout', () => {
   it('doctor, prompt and route see the Members table: members, roles, the human, never the coordinator', async () => {
     const root = originalSquad();
     const doctor = await runCli(['doctor', '--json'], { cwd: root });
-    const report = doctor.json<{ findings: { code: string; message: string }[]; checked: { members: number } }>();
+    const report = doctor.data<{ findings: { code: string; message: string }[]; checked: { members: number } }>();
     expect(report.findings.map((f) => f.message).join('\n')).not.toMatch(/\bSquad is in the roster|agents\/squad\//);
     expect(report.findings.filter((f) => f.code === 'member-not-in-roster')).toEqual([]);
     expect(report.checked.members).toBe(4);
@@ -36,12 +36,12 @@ describe('the original roster layout', () => {
     expect(prompt.stdout).toContain('You are Parker, the Backend Dev');
 
     const route = await runCli(['route', 'write integration tests for rides', '--json'], { cwd: root });
-    const suggestion = route.json<{ agent: string; ranking: { agent: string; role?: string }[] }>();
+    const suggestion = route.data<{ agent: string; ranking: { agent: string; role?: string }[] }>();
     expect(suggestion.ranking.map((r) => `${r.agent}:${r.role}`).sort()).toEqual(['lambert:Tester', 'parker:Backend Dev', 'ripley:Lead']);
 
-    expect(route.json()).not.toHaveProperty('humans');
+    expect(route.data()).not.toHaveProperty('humans');
     const decision = await runCli(['route', 'decide the price of a monthly pass', '--json'], { cwd: root });
-    expect(decision.json<{ humans: object[] }>().humans).toEqual([{ name: 'dana', displayName: 'Dana', role: 'Product Owner' }]);
+    expect(decision.data<{ humans: object[] }>().humans).toEqual([{ name: 'dana', displayName: 'Dana', role: 'Product Owner' }]);
     expect((await runCli(['route', 'decide the price of a monthly pass'], { cwd: root })).stdout).toMatch(/Ask: +Dana \(Product Owner\), a human member: never spawned/);
 
     const human = await runCli(['prompt', 'Dana', '--task', 'approve pricing'], { cwd: root });
@@ -64,7 +64,7 @@ describe('the original roster layout', () => {
     const before = read(root, squadPaths.team);
     const hired = await runCli(['hire', 'Frontend Dev', '--json'], { cwd: root });
     expect(hired.code, hired.stderr).toBe(0);
-    const data = hired.json<{ member: { name: string }; universe: string }>();
+    const data = hired.data<{ member: { name: string }; universe: string }>();
     expect(data.universe).toBe('Alien');
     expect(['Ripley', 'Parker', 'Lambert', 'Brett']).not.toContain(data.member.name);
     const team = read(root, squadPaths.team);
@@ -79,7 +79,7 @@ describe('the original roster layout', () => {
     const root = originalSquad('StarCraft');
     const hired = await runCli(['hire', 'Frontend Dev', '--json'], { cwd: root });
     expect(hired.code, hired.stderr).toBe(0);
-    const data = hired.json<{ universe: string; casting: string }>();
+    const data = hired.data<{ universe: string; casting: string }>();
     expect(data.casting).toBe('overflow');
     const events = JSON.parse(read(root, squadPaths.castingHistory)).events as { note?: string }[];
     expect(events.at(-1)!.note).toMatch(/"StarCraft" is a custom universe with no free name left/);
@@ -124,13 +124,13 @@ describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
     const root = dotSquad();
     const before = hashTree(root);
     const doctor = await runCli(['doctor', '--json'], { cwd: root });
-    expect(doctor.json<{ findings: { code: string; fix: string }[] }>().findings).toMatchObject([
-      { code: 'squad-in-original-folder', fix: expect.stringMatching(/create-squad upgrade/) },
-    ]);
+    expect(doctor.code).toBe(1);
+    expect(doctor.error()).toMatchObject({ code: 'no-squad', hint: expect.stringMatching(/create-squad upgrade/) });
     const out = path.join(tempDir(), 'x.squad');
     const squadFile = path.join(tempDir(), 'in.squad');
     fs.writeFileSync(squadFile, JSON.stringify({ squad_format_version: '1.1', agents: {} }));
     for (const args of [
+      ['doctor'],
       ['prompt', 'parker', '--task', 'x'],
       ['route', 'add a dock endpoint'],
       ['hire', 'Tester'],
@@ -158,7 +158,7 @@ describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
     const before = hashTree(root);
     const dry = await runCli(['upgrade', '--dry-run', '--json'], { cwd: root });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.json<{ squadDir: { moved: object; renamed: object[] } }>().squadDir).toMatchObject({
+    expect(dry.data<{ squadDir: { moved: object; renamed: object[] } }>().squadDir).toMatchObject({
       moved: { from: '.squad', to: '.ai-team' },
       renamed: [{ from: '.ai-team/agents/Wash', to: '.ai-team/agents/wash' }],
     });
@@ -170,7 +170,7 @@ describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(fs.existsSync(path.join(root, ORIGINAL_SQUAD_DIR))).toBe(false);
     expect(lostFiles(pristine, root)).toEqual([]);
-    const data = result.json<{ squadDir: { roster: { backup: string }; notes: string[] } }>();
+    const data = result.data<{ squadDir: { roster: { backup: string }; notes: string[] } }>();
     expect(read(root, data.squadDir.roster.backup)).toBe(team);
     expect(read(root, squadPaths.team)).toBe(team.replace(/`\.squad\/agents\//g, '`.ai-team/agents/'));
     expect(data.squadDir.notes.join('\n')).toMatch(/1 file outside the squad still names \.squad\/ \(\.github\/workflows\/squad-triage\.yml\)/);
@@ -179,7 +179,7 @@ describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
     const prompt = await runCli(['prompt', 'parker', '--task', 'add a dock endpoint'], { cwd: root });
     expect(prompt.stdout).toContain('You are Parker, the Backend Dev');
     const again = await runCli(['upgrade', '--json'], { cwd: root });
-    expect(again.json()).not.toHaveProperty('squadDir');
+    expect(again.data()).not.toHaveProperty('squadDir');
   });
 
   it('killed after any write, the next upgrade finishes the move: one squad, nothing lost', async () => {
@@ -211,7 +211,7 @@ describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
     expect(result.stderr).toMatch(/^✗ this repository has two squads: \.squad\/ \(made by the original Squad\) and \.ai-team\/ — keep one/);
     expect(hashTree(root)).toBe(before);
     const doctor = await runCli(['doctor', '--json'], { cwd: root });
-    expect(doctor.json<{ findings: { code: string }[] }>().findings.map((f) => f.code)).toContain('two-squads');
+    expect(doctor.data<{ findings: { code: string }[] }>().findings.map((f) => f.code)).toContain('two-squads');
     expect(listFiles(root).some((rel) => rel.startsWith(`${squadPaths.backups}/`))).toBe(false);
   });
 });
@@ -222,7 +222,7 @@ describe("skills in the original Squad's style", () => {
   it('doctor names each with what upgrade changes; upgrade makes each standard, backed up and reported file by file', async () => {
     const root = originalSquad();
     const doctor = await runCli(['doctor', '--json'], { cwd: root });
-    const findings = doctor.json<{ findings: { code: string; severity: string; path?: string; fix: string }[] }>().findings;
+    const findings = doctor.data<{ findings: { code: string; severity: string; path?: string; fix: string }[] }>().findings;
     const original = findings.filter((f) => f.code === 'skill-original-style');
     expect(original.map((f) => `${f.path}:${f.severity}`).sort()).toEqual([
       '.ai-team/skills/dock-sync/SKILL.md:warning',
@@ -235,7 +235,7 @@ describe("skills in the original Squad's style", () => {
     const before = Object.fromEntries(SKILLS.map((name) => [name, read(root, `.ai-team/skills/${name}/SKILL.md`)]));
     const upgrade = await runCli(['upgrade', '--json'], { cwd: root });
     expect(upgrade.code, upgrade.stderr).toBe(0);
-    const converted = upgrade.json<{ originalSkills: { path: string; backup: string; changes: string[] }[] }>().originalSkills;
+    const converted = upgrade.data<{ originalSkills: { path: string; backup: string; changes: string[] }[] }>().originalSkills;
     expect(converted.map((c) => c.path)).toEqual(SKILLS.map((name) => `.ai-team/skills/${name}/SKILL.md`));
     for (const [index, name] of SKILLS.entries()) {
       expect(read(root, converted[index]!.backup)).toBe(before[name]);
@@ -245,8 +245,8 @@ describe("skills in the original Squad's style", () => {
     const validate = await runCli(['skills', 'validate'], { cwd: root });
     expect(validate.code, validate.stdout).toBe(0);
     const after = await runCli(['doctor', '--json'], { cwd: root });
-    expect(after.json<{ findings: { code: string }[] }>().findings.map((f) => f.code)).not.toContain('skill-original-style');
+    expect(after.data<{ findings: { code: string }[] }>().findings.map((f) => f.code)).not.toContain('skill-original-style');
     const again = await runCli(['upgrade', '--json'], { cwd: root });
-    expect(again.json()).not.toHaveProperty('originalSkills');
+    expect(again.data()).not.toHaveProperty('originalSkills');
   });
 });

@@ -30,21 +30,21 @@ afterAll(cleanupTempDirs);
 const HAS_MKFIFO = spawnSync('mkfifo', ['--version']).error === undefined;
 if (!HAS_MKFIFO) console.warn('mkfifo is not installed: the FIFO tests are skipped');
 
-type ExportJson = ExportData & { ok: boolean };
-type ImportJson = ImportData & { ok: boolean };
+type ExportJson = ExportData;
+type ImportJson = ImportData;
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
 async function exportTo(root: string, out: string, ...flags: string[]): Promise<ExportJson> {
   const result = await runCli(['export', '--out', out, '--json', ...flags], { cwd: root });
   expect(result.code, result.stderr).toBe(0);
-  return result.json<ExportJson>();
+  return result.data<ExportJson>();
 }
 
 async function importInto(root: string, file: string, ...flags: string[]): Promise<ImportJson> {
   const result = await runCli(['import', file, '--json', ...flags], { cwd: root });
   expect(result.code, result.stderr).toBe(0);
-  return result.json<ImportJson>();
+  return result.data<ImportJson>();
 }
 
 /** Write `document` to a .squad file and import it, as text, into a fresh repository; expects success. */
@@ -171,7 +171,7 @@ describe('export', () => {
     expect((await runCli(['export', '--force'], { cwd: source })).code).toBe(0);
     const dry = await runCli(['export', '--out', 'other.squad', '--dry-run', '--json'], { cwd: source });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.json<ExportJson>()).toMatchObject({ dryRun: true, file: 'other.squad' });
+    expect(dry.data<ExportJson>()).toMatchObject({ dryRun: true, file: 'other.squad' });
     expect(fs.existsSync(path.join(source, 'other.squad'))).toBe(false);
   });
 
@@ -406,7 +406,7 @@ describe('import of an original Squad export (format 1.0)', () => {
     // hire keeps working on the imported squad.
     const hired = await runCli(['hire', 'Tester', '--json'], { cwd: target });
     expect(hired.code, hired.stderr).toBe(0);
-    expect(hired.json<{ universe: string }>().universe).toBe('Alien');
+    expect(hired.data<{ universe: string }>().universe).toBe('Alien');
   });
 });
 

@@ -48,7 +48,7 @@ describe('the executable', () => {
     expect(runCliProcess(['init', '--yes'], { cwd }).code).toBe(0);
     const routed = runCliProcess(['route', '-', '--json'], { cwd, input: 'write the unit tests for the parser\n' });
     expect(routed.code, routed.stderr).toBe(0);
-    expect(routed.json<{ task: string }>().task).toBe('write the unit tests for the parser');
+    expect(routed.data<{ task: string }>().task).toBe('write the unit tests for the parser');
   });
 
   it('ends quietly when the reader of its output goes away', () => {
@@ -87,7 +87,7 @@ describe('killed by SIGKILL in the middle of its writes, then run again', () => 
     expectKilledThenFinished(root, ['hire', 'Designer'], 3);
     const again = await runCli(['hire', 'Designer', '--json'], { cwd: root });
     expect(again.code, again.stderr).toBe(0);
-    expect(again.json()).toMatchObject({ resumed: true });
+    expect(again.data()).toMatchObject({ resumed: true });
     expect(leftovers(root)).toEqual([]);
   });
 
@@ -110,7 +110,7 @@ describe('killed by SIGKILL in the middle of its writes, then run again', () => 
     expectKilledThenFinished(root, ['upgrade'], 2);
     const again = await runCli(['upgrade'], { cwd: root });
     expect(again.code, again.stderr).toBe(0);
-    expect((await runCli(['upgrade', '--json'], { cwd: root })).json()).toMatchObject({ upToDate: true });
+    expect((await runCli(['upgrade', '--json'], { cwd: root })).data()).toMatchObject({ upToDate: true });
     expect(leftovers(root)).toEqual([]);
   });
 

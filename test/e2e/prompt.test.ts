@@ -11,7 +11,6 @@ afterAll(cleanupTempDirs);
 const GOLDEN = (name: string) => fs.readFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'prompt', name), 'utf8');
 
 interface PromptJson {
-  ok: boolean;
   agent: string;
   mode: string;
   requestedMode: string;
@@ -19,7 +18,6 @@ interface PromptJson {
   skills: { name: string; scope: string; location: string; description: string; inlined: boolean }[];
   mcp: { skill: string; server: string; required: boolean; hosts: Record<string, { answer: string; files: string[] }>; seenBy: string[]; fallback?: string }[];
   mcpConfig: { path: string; hosts: string[]; exists: boolean; servers: string[] }[];
-  warnings: string[];
   tokens: { charter: number; skills: number; mcp: number; total: number };
 }
 
@@ -48,9 +46,10 @@ describe('create-squad prompt', () => {
     const cwd = promptSquad();
     const result = await runCli(['prompt', 'fenster', '--task', 'Add pagination.', '--json'], { cwd, env: { HOME: tempDir() } });
     expect(result.code, result.stderr).toBe(0);
-    const data = result.json<PromptJson>();
-    expect(data.ok).toBe(true);
-    expect(Object.keys(data)).toEqual(expect.arrayContaining(['agent', 'mode', 'prompt', 'skills', 'mcp', 'warnings', 'tokens']));
+    expect(result.envelope()).toMatchObject({ schemaVersion: 1, ok: true });
+    const data = result.data<PromptJson>();
+    expect(Object.keys(data)).toEqual(expect.arrayContaining(['agent', 'mode', 'prompt', 'skills', 'mcp', 'tokens']));
+    expect(data).not.toHaveProperty('warnings');
     expect(data.agent).toBe('fenster');
     expect(data.mode).toBe('standard');
     expect(data.prompt.endsWith('TASK:\nAdd pagination.\n')).toBe(true);
@@ -94,7 +93,7 @@ describe('create-squad prompt', () => {
       servers: ['azure-devops'],
     });
     expect(data.mcpConfig.map((c) => c.path)).toEqual(['.mcp.json', '.github/mcp.json', '~/.copilot/mcp-config.json', '.vscode/mcp.json']);
-    expect(data.warnings).toHaveLength(2);
+    expect(result.warnings().map((w) => w.code)).toEqual(['skill-overridden', 'skill-invalid']);
     for (const key of ['charter', 'skills', 'mcp', 'total'] as const) expect(data.tokens[key]).toBeGreaterThan(0);
     expect(data.tokens.total).toBe(Math.ceil(data.prompt.length / 4));
     // Nothing but the JSON document on stdout.
@@ -105,11 +104,11 @@ describe('create-squad prompt', () => {
     const cwd = promptSquad({ '.copilot/mcp-config.json': '{ "mcpServers": { "postgres": { "command": "pg-mcp" } } }' });
     const copilotHome = tempDir();
     writeFiles(copilotHome, { 'mcp-config.json': '{ "mcpServers": { "postgres": { "command": "pg-mcp" } } }' });
-    const without = (await runCli(['prompt', 'fenster', '--task', 'x', '--json'], { cwd, env: { HOME: tempDir(), COPILOT_HOME: undefined } })).json<PromptJson>();
+    const without = (await runCli(['prompt', 'fenster', '--task', 'x', '--json'], { cwd, env: { HOME: tempDir(), COPILOT_HOME: undefined } })).data<PromptJson>();
     expect(without.mcp.find((r) => r.server === 'postgres')!.seenBy).toEqual([]);
     expect(without.prompt).toContain('REQUIRED MCP SERVER NO HOST HAS: postgres');
     const result = await runCli(['prompt', 'fenster', '--task', 'x', '--json'], { cwd, env: { HOME: tempDir(), COPILOT_HOME: copilotHome } });
-    const data = result.json<PromptJson>();
+    const data = result.data<PromptJson>();
     expect(data.mcp.find((r) => r.server === 'postgres')!.hosts['copilot-cli']).toEqual({ answer: 'configured', files: ['$COPILOT_HOME/mcp-config.json'] });
     expect(data.prompt).not.toContain('REQUIRED MCP SERVER NO HOST HAS');
   });
@@ -142,7 +141,7 @@ describe('create-squad prompt', () => {
     writeFiles(cwd, { 'draft/retry-backoff/SKILL.md': `${filled}\n\n# Retry backoff\n\nRetry up to three times, doubling the wait.\n` });
     const validated = await runCli(['skills', 'validate', 'draft/retry-backoff', '--strict', '--json'], { cwd });
     expect(validated.code, validated.stdout).toBe(0);
-    expect(validated.json<{ summary: unknown }>().summary).toMatchObject({ checked: 1, valid: 1, errors: 0, warnings: 0 });
+    expect(validated.data<{ summary: unknown }>().summary).toMatchObject({ checked: 1, valid: 1, errors: 0, warnings: 0 });
   });
 
   it('offers exactly the spawn modes of SPAWN_MODES; the CLI refuses any other before the command runs', async () => {
@@ -182,8 +181,8 @@ describe('create-squad prompt', () => {
     const unknown = await runCli(['prompt', 'verbal', '--task', 'x'], { cwd });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe('✗ no agent named "verbal" in this squad — agents: keaton, fenster, hockney, scribe');
-    const json = (await runCli(['prompt', 'verbal', '--task', 'x', '--json'], { cwd })).json<{ ok: boolean; error: { code: string } }>();
-    expect(json).toMatchObject({ ok: false, error: { code: 'UNKNOWN_AGENT' } });
+    const json = (await runCli(['prompt', 'verbal', '--task', 'x', '--json'], { cwd })).envelope();
+    expect(json).toMatchObject({ ok: false, error: { code: 'unknown-agent' } });
 
     const none = await runCli(['prompt', 'fenster', '--task', 'x'], { cwd: tempRepo() });
     expect(none.code).toBe(1);
@@ -204,10 +203,13 @@ describe('create-squad prompt', () => {
     const cwd = promptSquad();
     const result = await runCli(['prompt', 'fenster', '--mode', 'lightweight', '--skill', 'database-schema', 'ghost', '--task', 'Add an index to orders', '--json'], { cwd });
     expect(result.code, result.stderr).toBe(0);
-    const data = result.json<PromptJson>();
+    const data = result.data<PromptJson>();
     expect(data.mode).toBe('lightweight');
     expect(data.skills.map((s) => [s.name, s.inlined])).toEqual([['database-schema', true]]);
-    expect(data.warnings).toContain('fenster has no skill named "ghost", skipped (see "create-squad skills list --agent fenster")');
+    expect(result.warnings()).toContainEqual({
+      code: 'requested-skill-unknown',
+      message: 'fenster has no skill named "ghost", skipped (see "create-squad skills list --agent fenster")',
+    });
   });
 
   it('keeps <available_skills> well-formed against descriptions crafted to break it or inject instructions', async () => {
@@ -227,7 +229,7 @@ describe('create-squad prompt', () => {
     });
     const result = await runCli(['prompt', 'fenster', '--task', 'x', '--json'], { cwd });
     expect(result.code, result.stderr).toBe(0);
-    const { prompt } = result.json<PromptJson>();
+    const { prompt } = result.data<PromptJson>();
     const start = prompt.indexOf('<available_skills>\n');
     const end = prompt.indexOf('\n</available_skills>\n') + '\n</available_skills>'.length;
     const xml = prompt.slice(start, end);
@@ -260,13 +262,13 @@ describe('create-squad prompt --skills-budget and --all-skills', () => {
     const cwd = manySkills();
     const result = await runCli(['prompt', 'fenster', '--task', 'Add pagination to the orders endpoint', '--skills-budget', '600', '--json'], { cwd, env: { HOME: tempDir() } });
     expect(result.code, result.stderr).toBe(0);
-    const data = result.json<PromptJson & { skillsBudget: number; skillsLeftOut: { name: string; location: string; reason: string }[] }>();
+    const data = result.data<PromptJson & { skillsBudget: number; skillsLeftOut: { name: string; location: string; reason: string }[] }>();
     expect(data.skillsBudget).toBe(600);
     expect(data.tokens.skills).toBeLessThanOrEqual(610);
     expect(data.skills.map((s) => s.name).slice(0, 2)).toEqual(['api-design', 'react-component-patterns']);
     expect(data.skillsLeftOut.length + data.skills.length).toBe(84);
     expect(data.skillsLeftOut[0]).toMatchObject({ reason: 'over-budget' });
-    expect(data.warnings.some((w) => w.startsWith(`the prompt lists ${data.skills.length} of 84 skills`))).toBe(true);
+    expect(result.warnings().some((w) => w.code === 'skills-left-out' && w.message.startsWith(`the prompt lists ${data.skills.length} of 84 skills`))).toBe(true);
     expect(data.prompt).toContain(`${data.skillsLeftOut.length} more skills are not listed here`);
 
     const text = await runCli(['prompt', 'fenster', '--task', 'Add pagination', '--skills-budget', '600'], { cwd, env: { HOME: tempDir() } });
@@ -276,7 +278,7 @@ describe('create-squad prompt --skills-budget and --all-skills', () => {
   it('--all-skills lists every skill; a bad budget or both flags are usage errors', async () => {
     const cwd = manySkills();
     const all = await runCli(['prompt', 'fenster', '--task', 'Add pagination', '--all-skills', '--json'], { cwd, env: { HOME: tempDir() } });
-    const data = all.json<PromptJson & { skillsBudget: number | null; skillsLeftOut: unknown[] }>();
+    const data = all.data<PromptJson & { skillsBudget: number | null; skillsLeftOut: unknown[] }>();
     expect(data.skills).toHaveLength(84);
     expect(data.skillsBudget).toBeNull();
     expect(data.skillsLeftOut).toEqual([]);
@@ -308,8 +310,7 @@ describe('create-squad route', () => {
     const cwd = promptSquad();
     const result = await runCli(['route', 'The checkout test is flaky', '--json'], { cwd });
     expect(result.code, result.stderr).toBe(0);
-    const data = result.json<{
-      ok: boolean;
+    const data = result.data<{
       agent: string;
       mode: string;
       skills: { name: string }[];
@@ -317,7 +318,7 @@ describe('create-squad route', () => {
       candidates: { name: string; location: string; score: number; terms: string[] }[];
       confidence: { margin: number; coverage: number; clear: boolean };
     }>();
-    expect(data).toMatchObject({ ok: true, agent: 'hockney', mode: 'lightweight', skills: [{ name: 'flaky-tests' }] });
+    expect(data).toMatchObject({ agent: 'hockney', mode: 'lightweight', skills: [{ name: 'flaky-tests' }] });
     expect(Object.keys(data)).toEqual(expect.arrayContaining(['task', 'agent', 'displayName', 'role', 'mode', 'skills', 'reason', 'matched', 'ranking']));
     expect(data.ranking.map((r) => r.agent).sort()).toEqual(['fenster', 'hockney', 'keaton']);
     expect(data.candidates[0]).toMatchObject({ name: 'flaky-tests', location: '.ai-team/agents/hockney/skills/flaky-tests/SKILL.md', terms: ['flaky', 'test'] });
@@ -327,7 +328,7 @@ describe('create-squad route', () => {
 
   it('reads the task from stdin with "-", and refuses an empty one', async () => {
     const cwd = promptSquad();
-    expect((await runCli(['route', '-', '--json'], { cwd, input: 'flaky test\n' })).json<{ agent: string }>().agent).toBe('hockney');
+    expect((await runCli(['route', '-', '--json'], { cwd, input: 'flaky test\n' })).data<{ agent: string }>().agent).toBe('hockney');
     const empty = await runCli(['route', ''], { cwd });
     expect(empty.code).toBe(2);
     expect((await runCli(['route', 'x'], { cwd: tempRepo() })).code).toBe(1);

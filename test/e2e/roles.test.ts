@@ -1,7 +1,6 @@
 /** What init and hire say about the roles they are given: aliases and duplicates are never silent. */
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { HireData } from '../../src/commands/hire.js';
 import type { InitData } from '../../src/commands/init.js';
 import { customRolesProblem } from '../../src/cli/init-questions.js';
 import { checkRoleList } from '../../src/core/squad/roles.js';
@@ -14,7 +13,7 @@ describe('roles given to init', () => {
     const root = tempRepo();
     const result = await runCli(['init', '--yes', '--roles', 'ML Engineer, qa, lead, Release Manager', '--json'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
-    const data = result.json<InitData>();
+    const data = result.data<InitData>();
     expect(data.members.map((m) => m.role)).toEqual(['Data Engineer', 'Tester', 'Lead', 'Release Manager', 'Session Logger']);
     expect(data.notes).toEqual([
       '"ML Engineer" is recorded as Data Engineer, a role create-squad knows (its routing row and charter wording come with it)',
@@ -34,8 +33,8 @@ describe('roles given to init', () => {
     }
     const allowed = await runCli(['init', '--yes', '--roles', 'Lead,Lead,Lead', '--allow-duplicate-roles', '--json'], { cwd: root });
     expect(allowed.code, allowed.stderr).toBe(0);
-    expect(allowed.json<InitData>().members.map((m) => `${m.name}:${m.role}`)).toEqual(['Keaton:Lead', 'Fenster:Lead', 'Hockney:Lead', 'Scribe:Session Logger']);
-    expect(allowed.json<InitData>().notes).toEqual(['3 members are cast as Lead (--allow-duplicate-roles)']);
+    expect(allowed.data<InitData>().members.map((m) => `${m.name}:${m.role}`)).toEqual(['Keaton:Lead', 'Fenster:Lead', 'Hockney:Lead', 'Scribe:Session Logger']);
+    expect(allowed.data<InitData>().notes).toEqual(['3 members are cast as Lead (--allow-duplicate-roles)']);
   });
 
   it('asks again at the terminal when a typed role repeats a picked one', () => {
@@ -52,9 +51,9 @@ describe('roles given to hire', () => {
     const root = tempRepo();
     expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
     const qa = await runCli(['hire', 'qa', '--json'], { cwd: root });
-    expect(qa.json<HireData>().warnings).toEqual([
-      '"qa" is recorded as Tester, a role create-squad knows (its routing row and charter wording come with it)',
-      'the squad has Hockney as Tester already; McManus is one more (give them different work in routing.md)',
+    expect(qa.warnings()).toEqual([
+      { code: 'role-alias', message: '"qa" is recorded as Tester, a role create-squad knows (its routing row and charter wording come with it)' },
+      { code: 'role-taken', message: 'the squad has Hockney as Tester already; McManus is one more (give them different work in routing.md)' },
     ]);
     const text = await runCli(['hire', 'Release Manager'], { cwd: root });
     expect(text.stderr).toBe('');

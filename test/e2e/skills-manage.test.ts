@@ -79,7 +79,7 @@ describe('skills add from a folder of several skills', () => {
     expect(unknown.stderr.trim()).toBe(`✗ ${dir} has no skill named "nope" — it holds: api-style, sql-style, testing`);
     expect(hashTree(root)).toBe(before);
 
-    const two = (await run(root, ['skills', 'add', dir, '--skill', 'sql-style', 'testing', '--json'])).json<SkillsAddData>();
+    const two = (await run(root, ['skills', 'add', dir, '--skill', 'sql-style', 'testing', '--json'])).data<SkillsAddData>();
     expect(two.skills.map((s) => [s.name, s.destination, s.unchanged])).toEqual([
       ['sql-style', '.github/skills/sql-style', false],
       ['testing', '.github/skills/testing', false],
@@ -92,7 +92,7 @@ describe('skills add from a folder of several skills', () => {
     // All of them: the two already there, file for file, are left as they are.
     const all = await run(root, ['skills', 'add', dir, '--all', '--agent', 'fenster']);
     expect(all.stdout).toContain('Added skill "api-style" to Fenster\'s skills: .ai-team/agents/fenster/skills/api-style/');
-    const team = (await run(root, ['skills', 'add', dir, '--all', '--force', '--json'])).json<SkillsAddData>();
+    const team = (await run(root, ['skills', 'add', dir, '--all', '--force', '--json'])).data<SkillsAddData>();
     expect(team.skills.map((s) => [s.name, s.unchanged, s.backup])).toEqual([
       ['api-style', false, undefined],
       ['sql-style', true, undefined],
@@ -105,9 +105,9 @@ describe('skills add from a folder of several skills', () => {
     const root = await squad();
     const dir = tempDir('squad-repo-like-');
     writeFiles(dir, { 'README.md': '# x\n', 'skills/pdf/SKILL.md': validSkill('pdf'), '.github/skills/docx/SKILL.md': validSkill('docx') });
-    const added = (await run(root, ['skills', 'add', dir, '--all', '--json'])).json<SkillsAddData>();
+    const added = (await run(root, ['skills', 'add', dir, '--all', '--json'])).data<SkillsAddData>();
     expect(added.skills.map((s) => s.name)).toEqual(['pdf', 'docx']);
-    const one = (await run(root, ['skills', 'add', dir, '--path', 'skills', '--agent', 'keaton', '--json'])).json<SkillsAddData>();
+    const one = (await run(root, ['skills', 'add', dir, '--path', 'skills', '--agent', 'keaton', '--json'])).data<SkillsAddData>();
     expect(one.skills.map((s) => s.destination)).toEqual(['.ai-team/agents/keaton/skills/pdf']);
   });
 
@@ -153,7 +153,7 @@ describe('skills add from a git repository', () => {
     const commit = git(work, 'rev-parse', 'HEAD');
     const root = await squad();
     const result = await run(root, ['skills', 'add', url, '--skill', 'pdf', '--json']);
-    const data = result.json<SkillsAddData>();
+    const data = result.data<SkillsAddData>();
     expect(data).toMatchObject({ name: 'pdf', destination: '.github/skills/pdf', files: ['SKILL.md', 'scripts/run.sh'], git: [] });
     expect(data.skills[0]!.source).toEqual({ source: `${url} --path skills/pdf`, type: 'git', url, subpath: 'skills/pdf', commit });
     expect(sources(root)['.github/skills/pdf']).toEqual(data.skills[0]!.source);
@@ -165,11 +165,11 @@ describe('skills add from a git repository', () => {
     const { url, work } = gitSource({ 'SKILL.md': validSkill('release-notes'), 'references/format.md': '# Format\n' });
     commitAndPush(work, { 'SKILL.md': validSkill('release-notes', 'Use when writing release notes (beta).') }, 'beta');
     const root = await squad();
-    const beta = (await run(root, ['skills', 'add', `${url}#beta`, '--json'])).json<SkillsAddData>();
+    const beta = (await run(root, ['skills', 'add', `${url}#beta`, '--json'])).data<SkillsAddData>();
     expect(beta).toMatchObject({ name: 'release-notes', files: ['SKILL.md', 'references/format.md'], git: [] });
     expect(read(root, '.github/skills/release-notes/SKILL.md')).toContain('(beta)');
     expect(beta.skills[0]!.source).toMatchObject({ source: `${url}#beta`, ref: 'beta', subpath: '' });
-    const main = (await run(root, ['skills', 'add', url, '--ref', 'main', '--path', '.', '--agent', 'hockney', '--json'])).json<SkillsAddData>();
+    const main = (await run(root, ['skills', 'add', url, '--ref', 'main', '--path', '.', '--agent', 'hockney', '--json'])).data<SkillsAddData>();
     expect(main.destination).toBe('.ai-team/agents/hockney/skills/release-notes');
     expect(read(root, `${main.destination}/SKILL.md`)).not.toContain('(beta)');
   });
@@ -194,7 +194,7 @@ describe('skills add from a git repository', () => {
     }
     expect(hashTree(root)).toBe(before);
     // One skill under skills/: no need to pick.
-    expect((await run(root, ['skills', 'add', url, '--json'])).json<SkillsAddData>().name).toBe('pdf');
+    expect((await run(root, ['skills', 'add', url, '--json'])).data<SkillsAddData>().name).toBe('pdf');
   });
 });
 
@@ -211,7 +211,7 @@ describe('skills update', () => {
     const before = hashTree(root);
     expect((await run(root, ['skills', 'update', 'testing', '--dry-run'])).stdout).toContain('Would update skill "testing"');
     expect(hashTree(root)).toBe(before);
-    const data = (await run(root, ['skills', 'update', 'testing', '--json'])).json<SkillsUpdateData>();
+    const data = (await run(root, ['skills', 'update', 'testing', '--json'])).data<SkillsUpdateData>();
     expect(data).toMatchObject({ name: 'testing', scope: 'team', destination: '.github/skills/testing', unchanged: false });
     expect(read(root, `${data.backup}/SKILL.md`)).toContain('A local edit.');
     expect(read(root, '.github/skills/testing/SKILL.md')).toContain('(v2)');
@@ -223,11 +223,11 @@ describe('skills update', () => {
     const root = await squad();
     await run(root, ['skills', 'add', url, '--agent', 'fenster']);
     const second = commitAndPush(work, { 'skills/pdf/SKILL.md': validSkill('pdf', 'Use when handling PDF files (v2).') });
-    const data = (await run(root, ['skills', 'update', 'pdf', '--agent', 'fenster', '--json'])).json<SkillsUpdateData>();
+    const data = (await run(root, ['skills', 'update', 'pdf', '--agent', 'fenster', '--json'])).data<SkillsUpdateData>();
     expect(data).toMatchObject({ destination: '.ai-team/agents/fenster/skills/pdf', from: first, to: second, unchanged: false });
     expect(sources(root)['.ai-team/agents/fenster/skills/pdf']).toMatchObject({ commit: second, source: `${url} --path skills/pdf` });
     expect(read(root, '.ai-team/agents/fenster/skills/pdf/SKILL.md')).toContain('(v2)');
-    expect((await run(root, ['skills', 'update', 'pdf', '--agent', 'fenster', '--json'])).json<SkillsUpdateData>().unchanged).toBe(true);
+    expect((await run(root, ['skills', 'update', 'pdf', '--agent', 'fenster', '--json'])).data<SkillsUpdateData>().unchanged).toBe(true);
   });
 
   it('refuses a skill with no recorded source, or one not installed, in one line', async () => {
@@ -276,16 +276,16 @@ describe('skills remove', () => {
     );
     expect(hashTree(root)).toBe(before);
 
-    const data = (await run(root, ['skills', 'remove', 'api-style', '--json'])).json<SkillsRemoveData>();
+    const data = (await run(root, ['skills', 'remove', 'api-style', '--json'])).data<SkillsRemoveData>();
     expect(data).toMatchObject({ name: 'api-style', scope: 'team', destination: '.github/skills/api-style', dryRun: false });
     expect(fs.existsSync(path.join(root, '.github/skills/api-style'))).toBe(false);
     expect(hashTree(path.join(root, data.backup))).toBe(installed);
-    const skills = (await run(root, ['skills', 'list', '--json'])).json<{ skills: { name: string }[] }>().skills.map((s) => s.name);
+    const skills = (await run(root, ['skills', 'list', '--json'])).data<{ skills: { name: string }[] }>().skills.map((s) => s.name);
     expect(skills).not.toContain('api-style');
 
     const wrongScope = await runCli(['skills', 'remove', 'sql-style'], { cwd: root });
     expect(wrongScope.stderr.trim()).toBe('✗ no team skill named "sql-style" — it is fenster\'s: add --agent fenster');
-    const agent = (await run(root, ['skills', 'remove', 'sql-style', '--agent', 'Fenster', '--json'])).json<SkillsRemoveData>();
+    const agent = (await run(root, ['skills', 'remove', 'sql-style', '--agent', 'Fenster', '--json'])).data<SkillsRemoveData>();
     expect(agent).toMatchObject({ scope: 'agent', agent: 'fenster', destination: '.ai-team/agents/fenster/skills/sql-style' });
   });
 
@@ -319,7 +319,7 @@ describe('skills remove', () => {
   it('takes out a team skill of a squad not yet upgraded, from .ai-team/skills/', async () => {
     const root = await squad();
     writeFiles(root, { '.ai-team/skills/old-style/SKILL.md': validSkill('old-style') });
-    const data = (await run(root, ['skills', 'remove', 'old-style', '--json'])).json<SkillsRemoveData>();
+    const data = (await run(root, ['skills', 'remove', 'old-style', '--json'])).data<SkillsRemoveData>();
     expect(data.destination).toBe('.ai-team/skills/old-style');
     expect(read(root, `${data.backup}/SKILL.md`)).toBe(validSkill('old-style'));
   });

@@ -45,7 +45,7 @@ interface Report {
 
 async function testJson(root: string, args: string[]): Promise<{ code: number; report: Report }> {
   const result = await runCli(['skills', 'test', ...args, '--json'], { cwd: root });
-  return { code: result.code, report: JSON.parse(result.stdout) as Report };
+  return { code: result.code, report: { ok: result.envelope().ok, ...result.data<Omit<Report, 'ok'>>() } };
 }
 
 function byName(report: Report, skill: string): Record<string, Case> {

@@ -39,7 +39,6 @@ function assertValidSkillFile(file: string): void {
 }
 
 interface ValidateJson {
-  ok: boolean;
   strict: boolean;
   skills: { path: string; name: string; valid: boolean; errors: { code: string; message: string; line?: number }[]; warnings: { code: string }[] }[];
   skipped: { path: string; message: string }[];
@@ -58,11 +57,11 @@ describe('skills validate', () => {
     for (const args of [['lib/pdf'], ['lib/pdf/SKILL.md'], ['lib']]) {
       const result = await runCli(['skills', 'validate', ...args, '--json'], { cwd });
       expect(result.code, result.stderr).toBe(0);
-      const data = result.json<ValidateJson>();
-      expect(data.ok).toBe(true);
+      expect(result.envelope().ok).toBe(true);
+      const data = result.data<ValidateJson>();
       expect(data.skills.every((s) => s.valid)).toBe(true);
     }
-    const folder = (await runCli(['skills', 'validate', 'lib', '--json'], { cwd })).json<ValidateJson>();
+    const folder = (await runCli(['skills', 'validate', 'lib', '--json'], { cwd })).data<ValidateJson>();
     expect(folder.skills.map((s) => s.path)).toEqual(['lib/csv/SKILL.md', 'lib/pdf/SKILL.md']);
     expect(folder.skipped).toEqual([{ path: 'lib/notes', message: 'lib/notes has no SKILL.md' }]);
     expect(folder.summary).toEqual({ checked: 2, valid: 2, invalid: 0, errors: 0, warnings: 0 });
@@ -78,8 +77,9 @@ describe('skills validate', () => {
     });
     const result = await runCli(['skills', 'validate', 'bad', '--json'], { cwd });
     expect(result.code).toBe(1);
-    const data = result.json<ValidateJson>();
-    expect(data.ok).toBe(false);
+    // A report that found failures: ok false, with its data (not an error).
+    expect(result.envelope()).toMatchObject({ ok: false, data: { strict: false } });
+    const data = result.data<ValidateJson>();
     const byName = Object.fromEntries(data.skills.map((s) => [s.path.split('/')[1], s]));
     expect(byName.Upper!.errors.map((e) => e.code)).toEqual(['name-uppercase']);
     expect(byName['broken-yaml']!.errors[0]).toMatchObject({ code: 'frontmatter-yaml', line: 3 });
@@ -96,7 +96,7 @@ describe('skills validate', () => {
     expect(loose.stdout).toContain('warning');
     const strict = await runCli(['skills', 'validate', 'warn', '--strict', '--json'], { cwd });
     expect(strict.code).toBe(1);
-    expect(strict.json<ValidateJson>()).toMatchObject({ strict: true, summary: { invalid: 1, warnings: 1 } });
+    expect(strict.data<ValidateJson>()).toMatchObject({ strict: true, summary: { invalid: 1, warnings: 1 } });
     const strictText = await runCli(['skills', 'validate', 'warn', '--strict'], { cwd });
     expect(strictText.stdout).toContain('    error  field "tags" is not part of the Agent Skills standard');
     expect(strictText.stdout).toContain('1 skill checked: 0 valid, 1 invalid (1 error under --strict: 0 from the rules, 1 from warnings)');
@@ -106,7 +106,7 @@ describe('skills validate', () => {
     const cwd = squadRepo({ '.ai-team/agents/fenster/skills/bad/SKILL.md': skillMd('name: bad') });
     const result = await runCli(['skills', 'validate', '--json'], { cwd });
     expect(result.code).toBe(1);
-    const data = result.json<ValidateJson>();
+    const data = result.data<ValidateJson>();
     expect(data.skills.map((s) => [s.path, s.valid])).toEqual([
       ['.ai-team/skills/squad-git-workflow/SKILL.md', true],
       ['.ai-team/agents/fenster/skills/bad/SKILL.md', false],
@@ -151,7 +151,7 @@ describe('skills list', () => {
 
     const json = await runCli(['skills', 'list', '--agent', 'Fenster', '--json'], { cwd });
     expect(json.code).toBe(0);
-    const data = json.json<{ agent: string; skills: { name: string; scope: string; mcpServers: unknown[] }[] }>();
+    const data = json.data<{ agent: string; skills: { name: string; scope: string; mcpServers: unknown[] }[] }>();
     expect(data.agent).toBe('fenster');
     expect(data.skills.map((s) => `${s.scope}:${s.name}`)).toEqual(['builtin:squad-git-workflow', 'team:db', 'agent:react']);
   });
@@ -181,7 +181,7 @@ describe('skills add', () => {
     const src = source();
     const result = await runCli(['skills', 'add', src, '--json'], { cwd });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.json()).toMatchObject({ name: 'api-design', scope: 'team', destination: '.github/skills/api-design' });
+    expect(result.data()).toMatchObject({ name: 'api-design', scope: 'team', destination: '.github/skills/api-design' });
     const dest = path.join(cwd, '.github/skills/api-design');
     expect(hashTree(dest)).toBe(hashTree(src));
     expect(fs.statSync(path.join(dest, 'scripts/check.sh')).mode & 0o111).not.toBe(0);
@@ -208,7 +208,7 @@ describe('skills add', () => {
 
     const forced = await runCli(['skills', 'add', source(), '--force', '--json'], { cwd });
     expect(forced.code, forced.stderr).toBe(0);
-    const backup = forced.json<{ backup: string }>().backup;
+    const backup = forced.data<{ backup: string }>().backup;
     expect(backup).toMatch(/^\.ai-team\/backups\/[\dT-]+Z\/\.ai-team\/skills\/api-design$/);
     expect(fs.readFileSync(path.join(cwd, backup, 'SKILL.md'), 'utf8')).toContain('My own edits.');
     // The new version goes where team skills live now; the old one, left from before, is in the backup.
@@ -273,7 +273,7 @@ describe('skills add', () => {
     const before = hashTree(cwd);
     const dry = await runCli(['skills', 'add', src, '--dry-run', '--json'], { cwd });
     expect(dry.code).toBe(0);
-    expect(dry.json()).toMatchObject({ dryRun: true, skipped: ['references/passwd'], git: ['.git'] });
+    expect(dry.data()).toMatchObject({ dryRun: true, skipped: ['references/passwd'], git: ['.git'] });
     expect((await runCli(['skills', 'add', src, '--dry-run'], { cwd })).stderr).toContain(".git is git's own data; not copied");
     expect(hashTree(cwd)).toBe(before);
     const real = await runCli(['skills', 'add', src], { cwd });
@@ -288,7 +288,7 @@ describe('teach', () => {
     const cwd = squadRepo();
     const result = await runCli(['teach', 'fenster', 'Always use Tailwind CSS for styling', '--skill', '--json'], { cwd });
     expect(result.code, result.stderr).toBe(0);
-    const data = result.json<{ name: string; path: string }>();
+    const data = result.data<{ name: string; path: string }>();
     expect(data).toMatchObject({ name: 'tailwind-css-styling', scope: 'agent', agent: 'fenster' });
     const file = path.join(cwd, data.path);
     assertValidSkillFile(file);
@@ -302,7 +302,7 @@ describe('teach', () => {
     expect(result.code, result.stderr).toBe(0);
     assertValidSkillFile(path.join(cwd, '.github/skills/merge-policy/SKILL.md'));
     const list = await runCli(['skills', 'list', '--agent', 'keaton', '--json'], { cwd });
-    expect(list.json<{ skills: { name: string }[] }>().skills.map((s) => s.name)).toContain('merge-policy');
+    expect(list.data<{ skills: { name: string }[] }>().skills.map((s) => s.name)).toContain('merge-policy');
   });
 
   it('lists the agents when the agent is unknown, and writes nothing', async () => {
@@ -391,7 +391,7 @@ describe('skills validate and list agree', () => {
     const cwd = squadRepo({ '.ai-team/skills/notes/README.md': 'x', '.ai-team/agents/fenster/skills/lower/skill.md': validSkill('lower') });
     const result = await runCli(['skills', 'validate', '--json'], { cwd });
     expect(result.code).toBe(0);
-    expect(result.json<ValidateJson>().skipped).toEqual([
+    expect(result.data<ValidateJson>().skipped).toEqual([
       { path: '.ai-team/skills/notes', message: '.ai-team/skills/notes has no SKILL.md' },
       { path: '.ai-team/agents/fenster/skills/lower', message: '.ai-team/agents/fenster/skills/lower has skill.md; the standard file name is SKILL.md (rename it)' },
     ]);
@@ -402,9 +402,9 @@ describe('skills validate and list agree', () => {
   it('refuse the same frontmatter over 64 KB, even when it is closed within the first 68 KB read', async () => {
     const big = `name: big\ndescription: Big.\nmetadata:\n  notes: "${'x'.repeat(66 * 1024)}"`;
     const cwd = squadRepo({ '.ai-team/skills/big/SKILL.md': skillMd(big) });
-    const list = (await runCli(['skills', 'list', '--json'], { cwd })).json<{ skills: { name: string; valid: boolean; errors: { code: string }[] }[] }>();
+    const list = (await runCli(['skills', 'list', '--json'], { cwd })).data<{ skills: { name: string; valid: boolean; errors: { code: string }[] }[] }>();
     expect(list.skills.find((s) => s.name === 'big')).toMatchObject({ valid: false, errors: [{ code: 'frontmatter-too-large' }] });
-    const validate = (await runCli(['skills', 'validate', '.ai-team/skills/big', '--json'], { cwd })).json<ValidateJson>();
+    const validate = (await runCli(['skills', 'validate', '.ai-team/skills/big', '--json'], { cwd })).data<ValidateJson>();
     expect(validate.skills[0]).toMatchObject({ valid: false, errors: [{ code: 'frontmatter-too-large' }] });
   });
 
@@ -412,7 +412,7 @@ describe('skills validate and list agree', () => {
     const cwd = squadRepo({ '.ai-team/skills/num/SKILL.md': validSkill('num', 'Numbers.', 'metadata:\n  version: 1.10') });
     const list = await runCli(['skills', 'list'], { cwd });
     expect(list.stdout).toMatch(/num\s+team\s+1\.1\?\s+-\s+⚠ 1 warning/);
-    expect((await runCli(['skills', 'list', '--json'], { cwd })).json<{ skills: { name: string }[] }>().skills.find((s) => s.name === 'num')).toMatchObject({
+    expect((await runCli(['skills', 'list', '--json'], { cwd })).data<{ skills: { name: string }[] }>().skills.find((s) => s.name === 'num')).toMatchObject({
       version: '1.1',
       versionUnquoted: true,
     });

@@ -102,9 +102,9 @@ describe('teach: standing rules', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(/^✗ the instruction .* (says nothing to follow|has no words) — say what to do/);
     }
-    expect((await runCli(['teach', '--team', "Don't", '--json'], { cwd: root })).json<{ ok: boolean; error: { code: string } }>()).toMatchObject({
+    expect((await runCli(['teach', '--team', "Don't", '--json'], { cwd: root })).envelope()).toMatchObject({
       ok: false,
-      error: { code: 'USAGE' },
+      error: { code: 'usage' },
     });
     expect(hashTree(root)).toBe(before);
   });

@@ -14,7 +14,7 @@ import { V001_EDITS, V001_TEAM_PATHS, V001_USER_FILE, afterUpgrade, editV001, fi
 
 afterAll(cleanupTempDirs);
 
-type UpgradeJson = UpgradeData & { ok: boolean };
+type UpgradeJson = UpgradeData;
 
 const VERSION = packageVersion();
 const owned: OwnedFile[] = await shippedOwnedFiles();
@@ -58,7 +58,8 @@ function stateWithoutBackups(root: string): Record<string, string> {
 async function upgradeJson(root: string, extra: string[] = []): Promise<UpgradeJson> {
   const result = await runCli(['upgrade', '--json', ...extra], { cwd: root });
   expect(result.code, result.stderr).toBe(0);
-  return result.json<UpgradeJson>();
+  expect(result.envelope().ok).toBe(true);
+  return result.data<UpgradeJson>();
 }
 
 describe('upgrade of a squad made by create-squad 0.0.1', () => {
@@ -141,7 +142,7 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
 
     const real = await upgradeJson(root);
     expect({ ...dry, dryRun: false, backedUp: dry.backedUp.map((b) => b.path) }).toEqual({ ...real, backedUp: real.backedUp.map((b) => b.path) });
-    expect(real).toMatchObject({ ok: true, from: '0.0.1', to: VERSION, upToDate: false, adopted: false, learnedSkillsUntouched: 2, dryRun: false });
+    expect(real).toMatchObject({ from: '0.0.1', to: VERSION, upToDate: false, adopted: false, learnedSkillsUntouched: 2, dryRun: false });
     expect(real.replaced).toEqual(expect.arrayContaining([COORDINATOR_PATH, V001_EDITS.template, afterUpgrade(V001_EDITS.skill), `${aiTeamSkillDir('squad-casting')}/SKILL.md`]));
     expect(real.created).toContain(`${aiTeamSkillDir('squad-upgrade')}/SKILL.md`);
     expect(real.backedUp.map((b) => b.path)).toEqual([V001_EDITS.template, COORDINATOR_PATH, afterUpgrade(V001_EDITS.skill)]);
@@ -262,7 +263,7 @@ describe('upgrade at the installed version, with only a migration missing', () =
       /^✓ Already up to date with create-squad .*; ran the missing migrations in .*\nRan migrations:\n {2}0\.1\.0 gitattributes-union: \.gitattributes\n/,
     );
     expect(read(root, squadPaths.gitattributes).toString()).toContain('merge=union');
-    expect((await runCli(['upgrade', '--json'], { cwd: root })).json()).toMatchObject({ upToDate: true, migrations: [] });
+    expect((await runCli(['upgrade', '--json'], { cwd: root })).data()).toMatchObject({ upToDate: true, migrations: [] });
   });
 });
 
@@ -288,7 +289,7 @@ describe('upgrade with a squad-owned file behind a symlink', () => {
 
     const json = await runCli(['upgrade', '--json'], { cwd: root });
     expect(json.code).toBe(1);
-    expect(json.json<UpgradeJson>()).toMatchObject({
+    expect(json.data<UpgradeJson>()).toMatchObject({
       from: '0.0.1',
       upToDate: false,
       skipped: [],
@@ -317,7 +318,7 @@ describe('upgrade with a squad-owned file behind a symlink', () => {
     fs.rmSync(path.join(root, aiTeamSkillDir('squad-upgrade')), { recursive: true });
     const result = await runCli(['upgrade', '--json'], { cwd: root });
     expect(result.code).toBe(1);
-    expect(result.json<UpgradeJson>()).toMatchObject({
+    expect(result.data<UpgradeJson>()).toMatchObject({
       upToDate: false,
       created: [`${aiTeamSkillDir('squad-upgrade')}/SKILL.md`],
       notUpgraded: [{ path: template, reason: `${template} is a symlink` }],
@@ -343,7 +344,7 @@ describe('upgrade refuses bad situations with nothing written', () => {
     const before = hashTree(root);
     const result = await runCli(['upgrade', '--json'], { cwd: root });
     expect(result.code).toBe(1);
-    expect(result.json()).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringMatching(/99\.0\.0, which is newer/) } });
+    expect(result.envelope()).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/99\.0\.0, which is newer/) } });
     expect(hashTree(root)).toBe(before);
   });
 

@@ -101,7 +101,7 @@ describe('the usage log', () => {
     expect(lines[7]!.skills).toEqual(expect.arrayContaining(['pdf-tools', 'api-design']));
     expect(Object.keys(lines[4]!).sort()).toEqual(['event', 'exitCode', 'ms', 'script', 'skill', 't', 'via']);
 
-    const stats = (await runCli(['skills', 'stats', '--json'], { cwd: root, env: { [USAGE_LOG_ENV]: '1' } })).json<{
+    const stats = (await runCli(['skills', 'stats', '--json'], { cwd: root, env: { [USAGE_LOG_ENV]: '1' } })).data<{
       entries: number;
       readMost: { name: string; read: number }[];
       neverRead: string[];
@@ -131,7 +131,7 @@ describe('the usage log', () => {
     expect(logLines(root)).toHaveLength(1);
     await runCli(['prompt', 'fenster', '--task', 'x'], { cwd: root, env: { [USAGE_LOG_ENV]: '0' } });
     expect(logLines(root)).toHaveLength(1);
-    const stats = (await runCli(['skills', 'stats', '--json'], { cwd: root, env: { [USAGE_LOG_ENV]: 'off' } })).json<{ log: { enabled: boolean; by: string } }>();
+    const stats = (await runCli(['skills', 'stats', '--json'], { cwd: root, env: { [USAGE_LOG_ENV]: 'off' } })).data<{ log: { enabled: boolean; by: string } }>();
     expect(stats.log).toMatchObject({ enabled: false, by: 'env' });
   });
 
@@ -139,7 +139,7 @@ describe('the usage log', () => {
     const root = squad();
     writeFiles(root, { [USAGE_LOG_PATH]: '{"t":"2026-01-01T00:00:00Z","event":"read","skill":"pdf-tools","via":"mcp","ms":4}\nnot json\n{"event":"read"}\n' });
     const stats = await runCli(['skills', 'stats', '--json'], { cwd: root });
-    expect(stats.json<{ entries: number; log: { badLines: number } }>()).toMatchObject({ entries: 1, log: { badLines: 2 } });
+    expect(stats.data<{ entries: number; log: { badLines: number } }>()).toMatchObject({ entries: 1, log: { badLines: 2 } });
     const text = await runCli(['skills', 'stats'], { cwd: root });
     expect(text.stderr).toContain('2 lines of .ai-team/usage-log.jsonl are not log entries and were skipped');
 
@@ -163,7 +163,7 @@ describe('the usage log', () => {
     expect(spawnSync('git', ['check-ignore', '-q', USAGE_LOG_PATH], { cwd: root }).status).toBe(0);
     expect(spawnSync('git', ['check-ignore', '-q', USAGE_LOG_SETTING_PATH], { cwd: root }).status).toBe(1);
     fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n');
-    const upgraded = (await runOk(root, ['upgrade', '--json'])).json<{ migrations: { id: string }[] }>();
+    const upgraded = (await runOk(root, ['upgrade', '--json'])).data<{ migrations: { id: string }[] }>();
     expect(upgraded.migrations.map((m) => m.id)).toEqual(['gitignore-hygiene']);
     expect(fs.readFileSync(path.join(root, '.gitignore'), 'utf8')).toContain(`\n${USAGE_LOG_IGNORE_RULE}\n`);
     await runOk(root, ['upgrade']);

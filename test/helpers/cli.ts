@@ -13,11 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { JSON_SCHEMA_VERSION, type JsonEnvelope, type JsonError } from '../../src/cli/envelope.js';
 import type { Io } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { createUi } from '../../src/cli/ui.js';
 import { CRASH_AFTER_WRITES_ENV, observeWrites } from '../../src/core/fs/fs-safe.js';
 import { LOCK_FILE } from '../../src/core/fs/lock.js';
+import type { Warning } from '../../src/core/base/warnings.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = path.join(REPO_ROOT, 'bin', 'create-squad.cjs');
@@ -27,10 +29,16 @@ export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
-  /** The whole JSON document on stdout (`--json`). */
+  /** The whole JSON document on stdout (`--json`): the envelope, or any JSON a command prints (`mcp --print-config`). */
   json<T = Record<string, unknown>>(): T;
-  /** The command's data in the JSON document on stdout (`--json`). */
+  /** The `--json` envelope on stdout, checked to be one (schemaVersion, ok, data or error, warnings). */
+  envelope<T extends object = Record<string, unknown>>(): JsonEnvelope<T>;
+  /** The command's data in the `--json` envelope; throws when the envelope holds an error instead. */
   data<T = Record<string, unknown>>(): T;
+  /** The error in the `--json` envelope; throws when it holds data instead. */
+  error(): JsonError;
+  /** The warnings in the `--json` envelope. */
+  warnings(): Warning[];
 }
 
 export interface RunOptions {
@@ -60,10 +68,32 @@ export function cliResult(code: number, stdout: string, stderr: string): CliResu
     json<T>() {
       return JSON.parse(stdout) as T;
     },
+    envelope<T extends object>() {
+      return parseEnvelope<T>(stdout);
+    },
     data<T>() {
-      return JSON.parse(stdout) as T;
+      const envelope = parseEnvelope(stdout);
+      if (!('data' in envelope)) throw new Error(`the --json envelope holds an error, not data: ${JSON.stringify(envelope.error)}`);
+      return envelope.data as T;
+    },
+    error() {
+      const envelope = parseEnvelope(stdout);
+      if (!('error' in envelope)) throw new Error(`the --json envelope holds data, not an error (ok: ${envelope.ok})`);
+      return envelope.error;
+    },
+    warnings() {
+      return parseEnvelope(stdout).warnings;
     },
   };
+}
+
+/** stdout as the `--json` envelope; throws when it is not one (the shape test/e2e/json-envelope.test.ts checks in full). */
+function parseEnvelope<T extends object = Record<string, unknown>>(stdout: string): JsonEnvelope<T> {
+  const value = JSON.parse(stdout) as Record<string, unknown>;
+  if (value.schemaVersion !== JSON_SCHEMA_VERSION || typeof value.ok !== 'boolean' || !Array.isArray(value.warnings) || 'data' in value === 'error' in value) {
+    throw new Error(`not a --json envelope: ${stdout.slice(0, 200)}`);
+  }
+  return value as unknown as JsonEnvelope<T>;
 }
 
 class Capture extends Writable {

@@ -69,7 +69,7 @@ describe('resolveUniverse', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(SquadError);
-    expect((error as SquadError).code).toBe('USAGE');
+    expect((error as SquadError).code).toBe('usage');
     expect((error as SquadError).message).toContain('Narnia');
     expect((error as SquadError).hint).toContain('"The Usual Suspects"');
     expect((error as SquadError).hint).toContain('"Firefly"');

@@ -43,7 +43,7 @@ describe('parseSkill', () => {
     const error = parseError('# Just markdown\n');
     expect(error.issue).toBe('frontmatter-missing');
     expect(error.message).toContain('skills/x/SKILL.md');
-    expect(error.code).toBe('SKILL_PARSE');
+    expect(error.code).toBe('skill-parse');
     expect(error.hint).toBeTruthy();
   });
 

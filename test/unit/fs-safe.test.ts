@@ -72,22 +72,22 @@ describe('writeFileAtomic', () => {
   it('with exclusive, refuses to replace an existing file and keeps it intact', () => {
     const root = tempDir();
     writeFileAtomic(root, 'x.md', 'mine');
-    expect(codeOf(() => writeFileAtomic(root, 'x.md', 'theirs', { exclusive: true }))).toBe('FILE_EXISTS');
+    expect(codeOf(() => writeFileAtomic(root, 'x.md', 'theirs', { exclusive: true }))).toBe('file-exists');
     expect(fs.readFileSync(path.join(root, 'x.md'), 'utf8')).toBe('mine');
     expect(fs.readdirSync(root)).toEqual(['x.md']);
   });
 
   it('refuses paths that leave the root', () => {
     const root = tempDir();
-    expect(codeOf(() => writeFileAtomic(root, '../escape.md', 'x'))).toBe('UNSAFE_PATH');
-    expect(codeOf(() => writeFileAtomic(root, '/tmp/escape.md', 'x'))).toBe('UNSAFE_PATH');
+    expect(codeOf(() => writeFileAtomic(root, '../escape.md', 'x'))).toBe('unsafe-path');
+    expect(codeOf(() => writeFileAtomic(root, '/tmp/escape.md', 'x'))).toBe('unsafe-path');
   });
 
   it('refuses to follow a symlinked folder that points outside the root', () => {
     const root = tempDir();
     const outside = tempDir();
     fs.symlinkSync(outside, path.join(root, 'link'));
-    expect(codeOf(() => writeFileAtomic(root, 'link/file.md', 'x'))).toBe('UNSAFE_PATH');
+    expect(codeOf(() => writeFileAtomic(root, 'link/file.md', 'x'))).toBe('unsafe-path');
     expect(fs.readdirSync(outside)).toEqual([]);
   });
 
@@ -104,14 +104,14 @@ describe('writeFileAtomic', () => {
     const outside = tempDir();
     fs.writeFileSync(path.join(outside, 'target'), 'original');
     fs.symlinkSync(path.join(outside, 'target'), path.join(root, 'file.md'));
-    expect(codeOf(() => writeFileAtomic(root, 'file.md', 'x'))).toBe('UNSAFE_PATH');
+    expect(codeOf(() => writeFileAtomic(root, 'file.md', 'x'))).toBe('unsafe-path');
     expect(fs.readFileSync(path.join(outside, 'target'), 'utf8')).toBe('original');
   });
 
-  it('reports a file in the way of a folder as NOT_WRITABLE', () => {
+  it('reports a file in the way of a folder as not-writable', () => {
     const root = tempDir();
     fs.writeFileSync(path.join(root, 'a'), 'file');
-    expect(codeOf(() => writeFileAtomic(root, 'a/b.md', 'x'))).toBe('NOT_WRITABLE');
+    expect(codeOf(() => writeFileAtomic(root, 'a/b.md', 'x'))).toBe('not-writable');
   });
 
   it.skipIf(!HAS_MKFIFO)('never replaces a FIFO, a socket or a folder, and writes nothing when it refuses', async () => {
@@ -140,11 +140,11 @@ describe('writeFileAtomic', () => {
     }
   });
 
-  it.skipIf(process.getuid?.() === 0)('reports a read-only folder as NOT_WRITABLE', () => {
+  it.skipIf(process.getuid?.() === 0)('reports a read-only folder as not-writable', () => {
     const root = tempDir();
     fs.chmodSync(root, 0o555);
     try {
-      expect(codeOf(() => writeFileAtomic(root, 'x.md', 'x'))).toBe('NOT_WRITABLE');
+      expect(codeOf(() => writeFileAtomic(root, 'x.md', 'x'))).toBe('not-writable');
     } finally {
       fs.chmodSync(root, 0o755);
     }
@@ -233,8 +233,8 @@ describe('copyFileAtomic', () => {
     expect(fs.readFileSync(copy).equals(fs.readFileSync(source))).toBe(true);
     expect(fs.statSync(copy).mode & 0o777).toBe(0o644);
     expect(fs.readdirSync(path.join(root, 'assets'))).toEqual(['logo.bin']);
-    expect(codeOf(() => copyFileAtomic(root, 'assets/logo.bin', source, { exclusive: true }))).toBe('FILE_EXISTS');
-    expect(codeOf(() => copyFileAtomic(root, '../out.bin', source))).toBe('UNSAFE_PATH');
+    expect(codeOf(() => copyFileAtomic(root, 'assets/logo.bin', source, { exclusive: true }))).toBe('file-exists');
+    expect(codeOf(() => copyFileAtomic(root, '../out.bin', source))).toBe('unsafe-path');
   });
 });
 
@@ -245,7 +245,7 @@ describe('moveInside and resolveInside', () => {
     writeFileAtomic(root, 'b/two.md', '2');
     moveInside(root, 'a', 'backup/a');
     expect(fs.readFileSync(path.join(root, 'backup/a/one.md'), 'utf8')).toBe('1');
-    expect(codeOf(() => moveInside(root, 'b', 'backup/a'))).toBe('FILE_EXISTS');
+    expect(codeOf(() => moveInside(root, 'b', 'backup/a'))).toBe('file-exists');
   });
 
   it('resolves to an absolute path inside the root', () => {
@@ -284,7 +284,7 @@ describe('pathProblem, existsInside, removeInside', async () => {
     removeInside(root, 'stage');
     expect(fs.existsSync(path.join(root, 'stage'))).toBe(false);
     removeInside(root, 'stage');
-    expect(codeOf(() => removeInside(root, '../x'))).toBe('UNSAFE_PATH');
+    expect(codeOf(() => removeInside(root, '../x'))).toBe('unsafe-path');
   });
 });
 

@@ -265,7 +265,7 @@ describe('importSquad failing halfway', () => {
       return rename(from, to);
     });
     const error = await rejection(importSquad(target, squadFile(document), { force: true }));
-    expect(error.code).toBe('NOT_WRITABLE');
+    expect(error.code).toBe('not-writable');
     expect(hashTree(target)).toBe(before);
   });
 });

@@ -84,19 +84,19 @@ describe('init (interactive, with injected answers)', () => {
     const root = tempDir();
     const target = `${root}/new-repo`;
     const cancel = async (): Promise<Partial<InitAnswers>> => {
-      throw new SquadError('ABORTED', 'init cancelled; nothing was written');
+      throw new SquadError('aborted', 'init cancelled; nothing was written');
     };
-    await expect(init({ ...defaults, dir: 'new-repo' }, context(root, true), cancel)).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(init({ ...defaults, dir: 'new-repo' }, context(root, true), cancel)).rejects.toMatchObject({ code: 'aborted' });
     expect(fs.existsSync(target)).toBe(false);
     const before = hashTree(root);
-    await expect(init(defaults, context(root, true), cancel)).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(init(defaults, context(root, true), cancel)).rejects.toMatchObject({ code: 'aborted' });
     expect(hashTree(root)).toBe(before);
   });
 
   it('rejects an answer that makes the team invalid, writing nothing', async () => {
     const root = tempDir();
     const { ask } = scripted({ roles: [] });
-    await expect(init(defaults, context(root, true), ask)).rejects.toMatchObject({ code: 'USAGE' });
+    await expect(init(defaults, context(root, true), ask)).rejects.toMatchObject({ code: 'usage' });
     expect(fs.readdirSync(root)).toEqual([]);
   });
 });

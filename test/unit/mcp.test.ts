@@ -91,7 +91,7 @@ describe('detectMcpConfig: the files each host reads', () => {
     const { root, home } = repo({ '.github/mcp.json': `{ "mcpServers": { "sentry": ${LOCAL} } }` });
     fs.mkdirSync(path.join(root, '.mcp.json'));
     const detection = await detect({ root, home });
-    expect(detection.warnings).toEqual(['MCP configuration .mcp.json ignored: it is not a file']);
+    expect(detection.warnings).toEqual([{ code: 'mcp-config-ignored', message: 'MCP configuration .mcp.json ignored: it is not a file', path: '.mcp.json' }]);
     expect(answers('sentry', detection)['copilot-cli']).toBe('unknown');
   });
 
@@ -202,7 +202,11 @@ describe('detectMcpConfig: files a host cannot use', () => {
       writeFiles(home, { '.copilot/mcp-config.json': `\uFEFF{ "mcpServers": { "sentry": ${LOCAL}, } }` });
       const detection = await detect({ root, home });
       expect(detection.warnings, text).toEqual([
-        'MCP configuration .mcp.json ignored: it has comments, trailing commas or a byte-order mark, and the Copilot CLI skips such a file: write plain JSON',
+        {
+          code: 'mcp-config-ignored',
+          message: 'MCP configuration .mcp.json ignored: it has comments, trailing commas or a byte-order mark, and the Copilot CLI skips such a file: write plain JSON',
+          path: '.mcp.json',
+        },
       ]);
       expect(answers('redis', detection)['copilot-cli']).toBe('unknown');
       expect(answers('sentry', detection)['copilot-cli']).toBe('configured');
@@ -212,7 +216,13 @@ describe('detectMcpConfig: files a host cannot use', () => {
   it('accepts servers at the top level of a workspace file (no "mcpServers"), and an empty object', async () => {
     const bare = await detect(repo({ '.mcp.json': `{ "redis": ${LOCAL}, "inputs": [] }` }));
     expect(listed(bare)).toEqual([['.mcp.json', ['redis']]]);
-    expect(bare.warnings).toEqual(['MCP configuration .mcp.json: server "inputs" is a list, not an object of settings: it does not count as configured']);
+    expect(bare.warnings).toEqual([
+      {
+        code: 'mcp-config-entry-skipped',
+        message: 'MCP configuration .mcp.json: server "inputs" is a list, not an object of settings: it does not count as configured',
+        path: '.mcp.json',
+      },
+    ]);
     const empty = await detect(repo({ '.mcp.json': '{}' }));
     expect(empty.warnings).toEqual([]);
     expect(answers('redis', empty)['copilot-cli']).toBe('not-configured');
@@ -239,7 +249,7 @@ describe('detectMcpConfig: files a host cannot use', () => {
     ];
     for (const [file, text, warning, host] of cases) {
       const detection = await detect(repo({ [file]: text }));
-      expect(detection.warnings, `${file}: ${text}`).toEqual([`MCP configuration ${file} ${warning}`]);
+      expect(detection.warnings, `${file}: ${text}`).toEqual([{ code: 'mcp-config-ignored', message: `MCP configuration ${file} ${warning}`, path: file }]);
       expect(detection.sources.find((s) => s.path === file)).toMatchObject({ exists: true, servers: [] });
       const result = answers('redis', detection);
       expect(result[host], `${file}: ${text}`).toBe('unknown');
@@ -255,8 +265,16 @@ describe('detectMcpConfig: files a host cannot use', () => {
     });
     const detection = await detect({ root, home });
     expect(detection.warnings).toEqual([
-      'MCP configuration .mcp.json: server "github" is a number, not an object of settings: it does not count as configured',
-      'MCP configuration .mcp.json: server "sentry" has neither "command" nor "url": it does not count as configured',
+      {
+        code: 'mcp-config-entry-skipped',
+        message: 'MCP configuration .mcp.json: server "github" is a number, not an object of settings: it does not count as configured',
+        path: '.mcp.json',
+      },
+      {
+        code: 'mcp-config-entry-skipped',
+        message: 'MCP configuration .mcp.json: server "sentry" has neither "command" nor "url": it does not count as configured',
+        path: '.mcp.json',
+      },
     ]);
     expect(detection.sources[0]).toMatchObject({ servers: ['redis'], skippedServers: ['github', 'sentry'] });
     expect(answers('sentry', detection)['copilot-cli']).toBe('unknown');

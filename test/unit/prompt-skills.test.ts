@@ -98,7 +98,7 @@ describe('buildSpawnPrompt with a skills budget', () => {
     expect(result.prompt).toContain(
       `${result.skillsLeftOut.length} more skills are not listed here because they fit this task less. To see them all, run \`npx --no-install create-squad skills list --agent fenster\``,
     );
-    expect(result.warnings).toContain(
+    expect(result.warnings.map((w) => w.message)).toContain(
       `the prompt lists ${listed.length} of 202 skills, the most relevant to the task within the skills budget of ${DEFAULT_SKILLS_BUDGET} tokens (--skills-budget <tokens> changes it, --all-skills lists every skill)`,
     );
   });
@@ -112,7 +112,7 @@ describe('buildSpawnPrompt with a skills budget', () => {
     expect(all.skillsLeftOut).toEqual([]);
     expect(all.skillsBudget).toBeNull();
     expect(all.prompt).not.toContain('more skills are not listed here');
-    expect(all.warnings.some((w) => w.includes('skills budget'))).toBe(false);
+    expect(all.warnings.some((w) => w.code === 'skills-left-out' || w.message.includes('skills budget'))).toBe(false);
   });
 });
 
@@ -150,7 +150,7 @@ describe('buildSpawnPrompt lightweight: the same confidence rule as route, and t
     });
     const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'A test fails intermittently: deal with the flaky test', mode: 'lightweight', home: tempDir() });
     expect(result.mode).toBe('standard');
-    expect(result.warnings.find((w) => w.startsWith('lightweight mode refused'))).toMatch(
+    expect(result.warnings.find((w) => w.code === 'lightweight-refused')?.message).toMatch(
       /^lightweight mode refused: no skill clearly wins \(flaky-\w+ and flaky-\w+ score alike\) \(lightweight spawns need one skill that clearly fits\); building a standard spawn instead$/,
     );
     const chosen = await buildSpawnPrompt({

@@ -92,11 +92,10 @@ describe('doctor: read once, then pure checks', () => {
     expect(() => withoutFileSystem(() => readSquadState(root))).toThrow(/touched the file system/);
   });
 
-  it('without a squad, the one finding says so, also without the file system', async () => {
+  it('without a squad, the verdict is the no-squad error, also without the file system', async () => {
     const root = tempRepo();
     const state = await readDoctorState(root);
-    const report = withoutFileSystem(() => diagnose(state));
-    expect(report.findings.map((f) => f.code)).toEqual(['no-squad']);
+    expect(() => withoutFileSystem(() => diagnose(state))).toThrow(expect.objectContaining({ code: 'no-squad' }));
   });
 
   it('reports only codes its catalog lists', async () => {

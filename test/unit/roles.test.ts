@@ -7,7 +7,7 @@ function usage(fn: () => unknown): SquadError {
     fn();
   } catch (error) {
     expect(error).toBeInstanceOf(SquadError);
-    expect((error as SquadError).code).toBe('USAGE');
+    expect((error as SquadError).code).toBe('usage');
     return error as SquadError;
   }
   throw new Error('expected a usage error');

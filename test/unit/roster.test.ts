@@ -182,7 +182,7 @@ describe('listAgents / requireAgent', () => {
       throw new Error('expected failure');
     } catch (error) {
       expect(error).toBeInstanceOf(SquadError);
-      expect((error as SquadError).code).toBe('UNKNOWN_AGENT');
+      expect((error as SquadError).code).toBe('unknown-agent');
       expect((error as SquadError).hint).toBe('agents: fenster, keaton');
     }
   });

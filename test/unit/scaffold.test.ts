@@ -109,8 +109,8 @@ describe('planScaffold on an empty folder', () => {
 
   it('rejects bad input before planning anything', async () => {
     const root = tempDir();
-    await expect(planScaffold(root, { universe: 'Narnia' })).rejects.toMatchObject({ code: 'USAGE' });
-    await expect(planScaffold(root, { roles: [] })).rejects.toMatchObject({ code: 'USAGE' });
+    await expect(planScaffold(root, { universe: 'Narnia' })).rejects.toMatchObject({ code: 'usage' });
+    await expect(planScaffold(root, { roles: [] })).rejects.toMatchObject({ code: 'usage' });
     await expect(planScaffold(root, { roles: ['Lead'], team: false })).rejects.toBeInstanceOf(SquadError);
   });
 });
@@ -328,7 +328,7 @@ describe('symlinks, duplicates and charterless rows', () => {
     fs.mkdirSync(path.join(root, squadPaths.root));
     fs.symlinkSync(tempDir(), path.join(root, squadPaths.agents));
     await expect(planScaffold(root, { now: NOW })).rejects.toMatchObject({
-      code: 'UNSAFE_PATH',
+      code: 'unsafe-path',
       message: expect.stringMatching(/^refusing to write \.ai-team\/agents\/\w+\/charter\.md: \.ai-team\/agents is a symlink that leads outside/),
     });
   });

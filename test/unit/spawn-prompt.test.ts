@@ -40,8 +40,8 @@ describe('buildSpawnPrompt (standard)', () => {
       ['database-schema', 'postgres', true, [], []],
     ]);
     expect(result.warnings).toEqual([
-      'fenster\'s skill "api-design" overrides the team skill of the same name',
-      expect.stringMatching(/^skill "broken" is invalid: .*\(skipped\)$/),
+      { code: 'skill-overridden', message: 'fenster\'s skill "api-design" overrides the team skill of the same name', path: '.ai-team/agents/fenster/skills/api-design/SKILL.md' },
+      { code: 'skill-invalid', message: expect.stringMatching(/^skill "broken" is invalid: .*\(skipped\)$/), path: expect.stringContaining('broken') },
     ]);
     expect(result.tokens.total).toBeGreaterThan(result.tokens.charter + result.tokens.skills + result.tokens.mcp);
     expect(result.tokens.skills).toBe(Math.ceil(result.parts.skills.length / 4));
@@ -122,7 +122,7 @@ describe('buildSpawnPrompt (standard)', () => {
   it('warns about a malformed MCP configuration and still builds the prompt', async () => {
     const root = promptSquad({ '.mcp.json': '{ not json' });
     const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x' });
-    expect(result.warnings).toContain('MCP configuration .mcp.json ignored: it is not valid JSON (line 1)');
+    expect(result.warnings).toContainEqual({ code: 'mcp-config-ignored', message: 'MCP configuration .mcp.json ignored: it is not valid JSON (line 1)', path: '.mcp.json' });
     expect(result.mcp.find((r) => r.server === 'postgres')!.hosts['copilot-cli'].answer).toBe('unknown');
   });
 
@@ -132,17 +132,25 @@ describe('buildSpawnPrompt (standard)', () => {
     expect(result.skills.map((s) => s.name)).toEqual(['react-component-patterns']);
     expect(result.mcp).toEqual([]);
     expect(result.mcpConfig).toEqual([]);
-    expect(result.warnings.filter((w) => w.includes('MCP'))).toEqual([]);
+    expect(result.warnings.filter((w) => w.code.startsWith('mcp-') || w.message.includes('MCP'))).toEqual([]);
     // A standard prompt lists database-schema, which declares servers: then the file is read and reported.
     const standard = await buildSpawnPrompt({ root, agent: 'fenster', task: 'x', home: tempDir() });
-    expect(standard.warnings).toContain('MCP configuration .vscode/mcp.json ignored: it is not valid JSON (line 1)');
+    expect(standard.warnings).toContainEqual({
+      code: 'mcp-config-ignored',
+      message: 'MCP configuration .vscode/mcp.json ignored: it is not valid JSON (line 1)',
+      path: '.vscode/mcp.json',
+    });
   });
 
   it('builds a prompt without a charter file, with a warning', async () => {
     const root = promptSquad();
     fs.rmSync(path.join(root, '.ai-team/agents/hockney/charter.md'));
     const result = await buildSpawnPrompt({ root, agent: 'hockney', task: 'x' });
-    expect(result.warnings).toContain('.ai-team/agents/hockney/charter.md is missing; the prompt has no charter');
+    expect(result.warnings).toContainEqual({
+      code: 'charter-missing',
+      message: '.ai-team/agents/hockney/charter.md is missing; the prompt has no charter',
+      path: '.ai-team/agents/hockney/charter.md',
+    });
     expect(result.prompt).toContain('YOUR CHARTER (.ai-team/agents/hockney/charter.md):\n(no charter yet: .ai-team/agents/hockney/charter.md is missing)\n\n');
     expect(result.parts.charter).toBe('');
     expect(result.tokens.charter).toBe(0);
@@ -155,14 +163,14 @@ describe('buildSpawnPrompt (standard)', () => {
   it('refuses an unknown agent with the list of agents, and a missing squad with a pointer to init', async () => {
     const root = promptSquad();
     await expect(buildSpawnPrompt({ root, agent: 'nobody', task: 'x' })).rejects.toMatchObject({
-      code: 'UNKNOWN_AGENT',
+      code: 'unknown-agent',
       hint: 'agents: keaton, fenster, hockney, scribe',
     });
     const error = await buildSpawnPrompt({ root: tempDir(), agent: 'fenster', task: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SquadError);
-    expect((error as SquadError).code).toBe('NO_SQUAD');
+    expect((error as SquadError).code).toBe('no-squad');
     expect((error as SquadError).hint).toMatch(/init/);
-    await expect(buildSpawnPrompt({ root, agent: 'fenster', task: '  \n' })).rejects.toMatchObject({ code: 'USAGE' });
+    await expect(buildSpawnPrompt({ root, agent: 'fenster', task: '  \n' })).rejects.toMatchObject({ code: 'usage' });
   });
 });
 
@@ -200,9 +208,9 @@ describe('buildSpawnPrompt (lightweight)', () => {
     expect(result.mcp.map((r) => r.server)).toEqual(['azure-devops', 'postgres']);
     expect(result.warnings).toEqual(
       expect.arrayContaining([
-        'fenster has no skill named "nope", skipped (see "create-squad skills list --agent fenster")',
-        'skill "broken" is invalid, skipped (run "create-squad skills validate")',
-        'skill "internal-release" is not offered to the model (disable-model-invocation), skipped',
+        { code: 'requested-skill-unknown', message: 'fenster has no skill named "nope", skipped (see "create-squad skills list --agent fenster")' },
+        expect.objectContaining({ code: 'requested-skill-invalid', message: 'skill "broken" is invalid, skipped (run "create-squad skills validate")' }),
+        expect.objectContaining({ code: 'requested-skill-hidden', message: 'skill "internal-release" is not offered to the model (disable-model-invocation), skipped' }),
       ]),
     );
   });
@@ -218,8 +226,9 @@ describe('buildSpawnPrompt (lightweight)', () => {
     const result = await buildSpawnPrompt({ root, agent: 'fenster', task, mode: 'lightweight' });
     expect(result.mode).toBe('standard');
     expect(result.requestedMode).toBe('lightweight');
-    const refusal = result.warnings.find((w) => w.startsWith('lightweight mode refused'))!;
-    expect(refusal.toLowerCase()).toContain(clue);
+    const refusal = result.warnings.find((w) => w.code === 'lightweight-refused')!;
+    expect(refusal.message).toMatch(/^lightweight mode refused/);
+    expect(refusal.message.toLowerCase()).toContain(clue);
     expect(result.prompt).toContain('<available_skills>');
   });
 
@@ -227,7 +236,7 @@ describe('buildSpawnPrompt (lightweight)', () => {
     const root = promptSquad();
     const result = await buildSpawnPrompt({ root, agent: 'fenster', task: 'Update the changelog wording', mode: 'lightweight' });
     expect(result.mode).toBe('standard');
-    expect(result.warnings.some((w) => w.includes('no skill of this agent matches the task'))).toBe(true);
+    expect(result.warnings.some((w) => w.code === 'lightweight-refused' && w.message.includes('no skill of this agent matches the task'))).toBe(true);
   });
 
   const REACT_SKILL = '.ai-team/agents/fenster/skills/react-component-patterns/SKILL.md';
@@ -271,7 +280,11 @@ describe('buildSpawnPrompt (lightweight)', () => {
       mutable.openSync = original;
     }
     expectNotInlined(result, `(Could not be read when this prompt was built: read ${REACT_SKILL} before you start.)`);
-    expect(result.warnings).toContain(`cannot inline ${REACT_SKILL} (EIO: i/o error); the prompt points to it instead`);
+    expect(result.warnings).toContainEqual({
+      code: 'skill-not-inlined',
+      message: `cannot inline ${REACT_SKILL} (EIO: i/o error); the prompt points to it instead`,
+      path: REACT_SKILL,
+    });
   });
 });
 

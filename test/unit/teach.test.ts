@@ -58,8 +58,8 @@ describe('buildTaughtSkill', () => {
 
   it('refuses an empty instruction and bad names', async () => {
     await expect(buildTaughtSkill({ instruction: '   ' })).rejects.toThrow(/empty/);
-    await expect(buildTaughtSkill({ instruction: 'x', name: 'Bad Name' })).rejects.toMatchObject({ code: 'USAGE' });
-    await expect(buildTaughtSkill({ instruction: '日本語だけ' })).rejects.toMatchObject({ code: 'USAGE', hint: expect.stringMatching(/--name/) });
+    await expect(buildTaughtSkill({ instruction: 'x', name: 'Bad Name' })).rejects.toMatchObject({ code: 'usage' });
+    await expect(buildTaughtSkill({ instruction: '日本語だけ' })).rejects.toMatchObject({ code: 'usage', hint: expect.stringMatching(/--name/) });
   });
 });
 
@@ -82,14 +82,14 @@ describe('planTeach / applyTeach', () => {
     expect(hashTree(root)).toBe(before);
     applyTeach(plan);
     expect(fs.readFileSync(path.join(root, plan.path), 'utf8')).toBe(plan.skill.content);
-    await expect(planTeach(root, { agent: 'fenster', instruction: 'Always use Tailwind CSS' })).rejects.toMatchObject({ code: 'SKILL_EXISTS' });
+    await expect(planTeach(root, { agent: 'fenster', instruction: 'Always use Tailwind CSS' })).rejects.toMatchObject({ code: 'skill-exists' });
   });
 
   it('refuses the reserved prefix for the team, an unknown agent, and a missing squad', async () => {
     const root = squad();
-    await expect(planTeach(root, { instruction: 'x', name: 'squad-x' })).rejects.toMatchObject({ code: 'CONFLICT', hint: 'choose another name with --name' });
+    await expect(planTeach(root, { instruction: 'x', name: 'squad-x' })).rejects.toMatchObject({ code: 'conflict', hint: 'choose another name with --name' });
     await expect(planTeach(root, { instruction: 'x', name: 'squad-x', agent: 'fenster' })).resolves.toMatchObject({ dir: agentSkillDir('fenster', 'squad-x') });
-    await expect(planTeach(root, { agent: 'mcmanus', instruction: 'x' })).rejects.toMatchObject({ code: 'UNKNOWN_AGENT' });
-    await expect(planTeach(tempDir(), { instruction: 'x' })).rejects.toMatchObject({ code: 'NO_SQUAD' });
+    await expect(planTeach(root, { agent: 'mcmanus', instruction: 'x' })).rejects.toMatchObject({ code: 'unknown-agent' });
+    await expect(planTeach(tempDir(), { instruction: 'x' })).rejects.toMatchObject({ code: 'no-squad' });
   });
 });

@@ -313,7 +313,7 @@ describe('planUpgrade', () => {
   it('refuses to downgrade a squad set up by a newer create-squad', async () => {
     const root = installed(shipped('0.3.0'), '0.3.0');
     await expect(plan(root, shipped('0.2.0'), '0.2.0')).rejects.toMatchObject({
-      code: 'CONFLICT',
+      code: 'conflict',
       message: expect.stringMatching(/0\.3\.0, which is newer than this one \(0\.2\.0\)/),
     });
   });
@@ -363,7 +363,7 @@ describe('planUpgrade', () => {
     const before = hashTree(root);
     const error = await plan(root, shipped('0.2.0'), '0.2.0').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SquadError);
-    expect(error).toMatchObject({ code: 'NOT_WRITABLE', message: expect.stringMatching(/cannot back up .*\.ai-team\/backups is a file/) });
+    expect(error).toMatchObject({ code: 'not-writable', message: expect.stringMatching(/cannot back up .*\.ai-team\/backups is a file/) });
     expect(hashTree(root)).toBe(before);
   });
 

@@ -25,7 +25,7 @@ function markdownFile(root: string, relPath: string, uri: string): ReadResourceR
   try {
     requireSquad(root);
     text = readStateText(root, relPath);
-    if (text === undefined) throw new SquadError('NOT_FOUND', `${relPath} does not exist`, { hint: 'run "create-squad doctor" to see what the squad is missing' });
+    if (text === undefined) throw new SquadError('not-found', `${relPath} does not exist`, { hint: 'run "create-squad doctor" to see what the squad is missing' });
   } catch (error) {
     throw new Error(errorText(error));
   }

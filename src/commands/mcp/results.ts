@@ -4,8 +4,14 @@
  * call never stops the server.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
 import { isSquadError } from '../../core/base/errors.js';
 import type { CommandResult } from '../context.js';
+
+/** The warnings a tool answers with, as the CLI's --json envelope has them. */
+export const warningsOutput = z
+  .array(z.object({ code: z.string(), message: z.string(), path: z.string().optional() }))
+  .describe('What the user should know beside the result: a stable kebab-case code, a message, the path it is about.');
 
 export interface ToolAnswer {
   structured: Record<string, unknown>;
@@ -15,9 +21,12 @@ export interface ToolAnswer {
   failed?: boolean;
 }
 
-/** The JSON document a command prints with --json: `ok` (exit code 0) and its data. */
+/**
+ * What a tool answers for a command: `ok` (exit code 0), the command's data and its warnings; the
+ * `data` and `warnings` of the CLI's --json envelope, without the envelope around them.
+ */
 export function jsonDocument(result: CommandResult): Record<string, unknown> {
-  return { ok: result.exitCode === 0, ...result.data };
+  return { ok: result.exitCode === 0, ...result.data, warnings: result.warnings ?? [] };
 }
 
 /** The text of a tool error: the message, its code, and how to fix it. */
@@ -26,7 +35,7 @@ export function errorText(error: unknown): string {
     return `${error.code}: ${error.message}${error.hint ? `\nHow to fix: ${error.hint}` : ''}`;
   }
   const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
-  return `INTERNAL: unexpected error: ${message} (a bug in create-squad; please report it)`;
+  return `internal: unexpected error: ${message} (a bug in create-squad; please report it)`;
 }
 
 export function toolError(error: unknown): CallToolResult {

@@ -12,7 +12,7 @@ import { MAX_SCRIPT_ARGUMENTS, MAX_SCRIPT_TIMEOUT_MS, SKILLS_ALLOWLIST_PATH, run
 import { SKILL_RESOURCE_DIRS } from '../../core/base/paths.js';
 import { recordUsage } from '../../core/skills/usage-log.js';
 import { findSkill, skillsSeenBy, type ToolContext } from './context.js';
-import { answer } from './results.js';
+import { answer, warningsOutput } from './results.js';
 
 /** SKILL.md larger than this is refused (the standard asks for well under 5,000 tokens). */
 const SKILL_MD_MAX_BYTES = 1024 * 1024;
@@ -85,7 +85,7 @@ export function registerSkillTools(server: McpServer, tools: ToolContext): void 
         query: z.string().optional(),
         skills: z.array(skillOutput),
         total: z.number().int().describe('How many skills the member sees in all (with a query, more than the matches).'),
-        warnings: z.array(z.string()),
+        warnings: warningsOutput,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

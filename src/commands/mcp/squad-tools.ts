@@ -15,9 +15,9 @@ import { skillsTest } from '../skills-test.js';
 import { skillsValidate } from '../skills-validate.js';
 import { teach } from '../teach.js';
 import { findSkill, skillsSeenBy, type ToolContext } from './context.js';
-import { answer, jsonDocument } from './results.js';
+import { answer, jsonDocument, warningsOutput } from './results.js';
 
-const okOutput = { ok: z.boolean().describe("What the command's exit code says: true for 0.") };
+const okOutput = { ok: z.boolean().describe("What the command's exit code says: true for 0."), warnings: warningsOutput };
 
 export function registerSquadTools(server: McpServer, tools: ToolContext): void {
   const ctx = tools.command;
@@ -51,7 +51,6 @@ export function registerSquadTools(server: McpServer, tools: ToolContext): void 
         agent: z.string(),
         mode: z.enum(SPAWN_MODES),
         prompt: z.string(),
-        warnings: z.array(z.string()),
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -224,7 +223,7 @@ function validationPaths(root: string, name: string | undefined, agent: string |
   const rel = given.trim().replace(/\/+$/, '');
   const problem = pathProblem(root, rel, { allowFinalSymlink: true });
   if (problem) {
-    throw new SquadError('UNSAFE_PATH', `refusing to read ${JSON.stringify(given)}: ${problem}`, { hint: 'give a path inside the repository, relative to its root' });
+    throw new SquadError('unsafe-path', `refusing to read ${JSON.stringify(given)}: ${problem}`, { hint: 'give a path inside the repository, relative to its root' });
   }
   return [rel];
 }

@@ -6,22 +6,22 @@
  * wrong, `hint` says how to fix it.
  */
 export type SquadErrorCode =
-  | 'USAGE'
-  | 'NOT_FOUND'
-  | 'NO_SQUAD'
-  | 'UNKNOWN_AGENT'
-  | 'SKILL_PARSE'
-  | 'SKILL_INVALID'
-  | 'SKILL_EXISTS'
-  | 'FILE_EXISTS'
-  | 'UNSAFE_PATH'
-  | 'NOT_ALLOWED'
-  | 'NOT_WRITABLE'
-  | 'INVALID_INPUT'
-  | 'INVALID_FORMAT'
-  | 'CONFLICT'
-  | 'LOCKED'
-  | 'ABORTED';
+  | 'usage'
+  | 'not-found'
+  | 'no-squad'
+  | 'unknown-agent'
+  | 'skill-parse'
+  | 'skill-invalid'
+  | 'skill-exists'
+  | 'file-exists'
+  | 'unsafe-path'
+  | 'not-allowed'
+  | 'not-writable'
+  | 'invalid-input'
+  | 'invalid-format'
+  | 'conflict'
+  | 'locked'
+  | 'aborted';
 
 export interface SquadErrorOptions {
   hint?: string;
@@ -55,7 +55,7 @@ export class SquadError extends Error {
 
   /** Exit code the CLI uses for this error: 2 for usage errors, 130 when the user interrupted (Ctrl-C), 1 otherwise. */
   get exitCode(): 1 | 2 | 130 {
-    return this.code === 'USAGE' ? 2 : this.code === 'ABORTED' ? 130 : 1;
+    return this.code === 'usage' ? 2 : this.code === 'aborted' ? 130 : 1;
   }
 
   toJSON(): { code: SquadErrorCode; message: string; hint?: string; file?: string; line?: number } {
@@ -77,5 +77,5 @@ export function isSquadError(value: unknown): value is SquadError {
 
 /** A usage error: wrong arguments or flags. Exit code 2. */
 export function usageError(message: string, hint?: string): SquadError {
-  return new SquadError('USAGE', message, hint === undefined ? {} : { hint });
+  return new SquadError('usage', message, hint === undefined ? {} : { hint });
 }

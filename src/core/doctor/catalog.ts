@@ -27,8 +27,6 @@ export const PROFILE_SYNC_FIX = 'run "create-squad upgrade": it writes the membe
  */
 export const FINDING_CODES = {
   // squad and layout
-  'no-squad': 'there is no squad here',
-  'squad-in-original-folder': "the squad is in the original Squad's .squad/ folder",
   'two-squads': '.squad/ and .ai-team/ both hold a squad',
   'layout-missing': 'a file or folder of the layout is missing',
   'layout-blocked': 'something else stands where a file or folder of the layout goes',

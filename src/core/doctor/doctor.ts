@@ -6,7 +6,7 @@
  */
 import { checkMemberAgents } from './checks/agents.js';
 import { checkCastingFiles, checkRegistryMembers } from './checks/casting.js';
-import { checkConfinedReads, checkLayout, checkRepositoryRoot, checkSquadExists, checkTwoSquads } from './checks/layout.js';
+import { checkConfinedReads, checkLayout, checkRepositoryRoot, checkTwoSquads } from './checks/layout.js';
 import { checkLeftovers, checkLock } from './checks/leftovers.js';
 import { checkMcp, declaredServerCount } from './checks/mcp.js';
 import { checkBuiltinPlaces, checkCoordinator, checkGitattributes, checkOwnedFiles, coordinatorStamp } from './checks/owned.js';
@@ -46,9 +46,13 @@ export const SQUAD_CHECKS: readonly ((state: DoctorState) => Finding[])[] = [
   checkLock,
 ];
 
-/** Doctor's verdict on what was read: pure. */
+/**
+ * Doctor's verdict on what was read: pure. Without a squad there is nothing to check: the error
+ * every command that needs a squad throws (no-squad, saying to run init or, for a squad in the
+ * original Squad's `.squad/`, upgrade).
+ */
 export function diagnose(state: DoctorState): DoctorReport {
-  if (state.squad.missing) return report(state, checkSquadExists(state), { skills: 0, members: 0, mcpServers: 0 }, undefined);
+  if (state.squad.missing) throw state.squad.missing;
   const findings = SQUAD_CHECKS.flatMap((check) => check(state));
   const checked = { skills: state.skills.discovery.skills.length, members: rosterMembers(state).length, mcpServers: declaredServerCount(state) };
   return report(state, findings, checked, coordinatorStamp(state));

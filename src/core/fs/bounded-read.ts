@@ -11,7 +11,7 @@ export async function readBounded(stream: AsyncIterable<unknown>, limit: number)
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
     if (size > limit) {
-      throw new SquadError('INVALID_INPUT', `stdin holds more than ${formatBytes(limit)}`, {
+      throw new SquadError('invalid-input', `stdin holds more than ${formatBytes(limit)}`, {
         hint: 'pass a shorter task, or put the long text in a file and refer to it in the task',
       });
     }

@@ -28,12 +28,12 @@ export function confinementFix(relPath: string): string {
 }
 
 function refused(relPath: string, problem: string): SquadError {
-  return new SquadError('UNSAFE_PATH', `refusing to read ${relPath}: ${problem}`, { hint: confinementFix(relPath) });
+  return new SquadError('unsafe-path', `refusing to read ${relPath}: ${problem}`, { hint: confinementFix(relPath) });
 }
 
 /**
  * The absolute path of a squad file that may be read, or undefined when nothing can be read there
- * (a dangling link reads as missing: it leaks nothing). UNSAFE_PATH when it leads outside.
+ * (a dangling link reads as missing: it leaks nothing). unsafe-path when it leads outside.
  */
 function confinedPath(root: string, relPath: string): string | undefined {
   const abs = resolveIn(root, relPath);
@@ -43,7 +43,7 @@ function confinedPath(root: string, relPath: string): string | undefined {
   throw refused(relPath, problem);
 }
 
-/** The text of a squad file, undefined when it does not exist; UNSAFE_PATH when it may not be read. */
+/** The text of a squad file, undefined when it does not exist; unsafe-path when it may not be read. */
 export function readStateText(root: string, relPath: string, maxBytes?: number): string | undefined {
   const abs = confinedPath(root, relPath);
   return abs === undefined ? undefined : readTextIfExists(abs, maxBytes);

@@ -139,7 +139,7 @@ export function relativePathProblem(relPath: string): string | undefined {
 
 /** The error for a path create-squad refuses to write (see pathProblem). */
 export function unsafePathError(relPath: string, reason: string): SquadError {
-  return new SquadError('UNSAFE_PATH', `refusing to write ${relPath}: ${reason}`, {
+  return new SquadError('unsafe-path', `refusing to write ${relPath}: ${reason}`, {
     hint: 'create-squad only writes inside the target repository and never through symlinks',
   });
 }
@@ -197,7 +197,7 @@ export function pathProblem(root: string, relPath: string, options: InsideOption
 }
 
 /**
- * Resolve `relPath` under `root`, refusing (UNSAFE_PATH) anything that could land outside it; see
+ * Resolve `relPath` under `root`, refusing (unsafe-path) anything that could land outside it; see
  * pathProblem.
  */
 export function resolveInside(root: string, relPath: string, options: InsideOptions = {}): string {
@@ -228,7 +228,7 @@ export function removeInside(root: string, relPath: string): void {
 export interface WriteOptions {
   /** File mode, such as 0o755 for scripts. Default 0o644 (before umask). */
   mode?: number;
-  /** Fail with FILE_EXISTS instead of replacing an existing file. */
+  /** Fail with file-exists instead of replacing an existing file. */
   exclusive?: boolean;
   /**
    * Remove the temporary files killed runs left in the target's folder (see sweepDebris) once the
@@ -251,12 +251,12 @@ export function specialKind(stat: fs.Stats): string | undefined {
 
 /** The refusal to replace `shown`, which is `kind` (see specialKind), not a regular file. */
 export function notRegularFileError(shown: string, kind: string): SquadError {
-  return new SquadError('UNSAFE_PATH', `refusing to replace ${shown}: it is ${kind}, not a regular file`, {
+  return new SquadError('unsafe-path', `refusing to replace ${shown}: it is ${kind}, not a regular file`, {
     hint: `create-squad only ever replaces regular files, with or without --force: move ${shown} aside, or write somewhere else`,
   });
 }
 
-/** Refuse (UNSAFE_PATH) when something other than a regular file is at `absPath`; nothing there is fine. */
+/** Refuse (unsafe-path) when something other than a regular file is at `absPath`; nothing there is fine. */
 export function requireRegularOrMissing(absPath: string, shown: string): void {
   let stat: fs.Stats;
   try {
@@ -380,7 +380,7 @@ export function moveInside(root: string, fromRel: string, toRel: string): void {
   const to = resolveInside(root, toRel);
   mkdirOrThrow(path.dirname(to), toRel);
   if (fs.existsSync(to)) {
-    throw new SquadError('FILE_EXISTS', `cannot move ${fromRel} to ${toRel}: ${toRel} already exists`, {
+    throw new SquadError('file-exists', `cannot move ${fromRel} to ${toRel}: ${toRel} already exists`, {
       hint: 'move or remove it yourself, then run the command again',
     });
   }
@@ -429,25 +429,25 @@ function toWriteError(error: unknown, relPath: string): SquadError {
   if (error instanceof SquadError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EEXIST') {
-    return new SquadError('FILE_EXISTS', `${relPath} already exists`, {
+    return new SquadError('file-exists', `${relPath} already exists`, {
       hint: 'create-squad never overwrites it; move it aside if you want it recreated',
     });
   }
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-    return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: permission denied (${code})`, {
+    return new SquadError('not-writable', `cannot write ${relPath}: permission denied (${code})`, {
       hint: 'check the folder permissions, or choose another target directory',
     });
   }
   if (code === 'ENOTDIR' || code === 'EISDIR') {
-    return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: a file is in the way of a folder (${code})`, {
+    return new SquadError('not-writable', `cannot write ${relPath}: a file is in the way of a folder (${code})`, {
       hint: 'move the conflicting file aside and run the command again',
     });
   }
   if (code === 'ENOSPC') {
-    return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: the disk is full`, { hint: 'free some space and run the command again' });
+    return new SquadError('not-writable', `cannot write ${relPath}: the disk is full`, { hint: 'free some space and run the command again' });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new SquadError('NOT_WRITABLE', `cannot write ${relPath}: ${message}`, { cause: error });
+  return new SquadError('not-writable', `cannot write ${relPath}: ${message}`, { cause: error });
 }
 
 /** The largest state file (roster, routing, charter, history, casting, manifest, coordinator) read whole. */
@@ -456,7 +456,7 @@ export const STATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
 /**
  * File content as bytes, or undefined when the file does not exist, cannot be read, or is not a
  * regular file (a FIFO or a device such as /dev/zero, even behind a symlink: it is never opened, so
- * it cannot block or stream forever). A file over `maxBytes` is refused (INVALID_INPUT) rather than
+ * it cannot block or stream forever). A file over `maxBytes` is refused (invalid-input) rather than
  * read in part: a caller may write what it read back.
  */
 export function readBytesIfExists(absPath: string, maxBytes: number = STATE_FILE_MAX_BYTES): Buffer | undefined {
@@ -468,7 +468,7 @@ export function readBytesIfExists(absPath: string, maxBytes: number = STATE_FILE
   }
   if (!stat.isFile()) return undefined;
   if (stat.size > maxBytes) {
-    throw new SquadError('INVALID_INPUT', `${absPath} is ${(stat.size / 1024 / 1024).toFixed(1)} MB, more than create-squad reads (${maxBytes / 1024 / 1024} MB)`, {
+    throw new SquadError('invalid-input', `${absPath} is ${(stat.size / 1024 / 1024).toFixed(1)} MB, more than create-squad reads (${maxBytes / 1024 / 1024} MB)`, {
       hint: 'shrink the file (move long notes elsewhere), or move it aside',
     });
   }
@@ -507,7 +507,7 @@ export function sha256(data: string | Uint8Array): string {
 /**
  * Check, without writing, that `absDir` is (or can become) a writable folder: it is not a file,
  * nothing on the way to it is a file, and its nearest existing folder is writable. Throws
- * INVALID_INPUT when `absDir` is a file, NOT_WRITABLE otherwise.
+ * invalid-input when `absDir` is a file, not-writable otherwise.
  */
 export function checkWritableDir(absDir: string, options: { write?: boolean } = {}): void {
   let probe = path.resolve(absDir);
@@ -518,9 +518,9 @@ export function checkWritableDir(absDir: string, options: { write?: boolean } = 
   }
   if (!isDirectory(probe)) {
     if (probe === path.resolve(absDir)) {
-      throw new SquadError('INVALID_INPUT', `${absDir} is a file, not a folder`, { hint: 'give the folder of the repository instead' });
+      throw new SquadError('invalid-input', `${absDir} is a file, not a folder`, { hint: 'give the folder of the repository instead' });
     }
-    throw new SquadError('NOT_WRITABLE', `cannot create ${absDir}: ${probe} is a file, not a folder`, {
+    throw new SquadError('not-writable', `cannot create ${absDir}: ${probe} is a file, not a folder`, {
       hint: 'choose a target directory whose parents are folders',
     });
   }
@@ -529,7 +529,7 @@ export function checkWritableDir(absDir: string, options: { write?: boolean } = 
     fs.accessSync(probe, fs.constants.W_OK);
   } catch (error) {
     const readOnly = (error as NodeJS.ErrnoException).code === 'EROFS';
-    throw new SquadError('NOT_WRITABLE', `cannot write to ${probe}: ${readOnly ? 'the file system is read-only' : 'permission denied'}`, {
+    throw new SquadError('not-writable', `cannot write to ${probe}: ${readOnly ? 'the file system is read-only' : 'permission denied'}`, {
       hint: readOnly ? 'choose a target directory on a writable file system' : 'check the folder permissions, or choose another target directory',
     });
   }
@@ -561,7 +561,7 @@ export function ensureWritableDir(absDir: string): void {
 
 function notWritable(absDir: string, error: unknown): SquadError {
   const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-  return new SquadError('NOT_WRITABLE', `cannot write to ${absDir} (${code})`, {
+  return new SquadError('not-writable', `cannot write to ${absDir} (${code})`, {
     hint: 'check that the location exists and is writable, or choose another target directory',
     cause: error,
   });

@@ -156,9 +156,9 @@ function tryCreate(lockPath: string, command: string): boolean {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
     if (code === 'ENOENT') {
-      throw new SquadError('NOT_FOUND', `the folder ${path.dirname(lockPath)} does not exist`, { hint: 'check the path, or create the folder first' });
+      throw new SquadError('not-found', `the folder ${path.dirname(lockPath)} does not exist`, { hint: 'check the path, or create the folder first' });
     }
-    throw new SquadError('NOT_WRITABLE', `cannot create ${LOCK_FILE} in ${path.dirname(lockPath)} (${code ?? 'error'})`, {
+    throw new SquadError('not-writable', `cannot create ${LOCK_FILE} in ${path.dirname(lockPath)} (${code ?? 'error'})`, {
       hint: 'make the repository writable for your user, then run the command again',
       cause: error,
     });
@@ -226,7 +226,7 @@ function holderText(owner: LockOwner | undefined): string {
 
 function lockedError(owner: LockOwner | undefined, waited: boolean): SquadError {
   const who = holderText(owner);
-  return new SquadError('LOCKED', `another create-squad is writing here${who}${waited ? ' and did not finish in time' : ''}`, {
+  return new SquadError('locked', `another create-squad is writing here${who}${waited ? ' and did not finish in time' : ''}`, {
     hint: waited ? `wait for it to finish; if no create-squad is running, remove ${LOCK_FILE}` : `run the command again when it has finished, or add --wait to wait for it`,
   });
 }

@@ -96,7 +96,7 @@ export function runBounded(command: string, args: readonly string[], options: Bo
     child.on('error', (error: NodeJS.ErrnoException) => {
       finish();
       reject(
-        new SquadError('NOT_FOUND', `cannot run ${command}: ${error.code ?? error.message}`, {
+        new SquadError('not-found', `cannot run ${command}: ${error.code ?? error.message}`, {
           hint: error.code === 'ENOENT' ? `install ${command} or put it on the PATH of the process that starts create-squad` : 'check that the file can be run',
           cause: error,
         }),

@@ -83,7 +83,7 @@ export function readTemplateJson(relPath: string): unknown {
   try {
     return JSON.parse(fs.readFileSync(templatePath(relPath), 'utf8')) as unknown;
   } catch (error) {
-    throw new SquadError('NOT_FOUND', `data file templates/${relPath} is missing or broken in the create-squad package`, {
+    throw new SquadError('not-found', `data file templates/${relPath} is missing or broken in the create-squad package`, {
       hint: 'reinstall create-squad; the package is incomplete',
       cause: error,
     });
@@ -98,7 +98,7 @@ export function checkedTemplateJson<S extends GenericSchema>(relPath: string, sc
   const parsed = parseWith(schema, readTemplateJson(relPath));
   if ('value' in parsed) return parsed.value;
   const where = problemWhere(parsed.problem);
-  throw new SquadError('NOT_FOUND', `data file templates/${relPath} is broken in the create-squad package: ${where ? `${where}: ` : ''}${parsed.problem.message}`, {
+  throw new SquadError('not-found', `data file templates/${relPath} is broken in the create-squad package: ${where ? `${where}: ` : ''}${parsed.problem.message}`, {
     hint: 'reinstall create-squad; the package is incomplete',
   });
 }
@@ -111,7 +111,7 @@ export async function renderTemplate(relPath: string, data: object): Promise<str
     try {
       source = fs.readFileSync(templatePath(relPath), 'utf8');
     } catch (error) {
-      throw new SquadError('NOT_FOUND', `template ${relPath} is missing from the create-squad package`, {
+      throw new SquadError('not-found', `template ${relPath} is missing from the create-squad package`, {
         hint: 'reinstall create-squad; the package is incomplete',
         cause: error,
       });

@@ -118,7 +118,7 @@ const NOT_FOLLOWED = 'a symlink; not followed';
 const BUILTIN_LEFT_OUT = 'built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along';
 
 function cannotExport(relPath: string, reason: string): SquadError {
-  return new SquadError('INVALID_INPUT', `cannot export ${relPath}: ${reason}`, {
+  return new SquadError('invalid-input', `cannot export ${relPath}: ${reason}`, {
     hint: 'rename, shrink or move that file, then export again; nothing was written',
   });
 }
@@ -329,7 +329,7 @@ function addCounts(total: RedactionCounts, counts: RedactionCounts): void {
 function checkSquadFolder(root: string): void {
   const problem = pathProblem(root, AI_TEAM_DIR);
   if (problem) {
-    throw new SquadError('UNSAFE_PATH', `cannot export: ${problem}; export never follows symlinks`, {
+    throw new SquadError('unsafe-path', `cannot export: ${problem}; export never follows symlinks`, {
       hint: `export from the folder the link points to, or replace ${AI_TEAM_DIR} with a real folder; nothing was written`,
     });
   }
@@ -446,7 +446,7 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
     validateSquadDocument(document, { limits });
   } catch (error) {
     if (!(error instanceof SquadFormatError)) throw error;
-    throw new SquadError('INVALID_INPUT', `cannot export this squad: ${error.where === undefined ? '' : `${error.where}: `}${error.detail}`, {
+    throw new SquadError('invalid-input', `cannot export this squad: ${error.where === undefined ? '' : `${error.where}: `}${error.detail}`, {
       hint: 'fix that entry (a file name, a size), then export again; nothing was written',
     });
   }
@@ -478,13 +478,13 @@ export function checkExportTarget(absPath: string, shown: string, force: boolean
     return;
   }
   if (stat.isSymbolicLink()) {
-    throw new SquadError('UNSAFE_PATH', `${shown} is a symlink; create-squad does not write through symlinks`, { hint: 'choose another file with --out' });
+    throw new SquadError('unsafe-path', `${shown} is a symlink; create-squad does not write through symlinks`, { hint: 'choose another file with --out' });
   }
-  if (stat.isDirectory()) throw new SquadError('INVALID_INPUT', `${shown} is a folder`, { hint: 'give a file name with --out, e.g. --out team.squad' });
+  if (stat.isDirectory()) throw new SquadError('invalid-input', `${shown} is a folder`, { hint: 'give a file name with --out, e.g. --out team.squad' });
   const kind = specialKind(stat);
   if (kind !== undefined) throw notRegularFileError(shown, kind);
   if (!force) {
-    throw new SquadError('FILE_EXISTS', `${shown} already exists`, { hint: 'pass --force to replace it, or choose another file with --out' });
+    throw new SquadError('file-exists', `${shown} already exists`, { hint: 'pass --force to replace it, or choose another file with --out' });
   }
 }
 

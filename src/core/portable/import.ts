@@ -242,10 +242,10 @@ function readSquadFile(file: string, shown: string, limits: SquadLimits): Buffer
   try {
     stat = fs.statSync(file);
   } catch {
-    throw new SquadError('NOT_FOUND', `${shown} does not exist`, { hint: 'give the path of a .squad file ("create-squad export" writes one)' });
+    throw new SquadError('not-found', `${shown} does not exist`, { hint: 'give the path of a .squad file ("create-squad export" writes one)' });
   }
-  if (stat.isDirectory()) throw new SquadError('INVALID_INPUT', `${shown} is a folder, not a .squad file`, { hint: 'give the path of a .squad file' });
-  if (!stat.isFile()) throw new SquadError('INVALID_INPUT', `${shown} is not a regular file`, { hint: 'give the path of a .squad file ("create-squad export" writes one)' });
+  if (stat.isDirectory()) throw new SquadError('invalid-input', `${shown} is a folder, not a .squad file`, { hint: 'give the path of a .squad file' });
+  if (!stat.isFile()) throw new SquadError('invalid-input', `${shown} is not a regular file`, { hint: 'give the path of a .squad file ("create-squad export" writes one)' });
   const tooBig = (bytes: string) => new SquadFormatError(undefined, `the file is ${bytes}; the limit is ${formatBytes(limits.documentBytes)}`);
   if (stat.size > limits.documentBytes) throw tooBig(formatBytes(stat.size));
   let fd: number | undefined;
@@ -268,7 +268,7 @@ function readSquadFile(file: string, shown: string, limits: SquadLimits): Buffer
     }
   } catch (error) {
     if (error instanceof SquadError) throw error;
-    throw new SquadError('NOT_FOUND', `cannot read ${shown} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { hint: 'check the path and its permissions' });
+    throw new SquadError('not-found', `cannot read ${shown} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { hint: 'check the path and its permissions' });
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
@@ -291,12 +291,12 @@ function inspectTarget(root: string): TargetState {
       continue;
     }
     if (stat.isSymbolicLink()) {
-      throw new SquadError('UNSAFE_PATH', `${relPath} is a symlink; import never writes through symlinks`, {
+      throw new SquadError('unsafe-path', `${relPath} is a symlink; import never writes through symlinks`, {
         hint: `replace ${relPath} with a real folder (or move the link away), then import again; nothing was written`,
       });
     }
     if (!stat.isDirectory()) {
-      throw new SquadError('CONFLICT', `${relPath} is a file, not a folder`, { hint: 'move it aside, then import again; nothing was written' });
+      throw new SquadError('conflict', `${relPath} is a file, not a folder`, { hint: 'move it aside, then import again; nothing was written' });
     }
   }
   let leftovers: string[] = [];
@@ -634,7 +634,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   const target = inspectTarget(root);
   if (target.hasSquad && (target.members > 0 || target.learnedSkills > 0) && !options.force) {
     throw new SquadError(
-      'CONFLICT',
+      'conflict',
       `this repository already has a squad (${target.members} member${target.members === 1 ? '' : 's'}, ${target.learnedSkills} learned skill${target.learnedSkills === 1 ? '' : 's'})`,
       {
         hint: `pass --force to replace it: the current ${AI_TEAM_DIR}/ is moved to ${archiveDir('{timestamp}')}/, never deleted; nothing was written`,

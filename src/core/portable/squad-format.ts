@@ -165,7 +165,7 @@ export class SquadFormatError extends SquadError {
   readonly detail: string;
 
   constructor(where: string | undefined, detail: string) {
-    super('INVALID_FORMAT', `invalid .squad file: ${where === undefined ? '' : `${where}: `}${detail}`, {
+    super('invalid-format', `invalid .squad file: ${where === undefined ? '' : `${where}: `}${detail}`, {
       hint: 'nothing was written; fix the file, or export the squad again with "create-squad export"',
     });
     this.name = 'SquadFormatError';

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import { readStateText } from '../fs/confined.js';
 import { discoverSkills, type DiscoveredSkill } from '../squad/discover.js';
 import { usageError } from '../base/errors.js';
+import { warning, type Warning } from '../base/warnings.js';
 import { normalizeNewlines } from '../skills/frontmatter.js';
 import { collectMcpRequirements, detectMcpConfig, renderMcpBlock, type McpConfigSource, type McpRequirementRow } from '../skills/mcp.js';
 import { MAX_NAME_LENGTH } from '../base/names.js';
@@ -106,7 +107,7 @@ export interface SpawnPrompt {
   mcpConfig: McpConfigSource[];
   /** The standing rules the prompt carries: the team's (.ai-team/rules.md) and the member's own (its charter). */
   standingRules: StandingRules;
-  warnings: string[];
+  warnings: Warning[];
   tokens: SpawnPromptTokens;
 }
 
@@ -127,11 +128,11 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   const requestedMode = options.mode ?? DEFAULT_SPAWN_MODE;
   const member = requireAgent(root, options.agent);
   const agent = member.name;
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
 
   const discovery = discoverSkills(root, { agent });
   for (const warning of discovery.warnings) {
-    warnings.push(warning.code === 'skill-invalid' ? `${warning.message} (skipped)` : warning.message);
+    warnings.push({ code: warning.code, message: warning.code === 'skill-invalid' ? `${warning.message} (skipped)` : warning.message, path: warning.path });
   }
   const visible = promptableSkills(discovery.skills);
 
@@ -144,11 +145,11 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
       inlined = chosen.skills.map((skill) => readInlineBody(skill, warnings));
       candidates = chosen.candidates;
     } else {
-      warnings.push(`lightweight mode refused: ${chosen.refusal}; building a standard spawn instead`);
+      warnings.push(warning('lightweight-refused', `lightweight mode refused: ${chosen.refusal}; building a standard spawn instead`));
       mode = 'standard';
     }
   } else if (options.skills && options.skills.length > 0) {
-    warnings.push('--skill only applies to lightweight mode; ignored (a standard spawn lists the skills itself)');
+    warnings.push(warning('skill-option-ignored', '--skill only applies to lightweight mode; ignored (a standard spawn lists the skills itself)'));
   }
 
   const budget = mode === 'standard' && !options.allSkills ? (options.skillsBudget ?? DEFAULT_SKILLS_BUDGET) : undefined;
@@ -163,7 +164,7 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
 
   const charterFile = charterPath(agent);
   const charterText = readStateText(root, charterFile);
-  if (charterText === undefined && mode === 'standard') warnings.push(`${charterFile} is missing; the prompt has no charter`);
+  if (charterText === undefined && mode === 'standard') warnings.push(warning('charter-missing', `${charterFile} is missing; the prompt has no charter`, charterFile));
   const charter = mode === 'standard' ? normalizeNewlines(charterText ?? '').trim() : '';
 
   const skillsBlock = mode === 'standard' ? renderAvailableSkills(shown.map((s) => ({ name: s.name, description: s.description ?? '', location: s.location }))) : '';
@@ -248,7 +249,7 @@ function chooseLightweightSkills(
   visible: readonly DiscoveredSkill[],
   all: readonly DiscoveredSkill[],
   requested: readonly string[] | undefined,
-  warnings: string[],
+  warnings: Warning[],
 ): LightweightChoice {
   const broad = detectBroadTask(task, otherMemberNames(listAgents(root), agent));
   if (broad) return { refusal: `${broad.reason}, which needs the full context of a standard spawn` };
@@ -274,7 +275,7 @@ function findRequestedSkills(
   requested: readonly string[],
   visible: readonly DiscoveredSkill[],
   all: readonly DiscoveredSkill[],
-  warnings: string[],
+  warnings: Warning[],
 ): DiscoveredSkill[] {
   const skills: DiscoveredSkill[] = [];
   for (const name of [...new Set(requested)]) {
@@ -286,10 +287,10 @@ function findRequestedSkills(
     const hidden = all.find((s) => s.name === name || s.dirName === name);
     warnings.push(
       hidden && !hidden.valid
-        ? `skill "${name}" is invalid, skipped (run "create-squad skills validate")`
+        ? warning('requested-skill-invalid', `skill "${name}" is invalid, skipped (run "create-squad skills validate")`, hidden.location)
         : hidden
-          ? `skill "${name}" is not offered to the model (disable-model-invocation), skipped`
-          : `${agent} has no skill named "${name}", skipped (see "create-squad skills list --agent ${agent}")`,
+          ? warning('requested-skill-hidden', `skill "${name}" is not offered to the model (disable-model-invocation), skipped`, hidden.location)
+          : warning('requested-skill-unknown', `${agent} has no skill named "${name}", skipped (see "create-squad skills list --agent ${agent}")`),
     );
   }
   return skills;
@@ -308,10 +309,11 @@ function briefDescription(text: string): string {
   return line.length <= CANDIDATE_DESCRIPTION_CHARS ? line : `${line.slice(0, CANDIDATE_DESCRIPTION_CHARS - 1).trimEnd()}…`;
 }
 
-function leftOutWarning(listed: number, total: number, budget: number): string {
-  return (
+function leftOutWarning(listed: number, total: number, budget: number): Warning {
+  return warning(
+    'skills-left-out',
     `the prompt lists ${listed} of ${total} skills, the most relevant to the task within the skills budget of ` +
-    `${budget} tokens (--skills-budget <tokens> changes it, --all-skills lists every skill)`
+      `${budget} tokens (--skills-budget <tokens> changes it, --all-skills lists every skill)`,
   );
 }
 
@@ -319,18 +321,20 @@ function leftOutWarning(listed: number, total: number, budget: number): string {
  * A skill for a lightweight prompt: its body, or why the prompt points to the file instead (too
  * large, unreadable: with a warning; an empty body: nothing to inline).
  */
-function readInlineBody(skill: DiscoveredSkill, warnings: string[]): InlinedSkill {
+function readInlineBody(skill: DiscoveredSkill, warnings: Warning[]): InlinedSkill {
   let body: string;
   try {
     const size = fs.statSync(skill.file).size;
     if (size > MAX_INLINED_SKILL_BYTES) {
-      warnings.push(`${skill.location} is larger than ${MAX_INLINED_SKILL_BYTES / 1024} KB; the prompt points to it instead of inlining it`);
+      warnings.push(
+        warning('skill-not-inlined', `${skill.location} is larger than ${MAX_INLINED_SKILL_BYTES / 1024} KB; the prompt points to it instead of inlining it`, skill.location),
+      );
       return { skill, body: undefined, notInlined: 'too-large' };
     }
     body = readSkillFile(skill.file).body.trim();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    warnings.push(`cannot inline ${skill.location} (${reason}); the prompt points to it instead`);
+    warnings.push(warning('skill-not-inlined', `cannot inline ${skill.location} (${reason}); the prompt points to it instead`, skill.location));
     return { skill, body: undefined, notInlined: 'unreadable' };
   }
   return body === '' ? { skill, body: undefined, notInlined: 'empty' } : { skill, body };

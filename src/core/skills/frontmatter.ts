@@ -45,7 +45,7 @@ export class FrontmatterError extends SquadError {
 
   constructor(issue: FrontmatterIssue, detail: string, file: string | undefined, line?: number) {
     const where = file === undefined ? '' : `${file}${line === undefined ? '' : `:${line}`}: `;
-    super('SKILL_PARSE', `${where}${detail}`, {
+    super('skill-parse', `${where}${detail}`, {
       hint: FRONTMATTER_HINTS[issue],
       ...(file === undefined ? {} : { file }),
       ...(line === undefined ? {} : { line }),

@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { McpServerRequirement } from './skill.js';
+import { warning, type Warning } from '../base/warnings.js';
 import { renderTemplate } from '../fs/templates.js';
 import { compareCodePoints, isMapping, jsonTypeName, quoted } from '../base/util.js';
 
@@ -174,7 +175,7 @@ export interface McpConfigDetection {
   /** Every file checked, the Copilot CLI's first (repository root down to the working folder, then the user's), then VS Code's. */
   sources: McpConfigSource[];
   /** One line per unusable file and per entry a host skips. */
-  warnings: string[];
+  warnings: Warning[];
   unread: UnreadMcpConfig[];
   /** Hosts with a file create-squad could not look for (the user's, without a home folder): for them "not-configured" cannot be claimed. */
   incomplete: McpHostId[];
@@ -216,11 +217,11 @@ interface Candidate {
  */
 export async function detectMcpConfig(options: McpDetectOptions): Promise<McpConfigDetection> {
   const sources: McpConfigSource[] = [];
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
   for (const candidate of configCandidates(options).candidates) {
     const source = await readConfig(candidate);
-    if (source.error) warnings.push(`MCP configuration ${source.path} ignored: ${source.error}`);
-    for (const entry of source.invalidEntries ?? []) warnings.push(`MCP configuration ${source.path}: ${entry}`);
+    if (source.error) warnings.push(warning('mcp-config-ignored', `MCP configuration ${source.path} ignored: ${source.error}`, source.path));
+    for (const entry of source.invalidEntries ?? []) warnings.push(warning('mcp-config-entry-skipped', `MCP configuration ${source.path}: ${entry}`, source.path));
     sources.push(source);
   }
   return { sources, warnings, unread: unreadMcpConfigFiles(options), incomplete: configCandidates(options).incomplete };

@@ -46,7 +46,7 @@ export function maxFileBytes(env: NodeJS.ProcessEnv): number {
   const value = env[MAX_FILE_BYTES_ENV];
   if (value === undefined || value === '') return MAX_FILE_BYTES_DEFAULT;
   if (!/^\d+$/.test(value.trim())) {
-    throw new SquadError('INVALID_INPUT', `${MAX_FILE_BYTES_ENV} is "${value}", not a number of bytes`, {
+    throw new SquadError('invalid-input', `${MAX_FILE_BYTES_ENV} is "${value}", not a number of bytes`, {
       hint: `set it to a whole number, e.g. ${MAX_FILE_BYTES_ENV}=${2 * MAX_FILE_BYTES_DEFAULT}, or unset it for ${formatBytes(MAX_FILE_BYTES_DEFAULT)}`,
     });
   }
@@ -62,28 +62,28 @@ function exactBytes(bytes: number): string {
 function checkFileSizes(given: string, tree: Tree, limit: number): void {
   const big = tree.files.find((file) => file.size > limit);
   if (!big) return;
-  throw new SquadError('INVALID_INPUT', `${given}/${big.path} is ${exactBytes(big.size)}; skills add copies files up to ${exactBytes(limit)}`, {
+  throw new SquadError('invalid-input', `${given}/${big.path} is ${exactBytes(big.size)}; skills add copies files up to ${exactBytes(limit)}`, {
     hint: `leave that file out of the skill, or raise the limit with ${MAX_FILE_BYTES_ENV}=<bytes>; nothing was written`,
   });
 }
 
 /**
- * Read and validate a skill folder (or the folder of a SKILL.md). Throws SKILL_INVALID with the
- * first errors, and INVALID_INPUT for a file over the size limit (see maxFileBytes; `env` holds it).
+ * Read and validate a skill folder (or the folder of a SKILL.md). Throws skill-invalid with the
+ * first errors, and invalid-input for a file over the size limit (see maxFileBytes; `env` holds it).
  */
 export async function readSkillSource(given: string, absPath: string, env: NodeJS.ProcessEnv = {}): Promise<SkillSource> {
   const dir = isFile(absPath) ? path.dirname(absPath) : absPath;
   const file = path.join(dir, SKILL_FILE);
   if (!isDirectory(dir)) {
-    throw new SquadError('NOT_FOUND', `${given} does not exist`, { hint: 'pass the folder of a skill (the one holding SKILL.md)' });
+    throw new SquadError('not-found', `${given} does not exist`, { hint: 'pass the folder of a skill (the one holding SKILL.md)' });
   }
   if (!isFile(file)) {
-    throw new SquadError('NOT_FOUND', `${given} has no ${SKILL_FILE}`, { hint: 'pass the folder of a skill (the one holding SKILL.md)' });
+    throw new SquadError('not-found', `${given} has no ${SKILL_FILE}`, { hint: 'pass the folder of a skill (the one holding SKILL.md)' });
   }
   const report = inspectSkill(file, { readBody: true });
   if (!report.valid) {
     const [first, ...rest] = report.errors;
-    throw new SquadError('SKILL_INVALID', `${given} is not a valid skill: ${first!.message}${rest.length ? ` (and ${rest.length} more)` : ''}`, {
+    throw new SquadError('skill-invalid', `${given} is not a valid skill: ${first!.message}${rest.length ? ` (and ${rest.length} more)` : ''}`, {
       hint: `see every problem with "create-squad skills validate ${given}"`,
     });
   }
@@ -95,15 +95,15 @@ export async function readSkillSource(given: string, absPath: string, env: NodeJ
 /**
  * Where a skill named `name` goes: `agent`'s skills folder, or the team's when `agent` is undefined.
  * A name no folder may have (folderNameProblem: a device name Windows reserves, which export would
- * refuse) is INVALID_INPUT, and a team skill may not take the `squad-` prefix, which is reserved for
- * built-in skills: CONFLICT; both with `hint` saying what to do instead.
+ * refuse) is invalid-input, and a team skill may not take the `squad-` prefix, which is reserved for
+ * built-in skills: conflict; both with `hint` saying what to do instead.
  */
 export function skillDestination(name: string, agent: string | undefined, hint: string): string {
   const problem = folderNameProblem(name, 'skill name');
-  if (problem) throw new SquadError('INVALID_INPUT', problem, { hint });
+  if (problem) throw new SquadError('invalid-input', problem, { hint });
   if (agent !== undefined) return agentSkillDir(agent, name);
   if (isBuiltinSkillName(name)) {
-    throw new SquadError('CONFLICT', `"${name}" uses the ${BUILTIN_SKILL_PREFIX} prefix, which is reserved for built-in skills`, { hint });
+    throw new SquadError('conflict', `"${name}" uses the ${BUILTIN_SKILL_PREFIX} prefix, which is reserved for built-in skills`, { hint });
   }
   return nativeTeamSkillDir(name);
 }
@@ -187,12 +187,12 @@ export function planSkillInstall(root: string, source: SkillSource, destination:
   const target = resolveInside(root, replaces ?? destination, { allowFinalSymlink: true });
   const exists = replaces !== undefined;
   if (exists && !force) {
-    throw new SquadError('SKILL_EXISTS', `a skill already exists at ${replaces}`, {
+    throw new SquadError('skill-exists', `a skill already exists at ${replaces}`, {
       hint: 'pass --force to replace it (the current one is backed up under .ai-team/backups/ first)',
     });
   }
   if (exists && isWithin(fs.realpathSync(target), fs.realpathSync(source.dir))) {
-    throw new SquadError('CONFLICT', `${destination} is the skill being added`, { hint: 'add a skill from a folder outside the squad' });
+    throw new SquadError('conflict', `${destination} is the skill being added`, { hint: 'add a skill from a folder outside the squad' });
   }
   return {
     destination,

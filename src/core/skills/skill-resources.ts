@@ -105,14 +105,14 @@ export function listSkillResources(skillDir: string): SkillResourceListing {
 }
 
 function refusedRead(given: string, reason: string): SquadError {
-  return new SquadError('UNSAFE_PATH', `refusing to read ${JSON.stringify(given)}: ${reason}`, {
+  return new SquadError('unsafe-path', `refusing to read ${JSON.stringify(given)}: ${reason}`, {
     hint: `give a path inside the skill folder as the skill's file list shows it, under ${SKILL_RESOURCE_DIRS.map((d) => `${d}/`).join(', ')}`,
   });
 }
 
 /**
  * Where `given` (relative to the skill folder, under one of SKILL_RESOURCE_DIRS) really is, checked
- * to stay inside the skill folder; UNSAFE_PATH for anything that would leave it, NOT_FOUND when
+ * to stay inside the skill folder; unsafe-path for anything that would leave it, not-found when
  * nothing is there.
  */
 export function resolveSkillResource(skillDir: string, given: string): { rel: string; abs: string } {
@@ -121,7 +121,7 @@ export function resolveSkillResource(skillDir: string, given: string): { rel: st
   if (problem) throw refusedRead(given, problem);
   const top = rel.split('/')[0]!;
   if (!(SKILL_RESOURCE_DIRS as readonly string[]).includes(top)) {
-    throw new SquadError('INVALID_INPUT', `${JSON.stringify(given)} is not under ${SKILL_RESOURCE_DIRS.map((d) => `${d}/`).join(', ')}`, {
+    throw new SquadError('invalid-input', `${JSON.stringify(given)} is not under ${SKILL_RESOURCE_DIRS.map((d) => `${d}/`).join(', ')}`, {
       hint: 'SKILL.md comes with the skill itself; other files are read by their path in the skill folder, such as references/guide.md',
     });
   }
@@ -136,7 +136,7 @@ export function resolveSkillResource(skillDir: string, given: string): { rel: st
       // nothing there
     }
     if (isLink) throw refusedRead(given, 'it is a dangling symlink');
-    throw new SquadError('NOT_FOUND', `the skill has no file ${rel}`, { hint: "list the skill's files first (read the skill without a file) and use a path from that list" });
+    throw new SquadError('not-found', `the skill has no file ${rel}`, { hint: "list the skill's files first (read the skill without a file) and use a path from that list" });
   }
   if (!isWithin(realSkill, real)) throw refusedRead(given, 'a symlink on the way leads outside the skill folder');
   return { rel, abs: real };
@@ -148,7 +148,7 @@ export function readSkillResource(skillDir: string, given: string, limit = SKILL
   const stat = fs.statSync(abs);
   const kind = specialKind(stat);
   if (kind !== undefined) {
-    throw new SquadError('INVALID_INPUT', `${rel} is ${kind}, not a file`, { hint: 'ask for one of the files the listing shows' });
+    throw new SquadError('invalid-input', `${rel} is ${kind}, not a file`, { hint: 'ask for one of the files the listing shows' });
   }
   const bytes = readHead(abs, limit + 1);
   const truncated = bytes.length > limit;

@@ -108,13 +108,13 @@ export function normalizeScriptPath(given: string): string {
 }
 
 function allowlistError(message: string): SquadError {
-  return new SquadError('INVALID_FORMAT', `${SKILLS_ALLOWLIST_PATH}: ${message}`, {
+  return new SquadError('invalid-format', `${SKILLS_ALLOWLIST_PATH}: ${message}`, {
     file: SKILLS_ALLOWLIST_PATH,
     hint: `write it as {"skills": {"<skill folder>": {"scripts": ["scripts/<file>", …] or "${ALL_SCRIPTS}"}}}; until it reads, no script runs`,
   });
 }
 
-/** The allowlist in `text`; INVALID_FORMAT for anything else, so a broken file allows nothing. */
+/** The allowlist in `text`; invalid-format for anything else, so a broken file allows nothing. */
 export function parseSkillsAllowlist(text: string): SkillsAllowlist {
   let document: unknown;
   try {
@@ -163,12 +163,12 @@ function realPath(absPath: string): string | undefined {
 const SCRIPT_PATH_HINT = 'give a file of the skill\'s scripts/ folder as reading the skill lists it ("scripts/<file>")';
 
 function refusedScript(skill: string, script: string, reason: string, hint: string): SquadError {
-  return new SquadError('UNSAFE_PATH', `refusing to run ${JSON.stringify(script)} of skill "${skill}": ${reason}`, { hint });
+  return new SquadError('unsafe-path', `refusing to run ${JSON.stringify(script)} of skill "${skill}": ${reason}`, { hint });
 }
 
 /**
  * Where the script really is, checked to be a regular file inside the skill's scripts/ folder of a
- * skill inside the repository. UNSAFE_PATH for anything that would leave them, NOT_FOUND when the
+ * skill inside the repository. unsafe-path for anything that would leave them, not-found when the
  * file is not there.
  */
 function confinedScript(root: string, skill: ScriptSkill, script: string): string {
@@ -187,7 +187,7 @@ function confinedScript(root: string, skill: ScriptSkill, script: string): strin
   }
   const realScripts = realPath(path.join(skill.dir, SCRIPTS_DIR));
   if (realScripts === undefined) {
-    throw new SquadError('NOT_FOUND', `skill "${skill.dirName}" has no ${SCRIPTS_DIR}/ folder`, {
+    throw new SquadError('not-found', `skill "${skill.dirName}" has no ${SCRIPTS_DIR}/ folder`, {
       hint: 'read the skill: it says how it is used; only files in scripts/ can be run',
     });
   }
@@ -197,7 +197,7 @@ function confinedScript(root: string, skill: ScriptSkill, script: string): strin
   const abs = path.join(skill.dir, ...script.split('/'));
   const real = realPath(abs);
   if (real === undefined) {
-    throw new SquadError('NOT_FOUND', `skill "${skill.dirName}" has no script ${script}`, { hint: 'read the skill to list its scripts, and give one of those paths' });
+    throw new SquadError('not-found', `skill "${skill.dirName}" has no script ${script}`, { hint: 'read the skill to list its scripts, and give one of those paths' });
   }
   if (!isWithin(realScripts, real) || real === realScripts) {
     throw refusedScript(skill.dirName, script, `it leads outside the skill's ${SCRIPTS_DIR}/ folder`, inside);
@@ -217,7 +217,7 @@ function requireAllowed(allowlist: SkillsAllowlist, skill: ScriptSkill, skillFol
     allowed === undefined
       ? `running scripts is off for this skill (${skillFolder} is not in ${SKILLS_ALLOWLIST_PATH})`
       : `${SKILLS_ALLOWLIST_PATH} allows other scripts of ${skillFolder}, not this one`;
-  throw new SquadError('NOT_ALLOWED', `not running ${script} of skill "${skill.dirName}": ${reason}`, {
+  throw new SquadError('not-allowed', `not running ${script} of skill "${skill.dirName}": ${reason}`, {
     hint: `after reviewing the script, allow it by committing ${SKILLS_ALLOWLIST_PATH} with ${entry} (or "scripts": "${ALL_SCRIPTS}" for every script of the skill)`,
   });
 }
@@ -261,10 +261,10 @@ export function planSkillScript(root: string, skill: ScriptSkill, given: string,
 /** Refuse arguments no program can receive (a NUL byte) or that are unreasonably many or long. */
 function checkArguments(args: readonly string[]): void {
   const hint = `pass at most ${MAX_SCRIPT_ARGUMENTS} arguments of at most ${MAX_SCRIPT_ARGUMENT_LENGTH} characters; put long input in a file and pass its path`;
-  if (args.length > MAX_SCRIPT_ARGUMENTS) throw new SquadError('INVALID_INPUT', `${args.length} arguments are too many`, { hint });
+  if (args.length > MAX_SCRIPT_ARGUMENTS) throw new SquadError('invalid-input', `${args.length} arguments are too many`, { hint });
   for (const [index, arg] of args.entries()) {
-    if (arg.includes('\0')) throw new SquadError('INVALID_INPUT', `argument ${index + 1} contains a NUL byte`, { hint: 'a program cannot receive a NUL byte in an argument' });
-    if (arg.length > MAX_SCRIPT_ARGUMENT_LENGTH) throw new SquadError('INVALID_INPUT', `argument ${index + 1} is longer than ${MAX_SCRIPT_ARGUMENT_LENGTH} characters`, { hint });
+    if (arg.includes('\0')) throw new SquadError('invalid-input', `argument ${index + 1} contains a NUL byte`, { hint: 'a program cannot receive a NUL byte in an argument' });
+    if (arg.length > MAX_SCRIPT_ARGUMENT_LENGTH) throw new SquadError('invalid-input', `argument ${index + 1} is longer than ${MAX_SCRIPT_ARGUMENT_LENGTH} characters`, { hint });
   }
 }
 
@@ -313,12 +313,12 @@ export function planScriptCommand(root: string, skill: ScriptSkill, words: reado
   const shown = words.join(' ');
   const hint = `write the command as "${SCRIPTS_DIR}/<file> <arguments…>" (or "<interpreter> ${SCRIPTS_DIR}/<file> …"), naming a file of the skill's ${SCRIPTS_DIR}/ folder`;
   if (script === undefined || !script.startsWith(`${SCRIPTS_DIR}/`)) {
-    throw new SquadError('NOT_ALLOWED', `not running "${shown}" for skill "${skill.dirName}": a test command runs one file of the skill's ${SCRIPTS_DIR}/ folder, nothing else`, {
+    throw new SquadError('not-allowed', `not running "${shown}" for skill "${skill.dirName}": a test command runs one file of the skill's ${SCRIPTS_DIR}/ folder, nothing else`, {
       hint,
     });
   }
   if (named !== undefined && !(INTERPRETER_WORDS[path.extname(script).toLowerCase()] ?? []).includes(named)) {
-    throw new SquadError('INVALID_INPUT', `"${shown}": ${named} does not run ${path.extname(script) || 'files without an extension'} files`, {
+    throw new SquadError('invalid-input', `"${shown}": ${named} does not run ${path.extname(script) || 'files without an extension'} files`, {
       hint: `leave out the interpreter: create-squad picks it by the extension (${Object.entries(INTERPRETER_WORDS)
         .map(([ext, names]) => `${ext} ${names[0]}`)
         .join(', ')})`,

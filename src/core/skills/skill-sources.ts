@@ -87,7 +87,7 @@ function checkSubpath(subpath: string, given: string): string {
 
 /**
  * What `given` names (see the top of this file). `ref` and `subpath` (--ref, --path) override or
- * extend what the text says. Throws USAGE for a source that is neither, NOT_FOUND for a folder
+ * extend what the text says. Throws usage for a source that is neither, not-found for a folder
  * path that does not exist.
  */
 export function parseSkillSource(given: string, invocationDir: string, options: { ref?: string; subpath?: string } = {}): SkillSourceSpec {
@@ -121,7 +121,7 @@ export function parseSkillSource(given: string, invocationDir: string, options: 
     const spec = withOptions({ type: 'git', url: `https://github.com/${short[1]}/${short[2]}.git`, subpath: short[3]!, ...(short[4] ? { ref: short[4] } : {}) });
     return text.startsWith('github:') ? spec : { ...spec, shorthand: true };
   }
-  throw new SquadError('NOT_FOUND', `${given} does not exist`, {
+  throw new SquadError('not-found', `${given} does not exist`, {
     hint: 'pass the folder of a skill (or of several skills), a git URL, or owner/repo[/path] for a GitHub repository',
   });
 }
@@ -157,7 +157,7 @@ function gitFailure(source: GitSource, error: unknown): SquadError {
   const { url } = source;
   const failure = error as NodeJS.ErrnoException & { stderr?: string };
   if (failure.code === 'ENOENT') {
-    return new SquadError('NOT_FOUND', 'git is not installed (or not on the PATH): it is needed to add skills from a repository', {
+    return new SquadError('not-found', 'git is not installed (or not on the PATH): it is needed to add skills from a repository', {
       hint: 'install git, or clone the repository yourself and pass its folder; nothing was written',
     });
   }
@@ -165,7 +165,7 @@ function gitFailure(source: GitSource, error: unknown): SquadError {
     .split('\n')
     .map((line) => line.replace(/^(?:fatal|error):\s*/, '').trim())
     .filter(Boolean);
-  return new SquadError('NOT_FOUND', `could not clone ${url}: ${lines.at(-1) ?? 'git failed'}`, {
+  return new SquadError('not-found', `could not clone ${url}: ${lines.at(-1) ?? 'git failed'}`, {
     hint: source.shorthand
       ? `no folder of that name exists here, so it was read as a GitHub repository; check the name, or the folder's path; nothing was written`
       : 'check the URL, the ref and your access to the repository (git asks for no password here); nothing was written',
@@ -175,7 +175,7 @@ function gitFailure(source: GitSource, error: unknown): SquadError {
 /**
  * The folder `source` names, ready to read: a folder as it is; a repository cloned (shallow, its
  * default branch or `ref`) into a new folder of the system's temporary folder (clones left by
- * killed runs are removed first). NOT_FOUND when git fails or the path inside is not a folder.
+ * killed runs are removed first). not-found when git fails or the path inside is not a folder.
  */
 export async function fetchSource(source: SkillSourceSpec, env: NodeJS.ProcessEnv): Promise<Fetched> {
   if (source.type === 'folder') return { dir: source.dir, dispose: () => undefined };
@@ -210,7 +210,7 @@ export async function fetchSource(source: SkillSourceSpec, env: NodeJS.ProcessEn
     const { stdout } = await run('git', ['-C', clone, 'rev-parse', 'HEAD'], { env: gitEnv(env) });
     const dir = path.join(clone, ...(source.subpath ? source.subpath.split('/') : []));
     if (!isDirectory(dir)) {
-      throw new SquadError('NOT_FOUND', `${source.url} has no folder ${source.subpath}`, { hint: 'check the path inside the repository; nothing was written' });
+      throw new SquadError('not-found', `${source.url} has no folder ${source.subpath}`, { hint: 'check the path inside the repository; nothing was written' });
     }
     return { dir: await namedAfterSkill(dir, work), commit: stdout.trim(), dispose };
   } catch (error) {
@@ -280,11 +280,11 @@ function skillFolders(dir: string): FoundSkill[] {
 
 /**
  * The skills to add from `found` (the skills of `given`): the one skill there is, those named by
- * `names`, or all with `all`. USAGE when there are several and no choice, or a name is not there.
+ * `names`, or all with `all`. usage when there are several and no choice, or a name is not there.
  */
 export function pickSkills(found: readonly FoundSkill[], given: string, names: readonly string[], all: boolean): FoundSkill[] {
   if (found.length === 0) {
-    throw new SquadError('NOT_FOUND', `${given} holds no skill (no ${SKILL_FILE} in it, in its subfolders, or in skills/ or .github/skills/)`, {
+    throw new SquadError('not-found', `${given} holds no skill (no ${SKILL_FILE} in it, in its subfolders, or in skills/ or .github/skills/)`, {
       hint: 'pass the folder of a skill (the one holding SKILL.md), or of several skills',
     });
   }

@@ -110,7 +110,7 @@ function realPath(absPath: string): string | undefined {
 }
 
 function invalid(file: string, message: string, hint = 'see "Skill tests" in docs/skills.md for the format'): SquadError {
-  return new SquadError('INVALID_FORMAT', `${file}: ${message}`, { file, hint });
+  return new SquadError('invalid-format', `${file}: ${message}`, { file, hint });
 }
 
 export interface CaseFileListing {
@@ -213,7 +213,7 @@ function unknownKey(file: string, where: string, value: Record<string, unknown>,
   if (extra !== undefined) throw invalid(file, `unknown key ${JSON.stringify(extra)} in ${where} (known: ${[...known].join(', ')})`);
 }
 
-/** One case from its YAML text; INVALID_FORMAT (naming the file) for anything that is not a case. */
+/** One case from its YAML text; invalid-format (naming the file) for anything that is not a case. */
 export function parseTestCase(text: string, file: string, config: SkillTestConfig): SkillTestCase {
   let document: unknown;
   try {
@@ -347,7 +347,7 @@ export interface RunCasesOptions {
 
 function refusal(file: string, name: string, error: unknown): SkillCaseResult {
   if (!(error instanceof SquadError)) throw error;
-  const status: CaseStatus = error.code === 'INVALID_FORMAT' || error.code === 'INVALID_INPUT' ? 'invalid' : 'refused';
+  const status: CaseStatus = error.code === 'invalid-format' || error.code === 'invalid-input' ? 'invalid' : 'refused';
   return { file, name, status, failures: [error.message], ...(error.hint ? { hint: error.hint } : {}) };
 }
 

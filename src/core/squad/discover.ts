@@ -17,6 +17,7 @@
  */
 import path from 'node:path';
 import { SquadError } from '../base/errors.js';
+import type { Warning } from '../base/warnings.js';
 import { isDirectory, isFile, pathProblem, readDirEntries, readDirNames, readTextIfExists } from '../fs/fs-safe.js';
 import { FILE_MISSING, inspectSkill, type SkillReport } from '../skills/inspect.js';
 import { isValidName } from '../base/names.js';
@@ -51,9 +52,8 @@ export interface DiscoveredSkill extends SkillReport {
   disableModelInvocation: boolean;
 }
 
-export interface DiscoveryWarning {
+export interface DiscoveryWarning extends Warning {
   code: 'no-skill-file' | 'skill-file-case' | 'skill-overridden' | 'skill-invalid' | 'skill-outside';
-  message: string;
   /** Repo-relative path the warning is about. */
   path: string;
   /** How to fix it, when the message does not say. */
@@ -79,7 +79,7 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   const warnings: DiscoveryWarning[] = [];
   const { agent } = options;
   if (agent !== undefined && !isValidName(agent)) {
-    throw new SquadError('UNKNOWN_AGENT', `"${agent}" is not a valid agent name`, {
+    throw new SquadError('unknown-agent', `"${agent}" is not a valid agent name`, {
       hint: 'agent names are lowercase letters, digits and hyphens, as in .ai-team/agents/{name}/',
     });
   }

@@ -11,7 +11,7 @@
  *     the same role (or --name), instead of someone else being cast. Only what is missing is
  *     written: the casting event, the charter, the history, the routing row, the roster row.
  *   - Each file that gets additions is re-read just before it is replaced; if it changed since it
- *     was read, the hire stops there (CONFLICT) and writes nothing further: running it again
+ *     was read, the hire stops there (conflict) and writes nothing further: running it again
  *     finishes it from the files as they are then.
  */
 import {
@@ -33,6 +33,7 @@ import { memberProfilePath } from './agents/member-profile.js';
 import { memberProfileText } from './agents/profile-input.js';
 import { readStateText } from '../fs/confined.js';
 import { SquadError, usageError } from '../base/errors.js';
+import { warning, type Warning } from '../base/warnings.js';
 import { existsIn, readSquadTree, refuseUnwritable, type ScaffoldState } from './scaffold-state.js';
 import { insertTableRecords, tableRecords, type TableRecord } from '../base/md-table.js';
 import { memberNameProblem, slugify } from '../base/names.js';
@@ -61,12 +62,12 @@ export interface HirePlan {
   files: PlannedFile[];
   created: string[];
   modified: string[];
-  warnings: string[];
+  warnings: Warning[];
 }
 
 function readableCasting<T>(read: CastingRead<T>, relPath: string): Extract<CastingRead<T>, { state: 'ok' }> | undefined {
   if (read.state === 'invalid') {
-    throw new SquadError('INVALID_FORMAT', `${relPath} is not valid: ${read.reason}`, {
+    throw new SquadError('invalid-format', `${relPath} is not valid: ${read.reason}`, {
       hint: 'fix that file (or move it aside) and run hire again; nothing was written',
     });
   }
@@ -95,12 +96,14 @@ function interruptedHire(
 }
 
 /** What to tell the user about the role of a new member: a preset's other name, and others in that role. */
-function roleNotes(typed: string, member: ScaffoldMember, roster: readonly RosterMember[]): string[] {
+function roleNotes(typed: string, member: ScaffoldMember, roster: readonly RosterMember[]): Warning[] {
   const alias = roleAliasNote(typed);
   const same = roster.filter((m) => m.role.toLowerCase() === member.role.toLowerCase() && m.name !== member.folder).map((m) => m.displayName);
   return [
-    ...(alias ? [alias] : []),
-    ...(same.length > 0 ? [`the squad has ${same.join(', ')} as ${member.role} already; ${member.name} is one more (give them different work in routing.md)`] : []),
+    ...(alias ? [warning('role-alias', alias)] : []),
+    ...(same.length > 0
+      ? [warning('role-taken', `the squad has ${same.join(', ')} as ${member.role} already; ${member.name} is one more (give them different work in routing.md)`)]
+      : []),
   ];
 }
 
@@ -109,7 +112,7 @@ export interface HireState extends ScaffoldState {
   routingText: string | undefined;
 }
 
-/** Read what planHire needs; NO_SQUAD when there is no squad. */
+/** Read what planHire needs; no-squad when there is no squad. */
 export function readHireState(root: string): HireState {
   requireSquad(root);
   return { ...readSquadTree(root), routingText: readStateText(root, squadPaths.routing) };
@@ -127,11 +130,11 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
   const [role] = checkRoles([options.role]) as [string];
   if (teamText === undefined) {
     if (existsIn(state, squadPaths.team)) {
-      throw new SquadError('INVALID_INPUT', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
+      throw new SquadError('invalid-input', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
         hint: `restore the file from git, or remove what is at ${squadPaths.team} and run "create-squad init"; then hire again`,
       });
     }
-    throw new SquadError('NOT_FOUND', `${squadPaths.team} is missing`, { hint: 'run "create-squad init" to recreate the missing files, then hire again' });
+    throw new SquadError('not-found', `${squadPaths.team} is missing`, { hint: 'run "create-squad init" to recreate the missing files, then hire again' });
   }
 
   const { casting } = state;
@@ -160,7 +163,7 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
       if (taken.folders.has(folder) || taken.names.has(givenName.toLowerCase())) {
         const members = roster.map((m) => m.displayName);
         const clash = taken.names.has(givenName.toLowerCase()) ? `a member named ${quoted(givenName)}` : `a member in ${agentDir(folder)}/`;
-        throw new SquadError('CONFLICT', `the squad already has ${clash}`, {
+        throw new SquadError('conflict', `the squad already has ${clash}`, {
           hint: `members: ${members.length ? members.join(', ') : '(none)'}; choose another --name, or leave it out to get the next casting name`,
         });
       }
@@ -174,12 +177,12 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
   const project = parseProjectContext(teamText);
 
   const files: PlannedFile[] = [];
-  const warnings: string[] = [];
-  if (pending) warnings.push(`finishing the interrupted hire of ${member.name} (${member.role}): the casting registry already has them`);
+  const warnings: Warning[] = [];
+  if (pending) warnings.push(warning('hire-resumed', `finishing the interrupted hire of ${member.name} (${member.role}): the casting registry already has them`));
   const create = (path: string, content: string) => {
     if (existsIn(state, path)) {
       if (pending) return; // written before the interruption
-      throw new SquadError('FILE_EXISTS', `${path} already exists`, { hint: 'choose another --name; hire never overwrites a file' });
+      throw new SquadError('file-exists', `${path} already exists`, { hint: 'choose another --name; hire never overwrites a file' });
     }
     refuseUnwritable(state, path); // refuses a path leading out of the repository now, not halfway through
     files.push({ path, content, mode: 0o644, kind: 'state' });
@@ -220,13 +223,13 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
   else if (!routed) {
     warnings.push(
       routingText === undefined
-        ? `${squadPaths.routing} is missing: no routing row was added (run "create-squad init" to recreate it)`
-        : `${squadPaths.routing} has no routing table (| Work Type | Route To | … |): no routing row was added`,
+        ? warning('routing-missing', `${squadPaths.routing} is missing: no routing row was added (run "create-squad init" to recreate it)`, squadPaths.routing)
+        : warning('routing-table-missing', `${squadPaths.routing} has no routing table (| Work Type | Route To | … |): no routing row was added`, squadPaths.routing),
     );
   }
   const team = insertRosterRecords(teamText, rows.roster);
   if (team === undefined) {
-    throw new SquadError('INVALID_FORMAT', `${squadPaths.team} has no roster table (| Name | Role | Charter | Status |)`, {
+    throw new SquadError('invalid-format', `${squadPaths.team} has no roster table (| Name | Role | Charter | Status |)`, {
       hint: 'restore the "## Members" table in team.md, then hire again; nothing was written',
     });
   }
@@ -249,7 +252,7 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
 
 /**
  * Write a hire plan in its order: casting files, the member's new files (exclusively), routing, the
- * roster. A file that changed since it was planned on stops the hire there (CONFLICT).
+ * roster. A file that changed since it was planned on stops the hire there (conflict).
  */
 export function applyHire(plan: HirePlan): void {
   writePlannedFiles(plan.root, plan.files, 'hiring');

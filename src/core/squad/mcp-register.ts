@@ -71,7 +71,7 @@ export interface McpRegistrationPlan {
 }
 
 function refuse(relPath: string, reason: string, hint: string): never {
-  throw new SquadError('INVALID_FORMAT', `cannot add the squad's MCP server to ${relPath}: ${reason}`, { file: relPath, hint });
+  throw new SquadError('invalid-format', `cannot add the squad's MCP server to ${relPath}: ${reason}`, { file: relPath, hint });
 }
 
 /** Whether a server entry already runs create-squad's MCP server (whatever its name). */
@@ -226,7 +226,7 @@ export function parseMcpHosts(given: string | true): McpHostId[] {
   for (const word of words.length === 0 ? ['all'] : words) {
     const ids = aliases[word];
     if (ids === undefined) {
-      throw new SquadError('USAGE', `--mcp: unknown host "${word}"`, { hint: `give ${MCP_HOST_IDS.join(', ')} (comma-separated), or all` });
+      throw new SquadError('usage', `--mcp: unknown host "${word}"`, { hint: `give ${MCP_HOST_IDS.join(', ')} (comma-separated), or all` });
     }
     for (const id of ids) hosts.add(id);
   }
@@ -235,7 +235,7 @@ export function parseMcpHosts(given: string | true): McpHostId[] {
 
 /**
  * Write a registration plan: a new file exclusively, a changed one atomically and only while it
- * still holds the text it was planned on (CONFLICT otherwise, nothing more written).
+ * still holds the text it was planned on (conflict otherwise, nothing more written).
  */
 export function applyMcpRegistration(root: string, plan: McpRegistrationPlan): void {
   for (const write of plan.writes) {
@@ -244,7 +244,7 @@ export function applyMcpRegistration(root: string, plan: McpRegistrationPlan): v
       continue;
     }
     if (readTextIfExists(resolveInside(root, write.path), 1024 * 1024) !== write.base) {
-      throw new SquadError('CONFLICT', `${write.path} changed while init was running; it was left as it is`, {
+      throw new SquadError('conflict', `${write.path} changed while init was running; it was left as it is`, {
         hint: 'run init --mcp again: it starts from the file as it is now',
       });
     }

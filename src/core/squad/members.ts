@@ -7,7 +7,7 @@
  *   - plan first (read only, every refusal before the first write), then apply in an order that
  *     makes a rerun after a kill finish the job: team.md, the record of who is active, goes last;
  *   - a file that gets rows added or taken out is replaced only while it still holds the text the
- *     plan was made from (CONFLICT otherwise, nothing further written);
+ *     plan was made from (conflict otherwise, nothing further written);
  *   - rows taken out are kept (retirement record), text replaced that a user may have written is
  *     backed up under .ai-team/backups/ first; nothing is deleted.
  */
@@ -23,17 +23,17 @@ import { foldLines } from '../base/util.js';
 
 // ---------------------------------------------------------------- reading team.md
 
-/** team.md's text; NOT_FOUND or INVALID_INPUT (with what to do) when it cannot be read. */
+/** team.md's text; not-found or invalid-input (with what to do) when it cannot be read. */
 export function readTeamText(root: string, command: string): string {
   requireSquad(root);
   const text = readStateText(root, squadPaths.team);
   if (text !== undefined) return text;
   if (existsInside(root, squadPaths.team)) {
-    throw new SquadError('INVALID_INPUT', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
+    throw new SquadError('invalid-input', `${squadPaths.team} is not a readable file (a folder, a dangling symlink or a special file)`, {
       hint: `restore the file from git, or remove what is at ${squadPaths.team} and run "create-squad init"; then run ${command} again`,
     });
   }
-  throw new SquadError('NOT_FOUND', `${squadPaths.team} is missing`, { hint: `run "create-squad init" to recreate the missing files, then run ${command} again` });
+  throw new SquadError('not-found', `${squadPaths.team} is missing`, { hint: `run "create-squad init" to recreate the missing files, then run ${command} again` });
 }
 
 /** How a name the user typed is compared: trimmed, one space between words, lowercased. */
@@ -329,7 +329,7 @@ function changedSince(root: string, step: MemberStep): boolean {
 }
 
 function conflict(relPath: string, activity: string, wroteSome: boolean): SquadError {
-  return new SquadError('CONFLICT', `${relPath} changed while ${activity}; ${wroteSome ? 'nothing further' : 'nothing'} was written`, {
+  return new SquadError('conflict', `${relPath} changed while ${activity}; ${wroteSome ? 'nothing further' : 'nothing'} was written`, {
     hint: 'run the command again: it starts from the files as they are now',
   });
 }
@@ -348,7 +348,7 @@ export function checkSteps(root: string, steps: readonly MemberStep[]): void {
 /**
  * Carry out the steps in order. Every replaced file is checked against the text it was planned on
  * before the first write, and again right before its own write; a move whose source is gone or
- * whose target is taken stops there (FILE_EXISTS / CONFLICT). A rerun starts from what is there.
+ * whose target is taken stops there (file-exists / conflict). A rerun starts from what is there.
  */
 export function applySteps(root: string, steps: readonly MemberStep[], activity: string): void {
   const stale = steps.find((step) => changedSince(root, step));
@@ -378,11 +378,11 @@ export function hasMemberDir(root: string, relDir: string): boolean {
   return isDirectory(resolveIn(root, relDir));
 }
 
-/** The roster table of team.md and its rows; INVALID_FORMAT when it has none. */
+/** The roster table of team.md and its rows; invalid-format when it has none. */
 export function requireRosterTable(teamText: string, command: string): TableSnapshot {
   const table = readTable(teamText, isRosterHeader);
   if (table) return table;
-  throw new SquadError('INVALID_FORMAT', `${squadPaths.team} has no roster table (| Name | Role | Charter | Status |)`, {
+  throw new SquadError('invalid-format', `${squadPaths.team} has no roster table (| Name | Role | Charter | Status |)`, {
     hint: `restore the "## Members" table in team.md, then run ${command} again; nothing was written`,
   });
 }

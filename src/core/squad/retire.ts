@@ -72,7 +72,7 @@ function unknownMember(wanted: string, roster: readonly RosterMember[], what = '
     wanted,
     roster.filter((m) => m.name !== SCRIBE_AGENT).flatMap((m) => [m.name, m.displayName]),
   );
-  return new SquadError('UNKNOWN_AGENT', `no ${what} named "${wanted}" in this squad${near}`, {
+  return new SquadError('unknown-agent', `no ${what} named "${wanted}" in this squad${near}`, {
     hint: names.length ? `members: ${names.join(', ')} (see "create-squad members")` : 'the squad has no members; add one with "create-squad hire <role>"',
   });
 }
@@ -81,7 +81,7 @@ function unknownMember(wanted: string, roster: readonly RosterMember[], what = '
 function reserveName(root: string, member: RosterMember, roster: readonly RosterMember[]): MemberStep[] {
   const registry = readCasting(root).registry;
   if (registry.state === 'invalid') {
-    throw new SquadError('INVALID_FORMAT', `${squadPaths.castingRegistry} is not valid: ${registry.reason}`, {
+    throw new SquadError('invalid-format', `${squadPaths.castingRegistry} is not valid: ${registry.reason}`, {
       hint: 'fix that file (or move it aside) and run retire again; nothing was written',
     });
   }
@@ -111,10 +111,10 @@ export function planRetire(root: string, wanted: string, now = new Date()): Memb
     throw unknownMember(wanted, roster);
   }
   if (member.name === SCRIBE_AGENT) {
-    throw new SquadError('INVALID_INPUT', `${member.displayName} is part of every squad and cannot be retired`, { hint: 'retire a cast member; see "create-squad members"' });
+    throw new SquadError('invalid-input', `${member.displayName} is part of every squad and cannot be retired`, { hint: 'retire a cast member; see "create-squad members"' });
   }
   if (isFolderless(member)) {
-    throw new SquadError('INVALID_INPUT', `${member.displayName} has no folder (a person, or a member without files): there is nothing to retire`, {
+    throw new SquadError('invalid-input', `${member.displayName} has no folder (a person, or a member without files): there is nothing to retire`, {
       hint: `remove their row from ${squadPaths.team} by hand if they left the team`,
     });
   }
@@ -123,7 +123,7 @@ export function planRetire(root: string, wanted: string, now = new Date()): Memb
   const inActive = hasMemberDir(root, active);
   const inAlumni = hasMemberDir(root, retired);
   if (inActive && inAlumni) {
-    throw new SquadError('CONFLICT', `both ${active}/ and ${retired}/ exist`, {
+    throw new SquadError('conflict', `both ${active}/ and ${retired}/ exist`, {
       hint: `merge them by hand into one of the two (keep the history and skills), then run retire again; nothing was written`,
     });
   }
@@ -198,21 +198,21 @@ export async function planRehire(root: string, wanted: string, now = new Date())
   const alumnus = findAlumnus(root, teamText, wanted);
   if (!alumnus || alumnus.folder === '') {
     const retired = lines.map((line) => line.name);
-    throw new SquadError('UNKNOWN_AGENT', `no retired member named "${wanted}" in this squad${didYouMean(wanted, retired)}`, {
+    throw new SquadError('unknown-agent', `no retired member named "${wanted}" in this squad${didYouMean(wanted, retired)}`, {
       hint: retired.length ? `retired: ${retired.join(', ')}` : 'nobody has retired; see "create-squad members"',
     });
   }
   const { folder } = alumnus;
   const taken = roster.find((m) => m.name === folder || nameKey(m.displayName) === nameKey(alumnus.name));
   if (taken) {
-    throw new SquadError('CONFLICT', `the roster already has ${taken.displayName} in ${agentDir(taken.name)}/`, {
+    throw new SquadError('conflict', `the roster already has ${taken.displayName} in ${agentDir(taken.name)}/`, {
       hint: 'rename one of the two by hand; nothing was written',
     });
   }
   const inActive = hasMemberDir(root, agentDir(folder));
   const inAlumni = hasMemberDir(root, alumniDir(folder));
   if (inActive && inAlumni) {
-    throw new SquadError('CONFLICT', `both ${agentDir(folder)}/ and ${alumniDir(folder)}/ exist`, {
+    throw new SquadError('conflict', `both ${agentDir(folder)}/ and ${alumniDir(folder)}/ exist`, {
       hint: 'merge them by hand into one of the two (keep the history and skills), then run rehire again; nothing was written',
     });
   }

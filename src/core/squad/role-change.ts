@@ -117,7 +117,7 @@ export async function planRoleChange(root: string, wanted: string, typed: string
       wanted,
       roster.filter((m) => m.name !== SCRIBE_AGENT).flatMap((m) => [m.name, m.displayName]),
     );
-    throw new SquadError('UNKNOWN_AGENT', `no member named "${wanted}" in this squad${near}`, {
+    throw new SquadError('unknown-agent', `no member named "${wanted}" in this squad${near}`, {
       hint: `members: ${
         roster
           .filter((m) => m.name !== SCRIBE_AGENT)
@@ -126,7 +126,7 @@ export async function planRoleChange(root: string, wanted: string, typed: string
       } (see "create-squad members")`,
     });
   }
-  if (member.name === SCRIBE_AGENT) throw new SquadError('INVALID_INPUT', `${member.displayName}'s role is fixed`, { hint: 'change the role of a cast member' });
+  if (member.name === SCRIBE_AGENT) throw new SquadError('invalid-input', `${member.displayName}'s role is fixed`, { hint: 'change the role of a cast member' });
   const ref = { name: member.displayName, folder: member.name, role };
   const alias = roleAliasNote(typed);
   const notes = alias ? [alias] : [];

@@ -140,7 +140,7 @@ export interface RoleList {
 /**
  * checkRoles, and what the user should hear about the list: a role typed under another name of a
  * preset ("qa" → Tester), and a role given more than once once aliases are resolved ("Lead, tech
- * lead"), which is refused (USAGE) unless `allowDuplicates`.
+ * lead"), which is refused (usage) unless `allowDuplicates`.
  */
 export function checkRoleList(typed: readonly string[], options: { allowDuplicates?: boolean } = {}): RoleList {
   const roles = checkRoles(typed);

@@ -237,7 +237,7 @@ export function hasOriginalSquadDir(root: string): boolean {
  */
 export function originalSquadDirError(root: string): SquadError {
   return new SquadError(
-    'NO_SQUAD',
+    'no-squad',
     `the squad in ${root} is in ${ORIGINAL_SQUAD_DIR}/, where the original Squad (v0.5 and later) keeps it; create-squad reads a squad in ${AI_TEAM_DIR}/`,
     {
       hint: `run "npx create-squad upgrade" to move it to ${AI_TEAM_DIR}/ (--dry-run shows how; every file the team wrote is kept, and the ones it changes are backed up); do not run init, which would start a second, empty team`,
@@ -249,10 +249,10 @@ export function originalSquadDirError(root: string): SquadError {
 export function requireSquad(root: string): void {
   if (!hasSquad(root)) {
     if (!fs.existsSync(root)) {
-      throw new SquadError('NOT_FOUND', `the folder ${root} does not exist`, { hint: 'check the path given with --cwd, or run the command inside the repository' });
+      throw new SquadError('not-found', `the folder ${root} does not exist`, { hint: 'check the path given with --cwd, or run the command inside the repository' });
     }
     if (hasOriginalSquadDir(root)) throw originalSquadDirError(root);
-    throw new SquadError('NO_SQUAD', `no squad found in ${root} (there is no ${squadPaths.root}/ folder)`, {
+    throw new SquadError('no-squad', `no squad found in ${root} (there is no ${squadPaths.root}/ folder)`, {
       hint: 'run "npx create-squad init" first, or pass --cwd <dir> to point at the repository',
     });
   }
@@ -289,17 +289,17 @@ export function enclosingSquadDir(dir: string): string | undefined {
   }
 }
 
-/** Refuse (INVALID_INPUT) to make a squad in a folder inside another squad's `.ai-team/`. */
+/** Refuse (invalid-input) to make a squad in a folder inside another squad's `.ai-team/`. */
 export function refuseInsideSquad(dir: string): void {
   const squadDir = enclosingSquadDir(dir);
   if (squadDir === undefined) return;
-  throw new SquadError('INVALID_INPUT', `${dir} is inside the squad folder ${squadDir}: a squad there would be nested in that squad`, {
+  throw new SquadError('invalid-input', `${dir} is inside the squad folder ${squadDir}: a squad there would be nested in that squad`, {
     hint: `run the command in the repository itself (${path.dirname(squadDir)}), or choose a folder outside ${AI_TEAM_DIR}/; nothing was written`,
   });
 }
 
 /**
- * Find a member by folder name or roster name (case-insensitive). Throws UNKNOWN_AGENT listing
+ * Find a member by folder name or roster name (case-insensitive). Throws unknown-agent listing
  * the squad's members when there is no such member with a folder.
  */
 export function requireAgent(root: string, wanted: string): Agent {
@@ -312,7 +312,7 @@ export function requireAgent(root: string, wanted: string): Agent {
   if (match) return match;
   const human = everyone.find((agent) => agent.human && named(agent));
   if (human) {
-    throw new SquadError('INVALID_INPUT', `${human.displayName} is a human member of this squad${human.role ? ` (${human.role})` : ''}: humans are never spawned`, {
+    throw new SquadError('invalid-input', `${human.displayName} is a human member of this squad${human.role ? ` (${human.role})` : ''}: humans are never spawned`, {
       hint: `ask ${human.displayName} directly; agents: ${agents.map((agent) => agent.name).join(', ') || '(none)'}`,
     });
   }
@@ -321,7 +321,7 @@ export function requireAgent(root: string, wanted: string): Agent {
     wanted,
     agents.flatMap((agent) => [agent.name, agent.displayName]),
   );
-  throw new SquadError('UNKNOWN_AGENT', `no agent named "${wanted}" in this squad${near}`, {
+  throw new SquadError('unknown-agent', `no agent named "${wanted}" in this squad${near}`, {
     hint: known.length ? `agents: ${known.join(', ')}` : `the squad has no members yet; add one with "create-squad hire <role>"`,
   });
 }

@@ -43,7 +43,7 @@ export interface ScaffoldState extends OwnedState {
 const NO_SKILLS: SquadSkills = { team: [], hiddenTeam: [], own: new Map() };
 
 /**
- * Whether something stands at `relPath` (a dangling link counts); UNSAFE_PATH when a folder on the
+ * Whether something stands at `relPath` (a dangling link counts); unsafe-path when a folder on the
  * way is a link leading outside the repository or nowhere.
  */
 export function existsIn(state: OwnedState, relPath: string): boolean {
@@ -180,7 +180,7 @@ export function readScaffoldState(root: string, owned: readonly OwnedFile[]): Sc
 
 /**
  * Why a regular file cannot be written at `relPath` (a folder on the way is a link leading outside
- * the repository or nowhere, or the file itself is a symlink): UNSAFE_PATH, as the writer would
+ * the repository or nowhere, or the file itself is a symlink): unsafe-path, as the writer would
  * refuse it, but before the first write.
  */
 export function refuseUnwritable(state: OwnedState, relPath: string): void {

@@ -346,7 +346,7 @@ function refuseMemberFolders(members: readonly ScaffoldMember[], source: string)
   for (const member of members) {
     const problem = folderNameProblem(member.folder, 'the folder name');
     if (problem === undefined) continue;
-    throw new SquadError('INVALID_INPUT', `${source} lists ${member.name}, whose folder cannot be made: ${problem}`, {
+    throw new SquadError('invalid-input', `${source} lists ${member.name}, whose folder cannot be made: ${problem}`, {
       hint: `rename that member in ${source}, then run init again; nothing was written`,
     });
   }
@@ -354,7 +354,7 @@ function refuseMemberFolders(members: readonly ScaffoldMember[], source: string)
 
 /**
  * Plan the scaffold of `root`. Reads only; throws a usage error for an unknown universe or a bad
- * role list, UNSAFE_PATH when the state folders lead outside the repository, and INVALID_INPUT for
+ * role list, unsafe-path when the state folders lead outside the repository, and invalid-input for
  * a `root` inside a squad's `.ai-team/` or a member whose folder name cannot be made.
  */
 export async function planScaffold(root: string, options: ScaffoldOptions = {}): Promise<ScaffoldPlan> {
@@ -538,7 +538,7 @@ export async function decideScaffold(state: ScaffoldState, options: ScaffoldOpti
 
 /**
  * Write one planned file: a new one exclusively (never replacing a file), an update atomically,
- * and only while the file still holds the `base` it was planned on; otherwise CONFLICT, nothing
+ * and only while the file still holds the `base` it was planned on; otherwise conflict, nothing
  * written. `activity` says what was running ("hiring"), for the message.
  */
 function changedSinceRead(root: string, file: PlannedFile): boolean {
@@ -546,7 +546,7 @@ function changedSinceRead(root: string, file: PlannedFile): boolean {
 }
 
 function changedError(file: PlannedFile, activity: string, wroteSome: boolean): SquadError {
-  return new SquadError('CONFLICT', `${file.path} changed while ${activity}; ${wroteSome ? 'nothing further' : 'nothing'} was written`, {
+  return new SquadError('conflict', `${file.path} changed while ${activity}; ${wroteSome ? 'nothing further' : 'nothing'} was written`, {
     hint: 'run the command again: it starts from the files as they are now',
   });
 }

@@ -49,7 +49,7 @@ function teamSkill(root: string, name: string, command: string): InstalledSkill 
     if (destination !== builtinAt && existsInside(root, destination)) return { name, destination, scope: 'team' };
   }
   if (isBuiltinSkillName(name) && (existsInside(root, aiTeamSkillDir(name)) || (builtinAt !== undefined && existsInside(root, builtinAt)))) {
-    throw new SquadError('INVALID_INPUT', `${name} is a built-in skill: it comes with create-squad, and upgrade puts it back`, {
+    throw new SquadError('invalid-input', `${name} is a built-in skill: it comes with create-squad, and upgrade puts it back`, {
       hint: 'built-in skills are not removed or updated one by one; "create-squad upgrade" keeps them current',
     });
   }
@@ -57,17 +57,17 @@ function teamSkill(root: string, name: string, command: string): InstalledSkill 
     .map((dir) => `${dir}/${name}`)
     .find((dir) => existsInside(root, dir));
   if (elsewhere) {
-    throw new SquadError('INVALID_INPUT', `${elsewhere} is kept for other tools: create-squad reads it and never writes there`, {
+    throw new SquadError('invalid-input', `${elsewhere} is kept for other tools: create-squad reads it and never writes there`, {
       hint: `change it there yourself${command === 'remove' ? ' (move it out of that folder to take it away)' : ''}`,
     });
   }
   const owners = listAgents(root).filter((agent) => agent.hasFolder && existsInside(root, agentSkillDir(agent.name, name)));
   if (owners.length > 0) {
-    throw new SquadError('NOT_FOUND', `no team skill named "${name}"`, { hint: `it is ${owners.map((a) => a.name).join(', ')}'s: add --agent ${owners[0]!.name}` });
+    throw new SquadError('not-found', `no team skill named "${name}"`, { hint: `it is ${owners.map((a) => a.name).join(', ')}'s: add --agent ${owners[0]!.name}` });
   }
   const known = readDirNames(resolveIn(root, TEAM_SKILLS_DIR));
   const near = closestMatch(name, known);
-  throw new SquadError('NOT_FOUND', `no team skill named "${name}"`, {
+  throw new SquadError('not-found', `no team skill named "${name}"`, {
     hint: near ? `did you mean ${near}? (see "create-squad skills list")` : 'see "create-squad skills list"',
   });
 }
@@ -81,7 +81,7 @@ export function locateSkill(root: string, name: string, agent: string | undefine
   const destination = agentSkillDir(member.name, name);
   if (existsInside(root, destination)) return { name, destination, scope: 'agent', agent: member.name };
   const near = closestMatch(name, readDirNames(resolveIn(root, agentSkillsDir(member.name))));
-  throw new SquadError('NOT_FOUND', `${member.name} has no skill named "${name}"`, {
+  throw new SquadError('not-found', `${member.name} has no skill named "${name}"`, {
     hint: near ? `did you mean ${near}? (see "create-squad skills list --agent ${member.name}")` : `see "create-squad skills list --agent ${member.name}"`,
   });
 }

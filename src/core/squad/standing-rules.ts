@@ -208,7 +208,7 @@ export function planStandingRule(root: string, instruction: string, agentName: s
   const path = agent ? charterPath(agent.name) : TEAM_RULES_PATH;
   const current = readStateText(root, path);
   if (agent && current === undefined) {
-    throw new SquadError('NOT_FOUND', `${agent.displayName} has no charter at ${path}, where standing rules go`, {
+    throw new SquadError('not-found', `${agent.displayName} has no charter at ${path}, where standing rules go`, {
       hint: 'run "create-squad upgrade" (or write the charter), or teach it as a skill with --skill',
     });
   }

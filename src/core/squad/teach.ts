@@ -94,7 +94,7 @@ export async function buildTaughtSkill(input: TaughtSkillInput): Promise<TaughtS
   // The template is ours; a skill it renders must pass our own validator.
   const check = validateSkill({ ...parseSkill(content), dirName: name });
   if (!check.valid) {
-    throw new SquadError('SKILL_INVALID', `internal error: the taught skill is invalid (${check.errors.map((e) => e.message).join('; ')})`);
+    throw new SquadError('skill-invalid', `internal error: the taught skill is invalid (${check.errors.map((e) => e.message).join('; ')})`);
   }
   return { name, description, content };
 }
@@ -152,12 +152,12 @@ export async function planTeach(root: string, options: TeachOptions): Promise<Te
   const dir = skillDestination(skill.name, agent?.name, 'choose another name with --name');
   const target = resolveInside(root, dir, { allowFinalSymlink: true }); // refuses a folder leading out of the repository
   if (existsInside(root, dir) && !isDirectory(target)) {
-    throw new SquadError('FILE_EXISTS', `${dir} is in the way: it is not a skill folder`, {
+    throw new SquadError('file-exists', `${dir} is in the way: it is not a skill folder`, {
       hint: 'pick another name with --name, or move that file aside',
     });
   }
   if (existsInside(root, `${dir}/${SKILL_FILE}`)) {
-    throw new SquadError('SKILL_EXISTS', `a skill named "${skill.name}" already exists at ${dir}`, {
+    throw new SquadError('skill-exists', `a skill named "${skill.name}" already exists at ${dir}`, {
       hint: 'pick another name with --name, or edit that SKILL.md to extend it',
     });
   }

@@ -242,7 +242,7 @@ function coordinatorStamp(root: string): string | undefined {
   return coordinator === undefined ? undefined : readCoordinatorStamp(coordinator);
 }
 
-/** Compute the upgrade of `root`. Reads only. Throws CONFLICT when the squad is newer than `version`. */
+/** Compute the upgrade of `root`. Reads only. Throws conflict when the squad is newer than `version`. */
 /** What happens to a coordinator edited outside the team's own lines: it is in the backup. */
 function coordinatorEditNote(relPath: string, carried: boolean): string {
   return `${relPath} had changes of yours outside its "your instructions" lines: they are not carried over, and the whole file is backed up (see the backups). Put what should stay between those lines${carried ? ' (what was there is carried over)' : ''}: upgrade keeps it`;
@@ -264,7 +264,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
   const from = installedVersions[0] ?? UNKNOWN_VERSION;
   for (const installed of installedVersions) {
     if (compareVersions(installed, to) > 0) {
-      throw new SquadError('CONFLICT', `this squad was set up by create-squad ${installed}, which is newer than this one (${to})`, {
+      throw new SquadError('conflict', `this squad was set up by create-squad ${installed}, which is newer than this one (${to})`, {
         hint: 'upgrade with the newer version: npx create-squad@latest upgrade',
       });
     }
@@ -286,7 +286,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     const backup = backupPathFor(timestamp, relPath);
     const blocked = blockedReason(root, backup);
     if (blocked !== undefined) {
-      throw new SquadError('NOT_WRITABLE', `cannot back up ${relPath} to ${backup}: ${blocked}`, {
+      throw new SquadError('not-writable', `cannot back up ${relPath} to ${backup}: ${blocked}`, {
         hint: `move ${squadPaths.backups} aside, then run the upgrade again (nothing was changed)`,
       });
     }
@@ -409,7 +409,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
   if (manifestNow === undefined || !manifestNow.equals(Buffer.from(manifestText))) {
     const blocked = blockedReason(root, squadPaths.manifest);
     if (blocked !== undefined) {
-      throw new SquadError('NOT_WRITABLE', `cannot write ${squadPaths.manifest}: ${blocked}`, {
+      throw new SquadError('not-writable', `cannot write ${squadPaths.manifest}: ${blocked}`, {
         hint: 'move it aside, then run the upgrade again (nothing was changed)',
       });
     }

@@ -22,14 +22,6 @@ export const LAYOUT: { path: string; kind: 'file' | 'folder'; severity: Severity
   { path: charterPath(SCRIBE_AGENT), kind: 'file', severity: 'warning' },
 ];
 
-/** No squad: the one finding, with the command's own words. */
-export function checkSquadExists(state: DoctorState): Finding[] {
-  const missing = state.squad.missing;
-  if (missing === undefined) return [];
-  const code = state.squad.originalSquadDir ? 'squad-in-original-folder' : 'no-squad';
-  return [{ severity: 'error', code, ...(code === 'no-squad' ? {} : { path: ORIGINAL_SQUAD_DIR }), message: missing.message, fix: missing.hint ?? '' }];
-}
-
 /** A squad the original Squad keeps in `.squad/`, beside the one in `.ai-team/`. */
 export function checkTwoSquads(state: DoctorState): Finding[] {
   if (!state.squad.originalSquadDir) return [];

@@ -49,7 +49,7 @@ function inAiTeam(dir: string, relPath: string): string {
 
 /**
  * What moving the squad out of `.squad/` still needs; empty (no move, no renames, no roster) when
- * there is nothing left to do. Reads only. Throws CONFLICT when `.squad/` and `.ai-team/` both hold
+ * there is nothing left to do. Reads only. Throws conflict when `.squad/` and `.ai-team/` both hold
  * a squad.
  */
 export function planSquadDirMigration(root: string, now: Date = new Date()): SquadDirMigration {
@@ -103,7 +103,7 @@ export function applySquadDirMigration(root: string, plan: SquadDirMigration): v
 }
 
 function twoSquadsError(): SquadError {
-  return new SquadError('CONFLICT', `this repository has two squads: ${ORIGINAL_SQUAD_DIR}/ (made by the original Squad) and ${AI_TEAM_DIR}/`, {
+  return new SquadError('conflict', `this repository has two squads: ${ORIGINAL_SQUAD_DIR}/ (made by the original Squad) and ${AI_TEAM_DIR}/`, {
     hint: `keep one: move ${AI_TEAM_DIR}/ aside (e.g. to ${AI_TEAM_DIR}-old/) and run upgrade again to move ${ORIGINAL_SQUAD_DIR}/ in its place, or move ${ORIGINAL_SQUAD_DIR}/ out of the repository to keep ${AI_TEAM_DIR}/; nothing was written`,
   });
 }
