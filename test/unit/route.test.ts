@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSkills, type DiscoveredSkill } from '../../src/core/squad/discover.js';
 import { agentView, detectBroadTask, matchSkills, otherMemberNames, roleText, routeTask } from '../../src/core/squad/route.js';
@@ -213,6 +214,19 @@ describe('rankSkills (field weighting)', () => {
     expect(describedUse('Maps a codebase. Do not trigger for routine bug fixes; use it for onboarding.')).toBe('Maps a codebase.  ; use it for onboarding.');
     expect(first('Write the contract as a Word document with a table of contents')).toBe('word-documents');
     expect(rankSkills('slide decks', skills).map((m) => m.skill.name)).not.toContain('spreadsheets');
+  });
+
+  it("describedUse's quick first test never skips an exclusion the full pattern finds", () => {
+    // The full pattern, as the rule reads: what the skill is not for, to the end of the sentence.
+    const reference = /\b(?:(?:do not|don['\u2019]t|never) (?:use|trigger|invoke|apply)|not (?:for|when|to be used)|skip (?:for|when|if|only when))\b[^.;\n]*/gi;
+    const pieces = ['Do NOT', 'do not', "don't", 'DON\u2019T', 'never', 'Never', 'not', 'skip', 'Skip', 'only', 'use', 'trigger', 'invoke', 'apply', 'for', 'when', 'if', 'to be used', 'x', '.', ';', '\n'];
+    const text = fc.array(fc.constantFrom(...pieces), { maxLength: 10 }).chain((words) => fc.constantFrom(' ', '  ', '').map((gap) => words.join(gap)));
+    fc.assert(
+      fc.property(text, (description) => {
+        expect(describedUse(description)).toBe(description.replace(reference, ' '));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('reports the matched task words and the share of the task each skill covers', () => {

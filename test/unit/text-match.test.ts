@@ -99,6 +99,14 @@ const WORDS = [
   'skis',
   'A-B',
   '日本',
+  // Capitals, so the ASCII scan that folds case as it reads meets the reference's lowercasing.
+  'Testing',
+  'API',
+  'The',
+  'PDF',
+  'ReAct',
+  'Z9',
+  'Café',
 ];
 const text = fc
   .array(fc.constantFrom(...WORDS), { maxLength: 12 })

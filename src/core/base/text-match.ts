@@ -120,6 +120,7 @@ function fieldValue<T>(option: T | Record<string, T> | undefined, field: string,
 const STOPWORD_CODES = new Set([...STOPWORDS].map((word) => [...word].reduce((code, letter) => code * 27 + (letter.charCodeAt(0) - 96), 0)));
 const LONGEST_STOPWORD = Math.max(...[...STOPWORDS].map((word) => word.length));
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
 /** Whether each code point above ASCII met so far is a letter or digit. */
 const wordChars = new Map<number, boolean>();
 
@@ -191,12 +192,16 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
       let length = 0;
       const base = f * termCount;
       let firstHit = hits.length;
-      const lower = text.toLowerCase();
+      // ASCII text (nearly every description) is scanned as it is, A-Z folded as it is read, so no
+      // lowercased copy of every field is made; other text is lowercased first (Unicode's rules).
+      const ascii = ASCII_ONLY.test(text);
+      const lower = ascii ? text : text.toLowerCase();
       const end = lower.length;
       let at = 0;
       while (at < end) {
         // A word: a run of letters and digits, as `words` splits it, found without a string.
         let unit = lower.charCodeAt(at);
+        if (unit >= 65 && unit <= 90) unit += 32;
         let width = 1;
         if (unit >= 128) width = wordCharWidth(lower, at);
         else if (!((unit >= 97 && unit <= 122) || (unit >= 48 && unit <= 57))) width = 0;
@@ -209,6 +214,7 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
         let lettersOnly = true;
         while (at < end) {
           unit = lower.charCodeAt(at);
+          if (unit >= 65 && unit <= 90) unit += 32;
           if (unit >= 97 && unit <= 122) {
             code = code * 27 + (unit - 96);
             at += 1;
@@ -225,8 +231,10 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
         const size = at - start;
         if (size < 2 || (lettersOnly && size <= LONGEST_STOPWORD && STOPWORD_CODES.has(code))) continue;
         length += 1;
-        if (!firstLetters.has(lower.charCodeAt(start))) continue;
-        const term = termIndex.get(stem(lower.slice(start, at)));
+        const first = lower.charCodeAt(start);
+        if (!firstLetters.has(first >= 65 && first <= 90 ? first + 32 : first)) continue;
+        const word = lower.slice(start, at);
+        const term = termIndex.get(stem(ascii ? word.toLowerCase() : word));
         if (term === undefined) continue;
         if (scratch[base + term] === 0) {
           hits.push(base + term);

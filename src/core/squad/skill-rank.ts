@@ -40,9 +40,12 @@ export interface SkillMatch {
  */
 const EXCLUSION = /\b(?:(?:do not|don['\u2019]t|never) (?:use|trigger|invoke|apply)|not (?:for|when|to be used)|skip (?:for|when|if|only when))\b[^.;\n]*/gi;
 
+/** Words every EXCLUSION holds one of: a cheap first test, since most descriptions hold none. */
+const EXCLUSION_WORD = /not |n['\u2019]t |never |skip /i;
+
 /** The text of a description that says what the skill is for. */
 export function describedUse(description: string): string {
-  return description.replace(EXCLUSION, ' ');
+  return EXCLUSION_WORD.test(description) ? description.replace(EXCLUSION, ' ') : description;
 }
 
 /** What ranking reads of a skill: its name as words, and what its description says it is for. */
