@@ -219,7 +219,30 @@ describe('rankSkills (field weighting)', () => {
   it("describedUse's quick first test never skips an exclusion the full pattern finds", () => {
     // The full pattern, as the rule reads: what the skill is not for, to the end of the sentence.
     const reference = /\b(?:(?:do not|don['\u2019]t|never) (?:use|trigger|invoke|apply)|not (?:for|when|to be used)|skip (?:for|when|if|only when))\b[^.;\n]*/gi;
-    const pieces = ['Do NOT', 'do not', "don't", 'DON\u2019T', 'never', 'Never', 'not', 'skip', 'Skip', 'only', 'use', 'trigger', 'invoke', 'apply', 'for', 'when', 'if', 'to be used', 'x', '.', ';', '\n'];
+    const pieces = [
+      'Do NOT',
+      'do not',
+      "don't",
+      'DON\u2019T',
+      'never',
+      'Never',
+      'not',
+      'skip',
+      'Skip',
+      'only',
+      'use',
+      'trigger',
+      'invoke',
+      'apply',
+      'for',
+      'when',
+      'if',
+      'to be used',
+      'x',
+      '.',
+      ';',
+      '\n',
+    ];
     const text = fc.array(fc.constantFrom(...pieces), { maxLength: 10 }).chain((words) => fc.constantFrom(' ', '  ', '').map((gap) => words.join(gap)));
     fc.assert(
       fc.property(text, (description) => {
