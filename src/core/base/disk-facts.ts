@@ -52,7 +52,17 @@ function answer<T>(map: ReadonlyMap<string, T>, question: string, relPath: strin
   return map.get(relPath) as T;
 }
 
-function replay<T>(recorded: Recorded<T>): T {
+/** `read`'s value, or what it threw, as a value. */
+export function attempt<T>(read: () => T): Recorded<T> {
+  try {
+    return { value: read() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** The value recorded, or what was thrown, thrown again. */
+export function replay<T>(recorded: Recorded<T>): T {
   if ('error' in recorded) throw recorded.error;
   return recorded.value;
 }

@@ -5,23 +5,10 @@
  * at once (import's skill moves after its swap).
  */
 import fs from 'node:fs';
-import type { DiskEntryKind, DiskFacts, DiskRecord, Recorded } from '../base/disk-facts.js';
+import { attempt, replay, type DiskEntryKind, type DiskFacts, type DiskRecord, type Recorded } from '../base/disk-facts.js';
 import { resolveIn } from '../base/paths.js';
 import { existsInside, isDirectory, isFile, readBytesIfExists, readDirNames } from './fs-safe.js';
 import { blockedReason } from './obstacles.js';
-
-function attempt<T>(read: () => T): Recorded<T> {
-  try {
-    return { value: read() };
-  } catch (error) {
-    return { error };
-  }
-}
-
-function replay<T>(recorded: Recorded<T>): T {
-  if ('error' in recorded) throw recorded.error;
-  return recorded.value;
-}
 
 function kindAt(abs: string): DiskEntryKind {
   let stat: fs.Stats;

@@ -60,9 +60,12 @@ export interface MigrationState {
   manifest: ManifestRead;
   /** The names of the built-in skills this package ships. */
   shippedBuiltins: readonly string[];
-  /** `.gitattributes` and `.gitignore` as they are. */
-  gitattributes: AppendTarget;
-  gitignore: AppendTarget;
+}
+
+/** What stands at a shared file (.gitattributes, .gitignore) and its text, as scaffold-state.ts readAppendTarget reads it. */
+export function appendTargetIn(disk: DiskFacts, relPath: string): AppendTarget {
+  const kind = disk.kind(relPath);
+  return { kind, text: kind === 'missing' ? '' : kind === 'file' ? disk.bytes(relPath)?.toString('utf8') : undefined };
 }
 
 /** A migration's plan from lines planned to be appended to a shared file (.gitattributes, .gitignore). */
@@ -93,7 +96,7 @@ export const MIGRATIONS: readonly Migration[] = [
     id: 'gitattributes-union',
     description: 'add the merge=union lines for the append-only state files to .gitattributes',
     async plan(state) {
-      return appendedLines(squadPaths.gitattributes, await planGitattributesFrom(state.gitattributes));
+      return appendedLines(squadPaths.gitattributes, await planGitattributesFrom(appendTargetIn(state.disk, squadPaths.gitattributes)));
     },
   },
   {
@@ -101,7 +104,7 @@ export const MIGRATIONS: readonly Migration[] = [
     id: 'gitignore-hygiene',
     description: 'add ignore rules to .gitignore for the backups, what interrupted runs leave, the local usage log and the default export file',
     async plan(state) {
-      return appendedLines(GITIGNORE_PATH, await planGitignoreFrom(state.gitignore));
+      return appendedLines(GITIGNORE_PATH, await planGitignoreFrom(appendTargetIn(state.disk, GITIGNORE_PATH)));
     },
   },
   {

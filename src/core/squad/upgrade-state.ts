@@ -6,7 +6,7 @@
  * folders the migrations move, the members' agents, the backups, the manifest), with the bytes of
  * those that are files. The planners then decide from that value alone.
  */
-import { factsFrom, type DiskFacts } from '../base/disk-facts.js';
+import { attempt, factsFrom, type DiskFacts, type Recorded } from '../base/disk-facts.js';
 import {
   GITIGNORE_PATH,
   MEMBER_FACING_BUILTIN_SKILLS,
@@ -29,7 +29,6 @@ import { readManifest } from './manifest.js';
 import { decideBuiltinSkillMoves, decideTeamSkillMoves, type MigrationPlan, type MigrationState } from './migrations.js';
 import { builtinSkillCandidates, countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles, type OwnedFile } from './owned.js';
 import { KEEP_FILE, KEEP_FOLDERS } from './scaffold.js';
-import { readAppendTarget } from './scaffold-state.js';
 
 export interface UpgradeState extends MigrationState {
   root: string;
@@ -39,10 +38,10 @@ export interface UpgradeState extends MigrationState {
   now: Date;
   /** The squad-owned files to install (the options' owned, else what this version ships, placed as in a new squad). */
   shipped: OwnedFile[];
-  /** Who gets an agent, and the skills each sees. */
-  profiles: ProfileState;
-  /** Learned skills (agent skills, team skills not named squad-*), counted. */
-  learnedSkills: number;
+  /** Who gets an agent, and the skills each sees (or what reading them threw, met where the plan needs them). */
+  profiles: Recorded<ProfileState>;
+  /** Learned skills (agent skills, team skills not named squad-*), counted (likewise). */
+  learnedSkills: Recorded<number>;
 }
 
 /** What readUpgradeState needs of the upgrade's options. */
@@ -72,18 +71,17 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
   const manifest = readManifest(root);
   const shippedBuiltins = shippedBuiltinSkills();
   const shipped = options.owned ?? (await shippedOwnedFiles(version));
-  const profiles = readProfileState(root);
+  // What may throw is recorded, so the plan meets it where it did when it read as it went (after a CONFLICT, say).
+  const profiles = attempt(() => readProfileState(root));
   const state = {
     root,
     version,
     now,
     manifest,
     shippedBuiltins,
-    gitattributes: readAppendTarget(root, squadPaths.gitattributes),
-    gitignore: readAppendTarget(root, GITIGNORE_PATH),
     shipped,
     profiles,
-    learnedSkills: countLearnedSkills(root),
+    learnedSkills: attempt(() => countLearnedSkills(root)),
   };
 
   /** A file the plan may replace or back up: what blocks it, its bytes (also behind an obstacle, unless told not to) and mode, and its backup's obstacles. */
@@ -102,8 +100,11 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
     disk.missingOrEmpty(folder);
     disk.blocked(`${folder}/${KEEP_FILE}`);
   }
-  disk.blocked(squadPaths.gitattributes);
-  disk.blocked(GITIGNORE_PATH);
+  for (const shared of [squadPaths.gitattributes, GITIGNORE_PATH]) {
+    disk.kind(shared);
+    disk.bytes(shared);
+    disk.blocked(shared);
+  }
   const builtinNames = builtinSkillCandidates(shippedBuiltins, manifest);
   for (const name of builtinNames) disk.exists(aiTeamSkillDir(name));
   for (const name of disk.names(squadPaths.aiTeamSkills)) {
@@ -137,7 +138,7 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
   }
 
   // The members' agents: each active member's, the one kept in its folder, every one in .github/agents/.
-  for (const member of profiles.members) {
+  for (const member of 'value' in profiles ? profiles.value.members : []) {
     readFile(memberProfilePath(member.folder), false); // a blocked agent is left as it is, unread
     readFile(keptProfilePath(member.folder));
   }

@@ -51,7 +51,7 @@
  * Because the manifest comes last and every rule above looks only at what is on disk, a run killed
  * at any write and started again finishes the job.
  */
-import type { DiskFacts } from '../base/disk-facts.js';
+import { replay, type DiskFacts } from '../base/disk-facts.js';
 import { decideMemberProfiles, reportProfileChanges, type ProfileChangeReport } from './agents/profile-sync.js';
 import { carriedInstructions, readCoordinatorStamp } from './coordinator.js';
 import { SquadError } from '../base/errors.js';
@@ -394,7 +394,7 @@ export async function decideUpgrade(state: UpgradeState, options: UpgradeOptions
   }
 
   // The members' agents, generated from the roster and the skills (never recorded in the manifest).
-  const profiles = await decideMemberProfiles(disk, state.profiles, { version: to, now });
+  const profiles = await decideMemberProfiles(disk, replay(state.profiles), { version: to, now });
   for (const change of profiles.changes) {
     if (change.action === 'replace') {
       // An edited agent that came back from the alumni in this same run is backed up where it was.
@@ -446,7 +446,7 @@ export async function decideUpgrade(state: UpgradeState, options: UpgradeOptions
     backupDir: backupDir(timestamp),
     manifest,
     agentProfiles: reportProfileChanges(profiles),
-    learnedSkills: state.learnedSkills,
+    learnedSkills: replay(state.learnedSkills),
     upToDate: writes.length === 0 && notUpgraded.length === 0,
     notes,
   };
