@@ -98,7 +98,7 @@ describe('the module map', () => {
     expect(offending).toEqual([]);
   });
 
-  it("doctor's checks and the deciders of upgrade, its migrations and the spawn prompt take nothing from the file-system layer that reads", () => {
+  it("doctor's checks and the deciders of upgrade, its migrations, the original Squad's migrations and the spawn prompt take nothing from the file-system layer that reads", () => {
     const offending = [...DOCTOR_CHECKS, ...FS_FREE_DECIDERS].flatMap((file) =>
       namedImports(file)
         .filter(({ specifier, typeOnly }) => !typeOnly && specifier.startsWith('.') && /^fs\//.test(resolved(file, specifier).replace(/^core\//, '')))
@@ -118,9 +118,16 @@ const DOCTOR_CHECKS = [...sources('core/doctor/checks'), path.join(SRC, 'core/do
  * Modules whose deciders decide from what a read step read (CONTRIBUTING: read → pure plan →
  * apply); test/unit/read-then-decide.test.ts runs those deciders with node:fs switched off.
  */
-const DECIDERS = ['squad/scaffold.ts', 'squad/hire.ts', 'squad/upgrade.ts', 'squad/migrations.ts', 'prompt/spawn-prompt.ts', 'base/disk-facts.ts'].map((rel) =>
-  path.join(SRC, 'core', rel),
-);
+const DECIDERS = [
+  'squad/scaffold.ts',
+  'squad/hire.ts',
+  'squad/upgrade.ts',
+  'squad/migrations.ts',
+  'squad/original/squad-dir-plan.ts',
+  'squad/original/skill-migration-plan.ts',
+  'prompt/spawn-prompt.ts',
+  'base/disk-facts.ts',
+].map((rel) => path.join(SRC, 'core', rel));
 
 /**
  * Those whose only way to the disk is their read step (the scaffold planner's module also holds its

@@ -23,6 +23,9 @@ import { COORDINATOR_PATH } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, runCli, runOk, skillMd, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { editV001, fixtureRepo } from '../helpers/upgrade.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
+import { writeOriginalSquad } from '../helpers/original-squad.js';
+import { decideSquadDirMigration, planSquadDirMigration, readSquadDirState } from '../../src/core/squad/original/squad-dir.js';
+import { decideOriginalSkillConversions, planOriginalSkillConversions, readOriginalSkillFiles } from '../../src/core/squad/original/skill-migration.js';
 
 afterAll(cleanupTempDirs);
 
@@ -242,6 +245,44 @@ describe('upgrade: read once, then plan without the disk', () => {
     const state = await readUpgradeState(root, { now });
     // Another clock names other backup paths, which were never read.
     await expect(withoutFileSystemAsync(() => decideUpgrade(state, { now: new Date('2030-01-01T00:00:00Z') }))).rejects.toThrow(/the read step did not read/);
+  });
+});
+
+describe("upgrade of the original Squad's layouts: read once, then plan without the disk", () => {
+  const now = new Date('2026-01-02T03:04:05Z');
+
+  it('the move out of .squad/ and the skill conversions plan from what was read, with node:fs off, exactly as their planners and the command do', async () => {
+    const root = tempRepo();
+    writeOriginalSquad(root, { dir: '.squad' });
+    writeFiles(root, { '.squad/agents/Dallas/charter.md': '# Dallas\n', '.github/workflows/squad.yml': 'on: push\njobs: { x: { steps: [{ run: cat .squad/team.md }] } }\n' });
+    const state = readSquadDirState(root);
+    const move = withoutFileSystem(() => decideSquadDirMigration(state, now));
+    expect(move).toEqual(planSquadDirMigration(root, now));
+    expect(move.move).toEqual({ from: '.squad', to: '.ai-team' });
+    expect(move.renames).toEqual([{ from: '.ai-team/agents/Dallas', to: '.ai-team/agents/dallas' }]);
+    expect(move.notes.some((note) => note.includes('.github/workflows/squad.yml'))).toBe(true);
+
+    const files = readOriginalSkillFiles(root, '.squad');
+    const conversions = withoutFileSystem(() => decideOriginalSkillConversions(files, { dir: '.squad', now }));
+    expect(conversions).toEqual(planOriginalSkillConversions(root, { dir: '.squad', now }));
+    expect(conversions.map((c) => c.path)).toEqual(['.ai-team/skills/dock-sync/SKILL.md', '.ai-team/skills/flaky-ride-tests/SKILL.md', '.ai-team/skills/map-tiles/SKILL.md']);
+
+    // The command's dry run says the same (its backups are named by its own clock: left out).
+    const data = (await runCli(['upgrade', '--dry-run', '--json'], { cwd: root })).json() as {
+      squadDir: { moved: unknown; renamed: unknown; notes: unknown };
+      originalSkills: { path: string; changes: string[] }[];
+    };
+    expect(data.squadDir).toMatchObject({ moved: move.move, renamed: move.renames, notes: move.notes });
+    expect(data.originalSkills.map(({ path, changes }) => ({ path, changes }))).toEqual(conversions.map(({ path, changes }) => ({ path, changes })));
+  });
+
+  it('two squads are refused by the decision, after a read that stopped there', () => {
+    const root = tempRepo();
+    writeOriginalSquad(root, { dir: '.squad' });
+    writeOriginalSquad(root, { dir: '.ai-team' });
+    const state = readSquadDirState(root);
+    expect(state.agentFolders).toEqual([]);
+    expect(() => withoutFileSystem(() => decideSquadDirMigration(state, now))).toThrow(/two squads/);
   });
 });
 
