@@ -15,6 +15,7 @@ import { decideHire, planHire, readHireState } from '../../src/core/squad/hire.j
 import { readScaffoldState, scaffoldStateFromFiles } from '../../src/core/squad/scaffold-state.js';
 import { shippedOwnedFiles } from '../../src/core/squad/owned.js';
 import { packageVersion } from '../../src/core/fs/version.js';
+import { STATE_FILE_MAX_BYTES } from '../../src/core/fs/fs-safe.js';
 import { decideUpgrade, planUpgrade, type UpgradePlan } from '../../src/core/squad/upgrade.js';
 import { readUpgradeState } from '../../src/core/squad/upgrade-state.js';
 import { buildSpawnPrompt, decideSpawn, renderSpawnPrompt, type SpawnPromptOptions } from '../../src/core/prompt/spawn-prompt.js';
@@ -238,6 +239,19 @@ describe('upgrade: read once, then plan without the disk', () => {
       learnedSkillsUntouched: pure.learnedSkills,
     });
     expect((data.backedUp as { path: string }[]).map((b) => b.path)).toEqual(pure.backedUp.map((b) => b.path));
+  });
+
+  it('what a read threw is met where the planner meets it: a newer squad is refused first, even with a .gitattributes too large to read', async () => {
+    const root = await freshSquad();
+    const manifestPath = path.join(root, '.ai-team/.squad-manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { version: string };
+    fs.writeFileSync(manifestPath, JSON.stringify({ ...manifest, version: '99.0.0' }));
+    fs.writeFileSync(path.join(root, '.gitattributes'), Buffer.alloc(STATE_FILE_MAX_BYTES + 1, 'a'));
+    const state = await readUpgradeState(root, { now });
+    await expect(withoutFileSystemAsync(() => decideUpgrade(state, { now }))).rejects.toMatchObject({ code: 'CONFLICT' });
+    // An older squad gets as far as the migration that reads it, and meets the error there.
+    fs.writeFileSync(manifestPath, JSON.stringify({ ...manifest, version: '0.0.1' }));
+    await expect(planUpgrade(root, { now })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('.gitattributes') });
   });
 
   it('a question the read step did not ask is an error, never a read', async () => {

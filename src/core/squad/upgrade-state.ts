@@ -84,14 +84,18 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
     learnedSkills: attempt(() => countLearnedSkills(root)),
   };
 
+  /** Ask now what the plan will ask; what reading throws (a file too large, nothing there) is recorded, and the plan meets it where it asks. */
+  const ask = (question: () => unknown) => {
+    try {
+      question();
+    } catch {
+      // recorded by the reader
+    }
+  };
   /** A file the plan may replace or back up: what blocks it, its bytes (also behind an obstacle, unless told not to) and mode, and its backup's obstacles. */
   const readFile = (relPath: string, throughObstacle = true) => {
-    if (disk.blocked(relPath) === undefined || throughObstacle) disk.bytes(relPath);
-    try {
-      disk.mode(relPath);
-    } catch {
-      // nothing there: recorded as such
-    }
+    if (disk.blocked(relPath) === undefined || throughObstacle) ask(() => disk.bytes(relPath));
+    ask(() => disk.mode(relPath));
     disk.blocked(backupPathFor(timestamp, relPath));
   };
 
@@ -102,7 +106,7 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
   }
   for (const shared of [squadPaths.gitattributes, GITIGNORE_PATH]) {
     disk.kind(shared);
-    disk.bytes(shared);
+    ask(() => disk.bytes(shared));
     disk.blocked(shared);
   }
   const builtinNames = builtinSkillCandidates(shippedBuiltins, manifest);
@@ -146,7 +150,7 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
     const relPath = `${AGENTS_DIR}/${name}`;
     const folder = profileFolder(relPath);
     if (folder === undefined) continue;
-    if (disk.blocked(relPath) === undefined) disk.bytes(relPath);
+    if (disk.blocked(relPath) === undefined) ask(() => disk.bytes(relPath));
     if (isValidName(folder)) {
       disk.exists(alumniDir(folder));
       disk.exists(retiredProfilePath(folder));
