@@ -100,6 +100,8 @@ export {
   MAX_INLINED_SKILL_BYTES,
   SPAWN_TEMPLATES,
   buildSpawnPrompt,
+  decideSpawn,
+  renderSpawnPrompt,
   type PromptSkill,
   type SpawnPrompt,
   type SpawnPromptOptions,
@@ -109,6 +111,7 @@ export { compareVersions, packageVersion } from './core/fs/version.js';
 export {
   UNKNOWN_VERSION,
   applyUpgrade,
+  decideUpgrade,
   isLearnedSkillPath,
   planUpgrade,
   type UpgradeBackup,
@@ -119,7 +122,8 @@ export {
   type UpgradeWrite,
   type UpgradeWriteRole,
 } from './core/squad/upgrade.js';
-export { MIGRATIONS, migrationsUpTo, type Migration, type MigrationPlan, type MigrationWrite } from './core/squad/migrations.js';
+export { MIGRATIONS, migrationsUpTo, type Migration, type MigrationPlan, type MigrationState, type MigrationWrite } from './core/squad/migrations.js';
+export { readUpgradeState, type UpgradeState } from './core/squad/upgrade-state.js';
 export {
   GITATTRIBUTES_TEMPLATE,
   KEEP_FILE,

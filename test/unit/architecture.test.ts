@@ -89,13 +89,75 @@ describe('the module map', () => {
     expect(unlisted).toEqual([]);
   });
 
-  it("doctor's checks and catalog import nothing that reaches the disk or runs programs", () => {
-    const pure = [...sources('core/doctor/checks'), path.join(SRC, 'core/doctor/catalog.ts'), path.join(SRC, 'core/doctor/doctor.ts')];
-    const offending = pure.flatMap((file) =>
+  it("doctor's checks and the modules holding the deciders import nothing that reaches the disk or runs programs", () => {
+    const offending = [...DOCTOR_CHECKS, ...DECIDERS].flatMap((file) =>
       imports(file)
         .filter(({ specifier, typeOnly }) => !typeOnly && /^node:(fs|fs\/promises|child_process)$/.test(specifier))
         .map(({ specifier }) => `${path.relative(SRC, file)} → ${specifier}`),
     );
     expect(offending).toEqual([]);
   });
+
+  it("doctor's checks and the deciders of upgrade, its migrations, the original Squad's migrations and the spawn prompt take nothing from the file-system layer that reads", () => {
+    const offending = [...DOCTOR_CHECKS, ...FS_FREE_DECIDERS].flatMap((file) =>
+      namedImports(file)
+        .filter(({ specifier, typeOnly }) => !typeOnly && specifier.startsWith('.') && /^fs\//.test(resolved(file, specifier).replace(/^core\//, '')))
+        .filter(({ name }) => !FS_LAYER_NON_READING.has(name))
+        .map(({ specifier, name }) => `${path.relative(SRC, file)} → ${name} from ${specifier}`),
+    );
+    expect(offending).toEqual([]);
+    // The rule has something to check: each of those modules is there and holds a decider.
+    for (const file of FS_FREE_DECIDERS) expect(fs.readFileSync(file, 'utf8'), file).toMatch(/export (async )?function (decide|render|factsFrom)/);
+  });
 });
+
+/** Doctor's check groups, its catalog, and the module that runs them. */
+const DOCTOR_CHECKS = [...sources('core/doctor/checks'), path.join(SRC, 'core/doctor/catalog.ts'), path.join(SRC, 'core/doctor/doctor.ts')];
+
+/**
+ * Modules whose deciders decide from what a read step read (CONTRIBUTING: read → pure plan →
+ * apply); test/unit/read-then-decide.test.ts runs those deciders with node:fs switched off.
+ */
+const DECIDERS = [
+  'squad/scaffold.ts',
+  'squad/hire.ts',
+  'squad/upgrade.ts',
+  'squad/migrations.ts',
+  'squad/original/squad-dir-plan.ts',
+  'squad/original/skill-migration-plan.ts',
+  'prompt/spawn-prompt.ts',
+  'base/disk-facts.ts',
+].map((rel) => path.join(SRC, 'core', rel));
+
+/**
+ * Those whose only way to the disk is their read step (the scaffold planner's module also holds its
+ * apply, which re-reads a file before replacing it, and hire's its read step).
+ */
+const FS_FREE_DECIDERS = DECIDERS.filter((file) => !/squad\/(scaffold|hire)\.ts$/.test(file));
+
+/** What the file-system layer offers that does not read the disk: writers (apply), constants, pure helpers, messages. */
+const FS_LAYER_NON_READING = new Set([
+  'writeFileAtomic',
+  'moveInside',
+  'sha256',
+  'unsafePathError',
+  'TEMP_FILE_PATTERN',
+  'LOCK_FILE',
+  'NEVER_WRITTEN',
+  'obstacleFix',
+  'confinementFix',
+  'compareVersions',
+  'renderTemplate',
+]);
+
+/** Each name a file imports, with its specifier. */
+function namedImports(file: string): { specifier: string; name: string; typeOnly: boolean }[] {
+  const text = fs.readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*import\s+(type\s+)?\{([^}]*)\}\s*from\s+['"]([^'"]+)['"]/gm)].flatMap((m) =>
+    m[2]!
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
+      .map((part) => ({ specifier: m[3]!, name: part.replace(/^type\s+/, '').split(/\s+as\s+/)[0]!, typeOnly: m[1] !== undefined || part.startsWith('type ') })),
+  );
+}

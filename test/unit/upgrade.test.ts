@@ -9,6 +9,7 @@ import { MIGRATIONS, migrationsUpTo, type Migration } from '../../src/core/squad
 import type { OwnedFile } from '../../src/core/squad/owned.js';
 import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, backupPathFor, folderTimestamp, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
 import { UNKNOWN_VERSION, applyUpgrade, isLearnedSkillPath, planUpgrade, type UpgradeOptions } from '../../src/core/squad/upgrade.js';
+import { readUpgradeState } from '../../src/core/squad/upgrade-state.js';
 import { blockedReason } from '../../src/core/fs/obstacles.js';
 import { countLearnedSkills, isShippedContent, matchesRecordedHash } from '../../src/core/squad/owned.js';
 import { planOwnedFiles } from '../../src/core/squad/scaffold.js';
@@ -69,7 +70,7 @@ describe('migrations', () => {
     });
     fs.mkdirSync(path.join(root, squadPaths.orchestrationLog));
     for (const migration of MIGRATIONS) {
-      const first = await migration.plan(root);
+      const first = await migration.plan(await readUpgradeState(root));
       for (const write of first.writes) {
         const abs = path.join(root, write.path);
         if (write.update) expect(write.content.startsWith(fs.readFileSync(abs, 'utf8')), `${migration.id} only appends`).toBe(true);
@@ -77,7 +78,7 @@ describe('migrations', () => {
         fs.mkdirSync(path.dirname(abs), { recursive: true });
         fs.writeFileSync(abs, write.content);
       }
-      expect((await migration.plan(root)).writes, migration.id).toEqual([]);
+      expect((await migration.plan(await readUpgradeState(root))).writes, migration.id).toEqual([]);
     }
     // The log folder had a file: left as it was. The empty and missing folders got their .gitkeep.
     expect(fs.readdirSync(path.join(root, squadPaths.log))).toEqual(['2025-01-01.md']);

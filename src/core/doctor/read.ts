@@ -30,7 +30,7 @@ import { activeMembersOf } from '../squad/agents/profile-sync.js';
 import { discoverSkills, type Discovery } from '../squad/discover.js';
 import { isConvertedLocation } from '../squad/original/skill-migration.js';
 import { installedBuiltinSkillDirs, ownedFilesIn, type OwnedFile } from '../squad/owned.js';
-import { planBuiltinSkillMoves } from '../squad/migrations.js';
+import { planBuiltinSkillMoves } from '../squad/upgrade-state.js';
 import { planGitattributes } from '../squad/scaffold.js';
 import { listFolder, probePath, readSquadState, type FolderEntry, type PathFacts, type SquadState } from '../squad/state.js';
 

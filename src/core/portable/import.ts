@@ -68,7 +68,7 @@ import {
 } from '../fs/fs-safe.js';
 import { demoteHeadings, tidyHistoryPart } from '../squad/history.js';
 import { MANIFEST_SCHEMA, serializeManifest } from '../squad/manifest.js';
-import { planBuiltinSkillMoves, planTeamSkillMoves } from '../squad/migrations.js';
+import { planBuiltinSkillMoves, planTeamSkillMoves } from '../squad/upgrade-state.js';
 import { MAX_NAME_LENGTH } from '../base/names.js';
 import { countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles } from '../squad/owned.js';
 import {

@@ -8,36 +8,41 @@
  *              line each → their MCP requirements → task → a one-line history note afterwards.
  *              Refused (standard instead) for architecture decisions, multi-agent work, or when no
  *              skill clearly wins (skillConfidence).
+ *
+ * Read, decide, read what was decided, render: readSpawnState (spawn-read.ts) reads the member, its
+ * skills' frontmatter, its charter and the team's rules; decideSpawn picks the mode, the skills and
+ * the listing within the budget; readSpawnSelection reads only what that selected (the bodies a
+ * lightweight spawn inlines, the MCP configuration when a shown skill declares a server);
+ * renderSpawnPrompt builds the prompt from those values. The decision and the render never touch
+ * the disk.
  */
-import fs from 'node:fs';
-import { readStateText } from '../fs/confined.js';
-import { discoverSkills, type DiscoveredSkill } from '../squad/discover.js';
+import type { DiscoveredSkill } from '../squad/discover.js';
+import type { Agent } from '../squad/roster.js';
 import { usageError } from '../base/errors.js';
 import { warning, type Warning } from '../base/warnings.js';
 import { normalizeNewlines } from '../skills/frontmatter.js';
-import { collectMcpRequirements, detectMcpConfig, renderMcpBlock, type McpConfigSource, type McpRequirementRow } from '../skills/mcp.js';
+import { collectMcpRequirements, renderMcpBlock, type McpConfigSource, type McpRequirementRow } from '../skills/mcp.js';
 import { MAX_NAME_LENGTH } from '../base/names.js';
 import { agentSkillsDir, charterPath, decisionInboxPath, historyPath, squadPaths } from '../base/paths.js';
-import { listAgents, requireAgent } from '../squad/roster.js';
-import { TEAM_RULES_PATH, readStandingRules, type StandingRules } from '../squad/standing-rules.js';
+import { TEAM_RULES_PATH, standingRulesOf, type StandingRules } from '../squad/standing-rules.js';
 import { detectBroadTask, otherMemberNames, promptableSkills } from '../squad/route.js';
 import { DEFAULT_SKILLS_BUDGET } from '../base/prompt-limits.js';
-import { selectListedSkills, type LeftOutReason } from './skill-budget.js';
+import { selectListedSkills, type LeftOutReason, type SkillListing } from './skill-budget.js';
 import { activatedSkills, rankSkills, skillConfidence } from '../squad/skill-rank.js';
-import { readSkillFile } from '../skills/skill.js';
 import { DEFAULT_SPAWN_MODE, type SpawnMode } from '../base/spawn-modes.js';
 import { renderTemplate } from '../fs/templates.js';
 import { estimateTokens } from '../base/tokens.js';
 import { MAX_BODY_LINES, MAX_DESCRIPTION_LENGTH } from '../skills/validate.js';
 import { renderAvailableSkills } from '../base/xml.js';
+import { readSpawnSelection, readSpawnState, type SpawnSelection, type SpawnState } from './spawn-read.js';
+
+export { MAX_INLINED_SKILL_BYTES } from './spawn-read.js';
 
 export const SPAWN_TEMPLATES: Record<SpawnMode, string> = {
   standard: 'prompts/spawn-standard.md.hbs',
   lightweight: 'prompts/spawn-lightweight.md.hbs',
 };
 
-/** A SKILL.md larger than this is not inlined in a lightweight prompt; the agent reads it instead. */
-export const MAX_INLINED_SKILL_BYTES = 128 * 1024;
 /** A lightweight prompt lists at most this many other candidate skills, one line each. */
 export const MAX_LIGHTWEIGHT_CANDIDATES = 5;
 
@@ -111,38 +116,65 @@ export interface SpawnPrompt {
   tokens: SpawnPromptTokens;
 }
 
-/** Why a lightweight prompt points to a skill instead of inlining its body. */
-type NotInlinedReason = 'too-large' | 'unreadable' | 'empty';
+/**
+ * What a spawn prompt holds, decided from what readSpawnState read: the mode, the skills listed or
+ * inlined, the budget, and the warnings so far. Reads nothing.
+ */
+export interface SpawnDecision {
+  /** The task, normalised. */
+  task: string;
+  requestedMode: SpawnMode;
+  mode: SpawnMode;
+  /** Lightweight: the skills whose bodies the prompt inlines (read by readSpawnSelection). */
+  inline: DiscoveredSkill[];
+  /** Lightweight: the other candidate skills, listed one line each. */
+  candidates: DiscoveredSkill[];
+  /** Standard: the token budget of the skill list; undefined when lifted, or in lightweight mode. */
+  budget: number | undefined;
+  /** Standard: the skills listed and those left out. */
+  listing: SkillListing | undefined;
+  /** The skills in the prompt: listed (standard) or inlined (lightweight). */
+  shown: DiscoveredSkill[];
+  /** A skill in the prompt declares an MCP server: the MCP configuration is read. */
+  needsMcpConfig: boolean;
+  warnings: Warning[];
+}
 
-interface InlinedSkill {
-  skill: DiscoveredSkill;
-  /** The body in the prompt; undefined when it is not inlined, for `notInlined`. */
-  body: string | undefined;
-  notInlined?: NotInlinedReason;
+/** The task, trimmed with its line breaks normalised; a usage error when nothing is left. */
+function spawnTask(text: string): string {
+  const task = normalizeNewlines(text).trim();
+  if (!task) throw usageError('the task is empty', 'say what the agent should do: --task "<text>" (or --task - to read it from stdin)');
+  return task;
 }
 
 export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<SpawnPrompt> {
-  const { root } = options;
-  const task = normalizeNewlines(options.task).trim();
-  if (!task) throw usageError('the task is empty', 'say what the agent should do: --task "<text>" (or --task - to read it from stdin)');
+  spawnTask(options.task); // an empty task is refused before anything is read
+  const state = readSpawnState(options.root, options.agent);
+  const decision = decideSpawn(state, options);
+  const selection = await readSpawnSelection(state.root, decision, options);
+  return renderSpawnPrompt(state, decision, selection);
+}
+
+/** buildSpawnPrompt's decision from what readSpawnState read: decides without touching the disk. */
+export function decideSpawn(state: SpawnState, options: Omit<SpawnPromptOptions, 'root' | 'agent'>): SpawnDecision {
+  const task = spawnTask(options.task);
   const requestedMode = options.mode ?? DEFAULT_SPAWN_MODE;
-  const member = requireAgent(root, options.agent);
-  const agent = member.name;
+  const agent = state.member.name;
   const warnings: Warning[] = [];
 
-  const discovery = discoverSkills(root, { agent });
+  const { discovery } = state;
   for (const warning of discovery.warnings) {
     warnings.push({ code: warning.code, message: warning.code === 'skill-invalid' ? `${warning.message} (skipped)` : warning.message, path: warning.path });
   }
   const visible = promptableSkills(discovery.skills);
 
   let mode = requestedMode;
-  let inlined: InlinedSkill[] = [];
+  let inline: DiscoveredSkill[] = [];
   let candidates: DiscoveredSkill[] = [];
   if (requestedMode === 'lightweight') {
-    const chosen = chooseLightweightSkills(root, agent, task, visible, discovery.skills, options.skills, warnings);
+    const chosen = chooseLightweightSkills(state.agents, agent, task, visible, discovery.skills, options.skills, warnings);
     if (chosen.skills) {
-      inlined = chosen.skills.map((skill) => readInlineBody(skill, warnings));
+      inline = chosen.skills;
       candidates = chosen.candidates;
     } else {
       warnings.push(warning('lightweight-refused', `lightweight mode refused: ${chosen.refusal}; building a standard spawn instead`));
@@ -155,20 +187,32 @@ export async function buildSpawnPrompt(options: SpawnPromptOptions): Promise<Spa
   const budget = mode === 'standard' && !options.allSkills ? (options.skillsBudget ?? DEFAULT_SKILLS_BUDGET) : undefined;
   const listing = mode === 'standard' ? selectListedSkills(task, visible, agent, budget) : undefined;
   if (listing && listing.leftOut.length > 0) warnings.push(leftOutWarning(listing.listed.length, visible.length, budget!));
-  const shown = listing ? listing.listed : inlined.map((i) => i.skill);
+  const shown = listing ? listing.listed : inline;
   // No shown skill declares a server: nothing to look up (and no warning about a file that does not matter).
-  const detection = shown.some((s) => s.mcpServers.length > 0) ? await detectMcpConfig({ root, cwd: options.cwd, home: options.home, env: options.env }) : undefined;
-  if (detection) warnings.push(...detection.warnings);
+  return { task, requestedMode, mode, inline, candidates, budget, listing, shown, needsMcpConfig: shown.some((s) => s.mcpServers.length > 0), warnings };
+}
+
+/**
+ * The spawn prompt from what was read and decided, and the bodies and MCP configuration the
+ * decision selected (readSpawnSelection): the MCP table, the template, the token counts. Reads
+ * nothing of the squad (templates are the package's, compiled once per process).
+ */
+export async function renderSpawnPrompt(state: SpawnState, decision: SpawnDecision, selection: SpawnSelection): Promise<SpawnPrompt> {
+  const { member, charterText } = state;
+  const { task, mode, requestedMode, listing, candidates, shown, budget } = decision;
+  const { inlined, detection } = selection;
+  const agent = member.name;
+  // Warnings in the order they arise: the decision's, then reading the bodies and the MCP configuration, then the charter's.
+  const warnings = [...decision.warnings, ...selection.warnings];
   const mcp = collectMcpRequirements(shown, detection);
   const mcpBlock = await renderMcpBlock(mcp);
 
   const charterFile = charterPath(agent);
-  const charterText = readStateText(root, charterFile);
   if (charterText === undefined && mode === 'standard') warnings.push(warning('charter-missing', `${charterFile} is missing; the prompt has no charter`, charterFile));
   const charter = mode === 'standard' ? normalizeNewlines(charterText ?? '').trim() : '';
 
   const skillsBlock = mode === 'standard' ? renderAvailableSkills(shown.map((s) => ({ name: s.name, description: s.description ?? '', location: s.location }))) : '';
-  const standingRules = readStandingRules(root, agent);
+  const standingRules = standingRulesOf(state.teamRulesText, charterText);
   const common = {
     agent,
     name: member.displayName,
@@ -243,7 +287,7 @@ type LightweightChoice = { skills: DiscoveredSkill[]; candidates: DiscoveredSkil
  * uses). Refused for broad or multi-agent tasks, and when no skill clearly wins.
  */
 function chooseLightweightSkills(
-  root: string,
+  agents: readonly Agent[],
   agent: string,
   task: string,
   visible: readonly DiscoveredSkill[],
@@ -251,7 +295,7 @@ function chooseLightweightSkills(
   requested: readonly string[] | undefined,
   warnings: Warning[],
 ): LightweightChoice {
-  const broad = detectBroadTask(task, otherMemberNames(listAgents(root), agent));
+  const broad = detectBroadTask(task, otherMemberNames(agents, agent));
   if (broad) return { refusal: `${broad.reason}, which needs the full context of a standard spawn` };
 
   const ranked = rankSkills(task, visible);
@@ -315,27 +359,4 @@ function leftOutWarning(listed: number, total: number, budget: number): Warning 
     `the prompt lists ${listed} of ${total} skills, the most relevant to the task within the skills budget of ` +
       `${budget} tokens (--skills-budget <tokens> changes it, --all-skills lists every skill)`,
   );
-}
-
-/**
- * A skill for a lightweight prompt: its body, or why the prompt points to the file instead (too
- * large, unreadable: with a warning; an empty body: nothing to inline).
- */
-function readInlineBody(skill: DiscoveredSkill, warnings: Warning[]): InlinedSkill {
-  let body: string;
-  try {
-    const size = fs.statSync(skill.file).size;
-    if (size > MAX_INLINED_SKILL_BYTES) {
-      warnings.push(
-        warning('skill-not-inlined', `${skill.location} is larger than ${MAX_INLINED_SKILL_BYTES / 1024} KB; the prompt points to it instead of inlining it`, skill.location),
-      );
-      return { skill, body: undefined, notInlined: 'too-large' };
-    }
-    body = readSkillFile(skill.file).body.trim();
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    warnings.push(warning('skill-not-inlined', `cannot inline ${skill.location} (${reason}); the prompt points to it instead`, skill.location));
-    return { skill, body: undefined, notInlined: 'unreadable' };
-  }
-  return body === '' ? { skill, body: undefined, notInlined: 'empty' } : { skill, body };
 }

@@ -9,13 +9,16 @@
  * disk is the record — so there is no ledger that could disagree with the files.
  *
  * A step returns its writes instead of writing, so `--dry-run` can show them and `upgrade` carries
- * them out through the same atomic writer as everything else (one write = one crash point).
+ * them out through the same atomic writer as everything else (one write = one crash point). A step
+ * decides from what upgrade's read step read (`MigrationState`, see upgrade-state.ts): it never
+ * touches the disk itself.
  */
-import fs from 'node:fs';
-import { existsInside, isFile, readDirNames } from '../fs/fs-safe.js';
-import { installedBuiltinSkills } from './owned.js';
-import { GITIGNORE_PATH, MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, SKILL_FILE, nativeTeamSkillDir, resolveIn, squadPaths, aiTeamSkillDir } from '../base/paths.js';
-import { KEEP_FILE, KEEP_FOLDERS, planGitattributes, planGitignore, type AppendPlan } from './scaffold.js';
+import type { DiskFacts } from '../base/disk-facts.js';
+import { builtinSkillDirsOf } from './owned.js';
+import { GITIGNORE_PATH, MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, SKILL_FILE, nativeTeamSkillDir, squadPaths, aiTeamSkillDir } from '../base/paths.js';
+import { KEEP_FILE, KEEP_FOLDERS, planGitattributesFrom, planGitignoreFrom, type AppendPlan } from './scaffold.js';
+import type { ManifestRead } from './manifest.js';
+import type { AppendTarget } from './scaffold-state.js';
 import { compareVersions } from '../fs/version.js';
 
 export interface MigrationWrite {
@@ -46,17 +49,23 @@ export interface Migration {
   /** Stable identifier, for reports. */
   id: string;
   description: string;
-  /** The writes this step still needs in `root` (none once applied). Reads only. */
-  plan(root: string): Promise<MigrationPlan>;
+  /** The writes this step still needs in the squad `state` was read from (none once applied). */
+  plan(state: MigrationState): Promise<MigrationPlan>;
 }
 
-/** A folder that is missing, or exists with nothing in it (git does not keep empty folders). */
-function isMissingOrEmpty(absDir: string): boolean {
-  try {
-    return fs.readdirSync(absDir).length === 0;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT';
-  }
+/** What the migrations decide from, read once (upgrade-state.ts readUpgradeState). */
+export interface MigrationState {
+  /** What stands at the paths the steps look at, and their contents. */
+  disk: DiskFacts;
+  manifest: ManifestRead;
+  /** The names of the built-in skills this package ships. */
+  shippedBuiltins: readonly string[];
+}
+
+/** What stands at a shared file (.gitattributes, .gitignore) and its text, as scaffold-state.ts readAppendTarget reads it. */
+export function appendTargetIn(disk: DiskFacts, relPath: string): AppendTarget {
+  const kind = disk.kind(relPath);
+  return { kind, text: kind === 'missing' ? '' : kind === 'file' ? disk.bytes(relPath)?.toString('utf8') : undefined };
 }
 
 /** A migration's plan from lines planned to be appended to a shared file (.gitattributes, .gitignore). */
@@ -73,8 +82,8 @@ export const MIGRATIONS: readonly Migration[] = [
     version: '0.1.0',
     id: 'state-folders',
     description: 'create the decision drop-box and the log folders (kept in git by an empty .gitkeep)',
-    async plan(root) {
-      const writes = KEEP_FOLDERS.filter((folder) => isMissingOrEmpty(resolveIn(root, folder))).map((folder) => ({
+    async plan(state) {
+      const writes = KEEP_FOLDERS.filter((folder) => state.disk.missingOrEmpty(folder)).map((folder) => ({
         path: `${folder}/${KEEP_FILE}`,
         content: '',
         update: false,
@@ -86,32 +95,32 @@ export const MIGRATIONS: readonly Migration[] = [
     version: '0.1.0',
     id: 'gitattributes-union',
     description: 'add the merge=union lines for the append-only state files to .gitattributes',
-    async plan(root) {
-      return appendedLines(squadPaths.gitattributes, await planGitattributes(root));
+    async plan(state) {
+      return appendedLines(squadPaths.gitattributes, await planGitattributesFrom(appendTargetIn(state.disk, squadPaths.gitattributes)));
     },
   },
   {
     version: '0.1.0',
     id: 'gitignore-hygiene',
     description: 'add ignore rules to .gitignore for the backups, what interrupted runs leave, the local usage log and the default export file',
-    async plan(root) {
-      return appendedLines(GITIGNORE_PATH, await planGitignore(root));
+    async plan(state) {
+      return appendedLines(GITIGNORE_PATH, await planGitignoreFrom(appendTargetIn(state.disk, GITIGNORE_PATH)));
     },
   },
   {
     version: '0.1.0',
     id: 'team-skills-native',
     description: 'move team skills from .ai-team/skills/ to .github/skills/, where every Copilot host finds them',
-    async plan(root) {
-      return planTeamSkillMoves(root);
+    async plan(state) {
+      return decideTeamSkillMoves(state);
     },
   },
   {
     version: '0.1.0',
     id: 'builtin-skills-native',
     description: 'move the member-facing built-in skills from .ai-team/skills/ to .github/skills/, where every Copilot host finds them',
-    async plan(root) {
-      return planBuiltinSkillMoves(root);
+    async plan(state) {
+      return decideBuiltinSkillMoves(state);
     },
   },
 ];
@@ -121,14 +130,15 @@ export const MIGRATIONS: readonly Migration[] = [
  * place in `.github/skills/`. A name already taken there is left where it is, with a note: the
  * skill in `.github/skills/` wins, nothing is overwritten. Import uses this too, after its swap.
  */
-export function planTeamSkillMoves(root: string): MigrationPlan {
-  const builtins = installedBuiltinSkills(root);
+export function decideTeamSkillMoves(state: Pick<MigrationState, 'disk' | 'manifest' | 'shippedBuiltins'>): MigrationPlan {
+  const { disk } = state;
+  const builtins = builtinSkillDirsOf(state.shippedBuiltins, state.manifest, (relPath) => disk.exists(relPath));
   const moves: MigrationMove[] = [];
   const notes: string[] = [];
-  for (const name of readDirNames(resolveIn(root, squadPaths.aiTeamSkills))) {
-    if (builtins.has(name) || !isFile(resolveIn(root, `${aiTeamSkillDir(name)}/${SKILL_FILE}`))) continue;
+  for (const name of disk.names(squadPaths.aiTeamSkills)) {
+    if (builtins.has(name) || !disk.isFile(`${aiTeamSkillDir(name)}/${SKILL_FILE}`)) continue;
     const to = nativeTeamSkillDir(name);
-    if (existsInside(root, to)) {
+    if (disk.exists(to)) {
       notes.push(`${aiTeamSkillDir(name)}/ stays where it is: ${to}/ already exists and is the one Copilot and create-squad use; merge the two by hand, then delete the older one`);
       continue;
     }
@@ -145,24 +155,21 @@ export function planTeamSkillMoves(root: string): MigrationPlan {
  * that Copilot never finds two skills of one name. A link stands where the folder is: left as it is.
  * Import uses this too, after its swap.
  */
-export function planBuiltinSkillMoves(root: string): MigrationPlan {
+export function decideBuiltinSkillMoves(state: Pick<MigrationState, 'disk'>): MigrationPlan {
+  const { disk } = state;
   const moves: MigrationMove[] = [];
   const notes: string[] = [];
   for (const name of [...MEMBER_FACING_BUILTIN_SKILLS].sort()) {
     const from = aiTeamSkillDir(name);
-    let stat: fs.Stats;
-    try {
-      stat = fs.lstatSync(resolveIn(root, from));
-    } catch {
-      continue; // not there: upgrade installs it in .github/skills/
-    }
-    if (!stat.isDirectory()) {
+    const kind = disk.kind(from);
+    if (kind === 'missing') continue; // not there: upgrade installs it in .github/skills/
+    if (kind !== 'folder') {
       notes.push(
-        `${from} stays where it is: it is not a folder (${stat.isSymbolicLink() ? 'a symlink' : 'a file'}); replace it with the real folder, then run "create-squad upgrade" again`,
+        `${from} stays where it is: it is not a folder (${kind === 'symlink' ? 'a symlink' : 'a file'}); replace it with the real folder, then run "create-squad upgrade" again`,
       );
       continue;
     }
-    const taken = NATIVE_SKILL_DIRS.map((dir) => `${dir}/${name}`).find((dir) => existsInside(root, dir));
+    const taken = NATIVE_SKILL_DIRS.map((dir) => `${dir}/${name}`).find((dir) => disk.exists(dir));
     if (taken !== undefined) {
       notes.push(builtinKeptNote(name, taken));
       continue;

@@ -38,7 +38,7 @@ import {
 } from '../base/paths.js';
 import { compareCodePoints } from '../base/util.js';
 import { existsInside, isFile, readDirNames, sha256 } from '../fs/fs-safe.js';
-import { readManifest } from './manifest.js';
+import { readManifest, type ManifestRead } from './manifest.js';
 import { listTree, modeFor } from '../fs/tree.js';
 import { packageVersion } from '../fs/version.js';
 
@@ -105,9 +105,18 @@ export type BuiltinPlacement = ReadonlyMap<string, string>;
  * `.github/skills/`. The one rule every command uses to tell a built-in from a team skill.
  */
 export function installedBuiltinSkillDirs(root: string): Map<string, string> {
-  const names = new Set(shippedBuiltinSkills());
+  return builtinSkillDirsOf(shippedBuiltinSkills(), readManifest(root), (relPath) => existsInside(root, relPath));
+}
+
+/** The built-in skills' names installedBuiltinSkillDirs looks at: the shipped ones and those the manifest records. */
+export function builtinSkillCandidates(shipped: readonly string[], manifest: ManifestRead): string[] {
+  return [...builtinSkillDirsOf(shipped, manifest, () => false).keys()];
+}
+
+/** installedBuiltinSkillDirs from what was read: the names shipped, the manifest, and whether a path exists. */
+export function builtinSkillDirsOf(shipped: readonly string[], manifest: ManifestRead, exists: (relPath: string) => boolean): Map<string, string> {
+  const names = new Set(shipped);
   const recordedNative = new Set<string>();
-  const manifest = readManifest(root);
   if (manifest.state === 'ok') {
     for (const file of Object.keys(manifest.manifest.files)) {
       for (const [dir, native] of [
@@ -123,7 +132,7 @@ export function installedBuiltinSkillDirs(root: string): Map<string, string> {
   }
   const dirs = new Map<string, string>();
   for (const name of [...names].filter(isBuiltinSkillName).sort(compareCodePoints)) {
-    const native = (MEMBER_FACING_BUILTIN_SKILLS.has(name) || recordedNative.has(name)) && !existsInside(root, aiTeamSkillDir(name));
+    const native = (MEMBER_FACING_BUILTIN_SKILLS.has(name) || recordedNative.has(name)) && !exists(aiTeamSkillDir(name));
     dirs.set(name, native ? nativeTeamSkillDir(name) : aiTeamSkillDir(name));
   }
   return dirs;
@@ -175,6 +184,15 @@ export async function shippedOwnedFiles(version: string = packageVersion(), plac
     }
   }
   return files;
+}
+
+/** Owned files placed as `placement` says: each built-in skill's files moved to its folder there (the rest as they are). */
+export function placeOwnedFiles(files: readonly OwnedFile[], placement: BuiltinPlacement): OwnedFile[] {
+  return files.map((file) => {
+    if (file.kind !== 'builtin-skill' || file.skill === undefined || file.skillDir === undefined) return file;
+    const skillDir = placement.get(file.skill) ?? shippedBuiltinSkillDir(file.skill);
+    return skillDir === file.skillDir ? file : { ...file, path: `${skillDir}${file.path.slice(file.skillDir.length)}`, skillDir };
+  });
 }
 
 /** The squad-owned files as the squad at `root` has them: each built-in skill in the folder it lives in. */

@@ -304,7 +304,11 @@ export function refuseInsideSquad(dir: string): void {
  */
 export function requireAgent(root: string, wanted: string): Agent {
   requireSquad(root);
-  const everyone = listAgents(root);
+  return agentNamed(listAgents(root), wanted);
+}
+
+/** requireAgent from the squad's agents as read (listAgents): the one `wanted` names, or why there is none. */
+export function agentNamed(everyone: readonly Agent[], wanted: string): Agent {
   const agents = everyone.filter((agent) => agent.hasFolder && !agent.human);
   const key = wanted.trim().toLowerCase();
   const named = (agent: Agent) => agent.name === key || agent.displayName.toLowerCase() === key;

@@ -180,10 +180,12 @@ export interface StandingRules {
 
 /** The rules every spawn of `agent` (a folder name) must see. Reads only; missing files give none. */
 export function readStandingRules(root: string, agent: string): StandingRules {
-  return {
-    team: readRulesSection(readStateText(root, TEAM_RULES_PATH) ?? ''),
-    member: readRulesSection(readStateText(root, charterPath(agent)) ?? ''),
-  };
+  return standingRulesOf(readStateText(root, TEAM_RULES_PATH), readStateText(root, charterPath(agent)));
+}
+
+/** readStandingRules from the texts read: the team's rules file and the member's charter (undefined: missing). */
+export function standingRulesOf(teamRulesText: string | undefined, charterText: string | undefined): StandingRules {
+  return { team: readRulesSection(teamRulesText ?? ''), member: readRulesSection(charterText ?? '') };
 }
 
 export interface RulePlan {

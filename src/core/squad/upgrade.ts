@@ -2,8 +2,9 @@
  * `upgrade`: bring the files create-squad owns up to this version without losing anything the team
  * wrote or learned.
  *
- * `planUpgrade` reads the repository and computes every write, in order; `applyUpgrade` carries
- * them out, each through the atomic writer. Nothing is deleted, ever.
+ * `planUpgrade` reads the repository once (upgrade-state.ts readUpgradeState), then `decideUpgrade`
+ * computes every write, in order, from that value alone; `applyUpgrade` carries them out, each
+ * through the atomic writer. Nothing is deleted, ever.
  *
  * What is whose:
  *   squad-owned   the coordinator, `.ai-team-templates/*`, the files of the built-in skills this
@@ -50,20 +51,20 @@
  * Because the manifest comes last and every rule above looks only at what is on disk, a run killed
  * at any write and started again finishes the job.
  */
-import fs from 'node:fs';
-import { planMemberProfiles, reportProfileChanges, type ProfileChangeReport } from './agents/profile-sync.js';
+import { replay, type DiskFacts } from '../base/disk-facts.js';
+import { decideMemberProfiles, reportProfileChanges, type ProfileChangeReport } from './agents/profile-sync.js';
 import { carriedInstructions, readCoordinatorStamp } from './coordinator.js';
 import { SquadError } from '../base/errors.js';
-import { isFile, moveInside, readBytesIfExists, readTextIfExists, sha256, writeFileAtomic } from '../fs/fs-safe.js';
-import { blockedReason } from '../fs/obstacles.js';
-import { MANIFEST_SCHEMA, readManifest, serializeManifest, type Manifest } from './manifest.js';
+import { moveInside, sha256, writeFileAtomic } from '../fs/fs-safe.js';
+import { MANIFEST_SCHEMA, serializeManifest, type Manifest } from './manifest.js';
 import { migrationsUpTo, type Migration } from './migrations.js';
-import { countLearnedSkills, installedBuiltinSkillDirs, isShippedContent, matchesRecordedHash, shippedOwnedFiles, type OwnedFile } from './owned.js';
-import { NATIVE_SKILL_DIRS, SKILL_FILE, TEAM_SKILLS_DIR, backupDir, backupPathFor, folderTimestamp, resolveIn, squadPaths, aiTeamSkillDir } from '../base/paths.js';
+import { builtinSkillDirsOf, isShippedContent, matchesRecordedHash, placeOwnedFiles, type OwnedFile } from './owned.js';
+import { NATIVE_SKILL_DIRS, SKILL_FILE, TEAM_SKILLS_DIR, backupDir, backupPathFor, folderTimestamp, squadPaths, aiTeamSkillDir } from '../base/paths.js';
 import { parseSkill } from '../skills/skill.js';
 import { skillFields } from '../skills/skill-fields.js';
 import { compareCodePoints } from '../base/util.js';
-import { compareVersions, packageVersion } from '../fs/version.js';
+import { compareVersions } from '../fs/version.js';
+import { readUpgradeState, type UpgradeState } from './upgrade-state.js';
 
 /** The installed version when neither the coordinator's stamp nor the manifest says which it is. */
 export const UNKNOWN_VERSION = 'unknown';
@@ -149,15 +150,10 @@ export interface UpgradeOptions {
   now?: Date;
 }
 
-/** The bytes of a file of the squad, or undefined when it is missing or unreadable. */
-function readRepoFile(root: string, relPath: string): Buffer | undefined {
-  return readBytesIfExists(resolveIn(root, relPath));
-}
-
 /** The bytes behind an obstacle (a symlink's target), only to compare them; undefined when there are none. */
-function readBehindObstacle(root: string, relPath: string): Buffer | undefined {
+function readBehindObstacle(disk: DiskFacts, relPath: string): Buffer | undefined {
   try {
-    return readRepoFile(root, relPath);
+    return disk.bytes(relPath);
   } catch {
     return undefined; // too large: it differs from what is shipped
   }
@@ -237,26 +233,35 @@ function previousPath(file: OwnedFile): string | undefined {
 }
 
 /** The version stamped into the coordinator, if it has a create-squad stamp. */
-function coordinatorStamp(root: string): string | undefined {
-  const coordinator = readTextIfExists(resolveIn(root, squadPaths.coordinator));
+function coordinatorStamp(disk: DiskFacts): string | undefined {
+  const coordinator = disk.bytes(squadPaths.coordinator)?.toString('utf8');
   return coordinator === undefined ? undefined : readCoordinatorStamp(coordinator);
 }
 
-/** Compute the upgrade of `root`. Reads only. Throws conflict when the squad is newer than `version`. */
 /** What happens to a coordinator edited outside the team's own lines: it is in the backup. */
 function coordinatorEditNote(relPath: string, carried: boolean): string {
   return `${relPath} had changes of yours outside its "your instructions" lines: they are not carried over, and the whole file is backed up (see the backups). Put what should stay between those lines${carried ? ' (what was there is carried over)' : ''}: upgrade keeps it`;
 }
 
+/** Compute the upgrade of `root`. Reads only. Throws conflict when the squad is newer than `version`. */
 export async function planUpgrade(root: string, options: UpgradeOptions = {}): Promise<UpgradePlan> {
-  const to = options.version ?? packageVersion();
-  const now = options.now ?? new Date();
+  return decideUpgrade(await readUpgradeState(root, options), options);
+}
+
+/**
+ * planUpgrade from what readUpgradeState read: decides without touching the disk. `options` are
+ * those the state was read with (its version, owned files and time are the defaults).
+ */
+export async function decideUpgrade(state: UpgradeState, options: UpgradeOptions = {}): Promise<UpgradePlan> {
+  const { root, disk } = state;
+  const to = options.version ?? state.version;
+  const now = options.now ?? state.now;
   const timestamp = folderTimestamp(now);
   const notes: string[] = [];
 
-  const manifestRead = readManifest(root);
+  const manifestRead = state.manifest;
   const recorded = manifestRead.state === 'ok' ? manifestRead.manifest.files : {};
-  const stamp = coordinatorStamp(root);
+  const stamp = coordinatorStamp(disk);
   const manifestVersion = manifestRead.state === 'ok' ? manifestRead.manifest.version : undefined;
   // The older of the stamp and the manifest's version (an interrupted upgrade restamps first), or
   // the one there is (a deleted or hand-made coordinator has no stamp).
@@ -284,13 +289,13 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
 
   const backUp = (relPath: string, current: Buffer) => {
     const backup = backupPathFor(timestamp, relPath);
-    const blocked = blockedReason(root, backup);
+    const blocked = disk.blocked(backup);
     if (blocked !== undefined) {
       throw new SquadError('not-writable', `cannot back up ${relPath} to ${backup}: ${blocked}`, {
         hint: `move ${squadPaths.backups} aside, then run the upgrade again (nothing was changed)`,
       });
     }
-    const mode = fs.statSync(resolveIn(root, beforeMoves(relPath, moved))).mode & 0o777;
+    const mode = disk.mode(beforeMoves(relPath, moved));
     writes.push({ path: backup, content: current, mode, exclusive: true, role: 'backup' });
     backedUp.push({ path: relPath, backup });
   };
@@ -299,11 +304,11 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
   // be once moved (read where they are now, written where they go).
   const moved = new Map<string, string>();
   for (const migration of migrationsUpTo(to, options.migrations)) {
-    const planned = await migration.plan(root);
+    const planned = await migration.plan(state);
     notes.push(...planned.notes);
     const paths: string[] = [];
     for (const write of planned.writes) {
-      const blocked = blockedReason(root, write.path);
+      const blocked = disk.blocked(write.path);
       if (blocked !== undefined) {
         notUpgraded.push({ path: write.path, reason: blocked });
         continue;
@@ -312,7 +317,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
       paths.push(write.path);
     }
     for (const move of planned.moves ?? []) {
-      const blocked = blockedReason(root, move.to);
+      const blocked = disk.blocked(move.to);
       if (blocked !== undefined) {
         notUpgraded.push({ path: move.to, reason: blocked });
         continue;
@@ -325,8 +330,9 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
   }
 
   // Each built-in skill where it lives once the migrations are done.
-  const builtinDirs = new Map([...installedBuiltinSkillDirs(root)].map(([name, dir]) => [name, afterMoves(dir, moved)]));
-  const owned = options.owned ?? (await shippedOwnedFiles(to, builtinDirs));
+  const installedDirs = builtinSkillDirsOf(state.shippedBuiltins, manifestRead, (relPath) => disk.exists(relPath));
+  const builtinDirs = new Map([...installedDirs].map(([name, dir]) => [name, afterMoves(dir, moved)]));
+  const owned = options.owned ?? placeOwnedFiles(state.shipped, builtinDirs);
   const files: Record<string, string> = {};
   for (const file of owned) {
     const shippedHash = sha256(file.content);
@@ -338,8 +344,8 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
       if (entry !== undefined) files[file.path] = entry;
     };
     // A symlink, a folder, …: never written, but what stands there decides whether that matters.
-    const blocked = blockedReason(root, source) ?? (source === file.path ? undefined : blockedReason(root, file.path));
-    const installed = blocked === undefined ? readRepoFile(root, source) : readBehindObstacle(root, source);
+    const blocked = disk.blocked(source) ?? (source === file.path ? undefined : disk.blocked(file.path));
+    const installed = blocked === undefined ? disk.bytes(source) : readBehindObstacle(disk, source);
     // The team's own instructions in the coordinator are carried over; only the rest counts as an edit.
     const carried = file.kind === 'coordinator' && installed !== undefined ? carriedInstructions(installed, file.content) : undefined;
     const current = carried?.compared ?? installed;
@@ -384,16 +390,16 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     if (dir === undefined || !inSkillsDir) continue;
     const placed = `${dir}${relPath.slice(relPath.indexOf(`/${name}/`) + name.length + 1)}`;
     if (shippedPaths.has(placed) || files[placed] !== undefined) continue;
-    if (isFile(resolveIn(root, beforeMoves(placed, moved)))) files[placed] = hash;
+    if (disk.isFile(beforeMoves(placed, moved))) files[placed] = hash;
   }
 
   // The members' agents, generated from the roster and the skills (never recorded in the manifest).
-  const profiles = await planMemberProfiles(root, { version: to, now });
+  const profiles = await decideMemberProfiles(disk, replay(state.profiles), { version: to, now });
   for (const change of profiles.changes) {
     if (change.action === 'replace') {
       // An edited agent that came back from the alumni in this same run is backed up where it was.
       const at = profiles.changes.find((c) => c.action === 'restore' && c.path === change.path)?.from ?? change.path;
-      backUp(at, readRepoFile(root, at) ?? Buffer.alloc(0));
+      backUp(at, disk.bytes(at) ?? Buffer.alloc(0));
     }
     if (change.to !== undefined) writes.push({ path: change.to, content: '', mode: 0o644, exclusive: true, role: 'owned', moveFrom: change.path });
     else if (change.from !== undefined) writes.push({ path: change.path, content: '', mode: 0o644, exclusive: true, role: 'owned', moveFrom: change.from });
@@ -405,9 +411,9 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
 
   const manifest: Manifest = { schema: MANIFEST_SCHEMA, version: to, files };
   const manifestText = serializeManifest(manifest);
-  const manifestNow = readRepoFile(root, squadPaths.manifest);
+  const manifestNow = disk.bytes(squadPaths.manifest);
   if (manifestNow === undefined || !manifestNow.equals(Buffer.from(manifestText))) {
-    const blocked = blockedReason(root, squadPaths.manifest);
+    const blocked = disk.blocked(squadPaths.manifest);
     if (blocked !== undefined) {
       throw new SquadError('not-writable', `cannot write ${squadPaths.manifest}: ${blocked}`, {
         hint: 'move it aside, then run the upgrade again (nothing was changed)',
@@ -440,7 +446,7 @@ export async function planUpgrade(root: string, options: UpgradeOptions = {}): P
     backupDir: backupDir(timestamp),
     manifest,
     agentProfiles: reportProfileChanges(profiles),
-    learnedSkills: countLearnedSkills(root),
+    learnedSkills: replay(state.learnedSkills),
     upToDate: writes.length === 0 && notUpgraded.length === 0,
     notes,
   };

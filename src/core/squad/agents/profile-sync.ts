@@ -21,16 +21,17 @@
  * run killed at any write and started again finishes the job; a backup is written before the
  * replacement, so an edit always exists somewhere.
  */
-import { existsInside, moveInside, readBytesIfExists, readDirNames, writeFileAtomic } from '../../fs/fs-safe.js';
+import type { DiskFacts } from '../../base/disk-facts.js';
+import { DiskReader } from '../../fs/disk-reader.js';
+import { moveInside, readBytesIfExists, writeFileAtomic } from '../../fs/fs-safe.js';
 import { isValidName } from '../../base/names.js';
 import { isShippedContent } from '../owned.js';
 import { SCRIBE_AGENT, agentDir, alumniDir, backupPathFor, folderTimestamp, resolveIn } from '../../base/paths.js';
 import { listAgents, type Agent } from '../roster.js';
 import { SCRIBE_MEMBER } from '../scaffold.js';
-import { blockedReason } from '../../fs/obstacles.js';
 import { compareVersions, packageVersion } from '../../fs/version.js';
 import { AGENTS_DIR, memberProfilePath, profileFolder, readProfileStamp } from './member-profile.js';
-import { memberProfileText, readSquadSkills, type ProfileMember, type SkillChanges } from './profile-input.js';
+import { memberProfileText, readSquadSkills, type ProfileMember, type SkillChanges, type SquadSkills } from './profile-input.js';
 
 /** The members who get an agent: roster members with a folder (humans have none), and the Scribe. */
 export function activeMembers(root: string): ProfileMember[] {
@@ -94,8 +95,13 @@ export interface ProfileSyncOptions extends SkillChanges {
 
 /** The text of the profile at `relPath`, or undefined when it is missing; throws for an unreadable one. */
 function readProfile(root: string, relPath: string): Buffer | undefined {
+  return profileBytes(() => readBytesIfExists(resolveIn(root, relPath)));
+}
+
+/** A profile's bytes as read by `read`: one too large to be one create-squad wrote is an edit (empty). */
+function profileBytes(read: () => Buffer | undefined): Buffer | undefined {
   try {
-    return readBytesIfExists(resolveIn(root, relPath));
+    return read();
   } catch {
     return Buffer.alloc(0); // too large to be one create-squad wrote: an edit
   }
@@ -106,17 +112,22 @@ function newerStamp(text: string, version: string): string | undefined {
   return stamp !== undefined && compareVersions(stamp.version, version) > 0 ? stamp.version : undefined;
 }
 
-function planActive(root: string, member: ProfileMember, content: string, version: string, timestamp: string, plan: ProfilePlan): void {
+/** Where the agent of a member back from the alumni waits: in the member's folder. */
+export function keptProfilePath(folder: string): string {
+  return `${agentDir(folder)}/${folder}.agent.md`;
+}
+
+function planActive(disk: DiskFacts, member: ProfileMember, content: string, version: string, timestamp: string, plan: ProfilePlan): void {
   const relPath = memberProfilePath(member.folder);
-  const obstacle = blockedReason(root, relPath);
+  const obstacle = disk.blocked(relPath);
   if (obstacle !== undefined) {
     plan.skipped.push({ path: relPath, reason: obstacle, blocked: true });
     return;
   }
-  let current = readProfile(root, relPath);
-  const kept = `${agentDir(member.folder)}/${member.folder}.agent.md`;
-  const keptText = current === undefined ? readProfile(root, kept) : undefined;
-  if (keptText !== undefined && readProfileStamp(keptText.toString('utf8')) !== undefined && blockedReason(root, kept) === undefined) {
+  let current = profileBytes(() => disk.bytes(relPath));
+  const kept = keptProfilePath(member.folder);
+  const keptText = current === undefined ? profileBytes(() => disk.bytes(kept)) : undefined;
+  if (keptText !== undefined && readProfileStamp(keptText.toString('utf8')) !== undefined && disk.blocked(kept) === undefined) {
     // Back from the alumni: the agent that retired with the member returns, then is brought up to date.
     plan.changes.push({ action: 'restore', path: relPath, member: member.folder, from: kept });
     current = keptText;
@@ -145,35 +156,56 @@ export function retiredProfilePath(folder: string): string {
 }
 
 /** Profiles create-squad wrote for folders that are no longer active members: where each goes. */
-function planInactive(root: string, wanted: (folder: string) => boolean, version: string, timestamp: string, plan: ProfilePlan): void {
-  for (const name of readDirNames(resolveIn(root, AGENTS_DIR))) {
+function planInactive(disk: DiskFacts, wanted: (folder: string) => boolean, version: string, timestamp: string, plan: ProfilePlan): void {
+  for (const name of disk.names(AGENTS_DIR)) {
     const relPath = `${AGENTS_DIR}/${name}`;
     const folder = profileFolder(relPath);
-    if (folder === undefined || !wanted(folder) || blockedReason(root, relPath) !== undefined) continue;
-    const current = readProfile(root, relPath);
+    if (folder === undefined || !wanted(folder) || disk.blocked(relPath) !== undefined) continue;
+    const current = profileBytes(() => disk.bytes(relPath));
     const text = current?.toString('utf8') ?? '';
     if (readProfileStamp(text) === undefined) continue; // the user's own agent
     if (newerStamp(text, version) !== undefined) continue;
     const retiredTo = retiredProfilePath(folder);
-    const retired = isValidName(folder) && existsInside(root, alumniDir(folder)) && !existsInside(root, retiredTo);
+    const retired = isValidName(folder) && disk.exists(alumniDir(folder)) && !disk.exists(retiredTo);
     plan.changes.push({ action: retired ? 'retire' : 'orphan', path: relPath, member: folder, to: retired ? retiredTo : backupPathFor(timestamp, relPath) });
   }
 }
 
+/** Who gets an agent and the skills they see: what the profiles are generated from, read once. */
+export interface ProfileState {
+  members: ProfileMember[];
+  squad: SquadSkills;
+}
+
+export function readProfileState(root: string): ProfileState {
+  return { members: activeMembers(root), squad: readSquadSkills(root) };
+}
+
 /** Plan the profiles of the squad at `root` (see the header). Reads only. */
 export async function planMemberProfiles(root: string, options: ProfileSyncOptions = {}): Promise<ProfilePlan> {
+  const state = readProfileState(root);
+  return decideMemberProfiles(new DiskReader(root), state, options);
+}
+
+/**
+ * planMemberProfiles from what was read: who is active and their skills (`state`), and the
+ * profiles' paths as `disk` answers (their bytes, what blocks them, the alumni folders). Touches
+ * the disk only through `disk`.
+ */
+export async function decideMemberProfiles(disk: DiskFacts, state: ProfileState, options: ProfileSyncOptions = {}): Promise<ProfilePlan> {
+  const { root } = disk;
   const version = options.version ?? packageVersion();
   const timestamp = folderTimestamp(options.now ?? new Date());
   const plan: ProfilePlan = { root, changes: [], skipped: [] };
-  const everyone = activeMembers(root);
+  const everyone = state.members;
   const wanted = options.members === undefined ? everyone : everyone.filter((member) => options.members!.includes(member.folder));
-  const squad = readSquadSkills(root);
+  const { squad } = state;
   for (const member of wanted) {
     const content = await memberProfileText(root, member, { ...options, version, squad });
-    planActive(root, member, content, version, timestamp, plan);
+    planActive(disk, member, content, version, timestamp, plan);
   }
   const inactive = (folder: string) => !everyone.some((member) => member.folder === folder) && (options.members === undefined || options.members.includes(folder));
-  planInactive(root, inactive, version, timestamp, plan);
+  planInactive(disk, inactive, version, timestamp, plan);
   return plan;
 }
 

@@ -15,24 +15,10 @@ import fs from 'node:fs';
 import { readStateText } from '../../fs/confined.js';
 import { isDirectory, readDirNames, writeFileAtomic } from '../../fs/fs-safe.js';
 import { builtinSkillsIn, installedBuiltinSkillDirs } from '../owned.js';
-import { AI_TEAM_DIR, SKILL_FILE, TEAM_SKILLS_DIR, backupPathFor, folderTimestamp, resolveIn, squadPaths } from '../../base/paths.js';
-import { convertOriginalSkill } from './skills.js';
+import { AI_TEAM_DIR, SKILL_FILE, TEAM_SKILLS_DIR, resolveIn, squadPaths } from '../../base/paths.js';
+import { decideOriginalSkillConversions, type OriginalSkillFile, type SkillConversion, type SkillFile } from './skill-migration-plan.js';
 
-export interface SkillConversion {
-  /** The SKILL.md, repo-relative, as it is once the squad is in `.ai-team/`. */
-  path: string;
-  /** Where its old text goes. */
-  backup: string;
-  content: string;
-  /** What changes, one short phrase each. */
-  changes: string[];
-}
-
-/** A skill's SKILL.md and the folder name it must match. */
-interface SkillFile {
-  path: string;
-  folder: string;
-}
+export { decideOriginalSkillConversions, type OriginalSkillFile, type SkillConversion } from './skill-migration-plan.js';
 
 /**
  * The SKILL.md files upgrade may convert, in the squad folder `dir` (`.ai-team`, or `.squad` before
@@ -54,25 +40,14 @@ function squadSkillFiles(root: string, dir: string): SkillFile[] {
   ];
 }
 
-/** The `.ai-team/` path of a path in the squad folder `dir`. */
-function asAiTeamPath(dir: string, relPath: string): string {
-  return relPath.startsWith(`${dir}/`) ? `${AI_TEAM_DIR}${relPath.slice(dir.length)}` : relPath;
+/** Read the SKILL.md files upgrade may convert, in the squad folder `dir` (default `.ai-team`). */
+export function readOriginalSkillFiles(root: string, dir: string = AI_TEAM_DIR): OriginalSkillFile[] {
+  return squadSkillFiles(root, dir).map((file) => ({ ...file, text: readStateText(root, file.path) }));
 }
 
 /** Every skill in the original Squad's style, and what it becomes. Reads only. */
 export function planOriginalSkillConversions(root: string, options: { dir?: string; now?: Date } = {}): SkillConversion[] {
-  const dir = options.dir ?? AI_TEAM_DIR;
-  const timestamp = folderTimestamp(options.now ?? new Date());
-  const conversions: SkillConversion[] = [];
-  for (const file of squadSkillFiles(root, dir)) {
-    const text = readStateText(root, file.path);
-    if (text === undefined) continue;
-    const converted = convertOriginalSkill(text, file.folder);
-    if (converted === undefined) continue;
-    const target = asAiTeamPath(dir, file.path);
-    conversions.push({ path: target, backup: backupPathFor(timestamp, file.path), content: converted.text, changes: converted.changes });
-  }
-  return conversions;
+  return decideOriginalSkillConversions(readOriginalSkillFiles(root, options.dir ?? AI_TEAM_DIR), options);
 }
 
 /** Carry out the conversions: for each, the backup, then the new SKILL.md. */

@@ -17,34 +17,29 @@
  * edited: they are the user's.
  */
 import fs from 'node:fs';
-import { SquadError } from '../../base/errors.js';
 import { existsInside, isDirectory, moveInside, readDirEntries, readTextIfExists, writeFileAtomic } from '../../fs/fs-safe.js';
-import { folderNameProblem, slugify } from '../../base/names.js';
-import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR, backupPathFor, folderTimestamp, resolveIn, squadPaths } from '../../base/paths.js';
-import { hasOriginalSquadDir, hasSquad, retargetRosterCharters } from '../roster.js';
+import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR, resolveIn } from '../../base/paths.js';
+import { hasOriginalSquadDir, hasSquad } from '../roster.js';
+import { decideSquadDirMigration, type SquadDirMigration, type SquadDirState } from './squad-dir-plan.js';
 
-export interface FolderMove {
-  from: string;
-  to: string;
-}
-
-export interface SquadDirMigration {
-  /** `.squad/` → `.ai-team/`, while the squad is still in `.squad/`. */
-  move?: FolderMove;
-  /** Member folders renamed to valid names (paths as they are once the squad is in `.ai-team/`). */
-  renames: FolderMove[];
-  /** team.md with its Charter cells pointed at `.ai-team/`: the old text is backed up first. */
-  roster?: { path: string; backup: string; content: string };
-  /** What the user should know: folders left as they are, files outside the squad that name `.squad/`. */
-  notes: string[];
-}
+export { decideSquadDirMigration, isSquadDirMigrationDone, type FolderMove, type SquadDirMigration, type SquadDirState } from './squad-dir-plan.js';
 
 /** Files outside the squad, by repo-relative path or folder, that may name `.squad/`. */
 const OUTSIDE_FILES = ['.gitignore', '.gitattributes', '.github/copilot-instructions.md', '.github/workflows'];
 
-/** The `.ai-team/` path of a path in the squad folder `dir`. */
-function inAiTeam(dir: string, relPath: string): string {
-  return `${AI_TEAM_DIR}${relPath.slice(dir.length)}`;
+/** Read what planSquadDirMigration decides from. Reads nothing more once it knows there are two squads, or none. */
+export function readSquadDirState(root: string): SquadDirState {
+  const original = hasOriginalSquadDir(root);
+  const ours = hasSquad(root);
+  const state: SquadDirState = { original, ours, agentFolders: [], teamText: undefined, outside: [] };
+  if ((original && ours) || (!original && !ours)) return state;
+  const dir = original ? ORIGINAL_SQUAD_DIR : AI_TEAM_DIR;
+  state.agentFolders = readDirEntries(resolveIn(root, `${dir}/agents`))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  state.teamText = readTextIfExists(resolveIn(root, `${dir}/team.md`));
+  if (original) state.outside = readOutsideFiles(root);
+  return state;
 }
 
 /**
@@ -53,42 +48,7 @@ function inAiTeam(dir: string, relPath: string): string {
  * a squad.
  */
 export function planSquadDirMigration(root: string, now: Date = new Date()): SquadDirMigration {
-  const original = hasOriginalSquadDir(root);
-  const ours = hasSquad(root);
-  if (original && ours) throw twoSquadsError();
-  const dir = original ? ORIGINAL_SQUAD_DIR : AI_TEAM_DIR;
-  const plan: SquadDirMigration = { renames: [], notes: [] };
-  if (original) plan.move = { from: ORIGINAL_SQUAD_DIR, to: AI_TEAM_DIR };
-  else if (!ours) return plan;
-
-  const agents = `${dir}/agents`;
-  const folders = readDirEntries(resolveIn(root, agents))
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name);
-  for (const name of folders) {
-    if (folderNameProblem(name) === undefined) continue;
-    const to = slugify(name);
-    const taken = to === '' || folderNameProblem(to) !== undefined || folders.includes(to);
-    if (taken) {
-      plan.notes.push(`${inAiTeam(dir, `${agents}/${name}`)}/ keeps its name, which no command reads (a folder name is lowercase letters, digits and hyphens): rename it by hand`);
-      continue;
-    }
-    plan.renames.push({ from: inAiTeam(dir, `${agents}/${name}`), to: inAiTeam(dir, `${agents}/${to}`) });
-  }
-
-  const teamPath = `${dir}/team.md`;
-  const team = readTextIfExists(resolveIn(root, teamPath));
-  const retargeted = team === undefined ? undefined : retargetRosterCharters(team);
-  if (retargeted !== undefined && retargeted !== team) {
-    plan.roster = { path: squadPaths.team, backup: backupPathFor(folderTimestamp(now), teamPath), content: retargeted };
-  }
-  if (original) plan.notes.push(...outsideMentions(root));
-  return plan;
-}
-
-/** Whether the plan has nothing left to write. */
-export function isSquadDirMigrationDone(plan: SquadDirMigration): boolean {
-  return plan.move === undefined && plan.renames.length === 0 && plan.roster === undefined;
+  return decideSquadDirMigration(readSquadDirState(root), now);
 }
 
 /** Carry out a plan in its order: the move, the renames, then team.md (its backup first). */
@@ -102,14 +62,8 @@ export function applySquadDirMigration(root: string, plan: SquadDirMigration): v
   }
 }
 
-function twoSquadsError(): SquadError {
-  return new SquadError('conflict', `this repository has two squads: ${ORIGINAL_SQUAD_DIR}/ (made by the original Squad) and ${AI_TEAM_DIR}/`, {
-    hint: `keep one: move ${AI_TEAM_DIR}/ aside (e.g. to ${AI_TEAM_DIR}-old/) and run upgrade again to move ${ORIGINAL_SQUAD_DIR}/ in its place, or move ${ORIGINAL_SQUAD_DIR}/ out of the repository to keep ${AI_TEAM_DIR}/; nothing was written`,
-  });
-}
-
-/** One note per file outside the squad that names `.squad/`: the user updates it. */
-function outsideMentions(root: string): string[] {
+/** The files outside the squad that may name `.squad/`, with their texts. */
+function readOutsideFiles(root: string): { path: string; text: string | undefined }[] {
   const files: string[] = [];
   for (const relPath of OUTSIDE_FILES) {
     const abs = resolveIn(root, relPath);
@@ -119,10 +73,5 @@ function outsideMentions(root: string): string[] {
       files.push(relPath);
     }
   }
-  const naming = files.filter((relPath) => (readTextIfExists(resolveIn(root, relPath)) ?? '').includes(`${ORIGINAL_SQUAD_DIR}/`));
-  if (naming.length === 0) return [];
-  const shown = naming.slice(0, 5).join(', ') + (naming.length > 5 ? ` and ${naming.length - 5} more` : '');
-  return [
-    `${naming.length} file${naming.length === 1 ? '' : 's'} outside the squad still name${naming.length === 1 ? 's' : ''} ${ORIGINAL_SQUAD_DIR}/ (${shown}): point ${naming.length === 1 ? 'it' : 'them'} at ${AI_TEAM_DIR}/, or remove what belonged to the original Squad`,
-  ];
+  return files.map((relPath) => ({ path: relPath, text: readTextIfExists(resolveIn(root, relPath)) }));
 }
