@@ -1,11 +1,13 @@
 /**
  * A hint to V8 for runs that keep most of what they read, such as a listing of thousands of skills
- * (a record per skill, alive until the prompt is printed). V8 grows its young generation as a run
+ * (a record per skill, alive until the prompt is printed) or a whole `.squad` document (export and
+ * import hold every file until the last one is written). V8 grows its young generation as a run
  * allocates, and a growing young generation only copies those long-lived records more often: kept
  * at its starting size, reading 10,000 skills takes about a fifth less peak memory (bench/run.mjs).
  *
- * Set only when a run turns out to be large: loading `node:v8` costs several milliseconds, more
- * than a small squad's whole listing. A heuristic only: if V8 ignores it, nothing changes.
+ * Listings set it only when they turn out to be large: loading `node:v8` costs several
+ * milliseconds, more than a small squad's whole listing. A heuristic only: if V8 ignores it,
+ * nothing changes.
  */
 import { createRequire } from 'node:module';
 

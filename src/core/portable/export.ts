@@ -13,6 +13,7 @@
  * The document is checked with the same validator import uses before it is returned, so an export
  * always imports. Keys are sorted: two exports of the same squad differ only in `exported_at`.
  */
+import { expectManyLongLivedObjects } from '../base/heap.js';
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -344,6 +345,8 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
   const version = options.version ?? packageVersion();
   const withHistory = options.history !== false;
   const redact = options.redact !== false;
+  // Every file collected is kept until the document is written (see base/heap.ts).
+  expectManyLongLivedObjects();
   const collect = new Collector(root, limits);
 
   const team: SquadTeam = {};

@@ -34,6 +34,7 @@
  * that name, it is kept as it is, with a note). Each imported SKILL.md is checked as `skills
  * validate` checks it: an invalid one is imported all the same, with a note naming its first error.
  */
+import { expectManyLongLivedObjects } from '../base/heap.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -622,6 +623,8 @@ export async function importSquad(root: string, file: string, options: ImportOpt
   const version = options.version ?? packageVersion();
   const shown = options.shownFile ?? file;
 
+  // The whole document is kept until the last file is staged (see base/heap.ts).
+  expectManyLongLivedObjects();
   // 1. Read, check and plan everything before the first write.
   const sourceName = path
     .basename(file)
