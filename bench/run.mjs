@@ -188,11 +188,15 @@ group(
   STARTUP_REPEAT,
 );
 group('init', nodeZero, [
-  cli('init --yes', () => {
-    const dir = path.join(work, `init-${initCounter++}`);
-    fs.mkdirSync(dir);
-    return { argv: [BIN, 'init', '--yes'], cwd: dir };
-  }, { writes: true }),
+  cli(
+    'init --yes',
+    () => {
+      const dir = path.join(work, `init-${initCounter++}`);
+      fs.mkdirSync(dir);
+      return { argv: [BIN, 'init', '--yes'], cwd: dir };
+    },
+    { writes: true },
+  ),
 ]);
 
 // Skills at scale: one member, N realistic team skills in .claude/skills (which create-squad,
@@ -250,11 +254,15 @@ if (!quick) {
         ]
       : []),
     cli('upgrade (up to date)', fixed(['upgrade'], upgradeDir), { writes: true }),
-    cli('upgrade (from 0.0.1)', () => {
-      const dir = path.join(work, `upgrade-old-${upgradeCounter++}`);
-      fs.cpSync(oldSquad, dir, { recursive: true });
-      return { argv: [BIN, 'upgrade'], cwd: dir };
-    }, { writes: true }),
+    cli(
+      'upgrade (from 0.0.1)',
+      () => {
+        const dir = path.join(work, `upgrade-old-${upgradeCounter++}`);
+        fs.cpSync(oldSquad, dir, { recursive: true });
+        return { argv: [BIN, 'upgrade'], cwd: dir };
+      },
+      { writes: true },
+    ),
   ]);
 }
 
