@@ -3,7 +3,8 @@
 // after Node itself; V8 can instead load the code it compiled in an earlier run (its "code cache"),
 // which it checks against the source and its own version and flags, and rejects on any mismatch.
 //
-// Only files under this package's dist/ go through it. The cache lives in the package's own folder
+// Only the CLI's own code goes through it: this package's bundles under dist/, and the CommonJS
+// files of the packages they load. The cache lives in the package's own folder
 // (.compile-cache/, never shipped): whoever can write there can change the code anyway, so a cache
 // there adds no way in, unlike a shared temporary folder. A package folder that cannot be written
 // (a system-wide install) simply runs without a cache. NODE_DISABLE_COMPILE_CACHE=1 turns it off,
@@ -18,6 +19,20 @@ const PACKAGE_ROOT = path.join(__dirname, '..');
 const DIST = path.join(PACKAGE_ROOT, 'dist') + path.sep;
 const CACHE_DIR = path.join(PACKAGE_ROOT, '.compile-cache');
 
+const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+
+/**
+ * Which files are cached: this package's bundles, and the CommonJS files of the packages they load
+ * (the handlebars runtime, porter2, yaml when a frontmatter needs it): the CLI's own code either way.
+ * Named by their path below dist/ or below the last node_modules/.
+ */
+function cacheName(filename) {
+  if (filename.startsWith(DIST)) return filename.endsWith('.cjs') ? path.relative(DIST, filename).replace(/[\\/]/g, '__') : undefined;
+  const at = filename.lastIndexOf(NODE_MODULES);
+  if (at === -1 || !/\.c?js$/.test(filename)) return undefined;
+  return `node_modules__${filename.slice(at + NODE_MODULES.length).replace(/[\\/]/g, '__')}`;
+}
+
 /**
  * The cache file of a bundle: its name, Node's version, and the identity of this build of it (size,
  * inode, modification and change times). V8's own check compares the source's length, not its text,
@@ -26,7 +41,7 @@ const CACHE_DIR = path.join(PACKAGE_ROOT, '.compile-cache');
  * the change time.
  */
 function cacheFileOf(filename) {
-  const base = path.relative(DIST, filename).replace(/[\\/]/g, '__');
+  const base = cacheName(filename);
   const stat = fs.statSync(filename);
   const build = [stat.size, stat.ino, stat.mtimeMs, stat.ctimeMs].map((n) => Math.round(n * 1000).toString(36)).join('-');
   return { prefix: `${base}.`, file: path.join(CACHE_DIR, `${base}.${process.version}.${build}.v8`) };
@@ -55,7 +70,7 @@ function install() {
   const compile = Module.prototype._compile;
   const pending = [];
   Module.prototype._compile = function compileWithCache(content, filename) {
-    if (!filename.startsWith(DIST) || !filename.endsWith('.cjs')) return compile.call(this, content, filename);
+    if (cacheName(filename) === undefined) return compile.call(this, content, filename);
     const cacheFile = cacheFileOf(filename);
     let cachedData;
     try {

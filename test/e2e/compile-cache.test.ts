@@ -49,12 +49,14 @@ describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCach
     for (const [name, mtime] of written) expect(fs.statSync(path.join(cacheDir, name)).mtimeMs).toBe(mtime);
   });
 
-  it('caches a command bundle and keeps commands working from the cache', () => {
+  it('caches a command bundle and the packages it loads, and keeps commands working from the cache', () => {
     const cwd = tempRepo();
     expect(run(['init', '--yes'], cwd).code).toBe(0);
     const first = run(['prompt', 'fenster', '--task', 'Add pagination to the orders API'], cwd);
     expect(first.code).toBe(0);
     expect(cacheFiles().some((name) => name.startsWith('bundle__prompt.cjs.'))).toBe(true);
+    // The packages the bundle loads are the CLI's code too: the handlebars runtime renders the prompt.
+    expect(cacheFiles().some((name) => name.startsWith('node_modules__handlebars__'))).toBe(true);
     expect(run(['prompt', 'fenster', '--task', 'Add pagination to the orders API'], cwd)).toEqual(first);
   });
 
