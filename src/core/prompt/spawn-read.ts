@@ -55,7 +55,7 @@ export interface SpawnSelection {
   warnings: Warning[];
 }
 
-/** Read what a spawn of `agent` (folder or roster name) is decided from: NO_SQUAD, UNKNOWN_AGENT when there is no such member. */
+/** Read what a spawn of `agent` (folder or roster name) is decided from: no-squad, or unknown-agent when there is no such member. */
 export function readSpawnState(root: string, agent: string): SpawnState {
   requireSquad(root);
   const agents = listAgents(root);

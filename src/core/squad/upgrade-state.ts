@@ -71,7 +71,7 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
   const manifest = readManifest(root);
   const shippedBuiltins = shippedBuiltinSkills();
   const shipped = options.owned ?? (await shippedOwnedFiles(version));
-  // What may throw is recorded, so the plan meets it where it did when it read as it went (after a CONFLICT, say).
+  // What may throw is recorded, so the plan meets it where it did when it read as it went (after a conflict, say).
   const profiles = attempt(() => readProfileState(root));
   const state = {
     root,
