@@ -70,7 +70,8 @@ function install() {
   const compile = Module.prototype._compile;
   const pending = [];
   Module.prototype._compile = function compileWithCache(content, filename) {
-    if (cacheName(filename) === undefined) return compile.call(this, content, filename);
+    // A script compiled here has no loader for import(): a file that may call it is left to Node.
+    if (cacheName(filename) === undefined || content.includes('import(')) return compile.call(this, content, filename);
     const cacheFile = cacheFileOf(filename);
     let cachedData;
     try {

@@ -98,4 +98,17 @@ describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCach
     expect(fs.statSync(cacheDir).isFile()).toBe(true);
     fs.rmSync(cacheDir);
   });
+
+  it('a package file that calls import() is compiled by Node as usual, so its import() still works', () => {
+    const dir = tempDir();
+    const dependency = path.join(dir, 'node_modules', 'dynamic', 'index.js');
+    fs.mkdirSync(path.dirname(dependency), { recursive: true });
+    fs.writeFileSync(dependency, "module.exports = () => import('node:path').then((m) => typeof m.join);\n");
+    const script = `require(${JSON.stringify(path.join(pkg, 'bin', 'compile-cache.cjs'))}); require(${JSON.stringify(dependency)})().then((t) => console.log(t));`;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '' } });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe('function');
+    expect(cacheFiles().some((name) => name.includes('dynamic'))).toBe(false);
+  });
 });
+
