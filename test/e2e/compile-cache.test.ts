@@ -111,4 +111,3 @@ describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCach
     expect(cacheFiles().some((name) => name.includes('dynamic'))).toBe(false);
   });
 });
-
