@@ -70,8 +70,9 @@ function install() {
   const compile = Module.prototype._compile;
   const pending = [];
   Module.prototype._compile = function compileWithCache(content, filename) {
-    // A script compiled here has no loader for import(): a file that may call it is left to Node.
-    if (cacheName(filename) === undefined || content.includes('import(')) return compile.call(this, content, filename);
+    // Left to Node: a file that may call import() (a script compiled here has no loader for it) and
+    // one that starts with a #! line (valid only at the very start, where the wrapper goes).
+    if (cacheName(filename) === undefined || content.includes('import(') || content.startsWith('#!')) return compile.call(this, content, filename);
     const cacheFile = cacheFileOf(filename);
     let cachedData;
     try {

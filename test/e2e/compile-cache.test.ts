@@ -110,4 +110,15 @@ describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCach
     expect(result.stdout.trim()).toBe('function');
     expect(cacheFiles().some((name) => name.includes('dynamic'))).toBe(false);
   });
+
+  it('a package file that starts with a #! line is compiled by Node as usual', () => {
+    const dir = tempDir();
+    const dependency = path.join(dir, 'node_modules', 'hashbang', 'cli.js');
+    fs.mkdirSync(path.dirname(dependency), { recursive: true });
+    fs.writeFileSync(dependency, '#!/usr/bin/env node\nmodule.exports = 42;\n');
+    const script = `require(${JSON.stringify(path.join(pkg, 'bin', 'compile-cache.cjs'))}); console.log(require(${JSON.stringify(dependency)}));`;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '' } });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe('42');
+  });
 });
