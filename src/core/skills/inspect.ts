@@ -32,11 +32,14 @@ export const FILE_MISSING = 'file-missing';
 export interface InspectOptions {
   /** Read the body too (for its length limits). Discovery leaves it unread. */
   readBody: boolean;
+  /** The skill's folder and its name, when the caller has them (discovery, listing thousands). */
+  dir?: string;
+  dirName?: string;
 }
 
 export function inspectSkill(file: string, options: InspectOptions): SkillReport {
-  const dir = path.dirname(file);
-  const dirName = path.basename(dir);
+  const dir = options.dir ?? path.dirname(file);
+  const dirName = options.dirName ?? path.basename(dir);
   let frontmatter: Frontmatter;
   let body: string | undefined;
   try {

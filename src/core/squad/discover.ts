@@ -170,11 +170,13 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
   const entries = readDirEntries(absDir);
   if (entries.length >= MANY_SKILLS) expectManyLongLivedObjects();
   for (const entry of entries) {
-    const skillDir = path.join(absDir, entry.name);
+    // Joined by hand: the folder is already normalised and a name from readdir holds no separator
+    // (path.join would normalise again, for each of thousands of skills).
+    const skillDir = `${absDir}${path.sep}${entry.name}`;
     if (!entry.isDirectory() && !(entry.isSymbolicLink() && isDirectory(skillDir))) continue;
     if (entry.isSymbolicLink() && outside(`${relDir}/${entry.name}`)) continue;
     // Open SKILL.md directly (one system call in the common case); work out why only if it is missing.
-    const report = inspectSkill(path.join(skillDir, SKILL_FILE), { readBody: false });
+    const report = inspectSkill(`${skillDir}${path.sep}${SKILL_FILE}`, { readBody: false, dir: skillDir, dirName: entry.name });
     if (report.errors[0]?.code === FILE_MISSING) {
       const shown = `${relDir}/${entry.name}`;
       const missing = missingSkillFile(skillDir, shown) ?? { code: 'no-skill-file' as const, path: shown, message: `${shown} has no SKILL.md` };
