@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DiscoveredSkill } from '../../src/core/squad/discover.js';
 import { DEFAULT_SKILLS_BUDGET, selectListedSkills, skillEntryTokens } from '../../src/core/prompt/skill-budget.js';
 import { buildSpawnPrompt } from '../../src/core/prompt/spawn-prompt.js';
+import { namedSkills, rankSkills } from '../../src/core/squad/skill-rank.js';
 import { cleanupTempDirs, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
@@ -63,6 +65,42 @@ describe('selectListedSkills', () => {
     expect(names(listing.listed)).toEqual(['area-42', 'spreadsheets']);
     expect(listing.tokens).toBeGreaterThan(0);
     expect(listing.leftOut).toHaveLength(skills.length - 2);
+  });
+
+  it('weighs entries only as needed and lists exactly what weighing every entry first would', () => {
+    // The rule as written, weighing every skill up front: the reference the lazy weighing must meet.
+    const reference = (task: string, skills: DiscoveredSkill[], agent: string, budget: number) => {
+      const total = skills.reduce((sum, s) => sum + skillEntryTokens(s), 0);
+      if (total <= budget) return { listed: skills, tokens: total };
+      const named = new Set(namedSkills(task, skills));
+      const others = skills.filter((s) => !named.has(s));
+      const relevance = new Map(rankSkills(task, others).map((m) => [m.skill, m.score]));
+      const rest = others
+        .map((s, index) => ({ s, index, own: s.scope === 'agent' && s.agent === agent ? 1 : 0, score: relevance.get(s) ?? 0 }))
+        .sort((x, y) => y.own - x.own || y.score - x.score || x.index - y.index)
+        .map(({ s }) => s);
+      const listed = [...named];
+      let tokens = listed.reduce((sum, s) => sum + skillEntryTokens(s), 0);
+      for (const s of rest) {
+        if (tokens + skillEntryTokens(s) > budget) break;
+        listed.push(s);
+        tokens += skillEntryTokens(s);
+      }
+      return { listed, tokens };
+    };
+    const words = ['images', 'resize', 'notes', 'release', 'charts', 'area', 'spreadsheet', 'thumbnails', 'x'];
+    const generated = fc
+      .array(fc.tuple(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 12 }), fc.boolean()), { maxLength: 25 })
+      .map((specs) => specs.map(([text, own], i) => skill(`s-${i}`, text.join(' '), own ? 'fenster' : undefined)));
+    fc.assert(
+      fc.property(generated, fc.array(fc.constantFrom(...words, 's-3', 's-10'), { maxLength: 5 }), fc.integer({ min: 0, max: 600 }), (skills, task, budget) => {
+        const listing = selectListedSkills(task.join(' '), skills, 'fenster', budget);
+        const expected = reference(task.join(' '), skills, 'fenster', budget);
+        expect(names(listing.listed)).toEqual(names(expected.listed));
+        expect(listing.tokens).toBe(expected.tokens);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

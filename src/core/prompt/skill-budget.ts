@@ -36,13 +36,28 @@ export function skillEntryTokens(skill: DiscoveredSkill): number {
  * skills, then the others by relevance to the task, and those that match nothing in discovery order.
  */
 export function selectListedSkills(task: string, skills: readonly DiscoveredSkill[], agent: string, budget: number | undefined): SkillListing {
-  const costs = new Map(skills.map((skill) => [skill, skillEntryTokens(skill)]));
-  const total = sum(skills.map((skill) => costs.get(skill)!));
-  if (budget === undefined || total <= budget) return { listed: [...skills], leftOut: [], tokens: total };
+  // Each entry is weighed when first needed: over budget, only the skills that get listed (and the
+  // first that does not fit) are, not every skill of a squad of thousands.
+  const costs = new Map<DiscoveredSkill, number>();
+  const cost = (skill: DiscoveredSkill): number => {
+    let known = costs.get(skill);
+    if (known === undefined) {
+      known = skillEntryTokens(skill);
+      costs.set(skill, known);
+    }
+    return known;
+  };
+  if (budget === undefined) return { listed: [...skills], leftOut: [], tokens: sum(skills.map(cost)) };
+  let total = 0;
+  for (const skill of skills) {
+    total += cost(skill);
+    if (total > budget) break;
+  }
+  if (total <= budget) return { listed: [...skills], leftOut: [], tokens: total };
 
   const named = new Set(namedSkills(task, skills));
   const listed: DiscoveredSkill[] = [...named];
-  let tokens = sum(listed.map((skill) => costs.get(skill)!));
+  let tokens = sum(listed.map(cost));
   const rest = priorityOrder(
     task,
     skills.filter((skill) => !named.has(skill)),
@@ -50,10 +65,10 @@ export function selectListedSkills(task: string, skills: readonly DiscoveredSkil
   );
   let next = 0;
   for (; next < rest.length; next += 1) {
-    const cost = costs.get(rest[next]!)!;
-    if (tokens + cost > budget) break;
+    const weight = cost(rest[next]!);
+    if (tokens + weight > budget) break;
     listed.push(rest[next]!);
-    tokens += cost;
+    tokens += weight;
   }
   return { listed, leftOut: rest.slice(next), tokens };
 }
