@@ -22,6 +22,15 @@ const CACHE_DIR = path.join(PACKAGE_ROOT, '.compile-cache');
 const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 
 /**
+ * Set by src/core/base/heap.ts when a run changes a V8 flag. V8 refuses a code cache made under
+ * other flags, so what a run compiles after that is cached apart ("large") from what runs with the
+ * usual flags compile ("usual"): each kind of run then finds its own, instead of each replacing the
+ * other's.
+ */
+const V8_FLAGS_CHANGED = Symbol.for('create-squad.v8-flags-changed');
+const flagsKind = () => (globalThis[V8_FLAGS_CHANGED] === true ? 'large' : 'usual');
+
+/**
  * Which files are cached: this package's bundles, and the CommonJS files of the packages they load
  * (the handlebars runtime, porter2, yaml when a frontmatter needs it): the CLI's own code either way.
  * Named by their path below dist/ or below the last node_modules/.
@@ -40,8 +49,8 @@ function cacheName(filename) {
  * text would cost more than a millisecond, a stat some microseconds, and any write or copy changes
  * the change time.
  */
-function cacheFileOf(filename) {
-  const base = cacheName(filename);
+function cacheFileOf(filename, kind) {
+  const base = `${cacheName(filename)}.${kind}`;
   const stat = fs.statSync(filename);
   const build = [stat.size, stat.ino, stat.mtimeMs, stat.ctimeMs].map((n) => Math.round(n * 1000).toString(36)).join('-');
   return { prefix: `${base}.`, file: path.join(CACHE_DIR, `${base}.${process.version}.${build}.v8`) };
@@ -73,7 +82,8 @@ function install() {
     // Left to Node: a file that may call import() (a script compiled here has no loader for it) and
     // one that starts with a #! line (valid only at the very start, where the wrapper goes).
     if (cacheName(filename) === undefined || content.includes('import(') || content.startsWith('#!')) return compile.call(this, content, filename);
-    const cacheFile = cacheFileOf(filename);
+    const kind = flagsKind();
+    const cacheFile = cacheFileOf(filename, kind);
     let cachedData;
     try {
       cachedData = fs.readFileSync(cacheFile.file);
@@ -82,13 +92,15 @@ function install() {
     }
     const script = new vm.Script(Module.wrap(content), { filename, cachedData });
     // Saved at exit, so the cache holds the functions this run compiled too, not only the top level.
-    if (cachedData === undefined || script.cachedDataRejected) pending.push([script, cacheFile]);
+    if (cachedData === undefined || script.cachedDataRejected) pending.push([script, cacheFile, kind]);
     const wrapper = script.runInThisContext({ displayErrors: true });
     const require = Module.createRequire(filename);
     return wrapper.call(this.exports, this.exports, require, this, filename, path.dirname(filename));
   };
   process.once('exit', () => {
-    for (const [script, cacheFile] of pending) save(script, cacheFile);
+    // A cache is made under the flags of the moment: one compiled before the flags changed is kept
+    // for a later run instead.
+    for (const [script, cacheFile, kind] of pending) if (kind === flagsKind()) save(script, cacheFile);
   });
 }
 

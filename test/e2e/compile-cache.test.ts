@@ -99,6 +99,27 @@ describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCach
     fs.rmSync(cacheDir);
   });
 
+  it('runs that change a V8 flag (large listings) keep their own cache: neither kind of run replaces the other', () => {
+    const small = tempRepo();
+    const large = tempRepo();
+    expect(run(['init', '--yes'], small).code).toBe(0);
+    expect(run(['init', '--yes'], large).code).toBe(0);
+    // Enough skills in one folder for discovery to give V8 its hint (src/core/base/heap.ts).
+    for (let i = 0; i < 220; i += 1) {
+      const name = `topic-${String(i).padStart(3, '0')}`;
+      fs.mkdirSync(path.join(large, '.github', 'skills', name), { recursive: true });
+      fs.writeFileSync(path.join(large, '.github', 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: Conventions for topic ${i}.\n---\n# ${name}\n`);
+    }
+    const prompt = (cwd: string) => expect(run(['prompt', 'fenster', '--task', 'Add pagination'], cwd).code).toBe(0);
+    prompt(small);
+    prompt(large);
+    const written = () => new Map(cacheFiles().map((name) => [name, fs.statSync(path.join(cacheDir, name)).mtimeMs]));
+    const before = written();
+    expect([...before.keys()].some((name) => name.includes('.large.'))).toBe(true);
+    for (const cwd of [small, large, small, large]) prompt(cwd);
+    expect(written()).toEqual(before);
+  });
+
   it('a package file that calls import() is compiled by Node as usual, so its import() still works', () => {
     const dir = tempDir();
     const dependency = path.join(dir, 'node_modules', 'dynamic', 'index.js');

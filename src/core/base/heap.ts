@@ -14,6 +14,12 @@ import { createRequire } from 'node:module';
 /** From this many entries in one skills folder on, a run counts as large. */
 export const MANY_SKILLS = 200;
 
+/**
+ * Set once the hint is given. V8 refuses code it cached under other flags, so the CLI's compile
+ * cache (bin/compile-cache.cjs) keeps what it compiles after the hint apart from the rest.
+ */
+export const V8_FLAGS_CHANGED = Symbol.for('create-squad.v8-flags-changed');
+
 let hinted = false;
 
 export function expectManyLongLivedObjects(): void {
@@ -21,6 +27,7 @@ export function expectManyLongLivedObjects(): void {
   hinted = true;
   try {
     (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
+    (globalThis as Record<symbol, unknown>)[V8_FLAGS_CHANGED] = true;
   } catch {
     // not V8, or the flag is unknown: the run is only slower
   }
