@@ -82,6 +82,8 @@ export function report(result: CommandResult, ctx: CommandContext, ui: Ui): 0 | 
   if (ctx.json) {
     ui.json(dataEnvelope(result));
   } else {
+    // The command's warnings first, on stderr as they are in the envelope; then what it renders.
+    for (const warning of result.warnings ?? []) ui.warn(warning.message);
     result.render(ui);
   }
   return result.exitCode;

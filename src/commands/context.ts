@@ -39,7 +39,7 @@ export interface CommandResult<T extends object = object> {
   data: T;
   /** 0 on success, 1 when the command ran but found failures (invalid skills, …): `ok` in the envelope. */
   exitCode: 0 | 1;
-  /** What the user should know beside the result: the envelope's `warnings` (render prints them as text itself). */
+  /** What the user should know beside the result: the envelope's `warnings`, or printed as text before `render` (src/cli/run.ts). */
   warnings?: Warning[];
   /** Human output. */
   render(ui: Ui): void;

@@ -43,7 +43,6 @@ export async function hire(options: HireCommandOptions, ctx: CommandContext): Pr
     exitCode: 0,
     warnings: plan.warnings,
     render(ui) {
-      for (const warning of plan.warnings) ui.warn(warning.message);
       const { name, role } = plan.member;
       const from = plan.universe ? ` (from ${plan.universe}${plan.event === 'overflow' ? ', overflow' : ''})` : '';
       ui.success(`${options.dryRun ? 'Would hire' : 'Hired'} ${name} as ${role}${from}`);

@@ -75,7 +75,6 @@ export async function prompt(options: PromptOptions, ctx: CommandContext): Promi
     exitCode: 0,
     warnings: built.warnings,
     render(ui) {
-      for (const warning of built.warnings) ui.warn(warning.message);
       ui.write(built.prompt.endsWith('\n') ? built.prompt : `${built.prompt}\n`);
     },
   };

@@ -3,7 +3,7 @@
  * it by name (with the closest name, or where else it lives, when there is none).
  */
 import { closestMatch } from '../core/base/edit-distance.js';
-import { discoverSkills, type DiscoveredSkill } from '../core/squad/discover.js';
+import { discoverSkills, type DiscoveredSkill, type Discovery } from '../core/squad/discover.js';
 import { SquadError } from '../core/base/errors.js';
 import { requireAgent } from '../core/squad/roster.js';
 import { asWarning, type Warning } from '../core/base/warnings.js';
@@ -24,8 +24,12 @@ export function skillsSeenBy(root: string, agent: string | undefined): SkillView
   const name = agent === undefined ? undefined : requireAgent(root, agent).name;
   const discovery = discoverSkills(root, name === undefined ? {} : { agent: name });
   const skills = name === undefined ? discovery.skills.filter((skill) => skill.agent === undefined) : discovery.skills;
-  const warnings = discovery.warnings.filter((w) => w.code !== 'skill-invalid').map(asWarning);
-  return { ...(name === undefined ? {} : { agent: name }), skills, warnings };
+  return { ...(name === undefined ? {} : { agent: name }), skills, warnings: listingWarnings(discovery) };
+}
+
+/** Discovery's warnings for a listing of skills: all but those of invalid skills, which the listing marks invalid itself. */
+export function listingWarnings(discovery: Discovery): Warning[] {
+  return discovery.warnings.filter((w) => w.code !== 'skill-invalid').map(asWarning);
 }
 
 /** One skill of a view by its name; not-found naming the closest one, or where else it is. */

@@ -2,7 +2,7 @@
 import { discoverSkills, type DiscoveredSkill } from '../core/squad/discover.js';
 import { hasSquad, requireAgent } from '../core/squad/roster.js';
 import { squadPaths } from '../core/base/paths.js';
-import { asWarning } from '../core/base/warnings.js';
+import { listingWarnings } from './skill-view.js';
 import type { SkillIssue } from '../core/skills/validate.js';
 import type { McpServerRequirement } from '../core/skills/skill.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -45,7 +45,7 @@ export async function skillsList(options: SkillsListOptions, ctx: CommandContext
     skills,
     overridden: discovery.overridden.map((s) => s.location),
   };
-  const warnings = discovery.warnings.filter((w) => w.code !== 'skill-invalid').map(asWarning);
+  const warnings = listingWarnings(discovery);
   return {
     data,
     exitCode: 0,
@@ -69,7 +69,6 @@ export async function skillsList(options: SkillsListOptions, ctx: CommandContext
             (invalid ? `, ${invalid} invalid (run "create-squad skills validate" for details)` : ''),
         );
       }
-      for (const warning of warnings) ui.warn(warning.message);
     },
   };
 }

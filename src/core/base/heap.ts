@@ -18,7 +18,7 @@ export const MANY_SKILLS = 200;
  * Set once the hint is given. V8 refuses code it cached under other flags, so the CLI's compile
  * cache (bin/compile-cache.cjs) keeps what it compiles after the hint apart from the rest.
  */
-export const V8_FLAGS_CHANGED = Symbol.for('create-squad.v8-flags-changed');
+const V8_FLAGS_CHANGED = Symbol.for('create-squad.v8-flags-changed');
 
 let hinted = false;
 

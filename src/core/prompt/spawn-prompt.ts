@@ -163,8 +163,8 @@ export function decideSpawn(state: SpawnState, options: Omit<SpawnPromptOptions,
   const warnings: Warning[] = [];
 
   const { discovery } = state;
-  for (const warning of discovery.warnings) {
-    warnings.push({ code: warning.code, message: warning.code === 'skill-invalid' ? `${warning.message} (skipped)` : warning.message, path: warning.path });
+  for (const found of discovery.warnings) {
+    warnings.push(warning(found.code, found.code === 'skill-invalid' ? `${found.message} (skipped)` : found.message, found.path));
   }
   const visible = promptableSkills(discovery.skills);
 
