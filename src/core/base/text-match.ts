@@ -119,6 +119,12 @@ function fieldValue<T>(option: T | Record<string, T> | undefined, field: string,
 /** The stopwords as numbers (each letter a digit in base 27), to check a word without making it a string. */
 const STOPWORD_CODES = new Set([...STOPWORDS].map((word) => [...word].reduce((code, letter) => code * 27 + (letter.charCodeAt(0) - 96), 0)));
 const LONGEST_STOPWORD = Math.max(...[...STOPWORDS].map((word) => word.length));
+/**
+ * For each lowercase first letter, a bit per length some stopword of that letter has: most words
+ * are ruled out by one lookup here, without hashing their code.
+ */
+const STOPWORD_SHAPES = new Uint32Array(27);
+for (const word of STOPWORDS) STOPWORD_SHAPES[word.charCodeAt(0) - 96]! |= 1 << word.length;
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 /** Whether each code point above ASCII met so far is a letter or digit. */
@@ -138,28 +144,69 @@ function wordCharWidth(text: string, at: number): number {
   return known ? (point > 0xffff ? 2 : 1) : 0;
 }
 
+/** Porter2's exceptional stems whose second letter differs from the word's: dying → die, lying → lie, tying → tie. */
+const SECOND_LETTER_CHANGES: ReadonlyMap<number, number> = new Map([[105, 121]]);
+const SECOND_LETTER_CHANGED_AFTER = new Set([100, 108, 116]);
+
+/**
+ * Which words could stem to a query term, by their first two UTF-16 units: a stem keeps its word's
+ * first letter (Porter2 never changes it; other words are their own stem) and its second one, but
+ * for the three exceptions above (test/unit/text-match.test.ts checks this of the stemmer). So a
+ * word whose first two letters start no query term needs no string and no stemming. ASCII pairs
+ * are looked up in a table; a term of one letter, or with a second unit beyond ASCII, lets every
+ * word of its first letter through.
+ */
+function termStarts(terms: readonly string[]): { mayStart(first: number, second: number): boolean } {
+  const pairs = new Uint8Array(128 * 128);
+  const anySecond = new Uint8Array(128);
+  const otherFirsts = new Set<number>();
+  for (const term of terms) {
+    const first = term.charCodeAt(0);
+    const second = term.length > 1 ? term.charCodeAt(1) : -1;
+    if (first >= 128) otherFirsts.add(first);
+    else if (second < 0 || second >= 128) anySecond[first] = 1;
+    else {
+      pairs[first * 128 + second] = 1;
+      const changedFrom = SECOND_LETTER_CHANGES.get(second);
+      if (changedFrom !== undefined && SECOND_LETTER_CHANGED_AFTER.has(first)) pairs[first * 128 + changedFrom] = 1;
+    }
+  }
+  return {
+    mayStart(first: number, second: number): boolean {
+      if (first >= 128) return otherFirsts.has(first);
+      if (anySecond[first] === 1) return true;
+      if (second >= 65 && second <= 90) second += 32;
+      return second < 128 && pairs[first * 128 + second] === 1;
+    },
+  };
+}
+
+/**
+ * A collection to score, read through a function rather than as objects: a caller with thousands
+ * of records hands over their texts without building a document for each.
+ */
+export interface TextCollection {
+  size: number;
+  fieldNames: readonly string[];
+  /** Document `doc`'s text in field `field` (an index into fieldNames); undefined or '' when it has none. */
+  text(doc: number, field: number): string | undefined;
+}
+
+interface CollectionScores {
+  scores: Float64Array;
+  coverages: Float64Array;
+  /** Per document, field name → the query words found in it (only when explained). */
+  matches: (Record<string, string[]> | undefined)[] | undefined;
+}
+
 /**
  * BM25F: each field's term frequency is length-normalised and weighted, the fields are summed into
  * one frequency per term, and that sum is saturated once. A term that appears in a name and in a
  * description counts once, more strongly, not twice; a long description is normalised only as much
  * as its field's `b` says. Inverse document frequency is computed over whole documents. Results are
  * sorted by score, then by input order; documents that match nothing score 0.
- *
- * Allocation is per query, not per document × term: each field is lowercased once and scanned for
- * words in place (the words `words` would give), a word becomes a string only when its first letter
- * could start a query term, and only the query terms' occurrences are kept, in flat arrays shared
- * by every document.
  */
 export function rankDocuments(docs: readonly TextDocument[], query: string, options: RankOptions = {}): RankedDocument[] {
-  const k1 = options.k1 ?? DEFAULT_K1;
-  const written = queryTerms(query);
-  const terms = [...written.keys()];
-  const termCount = terms.length;
-  const termIndex = new Map(terms.map((term, index) => [term, index]));
-  // A stem keeps its word's first letter (Porter2 never changes it; other words are their own
-  // stem), so a word whose first letter starts no query term needs no stemming.
-  const firstLetters = new Set(terms.map((term) => term.charCodeAt(0)));
-
   const fieldNames: string[] = [];
   const known = new Set<string>();
   for (const doc of docs) {
@@ -170,8 +217,48 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
       }
     }
   }
+  const ranked = rankCollection({ size: docs.length, fieldNames, text: (doc, field) => docs[doc]!.fields[fieldNames[field]!] }, query, options);
+  return ranked.map(({ index, score, matches, coverage }) => ({ id: docs[index]!.id, score, matches, coverage }));
+}
+
+/** A document of a collection as ranked: rankDocuments' result, the document named by its index. */
+export interface RankedIndex extends Omit<RankedDocument, 'id'> {
+  index: number;
+}
+
+/** rankDocuments for a collection read through a function. */
+export function rankCollection(collection: TextCollection, query: string, options: RankOptions = {}): RankedIndex[] {
+  const { scores, coverages, matches } = scoreCollection(collection, query, options, true);
+  const order: number[] = [];
+  for (let d = 0; d < collection.size; d += 1) if (options.matchedOnly !== true || scores[d]! > 0) order.push(d);
+  order.sort((x, y) => scores[y]! - scores[x]! || x - y);
+  return order.map((d) => ({ index: d, score: scores[d]!, matches: matches![d] ?? {}, coverage: coverages[d]! }));
+}
+
+/**
+ * Each document's BM25F score for `query`, exactly as rankDocuments scores it (0: matches nothing),
+ * in collection order, without the explanation of what matched: what a caller needs to order
+ * thousands of documents.
+ */
+export function scoreTexts(collection: TextCollection, query: string, options: Omit<RankOptions, 'matchedOnly'> = {}): Float64Array {
+  return scoreCollection(collection, query, options, false).scores;
+}
+
+/**
+ * Allocation is per query, not per document × term: each field is scanned for words in place (the
+ * words `words` would give), a word becomes a string only when its first two letters could start a
+ * query term, and only the query terms' occurrences are kept, in flat arrays shared by every
+ * document.
+ */
+function scoreCollection(collection: TextCollection, query: string, options: RankOptions, explain: boolean): CollectionScores {
+  const k1 = options.k1 ?? DEFAULT_K1;
+  const written = queryTerms(query);
+  const terms = [...written.keys()];
+  const termCount = terms.length;
+  const termIndex = new Map(terms.map((term, index) => [term, index]));
+  const starts = termStarts(terms);
+  const { fieldNames, size: docCount } = collection;
   const fieldCount = fieldNames.length;
-  const docCount = docs.length;
 
   // Pass 1: every field's length in words, and the occurrences of query terms: for document d,
   // hits[hitStart[d] .. hitStart[d + 1]) hold (field × termCount + term) and hitCounts the counts.
@@ -185,9 +272,8 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
   const lastSeen = new Int32Array(termCount).fill(-1);
   for (let d = 0; d < docCount; d += 1) {
     hitStart[d] = hits.length;
-    const fields = docs[d]!.fields;
     for (let f = 0; f < fieldCount; f += 1) {
-      const text = fields[fieldNames[f]!];
+      const text = collection.text(d, f);
       if (!text) continue;
       let length = 0;
       const base = f * termCount;
@@ -210,6 +296,7 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
           continue;
         }
         const start = at;
+        const first = unit;
         let code = 0;
         let lettersOnly = true;
         while (at < end) {
@@ -229,10 +316,10 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
           }
         }
         const size = at - start;
-        if (size < 2 || (lettersOnly && size <= LONGEST_STOPWORD && STOPWORD_CODES.has(code))) continue;
+        if (size < 2) continue;
+        if (lettersOnly && size <= LONGEST_STOPWORD && (STOPWORD_SHAPES[first - 96]! & (1 << size)) !== 0 && STOPWORD_CODES.has(code)) continue;
         length += 1;
-        const first = lower.charCodeAt(start);
-        if (!firstLetters.has(first >= 65 && first <= 90 ? first + 32 : first)) continue;
+        if (!starts.mayStart(first, lower.charCodeAt(start + 1))) continue;
         const word = lower.slice(start, at);
         const term = termIndex.get(stem(ascii ? word.toLowerCase() : word));
         if (term === undefined) continue;
@@ -268,7 +355,7 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
   // Pass 2: score the documents that hold a query term, terms in query order and fields in order,
   // so every sum adds up exactly as the formula reads.
   const scores = new Float64Array(docCount);
-  const matchesOf: (Record<string, string[]> | undefined)[] = new Array(docCount);
+  const matchesOf: (Record<string, string[]> | undefined)[] | undefined = explain ? new Array(docCount) : undefined;
   const coverages = new Float64Array(docCount);
   for (let d = 0; d < docCount; d += 1) {
     const from = hitStart[d]!;
@@ -288,20 +375,19 @@ export function rankDocuments(docs: readonly TextDocument[], query: string, opti
         const b = bs[f]!;
         const average = averages[f] || 1;
         frequency += (weights[f]! * tf) / (1 - b + (b * lengths[d * fieldCount + f]!) / average);
-        ((matches ??= {})[fieldNames[f]!] ??= []).push(written.get(terms[t]!)!);
+        if (explain) ((matches ??= {})[fieldNames[f]!] ??= []).push(written.get(terms[t]!)!);
       }
       if (frequency === 0) continue;
       score += (weight * frequency * (k1 + 1)) / (frequency + k1);
       matchedTerms += 1;
     }
     for (let h = from; h < to; h += 1) scratch[hits[h]!] = 0;
-    if (matches) for (const list of Object.values(matches)) list.sort(compareCodePoints);
     scores[d] = score;
-    matchesOf[d] = matches;
     coverages[d] = termCount > 0 ? matchedTerms / termCount : 0;
+    if (matches) {
+      for (const list of Object.values(matches)) list.sort(compareCodePoints);
+      matchesOf![d] = matches;
+    }
   }
-  const order: number[] = [];
-  for (let d = 0; d < docCount; d += 1) if (options.matchedOnly !== true || scores[d]! > 0) order.push(d);
-  order.sort((x, y) => scores[y]! - scores[x]! || x - y);
-  return order.map((d) => ({ id: docs[d]!.id, score: scores[d]!, matches: matchesOf[d] ?? {}, coverage: coverages[d]! }));
+  return { scores, coverages, matches: matchesOf };
 }

@@ -5,7 +5,7 @@
  * says how many it left out and how to find them.
  */
 import type { DiscoveredSkill } from '../squad/discover.js';
-import { namedSkills, rankSkills } from '../squad/skill-rank.js';
+import { namedSkills, skillScores } from '../squad/skill-rank.js';
 import { tokensOfLength } from '../base/tokens.js';
 import { skillEntryLength } from '../base/xml.js';
 
@@ -75,15 +75,20 @@ export function selectListedSkills(task: string, skills: readonly DiscoveredSkil
 
 /** The agent's own skills, then the others; within each, by relevance to the task, then in discovery order. */
 function priorityOrder(task: string, skills: readonly DiscoveredSkill[], agent: string): DiscoveredSkill[] {
-  const relevance = new Map(rankSkills(task, skills).map((match) => [match.skill, match.score]));
-  // Each skill's keys computed once, not in every comparison of the sort.
-  const keyed = skills.map((skill, index) => ({
-    skill,
-    index,
-    own: skill.scope === 'agent' && skill.agent === agent ? 1 : 0,
-    score: relevance.get(skill) ?? 0,
-  }));
-  return keyed.sort((x, y) => y.own - x.own || y.score - x.score || x.index - y.index).map(({ skill }) => skill);
+  const scores = skillScores(task, skills);
+  // Only the skills that match are sorted: the rest keep discovery order behind them, within
+  // their group (thousands of skills, most of which match nothing, need no comparison each).
+  const groups: { matched: number[]; rest: number[] }[] = [
+    { matched: [], rest: [] },
+    { matched: [], rest: [] },
+  ];
+  for (let index = 0; index < skills.length; index += 1) {
+    const skill = skills[index]!;
+    const group = groups[skill.scope === 'agent' && skill.agent === agent ? 0 : 1]!;
+    (scores[index]! > 0 ? group.matched : group.rest).push(index);
+  }
+  const byRelevance = (x: number, y: number): number => scores[y]! - scores[x]! || x - y;
+  return groups.flatMap(({ matched, rest }) => [...matched.sort(byRelevance), ...rest]).map((index) => skills[index]!);
 }
 
 function sum(values: readonly number[]): number {

@@ -4,7 +4,7 @@
  * and the standard prompt (which skills to list first when not all of them fit).
  */
 import type { DiscoveredSkill } from './discover.js';
-import { rankDocuments } from '../base/text-match.js';
+import { rankCollection, scoreTexts, type TextCollection } from '../base/text-match.js';
 import { compareCodePoints } from '../base/util.js';
 
 /** At most this many skills are activated (inlined in a lightweight spawn) for one task. */
@@ -53,19 +53,37 @@ export function skillFields(skill: DiscoveredSkill): { name: string; description
   return { name: skill.name.replace(/-/g, ' '), description: describedUse(skill.description ?? '') };
 }
 
+/**
+ * The skills as a collection to rank, read in place: no document per skill. A name's hyphens
+ * separate words for the scan as spaces would (skillFields shows the same fields as text).
+ */
+function skillCollection(skills: readonly DiscoveredSkill[]): TextCollection {
+  return {
+    size: skills.length,
+    fieldNames: SKILL_FIELD_NAMES,
+    text: (index, field) => (field === 0 ? skills[index]!.name : describedUse(skills[index]!.description ?? '')),
+  };
+}
+const SKILL_FIELD_NAMES = ['name', 'description'] as const;
+const SKILL_RANK_OPTIONS = { weights: SKILL_WEIGHTS, b: SKILL_LENGTH_NORMALISATION };
+
 /** Every skill that matches the task at all, best first (ties in the order given). */
 export function rankSkills(task: string, skills: readonly DiscoveredSkill[]): SkillMatch[] {
-  const ranked = rankDocuments(
-    skills.map((skill, index) => ({ id: String(index), fields: skillFields(skill) })),
-    task,
-    { weights: SKILL_WEIGHTS, b: SKILL_LENGTH_NORMALISATION, matchedOnly: true },
-  );
+  const ranked = rankCollection(skillCollection(skills), task, { ...SKILL_RANK_OPTIONS, matchedOnly: true });
   return ranked.map((hit) => ({
-    skill: skills[Number(hit.id)]!,
+    skill: skills[hit.index]!,
     score: hit.score,
     terms: [...new Set(Object.values(hit.matches).flat())].sort(compareCodePoints),
     coverage: hit.coverage,
   }));
+}
+
+/**
+ * Each skill's relevance to the task, in the order given: rankSkills' score, 0 for a skill that
+ * matches nothing, without the explanation (what ordering thousands of skills needs).
+ */
+export function skillScores(task: string, skills: readonly DiscoveredSkill[]): Float64Array {
+  return scoreTexts(skillCollection(skills), task, SKILL_RANK_OPTIONS);
 }
 
 /** The skills to activate from a ranking: at most MAX_ACTIVATED_SKILLS that score at least half the best. */
