@@ -37,7 +37,11 @@ export type SkillScope = 'builtin' | 'team' | 'agent';
  */
 export const SCOPE_PRECEDENCE: readonly SkillScope[] = ['builtin', 'team', 'agent'];
 
-export interface DiscoveredSkill extends SkillReport {
+/**
+ * A skill as discovery lists it: its report without the parsed frontmatter (every field a command
+ * reads is typed below), so a listing of thousands keeps a small record per skill.
+ */
+export interface DiscoveredSkill extends Omit<SkillReport, 'frontmatter' | 'fields'> {
   scope: SkillScope;
   /** Owning agent, for agent-scope skills. */
   agent?: string;
@@ -90,15 +94,14 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   const team: DiscoveredSkill[] = [];
   for (const dir of [squadPaths.aiTeamSkills, ...[...NATIVE_SKILL_DIRS].reverse()]) {
     const builtinsHere = builtinSkillsIn(builtinDirs, dir);
-    for (const scanned of scanSkillFolder(root, dir, warnings)) {
-      if (builtinsHere.has(scanned.report.dirName)) builtin.push(toSkill(scanned, 'builtin'));
-      else team.push(toSkill(scanned, 'team'));
+    for (const skill of scanSkillFolder(root, dir, warnings, (report, location) => toSkill(report, location, builtinsHere.has(report.dirName) ? 'builtin' : 'team'))) {
+      (skill.scope === 'builtin' ? builtin : team).push(skill);
     }
   }
   builtin.sort((a, b) => compareCodePoints(a.dirName, b.dirName));
 
   const agents = agent === undefined ? listAgentSkillOwners(root) : [agent];
-  const agentSkills = agents.flatMap((name) => scanSkillFolder(root, agentSkillsDir(name), warnings).map((s) => toSkill(s, 'agent', name)));
+  const agentSkills = agents.flatMap((name) => scanSkillFolder(root, agentSkillsDir(name), warnings, (report, location) => toSkill(report, location, 'agent', name)));
 
   // Scopes in precedence order: a skill overrides the one of the same name from a lower scope that
   // its agent sees (built-in and team skills are seen by every agent; an agent skill only by its own).
@@ -147,19 +150,16 @@ function listAgentSkillOwners(root: string): string[] {
   return readDirNames(resolveIn(root, squadPaths.agents)).filter((name) => isValidName(name) && isDirectory(resolveIn(root, agentSkillsDir(name))));
 }
 
-interface ScannedSkill {
-  report: SkillReport;
-  /** Repo-relative SKILL.md path. */
-  location: string;
-}
-
 /**
- * The skills in `relDir`. Symlinks are followed only while they stay inside the repository: a skill
- * folder (or the skills folder) linked from elsewhere is skipped with a warning, as export does.
+ * The skills in `relDir`, each made a record by `toRecord` (given its report and repo-relative
+ * SKILL.md path) as soon as it is read, so what only the reading needed is freed while it is young:
+ * a listing of thousands keeps nothing else. Symlinks are followed only while they stay inside the
+ * repository: a skill folder (or the skills folder) linked from elsewhere is skipped with a
+ * warning, as export does.
  */
-function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarning[]): ScannedSkill[] {
+function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarning[], toRecord: (report: SkillReport, location: string) => DiscoveredSkill): DiscoveredSkill[] {
   const absDir = resolveIn(root, relDir);
-  const found: ScannedSkill[] = [];
+  const found: DiscoveredSkill[] = [];
   const outside = (rel: string): boolean => {
     const problem = pathProblem(root, rel, { allowFinalSymlink: true });
     if (problem === undefined || !problem.includes('outside')) return false;
@@ -183,27 +183,26 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
       warnings.push({ ...missing, message: `${missing.message}, skipped` });
       continue;
     }
-    found.push({ report, location: `${relDir}/${entry.name}/${SKILL_FILE}` });
+    found.push(toRecord(report, `${relDir}/${entry.name}/${SKILL_FILE}`));
   }
   return found;
 }
 
-function toSkill({ report, location }: ScannedSkill, scope: SkillScope, agent?: string): DiscoveredSkill {
+function toSkill(report: SkillReport, location: string, scope: SkillScope, agent?: string): DiscoveredSkill {
   const fields = report.fields;
   // An explicit literal, not spreads: discovery builds one of these per skill, thousands at a time.
   const skill: DiscoveredSkill = {
     file: report.file,
     dir: report.dir,
     dirName: report.dirName,
-    name: report.name,
-    frontmatter: report.frontmatter,
-    fields,
+    // The folder's name when they agree (a valid skill's always do): no piece of the frontmatter's text.
+    name: report.name === report.dirName ? report.dirName : report.name,
     valid: report.valid,
     errors: report.errors,
     warnings: report.warnings,
     scope,
     location,
-    description: fields.description,
+    description: fields.description === undefined ? undefined : ownString(fields.description),
     version: fields.version,
     versionUnquoted: fields.versionUnquoted,
     author: fields.author,
@@ -212,6 +211,16 @@ function toSkill({ report, location }: ScannedSkill, scope: SkillScope, agent?: 
   };
   if (agent !== undefined) skill.agent = agent;
   return skill;
+}
+
+/**
+ * `text` as a string of its own. A value parsed out of a frontmatter is, in V8, a slice that keeps
+ * the whole frontmatter's text alive; a listing keeps every description, so each would hold its
+ * skill's whole frontmatter. Cutting a joined string flattens it into a new one first: the result
+ * holds only the description (and one character), not the text it was parsed from.
+ */
+function ownString(text: string): string {
+  return `${text}.`.slice(0, -1);
 }
 
 /**
