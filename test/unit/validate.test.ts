@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { parseSkill } from '../../src/core/skills/skill.js';
-import { MAX_BODY_LINES, MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH, validateSkill } from '../../src/core/skills/validate.js';
+import { MAX_BODY_LINES, MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH, plainSkillFields, validateByRules, validateSkill } from '../../src/core/skills/validate.js';
 
 const base = { name: 'my-skill', description: 'Use when testing.' };
 
@@ -278,5 +279,80 @@ describe('validateSkill on parsed files', () => {
       ['mcp-server-name-missing', 'metadata.mcp-servers[3] has no "name"'],
     ]);
     expect(result.warnings.map((issue) => issue.code)).toContain('disable-model-invocation-not-boolean');
+  });
+});
+
+describe('validateSkill: the shortcut for plain frontmatter', () => {
+  const name = fc.constantFrom('pdf-tools', 'api', 'a-b-c', 'Bad', 'x--y', '-edge', 'other-folder', 'a'.repeat(65));
+  const text = fc.oneof(
+    fc.constantFrom('Read PDFs.', '', '   ', '\u00a0', 'x'.repeat(MAX_DESCRIPTION_LENGTH), 'x'.repeat(MAX_DESCRIPTION_LENGTH + 1), 'y'.repeat(MAX_COMPATIBILITY_LENGTH + 1)),
+    fc.string({ maxLength: 30 }),
+  );
+  const scalar = fc.oneof(text, fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null));
+  const metadata = fc.oneof(
+    fc.dictionary(fc.constantFrom('author', 'version', 'team', 'mcp-servers', 'tags'), fc.oneof(text, text, scalar, fc.array(text, { maxLength: 2 })), { maxKeys: 4 }),
+    scalar,
+    fc.array(text, { maxLength: 2 }),
+  );
+  const plainish = fc.record(
+    {
+      name,
+      description: text,
+      license: text,
+      compatibility: text,
+      'allowed-tools': text,
+      metadata: fc.dictionary(fc.constantFrom('author', 'version', 'team', 'tags'), text, { maxKeys: 3 }),
+    },
+    { requiredKeys: ['name', 'description'] },
+  );
+  const anything = fc.record(
+    {
+      name: fc.oneof(name, name, scalar),
+      description: fc.oneof(text, text, scalar),
+      license: fc.oneof(text, scalar),
+      compatibility: fc.oneof(text, scalar),
+      'allowed-tools': fc.oneof(text, scalar),
+      metadata,
+      'disable-model-invocation': fc.oneof(fc.boolean(), scalar),
+      custom: scalar,
+    },
+    { requiredKeys: [] },
+  );
+  const frontmatter = fc.oneof(plainish, anything);
+  const folder = fc.option(fc.constantFrom('pdf-tools', 'api', 'a-b-c'), { nil: undefined });
+
+  it('gives exactly what running every rule gives, on any frontmatter', () => {
+    fc.assert(
+      fc.property(frontmatter, folder, (fm, dirName) => {
+        const input = dirName === undefined ? { frontmatter: fm } : { frontmatter: fm, dirName };
+        expect(validateSkill(input)).toEqual(validateByRules(input));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('claims only skills the rules find valid with nothing to say, with the same fields', () => {
+    let plain = 0;
+    fc.assert(
+      fc.property(frontmatter, folder, (fm, dirName) => {
+        const fields = plainSkillFields(fm, dirName);
+        if (fields === undefined) return;
+        plain += 1;
+        const full = validateByRules(dirName === undefined ? { frontmatter: fm } : { frontmatter: fm, dirName });
+        expect(full).toMatchObject({ valid: true, errors: [], warnings: [] });
+        expect(fields).toEqual(full.fields);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(plain).toBeGreaterThan(20);
+  });
+
+  it('takes the usual frontmatter, and leaves mcp-servers, numbers and extensions to the rules', () => {
+    const usual = { name: 'pdf-tools', description: 'Read PDFs.', license: 'MIT', metadata: { author: 'team', version: '1.2' } };
+    expect(plainSkillFields(usual, 'pdf-tools')).toMatchObject({ name: 'pdf-tools', version: '1.2', author: 'team', versionUnquoted: false });
+    expect(plainSkillFields({ ...usual, metadata: { version: 1.2 } }, 'pdf-tools')).toBeUndefined();
+    expect(plainSkillFields({ ...usual, metadata: { 'mcp-servers': 'x' } }, 'pdf-tools')).toBeUndefined();
+    expect(plainSkillFields({ ...usual, 'disable-model-invocation': true }, 'pdf-tools')).toBeUndefined();
+    expect(plainSkillFields(usual, 'other')).toBeUndefined();
   });
 });

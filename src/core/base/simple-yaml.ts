@@ -146,13 +146,14 @@ export function parseSimpleYaml(source: string): Record<string, unknown> | undef
     let at = keyRaw + 1;
     for (; at < rawLines.length; at += 1) {
       const raw = rawLines[at]!;
-      const text = raw.replace(/^ +/, '');
-      if (text === '') {
+      // Its indentation, counted rather than cut off (a block is most of a frontmatter's lines).
+      let lineIndent = 0;
+      while (lineIndent < raw.length && raw.charCodeAt(lineIndent) === 32) lineIndent += 1;
+      if (lineIndent === raw.length) {
         if (raw !== '') return FAIL; // spaces on a blank line: their meaning depends on the indentation
         content.push('');
         continue;
       }
-      const lineIndent = raw.length - text.length;
       if (contentIndent === -1) {
         if (lineIndent <= parentIndent) break;
         contentIndent = lineIndent;
@@ -189,6 +190,8 @@ function blockText(content: readonly string[], style: '|' | '>', chomping: Chomp
     // Folded: a line break between two lines becomes a space, each blank line between them a line
     // break. A more-indented line keeps its breaks (rules this subset leaves to the yaml library).
     if (lines.some((line) => line.startsWith(' '))) return FAIL;
+    // The usual folded block, lines of text with no blank line among them: one string at once.
+    if (!lines.includes('')) return chomped(lines.join(' '), chomping, trailingBlank);
     text = '';
     let blanks = 0;
     let started = false;
@@ -204,6 +207,11 @@ function blockText(content: readonly string[], style: '|' | '>', chomping: Chomp
       blanks = 0;
     }
   }
+  return chomped(text, chomping, trailingBlank);
+}
+
+/** A block scalar's text with its final line breaks as its chomping says. */
+function chomped(text: string, chomping: Chomping, trailingBlank: number): string {
   if (chomping === '-') return text;
   if (chomping === '+') return `${text}\n${'\n'.repeat(trailingBlank)}`;
   return `${text}\n`;

@@ -157,7 +157,7 @@ function ruleValue(frontmatter: Record<string, unknown>, field: string): unknown
 }
 
 /** The one empty server list the skills without any share (frozen: a listing keeps thousands). */
-const NO_SERVERS = Object.freeze([]) as unknown as McpServerRequirement[];
+export const NO_SERVERS = Object.freeze([]) as unknown as McpServerRequirement[];
 
 /**
  * The typed value of `frontmatter`: the fields create-squad reads, each one only when it has the

@@ -3,11 +3,21 @@
  * exactly as the specification sorts them, and the squad extension `metadata.mcp-servers`.
  */
 import * as v from 'valibot';
-import { nameProblems } from '../base/names.js';
+import { isValidName, nameProblems } from '../base/names.js';
 import type { Frontmatter } from './skill.js';
 import { isMapping, quoted, shownKey } from '../base/util.js';
 import { estimateTokens } from '../base/tokens.js';
-import { describeType, fieldRules, mcpServerIssueCode, mcpServerSchema, skillFields, type SkillFields } from './skill-fields.js';
+import {
+  MAX_COMPATIBILITY_LENGTH,
+  MAX_DESCRIPTION_LENGTH,
+  NO_SERVERS,
+  describeType,
+  fieldRules,
+  mcpServerIssueCode,
+  mcpServerSchema,
+  skillFields,
+  type SkillFields,
+} from './skill-fields.js';
 
 export { MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH } from './skill-fields.js';
 export const MAX_BODY_LINES = 500;
@@ -50,6 +60,15 @@ export interface ValidateSkillInput {
 
 /** Check one skill. Pure: no I/O. */
 export function validateSkill(input: ValidateSkillInput): SkillValidation {
+  if (input.body === undefined) {
+    const plain = plainSkillFields(input.frontmatter, input.dirName);
+    if (plain !== undefined) return { valid: true, errors: NO_ISSUES, warnings: NO_ISSUES, fields: plain };
+  }
+  return validateByRules(input);
+}
+
+/** validateSkill running every rule, without the shortcut for the plain frontmatter (for the test that holds the two together). */
+export function validateByRules(input: ValidateSkillInput): SkillValidation {
   const errors: SkillIssue[] = [];
   const warnings: SkillIssue[] = [];
   const fm = input.frontmatter;
@@ -69,6 +88,50 @@ export function validateSkill(input: ValidateSkillInput): SkillValidation {
  * two empty arrays each add up at thousands of skills. Frozen, so a push fails loudly.
  */
 const NO_ISSUES = Object.freeze([]) as unknown as SkillIssue[];
+
+/** The fields of the usual frontmatter, which needs no rule run: standard fields only, string values. */
+const PLAIN_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
+const NOT_BLANK = /\S/;
+
+/**
+ * The typed fields of a frontmatter the rules above accept with nothing to say, decided without
+ * running them, or undefined when it is not that plain and the rules decide: standard fields only,
+ * each a string, a valid name equal to its folder's, a description within its limit, metadata of
+ * strings only (no `mcp-servers`). Nearly every skill is that plain, and a listing of thousands
+ * checks each one. A differential test holds it to the full rules (test/unit/validate.test.ts).
+ */
+export function plainSkillFields(fm: Frontmatter, dirName: string | undefined): SkillFields | undefined {
+  const { name, description, metadata } = fm;
+  if (typeof name !== 'string' || !isValidName(name) || (dirName !== undefined && name !== dirName)) return undefined;
+  if (typeof description !== 'string' || description.length > MAX_DESCRIPTION_LENGTH || !NOT_BLANK.test(description)) return undefined;
+  for (const key in fm) {
+    if (!PLAIN_FIELDS.has(key)) return undefined;
+    if (typeof fm[key] !== 'string' && key !== 'metadata') return undefined;
+  }
+  const compatibility = fm.compatibility;
+  if (typeof compatibility === 'string' && compatibility.length > MAX_COMPATIBILITY_LENGTH) return undefined;
+  let version: string | undefined;
+  let author: string | undefined;
+  if (metadata !== undefined) {
+    if (!isMapping(metadata)) return undefined;
+    for (const key in metadata) {
+      const value = metadata[key];
+      if (typeof value !== 'string' || (STRUCTURED_METADATA_KEYS as readonly string[]).includes(key)) return undefined;
+      if (key === 'version') version = value;
+      else if (key === 'author') author = value;
+    }
+  }
+  return {
+    name,
+    description,
+    metadata: metadata ?? {},
+    version,
+    versionUnquoted: false,
+    author,
+    mcpServers: NO_SERVERS,
+    disableModelInvocation: false,
+  };
+}
 
 function checkName(fm: Frontmatter, dirName: string | undefined, errors: SkillIssue[]): void {
   if (!('name' in fm) || fm.name === undefined) {
