@@ -181,6 +181,77 @@ function termStarts(terms: readonly string[]): { mayStart(first: number, second:
   };
 }
 
+/** What a scan does with each word it finds: see `word` in scoreCollection. */
+type WordSink = (source: string, start: number, at: number, first: number, code: number, ascii: boolean) => void;
+
+/**
+ * The words of ASCII `text` (nearly every description), as `words` splits them, found without a
+ * string each: scanned as it is, A-Z folded as it is read, so no lowercased copy is made. A unit is
+ * a letter when `unit | 32` is a-z. Small functions of their own, so V8 optimises them early in
+ * a run rather than the whole ranking at once.
+ */
+function scanAsciiWords(text: string, word: WordSink): void {
+  const end = text.length;
+  let at = 0;
+  while (at < end) {
+    const unit = text.charCodeAt(at);
+    if (((unit | 32) - 97) >>> 0 >= 26 && (unit - 48) >>> 0 >= 10) {
+      at += 1;
+      continue;
+    }
+    const start = at;
+    let lettersOnly = true;
+    for (at += 1; at < end; at += 1) {
+      const next = text.charCodeAt(at);
+      if (((next | 32) - 97) >>> 0 < 26) continue;
+      if ((next - 48) >>> 0 >= 10) break;
+      lettersOnly = false;
+    }
+    // The letters' code only for a word short enough to be a stopword.
+    let code = -1;
+    if (lettersOnly && (unit | 32) >= 97 && at - start <= LONGEST_STOPWORD) {
+      code = 0;
+      for (let i = start; i < at; i += 1) code = code * 27 + ((text.charCodeAt(i) | 32) - 96);
+    }
+    word(text, start, at, unit | 32, code, true);
+  }
+}
+
+/** The words of `lower`, text lowercased by Unicode's rules (not only ASCII), as `words` splits them. */
+function scanWords(lower: string, word: WordSink): void {
+  const end = lower.length;
+  let at = 0;
+  while (at < end) {
+    let unit = lower.charCodeAt(at);
+    let width = 1;
+    if (unit >= 128) width = wordCharWidth(lower, at);
+    else if (!((unit >= 97 && unit <= 122) || (unit >= 48 && unit <= 57))) width = 0;
+    if (width === 0) {
+      at += 1;
+      continue;
+    }
+    const start = at;
+    const first = unit;
+    let code = 0;
+    while (at < end) {
+      unit = lower.charCodeAt(at);
+      if (unit >= 97 && unit <= 122) {
+        if (code >= 0) code = code * 27 + (unit - 96);
+        at += 1;
+      } else if (unit >= 48 && unit <= 57) {
+        code = -1;
+        at += 1;
+      } else if (unit >= 128 && (width = wordCharWidth(lower, at)) > 0) {
+        code = -1;
+        at += width;
+      } else {
+        break;
+      }
+    }
+    word(lower, start, at, first, code, false);
+  }
+}
+
 /**
  * A collection to score, read through a function rather than as objects: a caller with thousands
  * of records hands over their texts without building a document for each.
@@ -270,69 +341,42 @@ function scoreCollection(collection: TextCollection, query: string, options: Ran
   const documentFrequency = new Uint32Array(termCount);
   const scratch = new Uint32Array(Math.max(1, fieldCount * termCount));
   const lastSeen = new Int32Array(termCount).fill(-1);
+  let doc = 0;
+  let base = 0;
+  let length = 0;
+  // A word of the field at `base` of document `doc`, found at [start, at) of `source`: counted
+  // unless a stopword, and kept when it is a query term. `code` is its letters in base 27 when it
+  // has only letters, else -1. Made once; both scans below call it.
+  const word = (source: string, start: number, at: number, first: number, code: number, ascii: boolean): void => {
+    const size = at - start;
+    if (size < 2) return;
+    if (code >= 0 && size <= LONGEST_STOPWORD && (STOPWORD_SHAPES[first - 96]! & (1 << size)) !== 0 && STOPWORD_CODES.has(code)) return;
+    length += 1;
+    if (!starts.mayStart(first, source.charCodeAt(start + 1))) return;
+    const found = source.slice(start, at);
+    const term = termIndex.get(stem(ascii ? found.toLowerCase() : found));
+    if (term === undefined) return;
+    if (scratch[base + term] === 0) {
+      hits.push(base + term);
+      hitCounts.push(0);
+    }
+    scratch[base + term] += 1;
+    if (lastSeen[term] !== doc) {
+      lastSeen[term] = doc;
+      documentFrequency[term] += 1;
+    }
+  };
   for (let d = 0; d < docCount; d += 1) {
     hitStart[d] = hits.length;
+    doc = d;
     for (let f = 0; f < fieldCount; f += 1) {
       const text = collection.text(d, f);
       if (!text) continue;
-      let length = 0;
-      const base = f * termCount;
+      length = 0;
+      base = f * termCount;
       let firstHit = hits.length;
-      // ASCII text (nearly every description) is scanned as it is, A-Z folded as it is read, so no
-      // lowercased copy of every field is made; other text is lowercased first (Unicode's rules).
-      const ascii = ASCII_ONLY.test(text);
-      const lower = ascii ? text : text.toLowerCase();
-      const end = lower.length;
-      let at = 0;
-      while (at < end) {
-        // A word: a run of letters and digits, as `words` splits it, found without a string.
-        let unit = lower.charCodeAt(at);
-        if (unit >= 65 && unit <= 90) unit += 32;
-        let width = 1;
-        if (unit >= 128) width = wordCharWidth(lower, at);
-        else if (!((unit >= 97 && unit <= 122) || (unit >= 48 && unit <= 57))) width = 0;
-        if (width === 0) {
-          at += 1;
-          continue;
-        }
-        const start = at;
-        const first = unit;
-        let code = 0;
-        let lettersOnly = true;
-        while (at < end) {
-          unit = lower.charCodeAt(at);
-          if (unit >= 65 && unit <= 90) unit += 32;
-          if (unit >= 97 && unit <= 122) {
-            code = code * 27 + (unit - 96);
-            at += 1;
-          } else if (unit >= 48 && unit <= 57) {
-            lettersOnly = false;
-            at += 1;
-          } else if (unit >= 128 && (width = wordCharWidth(lower, at)) > 0) {
-            lettersOnly = false;
-            at += width;
-          } else {
-            break;
-          }
-        }
-        const size = at - start;
-        if (size < 2) continue;
-        if (lettersOnly && size <= LONGEST_STOPWORD && (STOPWORD_SHAPES[first - 96]! & (1 << size)) !== 0 && STOPWORD_CODES.has(code)) continue;
-        length += 1;
-        if (!starts.mayStart(first, lower.charCodeAt(start + 1))) continue;
-        const word = lower.slice(start, at);
-        const term = termIndex.get(stem(ascii ? word.toLowerCase() : word));
-        if (term === undefined) continue;
-        if (scratch[base + term] === 0) {
-          hits.push(base + term);
-          hitCounts.push(0);
-        }
-        scratch[base + term] += 1;
-        if (lastSeen[term] !== d) {
-          lastSeen[term] = d;
-          documentFrequency[term] += 1;
-        }
-      }
+      if (ASCII_ONLY.test(text)) scanAsciiWords(text, word);
+      else scanWords(text.toLowerCase(), word);
       for (; firstHit < hits.length; firstHit += 1) {
         hitCounts[firstHit] = scratch[hits[firstHit]!]!;
         scratch[hits[firstHit]!] = 0;

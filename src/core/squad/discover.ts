@@ -216,11 +216,11 @@ function toSkill(report: SkillReport, location: string, scope: SkillScope, agent
 /**
  * `text` as a string of its own. A value parsed out of a frontmatter is, in V8, a slice that keeps
  * the whole frontmatter's text alive; a listing keeps every description, so each would hold its
- * skill's whole frontmatter. Cutting a joined string flattens it into a new one first: the result
- * holds only the description (and one character), not the text it was parsed from.
+ * skill's whole frontmatter. Joining two pieces builds one new flat string: it holds only the
+ * description, and ranking reads it faster than a slice.
  */
 function ownString(text: string): string {
-  return `${text}.`.slice(0, -1);
+  return [text.slice(0, 1), text.slice(1)].join('');
 }
 
 /**
