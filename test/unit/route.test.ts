@@ -5,6 +5,7 @@ import { agentView, detectBroadTask, matchSkills, otherMemberNames, roleText, ro
 import type { Agent } from '../../src/core/squad/roster.js';
 import { MIN_CLEAR_COVERAGE, MIN_CLEAR_MARGIN, describedUse, namedSkills, rankSkills, skillConfidence, type SkillMatch } from '../../src/core/squad/skill-rank.js';
 import { rankDocuments, stem, tokenize } from '../../src/core/base/text-match.js';
+import { escapeRegExp, wholeWordPattern } from '../../src/core/base/util.js';
 import { cleanupTempDirs, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 
@@ -286,6 +287,25 @@ describe('namedSkills', () => {
     expect(namedSkills('Follow the API-Design skill for the new endpoint', skills).map((s) => s.name)).toEqual(['api-design']);
     expect(namedSkills('Merge the PDF files; then call the api', skills).map((s) => s.name)).toEqual(['api', 'pdf']);
     expect(namedSkills('Redesign the pdfs', skills)).toEqual([]);
+    expect(namedSkills('Suivez la compétence API-design', skills).map((s) => s.name)).toEqual(['api-design']);
+  });
+});
+
+describe('wholeWordPattern', () => {
+  // The ASCII pattern must read ASCII text exactly as the pattern of Unicode classes does.
+  const unicodePattern = (word: string, flags: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, `${flags}u`);
+  const piece = fc.constantFrom('data', 'Data', 'DATA', 'api', 'x', '9', 'é', 'K', '\u212a', 'ſ', '-', ' ', '.', '_', 'a1', '(', '$');
+  const text = fc.array(piece, { maxLength: 10 }).map((parts) => parts.join(''));
+  const word = fc.array(piece, { minLength: 1, maxLength: 3 }).map((parts) => parts.join(''));
+
+  it('finds a whole word exactly as the Unicode pattern does, with or without case', () => {
+    fc.assert(
+      fc.property(word, text, fc.constantFrom('', 'i', 'g', 'gi'), (w, t, flags) => {
+        const found = (pattern: RegExp) => [...t.matchAll(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`))].map((m) => m.index);
+        expect(found(wholeWordPattern(w, t, flags))).toEqual(found(unicodePattern(w, flags)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

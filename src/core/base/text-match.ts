@@ -6,7 +6,7 @@
  * explained by the query terms it matched in each field.
  */
 import { createRequire } from 'node:module';
-import { compareCodePoints } from './util.js';
+import { compareCodePoints, isAscii } from './util.js';
 
 /**
  * The Porter2 stemmer, required rather than imported: porter2 is a CommonJS package, and loading
@@ -50,7 +50,7 @@ export function stem(word: string): string {
 function words(text: string): string[] {
   return text
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(isAscii(text) ? /[^a-z0-9]+/ : /[^\p{L}\p{N}]+/u)
     .filter((raw) => raw.length >= 2 && !STOPWORDS.has(raw));
 }
 
@@ -126,7 +126,6 @@ const LONGEST_STOPWORD = Math.max(...[...STOPWORDS].map((word) => word.length));
 const STOPWORD_SHAPES = new Uint32Array(27);
 for (const word of STOPWORDS) STOPWORD_SHAPES[word.charCodeAt(0) - 96]! |= 1 << word.length;
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
 /** Whether each code point above ASCII met so far is a letter or digit. */
 const wordChars = new Map<number, boolean>();
 
@@ -375,7 +374,7 @@ function scoreCollection(collection: TextCollection, query: string, options: Ran
       length = 0;
       base = f * termCount;
       let firstHit = hits.length;
-      if (ASCII_ONLY.test(text)) scanAsciiWords(text, word);
+      if (isAscii(text)) scanAsciiWords(text, word);
       else scanWords(text.toLowerCase(), word);
       for (; firstHit < hits.length; firstHit += 1) {
         hitCounts[firstHit] = scratch[hits[firstHit]!]!;

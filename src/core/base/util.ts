@@ -63,7 +63,27 @@ export function stringList(value: unknown): string[] {
 
 /** Whether `text` has `word` as a whole word, in any case (not inside a longer word of any script). */
 export function hasWord(text: string, word: string): boolean {
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+  return wholeWordPattern(word, text, 'i').test(text);
+}
+
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+
+/**
+ * Whether `text` is all ASCII. A pattern of Unicode classes (`\p{L}`, `\p{N}`) costs V8 a quarter
+ * of a millisecond to build on each run; on ASCII text its ASCII equivalent reads the same.
+ */
+export function isAscii(text: string): boolean {
+  return ASCII_TEXT.test(text);
+}
+
+/**
+ * The pattern of `word` as a whole word in `text`: no letter or digit of any script on either side.
+ * `flags` as for RegExp, without `u` (added when the word or the text is not ASCII).
+ */
+export function wholeWordPattern(word: string, text: string, flags: string): RegExp {
+  const ascii = isAscii(word) && isAscii(text);
+  const edge = ascii ? '[A-Za-z0-9]' : '[\\p{L}\\p{N}]';
+  return new RegExp(`(?<!${edge})${escapeRegExp(word)}(?!${edge})`, ascii ? flags : `${flags}u`);
 }
 
 /** A size for people: bytes under 1 KB, else KB or MB with one decimal (none when it is .0). */

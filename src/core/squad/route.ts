@@ -12,7 +12,7 @@ import { listAgents, requireSquad, type Agent } from './roster.js';
 import { activatedSkills, rankSkills, skillConfidence, skillFields, type SkillConfidence, type SkillMatch } from './skill-rank.js';
 import type { SpawnMode } from '../base/spawn-modes.js';
 import { rankDocuments, type TextDocument } from '../base/text-match.js';
-import { escapeRegExp, hasWord } from '../base/util.js';
+import { hasWord, wholeWordPattern } from '../base/util.js';
 
 export { MAX_ACTIVATED_SKILLS, matchSkills, type SkillMatch } from './skill-rank.js';
 
@@ -78,7 +78,7 @@ export function detectBroadTask(task: string, otherMembers: readonly string[] = 
  * about Data; "Add zod validation to the signup form data" is not either).
  */
 function mentionsName(task: string, name: string): boolean {
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'gu');
+  const pattern = wholeWordPattern(name, task, 'g');
   for (const found of task.matchAll(pattern)) {
     if (!startsSentence(task, found.index)) return true;
   }

@@ -5,7 +5,7 @@
  */
 import type { DiscoveredSkill } from './discover.js';
 import { rankCollection, scoreTexts, type TextCollection } from '../base/text-match.js';
-import { compareCodePoints } from '../base/util.js';
+import { compareCodePoints, isAscii } from '../base/util.js';
 
 /** At most this many skills are activated (inlined in a lightweight spawn) for one task. */
 export const MAX_ACTIVATED_SKILLS = 3;
@@ -131,7 +131,7 @@ export function skillConfidence(ranked: readonly SkillMatch[]): SkillConfidence 
  * case ("follow the api-design skill"). A named skill is always offered to the member.
  */
 export function namedSkills(task: string, skills: readonly DiscoveredSkill[]): DiscoveredSkill[] {
-  const spelled = new Set(task.toLowerCase().split(/[^\p{L}\p{N}-]+/u));
+  const spelled = new Set(task.toLowerCase().split(isAscii(task) ? /[^a-z0-9-]+/ : /[^\p{L}\p{N}-]+/u));
   return skills.filter((skill) => spelled.has(skill.name));
 }
 
