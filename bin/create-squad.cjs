@@ -19,10 +19,6 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
   process.on('SIGINT', () => {
     if (process.listenerCount('SIGINT') === 1) process.exit(130);
   });
-  // A reader that went away (`create-squad … | head`) ends the run quietly.
-  process.stdout.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  });
   require('../dist/cli/main.cjs')
     .main(args)
     .then((code) => {

@@ -11,7 +11,7 @@ import { DEFAULT_SKILLS_BUDGET } from '../core/base/prompt-limits.js';
 import { DEFAULT_SPAWN_MODE, SPAWN_MODES, type SpawnMode } from '../core/base/spawn-modes.js';
 import type { Io } from './io.js';
 import type { CommonOptions } from './run.js';
-import type { Ui } from './ui.js';
+import { shouldUseColor, type Ui } from './ui.js';
 
 export const PROGRAM_NAME = 'create-squad';
 
@@ -39,8 +39,16 @@ export function buildProgram(version: string, ui: Ui, sink: UsageErrorSink, io: 
     sink.exitCode = await run.execute(opts, io, ui, command);
   };
 
+  // Help's width and colours from `io` and the Ui's colour rule, not from process.stdout and stderr
+  // as commander would ask: building those streams costs a run that prints to a pipe a few
+  // milliseconds for nothing. A terminal's width; 80 (commander's own) elsewhere.
+  const width = (isTTY: boolean | undefined, stream: () => NodeJS.WriteStream): number => (isTTY === true ? stream().columns : undefined) ?? 80;
   const configure = (cmd: Command): Command =>
     cmd.exitOverride().configureOutput({
+      getOutHelpWidth: () => width(io.stdoutIsTTY, () => process.stdout),
+      getErrHelpWidth: () => width(io.stderrIsTTY, () => process.stderr),
+      getOutHasColors: () => shouldUseColor({ isTTY: io.stdoutIsTTY }, io.env),
+      getErrHasColors: () => shouldUseColor({ isTTY: io.stderrIsTTY }, io.env),
       writeOut: (text) => ui.write(text),
       writeErr: (text) => {
         for (const line of text.replace(/\n$/, '').split('\n')) ui.note(line);

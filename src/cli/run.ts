@@ -35,7 +35,8 @@ function lockWaitMs(wait: string | boolean | undefined): number | undefined {
 
 /** Questions may be asked: stdin and stdout are terminals, not in CI, and neither --yes nor --json. */
 export function isInteractive(options: Pick<CommonOptions, 'yes' | 'json'>, io: Io): boolean {
-  return io.stdinIsTTY && io.stdoutIsTTY && !isCi(io.env) && !options.yes && !options.json;
+  // Cheapest first: whether stdin is a terminal is asked last (it may load node:tty).
+  return !options.yes && !options.json && !isCi(io.env) && io.stdoutIsTTY && io.stdinIsTTY;
 }
 
 export function buildContext(options: CommonOptions, io: Io): CommandContext {

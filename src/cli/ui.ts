@@ -69,9 +69,10 @@ export interface Ui {
   table(header: string[], rows: Segment[][]): void;
 }
 
+/** Where the Ui writes: anything with `write(text)`, a terminal or not. */
 export interface UiStreams {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  stderr: { write(text: string): unknown; readonly isTTY?: boolean };
   env: NodeJS.ProcessEnv;
 }
 

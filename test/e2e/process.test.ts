@@ -59,6 +59,42 @@ describe('the executable', () => {
   });
 });
 
+describe('output to a pipe (written to the descriptor, not through process.stdout)', () => {
+  /** A squad whose prompt with every skill listed is far larger than a pipe holds (64 KB). */
+  function squadWithManySkills(): string {
+    const root = tempRepo();
+    expect(runCliProcess(['init', '--yes'], { cwd: root }).code).toBe(0);
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 400; i += 1)
+      files[`.github/skills/area-${i}/SKILL.md`] = validSkill(`area-${i}`, `Conventions for area ${i}: ${'naming, folders and reviews. '.repeat(6)}`);
+    writeFiles(root, files);
+    return root;
+  }
+  const args = ['prompt', 'fenster', '--task', 'Add pagination', '--all-skills'];
+
+  it('stops quietly, exit 0, when the reader goes away in the middle of a large output', () => {
+    const root = squadWithManySkills();
+    const script = `( "$0" "$1" ${args.map((a) => `'${a}'`).join(' ')}; echo "exit=$?" >&2 ) | head -c 1 >/dev/null`;
+    const run = spawnSync('sh', ['-c', script, process.execPath, BIN], { cwd: root, encoding: 'utf8' });
+    expect(run.stderr).toBe('exit=0\n');
+  });
+
+  it('writes all of a large output to a pipe another process left non-blocking (waiting while it is full)', () => {
+    const root = squadWithManySkills();
+    const expected = runCliProcess(args, { cwd: root });
+    expect(expected.code).toBe(0);
+    expect(expected.stdout.length).toBeGreaterThan(128 * 1024);
+    // The CLI runs in a process whose stdout pipe was made non-blocking first; the reader waits
+    // before reading, so the pipe fills and writes are refused (EAGAIN) until it drains.
+    const wrapper = path.join(tempDir(), 'non-blocking-stdout.cjs');
+    fs.writeFileSync(wrapper, 'process.stdout._handle.setBlocking(false);\nprocess.argv = [process.execPath, ...process.argv.slice(2)];\nrequire(process.argv[1]);\n');
+    const script = `"$0" "$1" "$2" ${args.map((a) => `'${a}'`).join(' ')} | (sleep 0.3; cat)`;
+    const run = spawnSync('sh', ['-c', script, process.execPath, wrapper, BIN], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(expected.stdout);
+  });
+});
+
 /**
  * One real SIGKILL per writing command, in the middle of its writes: the process dies, and a rerun
  * finishes the job and leaves no temporary files or staging folders behind. (Every write of every
