@@ -9,6 +9,7 @@ import module from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, tempDir, tempRepo } from '../helpers/cli.js';
+import { MANY_SKILLS } from '../../src/core/base/heap.js';
 
 const nodeCachesItself = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 if (nodeCachesItself) console.log('compile-cache tests skipped: this Node caches compiled code itself (module.enableCompileCache)');
@@ -105,8 +106,8 @@ describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCach
     expect(run(['init', '--yes'], small).code).toBe(0);
     expect(run(['init', '--yes'], large).code).toBe(0);
     // Enough skills in one folder for discovery to give V8 its hint (src/core/base/heap.ts).
-    for (let i = 0; i < 220; i += 1) {
-      const name = `topic-${String(i).padStart(3, '0')}`;
+    for (let i = 0; i < MANY_SKILLS; i += 1) {
+      const name = `topic-${String(i).padStart(4, '0')}`;
       fs.mkdirSync(path.join(large, '.github', 'skills', name), { recursive: true });
       fs.writeFileSync(path.join(large, '.github', 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: Conventions for topic ${i}.\n---\n# ${name}\n`);
     }
