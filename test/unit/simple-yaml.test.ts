@@ -46,6 +46,8 @@ describe('parseSimpleYaml: accepts the usual frontmatter exactly as yaml reads i
     'name: a\nmetadata:\n  note: >-\n    nested folded\n    text\n  version: "1.0"\n',
     'name: a\nlist:\n  - key: |\n      in a sequence\n    other: x\n',
     'name: a\ndescription: >-\n\n  leading blank\n',
+    // Keys of every character a key may hold; a colon ending the line.
+    '_private: x\nk.v-w_2: y\nnested:\n  z: a1\n',
   ];
   it.each(accepted)('%j', (text) => {
     expect(parseSimpleYaml(text)).toBeDefined();
@@ -77,6 +79,10 @@ describe('parseSimpleYaml: falls back on anything outside the subset', () => {
     '__proto__: x\n',
     'name: é-accent\n',
     '"quoted key": x\n',
+    'name:value\n',
+    'a:b: c\n',
+    '9key: x\n',
+    'name: a\n- item\n',
   ])('%j', (text) => {
     expect(parseSimpleYaml(text)).toBeUndefined();
   });

@@ -19,17 +19,9 @@
 
 type Value = string | boolean | null | Value[] | { [key: string]: Value };
 
-interface Line {
-  indent: number;
-  text: string;
-  /** Index of the line in the source (block scalars read the source lines as they are). */
-  raw: number;
-}
-
 const FAIL = Symbol('fail');
 type Result<T> = T | typeof FAIL;
 
-const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_.-]*):(?: +(.*))?$/;
 const BLOCK_HEADER = /^([|>])([+-]?)$/;
 /** Core-schema plain scalars that are not strings. */
 const SPECIAL_PLAIN = new Map<string, boolean | null>([
@@ -48,131 +40,179 @@ const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 // Control characters (other than LF) and the BOM change meaning or validity in YAML: fall back.
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f\u0085\ufeff\u2028\u2029]/;
 
+/**
+ * A document being read. Its lines that hold something are kept as offsets into their source
+ * line, three numbers each in `lines`: where the text starts (its indentation; spaces only), where
+ * it ends (trailing spaces cut), and which source line it is. Blank lines and full-line comments
+ * are skipped. Numbers, not a string and an object per line, and functions of the module, not
+ * closures made per call: this runs for every skill a listing reads, and what it allocates is
+ * what the listing's garbage collection costs.
+ */
+interface Reader {
+  rawLines: string[];
+  lines: number[];
+  count: number;
+  /** The line being read. */
+  index: number;
+}
+
+const startOf = (doc: Reader, line: number): number => doc.lines[line * 3]!;
+const endOf = (doc: Reader, line: number): number => doc.lines[line * 3 + 1]!;
+const rawOf = (doc: Reader, line: number): number => doc.lines[line * 3 + 2]!;
+const textOf = (doc: Reader, line: number): string => doc.rawLines[rawOf(doc, line)]!;
+
 export function parseSimpleYaml(source: string): Record<string, unknown> | undefined {
   if (CONTROL.test(source)) return undefined;
   const rawLines = source.split('\n');
   if (rawLines.at(-1) === '') rawLines.pop(); // the newline that ends the last line
-  const lines: Line[] = [];
+  const lines = new Array<number>(rawLines.length * 3);
+  let count = 0;
   for (let at = 0; at < rawLines.length; at += 1) {
-    // The line without its trailing and leading spaces (found by index: this runs for every line
-    // of every skill a listing reads); blank lines and full-line comments are skipped.
     const raw = rawLines[at]!;
     let end = raw.length;
     while (end > 0 && raw.charCodeAt(end - 1) === 32) end -= 1;
     let start = 0;
     while (start < end && raw.charCodeAt(start) === 32) start += 1;
     if (start === end || raw.charCodeAt(start) === 35) continue;
-    lines.push({ indent: start, text: start === 0 && end === raw.length ? raw : raw.slice(start, end), raw: at });
+    lines[count * 3] = start;
+    lines[count * 3 + 1] = end;
+    lines[count * 3 + 2] = at;
+    count += 1;
   }
-  if (lines.length === 0) return {};
-  if (lines[0]!.indent !== 0) return undefined;
+  if (count === 0) return {};
+  const doc: Reader = { rawLines, lines, count, index: 0 };
+  if (startOf(doc, 0) !== 0) return undefined;
+  const root = mapping(doc, 0);
+  if (root === FAIL || doc.index !== count) return undefined;
+  return root;
+}
 
-  let index = 0;
+/** Whether line `line` (from `from`, its start unless given) is a sequence item: "-" alone or "- …". */
+function isItem(doc: Reader, line: number, from = startOf(doc, line)): boolean {
+  const raw = textOf(doc, line);
+  return raw.charCodeAt(from) === 45 && (from + 1 === endOf(doc, line) || raw.charCodeAt(from + 1) === 32);
+}
 
-  const isItem = (text: string) => text === '-' || text.startsWith('- ');
+function block(doc: Reader, indent: number): Result<Value> {
+  return isItem(doc, doc.index) ? sequence(doc, indent) : mapping(doc, indent);
+}
 
-  function block(indent: number): Result<Value> {
-    return isItem(lines[index]!.text) ? sequence(indent) : mapping(indent);
+function mapping(doc: Reader, indent: number): Result<{ [key: string]: Value }> {
+  const result: { [key: string]: Value } = {};
+  while (doc.index < doc.count && startOf(doc, doc.index) === indent) {
+    const raw = textOf(doc, doc.index);
+    const end = endOf(doc, doc.index);
+    const colon = keyEnd(raw, indent, end);
+    if (colon === -1) return FAIL;
+    const key = raw.slice(indent, colon);
+    if (UNSAFE_KEYS.has(key) || SPECIAL_PLAIN.has(key) || Object.hasOwn(result, key)) return FAIL;
+    const keyRaw = rawOf(doc, doc.index);
+    doc.index += 1;
+    let from = colon + 1;
+    while (from < end && raw.charCodeAt(from) === 32) from += 1;
+    const rest = raw.slice(from, end);
+    const header = BLOCK_HEADER.exec(rest);
+    let value: Result<Value>;
+    if (header) value = blockScalar(doc, indent, keyRaw, header[1] as '|' | '>', header[2] as Chomping);
+    else if (rest !== '') value = scalar(rest);
+    else value = nested(doc, indent, true);
+    if (value === FAIL) return FAIL;
+    result[key] = value;
   }
+  return doc.index < doc.count && startOf(doc, doc.index) > indent ? FAIL : result;
+}
 
-  function mapping(indent: number): Result<{ [key: string]: Value }> {
-    const result: { [key: string]: Value } = {};
-    while (index < lines.length && lines[index]!.indent === indent) {
-      const match = KEY_LINE.exec(lines[index]!.text);
-      if (!match) return FAIL;
-      const key = match[1]!;
-      if (UNSAFE_KEYS.has(key) || SPECIAL_PLAIN.has(key) || Object.hasOwn(result, key)) return FAIL;
-      const keyRaw = lines[index]!.raw;
-      index += 1;
-      const rest = match[2] ?? '';
-      const header = BLOCK_HEADER.exec(rest);
-      let value: Result<Value>;
-      if (header) value = blockScalar(indent, keyRaw, header[1] as '|' | '>', header[2] as Chomping);
-      else if (rest !== '') value = scalar(rest);
-      else value = nested(indent, true);
-      if (value === FAIL) return FAIL;
-      result[key] = value;
-    }
-    return index < lines.length && lines[index]!.indent > indent ? FAIL : result;
-  }
+/** The block below a `key:` or `-` line, or null when there is none. */
+function nested(doc: Reader, parentIndent: number, allowSameIndentSequence: boolean): Result<Value> {
+  if (doc.index >= doc.count) return null;
+  const next = startOf(doc, doc.index);
+  if (next > parentIndent) return block(doc, next);
+  if (allowSameIndentSequence && next === parentIndent && isItem(doc, doc.index)) return sequence(doc, parentIndent);
+  return null;
+}
 
-  /** The block below a `key:` or `-` line, or null when there is none. */
-  function nested(parentIndent: number, allowSameIndentSequence: boolean): Result<Value> {
-    const next = lines[index];
-    if (!next) return null;
-    if (next.indent > parentIndent) return block(next.indent);
-    if (allowSameIndentSequence && next.indent === parentIndent && isItem(next.text)) return sequence(parentIndent);
-    return null;
-  }
-
-  function sequence(indent: number): Result<Value[]> {
-    const items: Value[] = [];
-    while (index < lines.length && lines[index]!.indent === indent && isItem(lines[index]!.text)) {
-      const line = lines[index]!;
-      const after = line.text.slice(1);
-      const content = after.replace(/^ +/, '');
-      if (content === '') {
-        index += 1;
-        const value = nested(indent, false);
-        if (value === FAIL) return FAIL;
-        items.push(value);
-        continue;
-      }
-      if (isItem(content)) return FAIL; // "- - x": nested compact sequences
-      if (KEY_LINE.test(content)) {
-        // "- key: value" starts a mapping whose column is that of its first key.
-        const column = indent + 1 + (after.length - content.length);
-        lines[index] = { indent: column, text: content, raw: line.raw };
-        const value = mapping(column);
-        if (value === FAIL) return FAIL;
-        items.push(value);
-        continue;
-      }
-      index += 1;
-      const value = scalar(content);
+function sequence(doc: Reader, indent: number): Result<Value[]> {
+  const items: Value[] = [];
+  while (doc.index < doc.count && startOf(doc, doc.index) === indent && isItem(doc, doc.index)) {
+    const raw = textOf(doc, doc.index);
+    const end = endOf(doc, doc.index);
+    let content = indent + 1;
+    while (content < end && raw.charCodeAt(content) === 32) content += 1;
+    if (content === end) {
+      doc.index += 1;
+      const value = nested(doc, indent, false);
       if (value === FAIL) return FAIL;
       items.push(value);
+      continue;
     }
-    return index < lines.length && lines[index]!.indent > indent ? FAIL : items;
-  }
-
-  /**
-   * The block scalar whose header ends source line `keyRaw`: the source lines below it indented
-   * more than `parentIndent` (and blank lines among them), as YAML reads them.
-   */
-  function blockScalar(parentIndent: number, keyRaw: number, style: '|' | '>', chomping: Chomping): Result<string> {
-    const content: string[] = [];
-    let contentIndent = -1;
-    let at = keyRaw + 1;
-    for (; at < rawLines.length; at += 1) {
-      const raw = rawLines[at]!;
-      // Its indentation, counted rather than cut off (a block is most of a frontmatter's lines).
-      let lineIndent = 0;
-      while (lineIndent < raw.length && raw.charCodeAt(lineIndent) === 32) lineIndent += 1;
-      if (lineIndent === raw.length) {
-        if (raw !== '') return FAIL; // spaces on a blank line: their meaning depends on the indentation
-        content.push('');
-        continue;
-      }
-      if (contentIndent === -1) {
-        if (lineIndent <= parentIndent) break;
-        contentIndent = lineIndent;
-      }
-      if (lineIndent < contentIndent) {
-        if (lineIndent > parentIndent) return FAIL; // less indented than the block, still inside its key
-        break;
-      }
-      content.push(raw.slice(contentIndent));
+    if (isItem(doc, doc.index, content)) return FAIL; // "- - x": nested compact sequences
+    if (keyEnd(raw, content, end) !== -1) {
+      // "- key: value" starts a mapping whose column is that of its first key.
+      doc.lines[doc.index * 3] = content;
+      const value = mapping(doc, content);
+      if (value === FAIL) return FAIL;
+      items.push(value);
+      continue;
     }
-    if (contentIndent === -1) return FAIL;
-    // Blank lines before the next key belong to the block (only "keep" chomping shows them).
-    while (index < lines.length && lines[index]!.raw < at) index += 1;
-    return blockText(content, style, chomping);
+    doc.index += 1;
+    const value = scalar(raw.slice(content, end));
+    if (value === FAIL) return FAIL;
+    items.push(value);
   }
+  return doc.index < doc.count && startOf(doc, doc.index) > indent ? FAIL : items;
+}
 
-  const root = mapping(0);
-  if (root === FAIL || index !== lines.length) return undefined;
-  return root;
+/**
+ * The block scalar whose header ends source line `keyRaw`: the source lines below it indented
+ * more than `parentIndent` (and blank lines among them), as YAML reads them.
+ */
+function blockScalar(doc: Reader, parentIndent: number, keyRaw: number, style: '|' | '>', chomping: Chomping): Result<string> {
+  const { rawLines } = doc;
+  const content: string[] = [];
+  let contentIndent = -1;
+  let at = keyRaw + 1;
+  for (; at < rawLines.length; at += 1) {
+    const raw = rawLines[at]!;
+    // Its indentation, counted rather than cut off (a block is most of a frontmatter's lines).
+    let lineIndent = 0;
+    while (lineIndent < raw.length && raw.charCodeAt(lineIndent) === 32) lineIndent += 1;
+    if (lineIndent === raw.length) {
+      if (raw !== '') return FAIL; // spaces on a blank line: their meaning depends on the indentation
+      content.push('');
+      continue;
+    }
+    if (contentIndent === -1) {
+      if (lineIndent <= parentIndent) break;
+      contentIndent = lineIndent;
+    }
+    if (lineIndent < contentIndent) {
+      if (lineIndent > parentIndent) return FAIL; // less indented than the block, still inside its key
+      break;
+    }
+    content.push(raw.slice(contentIndent));
+  }
+  if (contentIndent === -1) return FAIL;
+  // Blank lines before the next key belong to the block (only "keep" chomping shows them).
+  while (doc.index < doc.count && rawOf(doc, doc.index) < at) doc.index += 1;
+  return blockText(content, style, chomping);
+}
+
+/**
+ * Where the key of a `key: value` line (text from `start` to `end` of `raw`) ends: the index of its
+ * colon, or -1 when the text is not such a line. The key is a letter or `_`, then letters, digits,
+ * `_ . -`; the colon ends the text or a space follows it (what /^([A-Za-z_][A-Za-z0-9_.-]*):(?: +(.*))?$/
+ * matches, found without a match object per line).
+ */
+function keyEnd(raw: string, start: number, end: number): number {
+  const first = raw.charCodeAt(start) | 32;
+  if (!((first >= 97 && first <= 122) || raw.charCodeAt(start) === 95)) return -1;
+  for (let at = start + 1; at < end; at += 1) {
+    const unit = raw.charCodeAt(at);
+    if (unit === 58) return at + 1 === end || raw.charCodeAt(at + 1) === 32 ? at : -1;
+    const letter = unit | 32;
+    if (!((letter >= 97 && letter <= 122) || (unit >= 48 && unit <= 57) || unit === 95 || unit === 46 || unit === 45)) return -1;
+  }
+  return -1;
 }
 
 type Chomping = '' | '-' | '+';
