@@ -40,10 +40,19 @@ const externalPackages = Object.keys({ ...pkg.dependencies, ...pkg.devDependenci
   .filter((name) => !BUNDLED_PACKAGES.has(name))
   .flatMap((name) => [name, `${name}/*`]);
 
+/**
+ * A default import of a Node built-in (`import fs from 'node:fs'`) in a CommonJS bundle: esbuild's
+ * interop (__toESM) copies every export of the module onto a new object, a hundred-odd getters for
+ * node:fs, at each of the dozens of places the source imports it. `builtinModule` hands out an
+ * object that delegates to the module instead (the default export is the module itself, as Node
+ * gives it): nothing copied. See useBuiltinInterop below.
+ */
+const BUILTIN_INTEROP = 'const __create_squad_builtin = (m) => Object.create(m, { default: { value: m, enumerable: true } });';
+
 /** import.meta.url (used to find the package root and to require packages) in CommonJS terms. */
 const commonJsMeta = {
   define: { 'import.meta.url': '__create_squad_url' },
-  banner: { js: "const __create_squad_url = require('node:url').pathToFileURL(__filename).href;" },
+  banner: { js: `const __create_squad_url = require('node:url').pathToFileURL(__filename).href;\n${BUILTIN_INTEROP}` },
   // import() of a package or of a bundled command becomes a lazy require(): no ES module loader.
   supported: { 'dynamic-import': false },
 };
@@ -110,4 +119,16 @@ await build({
   format: 'cjs',
   plugins: [shellPlugin],
 });
+/** Every bundle written above: its built-ins' interop delegates instead of copying (BUILTIN_INTEROP). */
+function useBuiltinInterop(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const rewritten = text.replace(/__toESM\(require\("(node:[\w/]+)"\),\s*1\)/g, '__create_squad_builtin(require("$1"))');
+  if (rewritten !== text) fs.writeFileSync(file, rewritten);
+}
+const bundles = [
+  ...fs.readdirSync(path.join(dist, BUNDLE_DIR)).map((name) => path.join(dist, BUNDLE_DIR, name)),
+  ...[...LAZY_SHELL_PARTS, 'main'].map((name) => path.join(dist, 'cli', `${name}.cjs`)),
+];
+for (const file of bundles.filter((name) => name.endsWith('.cjs'))) useBuiltinInterop(file);
+
 console.log(`bundled the CLI shell → dist/cli/main.cjs, the commands → dist/${BUNDLE_DIR}/`);
