@@ -169,21 +169,26 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
   if (outside(relDir)) return [];
   const entries = readDirEntries(absDir);
   if (entries.length >= MANY_SKILLS) expectManyLongLivedObjects();
+  // A skill's three paths are one string: its SKILL.md path, of which the folder and (where the
+  // separator is "/") the repo-relative location are pieces, not strings of their own. A listing
+  // of thousands keeps all three for every skill.
+  const locationInFile = path.sep === '/' && absDir.endsWith(`/${relDir}`) ? absDir.length - relDir.length : -1;
   for (const entry of entries) {
     // Joined by hand: the folder is already normalised and a name from readdir holds no separator
     // (path.join would normalise again, for each of thousands of skills).
-    const skillDir = `${absDir}${path.sep}${entry.name}`;
+    const file = `${absDir}${path.sep}${entry.name}${path.sep}${SKILL_FILE}`;
+    const skillDir = file.slice(0, file.length - SKILL_FILE.length - 1);
     if (!entry.isDirectory() && !(entry.isSymbolicLink() && isDirectory(skillDir))) continue;
     if (entry.isSymbolicLink() && outside(`${relDir}/${entry.name}`)) continue;
     // Open SKILL.md directly (one system call in the common case); work out why only if it is missing.
-    const report = inspectSkill(`${skillDir}${path.sep}${SKILL_FILE}`, { readBody: false, dir: skillDir, dirName: entry.name });
+    const report = inspectSkill(file, { readBody: false, dir: skillDir, dirName: entry.name });
     if (report.errors[0]?.code === FILE_MISSING) {
       const shown = `${relDir}/${entry.name}`;
       const missing = missingSkillFile(skillDir, shown) ?? { code: 'no-skill-file' as const, path: shown, message: `${shown} has no SKILL.md` };
       warnings.push({ ...missing, message: `${missing.message}, skipped` });
       continue;
     }
-    found.push(toRecord(report, `${relDir}/${entry.name}/${SKILL_FILE}`));
+    found.push(toRecord(report, locationInFile === -1 ? `${relDir}/${entry.name}/${SKILL_FILE}` : file.slice(locationInFile)));
   }
   return found;
 }
