@@ -36,6 +36,7 @@ const SPECIAL_PLAIN = new Map<string, boolean | null>([
   ['NULL', null],
   ['~', null],
 ]);
+const LONGEST_SPECIAL = Math.max(...[...SPECIAL_PLAIN.keys()].map((text) => text.length));
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 // Control characters (other than LF) and the BOM change meaning or validity in YAML: fall back.
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f\u0085\ufeff\u2028\u2029]/;
@@ -111,7 +112,8 @@ function mapping(doc: Reader, indent: number): Result<{ [key: string]: Value }> 
     let from = colon + 1;
     while (from < end && raw.charCodeAt(from) === 32) from += 1;
     const rest = raw.slice(from, end);
-    const header = BLOCK_HEADER.exec(rest);
+    // A block header is one or two characters: a long value (a description) is not even tried.
+    const header = rest.length <= 2 ? BLOCK_HEADER.exec(rest) : null;
     let value: Result<Value>;
     if (header) value = blockScalar(doc, indent, keyRaw, header[1] as '|' | '>', header[2] as Chomping);
     else if (rest !== '') value = scalar(rest);
@@ -258,7 +260,8 @@ function chomped(text: string, chomping: Chomping, trailingBlank: number): strin
 }
 
 function scalar(text: string): Result<string | boolean | null> {
-  const special = SPECIAL_PLAIN.get(text);
+  // The specials are five characters at most: a long value is not hashed to look it up.
+  const special = text.length <= LONGEST_SPECIAL ? SPECIAL_PLAIN.get(text) : undefined;
   if (special !== undefined) return special;
   const first = text[0];
   if (first === '"') {
