@@ -19,10 +19,11 @@ function yaml(): YamlModule {
 }
 
 /**
- * The fast path can be switched off (CREATE_SQUAD_YAML_FAST_PATH=off) to run the whole suite on the
- * yaml library alone: both must give the same results.
+ * The fast paths of reading a frontmatter (this module's YAML subset parser, validate.ts's shortcut
+ * for the plain frontmatter) can be switched off together (CREATE_SQUAD_YAML_FAST_PATH=off) to run
+ * the whole suite on the yaml library and every rule alone: both must give the same results.
  */
-const FAST_PATH = process.env.CREATE_SQUAD_YAML_FAST_PATH !== 'off';
+export const FAST_PATH = process.env.CREATE_SQUAD_YAML_FAST_PATH !== 'off';
 
 export const FRONTMATTER_MAX_BYTES = 64 * 1024;
 /** Upper bound on alias dereferences while building the JS value (yaml's own guard). */

@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { isValidName, nameProblems } from '../base/names.js';
 import type { Frontmatter } from './skill.js';
+import { FAST_PATH } from './frontmatter.js';
 import { isMapping, quoted, shownKey } from '../base/util.js';
 import { estimateTokens } from '../base/tokens.js';
 import {
@@ -60,7 +61,7 @@ export interface ValidateSkillInput {
 
 /** Check one skill. Pure: no I/O. */
 export function validateSkill(input: ValidateSkillInput): SkillValidation {
-  if (input.body === undefined) {
+  if (input.body === undefined && FAST_PATH) {
     const plain = plainSkillFields(input.frontmatter, input.dirName);
     if (plain !== undefined) return { valid: true, errors: NO_ISSUES, warnings: NO_ISSUES, fields: plain };
   }
