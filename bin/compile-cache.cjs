@@ -31,6 +31,16 @@ const V8_FLAGS_CHANGED = Symbol.for('create-squad.v8-flags-changed');
 const flagsKind = () => (globalThis[V8_FLAGS_CHANGED] === true ? 'large' : 'usual');
 
 /**
+ * Set by src/core/base/heap.ts when a run lists many skills. A cache holds the functions of the
+ * run that made it, and a squad's first runs are small: they never rank skills against a budget.
+ * So a cache is made again, once, by the first run that lists many skills (its second generation,
+ * "g1"), with what that run compiled as well; without it, every later large listing compiles its
+ * ranking again (about 5 ms at 1,000 skills, measured).
+ */
+const LISTED_MANY = Symbol.for('create-squad.listed-many-skills');
+const generationOfRun = () => (globalThis[LISTED_MANY] === true ? 1 : 0);
+
+/**
  * Which files are cached: this package's bundles, and the CommonJS files of the packages they load
  * (the handlebars runtime, porter2, yaml when a frontmatter needs it): the CLI's own code either way.
  * Named by their path below dist/ or below the last node_modules/.
@@ -53,14 +63,14 @@ function cacheFileOf(filename, kind) {
   const base = `${cacheName(filename)}.${kind}`;
   const stat = fs.statSync(filename);
   const build = [stat.size, stat.ino, stat.mtimeMs, stat.ctimeMs].map((n) => Math.round(n * 1000).toString(36)).join('-');
-  return { prefix: `${base}.`, file: path.join(CACHE_DIR, `${base}.${process.version}.${build}.v8`) };
+  return { prefix: `${base}.`, file: (generation) => path.join(CACHE_DIR, `${base}.${process.version}.${build}.g${generation}.v8`) };
 }
 
 /**
  * Write the code V8 has compiled for `script` so far, atomically, and remove the caches of earlier
  * builds of the same bundle; never failing the run.
  */
-function save(script, { prefix, file }) {
+function save(script, prefix, file) {
   try {
     fs.mkdirSync(CACHE_DIR, { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
@@ -85,14 +95,20 @@ function install() {
     const kind = flagsKind();
     const cacheFile = cacheFileOf(filename, kind);
     let cachedData;
-    try {
-      cachedData = fs.readFileSync(cacheFile.file);
-    } catch {
-      // none yet
+    let generation = -1;
+    for (const candidate of [1, 0]) {
+      try {
+        cachedData = fs.readFileSync(cacheFile.file(candidate));
+        generation = candidate;
+        break;
+      } catch {
+        // none of this generation
+      }
     }
     const script = new vm.Script(Module.wrap(content), { filename, cachedData });
     // Saved at exit, so the cache holds the functions this run compiled too, not only the top level.
-    if (cachedData === undefined || script.cachedDataRejected) pending.push([script, cacheFile, kind]);
+    if (cachedData === undefined || script.cachedDataRejected) pending.push([script, cacheFile, kind, -1]);
+    else if (generation === 0) pending.push([script, cacheFile, kind, 0]);
     const wrapper = script.runInThisContext({ displayErrors: true });
     const require = Module.createRequire(filename);
     return wrapper.call(this.exports, this.exports, require, this, filename, path.dirname(filename));
@@ -100,7 +116,11 @@ function install() {
   process.once('exit', () => {
     // A cache is made under the flags of the moment: one compiled before the flags changed is kept
     // for a later run instead.
-    for (const [script, cacheFile, kind] of pending) if (kind === flagsKind()) save(script, cacheFile);
+    // A first-generation cache is made again only by a run that listed many skills.
+    const generation = generationOfRun();
+    for (const [script, cacheFile, kind, loaded] of pending) {
+      if (kind === flagsKind() && generation > loaded) save(script, cacheFile.prefix, cacheFile.file(generation));
+    }
   });
 }
 

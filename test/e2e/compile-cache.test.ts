@@ -9,7 +9,7 @@ import module from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, tempDir, tempRepo } from '../helpers/cli.js';
-import { MANY_SKILLS } from '../../src/core/base/heap.js';
+import { LISTS_MANY_SKILLS, MANY_SKILLS } from '../../src/core/base/heap.js';
 
 const nodeCachesItself = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 if (nodeCachesItself) console.log('compile-cache tests skipped: this Node caches compiled code itself (module.enableCompileCache)');
@@ -119,6 +119,37 @@ describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCach
     expect([...before.keys()].some((name) => name.includes('.large.'))).toBe(true);
     for (const cwd of [small, large, small, large]) prompt(cwd);
     expect(written()).toEqual(before);
+  });
+
+  it("a small run's cache is made again, once, by the first run that lists many skills (with the ranking's code)", () => {
+    const small = tempRepo();
+    const many = tempRepo();
+    expect(run(['init', '--yes'], small).code).toBe(0);
+    expect(run(['init', '--yes'], many).code).toBe(0);
+    for (let i = 0; i < LISTS_MANY_SKILLS; i += 1) {
+      const name = `area-${String(i).padStart(3, '0')}`;
+      fs.mkdirSync(path.join(many, '.github', 'skills', name), { recursive: true });
+      fs.writeFileSync(
+        path.join(many, '.github', 'skills', name, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: Conventions for area ${i}: ${'naming and reviews. '.repeat(8)}\n---\n# ${name}\n`,
+      );
+    }
+    const promptCache = () => cacheFiles().filter((name) => name.startsWith('bundle__prompt.cjs.usual.'));
+    const prompt = (cwd: string) => expect(run(['prompt', 'fenster', '--task', 'Add pagination'], cwd).code).toBe(0);
+    prompt(small);
+    const [first] = promptCache();
+    expect(first).toMatch(/\.g0\.v8$/);
+    const firstSize = fs.statSync(path.join(cacheDir, first!)).size;
+    prompt(many);
+    const [again] = promptCache();
+    expect(promptCache()).toHaveLength(1);
+    expect(again).toMatch(/\.g1\.v8$/);
+    // The second generation holds more compiled code, and is not made again by any later run.
+    expect(fs.statSync(path.join(cacheDir, again!)).size).toBeGreaterThan(firstSize);
+    const written = fs.statSync(path.join(cacheDir, again!)).mtimeMs;
+    for (const cwd of [many, small, many]) prompt(cwd);
+    expect(promptCache()).toEqual([again]);
+    expect(fs.statSync(path.join(cacheDir, again!)).mtimeMs).toBe(written);
   });
 
   it('a package file that calls import() is compiled by Node as usual, so its import() still works', () => {

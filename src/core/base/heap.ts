@@ -36,3 +36,18 @@ export function expectManyLongLivedObjects(): void {
     // not V8, or the flag is unknown: the run is only slower
   }
 }
+
+/** From this many entries in one skills folder on, a run ranks skills against a budget (as a rule). */
+export const LISTS_MANY_SKILLS = 100;
+
+/** Set once a run lists many skills; read by the CLI's compile cache (bin/compile-cache.cjs). */
+const LISTED_MANY = Symbol.for('create-squad.listed-many-skills');
+
+/**
+ * Say that this run lists many skills. The CLI's compile cache holds the code of the run that
+ * made it, and a squad's first runs are small; the first run that lists many skills makes it
+ * again, once, with the code of ranking and budgets as well. No effect elsewhere.
+ */
+export function noteManySkillsListed(): void {
+  (globalThis as Record<symbol, unknown>)[LISTED_MANY] = true;
+}

@@ -22,7 +22,7 @@ import { isDirectory, isFile, pathProblem, readDirEntries, readDirNames, readTex
 import { FILE_MISSING, inspectSkill, type SkillReport } from '../skills/inspect.js';
 import { isValidName } from '../base/names.js';
 import { compareCodePoints } from '../base/util.js';
-import { MANY_SKILLS, expectManyLongLivedObjects } from '../base/heap.js';
+import { LISTS_MANY_SKILLS, MANY_SKILLS, expectManyLongLivedObjects, noteManySkillsListed } from '../base/heap.js';
 import { isConvertedLocation } from './original/skill-migration.js';
 import { convertOriginalSkill } from './original/skills.js';
 import { builtinSkillsIn, installedBuiltinSkillDirs } from './owned.js';
@@ -168,6 +168,7 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
   };
   if (outside(relDir)) return [];
   const entries = readDirEntries(absDir);
+  if (entries.length >= LISTS_MANY_SKILLS) noteManySkillsListed();
   if (entries.length >= MANY_SKILLS) expectManyLongLivedObjects();
   // A skill's three paths are one string: its SKILL.md path, of which the folder and (where the
   // separator is "/") the repo-relative location are pieces, not strings of their own. A listing
