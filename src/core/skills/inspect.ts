@@ -4,7 +4,8 @@
  */
 import path from 'node:path';
 import { FrontmatterError } from './frontmatter.js';
-import { readSkillFile, readSkillFrontmatter, type Frontmatter } from './skill.js';
+import { readSkillFile, readSkillFrontmatter, readSkillHead, type Frontmatter, type SkillHead } from './skill.js';
+import { PlainSkillHead } from './plain-head.js';
 import { validateSkill, type SkillIssue } from './validate.js';
 import { skillFields, type SkillFields } from './skill-fields.js';
 
@@ -51,9 +52,31 @@ export function inspectSkill(file: string, options: InspectOptions): SkillReport
       frontmatter = readSkillFrontmatter(file).frontmatter;
     }
   } catch (error) {
-    const issue = toIssue(error);
-    return { file, dir, dirName, name: dirName, frontmatter: undefined, fields: skillFields({}), valid: false, errors: [issue], warnings: [] };
+    return unreadReport(file, dir, dirName, error);
   }
+  return checkedReport(file, dir, dirName, frontmatter, body);
+}
+
+/**
+ * inspectSkill for a listing (frontmatter only): a skill whose frontmatter is plain comes back as
+ * its PlainSkillHead, read from the bytes (valid, nothing to say: plain-head.ts); any other as its
+ * report.
+ */
+export function inspectSkillForListing(file: string, dir: string, dirName: string): SkillReport | PlainSkillHead {
+  let head: SkillHead | PlainSkillHead;
+  try {
+    head = readSkillHead(file, dirName);
+  } catch (error) {
+    return unreadReport(file, dir, dirName, error);
+  }
+  return head instanceof PlainSkillHead ? head : checkedReport(file, dir, dirName, head.frontmatter, undefined);
+}
+
+function unreadReport(file: string, dir: string, dirName: string, error: unknown): SkillReport {
+  return { file, dir, dirName, name: dirName, frontmatter: undefined, fields: skillFields({}), valid: false, errors: [toIssue(error)], warnings: [] };
+}
+
+function checkedReport(file: string, dir: string, dirName: string, frontmatter: Frontmatter, body: string | undefined): SkillReport {
   const result = validateSkill(body === undefined ? { frontmatter, dirName } : { frontmatter, dirName, body });
   return {
     file,

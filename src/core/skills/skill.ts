@@ -3,8 +3,18 @@
  * (`readSkillFrontmatter`), plus typed accessors for the fields create-squad uses.
  */
 import fs from 'node:fs';
-import { FRONTMATTER_MAX_BYTES, FrontmatterError, checkedFrontmatterYaml, locateFrontmatter, normalizeNewlines, parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
+import {
+  FAST_PATH,
+  FRONTMATTER_MAX_BYTES,
+  FrontmatterError,
+  checkedFrontmatterYaml,
+  locateFrontmatter,
+  normalizeNewlines,
+  parseFrontmatterYaml,
+  splitFrontmatter,
+} from './frontmatter.js';
 import { skillFields, type McpServerRequirement } from './skill-fields.js';
+import { PlainSkillHead, plainSkillHead } from './plain-head.js';
 
 export type Frontmatter = Record<string, unknown>;
 
@@ -48,6 +58,18 @@ let readBuffer: Buffer | undefined;
  * so a FIFO, a device or a folder is still reported as not a regular file.
  */
 export function readSkillFrontmatter(file: string): SkillHead {
+  return readHead(file, undefined) as SkillHead;
+}
+
+/**
+ * readSkillFrontmatter for a listing of the skill in folder `dirName`: its PlainSkillHead, read
+ * from the bytes, when the frontmatter is plain (plain-head.ts); else its parsed frontmatter.
+ */
+export function readSkillHead(file: string, dirName: string): SkillHead | PlainSkillHead {
+  return readHead(file, dirName);
+}
+
+function readHead(file: string, plainFor: string | undefined): SkillHead | PlainSkillHead {
   readBuffer ??= Buffer.allocUnsafe(READ_LIMIT);
   const buffer = readBuffer;
   // The open does not block: a FIFO without a writer would otherwise stop a whole listing.
@@ -64,7 +86,8 @@ export function readSkillFrontmatter(file: string): SkillHead {
       }
       const eof = n === 0;
       total += n;
-      const head = closedHead(buffer, total, file);
+      const head = closedHead(buffer, total, file, plainFor);
+      if (head instanceof PlainSkillHead) return head;
       if (head !== undefined) return { frontmatter: head, bytesRead: total };
       // Multi-byte UTF-8 never contains "\n" or "-", so a chunk boundary inside a character can
       // only garble the unterminated last line, which locateFrontmatter ignores until complete.
@@ -103,7 +126,7 @@ function startsWithBareDelimiter(read: Buffer): boolean {
  * string, so what a skill keeps (its description is a piece of that string) is not the body's
  * first kilobyte as well. A "\n" byte is never inside a multi-byte character.
  */
-function closedHead(buffer: Buffer, total: number, file: string): Frontmatter | undefined {
+function closedHead(buffer: Buffer, total: number, file: string, plainFor: string | undefined): Frontmatter | PlainSkillHead | undefined {
   // Only the bytes read for this file: the rest of the shared buffer is left from an earlier one.
   const read = buffer.subarray(0, total);
   const at = read.indexOf(DELIMITER_START);
@@ -115,7 +138,8 @@ function closedHead(buffer: Buffer, total: number, file: string): Frontmatter | 
   // indexOf would have found it), decoded once, with no line-by-line search.
   if (lineEnd === at + DELIMITER_START.length && startsWithBareDelimiter(read) && read.lastIndexOf(13, lineEnd) === -1) {
     if (at + 1 - BARE_DELIMITER.length > FRONTMATTER_MAX_BYTES) return undefined;
-    return parseFrontmatterYaml(buffer.toString('utf8', BARE_DELIMITER.length, at + 1), file);
+    const plain = plainFor === undefined || !FAST_PATH ? undefined : plainSkillHead(buffer, BARE_DELIMITER.length, at + 1, plainFor);
+    return plain ?? parseFrontmatterYaml(buffer.toString('utf8', BARE_DELIMITER.length, at + 1), file);
   }
   const location = locateFrontmatter(normalizeNewlines(buffer.toString('utf8', 0, lineEnd + 1)), false);
   if (location.state !== 'closed') return undefined;

@@ -88,10 +88,10 @@ export function validateByRules(input: ValidateSkillInput): SkillValidation {
  * The one empty list of issues every valid skill shares: a listing keeps a record per skill, and
  * two empty arrays each add up at thousands of skills. Frozen, so a push fails loudly.
  */
-const NO_ISSUES = Object.freeze([]) as unknown as SkillIssue[];
+export const NO_ISSUES = Object.freeze([]) as unknown as SkillIssue[];
 
 /** The fields of the usual frontmatter, which needs no rule run: standard fields only, string values. */
-const PLAIN_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
+const PLAIN_FIELDS: ReadonlySet<string> = new Set(STANDARD_FIELDS);
 const NOT_BLANK = /\S/;
 
 /**

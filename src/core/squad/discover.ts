@@ -19,7 +19,10 @@ import path from 'node:path';
 import { SquadError } from '../base/errors.js';
 import type { Warning } from '../base/warnings.js';
 import { isDirectory, isFile, pathProblem, readDirEntries, readDirNames, readTextIfExists } from '../fs/fs-safe.js';
-import { FILE_MISSING, inspectSkill, type SkillReport } from '../skills/inspect.js';
+import { FILE_MISSING, inspectSkillForListing, type SkillReport } from '../skills/inspect.js';
+import { PlainSkillHead } from '../skills/plain-head.js';
+import { NO_ISSUES } from '../skills/validate.js';
+import { NO_SERVERS } from '../skills/skill-fields.js';
 import { isValidName } from '../base/names.js';
 import { compareCodePoints } from '../base/util.js';
 import { LISTS_MANY_SKILLS, MANY_SKILLS, expectManyLongLivedObjects, noteManySkillsListed } from '../base/heap.js';
@@ -94,7 +97,7 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   const team: DiscoveredSkill[] = [];
   for (const dir of [squadPaths.aiTeamSkills, ...[...NATIVE_SKILL_DIRS].reverse()]) {
     const builtinsHere = builtinSkillsIn(builtinDirs, dir);
-    for (const skill of scanSkillFolder(root, dir, warnings, (report, location) => toSkill(report, location, builtinsHere.has(report.dirName) ? 'builtin' : 'team'))) {
+    for (const skill of scanSkillFolder(root, dir, warnings, (report, location) => toSkill(report, location, builtinsHere.has(dirNameOf(report)) ? 'builtin' : 'team'))) {
       (skill.scope === 'builtin' ? builtin : team).push(skill);
     }
   }
@@ -157,7 +160,7 @@ function listAgentSkillOwners(root: string): string[] {
  * repository: a skill folder (or the skills folder) linked from elsewhere is skipped with a
  * warning, as export does.
  */
-function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarning[], toRecord: (report: SkillReport, location: string) => DiscoveredSkill): DiscoveredSkill[] {
+function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarning[], toRecord: (report: ListedSkill, location: string) => DiscoveredSkill): DiscoveredSkill[] {
   const absDir = resolveIn(root, relDir);
   const found: DiscoveredSkill[] = [];
   const outside = (rel: string): boolean => {
@@ -182,39 +185,81 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
     if (!entry.isDirectory() && !(entry.isSymbolicLink() && isDirectory(skillDir))) continue;
     if (entry.isSymbolicLink() && outside(`${relDir}/${entry.name}`)) continue;
     // Open SKILL.md directly (one system call in the common case); work out why only if it is missing.
-    const report = inspectSkill(file, { readBody: false, dir: skillDir, dirName: entry.name });
-    if (report.errors[0]?.code === FILE_MISSING) {
+    const report = inspectSkillForListing(file, skillDir, entry.name);
+    if (!(report instanceof PlainSkillHead) && report.errors[0]?.code === FILE_MISSING) {
       const shown = `${relDir}/${entry.name}`;
       const missing = missingSkillFile(skillDir, shown) ?? { code: 'no-skill-file' as const, path: shown, message: `${shown} has no SKILL.md` };
       warnings.push({ ...missing, message: `${missing.message}, skipped` });
       continue;
     }
-    found.push(toRecord(report, locationInFile === -1 ? `${relDir}/${entry.name}/${SKILL_FILE}` : file.slice(locationInFile)));
+    const location = locationInFile === -1 ? `${relDir}/${entry.name}/${SKILL_FILE}` : file.slice(locationInFile);
+    found.push(report instanceof PlainSkillHead ? toRecord(plainReport(report, file, skillDir), location) : toRecord(report, location));
   }
   return found;
 }
 
-function toSkill(report: SkillReport, location: string, scope: SkillScope, agent?: string): DiscoveredSkill {
-  const fields = report.fields;
+/** A skill as read for the listing: its report, or (plain frontmatter) what its plain head gives. */
+type ListedSkill = SkillReport | PlainReport;
+
+/** A plain skill with its paths: valid, nothing to say, its fields read from the bytes. */
+interface PlainReport {
+  plain: PlainSkillHead;
+  file: string;
+  dir: string;
+}
+
+function plainReport(plain: PlainSkillHead, file: string, dir: string): PlainReport {
+  return { plain, file, dir };
+}
+
+function dirNameOf(listed: ListedSkill): string {
+  return 'plain' in listed ? listed.plain.name : listed.dirName;
+}
+
+function toSkill(listed: ListedSkill, location: string, scope: SkillScope, agent?: string): DiscoveredSkill {
   // An explicit literal, not spreads: discovery builds one of these per skill, thousands at a time.
-  const skill: DiscoveredSkill = {
-    file: report.file,
-    dir: report.dir,
-    dirName: report.dirName,
-    // The folder's name when they agree (a valid skill's always do): no piece of the frontmatter's text.
-    name: report.name === report.dirName ? report.dirName : report.name,
-    valid: report.valid,
-    errors: report.errors,
-    warnings: report.warnings,
-    scope,
-    location,
-    description: fields.description === undefined ? undefined : ownString(fields.description),
-    version: fields.version,
-    versionUnquoted: fields.versionUnquoted,
-    author: fields.author,
-    mcpServers: fields.mcpServers,
-    disableModelInvocation: fields.disableModelInvocation,
-  };
+  let skill: DiscoveredSkill;
+  if ('plain' in listed) {
+    const { plain } = listed;
+    // Its strings were decoded from the bytes on their own: nothing holds a larger text alive.
+    skill = {
+      file: listed.file,
+      dir: listed.dir,
+      dirName: plain.name,
+      name: plain.name,
+      valid: true,
+      errors: NO_ISSUES,
+      warnings: NO_ISSUES,
+      scope,
+      location,
+      description: plain.description,
+      version: plain.version,
+      versionUnquoted: false,
+      author: plain.author,
+      mcpServers: NO_SERVERS,
+      disableModelInvocation: false,
+    };
+  } else {
+    const fields = listed.fields;
+    skill = {
+      file: listed.file,
+      dir: listed.dir,
+      dirName: listed.dirName,
+      // The folder's name when they agree (a valid skill's always do): no piece of the frontmatter's text.
+      name: listed.name === listed.dirName ? listed.dirName : listed.name,
+      valid: listed.valid,
+      errors: listed.errors,
+      warnings: listed.warnings,
+      scope,
+      location,
+      description: fields.description === undefined ? undefined : ownString(fields.description),
+      version: fields.version,
+      versionUnquoted: fields.versionUnquoted,
+      author: fields.author,
+      mcpServers: fields.mcpServers,
+      disableModelInvocation: fields.disableModelInvocation,
+    };
+  }
   if (agent !== undefined) skill.agent = agent;
   return skill;
 }
