@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSkills } from '../../src/core/squad/discover.js';
+import { LISTS_MANY_SKILLS } from '../../src/core/base/heap.js';
+import { inspectSkill } from '../../src/core/skills/inspect.js';
 import { cleanupTempDirs, skillMd, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
@@ -186,5 +188,48 @@ describe('discoverSkills', () => {
       (fs as { readSync: typeof fs.readSync }).readSync = original;
     }
     expect(spy.read).toBeLessThanOrEqual(4096);
+  });
+});
+
+describe('discoverSkills in a folder of many skills (plain frontmatter read from its bytes)', () => {
+  it('lists every skill exactly as inspecting it on its own does, plain or not', () => {
+    const heads = [
+      (name: string) => `name: ${name}\ndescription: Plain text for ${name}.\n`,
+      (name: string) => `name: ${name}\ndescription: "Quoted: ${name}"\nlicense: MIT\nmetadata:\n  author: team\n  version: "1.2"\n`,
+      (name: string) => `name: ${name}\ndescription: >-\n  Folded over\n  two lines.\n`,
+      (name: string) => `name: ${name}\ndescription: d\n# a comment\nmetadata:\n  version: 1.0\n`,
+      (name: string) => `name: ${name}\ndescription: d\nmetadata:\n  mcp-servers:\n    - name: github\n      reason: "Issues"\n`,
+      (name: string) => `name: other-name\ndescription: d\n`,
+      (name: string) => `name: ${name}\ndescription: café au lait\n`,
+      (name: string) => `name: ${name}\n`,
+    ];
+    const files: Record<string, string> = {};
+    for (let i = 0; i < LISTS_MANY_SKILLS + 4; i += 1) {
+      const name = `skill-${String(i).padStart(3, '0')}`;
+      files[`.github/skills/${name}/SKILL.md`] = `---\n${heads[i % heads.length]!(name)}---\n# ${name}\n`;
+    }
+    const root = squad(files);
+    const { skills } = discoverSkills(root);
+    expect(skills).toHaveLength(LISTS_MANY_SKILLS + 4);
+    for (const skill of skills) {
+      const alone = inspectSkill(skill.file, { readBody: false });
+      expect({ name: skill.name, valid: skill.valid, errors: skill.errors, warnings: skill.warnings }, skill.dirName).toEqual({
+        name: alone.name,
+        valid: alone.valid,
+        errors: alone.errors,
+        warnings: alone.warnings,
+      });
+      expect(
+        { description: skill.description, version: skill.version, author: skill.author, mcpServers: skill.mcpServers, versionUnquoted: skill.versionUnquoted },
+        skill.dirName,
+      ).toEqual({
+        description: alone.fields.description,
+        version: alone.fields.version,
+        author: alone.fields.author,
+        mcpServers: alone.fields.mcpServers,
+        versionUnquoted: alone.fields.versionUnquoted,
+      });
+    }
+    expect(skills.filter((skill) => skill.valid).length).toBeGreaterThan(LISTS_MANY_SKILLS / 2);
   });
 });

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { SquadError } from '../base/errors.js';
 import type { Warning } from '../base/warnings.js';
 import { isDirectory, isFile, pathProblem, readDirEntries, readDirNames, readTextIfExists } from '../fs/fs-safe.js';
-import { FILE_MISSING, inspectSkillForListing, type SkillReport } from '../skills/inspect.js';
+import { FILE_MISSING, inspectSkill, inspectSkillForListing, type SkillReport } from '../skills/inspect.js';
 import { PlainSkillHead } from '../skills/plain-head.js';
 import { NO_ISSUES } from '../skills/validate.js';
 import { NO_SERVERS } from '../skills/skill-fields.js';
@@ -172,6 +172,11 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
   if (outside(relDir)) return [];
   const entries = readDirEntries(absDir);
   if (entries.length >= LISTS_MANY_SKILLS) noteManySkillsListed();
+  // Plain frontmatter is read from its bytes only in a folder of many skills, where it saves time.
+  // In a small squad's run its loops would only wake V8's optimising compiler for nothing: the
+  // compiler's own code then counts in the run's memory (3.5 MB more peak RSS for a fresh squad's
+  // prompt, measured).
+  const readsPlainHeads = entries.length >= LISTS_MANY_SKILLS;
   if (entries.length >= MANY_SKILLS) expectManyLongLivedObjects();
   // A skill's three paths are one string: its SKILL.md path, of which the folder and (where the
   // separator is "/") the repo-relative location are pieces, not strings of their own. A listing
@@ -185,7 +190,7 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
     if (!entry.isDirectory() && !(entry.isSymbolicLink() && isDirectory(skillDir))) continue;
     if (entry.isSymbolicLink() && outside(`${relDir}/${entry.name}`)) continue;
     // Open SKILL.md directly (one system call in the common case); work out why only if it is missing.
-    const report = inspectSkillForListing(file, skillDir, entry.name);
+    const report = readsPlainHeads ? inspectSkillForListing(file, skillDir, entry.name) : inspectSkill(file, { readBody: false, dir: skillDir, dirName: entry.name });
     if (!(report instanceof PlainSkillHead) && report.errors[0]?.code === FILE_MISSING) {
       const shown = `${relDir}/${entry.name}`;
       const missing = missingSkillFile(skillDir, shown) ?? { code: 'no-skill-file' as const, path: shown, message: `${shown} has no SKILL.md` };
