@@ -52,18 +52,14 @@ const NOT_PLAIN_KEYS = new Set(['mcp-servers', '__proto__', 'constructor', 'prot
  * `dirName`; undefined when it is not plain.
  */
 export function plainSkillHead(bytes: Buffer, start: number, end: number, dirName: string): PlainSkillHead | undefined {
-  // ASCII, printable, lines ended by "\n": anything else is not plain (and needs no decoding here).
-  for (let at = start; at < end; at += 1) {
-    const byte = bytes[at]!;
-    if ((byte < SPACE && byte !== NEWLINE) || byte > 126) return undefined;
-  }
-  if (end <= start || bytes[end - 1] !== NEWLINE) return undefined;
+  if (end <= start) return undefined;
   const values = new Map<Field, string>();
   let version: string | undefined;
   let author: string | undefined;
   let line = start;
   while (line < end) {
-    const lineEnd = indexOfNewline(bytes, line, end);
+    const lineEnd = lineEndOf(bytes, line, end);
+    if (lineEnd === -1) return undefined;
     const field = fieldAt(bytes, line, lineEnd);
     if (field === undefined || values.has(field)) return undefined;
     const valueStart = skipSpaces(bytes, line + FIELD_BYTES[FIELDS.indexOf(field)]!.length, lineEnd);
@@ -76,7 +72,8 @@ export function plainSkillHead(bytes: Buffer, start: number, end: number, dirNam
       if (indent === 0) return undefined; // an empty mapping is null, which the rules treat apart
       const keys = new Set<string>();
       while (next < end && indentOf(bytes, next, end) === indent) {
-        const entryEnd = indexOfNewline(bytes, next, end);
+        const entryEnd = lineEndOf(bytes, next, end);
+        if (entryEnd === -1) return undefined;
         const keyStart = next + indent;
         const colon = keyEndAt(bytes, keyStart, entryEnd);
         if (colon === -1) return undefined;
@@ -111,10 +108,28 @@ export function plainSkillHead(bytes: Buffer, start: number, end: number, dirNam
   return new PlainSkillHead(dirName, description, version, author);
 }
 
-function indexOfNewline(bytes: Buffer, from: number, end: number): number {
-  let at = from;
-  while (at < end && bytes[at] !== NEWLINE) at += 1;
-  return at;
+/** In the line lineEndOf read last: where its last ": " and its last " #" start (-1: none). */
+let lastColonSpace = -1;
+let lastSpaceHash = -1;
+
+/**
+ * Where the line from `from` ends (its "\n"), or -1 when it holds a byte that is not printable
+ * ASCII or has no "\n" before `end`: such a frontmatter is not plain. Every byte of a frontmatter
+ * the plain reader takes passes here once, which also notes where the line's ": " and " #" are.
+ */
+function lineEndOf(bytes: Buffer, from: number, end: number): number {
+  lastColonSpace = -1;
+  lastSpaceHash = -1;
+  let previous = NEWLINE;
+  for (let at = from; at < end; at += 1) {
+    const byte = bytes[at]!;
+    if (byte === NEWLINE) return at;
+    if (byte < SPACE || byte > 126) return -1;
+    if (byte === SPACE && previous === COLON) lastColonSpace = at - 1;
+    else if (byte === HASH && previous === SPACE) lastSpaceHash = at - 1;
+    previous = byte;
+  }
+  return -1;
 }
 
 function skipSpaces(bytes: Buffer, from: number, end: number): number {
@@ -156,7 +171,7 @@ function keyEndAt(bytes: Buffer, from: number, lineEnd: number): number {
 }
 
 /**
- * The string a value from `from` to the line's end is: double-quoted without a quote or escape
+ * The string a value from `from` to the line's end (the line lineEndOf read last) is: double-quoted without a quote or escape
  * inside, single-quoted without a quote inside, or plain (starting with a letter, no ": ", " #" or
  * final ":", not true, false or null). Undefined for anything else, trailing spaces included.
  */
@@ -172,9 +187,8 @@ function scalarAt(bytes: Buffer, from: number, lineEnd: number): string | undefi
   }
   const letter = first | 32;
   if (letter < 97 || letter > 122 || bytes[lineEnd - 1] === COLON) return undefined;
-  for (let at = from; at < lineEnd - 1; at += 1) {
-    if ((bytes[at] === COLON && bytes[at + 1] === SPACE) || (bytes[at] === SPACE && bytes[at + 1] === HASH)) return undefined;
-  }
+  // No ": " or " #" in the value (lineEndOf noted the line's last ones).
+  if (lastColonSpace >= from || lastSpaceHash >= from) return undefined;
   const text = latin1(bytes, from, lineEnd);
   return NOT_STRINGS.has(text) ? undefined : text;
 }
@@ -191,7 +205,8 @@ function foldedAt(bytes: Buffer, from: number, lineEnd: number, end: number): { 
   if (indent === 0) return undefined;
   const lines: string[] = [];
   while (next < end && indentOf(bytes, next, end) === indent) {
-    const contentEnd = indexOfNewline(bytes, next, end);
+    const contentEnd = lineEndOf(bytes, next, end);
+    if (contentEnd === -1) return undefined;
     const contentStart = next + indent;
     if (contentStart >= contentEnd || bytes[contentStart] === SPACE || bytes[contentEnd - 1] === SPACE) return undefined;
     lines.push(latin1(bytes, contentStart, contentEnd));
