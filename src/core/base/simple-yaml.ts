@@ -37,7 +37,10 @@ const SPECIAL_PLAIN = new Map<string, boolean | null>([
   ['~', null],
 ]);
 const LONGEST_SPECIAL = Math.max(...[...SPECIAL_PLAIN.keys()].map((text) => text.length));
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Plain scalars the core schema does not read as strings (the plain head of a SKILL.md refuses them too). */
+export const SPECIAL_PLAIN_TEXTS: ReadonlySet<string> = new Set(SPECIAL_PLAIN.keys());
+/** Keys refused: what JavaScript objects treat apart. */
+export const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 // Control characters (other than LF) and the BOM change meaning or validity in YAML: fall back.
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f\u0085\ufeff\u2028\u2029]/;
 

@@ -14,7 +14,8 @@
  */
 import { isValidName } from '../base/names.js';
 import { MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH } from './skill-fields.js';
-import { STANDARD_FIELDS } from './validate.js';
+import { STANDARD_FIELDS, STRUCTURED_METADATA_KEYS } from './validate.js';
+import { SPECIAL_PLAIN_TEXTS, UNSAFE_KEYS } from '../base/simple-yaml.js';
 
 /** A plain skill's frontmatter, as a listing keeps it. */
 export class PlainSkillHead {
@@ -41,10 +42,8 @@ const FIELDS = STANDARD_FIELDS;
 type Field = (typeof FIELDS)[number];
 const FIELD_BYTES = FIELDS.map((field) => Buffer.from(`${field}:`));
 
-/** Plain scalars the YAML core schema reads as something else than a string. */
-const NOT_STRINGS = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE', 'null', 'Null', 'NULL']);
 /** Metadata keys a plain head may not have: the structured extension, and keys YAML or JavaScript treat apart. */
-const NOT_PLAIN_KEYS = new Set(['mcp-servers', '__proto__', 'constructor', 'prototype', ...NOT_STRINGS]);
+const NOT_PLAIN_KEYS = new Set([...STRUCTURED_METADATA_KEYS, ...UNSAFE_KEYS, ...SPECIAL_PLAIN_TEXTS]);
 
 /**
  * The plain frontmatter of the YAML text in `bytes` from `start` to `end` (the bytes between the
@@ -190,7 +189,7 @@ function scalarAt(bytes: Buffer, from: number, lineEnd: number): string | undefi
   // No ": " or " #" in the value (lineEndOf noted the line's last ones).
   if (lastColonSpace >= from || lastSpaceHash >= from) return undefined;
   const text = latin1(bytes, from, lineEnd);
-  return NOT_STRINGS.has(text) ? undefined : text;
+  return SPECIAL_PLAIN_TEXTS.has(text) ? undefined : text;
 }
 
 /**
