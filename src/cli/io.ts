@@ -17,15 +17,12 @@ export interface Io {
   stderrIsTTY?: boolean;
   /** All of stdin as UTF-8, refused past a size limit. */
   readStdin(): Promise<string>;
+  /** Where the Ui writes when `main` makes it (default: the process's stdout and stderr). */
+  stdout?: OutputStream;
+  stderr?: OutputStream;
 }
 
-/** The real process: its folder, environment, stdin, and its stdout and stderr for the Ui. */
-export interface ProcessIo extends Io {
-  stdout: OutputStream;
-  stderr: OutputStream;
-}
-
-export function processIo(): ProcessIo {
+export function processIo(): Io {
   const stdout = processOutput(1);
   const stderr = processOutput(2);
   let stdinIsTTY: boolean | undefined;

@@ -9,7 +9,7 @@ import { CommanderError } from './commander.js';
 import { SquadError, isSquadError } from '../core/base/errors.js';
 import { errorEnvelope } from './envelope.js';
 import { packageVersion } from '../core/fs/version.js';
-import { processIo, type Io, type ProcessIo } from './io.js';
+import { processIo, type Io } from './io.js';
 import { PROGRAM_NAME, buildProgram, type UsageErrorSink } from './program.js';
 import { createUi, type Ui } from './ui.js';
 
@@ -19,8 +19,7 @@ import { createUi, type Ui } from './ui.js';
  * the executable (bin/) passes the real process and sets the exit code.
  */
 export async function main(argv: string[] = process.argv.slice(2), ui?: Ui, io: Io = processIo()): Promise<number> {
-  const streams = 'stdout' in io ? (io as ProcessIo) : { stdout: process.stdout, stderr: process.stderr };
-  const out = ui ?? createUi({ stdout: streams.stdout, stderr: streams.stderr, env: io.env });
+  const out = ui ?? createUi({ stdout: io.stdout ?? process.stdout, stderr: io.stderr ?? process.stderr, env: io.env });
   const sink: UsageErrorSink = {};
   const program = buildProgram(packageVersion(), out, sink, io);
   try {

@@ -143,14 +143,10 @@ function wordCharWidth(text: string, at: number): number {
   return known ? (point > 0xffff ? 2 : 1) : 0;
 }
 
-/** Porter2's exceptional stems whose second letter differs from the word's: dying → die, lying → lie, tying → tie. */
-const SECOND_LETTER_CHANGES: ReadonlyMap<number, number> = new Map([[105, 121]]);
-const SECOND_LETTER_CHANGED_AFTER = new Set([100, 108, 116]);
-
 /**
  * Which words could stem to a query term, by their first two UTF-16 units: a stem keeps its word's
  * first letter (Porter2 never changes it; other words are their own stem) and its second one, but
- * for the three exceptions above (test/unit/text-match.test.ts checks this of the stemmer). So a
+ * for three exceptions (test/unit/text-match.test.ts checks this of the stemmer). So a
  * word whose first two letters start no query term needs no string and no stemming. ASCII pairs
  * are looked up in a table; a term of one letter, or with a second unit beyond ASCII, lets every
  * word of its first letter through.
@@ -166,8 +162,8 @@ function termStarts(terms: readonly string[]): { mayStart(first: number, second:
     else if (second < 0 || second >= 128) anySecond[first] = 1;
     else {
       pairs[first * 128 + second] = 1;
-      const changedFrom = SECOND_LETTER_CHANGES.get(second);
-      if (changedFrom !== undefined && SECOND_LETTER_CHANGED_AFTER.has(first)) pairs[first * 128 + changedFrom] = 1;
+      // Porter2's exceptions: dying → die, lying → lie, tying → tie (a "di" term lets "dy" through).
+      if (second === 105 && (first === 100 || first === 108 || first === 116)) pairs[first * 128 + 121] = 1;
     }
   }
   return {

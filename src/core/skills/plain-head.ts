@@ -61,7 +61,7 @@ export function plainSkillHead(bytes: Buffer, start: number, end: number, dirNam
     if (lineEnd === -1) return undefined;
     const field = fieldAt(bytes, line, lineEnd);
     if (field === undefined || values.has(field)) return undefined;
-    const valueStart = skipSpaces(bytes, line + FIELD_BYTES[FIELDS.indexOf(field)]!.length, lineEnd);
+    const valueStart = skipSpaces(bytes, line + field.length + 1, lineEnd); // after "field:"
     let next = lineEnd + 1;
     let value: string | undefined;
     if (field === 'metadata') {

@@ -97,14 +97,14 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   const team: DiscoveredSkill[] = [];
   for (const dir of [squadPaths.aiTeamSkills, ...[...NATIVE_SKILL_DIRS].reverse()]) {
     const builtinsHere = builtinSkillsIn(builtinDirs, dir);
-    for (const skill of scanSkillFolder(root, dir, warnings, (report, location) => toSkill(report, location, builtinsHere.has(dirNameOf(report)) ? 'builtin' : 'team'))) {
+    for (const skill of scanSkillFolder(root, dir, warnings, (listed, at) => toSkill(listed, at, builtinsHere.has(at.dirName) ? 'builtin' : 'team'))) {
       (skill.scope === 'builtin' ? builtin : team).push(skill);
     }
   }
   builtin.sort((a, b) => compareCodePoints(a.dirName, b.dirName));
 
   const agents = agent === undefined ? listAgentSkillOwners(root) : [agent];
-  const agentSkills = agents.flatMap((name) => scanSkillFolder(root, agentSkillsDir(name), warnings, (report, location) => toSkill(report, location, 'agent', name)));
+  const agentSkills = agents.flatMap((name) => scanSkillFolder(root, agentSkillsDir(name), warnings, (listed, at) => toSkill(listed, at, 'agent', name)));
 
   // Scopes in precedence order: a skill overrides the one of the same name from a lower scope that
   // its agent sees (built-in and team skills are seen by every agent; an agent skill only by its own).
@@ -154,13 +154,13 @@ function listAgentSkillOwners(root: string): string[] {
 }
 
 /**
- * The skills in `relDir`, each made a record by `toRecord` (given its report and repo-relative
- * SKILL.md path) as soon as it is read, so what only the reading needed is freed while it is young:
+ * The skills in `relDir`, each made a record by `toRecord` (given what was read of it and where it
+ * is) as soon as it is read, so what only the reading needed is freed while it is young:
  * a listing of thousands keeps nothing else. Symlinks are followed only while they stay inside the
  * repository: a skill folder (or the skills folder) linked from elsewhere is skipped with a
  * warning, as export does.
  */
-function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarning[], toRecord: (report: ListedSkill, location: string) => DiscoveredSkill): DiscoveredSkill[] {
+function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarning[], toRecord: (listed: ListedSkill, at: SkillPaths) => DiscoveredSkill): DiscoveredSkill[] {
   const absDir = resolveIn(root, relDir);
   const found: DiscoveredSkill[] = [];
   const outside = (rel: string): boolean => {
@@ -171,12 +171,12 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
   };
   if (outside(relDir)) return [];
   const entries = readDirEntries(absDir);
-  if (entries.length >= LISTS_MANY_SKILLS) noteManySkillsListed();
   // Plain frontmatter is read from its bytes only in a folder of many skills, where it saves time.
   // In a small squad's run its loops would only wake V8's optimising compiler for nothing: the
   // compiler's own code then counts in the run's memory (3.5 MB more peak RSS for a fresh squad's
   // prompt, measured).
   const readsPlainHeads = entries.length >= LISTS_MANY_SKILLS;
+  if (readsPlainHeads) noteManySkillsListed();
   if (entries.length >= MANY_SKILLS) expectManyLongLivedObjects();
   // A skill's three paths are one string: its SKILL.md path, of which the folder and (where the
   // separator is "/") the repo-relative location are pieces, not strings of their own. A listing
@@ -198,60 +198,53 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
       continue;
     }
     const location = locationInFile === -1 ? `${relDir}/${entry.name}/${SKILL_FILE}` : file.slice(locationInFile);
-    found.push(report instanceof PlainSkillHead ? toRecord(plainReport(report, file, skillDir), location) : toRecord(report, location));
+    found.push(toRecord(report, { file, dir: skillDir, dirName: entry.name, location }));
   }
   return found;
 }
 
-/** A skill as read for the listing: its report, or (plain frontmatter) what its plain head gives. */
-type ListedSkill = SkillReport | PlainReport;
+/** A skill as read for the listing: its report, or (plain frontmatter, valid with nothing to say) its plain head. */
+type ListedSkill = SkillReport | PlainSkillHead;
 
-/** A plain skill with its paths: valid, nothing to say, its fields read from the bytes. */
-interface PlainReport {
-  plain: PlainSkillHead;
+/** Where a listed skill is: what its record holds besides what was read of it. */
+interface SkillPaths {
   file: string;
   dir: string;
+  dirName: string;
+  /** Repo-relative SKILL.md path. */
+  location: string;
 }
 
-function plainReport(plain: PlainSkillHead, file: string, dir: string): PlainReport {
-  return { plain, file, dir };
-}
-
-function dirNameOf(listed: ListedSkill): string {
-  return 'plain' in listed ? listed.plain.name : listed.dirName;
-}
-
-function toSkill(listed: ListedSkill, location: string, scope: SkillScope, agent?: string): DiscoveredSkill {
-  // An explicit literal, not spreads: discovery builds one of these per skill, thousands at a time.
+function toSkill(listed: ListedSkill, { file, dir, dirName, location }: SkillPaths, scope: SkillScope, agent?: string): DiscoveredSkill {
+  // Explicit literals of one shape, not spreads: discovery builds one per skill, thousands at a time.
   let skill: DiscoveredSkill;
-  if ('plain' in listed) {
-    const { plain } = listed;
+  if (listed instanceof PlainSkillHead) {
     // Its strings were decoded from the bytes on their own: nothing holds a larger text alive.
     skill = {
-      file: listed.file,
-      dir: listed.dir,
-      dirName: plain.name,
-      name: plain.name,
+      file,
+      dir,
+      dirName,
+      name: dirName,
       valid: true,
       errors: NO_ISSUES,
       warnings: NO_ISSUES,
       scope,
       location,
-      description: plain.description,
-      version: plain.version,
+      description: listed.description,
+      version: listed.version,
       versionUnquoted: false,
-      author: plain.author,
+      author: listed.author,
       mcpServers: NO_SERVERS,
       disableModelInvocation: false,
     };
   } else {
-    const fields = listed.fields;
+    const { fields } = listed;
     skill = {
-      file: listed.file,
-      dir: listed.dir,
-      dirName: listed.dirName,
+      file,
+      dir,
+      dirName,
       // The folder's name when they agree (a valid skill's always do): no piece of the frontmatter's text.
-      name: listed.name === listed.dirName ? listed.dirName : listed.name,
+      name: listed.name === dirName ? dirName : listed.name,
       valid: listed.valid,
       errors: listed.errors,
       warnings: listed.warnings,
