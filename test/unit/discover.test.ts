@@ -199,7 +199,7 @@ describe('discoverSkills in a folder of many skills (plain frontmatter read from
       (name: string) => `name: ${name}\ndescription: >-\n  Folded over\n  two lines.\n`,
       (name: string) => `name: ${name}\ndescription: d\n# a comment\nmetadata:\n  version: 1.0\n`,
       (name: string) => `name: ${name}\ndescription: d\nmetadata:\n  mcp-servers:\n    - name: github\n      reason: "Issues"\n`,
-      (name: string) => `name: other-name\ndescription: d\n`,
+      (_name: string) => `name: other-name\ndescription: d\n`,
       (name: string) => `name: ${name}\ndescription: café au lait\n`,
       (name: string) => `name: ${name}\n`,
     ];
