@@ -28,6 +28,18 @@ function run(args: string[], cwd: string, env: Record<string, string> = {}): { c
 
 const cacheFiles = (): string[] => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).sort() : []);
 
+/** A spawn prompt for the squad's member fenster in `cwd`, which must succeed. */
+const prompt = (cwd: string): void => expect(run(['prompt', 'fenster', '--task', 'Add pagination'], cwd).code).toBe(0);
+
+/** `count` team skills (skill-0000, skill-0001, …) in the squad at `root`, described by `description`. */
+function writeSkills(root: string, count: number, description: (index: number) => string): void {
+  for (let i = 0; i < count; i += 1) {
+    const name = `skill-${String(i).padStart(4, '0')}`;
+    fs.mkdirSync(path.join(root, '.github', 'skills', name), { recursive: true });
+    fs.writeFileSync(path.join(root, '.github', 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description(i)}\n---\n# ${name}\n`);
+  }
+}
+
 describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCache)', () => {
   beforeAll(() => {
     pkg = tempDir('squad-pkg-');
@@ -106,12 +118,7 @@ describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCach
     expect(run(['init', '--yes'], small).code).toBe(0);
     expect(run(['init', '--yes'], large).code).toBe(0);
     // Enough skills in one folder for discovery to give V8 its hint (src/core/base/heap.ts).
-    for (let i = 0; i < MANY_SKILLS; i += 1) {
-      const name = `topic-${String(i).padStart(4, '0')}`;
-      fs.mkdirSync(path.join(large, '.github', 'skills', name), { recursive: true });
-      fs.writeFileSync(path.join(large, '.github', 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: Conventions for topic ${i}.\n---\n# ${name}\n`);
-    }
-    const prompt = (cwd: string) => expect(run(['prompt', 'fenster', '--task', 'Add pagination'], cwd).code).toBe(0);
+    writeSkills(large, MANY_SKILLS, (i) => `Conventions for topic ${i}.`);
     prompt(small);
     prompt(large);
     const written = () => new Map(cacheFiles().map((name) => [name, fs.statSync(path.join(cacheDir, name)).mtimeMs]));
@@ -126,16 +133,8 @@ describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCach
     const many = tempRepo();
     expect(run(['init', '--yes'], small).code).toBe(0);
     expect(run(['init', '--yes'], many).code).toBe(0);
-    for (let i = 0; i < LISTS_MANY_SKILLS; i += 1) {
-      const name = `area-${String(i).padStart(3, '0')}`;
-      fs.mkdirSync(path.join(many, '.github', 'skills', name), { recursive: true });
-      fs.writeFileSync(
-        path.join(many, '.github', 'skills', name, 'SKILL.md'),
-        `---\nname: ${name}\ndescription: Conventions for area ${i}: ${'naming and reviews. '.repeat(8)}\n---\n# ${name}\n`,
-      );
-    }
+    writeSkills(many, LISTS_MANY_SKILLS, (i) => `Conventions for area ${i}: ${'naming and reviews. '.repeat(8)}`);
     const promptCache = () => cacheFiles().filter((name) => name.startsWith('bundle__prompt.cjs.usual.'));
-    const prompt = (cwd: string) => expect(run(['prompt', 'fenster', '--task', 'Add pagination'], cwd).code).toBe(0);
     prompt(small);
     const [first] = promptCache();
     expect(first).toMatch(/\.g0\.v8$/);
