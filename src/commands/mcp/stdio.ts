@@ -1,12 +1,13 @@
 /**
  * The server on stdin and stdout until the client goes: when stdin ends, every request already
  * received is answered first (a client may send its requests and close its end), then the server
- * closes. A termination signal closes it at once, which stops running scripts.
+ * closes. A termination signal closes it at once, which stops running scripts. A line that is too
+ * long or not JSON-RPC is answered with an error and the session goes on (line-transport.ts).
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { LineTransport } from './line-transport.js';
 
 export type StopReason = 'stdin-closed' | 'signal' | 'transport-closed';
 
@@ -55,8 +56,9 @@ export async function serveStdio(
   server: McpServer,
   stdin: NodeJS.ReadableStream & { destroy?(): void } = process.stdin,
   stdout: NodeJS.WritableStream = process.stdout,
+  maxMessageBytes?: number,
 ): Promise<StopReason> {
-  const { transport, idle } = drainingTransport(new StdioServerTransport(stdin as never, stdout as never));
+  const { transport, idle } = drainingTransport(new LineTransport(stdin, stdout, maxMessageBytes));
   let onSignal = (): void => {};
   const stopped = new Promise<StopReason>((resolve) => {
     stdin.once('end', () => resolve('stdin-closed'));
