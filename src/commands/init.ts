@@ -19,6 +19,7 @@ import { packageVersion } from '../core/fs/version.js';
 import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/squad/scaffold.js';
 import { compareCodePoints, isMapping } from '../core/base/util.js';
 import type { CommandContext, CommandResult } from './context.js';
+import { sweepRepositoryDebris } from '../core/fs/debris.js';
 import { clearStaleLock } from '../core/fs/lock.js';
 import { underSquadLock } from './lock.js';
 import { groupPaths, plural } from './format.js';
@@ -177,8 +178,11 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
   // --mcp: refused here, before anything is written, when a host's file cannot take the entry.
   let mcpPlan = mcpHosts === undefined ? undefined : planMcpRegistration(root, mcpHosts, mcpVersion(root, plan));
   const mcpWrites = () => (mcpPlan?.writes.length ?? 0) > 0;
-  // Nothing to write: still clear the lock a killed run of this command may have left.
-  if (!options.dryRun && plan.files.length === 0 && !context && !mcpWrites()) clearStaleLock(root);
+  // Nothing to write: still clear the lock and the debris a killed run of this command may have left.
+  if (!options.dryRun && plan.files.length === 0 && !context && !mcpWrites()) {
+    clearStaleLock(root);
+    sweepRepositoryDebris(root);
+  }
   if (!options.dryRun && (plan.files.length > 0 || context || mcpWrites())) {
     ensureWritableDir(root);
     // Planned again under the lock: another command may have written since the plan above.

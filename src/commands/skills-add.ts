@@ -7,7 +7,6 @@
 import path from 'node:path';
 import { pendingSkill } from '../core/squad/agents/profile-input.js';
 import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
-import { writeFileAtomic } from '../core/fs/fs-safe.js';
 import { SKILL_FILE } from '../core/base/paths.js';
 import { requireAgent, requireSquad } from '../core/squad/roster.js';
 import { applySkillInstall, isInstalledCopy, planSkillInstall, readSkillSource, skillDestination, type InstallPlan, type SkillSource } from '../core/skills/skill-install.js';
@@ -15,15 +14,21 @@ import {
   SKILL_SOURCES_PATH,
   fetchSource,
   findSkills,
+  leftBehindWarnings,
   parseSkillSource,
   pickSkills,
   readSources,
   recordSources,
   sourceRecord,
+  writeSourcesAfter,
   type Fetched,
   type SkillSourceSpec,
+  type SourcesFile,
   type SourceRecord,
 } from '../core/skills/skill-sources.js';
+import type { Warning } from '../core/base/warnings.js';
+import { SquadError, isSquadError } from '../core/base/errors.js';
+import { writeFileAtomic } from '../core/fs/fs-safe.js';
 import type { SkillIssue } from '../core/skills/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
@@ -111,6 +116,7 @@ export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext):
   });
   const fetched = await fetchSource(spec, ctx.env);
   let result: { agent: ReturnType<typeof requireAgent> | undefined; added: { picked: Picked; plan: InstallPlan }[]; recorded: boolean; agentProfiles: ProfileChangeReport[] };
+  let warnings: Warning[] = [];
   try {
     const picked = await pickedSkills(options, ctx, spec, fetched);
     result = await underSquadLock(ctx, 'skills add', options.dryRun, async () => {
@@ -129,15 +135,67 @@ export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext):
       const profiles = await planSkillChangeProfiles(ctx.cwd, member?.name, { pending });
       if (!options.dryRun) {
         applyMemberProfiles(profiles);
-        for (const { picked: p, plan } of added) applySkillInstall(ctx.cwd, p.source, plan);
-        if (recordText !== undefined) writeFileAtomic(ctx.cwd, SKILL_SOURCES_PATH, recordText);
+        installAll(ctx.cwd, added, sources, options);
+        if (recordText !== undefined) writeSourcesAfter(ctx.cwd, recordText, whatLanded(added), rerunCommand(options), added.length > 1);
       }
       return { agent: member, added, recorded: recordText !== undefined, agentProfiles: reportProfileChanges(profiles) };
     });
   } finally {
-    fetched.dispose();
+    // After a good install a clone left behind is a warning; after a failure the failure is what counts.
+    warnings = leftBehindWarnings(fetched.dispose());
   }
-  return report(result.agent, result.added, result.recorded, result.agentProfiles, options);
+  return { ...report(result.agent, result.added, result.recorded, result.agentProfiles, options), warnings };
+}
+
+/**
+ * Install every planned skill, in order. When one fails after others landed, those are recorded
+ * (best effort: running the command again records them too) and the failure says what landed first.
+ */
+function installAll(root: string, added: readonly { picked: Picked; plan: InstallPlan }[], sources: SourcesFile, options: SkillsAddOptions): void {
+  const landed: { picked: Picked; plan: InstallPlan }[] = [];
+  try {
+    for (const one of added) {
+      applySkillInstall(root, one.picked.source, one.plan);
+      landed.push(one);
+    }
+  } catch (error) {
+    if (landed.length === 0 || !isSquadError(error)) throw error;
+    const text = recordSources(sources, Object.fromEntries(landed.map(({ picked, plan }) => [plan.destination, picked.record])));
+    try {
+      if (text !== undefined) writeFileAtomic(root, SKILL_SOURCES_PATH, text);
+    } catch {
+      // the rerun the hint asks for records them
+    }
+    throw new SquadError(error.code, `${whatLanded(landed)}; then ${error.message}`, {
+      hint: `${error.hint ?? 'put that right, then run the command again'} ("${rerunCommand(options)}" adds the rest)`,
+      ...(error.file === undefined ? {} : { file: error.file }),
+      cause: error,
+    });
+  }
+}
+
+/** What an add that wrote its skills did, for the message when recording their sources fails. */
+function whatLanded(added: readonly { picked: Picked; plan: InstallPlan }[]): string {
+  const where = (one: { picked: Picked; plan: InstallPlan }) => `${one.picked.source.report.dirName} into ${one.plan.destination}/`;
+  const written = added.filter((one) => one.plan.unchanged !== true);
+  if (written.length === 0) return `${added.map((one) => `${one.picked.source.report.dirName} is in ${one.plan.destination}/`).join(', ')} already`;
+  return `installed ${written.map(where).join(', ')}`;
+}
+
+/** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-][\w@%+=:,./#~-]*$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that adds the same skills from the same source again (without --force: an identical skill is left as it is). */
+function rerunCommand(options: SkillsAddOptions): string {
+  const words = ['create-squad', 'skills', 'add', options.source];
+  if (options.skills?.length) words.push('--skill', ...options.skills);
+  if (options.all) words.push('--all');
+  if (options.ref !== undefined) words.push('--ref', options.ref);
+  if (options.path !== undefined) words.push('--path', options.path);
+  if (options.agent !== undefined) words.push('--agent', options.agent);
+  return words.map(shellWord).join(' ');
 }
 
 function report(

@@ -1,5 +1,5 @@
 /** `create-squad skills list [--agent N]`: every skill with its scope, version, MCP needs and validity. */
-import { discoverSkills, type DiscoveredSkill } from '../core/squad/discover.js';
+import { discoverSkills, type DiscoveredSkill, type RefusedSkill } from '../core/squad/discover.js';
 import { hasSquad, requireAgent } from '../core/squad/roster.js';
 import { squadPaths } from '../core/base/paths.js';
 import { listingWarnings } from './skill-view.js';
@@ -33,6 +33,8 @@ export interface SkillsListData {
   skills: ListedSkill[];
   /** Locations of skills hidden for this agent by an agent skill of the same name. */
   overridden: string[];
+  /** Skills never read because they link outside the repository: not used, each with why and its fix. */
+  refused: RefusedSkill[];
 }
 
 export async function skillsList(options: SkillsListOptions, ctx: CommandContext): Promise<CommandResult<SkillsListData>> {
@@ -44,7 +46,9 @@ export async function skillsList(options: SkillsListOptions, ctx: CommandContext
     ...(agent === undefined ? {} : { agent }),
     skills,
     overridden: discovery.overridden.map((s) => s.location),
+    refused: discovery.refused,
   };
+  const { refused } = data;
   const warnings = listingWarnings(discovery);
   return {
     data,
@@ -55,19 +59,24 @@ export async function skillsList(options: SkillsListOptions, ctx: CommandContext
         ui.out(`No skills: there is no ${squadPaths.root}/ folder here. Run "npx create-squad init" to create a squad.`);
         return;
       }
-      if (skills.length === 0) {
+      if (skills.length === 0 && refused.length === 0) {
         ui.out(agent ? `${agent} sees no skills yet.` : 'This squad has no skills yet.');
       } else {
         ui.table(
           ['NAME', 'SCOPE', 'VERSION', 'MCP SERVERS', 'STATUS'],
-          skills.map((s) => [s.name, formatScope(s), formatVersion(s), formatMcp(s.mcpServers), formatStatus(s, ui.style)]),
+          [
+            ...skills.map((s) => [s.name, formatScope(s), formatVersion(s), formatMcp(s.mcpServers), formatStatus(s, ui.style)]),
+            ...refused.map((s) => [s.name, formatScope(s), '-', '-', ui.style.red('✗ refused: links outside the repository')]),
+          ],
         );
         const invalid = skills.filter((s) => !s.valid).length;
         ui.out();
         ui.out(
           `${skills.length} skill${skills.length === 1 ? '' : 's'}${agent ? ` visible to ${agent}` : ''}` +
-            (invalid ? `, ${invalid} invalid (run "create-squad skills validate" for details)` : ''),
+            (invalid ? `, ${invalid} invalid (run "create-squad skills validate" for details)` : '') +
+            (refused.length ? `, ${refused.length} refused (never read, not used)` : ''),
         );
+        for (const skill of refused) ui.out(`  ${skill.name}: ${skill.reason}; ${skill.fix}`);
       }
     },
   };

@@ -1,15 +1,17 @@
 /**
  * `create-squad skills test [name] [--agent N] [--case C]`: run skills' deterministic tests
  * (`tests/cases/*.yaml` in the skill folder) and report each case. Without a name, every skill of
- * the squad that has cases. The scripts run as run_skill_script runs them: confined to the skill's
- * scripts/, allowed by the allowlist, no shell, working folder the repository, time and output
- * limits. Exit 1 when any case does not pass.
+ * the squad that has cases. The scripts are checked as run_skill_script checks them (the skill's
+ * scripts/, the allowlist, no shell) and run confined (core/fs/sandbox.ts: a scratch copy of the
+ * skill, a minimal environment, no network and the whole process tree killed where namespaces
+ * allow), which the report states. Exit 1 when any case does not pass.
  */
 import { SquadError } from '../core/base/errors.js';
 import { discoverSkills, type DiscoveredSkill } from '../core/squad/discover.js';
 import { requireSquad } from '../core/squad/roster.js';
 import { DEFAULT_SCRIPT_LIMITS, readSkillsAllowlist, skillFolderOf, type ScriptLimits } from '../core/skills/skill-scripts.js';
-import { SKILL_TEST_CASES_DIR, listCaseFiles, runSkillTests, type CaseStatus, type SkillCaseResult } from '../core/skills/skill-tests.js';
+import { SKILL_TEST_CASES_DIR, listCaseFiles, runSkillTests, testConfinement, type CaseStatus, type SkillCaseResult } from '../core/skills/skill-tests.js';
+import type { Confinement } from '../core/fs/sandbox.js';
 import { compareCodePoints } from '../core/base/util.js';
 import { recordUsage } from '../core/skills/usage-log.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -42,6 +44,19 @@ export interface TestedSkill {
 export interface SkillsTestData {
   skills: TestedSkill[];
   summary: Record<CaseStatus, number> & { cases: number; skills: number };
+  /** What every case's script was confined by on this machine. */
+  confinement: Confinement;
+}
+
+/** The confinement in one line, saying plainly what is not confined here. */
+export function describeConfinement(c: Confinement): string {
+  const kept = `Scripts ran confined: ${c.cwd === 'scratch' ? 'a scratch copy of the skill' : 'the repository folder'}, a minimal environment, a temporary HOME`;
+  const notHidden = 'files your user can reach are not hidden';
+  if (c.processTree === 'namespace') {
+    return `${kept}, ${c.network === 'off' ? 'no network' : 'the network on'}, the whole process tree killed at the time limit (${notHidden}).`;
+  }
+  const killed = c.processTree === 'group' ? 'only its process group killed at the time limit' : 'only the script killed at the time limit';
+  return `${kept}; network NOT confined and ${killed} (no user namespaces here); ${notHidden}.`;
 }
 
 function hasCases(skill: DiscoveredSkill): boolean {
@@ -105,7 +120,7 @@ export async function skillsTest(options: SkillsTestOptions, ctx: CommandContext
   const summary = { skills: skills.length, cases: all.length, passed: count('passed'), failed: count('failed'), refused: count('refused'), invalid: count('invalid') };
   const refusedFiles = skills.reduce((n, s) => n + s.refused.length, 0);
   return {
-    data: { skills, summary },
+    data: { skills, summary, confinement: testConfinement() },
     exitCode: summary.passed === summary.cases && refusedFiles === 0 ? 0 : 1,
     render(ui) {
       const { style } = ui;
@@ -131,6 +146,7 @@ export async function skillsTest(options: SkillsTestOptions, ctx: CommandContext
         Boolean,
       );
       ui.out(`${plural(summary.cases, 'case')} in ${plural(summary.skills, 'skill')}: ${summary.passed} passed${problems.length ? `, ${problems.join(', ')}` : ''}`);
+      ui.out(style.dim(describeConfinement(testConfinement())));
     },
   };
 }

@@ -6,11 +6,22 @@ import path from 'node:path';
 import { SquadError } from '../core/base/errors.js';
 import { pendingSkill } from '../core/squad/agents/profile-input.js';
 import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
-import { writeFileAtomic } from '../core/fs/fs-safe.js';
 import { SKILL_FILE } from '../core/base/paths.js';
 import { applySkillInstall, isInstalledCopy, planSkillInstall, readSkillSource } from '../core/skills/skill-install.js';
 import { locateSkill, skillHome, type InstalledSkill } from '../core/squad/skill-manage.js';
-import { SKILL_SOURCES_PATH, fetchSource, readSources, recordSources, recordedSpec, sourceRecord, type SourceRecord } from '../core/skills/skill-sources.js';
+import {
+  fetchSource,
+  findRecord,
+  hasRecord,
+  leftBehindWarnings,
+  readSources,
+  recordSources,
+  recordedSpec,
+  sourceRecord,
+  writeSourcesAfter,
+  type SourceRecord,
+} from '../core/skills/skill-sources.js';
+import type { Warning } from '../core/base/warnings.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 
@@ -34,8 +45,9 @@ export interface SkillsUpdateData extends InstalledSkill {
   dryRun: boolean;
 }
 
+/** The skill's record, every field checked (findRecord: a bad one is refused naming it); not-found when there is none. */
 function recordFor(root: string, skill: InstalledSkill): SourceRecord {
-  const record = readSources(root).records[skill.destination];
+  const record = findRecord(readSources(root), skill.destination);
   if (record) return record;
   throw new SquadError('not-found', `no source is recorded for ${skill.destination}`, {
     hint: `it was added before create-squad recorded sources, or by hand: add it again with "create-squad skills add <source> --force${skill.agent ? ` --agent ${skill.agent}` : ''}"`,
@@ -51,7 +63,7 @@ function installedOrRecorded(root: string, options: SkillsUpdateOptions): Instal
     return locateSkill(root, options.name, options.agent, 'update');
   } catch (error) {
     const home = skillHome(root, options.name, options.agent);
-    if (readSources(root).records[home.destination] === undefined) throw error;
+    if (!hasRecord(readSources(root), home.destination)) throw error;
     return home;
   }
 }
@@ -62,6 +74,7 @@ export async function skillsUpdate(options: SkillsUpdateOptions, ctx: CommandCon
   const spec = recordedSpec(ctx.cwd, record);
   const fetched = await fetchSource(spec, ctx.env);
   let data: SkillsUpdateData;
+  let warnings: Warning[] = [];
   try {
     const source = await readSkillSource(record.source, fetched.dir, ctx.env);
     const fresh = { ...source, tree: { ...source.tree, git: spec.type === 'git' ? source.tree.git.filter((g) => g !== '.git') : source.tree.git } };
@@ -81,7 +94,10 @@ export async function skillsUpdate(options: SkillsUpdateOptions, ctx: CommandCon
       if (!options.dryRun) {
         applyMemberProfiles(profiles);
         applySkillInstall(ctx.cwd, fresh, plan);
-        if (recordText !== undefined) writeFileAtomic(ctx.cwd, SKILL_SOURCES_PATH, recordText);
+        if (recordText !== undefined) {
+          const done = plan.unchanged ? `${skill.name} in ${skill.destination}/ is up to date` : `updated ${skill.name} in ${skill.destination}/`;
+          writeSourcesAfter(ctx.cwd, recordText, done, `create-squad skills update ${skill.name}${skill.agent ? ` --agent ${skill.agent}` : ''}`);
+        }
       }
       return {
         ...skill,
@@ -95,11 +111,13 @@ export async function skillsUpdate(options: SkillsUpdateOptions, ctx: CommandCon
       };
     });
   } finally {
-    fetched.dispose();
+    // After a good update a clone left behind is a warning; after a failure the failure is what counts.
+    warnings = leftBehindWarnings(fetched.dispose());
   }
   return {
     data,
     exitCode: 0,
+    warnings,
     render(ui) {
       const from = spec.type === 'folder' ? path.posix.normalize(record.source) : record.source;
       if (data.unchanged) {

@@ -2,11 +2,22 @@
  * `create-squad teach <agent> "<instruction>"` and `create-squad teach --team "<instruction>"`:
  * a standing rule ("always use tabs") goes where every spawn sees it (the member's charter, or
  * `.ai-team/rules.md` for the team); a procedure becomes a user-taught skill. `--rule` and
- * `--skill` (or `--name`, which names a skill) choose instead of the classifier.
+ * `--skill` (or `--name`, which names a skill) choose instead of the classifier. Control characters
+ * are removed first and text aimed at the agent is warned about (standing-rules.ts checkInstruction);
+ * the sizes are held to base/limits.ts by the planners.
  */
 import { describeProfileChange, reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
 import { usageError } from '../core/base/errors.js';
-import { applyStandingRule, classifyInstruction, planStandingRule, requireInstructionContent, type InstructionKind } from '../core/squad/standing-rules.js';
+import {
+  applyStandingRule,
+  checkInstruction,
+  classifyInstruction,
+  instructionWarnings,
+  planStandingRule,
+  requireInstructionContent,
+  type CheckedInstruction,
+  type InstructionKind,
+} from '../core/squad/standing-rules.js';
 import { applyTeach, planTeach } from '../core/squad/teach.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
@@ -53,9 +64,11 @@ export type TeachData = TeachSkillData | TeachRuleData;
 
 export async function teach(options: TeachOptions, ctx: CommandContext): Promise<CommandResult<TeachData>> {
   const { agentArg, instruction } = splitArgs(options);
-  requireInstructionContent(instruction);
-  const kind = classifyInstruction(instruction, forcedKind(options));
-  return kind.kind === 'rule' ? teachRule(options, ctx, agentArg, instruction, kind.reason) : teachSkill(options, ctx, agentArg, instruction, kind.reason);
+  // Control characters go before anything else looks at the text; what reads as an order to the agent is warned about.
+  const checked = checkInstruction(instruction);
+  requireInstructionContent(checked.text);
+  const kind = classifyInstruction(checked.text, forcedKind(options));
+  return kind.kind === 'rule' ? teachRule(options, ctx, agentArg, checked, kind.reason) : teachSkill(options, ctx, agentArg, checked, kind.reason);
 }
 
 function forcedKind(options: TeachOptions): InstructionKind | undefined {
@@ -70,9 +83,9 @@ function forcedKind(options: TeachOptions): InstructionKind | undefined {
   return undefined;
 }
 
-async function teachRule(options: TeachOptions, ctx: CommandContext, agentArg: string | undefined, instruction: string, reason: string): Promise<CommandResult<TeachData>> {
+async function teachRule(options: TeachOptions, ctx: CommandContext, agentArg: string | undefined, checked: CheckedInstruction, reason: string): Promise<CommandResult<TeachData>> {
   const plan = await underSquadLock(ctx, 'teach', options.dryRun, async () => {
-    const planned = planStandingRule(ctx.cwd, instruction, agentArg);
+    const planned = planStandingRule(ctx.cwd, checked.text, agentArg);
     if (!options.dryRun) applyStandingRule(planned);
     return planned;
   });
@@ -90,6 +103,7 @@ async function teachRule(options: TeachOptions, ctx: CommandContext, agentArg: s
   return {
     data,
     exitCode: 0,
+    warnings: instructionWarnings(checked, plan.path),
     render(ui) {
       const who = agent ? agent.displayName : 'the whole team';
       if (plan.present) {
@@ -111,10 +125,16 @@ async function teachRule(options: TeachOptions, ctx: CommandContext, agentArg: s
   };
 }
 
-async function teachSkill(options: TeachOptions, ctx: CommandContext, agentArg: string | undefined, instruction: string, reason: string): Promise<CommandResult<TeachData>> {
+async function teachSkill(
+  options: TeachOptions,
+  ctx: CommandContext,
+  agentArg: string | undefined,
+  checked: CheckedInstruction,
+  reason: string,
+): Promise<CommandResult<TeachData>> {
   const plan = await underSquadLock(ctx, 'teach', options.dryRun, async () => {
     const planned = await planTeach(ctx.cwd, {
-      instruction,
+      instruction: checked.text,
       ...(agentArg === undefined ? {} : { agent: agentArg }),
       ...(options.name === undefined ? {} : { name: options.name }),
     });
@@ -137,6 +157,7 @@ async function teachSkill(options: TeachOptions, ctx: CommandContext, agentArg: 
   return {
     data,
     exitCode: 0,
+    warnings: instructionWarnings(checked, plan.path),
     render(ui) {
       const who = agent ? agent.displayName : 'the whole team';
       if (options.dryRun) {

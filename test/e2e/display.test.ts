@@ -147,11 +147,20 @@ describe('text from files on the terminal', () => {
     expect(run.stdout).toContain('hostile-fields');
   });
 
-  it('prompt --json: one JSON document, every control character escaped', async () => {
+  it('prompt --json: one JSON document, every control character escaped, and the prompt inside it holds the escapes', async () => {
     const args = ['prompt', 'fenster', '--mode', 'lightweight', '--skill', 'hostile-fields', '--task', 'x'];
     const result = await runCli([...args, '--json'], { cwd, env: { HOME: tempDir('home-') } });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(RAW_CONTROL);
-    expect(result.data<{ prompt: string }>().prompt).toContain('\u009b');
+    const { prompt } = result.data<{ prompt: string }>();
+    expect(prompt).not.toMatch(RAW_CONTROL);
+    expect(prompt).toContain('a\\u001b[2J\\u001b[1;1H\\u001b[31mred\\u001b]0;pwned\\u0007\\u009bb');
+  });
+
+  it('prompt: the text printed for a model holds no control character from a file (test/e2e/prompt-escapes.test.ts has every part)', async () => {
+    const run = await runCli(['prompt', 'fenster', '--mode', 'lightweight', '--skill', 'hostile-fields', '--task', 'x'], { cwd, env: { HOME: tempDir('home-') } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(RAW_CONTROL);
+    expect(run.stdout).toContain('\\u009bb');
   });
 });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { squadPaths } from '../../src/core/base/paths.js';
-import { cleanupTempDirs, hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, initSquad, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
@@ -155,5 +155,78 @@ describe('import of values it would write but no command can use', () => {
     const document = base({ team_skills: { api: { skill_md: validSkill('api'), references: { 'placeholder.md': 'x' } } } });
     const raw = JSON.stringify(document).replace('placeholder.md', 'a\\ud800.md');
     await importRefused(undefined, /^✗ invalid \.squad file: team_skills\.api\.references\["a\\ud800\.md"\]: the path contains a lone surrogate/, raw);
+  });
+});
+
+describe('skills add refuses the files export would refuse', () => {
+  /** A valid skill folder `name` holding `extra` files besides its SKILL.md. */
+  function skillWith(name: string, extra: Record<string, string>): string {
+    const dir = tempDir();
+    writeFiles(dir, { [`${name}/SKILL.md`]: validSkill(name), ...Object.fromEntries(Object.entries(extra).map(([rel, text]) => [`${name}/${rel}`, text])) });
+    return path.join(dir, name);
+  }
+
+  it.each([
+    ['a control character', { 'notes\u001b[31m.md': 'x' }, 'notes\\u001b[31m.md: the path contains a control character'],
+    ['a case-only twin', { 'Guide.md': 'x', 'guide.md': 'y' }, 'guide.md: the same file as "Guide.md" once case and Unicode normalisation are ignored'],
+    ['a colon', { 'a:b.md': 'x' }, 'a:b.md: the path is not portable: ":" is a character Windows does not allow in file names'],
+    ['a trailing dot', { 'references/draft.': 'x' }, 'references/draft.: the path is not portable: "draft." ends with a dot or a space, which Windows drops'],
+    [
+      'a path over 512 characters',
+      { [`${'d'.repeat(200)}/${'e'.repeat(200)}/${'f'.repeat(200)}.md`]: 'x' },
+      `${'d'.repeat(200)}/${'e'.repeat(200)}/${'f'.repeat(200)}.md: the path is 605 characters; the limit is 512`,
+    ],
+  ])('%s: one line naming the path, nothing written', async (_what, extra, line) => {
+    const root = await initSquad();
+    const source = skillWith('api-notes', extra);
+    await expectRefused(
+      root,
+      ['skills', 'add', source],
+      1,
+      `✗ ${source}/${line} — rename or remove those files so every system can hold them (export and import refuse them too); nothing was written`,
+    );
+  });
+
+  it('names the first offending file and counts the others', async () => {
+    const root = await initSquad();
+    const source = skillWith('api-notes', { 'ok.md': 'x', 'x|y.md': 'x', 'CON.txt': 'x', 'z\u0007.md': 'x' });
+    await expectRefused(
+      root,
+      ['skills', 'add', source, '--agent', 'keaton'],
+      1,
+      /^✗ .*\/CON\.txt: the path is not portable: "CON\.txt" is a device name Windows reserves \(and 2 other files\) — /,
+    );
+  });
+
+  it('a skill it accepts, export carries', async () => {
+    const root = await initSquad();
+    const source = skillWith('api-notes', { 'references/guide.md': 'x', 'scripts/run.sh': 'echo', 'assets/a b.txt': 'x' });
+    expect((await runCli(['skills', 'add', source], { cwd: root })).code).toBe(0);
+    expect((await runCli(['export', '--dry-run'], { cwd: root })).code).toBe(0);
+  });
+});
+
+describe('import refuses a file the commands after it could not read', () => {
+  it('a 7 MB charter, named, instead of a squad whose prompt and route fail', async () => {
+    const file = path.join(tempDir(), 'big.squad');
+    const charter = `# Keaton\n\n${'A very long charter line. '.repeat(300_000)}`;
+    fs.writeFileSync(file, JSON.stringify({ squad_format_version: '1.1', agents: { keaton: { charter, skills: {} } } }));
+    await expectRefused(
+      tempRepo(),
+      ['import', file],
+      1,
+      '✗ cannot import: .ai-team/agents/keaton/charter.md would be 7.4 MB; create-squad reads a squad file up to 4 MB, so prompt, route and export would refuse it — shorten that file in the squad it came from (move old notes out of it), then export again; nothing was written',
+    );
+  });
+
+  it('the team rules file too, while a file just under the limit imports', async () => {
+    const file = path.join(tempDir(), 'rules.squad');
+    const document = (rules: string) => JSON.stringify({ squad_format_version: '1.1', team: { rules_md: rules }, agents: { keaton: { charter: '# Keaton\n', skills: {} } } });
+    fs.writeFileSync(file, document('r'.repeat(4 * 1024 * 1024 + 1)));
+    await expectRefused(tempRepo(), ['import', file], 1, /^✗ cannot import: \.ai-team\/rules\.md would be 4 MB; create-squad reads a squad file up to 4 MB/);
+    fs.writeFileSync(file, document('r'.repeat(4 * 1024 * 1024)));
+    const root = tempRepo();
+    expect((await runCli(['import', file], { cwd: root })).code).toBe(0);
+    expect((await runCli(['prompt', 'keaton', '--task', 'plan the release'], { cwd: root })).code).toBe(0);
   });
 });

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
 import { buildContext } from '../../src/cli/run.js';
 import { createSquadMcpServer, type SquadServerOptions } from '../../src/commands/mcp/server.js';
-import { LOCK_FILE, isProcessAlive } from '../../src/core/fs/lock.js';
+import { LOCK_FILE } from '../../src/core/fs/lock.js';
 import { SKILLS_ALLOWLIST_PATH } from '../../src/core/skills/skill-scripts.js';
 import { type CliResult, cleanupTempDirs, hashTree, runCli, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
@@ -28,9 +28,9 @@ const SCRIPTS: Record<string, string> = {
   [`${PDF}/scripts/fail.mjs`]: "process.stderr.write('no such form\\n');\nprocess.exit(3);\n",
   [`${PDF}/scripts/hang.mjs`]: [
     "import { spawn } from 'node:child_process';",
-    "import fs from 'node:fs';",
-    "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });",
-    'fs.writeFileSync(process.argv[2], String(child.pid));',
+    // The child appends a beat to the file every 100 ms for as long as it lives (its pid would be its namespace's).
+    "const beat = \"setInterval(() => require('node:fs').appendFileSync(process.argv[1], '.'), 100)\";",
+    "spawn(process.execPath, ['-e', beat, process.argv[2]], { stdio: 'ignore' });",
     'setInterval(() => {}, 1000);',
     '',
   ].join('\n'),
@@ -417,13 +417,20 @@ describe('the MCP server: run_skill_script', () => {
     allowAll(root);
     // Room for a loaded machine to start the script (and its child) before the limit kills it.
     const client = await connect(root, tempDir(), { scriptLimits: { timeoutMs: 3000 } });
-    const pidFile = path.join(tempDir(), 'grandchild.pid');
-    const result = await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'hang.mjs', arguments: [pidFile] });
+    const beats = path.join(tempDir(), 'grandchild.beats');
+    const result = await call(client, 'run_skill_script', { skill: 'pdf-tools', script: 'hang.mjs', arguments: [beats] });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGKILL' });
     expect(text(result)).toContain('was killed at the time limit');
-    const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
-    await expect.poll(() => isProcessAlive(grandchild), { timeout: 5000 }).toBe(false);
+    // The grandchild ran, and beats no more: two looks half a second apart see the same file.
+    let last = -1;
+    const stopped = () => {
+      const size = fs.statSync(beats).size;
+      const same = size === last;
+      last = size;
+      return same;
+    };
+    await expect.poll(stopped, { timeout: 5000, interval: 500 }).toBe(true);
   });
 
   it('a script printing 100 MB is cut at the output limit; the bytes are counted, not kept', async () => {

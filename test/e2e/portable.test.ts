@@ -23,6 +23,8 @@ import { SQUAD_LIMITS } from '../../src/core/portable/squad-format.js';
 import { validateSkill } from '../../src/core/skills/validate.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
+import { cleanRun, compareWithClean, killAndRerun, type MatrixCase } from '../helpers/kill-matrix.js';
+import { IMPORT_MARKER_PATH } from '../../src/core/base/paths.js';
 import { BINARY_ASSET, REACT_SKILL, TEAM_SKILL, debris, skillTreeHash, sourceSquad } from '../helpers/portable.js';
 
 afterAll(cleanupTempDirs);
@@ -637,6 +639,16 @@ function withReferenceValue(value: unknown): Record<string, unknown> {
   return minimal({ agents: { fenster: { skills: { react: { skill_md: validSkill('react'), references: { 'a.md': value } } } } } });
 }
 
+/**
+ * Which writes of an import to kill after: every one with CREATE_SQUAD_MATRIX=full; else every
+ * one from the swap on (the swap, the team skills' moves, the members' agents, the marker: the
+ * last 14) and every eighth before it, where the writes are all alike (staged files).
+ */
+function importKills(total: number): number[] {
+  const all = Array.from({ length: total }, (_, i) => i + 1);
+  return process.env.CREATE_SQUAD_MATRIX === 'full' ? all : all.filter((k) => k > total - 14 || k % 8 === 1);
+}
+
 describe('import interrupted', () => {
   /** Kill after the k-th write. */
   const crashAfter = (k: number) => ({ CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) });
@@ -697,35 +709,84 @@ describe('import interrupted', () => {
     }
   });
 
-  it('into a fresh repository: killed anywhere, the rerun ends in the same squad', async () => {
+  it('into a fresh repository: killed after any write, the same command run again ends in the squad a clean run leaves', async () => {
     const source = await sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
     await exportTo(source, file);
-    const reference = tempRepo();
-    await importInto(reference, file);
-    const stable = (root: string) =>
-      Object.fromEntries(
-        listFiles(root)
-          .filter((rel) => !rel.startsWith('.ai-team-import-staging-'))
-          .map((rel) => [
-            rel,
-            read(root, rel)
-              .replace(/"at": "[^"]+"/g, '"at": "…"')
-              .replace(/on \d{4}-\d{2}-\d{2}/, 'on …'),
-          ]),
-      );
-    const expected = stable(reference);
-    const total = await writesOf(['import', file], tempRepo);
-    for (const k of [1, Math.floor(total / 3), total - 14, total - 8, total - 2, total - 1, total]) {
-      const root = tempRepo();
-      const killed = await runCli(['import', file], { cwd: root, env: crashAfter(k) });
-      expect(killed.code, `k=${k}`).not.toBe(0);
-      const again = await runCli(['import', file, '--force'], { cwd: root });
-      expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
-      const files = stable(root);
-      for (const [rel, content] of Object.entries(expected)) expect(files[rel], `k=${k} ${rel}`).toBe(content);
-      expect(debrisLeft(root), `k=${k}`).toEqual([]);
+    const run: MatrixCase = {
+      name: 'import',
+      prepare: async () => {
+        const root = tempRepo();
+        writeFiles(root, { 'README.md': '# app\n' });
+        return root;
+      },
+      args: ['import', file],
+    };
+    const clean = await cleanRun(run);
+    expect(clean.writes).toBeGreaterThan(20);
+    for (const k of importKills(clean.writes)) {
+      expect(await killAndRerun(run, k, clean.writes, clean.state), `k=${k} of ${clean.writes}`).toEqual({ lost: [], debris: [], different: [] });
     }
+  });
+
+  it('with --force, killed after its swap: the same command run again finishes it, never archiving the new squad or leaving a skill in two places', async () => {
+    const source = await sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    await exportTo(source, file);
+    const template = tempRepo();
+    expect((await runCli(['init', '--yes', '--roles', 'Designer'], { cwd: template })).code).toBe(0);
+    writeFiles(template, { [`${agentSkillDir('keaton', 'figma')}/SKILL.md`]: validSkill('figma'), 'README.md': '# app\n' });
+    const run: MatrixCase = {
+      name: 'import --force',
+      prepare: async () => {
+        const root = tempRepo();
+        fs.cpSync(template, root, { recursive: true });
+        return root;
+      },
+      args: ['import', file, '--force'],
+    };
+    const clean = await cleanRun(run);
+    // After its last write the import is whole: run again with --force, it would replace it, as --force says.
+    for (const k of importKills(clean.writes).filter((k) => k < clean.writes)) {
+      const root = await run.prepare();
+      expect((await runCli(run.args, { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } })).code, `k=${k}`).toBe(-1);
+      const again = await runCli([...run.args, '--json'], { cwd: root });
+      expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
+      expect(compareWithClean(root, clean.state), `k=${k} of ${clean.writes}`).toEqual({ lost: [], debris: [], different: [] });
+      // One archive (the clean run's state has it, holding the old squad); the team skill in one place.
+      expect(
+        debris(root).filter((name) => name.startsWith('.ai-team-archive-')),
+        `k=${k}`,
+      ).toHaveLength(1);
+      expect(fs.existsSync(path.join(root, aiTeamSkillDir(TEAM_SKILL))), `k=${k}`).toBe(false);
+      expect(fs.existsSync(path.join(root, nativeTeamSkillDir(TEAM_SKILL))), `k=${k}`).toBe(true);
+    }
+  });
+
+  it('a rerun after its swap says it finished the interrupted import; a dry run says it would, writing nothing', async () => {
+    const source = await sourceSquad();
+    const file = path.join(tempDir(), 'team.squad');
+    await exportTo(source, file);
+    const run: MatrixCase = { name: 'import', prepare: async () => tempRepo(), args: ['import', file] };
+    const { writes } = await cleanRun(run);
+    const root = tempRepo();
+    expect((await runCli(run.args, { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(writes - 3) } })).code).toBe(-1);
+    expect(fs.existsSync(path.join(root, IMPORT_MARKER_PATH))).toBe(true);
+    const unfinished = async () =>
+      (await runCli(['doctor', '--json'], { cwd: root })).data<{ findings: { code: string; fix: string }[] }>().findings.filter((f) => f.code === 'import-unfinished');
+    expect(await unfinished()).toEqual([expect.objectContaining({ fix: expect.stringMatching(/^run the same "create-squad import <file>" again/) })]);
+    const before = hashTree(root);
+    const dry = await runCli([...run.args, '--dry-run', '--json'], { cwd: root });
+    expect(dry.data<ImportJson>().notes).toContain('would finish the import of this file that was interrupted after its new .ai-team/ was in place');
+    expect(hashTree(root)).toBe(before);
+    // Another .squad file is another import: the squad in place is refused as any squad is.
+    const other = path.join(tempDir(), 'other.squad');
+    fs.writeFileSync(other, `${fs.readFileSync(file, 'utf8').trimEnd()}\n\n`);
+    expect((await runCli(['import', other], { cwd: root })).stderr).toMatch(/^✗ this repository already has a squad/);
+    const again = await runCli([...run.args, '--json'], { cwd: root });
+    expect(again.data<ImportJson>().notes).toContain('finished the import of this file that was interrupted after its new .ai-team/ was in place');
+    expect(fs.existsSync(path.join(root, IMPORT_MARKER_PATH))).toBe(false);
+    expect(await unfinished()).toEqual([]);
   });
 });
 

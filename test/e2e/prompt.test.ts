@@ -244,7 +244,8 @@ describe('create-squad prompt', () => {
     expect(names).toContain('weird-bytes');
     expect(parsed.available_skills.skill.find((s) => s.name === 'weird-bytes')!.description).toBe('bad utf-8 \uFFFD\uFFFD( end');
     const description = parsed.available_skills.skill.find((s) => s.name === 'hostile')!.description;
-    expect(description).toBe(hostile.replace(/\s*\n+\s*/g, ' '));
+    // Lines folded; the bidi override shows as its escape (the prompt's display rule, visible-text.ts).
+    expect(description).toBe(hostile.replace(/\s*\n+\s*/g, ' ').replace('\u202E', '\\u202e'));
   });
 });
 

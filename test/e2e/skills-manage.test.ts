@@ -183,7 +183,7 @@ describe('skills add from a git repository', () => {
       [['skills', 'add', missing], new RegExp(`^✗ could not clone ${missing}: .+ — check the URL, the ref and your access`)],
       [['skills', 'add', `${url}#no-such-branch`], /^✗ could not clone .+: Remote branch no-such-branch not found/],
       [['skills', 'add', url, '--path', 'nope'], /^✗ file:.+ has no folder nope — /],
-      [['skills', 'add', url, '--path', '../x'], /^✗ the path inside the repository in .+ climbs out of it/],
+      [['skills', 'add', url, '--path', '../x'], /^✗ --path "\.\.\/x" climbs out of the source with "\.\." — give a folder inside the source/],
       [['skills', 'add', url], /^✗ file:.+ holds 1 skills|^✗ .+\.git holds no skill/],
     ];
     for (const [args, message] of cases.slice(0, 4)) {

@@ -17,7 +17,7 @@ import { JSON_SCHEMA_VERSION, type JsonEnvelope, type JsonError } from '../../sr
 import type { Io } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { createUi } from '../../src/cli/ui.js';
-import { CRASH_AFTER_WRITES_ENV, observeWrites } from '../../src/core/fs/fs-safe.js';
+import { CRASH_AFTER_WRITES_ENV, FAULT_AT_WRITE_ENV, injectWriteFault, observeWrites, parseWriteFault } from '../../src/core/fs/fs-safe.js';
 import { LOCK_FILE } from '../../src/core/fs/lock.js';
 import type { Warning } from '../../src/core/base/warnings.js';
 
@@ -111,16 +111,28 @@ class SimulatedKill extends Error {}
  * Run `create-squad …` in-process, as a user would from `options.cwd`: no TTY, colours off by
  * default. With CREATE_SQUAD_CRASH_AFTER_WRITES=k in `options.env` the run is stopped right after
  * its k-th write and the working folder is put back exactly as it was at that moment (the disk a
- * SIGKILL there leaves), whatever the command did while unwinding; the code is then -1.
+ * SIGKILL there leaves), whatever the command did while unwinding; the code is then -1. With
+ * CREATE_SQUAD_FAULT_AT_WRITE=k:CODE its k-th write fails with that error code instead (ENOSPC: a
+ * full disk), and the command handles it as it would a real one.
  */
 export async function runCli(args: string[], options: RunOptions): Promise<CliResult> {
   const env = runEnv(options.env);
   const crashAfter = env[CRASH_AFTER_WRITES_ENV] === undefined ? undefined : Number(env[CRASH_AFTER_WRITES_ENV]);
   delete env[CRASH_AFTER_WRITES_ENV];
+  const fault = env[FAULT_AT_WRITE_ENV] === undefined ? undefined : parseWriteFault(env[FAULT_AT_WRITE_ENV]);
+  delete env[FAULT_AT_WRITE_ENV];
   const stdout = new Capture();
   const stderr = new Capture();
   const ui = createUi({ stdout, stderr, env });
   const io: Io = { cwd: options.cwd, env, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => options.input ?? '' };
+  if (fault !== undefined) {
+    injectWriteFault(fault);
+    try {
+      return cliResult(await main(args, ui, io), stdout.text, stderr.text);
+    } finally {
+      injectWriteFault(undefined);
+    }
+  }
   if (crashAfter === undefined) return cliResult(await main(args, ui, io), stdout.text, stderr.text);
 
   let snapshot: Snapshot | undefined;

@@ -2,12 +2,21 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { TEMP_FILE_PATTERN } from '../../src/core/fs/fs-safe.js';
-import { IMPORT_STAGING_PREFIX, SKILL_STAGING_PREFIX } from '../../src/core/base/paths.js';
+import { DEBRIS_KINDS, REPO_TEMP_DIR } from '../../src/core/fs/debris.js';
+import { LOCK_FILE, LOCK_TAKEOVER_FILE, LOCK_TEMP_PATTERN } from '../../src/core/fs/lock.js';
+
+/** Whether `name` is one create-squad gives something temporary (any kind of debris.ts, the lock's own). */
+function isTemporaryName(name: string, isFile: boolean, parentRel: string): boolean {
+  if (name === LOCK_FILE || name === LOCK_TAKEOVER_FILE || name === REPO_TEMP_DIR || LOCK_TEMP_PATTERN.test(name)) return true;
+  return DEBRIS_KINDS.some(
+    (kind) => (kind.entry === 'file') === isFile && (kind.only === undefined || kind.only === parentRel) && (kind.pattern.test(name) || kind.unowned?.(name) === true),
+  );
+}
 
 /**
- * Every temporary file and staging folder below `root` (repo-relative, `.git` left out): create-squad's
- * temporary files, skill staging folders and import staging folders.
+ * Every temporary file and folder below `root` (repo-relative, folders with a trailing slash,
+ * `.git` left out), wherever it is: every name of the debris registry (core/fs/debris.ts), the
+ * lock and its own files, the repository's temp folder.
  */
 export function debrisLeft(root: string): string[] {
   const found: string[] = [];
@@ -15,10 +24,12 @@ export function debrisLeft(root: string): string[] {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       if (entry.name === '.git') continue;
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isFile() && TEMP_FILE_PATTERN.test(entry.name)) found.push(childRel);
-      if (!entry.isDirectory()) continue;
-      if (entry.name.startsWith(SKILL_STAGING_PREFIX) || entry.name.startsWith(IMPORT_STAGING_PREFIX)) found.push(`${childRel}/`);
-      else walk(path.join(dir, entry.name), childRel);
+      // The repository's temp folder: each scratch folder in it, or the folder itself once empty.
+      if (entry.name === REPO_TEMP_DIR && !rel && entry.isDirectory() && fs.readdirSync(path.join(dir, entry.name)).length > 0) {
+        for (const inside of fs.readdirSync(path.join(dir, entry.name), { withFileTypes: true })) found.push(`${REPO_TEMP_DIR}/${inside.name}${inside.isDirectory() ? '/' : ''}`);
+      } else if ((entry.isFile() || entry.isDirectory()) && isTemporaryName(entry.name, entry.isFile(), rel || '.')) {
+        found.push(entry.isDirectory() ? `${childRel}/` : childRel);
+      } else if (entry.isDirectory()) walk(path.join(dir, entry.name), childRel);
     }
   };
   walk(root, '');

@@ -17,7 +17,7 @@ function squad(files: Record<string, string>): string {
 
 describe('discoverSkills', () => {
   it('treats a missing .ai-team/ as no skills', () => {
-    expect(discoverSkills(tempDir())).toEqual({ skills: [], overridden: [], warnings: [] });
+    expect(discoverSkills(tempDir())).toEqual({ skills: [], overridden: [], refused: [], warnings: [] });
   });
 
   it('finds built-in, team and agent skills with their scopes, in a deterministic order', () => {
@@ -120,19 +120,19 @@ describe('discoverSkills', () => {
     ]);
   });
 
-  it('reports a SKILL.md that is a FIFO or a device as invalid, without opening it for good', () => {
+  it('reports a SKILL.md that is a FIFO as invalid, without blocking; one linked to a device outside is refused', () => {
     const root = squad({ '.ai-team/skills/good/SKILL.md': validSkill('good') });
     fs.mkdirSync(path.join(root, '.ai-team/skills/fifo'));
     execFileSync('mkfifo', [path.join(root, '.ai-team/skills/fifo/SKILL.md')]);
     fs.mkdirSync(path.join(root, '.ai-team/skills/zero'));
     fs.symlinkSync('/dev/zero', path.join(root, '.ai-team/skills/zero/SKILL.md'));
-    const { skills } = discoverSkills(root);
+    const { skills, refused } = discoverSkills(root);
     const byName = Object.fromEntries(skills.map((s) => [s.dirName, s]));
     expect(byName.good!.valid).toBe(true);
-    for (const name of ['fifo', 'zero']) {
-      expect(byName[name]!.valid).toBe(false);
-      expect(byName[name]!.errors[0]).toMatchObject({ code: 'not-a-file', message: 'not a regular file (a FIFO, a device or a folder)' });
-    }
+    expect(byName.fifo!.valid).toBe(false);
+    expect(byName.fifo!.errors[0]).toMatchObject({ code: 'not-a-file', message: 'not a regular file (a FIFO, a device or a folder)' });
+    expect(byName.zero).toBeUndefined();
+    expect(refused.map((r) => r.location)).toEqual(['.ai-team/skills/zero/SKILL.md']);
   });
 
   it('follows a symlinked skill folder only while it stays inside the repository', () => {
@@ -143,12 +143,63 @@ describe('discoverSkills', () => {
     fs.symlinkSync(path.join(elsewhere, 'evil'), path.join(root, '.ai-team/skills/evil'));
     fs.mkdirSync(path.join(root, '.ai-team/agents/fenster'), { recursive: true });
     fs.symlinkSync(path.join(elsewhere, 'agent-skills'), path.join(root, '.ai-team/agents/fenster/skills'));
-    const { skills, warnings } = discoverSkills(root);
+    const { skills, warnings, refused } = discoverSkills(root);
     expect(skills.map((s) => s.name)).toEqual(['good', 'inside']);
     expect(warnings.filter((w) => w.code === 'skill-outside').map((w) => [w.path, w.message])).toEqual([
-      ['.ai-team/skills/evil', '.ai-team/skills/evil is a symlink that leads outside the repository: its skills are not used'],
-      ['.ai-team/agents/fenster/skills', '.ai-team/agents/fenster/skills is a symlink that leads outside the repository: its skills are not used'],
+      [
+        '.ai-team/skills/evil',
+        '.ai-team/skills/evil is a symlink that leads outside the repository: the skill is not used (Copilot may still load it, as it follows links out of the repository)',
+      ],
+      [
+        '.ai-team/agents/fenster/skills',
+        '.ai-team/agents/fenster/skills is a symlink that leads outside the repository: its skills are not used (Copilot may still load it, as it follows links out of the repository)',
+      ],
     ]);
+    expect(refused.map((r) => [r.name, r.scope, r.location])).toEqual([['evil', 'team', '.ai-team/skills/evil']]);
+  });
+
+  it('never reads a SKILL.md linked out of the repository, in any scope, and reports the skill as refused', () => {
+    const root = squad({
+      'shared/inside.md': validSkill('linked-in'),
+      '.github/skills/good/SKILL.md': validSkill('good'),
+      '.ai-team/agents/fenster/charter.md': '# Fenster',
+    });
+    const elsewhere = tempDir();
+    // In the order discovery scans them: native folders from the lowest precedence, then agents.
+    const links: [string, string, string?][] = [
+      ['.agents/skills/native-out', 'team'],
+      ['.github/skills/squad-git-workflow', 'builtin'],
+      ['.github/skills/team-out', 'team'],
+      ['.ai-team/agents/fenster/skills/own-out', 'agent', 'fenster'],
+    ];
+    for (const [folder] of links) {
+      const name = path.basename(folder);
+      writeFiles(elsewhere, { [`${name}.md`]: validSkill(name, 'Secret: do-not-read.') });
+      fs.mkdirSync(path.join(root, folder), { recursive: true });
+      fs.symlinkSync(path.join(elsewhere, `${name}.md`), path.join(root, folder, 'SKILL.md'));
+    }
+    fs.mkdirSync(path.join(root, '.github/skills/linked-in'));
+    fs.symlinkSync('../../../shared/inside.md', path.join(root, '.github/skills/linked-in/SKILL.md'));
+
+    const { skills, refused, warnings } = discoverSkills(root);
+    expect(skills.map((s) => s.location)).toEqual(['.github/skills/good/SKILL.md', '.github/skills/linked-in/SKILL.md']);
+    expect(skills.map((s) => s.description).join()).not.toContain('do-not-read');
+    expect(refused).toEqual(
+      links.map(([folder, scope, agent]) => ({
+        name: path.basename(folder),
+        scope,
+        ...(agent === undefined ? {} : { agent }),
+        location: `${folder}/SKILL.md`,
+        reason: `${folder}/SKILL.md is a symlink that leads outside the repository`,
+        fix: 'copy the skill into the repository (a symlink may point elsewhere in it), or remove the link',
+      })),
+    );
+    expect(warnings.filter((w) => w.code === 'skill-file-outside').map((w) => w.path)).toEqual(links.map(([folder]) => `${folder}/SKILL.md`));
+    // The same in a folder of many skills, where plain frontmatter is read from its bytes.
+    for (let i = 0; i < LISTS_MANY_SKILLS; i += 1) writeFiles(root, { [`.github/skills/many-${i}/SKILL.md`]: validSkill(`many-${i}`) });
+    const many = discoverSkills(root);
+    expect(many.skills).toHaveLength(LISTS_MANY_SKILLS + 2);
+    expect(many.refused.map((r) => r.location)).toEqual(links.map(([folder]) => `${folder}/SKILL.md`));
   });
 
   it('extracts MCP servers and disable-model-invocation', () => {

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseSkillSource } from '../../src/core/skills/skill-sources.js';
+import { isSquadError } from '../../src/core/base/errors.js';
+import { findRecord, parseSkillSource, readSources, recordedSpec, type SourcesFile } from '../../src/core/skills/skill-sources.js';
 
 const here = fs.mkdtempSync(path.join(os.tmpdir(), 'squad-sources-'));
 fs.mkdirSync(path.join(here, 'owner', 'repo'), { recursive: true });
@@ -38,6 +39,86 @@ describe('parseSkillSource', () => {
     expect(() => parseSkillSource('./missing/skill', here)).toThrow(/does not exist/);
     expect(() => parseSkillSource('nothing', here)).toThrow(/does not exist/);
     expect(() => parseSkillSource('--upload-pack=x', here)).toThrow(/is not a skill source/);
-    expect(() => parseSkillSource('o/r', here, { subpath: '../../etc' })).toThrow(/climbs out of it/);
+    expect(() => parseSkillSource('o/r', here, { subpath: '../../etc' })).toThrow('--path "../../etc" climbs out of the source with ".."');
+  });
+
+  it('holds --path, the path in the text, the ref and the URL to one rule each', () => {
+    const refused = (given: string, options: { ref?: string; subpath?: string } = {}) => {
+      try {
+        parseSkillSource(given, here, options);
+      } catch (error) {
+        if (isSquadError(error)) return `${error.code}: ${error.message}`;
+        throw error;
+      }
+      return 'accepted';
+    };
+    expect(refused('o/r', { subpath: '/etc' })).toBe('usage: --path "/etc" is absolute: a folder inside the source is given relative to its top');
+    expect(refused('o/r', { subpath: 'C:/Windows' })).toBe('usage: --path "C:/Windows" is absolute: a folder inside the source is given relative to its top');
+    expect(refused('owner', { subpath: '../..' })).toBe('usage: --path "../.." climbs out of the source with ".."');
+    expect(refused('github:o/r/a/../../..')).toBe('usage: the path inside the repository in "github:o/r/a/../../.." climbs out of the source with ".."');
+    expect(refused('https://github.com/o/r/tree/main/%2e%2e/x')).toBe(
+      'usage: the path inside the repository in "https://github.com/o/r/tree/main/%2e%2e/x" climbs out of the source with ".."',
+    );
+    expect(refused('o/r', { ref: '--upload-pack=x' })).toBe('usage: --ref "--upload-pack=x" starts with "-"');
+    expect(refused('o/r#a..b')).toBe('usage: the ref in "o/r#a..b" is not a branch or tag name git accepts ("..")');
+    expect(refused('o/r', { ref: 'x\u001b[31m' })).toBe('usage: --ref "x\\u001b[31m" contains a control character (U+001B)');
+    expect(refused('o/r', { ref: 'v1.2' })).toBe('accepted');
+    expect(refused('o/r', { ref: 'feature/one' })).toBe('accepted');
+  });
+});
+
+describe('findRecord', () => {
+  const file = (skills: Record<string, unknown>): SourcesFile => ({ text: '', raw: { schema: 1, skills } });
+  const good = { source: 'https://example.com/s.git --path skills/pdf', type: 'git', url: 'https://example.com/s.git', subpath: 'skills/pdf', commit: 'a'.repeat(40) };
+  const refusal = (record: unknown) => {
+    try {
+      findRecord(file({ '.github/skills/pdf': record }), '.github/skills/pdf');
+    } catch (error) {
+      if (isSquadError(error)) return `${error.code}: ${error.message} — ${error.hint}`;
+      throw error;
+    }
+    return 'accepted';
+  };
+  const fix = (field: string) =>
+    `correct its "${field}", or remove that record and add the skill again with "create-squad skills add <source> --force" to record it anew; nothing was written`;
+
+  it('reads a record as it was written, and none for a skill without one', () => {
+    expect(findRecord(file({ '.github/skills/pdf': good }), '.github/skills/pdf')).toEqual(good);
+    expect(findRecord(file({}), '.github/skills/pdf')).toBeUndefined();
+    expect(recordedSpec('/repo', findRecord(file({ x: { source: '../shared/pdf', type: 'folder', path: '../shared/pdf' } }), 'x')!)).toEqual({
+      type: 'folder',
+      dir: path.resolve('/repo', '../shared/pdf'),
+    });
+  });
+
+  it('holds every recorded field to the rule it obeys when typed, naming the file, the record and the field', () => {
+    const at = '.ai-team/skill-sources.json: the record of .github/skills/pdf:';
+    expect(refusal({ ...good, subpath: '../../outside' })).toBe(`invalid-format: ${at} "subpath" "../../outside" climbs out of the source with ".." — ${fix('subpath')}`);
+    expect(refusal({ ...good, subpath: 'skills/../../..' })).toBe(`invalid-format: ${at} "subpath" "skills/../../.." climbs out of the source with ".." — ${fix('subpath')}`);
+    expect(refusal({ ...good, subpath: '/etc' })).toBe(
+      `invalid-format: ${at} "subpath" "/etc" is absolute: a folder inside the source is given relative to its top — ${fix('subpath')}`,
+    );
+    expect(refusal({ ...good, subpath: 'a\\..\\..' })).toMatch(/"subpath" "a\\\\\.\.\\\\\.\." climbs out/);
+    expect(refusal({ ...good, url: 'ext::sh -c touch% x' })).toBe(`invalid-format: ${at} "url" "ext::sh -c touch% x" contains a space — ${fix('url')}`);
+    expect(refusal({ ...good, url: '/srv/skills.git' })).toBe(
+      `invalid-format: ${at} "url" "/srv/skills.git" is not a git URL (https://, ssh://, git://, file:// or user@host:path) — ${fix('url')}`,
+    );
+    expect(refusal({ ...good, url: undefined })).toBe(`invalid-format: ${at} "url" is missing — ${fix('url')}`);
+    expect(refusal({ ...good, ref: '-b' })).toBe(`invalid-format: ${at} "ref" "-b" starts with "-" — ${fix('ref')}`);
+    expect(refusal({ ...good, commit: 'HEAD' })).toBe(`invalid-format: ${at} "commit" "HEAD" is not a commit id (40 or 64 lowercase hex digits) — ${fix('commit')}`);
+    expect(refusal({ ...good, source: 'x\u001b]0;owned\u0007' })).toBe(
+      `invalid-format: ${at} "source" "x\\u001b]0;owned\\u0007" contains a control character (U+001B) — ${fix('source')}`,
+    );
+    expect(refusal({ ...good, type: 'svn' })).toBe(`invalid-format: ${at} "type" "svn" is neither "folder" nor "git" — ${fix('type')}`);
+    expect(refusal({ ...good, subpath: 7 })).toBe(`invalid-format: ${at} "subpath" is not text — ${fix('subpath')}`);
+    expect(refusal('pdf')).toMatch(/^invalid-format: \.ai-team\/skill-sources\.json: the record of \.github\/skills\/pdf is not an object — remove that record/);
+  });
+
+  it('refuses a file that is not JSON when a record is read from it', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'squad-records-'));
+    fs.mkdirSync(path.join(root, '.ai-team'));
+    fs.writeFileSync(path.join(root, '.ai-team/skill-sources.json'), '{"skills": ');
+    expect(() => findRecord(readSources(root), '.github/skills/pdf')).toThrow('.ai-team/skill-sources.json: the file is not valid JSON');
+    fs.rmSync(root, { recursive: true, force: true });
   });
 });

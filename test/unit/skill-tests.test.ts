@@ -1,10 +1,13 @@
 /**
  * The pure parts of skill tests: a command line split without a shell, a case file read into a
- * case, and a run checked against what the case expects.
+ * case, a run checked against what the case expects, and the environment a script gets (which
+ * variables a test-config.json may set, and nothing else inherited).
  */
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitCommandWords } from '../../src/core/base/command-words.js';
 import type { BoundedRun } from '../../src/core/fs/run-bounded.js';
+import { confinedPath, envNameProblem, scriptEnvironment } from '../../src/core/fs/sandbox.js';
 import { caseFailures, jsonContains, parseTestCase } from '../../src/core/skills/skill-tests.js';
 
 const CONFIG = { timeoutSeconds: 30, env: {} };
@@ -109,5 +112,73 @@ describe('checking a run', () => {
     expect(caseFailures(json, run({ stdout: '{"n": 2, "m": 1}' }), 30)).toEqual([]);
     expect(caseFailures(json, run({ stdout: 'nope' }), 30)).toEqual(['stdout is not JSON']);
     expect(caseFailures(json, run({ stdout: '{"n": 3}' }), 30)).toEqual(['stdout\'s JSON does not hold "{\\"n\\":2}"']);
+  });
+});
+
+describe('the environment of a script', () => {
+  it('envNameProblem lets a test-config set plain variables only, never one that changes what runs or loads', () => {
+    for (const name of ['COUNT_TEST', 'api_base', 'MODE', 'FIXTURE_NAME', '_PRIVATE', 'PATHWAY', 'HOMEPAGE']) expect(envNameProblem(name), name).toBeUndefined();
+    const loaders = [
+      'BASH_ENV',
+      'ENV',
+      'NODE_OPTIONS',
+      'node_options',
+      'NODE_PATH',
+      'PYTHONPATH',
+      'PYTHONSTARTUP',
+      'PYTHONHOME',
+      'PERL5OPT',
+      'PERL5LIB',
+      'RUBYOPT',
+      'RUBYLIB',
+      'LD_PRELOAD',
+      'LD_LIBRARY_PATH',
+      'DYLD_INSERT_LIBRARIES',
+      'GIT_SSH_COMMAND',
+      'GIT_DIR',
+      'SHELL',
+      'IFS',
+      'PROMPT_COMMAND',
+      'JAVA_TOOL_OPTIONS',
+      'LC_ALL',
+      'HTTPS_PROXY',
+      'npm_config_userconfig',
+    ];
+    for (const name of loaders) expect(envNameProblem(name), name).toContain('changes what runs or what a program loads');
+    for (const name of ['PATH', 'Path', 'HOME', 'TMPDIR', 'TERM', 'LANG', 'TZ']) expect(envNameProblem(name), name).toBe('create-squad sets it for every script run');
+    expect(envNameProblem('SKILL_DIR', ['SKILL_DIR'])).toBe('create-squad sets it for every script run');
+    for (const name of ['', '1ABC', 'A-B', 'A B', 'A=B', 'BASH_FUNC_x%%']) expect(envNameProblem(name), name).toContain('not a plain variable name');
+  });
+
+  it("scriptEnvironment inherits nothing but the language and time zone: no token, no loader variable, HOME and TMPDIR the run's own", () => {
+    const parent = {
+      PATH: '/somewhere/evil/bin',
+      HOME: '/home/someone',
+      GITHUB_TOKEN: 'ghp_fake',
+      AWS_SECRET_ACCESS_KEY: 'fake',
+      NODE_OPTIONS: '--require evil',
+      BASH_ENV: 'evil.sh',
+      LD_PRELOAD: 'evil.so',
+      LANG: 'C.UTF-8',
+      TZ: 'UTC',
+      TERM: 'xterm-256color',
+    };
+    const env = scriptEnvironment(parent, { home: '/scratch/home', tmp: '/scratch/tmp' }, { COUNT_TEST: 'true' });
+    const expected: Record<string, string> = {
+      PATH: confinedPath(parent),
+      HOME: '/scratch/home',
+      TMPDIR: '/scratch/tmp',
+      TMP: '/scratch/tmp',
+      TEMP: '/scratch/tmp',
+      TERM: 'dumb',
+      LANG: 'C.UTF-8',
+      TZ: 'UTC',
+      COUNT_TEST: 'true',
+    };
+    if (process.platform === 'win32') Object.assign(expected, { USERPROFILE: '/scratch/home', APPDATA: '/scratch/home', LOCALAPPDATA: '/scratch/home' });
+    expect(env).toEqual(expected);
+    expect(confinedPath(parent).split(path.delimiter)[0]).toBe(path.dirname(process.execPath));
+    expect(confinedPath(parent)).not.toContain('/somewhere/evil/bin');
+    expect(() => scriptEnvironment(parent, { home: 'h', tmp: 't' }, { NODE_OPTIONS: 'x' })).toThrow('cannot set NODE_OPTIONS');
   });
 });

@@ -160,6 +160,18 @@ describe('buildSpawnPrompt (standard)', () => {
     expect(empty.prompt).toContain('YOUR CHARTER (.ai-team/agents/hockney/charter.md):\n(no charter yet: .ai-team/agents/hockney/charter.md is empty)\n\n');
   });
 
+  it('shows controls and bidi controls of the charter and the task as escapes, in the prompt, its parts and their token counts', async () => {
+    const root = promptSquad({ '.ai-team/agents/hockney/charter.md': '# Hockney\n\nTests \u202eeverything\u202c \u001b[2J twice.\n' });
+    // A task can come from a file or an MCP client as well as from the user.
+    const result = await buildSpawnPrompt({ root, agent: 'hockney', task: 'Check \u2066the\u2069 build\u0007.' });
+    expect(result.parts.charter).toBe('# Hockney\n\nTests \\u202eeverything\\u202c \\u001b[2J twice.');
+    expect(result.parts.task).toBe('Check \\u2066the\\u2069 build\\u0007.');
+    expect(result.prompt).toContain(`\n${result.parts.charter}\n`);
+    expect(result.prompt.endsWith(`TASK:\n${result.parts.task}\n`)).toBe(true);
+    expect(result.tokens.charter).toBe(Math.ceil(result.parts.charter.length / 4));
+    expect(result.tokens.total).toBe(Math.ceil(result.prompt.length / 4));
+  });
+
   it('refuses an unknown agent with the list of agents, and a missing squad with a pointer to init', async () => {
     const root = promptSquad();
     await expect(buildSpawnPrompt({ root, agent: 'nobody', task: 'x' })).rejects.toMatchObject({

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TAUGHT_PROCEDURE_MAX_BYTES } from '../../src/core/base/limits.js';
 import { SKILL_FILE, agentSkillDir } from '../../src/core/base/paths.js';
 import { parseSkill } from '../../src/core/skills/skill.js';
 import { applyTeach, buildTaughtSkill, deriveSkillName, planTeach } from '../../src/core/squad/teach.js';
@@ -54,6 +55,24 @@ describe('buildTaughtSkill', () => {
     const skill = await buildTaughtSkill({ instruction: 'use long words '.repeat(200), name: 'long' });
     expect(skill.description.length).toBeLessThanOrEqual(1024);
     expect(parseSkill(skill.content).body).toContain('use long words '.repeat(100).trim());
+  });
+
+  it('leaves control and bidirectional characters out of the skill', async () => {
+    const skill = await buildTaughtSkill({ instruction: 'Run\u001b[2J the\u0000 smoke\u202e tests\u2066 before a release\u009b', name: 'smoke' });
+    expect(skill.content).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(parseSkill(skill.content).body).toContain('Run the smoke tests before a release');
+  });
+
+  it('refuses an instruction over TAUGHT_PROCEDURE_MAX_BYTES, and takes one at the limit', async () => {
+    const over = `First build, then ${'deploy '.repeat(Math.ceil(TAUGHT_PROCEDURE_MAX_BYTES / 7))}`;
+    await expect(buildTaughtSkill({ instruction: over, name: 'huge' })).rejects.toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringMatching(/^the instruction is [\d,]+ bytes; a taught skill holds at most 32,768 bytes \(32 KB\)$/),
+      hint: expect.stringMatching(/skills add/),
+    });
+    const atLimit = `First build, then deploy ${'x'.repeat(TAUGHT_PROCEDURE_MAX_BYTES - 25)}`;
+    expect(Buffer.byteLength(atLimit)).toBe(TAUGHT_PROCEDURE_MAX_BYTES);
+    await expect(buildTaughtSkill({ instruction: atLimit, name: 'big' })).resolves.toMatchObject({ name: 'big' });
   });
 
   it('refuses an empty instruction and bad names', async () => {

@@ -19,12 +19,16 @@ function parseBlock(block: string): ParsedBlock {
   return parser.parse(block) as ParsedBlock;
 }
 
-/** What a text should read as after escaping and parsing: lines folded, forbidden characters replaced. */
+/**
+ * What a text should read as after escaping and parsing: lines folded, controls and bidi controls
+ * shown as their \u escapes, what XML forbids beyond them replaced.
+ */
 function folded(text: string): string {
   return text
     .replace(/\s*[\r\n\u2028\u2029\u0085]+\s*/g, ' ')
     .trim()
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+    .replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 const HOSTILE: SkillSummary[] = [
@@ -66,8 +70,9 @@ describe('escapeXml', () => {
     expect(escapeXml(`"e" 'f' &`, { attribute: true })).toBe('&quot;e&quot; &apos;f&apos; &amp;');
   });
 
-  it('replaces characters XML 1.0 forbids and keeps valid pairs', () => {
-    expect(escapeXml('a\u0000b\u0007c\uFFFEd\uD800e😀\tf\ng')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe😀\tf\ng');
+  it('shows controls and bidi controls as escapes (the one rule of prompts), replaces the rest XML 1.0 forbids, keeps valid pairs', () => {
+    expect(escapeXml('a\u0000b\u0007c\uFFFEd\uD800e😀\tf\ng\u202Eh\u001b[2J')).toBe('a\\u0000b\\u0007c\uFFFDd\uFFFDe😀\tf\ng\\u202eh\\u001b[2J');
+    expect(escapeXml('👨‍👩‍👧 café 日本語')).toBe('👨‍👩‍👧 café 日本語');
   });
 });
 

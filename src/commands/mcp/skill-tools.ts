@@ -191,7 +191,7 @@ export function registerSkillTools(server: McpServer, tools: ToolContext): void 
     'run_skill_script',
     {
       title: 'Run a skill script',
-      description: `Run one file of a skill's scripts/ folder with arguments (no shell: an argument array), in the repository folder, within a time limit and an output limit. Off by default: only scripts the user allowed in ${SKILLS_ALLOWLIST_PATH} run; a refusal says how to allow one.`,
+      description: `Run one file of a skill's scripts/ folder with arguments (no shell: an argument array), in the repository folder, within a time limit and an output limit, with a minimal environment (no inherited variables such as tokens) and a temporary HOME; everything it started is killed with it where the system allows (confinement says what applied). Off by default: only scripts the user allowed in ${SKILLS_ALLOWLIST_PATH} run; a refusal says how to allow one.`,
       inputSchema: {
         skill: z.string().min(1).max(200).describe('The skill name, as list_skills gives it.'),
         script: z.string().min(1).max(1000).describe('The script, relative to the skill folder ("scripts/extract.py"); the scripts/ prefix may be left out.'),
@@ -220,6 +220,13 @@ export function registerSkillTools(server: McpServer, tools: ToolContext): void 
         stderrBytes: z.number().int(),
         stdoutTruncated: z.boolean(),
         stderrTruncated: z.boolean(),
+        confinement: z.object({
+          network: z.enum(['off', 'on']),
+          processTree: z.enum(['namespace', 'group', 'process']),
+          env: z.literal('minimal'),
+          home: z.literal('temporary'),
+          cwd: z.enum(['scratch', 'repository']),
+        }),
       },
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },

@@ -21,6 +21,9 @@ export type SquadErrorCode =
   | 'invalid-format'
   | 'conflict'
   | 'locked'
+  | 'lock-obstructed'
+  /** The change was made, but recording it (e.g. a skill's source) failed: the message says what landed. */
+  | 'bookkeeping-failed'
   | 'aborted';
 
 export interface SquadErrorOptions {

@@ -165,6 +165,11 @@ export function backupPathFor(timestamp: string, relPath: string): string {
 export const IMPORT_STAGING_PREFIX = '.ai-team-import-staging-';
 /** An import staging folder named by importStagingDir with a work id (fs-safe's workId): the pid is its first group. */
 export const IMPORT_STAGING_PATTERN = /^\.ai-team-import-staging-(\d+)-[0-9a-f]{8}$/;
+/**
+ * In the new `.ai-team/` from an import's swap until its last step: which .squad file it came from
+ * and the squad it replaced, so a rerun of the same import finishes it (portable/import.ts).
+ */
+export const IMPORT_MARKER_PATH = `${AI_TEAM_DIR}/.import-unfinished.json`;
 /** Where `import --force` moves the squad it replaces (never deleted). */
 export const ARCHIVE_PREFIX = '.ai-team-archive-';
 

@@ -2,34 +2,40 @@
  * XML text for prompts: escaping, and the `<available_skills>` block of the Agent Skills standard.
  *
  * Whatever a skill's name, description or path contains (`&`, `<`, `</available_skills>`, quotes,
- * control characters, lone surrogates, any script), the block stays well-formed XML 1.0: markup
- * characters are escaped, characters XML 1.0 forbids become U+FFFD, and line breaks are folded so
- * every `<skill>` stays on one line.
+ * control characters, bidi controls, lone surrogates, any script), the block stays well-formed XML
+ * 1.0 and shows its reader what the model gets: markup characters are escaped, controls and hidden
+ * characters show as escapes by the prompt's one rule (visible-text.ts), what XML 1.0 forbids beyond
+ * them (non-characters, lone surrogates) becomes U+FFFD, and line breaks are folded so every
+ * `<skill>` stays on one line.
  */
 
 import { foldLines } from './util.js';
+import { HIDDEN_CANDIDATE_CLASS, visibleText } from './visible-text.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 const TEXT_MARKUP = /[&<>]/g;
 const ATTRIBUTE_MARKUP = /[&<>"']/g;
 
 /**
- * Characters XML 1.0 does not allow in a document: C0 controls other than tab, LF and CR, the
- * non-characters U+FFFE and U+FFFF, and unpaired surrogates.
+ * Characters XML 1.0 does not allow in a document that visibleText leaves: the non-characters U+FFFE
+ * and U+FFFF, and unpaired surrogates (the C0 controls it forbids are escaped before).
  */
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const FORBIDDEN = /[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * Escape text for XML. Element content needs only `&`, `<` and `>` escaped (quotes stay readable,
- * which matters in a prompt); attribute values also get their quotes escaped.
+ * which matters in a prompt); attribute values also get their quotes escaped. Controls and hidden
+ * characters show as their escapes (visibleText), which are plain ASCII and valid XML.
  */
 export function escapeXml(text: string, options: { attribute?: boolean } = {}): string {
   const markup = options.attribute ? ATTRIBUTE_MARKUP : TEXT_MARKUP;
-  return text.replace(FORBIDDEN, '\uFFFD').replace(markup, (ch) => ESCAPES[ch]!);
+  return visibleText(text)
+    .replace(FORBIDDEN, '\uFFFD')
+    .replace(markup, (ch) => ESCAPES[ch]!);
 }
 
-/** Anything escapeXmlLine would change besides trimming: markup, line breaks, forbidden characters. */
-const NEEDS_ESCAPING = /[&<>\r\n\u2028\u2029\u0085\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+/** Anything escapeXmlLine would change besides trimming: markup, line breaks, surrogates, non-characters, controls and hidden characters. */
+const NEEDS_ESCAPING = new RegExp(`[&<>\\r\\n\\u0085\\uD800-\\uDFFF\\uFFFE\\uFFFF${HIDDEN_CANDIDATE_CLASS}]`);
 
 /** Escape element text and fold every run of whitespace holding a line break into one space (foldLines). */
 export function escapeXmlLine(text: string): string {

@@ -55,6 +55,11 @@ export const FINDING_CODES = {
   'history-missing': 'a roster member has no history',
   'agent-folder-invalid-name': 'an agent folder name no command accepts',
   'member-not-in-roster': 'a member folder with a charter but no roster row',
+  // limits (base/limits.ts)
+  'file-too-large': 'a charter, rules, history or decisions file larger than create-squad reads',
+  'standing-rules-too-large': 'a charter or rules.md over what teach keeps it to',
+  'standing-rule-too-long': 'a standing rule longer than a rule may be',
+  'control-characters': 'control or bidirectional characters in a charter or rules.md',
   // members' Copilot agents
   'copilot-agent-blocked': "something stands where a member's agent goes",
   'copilot-agent-missing': 'a member has no Copilot agent',
@@ -69,6 +74,7 @@ export const FINDING_CODES = {
   'skill-file-case': 'a skill folder with skill.md instead of SKILL.md',
   'skill-overridden': 'a skill hidden by another of the same name',
   'skill-outside': 'a skills folder that leads outside the repository',
+  'skill-file-outside': "a skill's SKILL.md that is a link leading outside the repository",
   // MCP
   'mcp-config-unread': 'an MCP configuration file no Copilot host reads',
   'mcp-config-invalid': 'an MCP configuration file a host cannot use',
@@ -78,8 +84,14 @@ export const FINDING_CODES = {
   'import-staging-leftover': 'a staging folder of an interrupted import',
   'skill-staging-leftover': 'a staging folder of an interrupted skills add',
   'temp-file-leftover': 'a temporary file of an interrupted write',
-  'stale-lock': 'the lock of a create-squad that did not finish',
+  'probe-leftover': 'a writability probe of an interrupted run',
+  'scratch-leftover': "scratch work of an interrupted run in the repository's temp folder",
+  'import-unfinished': 'an import that stopped after putting its squad in place',
+  'stale-lock': 'the lock of a create-squad that did not finish (the next writing command takes it over)',
   'lock-held': 'a create-squad is writing now',
+  'lock-obstructed': 'something that is not a create-squad lock is at .create-squad.lock: every writing command refuses',
+  'lock-other-host': 'the lock of a create-squad on another host, which is never taken over',
+  'lock-debris': 'a file a killed writing command left beside the lock (the next writing command removes it)',
 } as const;
 
 export type FindingCode = keyof typeof FINDING_CODES;

@@ -7,10 +7,12 @@
 import { checkMemberAgents } from './checks/agents.js';
 import { checkCastingFiles, checkRegistryMembers } from './checks/casting.js';
 import { checkConfinedReads, checkLayout, checkRepositoryRoot, checkTwoSquads } from './checks/layout.js';
-import { checkLeftovers, checkLock } from './checks/leftovers.js';
+import { checkLeftovers } from './checks/leftovers.js';
+import { checkLock } from './checks/lock.js';
 import { checkMcp, declaredServerCount } from './checks/mcp.js';
 import { checkBuiltinPlaces, checkCoordinator, checkGitattributes, checkOwnedFiles, coordinatorStamp } from './checks/owned.js';
 import { checkRoster, rosterMembers } from './checks/roster.js';
+import { checkLimits } from './checks/limits.js';
 import { checkSkills } from './checks/skills.js';
 import type { Finding } from './catalog.js';
 import { readDoctorState, type DoctorOptions, type DoctorState } from './read.js';
@@ -38,6 +40,7 @@ export const SQUAD_CHECKS: readonly ((state: DoctorState) => Finding[])[] = [
   checkOwnedFiles,
   checkBuiltinPlaces,
   checkRoster,
+  checkLimits,
   checkMemberAgents,
   checkRegistryMembers,
   checkSkills,

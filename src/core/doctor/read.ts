@@ -7,21 +7,23 @@ import path from 'node:path';
 import { isSquadError } from '../base/errors.js';
 import {
   COORDINATOR_PATH,
-  GITATTRIBUTES_PATH,
+  IMPORT_MARKER_PATH,
   MEMBER_FACING_BUILTIN_SKILLS,
   NATIVE_SKILL_DIRS,
-  TEAM_SKILLS_DIR,
-  TEMPLATES_COPY_DIR,
   agentDir,
   alumniDir,
+  charterPath,
+  historyPath,
   isIgnoredEntry,
   nativeTeamSkillDir,
   resolveIn,
   squadPaths,
 } from '../base/paths.js';
+import { findDebris, type DebrisFound } from '../fs/debris.js';
 import { existsInside, readBytesIfExists, readTextIfExists } from '../fs/fs-safe.js';
-import { LOCK_FILE, isStaleLock, readLockOwner, type LockOwner } from '../fs/lock.js';
+import { LOCK_FILE, findLockDebris, lockStatus, type LockStatus } from '../fs/lock.js';
 import { packageVersion } from '../fs/version.js';
+import { STATE_FILE_MAX_BYTES } from '../base/limits.js';
 import { inspectSkill, type SkillReport } from '../skills/inspect.js';
 import { detectMcpConfig, unreadMcpConfigFiles, type McpConfigDetection, type McpDetectOptions, type UnreadMcpConfig } from '../skills/mcp.js';
 import { AGENTS_DIR, memberProfilePath, profileFolder } from '../squad/agents/member-profile.js';
@@ -32,7 +34,7 @@ import { isConvertedLocation } from '../squad/original/skill-migration.js';
 import { installedBuiltinSkillDirs, ownedFilesIn, type OwnedFile } from '../squad/owned.js';
 import { planBuiltinSkillMoves } from '../squad/upgrade-state.js';
 import { planGitattributes } from '../squad/scaffold.js';
-import { listFolder, probePath, readSquadState, type FolderEntry, type PathFacts, type SquadState } from '../squad/state.js';
+import { isFileFact, listFolder, probePath, readSquadState, type PathFacts, type SquadState } from '../squad/state.js';
 
 export interface DoctorOptions {
   /** Home folder for the user's MCP configuration (~/.copilot/mcp-config.json). */
@@ -54,11 +56,6 @@ export interface ProfilesRead {
   names: string[];
   /** The profile create-squad would write now, by member folder. */
   expected: ReadonlyMap<string, string>;
-}
-
-/** An entry below `.ai-team/`, with its repo-relative path. */
-export interface TreeEntry extends FolderEntry {
-  rel: string;
 }
 
 export interface DoctorState {
@@ -88,37 +85,21 @@ export interface DoctorState {
     originalText: ReadonlyMap<string, string | undefined>;
   };
   mcp: { unread: UnreadMcpConfig[]; detection: McpConfigDetection | undefined; where: McpDetectOptions };
-  leftovers: {
-    /** The entries of each folder outside `.ai-team/` that create-squad writes into ("." is the root). */
-    outside: { dir: string; entries: FolderEntry[] }[];
-    /** Every entry below `.ai-team/` (dot-entries included, symlinks not followed). */
-    squadTree: TreeEntry[];
-    /** The entries of the team skills folder. */
-    teamSkills: FolderEntry[];
-  };
-  /** The squad lock, when one is there. */
-  lock: { owner: LockOwner | undefined; stale: boolean } | undefined;
+  /** The charters, histories, rules and decisions, as the limits check needs them (readLimitedFiles). */
+  limited: LimitedFile[];
+  /** What interrupted runs left in the folders create-squad writes (fs/debris.ts findDebris). */
+  debris: DebrisFound[];
+  /** Whether `.ai-team/` holds an import's marker: its swap happened, its last steps did not. */
+  importUnfinished: boolean;
+  /** What is at the squad lock's path, judged; and what killed writing commands left beside it (names at the root). */
+  lock: { status: LockStatus; debris: string[] } | undefined;
 }
-
-/**
- * Folders outside .ai-team/ that create-squad writes files into: where a killed write may have left
- * its temporary file ("." is the repository root, for .gitattributes).
- */
-export const OUTSIDE_WRITE_DIRS = [path.posix.dirname(COORDINATOR_PATH), TEMPLATES_COPY_DIR, path.posix.dirname(GITATTRIBUTES_PATH)];
 
 function readText(root: string, relPath: string): string | undefined {
   try {
     return readBytesIfExists(resolveIn(root, relPath))?.toString('utf8');
   } catch {
     return undefined;
-  }
-}
-
-function walkTree(root: string, rel: string, into: TreeEntry[]): void {
-  for (const entry of listFolder(root, rel)) {
-    const childRel = `${rel}/${entry.name}`;
-    into.push({ ...entry, rel: childRel });
-    if (entry.folder) walkTree(root, childRel, into);
   }
 }
 
@@ -169,9 +150,11 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
       owned: [],
       builtinsLeftBehind: [],
       profiles: undefined,
-      skills: { discovery: { skills: [], overridden: [], warnings: [] }, full: new Map(), originalText: new Map() },
+      skills: { discovery: { skills: [], overridden: [], refused: [], warnings: [] }, full: new Map(), originalText: new Map() },
       mcp: { unread: [], detection: undefined, where },
-      leftovers: { outside: [], squadTree: [], teamSkills: [] },
+      limited: [],
+      debris: [],
+      importUnfinished: false,
       lock: undefined,
     };
   }
@@ -194,20 +177,14 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
   const full = new Map<string, SkillReport>();
   const originalText = new Map<string, string | undefined>();
   for (const skill of discovery.skills) {
-    full.set(skill.location, inspectSkill(skill.file, { readBody: true }));
+    full.set(skill.location, inspectSkill(skill.file, { readBody: true, confinedTo: { root } }));
     if (isConvertedLocation(skill.location)) originalText.set(skill.location, readTextIfExists(skill.file));
   }
   const profiles = await readProfiles(root, squad, discovery, probe);
 
   const usesMcp = discovery.skills.some((skill) => skill.valid && skill.mcpServers.length > 0);
-  const squadTree: TreeEntry[] = [];
-  walkTree(root, squadPaths.root, squadTree);
-  const lockPath = path.join(root, LOCK_FILE);
-  let lock: DoctorState['lock'];
-  if (fs.existsSync(lockPath)) {
-    const owner = readLockOwner(lockPath);
-    lock = { owner, stale: isStaleLock(lockPath, owner) };
-  }
+  // Never opened unless a regular file, never through a link: a FIFO there cannot hang doctor.
+  const lock = { status: lockStatus(path.join(root, LOCK_FILE)), debris: findLockDebris(root) };
 
   return {
     ...base,
@@ -219,11 +196,48 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
     profiles,
     skills: { discovery, full, originalText },
     mcp: { unread: unreadMcpConfigFiles(where), detection: usesMcp ? await detectMcpConfig(where) : undefined, where },
-    leftovers: {
-      outside: OUTSIDE_WRITE_DIRS.map((dir) => ({ dir, entries: listFolder(root, dir) })),
-      squadTree,
-      teamSkills: listFolder(root, TEAM_SKILLS_DIR),
-    },
+    limited: readLimitedFiles(root, squad, paths),
+    debris: findDebris(root),
+    importUnfinished: existsInside(root, IMPORT_MARKER_PATH),
     lock,
   };
+}
+
+/** A squad file held to a limit of base/limits.ts: its size, and for a charter or rules.md its text. */
+export interface LimitedFile {
+  path: string;
+  kind: 'charter' | 'rules' | 'history' | 'decisions';
+  bytes: number;
+  /** The text of a charter or rules file no larger than create-squad reads; undefined otherwise. */
+  text?: string;
+}
+
+/**
+ * The files doctor holds to the limits (checks/limits.ts): every member's charter and history, the
+ * team's rules and the decisions, when they are regular files commands may read (a refused read is
+ * a finding of its own).
+ */
+function readLimitedFiles(root: string, squad: SquadState, paths: ReadonlyMap<string, PathFacts>): LimitedFile[] {
+  const wanted: Pick<LimitedFile, 'path' | 'kind'>[] = [
+    ...squad.agents.flatMap((agent) => [
+      { path: charterPath(agent.name), kind: 'charter' as const },
+      { path: historyPath(agent.name), kind: 'history' as const },
+    ]),
+    { path: squadPaths.rules, kind: 'rules' },
+    { path: squadPaths.decisions, kind: 'decisions' },
+  ];
+  const files: LimitedFile[] = [];
+  for (const { path: relPath, kind } of wanted) {
+    const facts = paths.get(relPath) ?? probePath(root, relPath);
+    if (!isFileFact(facts) || facts.readProblem !== undefined) continue;
+    let bytes: number;
+    try {
+      bytes = fs.statSync(resolveIn(root, relPath)).size;
+    } catch {
+      continue;
+    }
+    const text = (kind === 'charter' || kind === 'rules') && bytes <= STATE_FILE_MAX_BYTES ? readText(root, relPath) : undefined;
+    files.push({ path: relPath, kind, bytes, ...(text === undefined ? {} : { text }) });
+  }
+  return files;
 }

@@ -8,10 +8,13 @@
  * - Regular files only: a write replaces a regular file or nothing, never a folder, a FIFO, a socket
  *   or a device node (with or without --force); those are refused with the path and the fix.
  * - Tidy: a write removes, in the folder it writes to, the temporary files that killed runs left
- *   (their process is gone); staging folders are swept the same way by the commands that make them.
+ *   (their process is gone); every writing command sweeps the rest (debris.ts, the registry of
+ *   every temporary name create-squad makes).
  * - Countable: every completed write or move is counted. For crash-safety tests the environment
  *   variable CREATE_SQUAD_CRASH_AFTER_WRITES=k kills the process (SIGKILL) right after the k-th one,
- *   and an in-process observer (observeWrites) sees the tree after each one.
+ *   and an in-process observer (observeWrites) sees the tree after each one;
+ *   CREATE_SQUAD_FAULT_AT_WRITE=k:ENOSPC (or EIO, …) makes the k-th one fail with that error
+ *   (injectWriteFault in-process), as a full or failing disk would.
  */
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -20,8 +23,11 @@ import { SquadError } from '../base/errors.js';
 import { isProcessAlive } from './lock.js';
 import { isIgnoredEntry } from '../base/paths.js';
 import { compareCodePoints } from '../base/util.js';
+import { STATE_FILE_MAX_BYTES } from '../base/limits.js';
 
 export const CRASH_AFTER_WRITES_ENV = 'CREATE_SQUAD_CRASH_AFTER_WRITES';
+/** `k:CODE`: the k-th write fails with the error code CODE (ENOSPC, EIO, …); a test-only hook. */
+export const FAULT_AT_WRITE_ENV = 'CREATE_SQUAD_FAULT_AT_WRITE';
 
 let completedWrites = 0;
 
@@ -37,8 +43,47 @@ export function observeWrites(notify: WriteObserver | undefined): void {
   observer = notify === undefined ? undefined : { notify, count: 0 };
 }
 
+/** A fault to inject: the write after `at - 1` completed ones fails with `code`, once. */
+interface WriteFault {
+  at: number;
+  code: string;
+  /** Completed writes counted since it was installed (in-process), or undefined: the process's count. */
+  count?: number;
+}
+let fault: WriteFault | undefined;
+let envFaultFired = false;
+
+/** Parse `k:CODE` (see FAULT_AT_WRITE_ENV); undefined when malformed. */
+export function parseWriteFault(spec: string): { at: number; code: string } | undefined {
+  const match = /^(\d+):([A-Z][A-Z0-9]*)$/.exec(spec.trim());
+  return match ? { at: Number(match[1]), code: match[2]! } : undefined;
+}
+
+/**
+ * Install (or, with undefined, remove) a fault for in-process tests: the `at`-th write from now
+ * fails with the error `code`, as the disk would report it; later writes succeed.
+ */
+export function injectWriteFault(spec: { at: number; code: string } | undefined): void {
+  fault = spec === undefined ? undefined : { ...spec, count: 0 };
+}
+
+/** Throw the injected fault when the write about to be made is the one it names (see injectWriteFault). */
+function faultBeforeWrite(): void {
+  let active = fault;
+  if (active === undefined && !envFaultFired) {
+    const spec = process.env[FAULT_AT_WRITE_ENV];
+    const parsed = spec === undefined ? undefined : parseWriteFault(spec);
+    if (parsed !== undefined) active = parsed;
+  }
+  if (active === undefined || (active.count ?? completedWrites) + 1 !== active.at) return;
+  if (active === fault) fault = undefined;
+  else envFaultFired = true;
+  throw Object.assign(new Error(`${active.code} (injected at write ${active.at})`), { code: active.code });
+}
+
 function countWrite(): void {
   completedWrites += 1;
+  if (fault?.count !== undefined) fault.count += 1;
   if (observer) {
     observer.count += 1;
     observer.notify(observer.count);
@@ -68,6 +113,8 @@ export function tempFileName(base: string): string {
 }
 /** Matches the names tempFileName makes; the first group is the pid of the process that made it. */
 export const TEMP_FILE_PATTERN = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+/** The file ensureWritableDir writes and removes at once to see that a folder takes files (the pid is the first group). */
+export const PROBE_PATTERN = /^\.create-squad-probe-(\d+)-[0-9a-f]{8}$/;
 
 /**
  * `{pid}-{8 hex digits}`: the end of the name of a staging folder (paths.ts), so that a later run
@@ -94,7 +141,7 @@ export function holdWorkPath(absPath: string): () => void {
  * process that was stopped, or a dead process whose pid came round again). One of a running
  * process is another create-squad at work: never debris.
  */
-function isDebris(pid: number, absPath: string): boolean {
+export function isDebris(pid: number, absPath: string): boolean {
   return pid === process.pid ? !inUse.has(absPath) : !isProcessAlive(pid);
 }
 
@@ -310,6 +357,36 @@ export function copyFileAtomic(root: string, relPath: string, source: string, op
   });
 }
 
+function changedWhileCopied(relPath: string, change: string): SquadError {
+  return new SquadError('invalid-input', `${relPath}: its source ${change} while it was copied`, { hint: 'run the command again once nothing changes the source' });
+}
+
+/**
+ * As copyFileAtomic, from a file the caller has open (`fd`, opened without following a link and
+ * checked, see tree.ts openWalkedFile): exactly `bytes` bytes, a chunk at a time, never whole in
+ * memory. A file that is shorter or longer than that now is refused (invalid-input), nothing placed.
+ */
+export function copyOpenFileAtomic(root: string, relPath: string, fd: number, bytes: number, options: WriteOptions = {}): void {
+  placeAtomically(root, relPath, options, (temp) => {
+    const out = fs.openSync(temp, 'wx', options.mode ?? 0o644);
+    try {
+      const chunk = Buffer.allocUnsafe(Math.min(Math.max(bytes, 1), 1024 * 1024));
+      let done = 0;
+      for (;;) {
+        const read = fs.readSync(fd, chunk, 0, chunk.length, done);
+        if (read === 0) break;
+        if (done + read > bytes) throw changedWhileCopied(relPath, `grew past ${bytes} bytes`);
+        for (let written = 0; written < read; ) written += fs.writeSync(out, chunk, written, read - written);
+        done += read;
+      }
+      if (done !== bytes) throw changedWhileCopied(relPath, `shrank to ${done} of ${bytes} bytes`);
+    } finally {
+      fs.closeSync(out);
+    }
+    fs.chmodSync(temp, options.mode ?? 0o644);
+  });
+}
+
 /**
  * Flush a file's content, or a folder's entries, to the disk: the content before the rename that
  * publishes it, and the folder after, so a power loss leaves the old file or the new one, never an
@@ -338,6 +415,7 @@ function placeAtomically(root: string, relPath: string, options: WriteOptions, f
   const temp = path.join(dir, tempFileName(path.basename(target)));
   try {
     fill(temp);
+    faultBeforeWrite();
     syncToDisk(temp);
     if (options.exclusive) {
       // link() fails if the target exists, so "create only if missing" stays atomic.
@@ -366,6 +444,7 @@ export function writeStagedFile(root: string, relPath: string, data: string | Ui
   const target = resolveInside(root, relPath);
   mkdirOrThrow(path.dirname(target), relPath);
   try {
+    faultBeforeWrite();
     fs.writeFileSync(target, data, { flag: 'wx', mode: options.mode ?? 0o644 });
     if (options.mode !== undefined) fs.chmodSync(target, options.mode);
   } catch (error) {
@@ -385,9 +464,26 @@ export function moveInside(root: string, fromRel: string, toRel: string): void {
     });
   }
   try {
+    faultBeforeWrite();
     fs.renameSync(from, to);
   } catch (error) {
     throw toWriteError(error, toRel);
+  }
+  countWrite();
+}
+
+/**
+ * Remove a regular file inside the root that is part of the state (import's marker): one counted
+ * write, so a kill just before or after it is a crash point like any other. Quiet when it is gone.
+ */
+export function removeFileInside(root: string, relPath: string): void {
+  const target = resolveInside(root, relPath);
+  requireRegularOrMissing(target, relPath);
+  try {
+    faultBeforeWrite();
+    fs.rmSync(target, { force: true });
+  } catch (error) {
+    throw toWriteError(error, relPath);
   }
   countWrite();
 }
@@ -450,16 +546,17 @@ function toWriteError(error: unknown, relPath: string): SquadError {
   return new SquadError('not-writable', `cannot write ${relPath}: ${message}`, { cause: error });
 }
 
-/** The largest state file (roster, routing, charter, history, casting, manifest, coordinator) read whole. */
-export const STATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
+/** The largest state file (roster, routing, charter, history, casting, manifest, coordinator) read whole: one constant with import's check (base/limits.ts). */
+export { STATE_FILE_MAX_BYTES };
 
 /**
  * File content as bytes, or undefined when the file does not exist, cannot be read, or is not a
  * regular file (a FIFO or a device such as /dev/zero, even behind a symlink: it is never opened, so
  * it cannot block or stream forever). A file over `maxBytes` is refused (invalid-input) rather than
- * read in part: a caller may write what it read back.
+ * read in part: a caller may write what it read back. `open` opens the file for the read (confined.ts
+ * passes the one that refuses, unsafe-path, a file whose opened self is outside the repository).
  */
-export function readBytesIfExists(absPath: string, maxBytes: number = STATE_FILE_MAX_BYTES): Buffer | undefined {
+export function readBytesIfExists(absPath: string, maxBytes: number = STATE_FILE_MAX_BYTES, open?: (absPath: string) => number): Buffer | undefined {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(absPath);
@@ -472,10 +569,21 @@ export function readBytesIfExists(absPath: string, maxBytes: number = STATE_FILE
       hint: 'shrink the file (move long notes elsewhere), or move it aside',
     });
   }
+  let fd: number;
   try {
-    return fs.readFileSync(absPath);
+    fd = open === undefined ? fs.openSync(absPath, 'r') : open(absPath);
+  } catch (error) {
+    if (error instanceof SquadError) throw error;
+    return undefined;
+  }
+  try {
+    // What was opened may not be what was measured: it is read only if it is a file within the limit too.
+    const opened = fs.fstatSync(fd);
+    return opened.isFile() && opened.size <= maxBytes ? fs.readFileSync(fd) : undefined;
   } catch {
     return undefined;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -550,7 +658,7 @@ export function ensureWritableDir(absDir: string): void {
   };
   try {
     mkdirLevels(target, created);
-    const probe = path.join(target, `.create-squad-probe-${process.pid}-${randomId()}`);
+    const probe = path.join(target, `.create-squad-probe-${workId()}`);
     fs.writeFileSync(probe, '', { flag: 'wx' });
     fs.rmSync(probe, { force: true });
   } catch (error) {

@@ -20,6 +20,10 @@
  * Until step 3 the target is as it was (plus the hidden staging folder if killed). A kill in step
  * 3 leaves squad-owned files init would create; between 4 and 5 the old squad is in its archive and
  * `.ai-team/` is missing: running the same import again completes the job (see the README).
+ * The staged `.ai-team/` carries a marker (IMPORT_MARKER_PATH: the file's sha256, the archive it
+ * replaced), so it arrives with the swap and says "this import's swap happened": a rerun of the
+ * same file finds it and only finishes steps 6–7 (never refused, never archiving the new squad,
+ * with or without --force); the marker goes once they are done.
  *
  * Members: every agent in the file is created with what init gives a member. The scaffold gives
  * it to the members of the roster (a file without one has every agent put in the registry the
@@ -60,8 +64,11 @@ import {
   holdWorkPath,
   moveInside,
   readDirNames,
+  readTextIfExists,
+  removeFileInside,
   removeInside,
   resolveInside,
+  sha256,
   sweepDebris,
   workId,
   writeFileAtomic,
@@ -76,6 +83,7 @@ import {
   GITIGNORE_PATH,
   AI_TEAM_DIR,
   GITATTRIBUTES_PATH,
+  IMPORT_MARKER_PATH,
   IMPORT_STAGING_PATTERN,
   SCRIBE_AGENT,
   ORIGINAL_SQUAD_DIR,
@@ -117,7 +125,7 @@ import {
   type ValidatedSquad,
 } from './squad-format.js';
 import { decodeFile, skillFileEntries } from './squad-files.js';
-import { readSquadDocument } from './squad-validate.js';
+import { checkStateFileSizes, readSquadDocument } from './squad-validate.js';
 import { renameSkillText } from './skill-rename.js';
 import { renderTemplate } from '../fs/templates.js';
 import { compareCodePoints, controlCharacterProblem, formatBytes, nonEmptyString } from '../base/util.js';
@@ -132,6 +140,23 @@ export const IMPORTED_SUFFIX = '-imported';
 export const BUILTIN_AUTHOR = 'squad';
 /** The role of an imported member whose role nothing in the file states. */
 const DEFAULT_ROLE = 'Member';
+/** What the marker (IMPORT_MARKER_PATH, a dot-file no reader of the squad lists) records: the file's bytes' sha256, the squad it replaced. */
+interface ImportMarker {
+  file_sha256: string;
+  replaced?: { archive: string; members: number; learnedSkills: number };
+}
+
+/** The marker of an import whose swap happened and whose last steps did not, when it is of this `fileHash`. */
+function readImportMarker(root: string, fileHash: string): ImportMarker | undefined {
+  const text = readTextIfExists(resolveIn(root, IMPORT_MARKER_PATH), 64 * 1024);
+  if (text === undefined) return undefined;
+  try {
+    const marker = JSON.parse(text) as ImportMarker;
+    return marker.file_sha256 === fileHash ? marker : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface ImportOptions {
   /** Replace an existing squad (archived, never deleted). */
@@ -630,12 +655,15 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     .basename(file)
     .replace(/\.[^.]*$/, '')
     .replace(/\p{Cc}/gu, '');
-  const { format, document, legacySkills, original } = readSquadDocument(readSquadFile(file, shown, limits), { limits, sourceName });
+  const bytes = readSquadFile(file, shown, limits);
+  const { format, document, legacySkills, original } = readSquadDocument(bytes, { limits, sourceName });
   refuseInsideSquad(root);
   refuseBesideOriginalSquad(root);
   checkWritableDir(root);
   const target = inspectTarget(root);
-  if (target.hasSquad && (target.members > 0 || target.learnedSkills > 0) && !options.force) {
+  // This file's import was killed after its swap: the squad in place is this import's; finish it.
+  const unfinished = target.hasSquad ? readImportMarker(root, sha256(bytes)) : undefined;
+  if (target.hasSquad && unfinished === undefined && (target.members > 0 || target.learnedSkills > 0) && !options.force) {
     throw new SquadError(
       'conflict',
       `this repository already has a squad (${target.members} member${target.members === 1 ? '' : 's'}, ${target.learnedSkills} learned skill${target.learnedSkills === 1 ? '' : 's'})`,
@@ -644,11 +672,14 @@ export async function importSquad(root: string, file: string, options: ImportOpt
       },
     );
   }
-  const archive = target.hasSquad ? archiveDir(folderTimestamp(now)) : undefined;
+  const archive = target.hasSquad && unfinished === undefined ? archiveDir(folderTimestamp(now)) : undefined;
+  const replaced = archive === undefined ? unfinished?.replaced : { archive, members: target.members, learnedSkills: target.learnedSkills };
   const source = document.source.project.trim() || 'another project';
   const infos = memberInfos(document, new Map(original?.renamedAgents.map((r) => [r.to, r.from])));
   const unnamed = new Set(legacySkills?.renamed.filter((r) => r.problem !== undefined).map((r) => r.to));
   const overlay = await buildOverlay(document, infos, source, now, unnamed, original);
+  // A file the commands after import could not read is refused here, not written.
+  checkStateFileSizes(overlay.files.filter((f) => f.kind === 'state'));
 
   const owned = await shippedOwnedFiles(version);
   const outside = planOwnedFiles(
@@ -698,7 +729,7 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     builtinSkills: shippedBuiltinSkills(),
     renamed: [...(legacySkills?.renamed ?? []).map(({ from, to, reason }) => ({ scope: 'team' as const, from, to, reason })), ...overlay.renamed],
     skipped: [...(legacySkills?.skipped ?? []).map(({ name, reason }) => ({ scope: 'team' as const, name, reason })), ...overlay.skipped],
-    ...(archive === undefined ? {} : { replaced: { archive, members: target.members, learnedSkills: target.learnedSkills } }),
+    ...(replaced === undefined ? {} : { replaced }),
     created: outside.files.map((f) => f.path).sort(compareCodePoints),
     agentProfiles: [],
     gitattributesAdded: gitattributes.added,
@@ -708,6 +739,12 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     files: overlay.files.length + squad.files.length + 1,
     dryRun: options.dryRun === true,
   };
+  if (unfinished !== undefined) {
+    notes.push(`${options.dryRun ? 'would finish' : 'finished'} the import of this file that was interrupted after its new ${AI_TEAM_DIR}/ was in place`);
+    if (options.dryRun) return report;
+    await finishImport(root, report, version, now);
+    return report;
+  }
   notes.push(...nativeTeamSkillNotes(root, overlay.skills, archive !== undefined));
   if (options.dryRun) return report;
 
@@ -725,6 +762,8 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     }
     for (const planned of squad.files) writeStagedFile(stagingRoot, planned.path, planned.content, { mode: planned.mode });
     writeStagedFile(stagingRoot, squadPaths.manifest, squad.manifest);
+    const marker: ImportMarker = { file_sha256: sha256(bytes), ...(replaced === undefined ? {} : { replaced }) };
+    writeStagedFile(stagingRoot, IMPORT_MARKER_PATH, `${JSON.stringify(marker, null, 2)}\n`);
     for (const planned of outside.files) writeStagedFile(stagingRoot, planned.path, planned.content, { mode: planned.mode });
 
     // 3. Squad-owned files outside .ai-team/, where still missing.
@@ -753,16 +792,24 @@ export async function importSquad(root: string, file: string, options: ImportOpt
     release();
   }
   removeQuietly(root, staging);
+  await finishImport(root, report, version, now);
+  return report;
+}
+
+/**
+ * The steps after the swap, which a rerun of the same import finishes (the marker says the swap
+ * happened); each looks at what is in place, so what a killed run did is not done twice.
+ */
+async function finishImport(root: string, report: ImportReport, version: string, now: Date): Promise<void> {
   // 6. Team skills and member-facing built-ins to .github/skills/, as upgrade moves them (one rename
-  //    each; a kill leaves a skill in .ai-team/skills/, still read there, and the next upgrade
-  //    finishes the move).
+  //    each; a kill leaves a skill in .ai-team/skills/, still read there, and the rerun finishes the move).
   for (const move of [...(planTeamSkillMoves(root).moves ?? []), ...(planBuiltinSkillMoves(root).moves ?? [])]) moveInside(root, move.from, move.to);
-  // 7. The members' Copilot agents, from the roster and skills now in place (a kill here leaves
-  //    them to the next upgrade, which doctor names).
+  // 7. The members' Copilot agents, from the roster and skills now in place.
   const agents = await planMemberProfiles(root, { version, now });
   applyMemberProfiles(agents);
   report.agentProfiles = reportProfileChanges(agents);
-  return report;
+  // The import is whole: nothing left for a rerun to finish.
+  removeFileInside(root, IMPORT_MARKER_PATH);
 }
 
 /** What importing a Squad 1.0 file did beyond a create-squad export: one note each. */

@@ -4,11 +4,9 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { SKILL_BUCKETS, SQUAD_LIMITS, type FileEntry, type SkillBucket, type SquadLimits, type SquadSkill } from './squad-format.js';
-import { relativePathProblem } from '../fs/fs-safe.js';
-import { WINDOWS_DEVICE_NAME } from '../base/names.js';
 import { SKILL_RESOURCE_DIRS } from '../base/paths.js';
 import { modeFor } from '../fs/tree.js';
-import { controlCharacterProblem } from '../base/util.js';
+import { normalizedKey, skillPathProblem } from '../skills/skill-paths.js';
 
 /** A file's skill-relative path from its bucket and its path in the bucket. */
 export function skillFilePath(bucket: SkillBucket, relPath: string): string {
@@ -51,47 +49,12 @@ export function decodeFile(entry: FileEntry): { data: string | Buffer; mode: num
   };
 }
 
-/** Characters Windows refuses in a file name (besides `/`, `\\` and control characters). */
-const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
-
-/** Why one segment of a path (or a name) cannot be a file name on Windows, or undefined. */
-function windowsSegmentProblem(segment: string): string | undefined {
-  const forbidden = WINDOWS_FORBIDDEN.exec(segment);
-  if (forbidden) return `${forbidden[0] === '"' ? `'"'` : `"${forbidden[0]}"`} is a character Windows does not allow in file names`;
-  if (WINDOWS_DEVICE_NAME.test(segment)) return `"${segment}" is a device name Windows reserves`;
-  if (/[. ]$/.test(segment)) return `"${segment}" ends with a dot or a space, which Windows drops`;
-  return undefined;
-}
-
 /**
- * Why a path inside a skill is unacceptable in a .squad file, or undefined. Adds to the
- * repository path rules (empty, NUL, backslash, absolute, `..`, empty or `.` segments): a drive
- * letter as a segment (`x/C:/y`), control characters, a `.git` folder, what Windows refuses
- * (`<>:"|?*`, device names such as `CON` or `aux.txt`, a trailing dot or space), and length limits.
+ * Why a path inside a skill is unacceptable in a .squad file, or undefined: the rule `skills add`
+ * holds a skill to at the door (skills/skill-paths.ts), with the document's limits.
  */
 export function squadPathProblem(relPath: string, limits: SquadLimits = SQUAD_LIMITS): string | undefined {
-  // A name such as "a:b" is no drive (only "C:" and "C:/…" are): it is refused below for its ":".
-  const base = relativePathProblem(relPath.replace(/^([a-zA-Z]):(?!\/|$)/, '$1_'));
-  if (base) return base;
-  if (relPath.length > limits.pathLength) return `the path is ${relPath.length} characters; the limit is ${limits.pathLength}`;
-  if (controlCharacterProblem(relPath)) return 'the path contains a control character';
-  for (const segment of relPath.split('/')) {
-    if (/^[a-zA-Z]:$/.test(segment)) return 'the path contains a drive letter';
-    if (segment.toLowerCase() === '.git') return 'the path contains a .git folder';
-    const windows = windowsSegmentProblem(segment);
-    if (windows) return `the path is not portable: ${windows}`;
-    if (Buffer.byteLength(segment) > limits.segmentBytes) return `a path segment is longer than ${limits.segmentBytes} bytes`;
-  }
-  return undefined;
+  return skillPathProblem(relPath, limits);
 }
 
-/**
- * The key under which two names or paths count as the same: Unicode NFC, case ignored, trailing
- * dots and spaces of each segment dropped (as Windows drops them).
- */
-export function normalizedKey(text: string): string {
-  return text
-    .normalize('NFC')
-    .toLowerCase()
-    .replace(/[. ]+(?=\/|$)/g, '');
-}
+export { normalizedKey };

@@ -32,13 +32,20 @@
 import { SquadError } from '../base/errors.js';
 import { entryPath } from '../base/schema.js';
 import { SKILL_RESOURCE_DIRS, squadPaths } from '../base/paths.js';
+import {
+  SKILL_PATH_MAX_CHARS,
+  SKILL_PATH_SEGMENT_MAX_BYTES,
+  SQUAD_DOCUMENT_MAX_BYTES,
+  SQUAD_FILE_MAX_BYTES,
+  SQUAD_MAX_DEPTH,
+  SQUAD_MAX_FILES,
+  SQUAD_TOTAL_MAX_BYTES,
+} from '../base/limits.js';
 
 export const SQUAD_FORMAT_VERSION = '1.1';
 /** The original Squad's export format, read (never written). */
 export const LEGACY_FORMAT_VERSION = '1.0';
 export { DEFAULT_EXPORT_FILE } from '../base/paths.js';
-
-const MiB = 1024 * 1024;
 
 export interface SquadLimits {
   /** Size of the .squad file itself. */
@@ -57,15 +64,15 @@ export interface SquadLimits {
   segmentBytes: number;
 }
 
-/** The limits import and export enforce (documented in the README). */
+/** The limits import and export enforce: the numbers of base/limits.ts (docs/budgets.md lists them). */
 export const SQUAD_LIMITS: Readonly<SquadLimits> = Object.freeze({
-  documentBytes: 128 * MiB,
-  fileBytes: 8 * MiB,
-  totalBytes: 64 * MiB,
-  fileCount: 50_000,
-  depth: 64,
-  pathLength: 512,
-  segmentBytes: 255,
+  documentBytes: SQUAD_DOCUMENT_MAX_BYTES,
+  fileBytes: SQUAD_FILE_MAX_BYTES,
+  totalBytes: SQUAD_TOTAL_MAX_BYTES,
+  fileCount: SQUAD_MAX_FILES,
+  depth: SQUAD_MAX_DEPTH,
+  pathLength: SKILL_PATH_MAX_CHARS,
+  segmentBytes: SKILL_PATH_SEGMENT_MAX_BYTES,
 });
 
 export type FileMode = '644' | '755';

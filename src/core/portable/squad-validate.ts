@@ -34,7 +34,8 @@ import {
   type TeamFileKey,
   type ValidatedSquad,
 } from './squad-format.js';
-import { normalizedKey, skillFilePath, squadPathProblem } from './squad-files.js';
+import { decodeFile, normalizedKey, skillFilePath, squadPathProblem } from './squad-files.js';
+import { STATE_FILE_MAX_BYTES } from '../base/limits.js';
 import { parseJsonText, squadText, type JsonStructureProblem } from './squad-json.js';
 import { renameSkillText } from './skill-rename.js';
 import { squadDocumentSchema, type SquadDocumentOutput } from './squad-schema.js';
@@ -485,6 +486,24 @@ export function validateSquadDocument(value: unknown, options: ValidateOptions =
     );
   }
   throw new SquadFormatError(undefined, `no format version (expected "squad_format_version": "${SQUAD_FORMAT_VERSION}")`);
+}
+
+/**
+ * Refuse a squad file import would write that the commands after it could not read: a charter,
+ * history, roster, rules or decisions file (state files, read whole) over STATE_FILE_MAX_BYTES,
+ * the limit prompt, route and export read them with. invalid-input naming the file. Pure.
+ */
+export function checkStateFileSizes(files: readonly { path: string; entry: FileEntry }[]): void {
+  for (const file of files) {
+    const { data } = decodeFile(file.entry);
+    const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    if (bytes <= STATE_FILE_MAX_BYTES) continue;
+    throw new SquadError(
+      'invalid-input',
+      `cannot import: ${file.path} would be ${formatBytes(bytes)}; create-squad reads a squad file up to ${formatBytes(STATE_FILE_MAX_BYTES)}, so prompt, route and export would refuse it`,
+      { hint: 'shorten that file in the squad it came from (move old notes out of it), then export again; nothing was written' },
+    );
+  }
 }
 
 /** Bytes → validated document: the whole reading side of import, without touching the disk. */

@@ -14,7 +14,8 @@
  * the listing within the budget; readSpawnSelection reads only what that selected (the bodies a
  * lightweight spawn inlines, the MCP configuration when a shown skill declares a server);
  * renderSpawnPrompt builds the prompt from those values. The decision and the render never touch
- * the disk.
+ * the disk. Every string the render returns (the prompt, its parts, what --json reports) shows
+ * terminal controls and hidden characters from files as escapes (base/visible-text.ts).
  */
 import type { DiscoveredSkill } from '../squad/discover.js';
 import type { Agent } from '../squad/roster.js';
@@ -34,6 +35,7 @@ import { renderTemplate } from '../fs/templates.js';
 import { estimateTokens } from '../base/tokens.js';
 import { MAX_BODY_LINES, MAX_DESCRIPTION_LENGTH } from '../skills/validate.js';
 import { renderAvailableSkills } from '../base/xml.js';
+import { visibleValues } from '../base/visible-text.js';
 import { readSpawnSelection, readSpawnState, type SpawnSelection, type SpawnState } from './spawn-read.js';
 
 export { MAX_INLINED_SKILL_BYTES } from './spawn-read.js';
@@ -254,7 +256,9 @@ export async function renderSpawnPrompt(state: SpawnState, decision: SpawnDecisi
 
   const skillsText = mode === 'standard' ? skillsBlock : inlined.map((i) => i.body ?? '').join('\n');
   const inlinedSkills = new Set(inlined.filter((i) => i.body !== undefined).map((i) => i.skill));
-  return {
+  // The one point where every part from files meets: each string of the prompt and of what --json and
+  // the MCP tool report shows controls, bidi and hidden characters as escapes (visible-text.ts).
+  const shownPrompt = visibleValues({
     agent,
     displayName: member.displayName,
     role: common.role,
@@ -269,12 +273,16 @@ export async function renderSpawnPrompt(state: SpawnState, decision: SpawnDecisi
     mcp,
     mcpConfig: detection?.sources ?? [],
     standingRules,
+  });
+  const { parts } = shownPrompt;
+  return {
+    ...shownPrompt,
     warnings,
     tokens: {
-      charter: estimateTokens(charter),
-      skills: estimateTokens(skillsText),
-      mcp: estimateTokens(mcpBlock),
-      total: estimateTokens(prompt),
+      charter: estimateTokens(parts.charter),
+      skills: estimateTokens(parts.skills),
+      mcp: estimateTokens(parts.mcp),
+      total: estimateTokens(shownPrompt.prompt),
     },
   };
 }

@@ -83,7 +83,7 @@ export interface McpLookup {
  */
 export async function readSpawnSelection(root: string, selected: { inline: readonly DiscoveredSkill[]; needsMcpConfig: boolean }, where: McpLookup): Promise<SpawnSelection> {
   const warnings: Warning[] = [];
-  const inlined = selected.inline.map((skill) => readInlineBody(skill, warnings));
+  const inlined = selected.inline.map((skill) => readInlineBody(root, skill, warnings));
   const detection = selected.needsMcpConfig ? await detectMcpConfig({ root, cwd: where.cwd, home: where.home, env: where.env }) : undefined;
   if (detection) warnings.push(...detection.warnings);
   return { inlined, detection, warnings };
@@ -91,9 +91,10 @@ export async function readSpawnSelection(root: string, selected: { inline: reado
 
 /**
  * A skill for a lightweight prompt: its body, or why the prompt points to the file instead (too
- * large, unreadable: with a warning; an empty body: nothing to inline).
+ * large, unreadable: with a warning; an empty body: nothing to inline). Only a SKILL.md really
+ * inside the repository `root` is read: one turned into a link out of it since discovery is unreadable.
  */
-function readInlineBody(skill: DiscoveredSkill, warnings: Warning[]): InlinedSkill {
+function readInlineBody(root: string, skill: DiscoveredSkill, warnings: Warning[]): InlinedSkill {
   let body: string;
   try {
     const size = fs.statSync(skill.file).size;
@@ -103,7 +104,7 @@ function readInlineBody(skill: DiscoveredSkill, warnings: Warning[]): InlinedSki
       );
       return { skill, body: undefined, notInlined: 'too-large' };
     }
-    body = readSkillFile(skill.file).body.trim();
+    body = readSkillFile(skill.file, { root }).body.trim();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     warnings.push(warning('skill-not-inlined', `cannot inline ${skill.location} (${reason}); the prompt points to it instead`, skill.location));

@@ -3,6 +3,8 @@
  * exceptions, so one broken skill never stops a listing.
  */
 import path from 'node:path';
+import { SquadError } from '../base/errors.js';
+import type { ReadConfinement } from '../fs/confined.js';
 import { FrontmatterError } from './frontmatter.js';
 import { readSkillFile, readSkillFrontmatter, readSkillHead, type Frontmatter, type SkillHead } from './skill.js';
 import { PlainSkillHead } from './plain-head.js';
@@ -29,6 +31,8 @@ export interface SkillReport {
 
 /** Issue code of a SKILL.md that does not exist (discovery then explains the folder instead). */
 export const FILE_MISSING = 'file-missing';
+/** Issue code of a SKILL.md left unread because it leads outside the repository (discovery reports the skill as refused). */
+export const READ_REFUSED = 'read-refused';
 
 export interface InspectOptions {
   /** Read the body too (for its length limits). Discovery leaves it unread. */
@@ -36,6 +40,8 @@ export interface InspectOptions {
   /** The skill's folder and its name, when the caller has them (discovery, listing thousands). */
   dir?: string;
   dirName?: string;
+  /** Read SKILL.md only if it is really inside this repository (a skill of the squad); see openConfined. */
+  confinedTo?: ReadConfinement;
 }
 
 export function inspectSkill(file: string, options: InspectOptions): SkillReport {
@@ -45,11 +51,11 @@ export function inspectSkill(file: string, options: InspectOptions): SkillReport
   let body: string | undefined;
   try {
     if (options.readBody) {
-      const parsed = readSkillFile(file);
+      const parsed = readSkillFile(file, options.confinedTo);
       frontmatter = parsed.frontmatter;
       body = parsed.body;
     } else {
-      frontmatter = readSkillFrontmatter(file).frontmatter;
+      frontmatter = readSkillFrontmatter(file, options.confinedTo).frontmatter;
     }
   } catch (error) {
     return unreadReport(file, dir, dirName, error);
@@ -62,10 +68,10 @@ export function inspectSkill(file: string, options: InspectOptions): SkillReport
  * its PlainSkillHead, read from the bytes (valid, nothing to say: plain-head.ts); any other as its
  * report.
  */
-export function inspectSkillForListing(file: string, dir: string, dirName: string): SkillReport | PlainSkillHead {
+export function inspectSkillForListing(file: string, dir: string, dirName: string, confinedTo?: ReadConfinement): SkillReport | PlainSkillHead {
   let head: SkillHead | PlainSkillHead;
   try {
-    head = readSkillHead(file, dirName);
+    head = readSkillHead(file, dirName, confinedTo);
   } catch (error) {
     return unreadReport(file, dir, dirName, error);
   }
@@ -95,6 +101,7 @@ function toIssue(error: unknown): SkillIssue {
   if (error instanceof FrontmatterError) {
     return { code: error.issue, message: error.detail, ...(error.line === undefined ? {} : { line: error.line }) };
   }
+  if (error instanceof SquadError && error.code === 'unsafe-path') return { code: READ_REFUSED, message: error.message };
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return { code: FILE_MISSING, message: 'the file does not exist' };
   const message = error instanceof Error ? error.message : String(error);

@@ -2,11 +2,14 @@
  * Installing a standard skill folder into a squad (`skills add`): validate, stage, back up the
  * skill it replaces, swap. The destination is either complete and valid or untouched.
  *
- * Files are copied by the system (fs.copyFile into a temporary file, then renamed), never read
- * into memory. One file may be at most 100 MB (MAX_FILE_BYTES_DEFAULT): a skill is instructions
- * and their resources, and a larger file is most likely there by mistake. A larger one is refused
- * before anything is written, naming the file; the environment variable CREATE_SQUAD_MAX_FILE_BYTES
- * (a number of bytes) raises or lowers the limit.
+ * Files are copied from a handle opened without following a link, and only when it is the file
+ * the walk saw (tree.ts openWalkedFile), a chunk at a time into a temporary file, then renamed:
+ * never read whole into memory, never through a link swapped in after the walk. A SKILL.md that is
+ * a link is refused when the skill is read, before anything is written. One file may be at most
+ * 100 MB (MAX_FILE_BYTES_DEFAULT): a skill is instructions and their resources, and a larger file
+ * is most likely there by mistake. A larger one is refused before anything is written, naming the
+ * file; the environment variable CREATE_SQUAD_MAX_FILE_BYTES (a number of bytes) raises or lowers
+ * the limit.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,7 +31,8 @@ import {
   aiTeamSkillDir,
 } from '../base/paths.js';
 import { formatBytes } from '../base/util.js';
-import { copyTree, listTree, type Tree } from '../fs/tree.js';
+import { copyTree, listTree, openWalkedFile, type Tree, type TreeFile } from '../fs/tree.js';
+import { checkSkillFilePaths } from './skill-paths.js';
 
 export interface SkillSource {
   /** Absolute folder of the skill. */
@@ -68,15 +72,34 @@ function checkFileSizes(given: string, tree: Tree, limit: number): void {
 }
 
 /**
+ * Refuse a SKILL.md that is a symlink (unsafe-path): the copy never follows links, so the skill
+ * would arrive without its SKILL.md; and what it points to may lie outside the source.
+ */
+function refuseLinkedSkillFile(shownDir: string, file: string): void {
+  let linked = false;
+  try {
+    linked = fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return; // missing: said next
+  }
+  if (!linked) return;
+  throw new SquadError('unsafe-path', `${shownDir}/${SKILL_FILE} is a symlink: a skill's files are copied, never links`, {
+    hint: `put the file itself in place of the link (copy what it points to into the skill's folder), then add the skill again; nothing was written`,
+  });
+}
+
+/**
  * Read and validate a skill folder (or the folder of a SKILL.md). Throws skill-invalid with the
  * first errors, and invalid-input for a file over the size limit (see maxFileBytes; `env` holds it).
  */
 export async function readSkillSource(given: string, absPath: string, env: NodeJS.ProcessEnv = {}): Promise<SkillSource> {
   const dir = isFile(absPath) ? path.dirname(absPath) : absPath;
+  const shownDir = (isFile(absPath) ? path.dirname(given) : given).replace(/[\\/]+$/, '');
   const file = path.join(dir, SKILL_FILE);
   if (!isDirectory(dir)) {
     throw new SquadError('not-found', `${given} does not exist`, { hint: 'pass the folder of a skill (the one holding SKILL.md)' });
   }
+  refuseLinkedSkillFile(shownDir, file);
   if (!isFile(file)) {
     throw new SquadError('not-found', `${given} has no ${SKILL_FILE}`, { hint: 'pass the folder of a skill (the one holding SKILL.md)' });
   }
@@ -88,7 +111,14 @@ export async function readSkillSource(given: string, absPath: string, env: NodeJ
     });
   }
   const tree = await listTree(dir);
-  checkFileSizes((isFile(absPath) ? path.dirname(given) : given).replace(/[\\/]+$/, ''), tree, maxFileBytes(env));
+  // Swapped for a link (or taken away) since it was read: the copy would arrive without it.
+  if (!tree.files.some((entry) => entry.path === SKILL_FILE)) {
+    throw new SquadError('unsafe-path', `${shownDir}/${SKILL_FILE} changed while the skill was read: it is no longer a regular file`, {
+      hint: 'make sure nothing changes the skill while it is added, then add it again; nothing was written',
+    });
+  }
+  checkFileSizes(shownDir, tree, maxFileBytes(env));
+  checkSkillFilePaths(shownDir, tree.files);
   return { dir, report, tree };
 }
 
@@ -148,20 +178,22 @@ export async function isInstalledCopy(root: string, destination: string, source:
   if (installed.skipped.length > 0 || installed.git.length > 0 || installed.files.length !== source.tree.files.length) return false;
   return installed.files.every((file, i) => {
     const wanted = source.tree.files[i]!;
-    return (
-      file.path === wanted.path &&
-      file.size === wanted.size &&
-      file.executable === wanted.executable &&
-      sameBytes(path.join(target, ...file.path.split('/')), path.join(source.dir, ...wanted.path.split('/')))
-    );
+    return file.path === wanted.path && file.size === wanted.size && file.executable === wanted.executable && sameBytes(target, file, source.dir, wanted);
   });
 }
 
-/** Whether two files of the same size hold the same bytes, read a chunk at a time. */
-function sameBytes(a: string, b: string): boolean {
+/** Whether two walked files of the same size hold the same bytes, read a chunk at a time through openWalkedFile. */
+function sameBytes(dirA: string, a: TreeFile, dirB: string, b: TreeFile): boolean {
   const size = 64 * 1024;
   const [bufA, bufB] = [Buffer.alloc(size), Buffer.alloc(size)];
-  const [fdA, fdB] = [fs.openSync(a, 'r'), fs.openSync(b, 'r')];
+  const fdA = openWalkedFile(dirA, a);
+  let fdB: number;
+  try {
+    fdB = openWalkedFile(dirB, b);
+  } catch (error) {
+    fs.closeSync(fdA);
+    throw error;
+  }
   try {
     for (;;) {
       const readA = fs.readSync(fdA, bufA, 0, size, null);

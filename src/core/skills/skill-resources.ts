@@ -12,6 +12,7 @@ import path from 'node:path';
 import { utf8Prefix, utf8Text } from '../base/bounded-text.js';
 import { SquadError } from '../base/errors.js';
 import { isWithin, relativePathProblem, specialKind } from '../fs/fs-safe.js';
+import { openConfined } from '../fs/confined.js';
 import { SKILL_RESOURCE_DIRS, isIgnoredEntry } from '../base/paths.js';
 
 /** A file larger than this is returned cut at this size. */
@@ -150,7 +151,7 @@ export function readSkillResource(skillDir: string, given: string, limit = SKILL
   if (kind !== undefined) {
     throw new SquadError('invalid-input', `${rel} is ${kind}, not a file`, { hint: 'ask for one of the files the listing shows' });
   }
-  const bytes = readHead(abs, limit + 1);
+  const bytes = readHead(abs, limit + 1, skillDir);
   const truncated = bytes.length > limit;
   const shown = truncated ? utf8Prefix(bytes, limit) : bytes;
   const text = utf8Text(shown);
@@ -163,11 +164,14 @@ export function readSkillResource(skillDir: string, given: string, limit = SKILL
   };
 }
 
-/** The first `count` bytes of a file (fewer when it is shorter), even if it grows while read. */
-function readHead(absPath: string, count: number): Buffer {
+/**
+ * The first `count` bytes of a file (fewer when it is shorter), even if it grows while read. What
+ * is opened must really be in `skillDir` (a link swapped in after the checks above is refused).
+ */
+function readHead(absPath: string, count: number, skillDir: string): Buffer {
   const buffer = Buffer.alloc(count);
   let size = 0;
-  const fd = fs.openSync(absPath, 'r');
+  const fd = openConfined(absPath, { root: skillDir, rootName: 'the skill folder' });
   try {
     while (size < count) {
       const read = fs.readSync(fd, buffer, size, count - size, null);

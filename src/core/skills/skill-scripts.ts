@@ -7,8 +7,9 @@
  * - Only scripts the allowlist names run: SKILLS_ALLOWLIST_PATH, a file the user commits, maps a
  *   skill folder (repo-relative) to the scripts it may run, or to "all" of them.
  * - A script runs without a shell: its interpreter is chosen by its extension (SCRIPT_RUNNERS),
- *   the arguments are an array, the working folder is the repository (see run-bounded.ts for the
- *   time and output limits).
+ *   the arguments are an array, the working folder is the repository; it runs confined
+ *   (fs/sandbox.ts: a minimal environment, a temporary HOME, its whole process tree killed at the
+ *   time limit where namespaces allow; time and output limits).
  * Every refusal says why and what to change.
  */
 import fs from 'node:fs';
@@ -17,7 +18,8 @@ import { readStateText } from '../fs/confined.js';
 import { SquadError } from '../base/errors.js';
 import { isWithin, relativePathProblem } from '../fs/fs-safe.js';
 import { SKILL_FILE, squadPaths } from '../base/paths.js';
-import { runBounded, type BoundedRun } from '../fs/run-bounded.js';
+import type { BoundedRun } from '../fs/run-bounded.js';
+import { runConfined, type Confinement } from '../fs/sandbox.js';
 import { isMapping } from '../base/util.js';
 
 /** The allowlist: which skills' scripts an agent may run through create-squad. */
@@ -60,9 +62,12 @@ export interface ScriptPlan {
   skillFolder: string;
   /** Relative to the skill folder: "scripts/extract.py". */
   script: string;
-  /** The program that runs, and its arguments before the caller's. */
-  command: string;
-  commandArgs: string[];
+  /** The skill folder, links resolved. */
+  realSkillDir: string;
+  /** The file that runs, relative to realSkillDir with links resolved: "scripts/extract.py", or where a link inside the skill leads. */
+  realScript: string;
+  /** The interpreter and its arguments before the script's path; undefined when the file runs itself. */
+  interpreter?: ScriptRunner;
 }
 
 /** How a script runs, by extension: its interpreter and the arguments before the script's path. */
@@ -222,8 +227,8 @@ function requireAllowed(allowlist: SkillsAllowlist, skill: ScriptSkill, skillFol
   });
 }
 
-/** How a script is started: its interpreter by extension, else the file itself (it must be executable). */
-function scriptRunner(skill: string, script: string, abs: string): ScriptRunner {
+/** How a script is started: its interpreter by extension, else (undefined) the file itself, which must be executable. */
+function scriptRunner(skill: string, script: string, abs: string): ScriptRunner | undefined {
   const extension = path.extname(script).toLowerCase();
   if (NEVER_RUN.has(extension)) {
     throw refusedScript(
@@ -234,7 +239,7 @@ function scriptRunner(skill: string, script: string, abs: string): ScriptRunner 
     );
   }
   const runner = SCRIPT_RUNNERS[extension];
-  if (runner) return { command: runner.command, args: [...runner.args, abs] };
+  if (runner) return runner;
   if (process.platform === 'win32' || (fs.statSync(abs).mode & 0o111) === 0) {
     throw refusedScript(
       skill,
@@ -243,7 +248,7 @@ function scriptRunner(skill: string, script: string, abs: string): ScriptRunner 
       `use one of ${Object.keys(SCRIPT_RUNNERS).join(', ')}, or make the file executable with a #! line`,
     );
   }
-  return { command: abs, args: [] };
+  return undefined;
 }
 
 /** Everything checked before a script runs: confinement, then the allowlist, then how to start it. */
@@ -254,8 +259,16 @@ export function planSkillScript(root: string, skill: ScriptSkill, given: string,
   const abs = confinedScript(root, skill, script);
   const skillFolder = skillFolderOf(skill.location);
   requireAllowed(allowlist, skill, skillFolder, script);
-  const runner = scriptRunner(skill.dirName, script, abs);
-  return { skill: skill.dirName, skillFolder, script, command: runner.command, commandArgs: runner.args };
+  const interpreter = scriptRunner(skill.dirName, script, abs);
+  const realSkillDir = realPath(skill.dir)!;
+  const realScript = path.relative(realSkillDir, abs).split(path.sep).join('/');
+  return { skill: skill.dirName, skillFolder, script, realSkillDir, realScript, ...(interpreter === undefined ? {} : { interpreter }) };
+}
+
+/** The program and arguments that run a planned script found in `skillDir` (the skill folder, or a copy of it), with `args`. */
+export function scriptCommandLine(plan: ScriptPlan, skillDir: string, args: readonly string[]): { command: string; args: string[] } {
+  const file = path.join(skillDir, ...plan.realScript.split('/'));
+  return plan.interpreter === undefined ? { command: file, args: [...args] } : { command: plan.interpreter.command, args: [...plan.interpreter.args, file, ...args] };
 }
 
 /** Refuse arguments no program can receive (a NUL byte) or that are unreasonably many or long. */
@@ -273,6 +286,7 @@ export interface ScriptRun extends BoundedRun {
   skillFolder: string;
   script: string;
   args: string[];
+  confinement: Confinement;
 }
 
 export interface RunScriptOptions {
@@ -281,17 +295,26 @@ export interface RunScriptOptions {
   signal?: AbortSignal;
 }
 
-/** Check (planSkillScript) and run one script of a skill in the repository at `root`, with `args`. */
+/**
+ * Check (planSkillScript) and run one script of a skill in the repository at `root`, with `args`:
+ * in the repository folder (the tool's contract: a script works on the repository's files), the
+ * network as it is, otherwise confined as skill tests are (a minimal environment, a temporary
+ * HOME, the whole process tree killed at the time limit where namespaces allow).
+ */
 export async function runSkillScript(root: string, skill: ScriptSkill, given: string, args: readonly string[], options: RunScriptOptions): Promise<ScriptRun> {
   checkArguments(args);
   const plan = planSkillScript(root, skill, given, readSkillsAllowlist(root));
-  const run = await runBounded(plan.command, [...plan.commandArgs, ...args], {
-    cwd: root,
-    env: options.env,
-    timeoutMs: options.limits.timeoutMs,
-    maxOutputBytes: options.limits.maxOutputBytes,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
+  const run = await runConfined(
+    {
+      root,
+      parentEnv: options.env,
+      network: 'on',
+      timeoutMs: options.limits.timeoutMs,
+      maxOutputBytes: options.limits.maxOutputBytes,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
+    () => scriptCommandLine(plan, plan.realSkillDir, args),
+  );
   return { skill: plan.skill, skillFolder: plan.skillFolder, script: plan.script, args: [...args], ...run };
 }
 

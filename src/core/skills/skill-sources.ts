@@ -23,11 +23,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readStateText } from '../fs/confined.js';
-import { SquadError, usageError } from '../base/errors.js';
-import { holdWorkPath, isDirectory, isFile, sweepDebris, workId } from '../fs/fs-safe.js';
+import { SquadError, isSquadError, usageError } from '../base/errors.js';
+import { warning, type Warning } from '../base/warnings.js';
+import { holdWorkPath, isDirectory, isWithin, sweepDebris, workId, writeFileAtomic } from '../fs/fs-safe.js';
 import { readSkillFrontmatter } from './skill.js';
 import { NATIVE_SKILL_DIRS, SKILL_FILE, AI_TEAM_DIR } from '../base/paths.js';
-import { isMapping, quoted } from '../base/util.js';
+import { controlCharacterProblem, isMapping, quoted } from '../base/util.js';
 
 export const SKILL_SOURCES_PATH = `${AI_TEAM_DIR}/skill-sources.json`;
 const SCHEMA = 1;
@@ -71,18 +72,63 @@ const SCP_LIKE = /^[\w.-]+@[\w.-]+:(?!\/\/)\S+$/;
 const GITHUB_SHORT = /^(?:github:)?([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)\/([\w.-]+?)(?:\.git)?((?:\/[^#\s]+)?)(?:#(\S+))?$/;
 const GITHUB_PAGE = /^https:\/\/github\.com\/([^/]+)\/([^/#]+?)(?:\.git)?\/(?:tree|blob)\/([^/#]+)((?:\/[^#]*)?)$/i;
 
+// ---------------------------------------------------------------- the rules of a source's fields
+// One rule per field, for what is typed (parseSkillSource) and what is recorded (findRecord) alike.
+
+/**
+ * Why `subpath` (--path, the path of a GitHub page or shorthand, a recorded subpath) cannot name a
+ * folder inside the source, or undefined: it must be relative and never climb out with "..".
+ */
+export function subpathProblem(subpath: string): string | undefined {
+  const control = controlCharacterProblem(subpath);
+  if (control) return control;
+  if (/^[\\/]/.test(subpath) || /^[A-Za-z]:/.test(subpath)) return 'is absolute: a folder inside the source is given relative to its top';
+  if (subpath.split(/[\\/]/).includes('..')) return 'climbs out of the source with ".."';
+  return undefined;
+}
+
+/** Why `ref` is not a branch or tag name git accepts (git check-ref-format's rules), or undefined. */
+export function refProblem(ref: string): string | undefined {
+  const control = controlCharacterProblem(ref);
+  if (control) return control;
+  if (ref === '') return 'is empty';
+  if (/\s/.test(ref)) return 'contains a space';
+  if (ref.startsWith('-')) return 'starts with "-"';
+  const bad = /[~^:?*[\\]|\.\.|@\{|\/\/|\/\.|^\.|^\/|\/$|\.$|\.lock$|^@$/.exec(ref);
+  return bad ? `is not a branch or tag name git accepts (${quoted(bad[0] || ref)})` : undefined;
+}
+
+/** Why `url` is not a git URL create-squad clones (see the top of this file), or undefined. */
+export function gitUrlProblem(url: string): string | undefined {
+  const control = controlCharacterProblem(url);
+  if (control) return control;
+  if (/\s/.test(url)) return 'contains a space';
+  if (url.startsWith('-')) return 'starts with "-"';
+  if (!URL_SCHEME.test(url) && !SCP_LIKE.test(url)) return 'is not a git URL (https://, ssh://, git://, file:// or user@host:path)';
+  return undefined;
+}
+
+/** `subpath` in the form records keep: forward slashes, no "." or empty parts. */
 function cleanSubpath(text: string): string {
   return text
+    .replace(/\\/g, '/')
     .split('/')
     .filter((part) => part !== '' && part !== '.')
     .join('/');
 }
 
-/** Refuse a path inside a repository that climbs out of it. */
-function checkSubpath(subpath: string, given: string): string {
-  const clean = cleanSubpath(subpath.replace(/\\/g, '/'));
-  if (clean.split('/').includes('..')) throw usageError(`the path inside the repository in ${quoted(given)} climbs out of it`, 'give a folder inside the repository');
-  return clean;
+/** A path inside the source as typed (`shown` says where), checked and cleaned; usage when it breaks the rule. */
+function checkSubpath(subpath: string, shown: string): string {
+  const problem = subpathProblem(subpath);
+  if (problem) throw usageError(`${shown} ${problem}`, 'give a folder inside the source, relative to its top, e.g. --path skills/pdf');
+  return cleanSubpath(subpath);
+}
+
+/** A ref as typed (`shown` says where), checked; usage when git would not take it. */
+function checkRef(ref: string, shown: string): string {
+  const problem = refProblem(ref);
+  if (problem) throw usageError(`${shown} ${problem}`, 'give the name of a branch or a tag, e.g. main or v1.2');
+  return ref;
 }
 
 /**
@@ -95,17 +141,22 @@ export function parseSkillSource(given: string, invocationDir: string, options: 
   if (text === '' || text.startsWith('-')) throw usageError(`${quoted(given)} is not a skill source`, 'give a folder, a git URL, or owner/repo');
   const local = path.resolve(invocationDir, text);
   const looksLikeGit = URL_SCHEME.test(text) || SCP_LIKE.test(text) || text.startsWith('github:');
+  const typedSubpath = options.subpath === undefined ? '' : checkSubpath(options.subpath, `--path ${quoted(options.subpath)}`);
   if (!looksLikeGit && fs.existsSync(local)) {
     if (options.ref !== undefined || options.subpath !== undefined) {
       if (options.subpath === undefined) throw usageError('--ref is for a git source, not a folder', `drop --ref, or give the repository's URL`);
-      return { type: 'folder', dir: path.resolve(local, options.subpath) };
+      return { type: 'folder', dir: path.resolve(local, ...typedSubpath.split('/')) };
     }
     return { type: 'folder', dir: local };
   }
+  // What the source's text says inside the repository (a page's or shorthand's path, its leading "/" dropped), then --path.
   const withOptions = (spec: GitSource): GitSource => {
-    const subpath = checkSubpath([spec.subpath, options.subpath ?? ''].filter(Boolean).join('/'), given);
-    const ref = options.ref ?? spec.ref;
-    return { type: 'git', url: spec.url, subpath, ...(ref ? { ref } : {}) };
+    const inText = checkSubpath(spec.subpath.replace(/^\//, ''), `the path inside the repository in ${quoted(given)}`);
+    const urlProblem = gitUrlProblem(spec.url);
+    if (urlProblem) throw usageError(`${quoted(spec.url)} ${urlProblem}`, 'give a git URL, or owner/repo for a GitHub repository');
+    const ref = options.ref === undefined ? spec.ref : checkRef(options.ref, `--ref ${quoted(options.ref)}`);
+    if (options.ref === undefined && ref !== undefined) checkRef(ref, `the ref in ${quoted(given)}`);
+    return { type: 'git', url: spec.url, subpath: [inText, typedSubpath].filter(Boolean).join('/'), ...(ref ? { ref } : {}) };
   };
   const page = GITHUB_PAGE.exec(text);
   if (page) {
@@ -137,13 +188,45 @@ const CLONE_PREFIX = 'create-squad-git-';
 /** A clone folder named by cloneSource with a work id: the pid is its first group. */
 export const CLONE_PATTERN = /^create-squad-git-(\d+)-[0-9a-f]{8}$/;
 
+/** What could not be removed after a run: the temporary clone's folder, and why. */
+export interface LeftBehind {
+  path: string;
+  reason: string;
+}
+
 export interface Fetched {
   /** The folder the source names (the clone's subfolder for a git source). */
   dir: string;
   /** git: the commit checked out. */
   commit?: string;
-  /** Remove what was fetched (the clone); nothing for a folder. */
-  dispose(): void;
+  /**
+   * Remove what was fetched (the clone); nothing for a folder. Never throws: a clone that cannot
+   * be removed is returned, for a warning (the command's outcome stands), and a later run sweeps it.
+   */
+  dispose(): LeftBehind | undefined;
+}
+
+/** The warning for a clone `dispose` could not remove (none when it did): where it is, how to remove it. */
+export function leftBehindWarnings(left: LeftBehind | undefined): Warning[] {
+  if (left === undefined) return [];
+  return [
+    warning(
+      'clone-left-behind',
+      `could not remove the temporary clone ${left.path} (${left.reason}): remove it with "rm -rf ${left.path}"; a later skills add or update removes it too`,
+      left.path,
+    ),
+  ];
+}
+
+/** Remove the clone's work folder; what stays, and why, when that fails. */
+function removeClone(work: string): LeftBehind | undefined {
+  try {
+    fs.rmSync(work, { recursive: true, force: true });
+    return undefined;
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    return { path: work, reason: failure.code ?? failure.message };
+  }
 }
 
 const run = promisify(execFile);
@@ -174,8 +257,10 @@ function gitFailure(source: GitSource, error: unknown): SquadError {
 
 /**
  * The folder `source` names, ready to read: a folder as it is; a repository cloned (shallow, its
- * default branch or `ref`) into a new folder of the system's temporary folder (clones left by
- * killed runs are removed first). not-found when git fails or the path inside is not a folder.
+ * default branch or `ref`) into a new folder `create-squad-git-<pid>-<hex>` of the system's temporary
+ * folder, removed by `dispose` (and on any failure here; clones left by killed runs are removed
+ * first). not-found when git fails or the path inside is not a folder; unsafe-path when that path
+ * leads out of the clone through a symlink.
  */
 export async function fetchSource(source: SkillSourceSpec, env: NodeJS.ProcessEnv): Promise<Fetched> {
   if (source.type === 'folder') return { dir: source.dir, dispose: () => undefined };
@@ -184,8 +269,9 @@ export async function fetchSource(source: SkillSourceSpec, env: NodeJS.ProcessEn
   const work = path.join(tmp, `${CLONE_PREFIX}${workId()}`);
   const release = holdWorkPath(work);
   const dispose = () => {
-    fs.rmSync(work, { recursive: true, force: true });
+    const left = removeClone(work);
     release();
+    return left;
   };
   try {
     fs.mkdirSync(work);
@@ -212,6 +298,12 @@ export async function fetchSource(source: SkillSourceSpec, env: NodeJS.ProcessEn
     if (!isDirectory(dir)) {
       throw new SquadError('not-found', `${source.url} has no folder ${source.subpath}`, { hint: 'check the path inside the repository; nothing was written' });
     }
+    // A link in the repository (the folder itself, or one on its way) may point anywhere on this disk.
+    if (!isWithin(fs.realpathSync(clone), fs.realpathSync(dir))) {
+      throw new SquadError('unsafe-path', `${source.url}: the folder ${source.subpath} leads out of the repository through a symlink`, {
+        hint: 'give a folder of the repository itself, not one reached through a link; nothing was written',
+      });
+    }
     return { dir: await namedAfterSkill(dir, work), commit: stdout.trim(), dispose };
   } catch (error) {
     dispose();
@@ -225,7 +317,7 @@ export async function fetchSource(source: SkillSourceSpec, env: NodeJS.ProcessEn
  */
 async function namedAfterSkill(dir: string, work: string): Promise<string> {
   const file = path.join(dir, SKILL_FILE);
-  if (!isFile(file)) return dir;
+  if (!isRegularFile(file)) return dir; // a link is refused when the skill is read
   let name: unknown;
   try {
     name = readSkillFrontmatter(file).frontmatter.name;
@@ -249,18 +341,40 @@ export interface FoundSkill {
 /** Folders of a repository where several skills are kept, searched after its top level. */
 const COLLECTION_DIRS = ['skills', ...NATIVE_SKILL_DIRS];
 
+function lstatOrUndefined(absPath: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(absPath);
+  } catch {
+    return undefined;
+  }
+}
+
+function isRegularFile(absPath: string): boolean {
+  return lstatOrUndefined(absPath)?.isFile() === true;
+}
+
+/** Whether `dir` holds a SKILL.md: a file, or a link (found, so that reading the skill refuses it and says why). */
+function holdsSkillFile(dir: string): boolean {
+  const stat = lstatOrUndefined(path.join(dir, SKILL_FILE));
+  return stat !== undefined && (stat.isFile() || stat.isSymbolicLink());
+}
+
 /**
  * The skills in `dir`: the folder itself when it holds a SKILL.md; else each subfolder that holds
  * one; else each subfolder of skills/, .github/skills/, .agents/skills/ or .claude/skills/ that
- * does. [] when there is none.
+ * does (never through a link: those folders are searched only when they are real folders). [] when
+ * there is none.
  */
 export function findSkills(dir: string): FoundSkill[] {
-  if (isFile(path.join(dir, SKILL_FILE))) return [{ name: path.basename(dir), dir }];
+  if (holdsSkillFile(dir)) return [{ name: path.basename(dir), dir }];
   const direct = skillFolders(dir);
   if (direct.length > 0) return direct;
   const found: FoundSkill[] = [];
   for (const sub of COLLECTION_DIRS) {
-    for (const skill of skillFolders(path.join(dir, ...sub.split('/')))) if (!found.some((f) => f.name === skill.name)) found.push(skill);
+    const parts = sub.split('/');
+    const reachedByLink = parts.some((_, i) => lstatOrUndefined(path.join(dir, ...parts.slice(0, i + 1)))?.isSymbolicLink() === true);
+    if (reachedByLink) continue;
+    for (const skill of skillFolders(path.join(dir, ...parts))) if (!found.some((f) => f.name === skill.name)) found.push(skill);
   }
   return found;
 }
@@ -273,7 +387,7 @@ function skillFolders(dir: string): FoundSkill[] {
     return [];
   }
   return entries
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && isFile(path.join(dir, entry.name, SKILL_FILE)))
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && holdsSkillFile(path.join(dir, entry.name)))
     .map((entry) => ({ name: entry.name, dir: path.join(dir, entry.name) }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -305,37 +419,91 @@ export interface SourcesFile {
   /** The file's text; undefined when there is none. */
   text: string | undefined;
   raw: Record<string, unknown>;
-  records: Record<string, SourceRecord>;
+  /** Why the text is not a JSON object, when it is not: reading a record then refuses, naming the file. */
+  problem?: string;
 }
 
-function toRecord(value: unknown): SourceRecord | undefined {
-  if (!isMapping(value) || typeof value.source !== 'string' || (value.type !== 'folder' && value.type !== 'git')) return undefined;
-  const text = (key: string) => (typeof value[key] === 'string' ? { [key]: value[key] as string } : {});
-  return { source: value.source, type: value.type, ...text('path'), ...text('url'), ...text('ref'), ...text('subpath'), ...text('commit') };
-}
-
-/** The recorded sources; an unreadable file reads as none (the next add writes it again). */
+/**
+ * The recorded sources. A file that is not a JSON object reads as none for adding (the next add
+ * writes it again) and is refused when a record is read from it (findRecord).
+ */
 export function readSources(root: string): SourcesFile {
   const text = readStateText(root, SKILL_SOURCES_PATH);
-  let raw: Record<string, unknown> = { schema: SCHEMA, skills: {} };
+  if (text === undefined) return { text, raw: { schema: SCHEMA, skills: {} } };
+  let parsed: unknown;
   try {
-    const parsed = text === undefined ? undefined : (JSON.parse(text) as unknown);
-    if (isMapping(parsed)) raw = parsed;
+    parsed = JSON.parse(text) as unknown;
   } catch {
-    // not JSON: replaced by the next write, after a backup (see recordSources)
+    // The parser's message quotes the text, which may hold terminal escapes: not repeated.
+    return { text, raw: { schema: SCHEMA, skills: {} }, problem: 'is not valid JSON' };
   }
-  const skills = isMapping(raw.skills) ? raw.skills : {};
-  const records: Record<string, SourceRecord> = {};
-  for (const [key, value] of Object.entries(skills)) {
-    const record = toRecord(value);
-    if (record) records[key] = record;
+  return isMapping(parsed) ? { text, raw: parsed } : { text, raw: { schema: SCHEMA, skills: {} }, problem: 'is not a JSON object' };
+}
+
+function recordedSkills(file: SourcesFile): Record<string, unknown> {
+  return isMapping(file.raw.skills) ? file.raw.skills : {};
+}
+
+/** Whether the file keeps a record (valid or not) for the skill at `destination`. */
+export function hasRecord(file: SourcesFile, destination: string): boolean {
+  return Object.hasOwn(recordedSkills(file), destination);
+}
+
+const COMMIT = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/** Why a recorded one-line text (the source as typed, a folder's path) cannot be used, or undefined. */
+function textProblem(value: string): string | undefined {
+  return value.trim() === '' ? 'is empty' : controlCharacterProblem(value);
+}
+
+/**
+ * The record of the skill at `destination`, undefined when there is none. Read from a file anyone
+ * can edit, so every field is held to the rule it obeys when typed (subpathProblem for the path
+ * inside a repository, gitUrlProblem, refProblem): a record that breaks one is refused
+ * (invalid-format) naming the file, the skill and the field, before anything is fetched or written.
+ */
+export function findRecord(file: SourcesFile, destination: string): SourceRecord | undefined {
+  const refuse = (what: string, fix: string) =>
+    new SquadError('invalid-format', `${SKILL_SOURCES_PATH}: ${what}`, { hint: `${fix}; nothing was written`, file: SKILL_SOURCES_PATH });
+  if (file.problem !== undefined) {
+    throw refuse(`the file ${file.problem}`, 'correct it, or remove it and add the skills again with "create-squad skills add <source> --force" to record their sources');
   }
-  return { text, raw, records };
+  if (!hasRecord(file, destination)) return undefined;
+  const value = recordedSkills(file)[destination];
+  const where = `the record of ${destination}`;
+  const readd = `add the skill again with "create-squad skills add <source> --force" to record it anew`;
+  if (!isMapping(value)) throw refuse(`${where} is not an object`, `remove that record and ${readd}`);
+  const field = (name: string, rule: (text: string) => string | undefined, required = false): string | undefined => {
+    const given = value[name];
+    if (given === undefined && !required) return undefined;
+    const problem = typeof given !== 'string' ? (given === undefined ? 'is missing' : 'is not text') : rule(given);
+    if (problem === undefined) return given as string;
+    const shown = typeof given === 'string' ? ` ${quoted(given.length > 80 ? `${given.slice(0, 80)}…` : given)}` : '';
+    throw refuse(`${where}: "${name}"${shown} ${problem}`, `correct its "${name}", or remove that record and ${readd}`);
+  };
+  const type = field('type', (text) => (text === 'folder' || text === 'git' ? undefined : 'is neither "folder" nor "git"'), true) as 'folder' | 'git';
+  const source = field('source', textProblem, true)!;
+  if (type === 'folder') {
+    const folder = field('path', textProblem);
+    return { source, type, ...(folder === undefined ? {} : { path: folder }) };
+  }
+  const url = field('url', gitUrlProblem, true)!;
+  const ref = field('ref', refProblem);
+  const subpath = field('subpath', subpathProblem);
+  const commit = field('commit', (text) => (COMMIT.test(text) ? undefined : 'is not a commit id (40 or 64 lowercase hex digits)'));
+  return {
+    source,
+    type,
+    url,
+    ...(ref === undefined ? {} : { ref }),
+    ...(subpath === undefined ? {} : { subpath: cleanSubpath(subpath) }),
+    ...(commit === undefined ? {} : { commit }),
+  };
 }
 
 /** The file's text with `changes` (destination → record) made; undefined when nothing changes. */
 export function recordSources(file: SourcesFile, changes: Readonly<Record<string, SourceRecord>>): string | undefined {
-  const skills = isMapping(file.raw.skills) ? { ...file.raw.skills } : {};
+  const skills = { ...recordedSkills(file) };
   for (const [destination, record] of Object.entries(changes)) skills[destination] = record;
   const sorted = Object.fromEntries(
     Object.keys(skills)
@@ -344,6 +512,27 @@ export function recordSources(file: SourcesFile, changes: Readonly<Record<string
   );
   const text = `${JSON.stringify({ ...file.raw, schema: file.raw.schema ?? SCHEMA, skills: sorted }, null, 2)}\n`;
   return text === file.text ? undefined : text;
+}
+
+/**
+ * Write the records' new `text` once the skills have landed (`done` says what was installed where).
+ * A failure is bookkeeping-failed: the change stands, so the message says what landed and why the
+ * record did not, and the hint that running `rerun` again records it (an identical skill is left
+ * as it is and only its record is written).
+ */
+export function writeSourcesAfter(root: string, text: string, done: string, rerun: string, several = false): void {
+  try {
+    writeFileAtomic(root, SKILL_SOURCES_PATH, text);
+  } catch (error) {
+    if (!isSquadError(error)) throw error; // the writer turns every refusal of the disk into one
+    const reason = error.message.replace(`cannot write ${SKILL_SOURCES_PATH}: `, '');
+    const fix = /disk is full|ENOSPC/.test(reason) ? 'free some space' : /EROFS|EACCES|EPERM|permission/.test(reason) ? `make ${SKILL_SOURCES_PATH} writable` : 'put that right';
+    throw new SquadError('bookkeeping-failed', `${done}; could not record ${several ? 'their sources' : 'its source'} in ${SKILL_SOURCES_PATH}: ${reason}`, {
+      hint: `${fix} and run "${rerun}" again to record ${several ? 'them' : 'it'}`,
+      file: SKILL_SOURCES_PATH,
+      cause: error,
+    });
+  }
 }
 
 /** The record for a skill added from `source`, found at `skillDir` (inside what was fetched). */
@@ -365,7 +554,7 @@ export function sourceRecord(root: string, source: SkillSourceSpec, fetched: Fet
   };
 }
 
-/** The source a record names, to fetch again (a folder relative to `root`). */
+/** The source a record (from findRecord: checked) names, to fetch again (a folder relative to `root`). */
 export function recordedSpec(root: string, record: SourceRecord): SkillSourceSpec {
   if (record.type === 'folder') return { type: 'folder', dir: path.resolve(root, record.path ?? record.source) };
   return { type: 'git', url: record.url ?? '', subpath: record.subpath ?? '', ...(record.ref ? { ref: record.ref } : {}) };

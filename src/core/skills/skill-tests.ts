@@ -19,9 +19,12 @@
  *     not-contains: [...]             substrings neither stdout nor stderr may hold
  *     stdout-json: {...}              stdout parsed as JSON must hold these keys and values
  *
- * Confinement is run_skill_script's: the command's script must lie in the skill's scripts/ folder
- * and be allowed by the allowlist; no shell; the working folder is the repository; time and
- * output limits. The case files themselves are read only inside the skill folder.
+ * The script is planned as run_skill_script plans one: it must lie in the skill's scripts/ folder
+ * and be allowed by the allowlist; no shell. It runs confined (fs/sandbox.ts) in a scratch copy of
+ * the skill folder (its working folder, and SKILL_DIR), with a minimal environment plus the
+ * config's plain variables (envNameProblem refuses any that would make something else run), a
+ * temporary HOME, no network and its whole process tree killed at the time limit where
+ * namespaces allow; time and output limits. The case files are read only inside the skill folder.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,15 +34,23 @@ import { SquadError } from '../base/errors.js';
 import { nameProblems } from '../base/names.js';
 import { isMapping, jsonTypeName } from '../base/util.js';
 import { isWithin, readTextIfExists, relativePathProblem } from '../fs/fs-safe.js';
-import { runBounded, type BoundedRun } from '../fs/run-bounded.js';
-import { MAX_SCRIPT_TIMEOUT_MS, planScriptCommand, type ScriptLimits, type ScriptSkill, type SkillsAllowlist } from './skill-scripts.js';
+import type { BoundedRun } from '../fs/run-bounded.js';
+import { confinementHere, envNameProblem, runConfined, type Confinement, type ConfinedRun } from '../fs/sandbox.js';
+import { MAX_SCRIPT_TIMEOUT_MS, planScriptCommand, scriptCommandLine, type ScriptLimits, type ScriptSkill, type SkillsAllowlist } from './skill-scripts.js';
 
 export const SKILL_TEST_CASES_DIR = 'tests/cases';
 export const SKILL_TEST_CONFIG = 'tests/test-config.json';
 /** Seconds a case may run when neither it nor the config says. */
 export const DEFAULT_TEST_TIMEOUT_SECONDS = 30;
-/** The environment variable that gives a test's script the absolute path of its skill folder. */
+/** The environment variable that gives a test's script the absolute path of its skill folder (the scratch copy it runs in). */
 export const SKILL_DIR_ENV = 'SKILL_DIR';
+/** How every case runs: in a scratch copy of the skill, the network off where it can be. */
+const TEST_RUN = { network: 'off', cwd: 'scratch' } as const;
+
+/** The confinement skills test applies on this machine (what each case's run reports). */
+export function testConfinement(): Confinement {
+  return confinementHere(TEST_RUN);
+}
 /** A case file larger than this is refused. */
 const CASE_FILE_MAX_BYTES = 256 * 1024;
 /** A skill with more case files than this runs only the first ones, and says so. */
@@ -190,7 +201,15 @@ export function readTestConfig(skillDir: string): SkillTestConfig {
   if (document.env !== undefined) {
     if (!isMapping(document.env)) throw invalid(file, '"env" must map variable names to strings');
     for (const [key, value] of Object.entries(document.env)) {
-      if (typeof value !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw invalid(file, `"env" entry ${JSON.stringify(key)} must be a variable name with a string value`);
+      if (typeof value !== 'string' || value.includes('\0')) throw invalid(file, `"env" entry ${JSON.stringify(key)} must have a string value without NUL bytes`);
+      const problem = envNameProblem(key, [SKILL_DIR_ENV]);
+      if (problem !== undefined) {
+        throw invalid(
+          file,
+          `"env" may not set ${JSON.stringify(key)}: ${problem}`,
+          'set only plain variables your scripts read; PATH, HOME, TMPDIR and SKILL_DIR are set by create-squad',
+        );
+      }
       env[key] = value;
     }
   }
@@ -354,7 +373,7 @@ function refusal(file: string, name: string, error: unknown): SkillCaseResult {
 /**
  * Run a skill's cases one after the other (or only the one `options.only` names), each as a
  * script of the skill, and report each. A case that cannot be read or may not run is reported as
- * such and the others still run. Throws only for a config file that cannot be read.
+ * such and the others still run; a config file that is not valid is one invalid result, and no case runs.
  */
 export async function runSkillTests(
   root: string,
@@ -363,7 +382,13 @@ export async function runSkillTests(
   options: RunCasesOptions,
 ): Promise<{ cases: SkillCaseResult[]; refused: CaseFileListing['refused'] }> {
   const listing = listCaseFiles(skill.dir);
-  const config = readTestConfig(skill.dir);
+  let config: SkillTestConfig;
+  try {
+    config = readTestConfig(skill.dir);
+  } catch (error) {
+    // No case runs with a config that is not one (it may try to smuggle a program in): one invalid result says why.
+    return { cases: [refusal(SKILL_TEST_CONFIG, 'test-config', error)], refused: listing.refused };
+  }
   const cases: SkillCaseResult[] = [];
   for (const file of listing.files) {
     const fileName = path.posix.basename(file).replace(/\.ya?ml$/i, '');
@@ -390,19 +415,24 @@ export async function runSkillTests(
       cases.push(refusal(file, testCase.name, error));
       continue;
     }
-    const run = await runBounded(plan.command, [...plan.commandArgs, ...plan.args], {
-      cwd: root,
-      env: { ...options.env, ...config.env, [SKILL_DIR_ENV]: skill.dir },
-      timeoutMs: Math.round(testCase.timeoutSeconds * 1000),
-      maxOutputBytes: options.limits.maxOutputBytes,
-      ...(testCase.stdin === undefined ? {} : { stdin: testCase.stdin }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    }).catch((error: unknown) => error);
+    const run = await runConfined(
+      {
+        root,
+        parentEnv: options.env,
+        copyOf: plan.realSkillDir,
+        network: TEST_RUN.network,
+        timeoutMs: Math.round(testCase.timeoutSeconds * 1000),
+        maxOutputBytes: options.limits.maxOutputBytes,
+        ...(testCase.stdin === undefined ? {} : { stdin: testCase.stdin }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      },
+      ({ work }) => ({ ...scriptCommandLine(plan, work, plan.args), env: { ...config.env, [SKILL_DIR_ENV]: work } }),
+    ).catch((error: unknown) => error);
     if (!('durationMs' in (run as object))) {
       cases.push(refusal(file, testCase.name, run));
       continue;
     }
-    const done = run as BoundedRun;
+    const done = run as ConfinedRun;
     const failures = caseFailures(testCase.expected, done, testCase.timeoutSeconds);
     cases.push({
       file,

@@ -3,6 +3,7 @@
  * (`readSkillFrontmatter`), plus typed accessors for the fields create-squad uses.
  */
 import fs from 'node:fs';
+import { openConfined, type ReadConfinement } from '../fs/confined.js';
 import {
   FAST_PATH,
   FRONTMATTER_MAX_BYTES,
@@ -57,23 +58,31 @@ let readBuffer: Buffer | undefined;
  * or /dev/null reads as no frontmatter, and only then (on any failure) is the file's kind checked,
  * so a FIFO, a device or a folder is still reported as not a regular file.
  */
-export function readSkillFrontmatter(file: string): SkillHead {
-  return readHead(file, undefined) as SkillHead;
+export function readSkillFrontmatter(file: string, confinedTo?: ReadConfinement): SkillHead {
+  return readHead(file, undefined, confinedTo) as SkillHead;
 }
 
 /**
  * readSkillFrontmatter for a listing of the skill in folder `dirName`: its PlainSkillHead, read
  * from the bytes, when the frontmatter is plain (plain-head.ts); else its parsed frontmatter.
  */
-export function readSkillHead(file: string, dirName: string): SkillHead | PlainSkillHead {
-  return readHead(file, dirName);
+export function readSkillHead(file: string, dirName: string, confinedTo?: ReadConfinement): SkillHead | PlainSkillHead {
+  return readHead(file, dirName, confinedTo);
 }
 
-function readHead(file: string, plainFor: string | undefined): SkillHead | PlainSkillHead {
+/**
+ * Open a SKILL.md for reading. The open does not block: a FIFO without a writer would otherwise
+ * stop a whole listing. With `confinedTo` (a skill of the repository, whose text may reach a prompt
+ * or a listing) only a file really inside it is opened (confined.ts openConfined).
+ */
+function openSkillFile(file: string, confinedTo: ReadConfinement | undefined): number {
+  return confinedTo === undefined ? fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)) : openConfined(file, confinedTo);
+}
+
+function readHead(file: string, plainFor: string | undefined, confinedTo: ReadConfinement | undefined): SkillHead | PlainSkillHead {
   readBuffer ??= Buffer.allocUnsafe(READ_LIMIT);
   const buffer = readBuffer;
-  // The open does not block: a FIFO without a writer would otherwise stop a whole listing.
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  const fd = openSkillFile(file, confinedTo);
   try {
     let total = 0;
     for (;;) {
@@ -146,9 +155,9 @@ function closedHead(buffer: Buffer, total: number, file: string, plainFor: strin
   return parseFrontmatterYaml(checkedFrontmatterYaml(location.yaml, file), file);
 }
 
-/** Read and parse a whole SKILL.md from disk. */
-export function readSkillFile(file: string): ParsedSkill {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+/** Read and parse a whole SKILL.md from disk (only from inside `confinedTo`'s repository when given: see openSkillFile). */
+export function readSkillFile(file: string, confinedTo?: ReadConfinement): ParsedSkill {
+  const fd = openSkillFile(file, confinedTo);
   try {
     requireRegularFile(fd, file);
     return parseSkill(fs.readFileSync(fd, 'utf8'), file);

@@ -14,12 +14,17 @@
  * A built-in is listed once, as a built-in, never also as a team skill. A skill hidden by
  * one of the same name is reported. Only frontmatter is read. Missing folders mean "no skills".
  * Output order is deterministic.
+ *
+ * Only what is really inside the repository is read: a skill folder or a SKILL.md that is a link
+ * out of it is never opened (the check is made on the opened file: confined.ts openConfined), and
+ * the skill is left out of every listing and prompt and reported as refused instead.
  */
 import path from 'node:path';
 import { SquadError } from '../base/errors.js';
 import type { Warning } from '../base/warnings.js';
-import { isDirectory, isFile, pathProblem, readDirEntries, readDirNames, readTextIfExists } from '../fs/fs-safe.js';
-import { FILE_MISSING, inspectSkill, inspectSkillForListing, type SkillReport } from '../skills/inspect.js';
+import { isDirectory, isFile, pathProblem, readDirEntries, readDirNames } from '../fs/fs-safe.js';
+import { FILE_MISSING, READ_REFUSED, inspectSkill, inspectSkillForListing, type SkillReport } from '../skills/inspect.js';
+import { readStateText, type ReadConfinement } from '../fs/confined.js';
 import { PlainSkillHead } from '../skills/plain-head.js';
 import { NO_ISSUES } from '../skills/validate.js';
 import { NO_SERVERS } from '../skills/skill-fields.js';
@@ -60,7 +65,7 @@ export interface DiscoveredSkill extends Omit<SkillReport, 'frontmatter' | 'fiel
 }
 
 export interface DiscoveryWarning extends Warning {
-  code: 'no-skill-file' | 'skill-file-case' | 'skill-overridden' | 'skill-invalid' | 'skill-outside';
+  code: 'no-skill-file' | 'skill-file-case' | 'skill-overridden' | 'skill-invalid' | 'skill-outside' | 'skill-file-outside';
   /** Repo-relative path the warning is about. */
   path: string;
   /** How to fix it, when the message does not say. */
@@ -68,12 +73,30 @@ export interface DiscoveryWarning extends Warning {
 }
 
 const OUTSIDE_FIX = 'copy the skill into the repository (a symlink may point elsewhere in it), or remove the link';
+/** What the Copilot CLI does with a skill linked out of the repository (1.0.102 loads a skill folder linked from outside). */
+const COPILOT_FOLLOWS_LINKS = 'Copilot may still load it, as it follows links out of the repository';
+
+/** A skill left unread because its folder or its SKILL.md is a link that leads outside the repository. */
+export interface RefusedSkill {
+  /** The skill's folder name. */
+  name: string;
+  scope: SkillScope;
+  /** Owning agent, for agent-scope skills. */
+  agent?: string;
+  /** Repo-relative path of the link: the skill folder, or its SKILL.md. */
+  location: string;
+  /** Why it is not read. */
+  reason: string;
+  fix: string;
+}
 
 export interface Discovery {
   /** Visible skills: for one agent, after precedence; otherwise every skill in every scope. */
   skills: DiscoveredSkill[];
   /** Skills hidden by a higher-precedence skill of the same name (only when an agent is given). */
   overridden: DiscoveredSkill[];
+  /** Skills left unread because they lead outside the repository; each also has a warning. */
+  refused: RefusedSkill[];
   warnings: DiscoveryWarning[];
 }
 
@@ -84,6 +107,8 @@ export interface DiscoverOptions {
 
 export function discoverSkills(root: string, options: DiscoverOptions = {}): Discovery {
   const warnings: DiscoveryWarning[] = [];
+  const refused: RefusedSkill[] = [];
+  const found: Found = { warnings, refused };
   const { agent } = options;
   if (agent !== undefined && !isValidName(agent)) {
     throw new SquadError('unknown-agent', `"${agent}" is not a valid agent name`, {
@@ -97,14 +122,15 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   const team: DiscoveredSkill[] = [];
   for (const dir of [squadPaths.aiTeamSkills, ...[...NATIVE_SKILL_DIRS].reverse()]) {
     const builtinsHere = builtinSkillsIn(builtinDirs, dir);
-    for (const skill of scanSkillFolder(root, dir, warnings, (listed, at) => toSkill(listed, at, builtinsHere.has(at.dirName) ? 'builtin' : 'team'))) {
+    const scopeHere = (dirName: string): SkillScope => (builtinsHere.has(dirName) ? 'builtin' : 'team');
+    for (const skill of scanSkillFolder(root, dir, found, scopeHere)) {
       (skill.scope === 'builtin' ? builtin : team).push(skill);
     }
   }
   builtin.sort((a, b) => compareCodePoints(a.dirName, b.dirName));
 
   const agents = agent === undefined ? listAgentSkillOwners(root) : [agent];
-  const agentSkills = agents.flatMap((name) => scanSkillFolder(root, agentSkillsDir(name), warnings, (listed, at) => toSkill(listed, at, 'agent', name)));
+  const agentSkills = agents.flatMap((name) => scanSkillFolder(root, agentSkillsDir(name), found, () => 'agent', name));
 
   // Scopes in precedence order: a skill overrides the one of the same name from a lower scope that
   // its agent sees (built-in and team skills are seen by every agent; an agent skill only by its own).
@@ -133,19 +159,28 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
       warnings.push({
         code: 'skill-invalid',
         path: skill.location,
-        message: `skill "${skill.dirName}" is invalid: ${skill.errors.map((e) => e.message).join('; ')}${originalStyleHint(skill)}`,
+        message: `skill "${skill.dirName}" is invalid: ${skill.errors.map((e) => e.message).join('; ')}${originalStyleHint(root, skill)}`,
       });
     }
   }
-  return { skills, overridden, warnings };
+  return { skills, overridden, refused, warnings };
 }
 
 /** For an invalid skill in the original Squad's style: how it becomes usable (upgrade converts it). */
-function originalStyleHint(skill: DiscoveredSkill): string {
+function originalStyleHint(root: string, skill: DiscoveredSkill): string {
   if (!isConvertedLocation(skill.location)) return '';
-  const text = readTextIfExists(skill.file);
+  const text = readSkillText(root, skill.location);
   const converted = text === undefined ? undefined : convertOriginalSkill(text, skill.dirName);
   return converted === undefined ? '' : ` (it is in the original Squad's style: "create-squad upgrade" makes it standard)`;
+}
+
+/** The text of a listed skill's SKILL.md, confined like every read of it; undefined when it cannot be read (or leads outside since it was listed). */
+function readSkillText(root: string, location: string): string | undefined {
+  try {
+    return readStateText(root, location);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Agents that have a skills folder, sorted. */
@@ -153,23 +188,44 @@ function listAgentSkillOwners(root: string): string[] {
   return readDirNames(resolveIn(root, squadPaths.agents)).filter((name) => isValidName(name) && isDirectory(resolveIn(root, agentSkillsDir(name))));
 }
 
+/** What a scan reports besides the skills it finds. */
+interface Found {
+  warnings: DiscoveryWarning[];
+  refused: RefusedSkill[];
+}
+
 /**
- * The skills in `relDir`, each made a record by `toRecord` (given what was read of it and where it
- * is) as soon as it is read, so what only the reading needed is freed while it is young:
- * a listing of thousands keeps nothing else. Symlinks are followed only while they stay inside the
- * repository: a skill folder (or the skills folder) linked from elsewhere is skipped with a
- * warning, as export does.
+ * The skills in `relDir`, of the scope `scopeOf` gives by folder name (and of `agent`, for an
+ * agent's own), each made a record as soon as it is read, so what only the reading needed is freed
+ * while it is young: a listing of thousands keeps nothing else. Symlinks are followed only while
+ * they stay inside the repository: a skill folder (or the skills folder) linked from elsewhere is
+ * skipped with a warning, as export does, and so is a skill whose SKILL.md is such a link; each
+ * skill left out so is refused.
  */
-function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarning[], toRecord: (listed: ListedSkill, at: SkillPaths) => DiscoveredSkill): DiscoveredSkill[] {
+function scanSkillFolder(root: string, relDir: string, { warnings, refused }: Found, scopeOf: (dirName: string) => SkillScope, agent?: string): DiscoveredSkill[] {
   const absDir = resolveIn(root, relDir);
   const found: DiscoveredSkill[] = [];
-  const outside = (rel: string): boolean => {
+  const refuse = (dirName: string, rel: string, reason: string): void => {
+    warnings.push({
+      code: rel.endsWith(`/${SKILL_FILE}`) ? 'skill-file-outside' : 'skill-outside',
+      path: rel,
+      message: `${reason}: the skill is not used (${COPILOT_FOLLOWS_LINKS})`,
+      fix: OUTSIDE_FIX,
+    });
+    refused.push({ name: dirName, scope: scopeOf(dirName), ...(agent === undefined ? {} : { agent }), location: rel, reason, fix: OUTSIDE_FIX });
+  };
+  const outside = (rel: string, dirName?: string): boolean => {
     const problem = pathProblem(root, rel, { allowFinalSymlink: true });
     if (problem === undefined || !problem.includes('outside')) return false;
-    warnings.push({ code: 'skill-outside', path: rel, message: `${problem}: its skills are not used`, fix: OUTSIDE_FIX });
+    if (dirName === undefined) warnings.push({ code: 'skill-outside', path: rel, message: `${problem}: its skills are not used (${COPILOT_FOLLOWS_LINKS})`, fix: OUTSIDE_FIX });
+    else refuse(dirName, rel, problem);
     return true;
   };
   if (outside(relDir)) return [];
+  // Each skill folder below is, as this listing sees it, a real folder here or a link checked to
+  // stay inside: only a SKILL.md that is itself a link pays for a real-path check (no extra system
+  // call for the thousands of plain files of a large listing).
+  const confinedTo: ReadConfinement = { root, folderInside: true };
   const entries = readDirEntries(absDir);
   // Plain frontmatter is read from its bytes only in a folder of many skills, where it saves time.
   // In a small squad's run its loops would only wake V8's optimising compiler for nothing: the
@@ -188,9 +244,16 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
     const file = `${absDir}${path.sep}${entry.name}${path.sep}${SKILL_FILE}`;
     const skillDir = file.slice(0, file.length - SKILL_FILE.length - 1);
     if (!entry.isDirectory() && !(entry.isSymbolicLink() && isDirectory(skillDir))) continue;
-    if (entry.isSymbolicLink() && outside(`${relDir}/${entry.name}`)) continue;
+    if (entry.isSymbolicLink() && outside(`${relDir}/${entry.name}`, entry.name)) continue;
     // Open SKILL.md directly (one system call in the common case); work out why only if it is missing.
-    const report = readsPlainHeads ? inspectSkillForListing(file, skillDir, entry.name) : inspectSkill(file, { readBody: false, dir: skillDir, dirName: entry.name });
+    const report = readsPlainHeads
+      ? inspectSkillForListing(file, skillDir, entry.name, confinedTo)
+      : inspectSkill(file, { readBody: false, dir: skillDir, dirName: entry.name, confinedTo });
+    if (!(report instanceof PlainSkillHead) && report.errors[0]?.code === READ_REFUSED) {
+      const rel = `${relDir}/${entry.name}/${SKILL_FILE}`;
+      refuse(entry.name, rel, `${rel} is a symlink that leads outside the repository`);
+      continue;
+    }
     if (!(report instanceof PlainSkillHead) && report.errors[0]?.code === FILE_MISSING) {
       const shown = `${relDir}/${entry.name}`;
       const missing = missingSkillFile(skillDir, shown) ?? { code: 'no-skill-file' as const, path: shown, message: `${shown} has no SKILL.md` };
@@ -198,7 +261,7 @@ function scanSkillFolder(root: string, relDir: string, warnings: DiscoveryWarnin
       continue;
     }
     const location = locationInFile === -1 ? `${relDir}/${entry.name}/${SKILL_FILE}` : file.slice(locationInFile);
-    found.push(toRecord(report, { file, dir: skillDir, dirName: entry.name, location }));
+    found.push(toSkill(report, { file, dir: skillDir, dirName: entry.name, location }, scopeOf(entry.name), agent));
   }
   return found;
 }

@@ -38,21 +38,9 @@ import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { tableRecords, type TableRecord } from '../base/md-table.js';
 import { folderNameProblem } from '../base/names.js';
 import { isShippedContent, ownedFilesIn, type OwnedFile } from './owned.js';
-import {
-  DEFAULT_EXPORT_FILE,
-  GITIGNORE_PATH,
-  IMPORT_STAGING_PREFIX,
-  SCRIBE_AGENT,
-  SKILL_STAGING_PREFIX,
-  agentDir,
-  alumniDir,
-  charterPath,
-  decisionInboxPath,
-  historyPath,
-  squadPaths,
-  stateTemplate,
-} from '../base/paths.js';
-import { LOCK_FILE } from '../fs/lock.js';
+import { DEFAULT_EXPORT_FILE, GITIGNORE_PATH, SCRIBE_AGENT, agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, squadPaths, stateTemplate } from '../base/paths.js';
+import { DEBRIS_KINDS } from '../fs/debris.js';
+import { LOCK_DEBRIS_GLOB, LOCK_FILE } from '../fs/lock.js';
 import { checkRoleList, defaultRoles, findRolePreset } from './roles.js';
 import { isRosterHeader, parseRoster } from './roster.js';
 import { renderTemplate } from '../fs/templates.js';
@@ -276,18 +264,19 @@ export async function planGitattributesFrom(existing: AppendTarget): Promise<App
 /**
  * What git must not track, as .gitignore patterns (the repository root's .gitignore, since some of
  * them are outside .ai-team/): the backups (copies of what was replaced, which may hold what a user
- * or an agent wrote and then removed), what a killed run leaves (temporary files, staging folders,
- * the lock) and the default export file (it holds the team's learnings, histories included).
+ * or an agent wrote and then removed), every temporary name a killed run can leave (fs/debris.ts),
+ * the lock and its own temporary files, and the default export file (it holds the team's
+ * learnings, histories included). init, upgrade (migration gitignore-hygiene) and import plan the
+ * missing ones with planGitignoreFrom.
  */
-export const GITIGNORE_PATTERNS = [
+export const GITIGNORE_PATTERNS: readonly string[] = [
   `/${squadPaths.backups}/`,
-  `/${IMPORT_STAGING_PREFIX}*/`,
-  `${SKILL_STAGING_PREFIX}*-*/`,
-  '.*.[0-9]*.????????.tmp',
+  ...DEBRIS_KINDS.map((kind) => kind.ignoreRule),
   `/${LOCK_FILE}`,
+  LOCK_DEBRIS_GLOB,
   `/${DEFAULT_EXPORT_FILE}`,
   USAGE_LOG_IGNORE_RULE, // the opt-in usage log (core/skills/usage-log.ts)
-] as const;
+];
 
 /** The .gitignore lines that are missing. */
 export async function planGitignore(root: string): Promise<AppendPlan> {

@@ -8,11 +8,19 @@
  * reads before it starts. Rules are only ever added, one bullet each; teaching the same rule again
  * changes nothing.
  *
- * `classifyInstruction` and `instructionContentProblem` are pure; `planStandingRule` reads,
- * `applyStandingRule` writes through the atomic writer.
+ * What is taught is held to limits (base/limits.ts): a rule of at most RULE_MAX_BYTES, a charter
+ * or rules file that stays within its total, since every prompt inlines it. Control characters
+ * (a terminal escape, NUL) and bidirectional controls are removed, and text that reads as an
+ * order aimed at the agent (SUSPICIOUS_INSTRUCTIONS) is kept but warned about (`checkInstruction`).
+ *
+ * `classifyInstruction`, `checkInstruction` and `instructionContentProblem` are pure;
+ * `planStandingRule` reads, `applyStandingRule` writes through the atomic writer.
  */
 import { SquadError, usageError } from '../base/errors.js';
+import { CHARTER_MAX_BYTES, RULE_MAX_BYTES, bytesText, TAUGHT_PROCEDURE_MAX_BYTES, TEAM_RULES_MAX_BYTES, UNSAFE_TEXT_CHARACTERS } from '../base/limits.js';
 import { charterPath, squadPaths } from '../base/paths.js';
+import { formatBytes } from '../base/util.js';
+import { warning, type Warning } from '../base/warnings.js';
 import { readStateText } from '../fs/confined.js';
 import { writeFileAtomic } from '../fs/fs-safe.js';
 import { normalizeNewlines } from '../skills/frontmatter.js';
@@ -105,6 +113,96 @@ export function requireInstructionContent(instruction: string): void {
 function oneLine(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+/** A complete terminal escape sequence (CSI such as `ESC[31m`, or OSC ending in BEL or `ESC\\`): removed whole, not only its ESC. */
+const ESCAPE_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?)/g;
+
+/**
+ * Text that reads as an order aimed at the agent rather than a rule of the user's: each with what
+ * the warning says it does. A match is only warned about (the user may mean it); a prohibition
+ * ("never send tokens to the client") does not match the sending pattern.
+ */
+export const SUSPICIOUS_INSTRUCTIONS: readonly { pattern: RegExp; says: string }[] = [
+  {
+    pattern: /\b(?:ignore|disregard|forget|override)\b[^.!?\n]{0,40}?\b(?:instructions?|rules|prompts?|guidelines|directions|system message)\b/i,
+    says: 'it tells the agent to ignore other instructions',
+  },
+  {
+    pattern:
+      /(?<!\b(?:never|not|don'?t|no|avoid|without)\s+(?:\w+\s+)?)\b(?:send|upload|post|e-?mail|transmit|forward|leak|share|pipe|curl|wget)\b[^.!?\n]{0,80}?(?:\.env\b|\bsecrets?\b|\btokens?\b|\bcredentials?\b|\bpasswords?\b|\bapi[ _-]?keys?\b|\bprivate keys?\b|~\/\.ssh|\.ssh\/|\bid_rsa\b|\.npmrc\b|\.aws\/)/i,
+    says: 'it tells the agent to send secrets or credentials somewhere',
+  },
+  { pattern: /\bexfiltrat/i, says: 'it speaks of exfiltrating data' },
+  {
+    pattern:
+      /\b(?:do not|don'?t|never)\s+(?:tell|inform|notify|alert|warn)\s+(?:the\s+)?(?:user|owner|human|maintainers?)\b|\bwithout\s+(?:telling|informing)\s+(?:the\s+)?(?:user|owner|human)\b|\bhide\s+(?:this|it|that)\s+from\s+(?:the\s+)?(?:user|owner|human)\b/i,
+    says: 'it tells the agent to keep something from the user',
+  },
+  { pattern: /\b(?:reveal|print|show|repeat|dump)\b[^.!?\n]{0,30}?\bsystem prompt\b/i, says: 'it tells the agent to reveal its system prompt' },
+];
+
+/** An instruction made safe to store, and what was found in it. */
+export interface CheckedInstruction {
+  /** The text to store: line endings normalised, control and bidirectional characters removed. */
+  text: string;
+  /** How many control characters, escape sequences and bidirectional controls were removed. */
+  removed: number;
+  /** What each suspicious pattern it matched says (SUSPICIOUS_INSTRUCTIONS), in that order. */
+  suspicious: string[];
+}
+
+/** The text of an instruction without control characters, escape sequences or bidirectional controls (see UNSAFE_TEXT_CHARACTERS). */
+export function safeInstructionText(instruction: string): string {
+  return normalizeNewlines(instruction).replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_TEXT_CHARACTERS, '');
+}
+
+/** Clean an instruction (safeInstructionText) and look for text aimed at the agent. Pure. */
+export function checkInstruction(instruction: string): CheckedInstruction {
+  const normalized = normalizeNewlines(instruction);
+  const escapes = normalized.match(ESCAPE_SEQUENCE)?.length ?? 0;
+  const controls = normalized.replace(ESCAPE_SEQUENCE, '').match(UNSAFE_TEXT_CHARACTERS)?.length ?? 0;
+  const text = safeInstructionText(normalized);
+  const suspicious = SUSPICIOUS_INSTRUCTIONS.filter(({ pattern }) => pattern.test(text)).map(({ says }) => says);
+  return { text, removed: escapes + controls, suspicious };
+}
+
+/** The warnings for what checkInstruction found, about the file the instruction goes into. */
+export function instructionWarnings(checked: CheckedInstruction, path: string): Warning[] {
+  const warnings: Warning[] = [];
+  if (checked.removed > 0) {
+    warnings.push(
+      warning(
+        'control-characters-removed',
+        `removed ${checked.removed} control character${checked.removed === 1 ? '' : 's'} (terminal escapes, NUL, bidirectional controls) from the instruction before writing ${path}`,
+        path,
+      ),
+    );
+  }
+  if (checked.suspicious.length > 0) {
+    warnings.push(
+      warning(
+        'suspicious-instruction',
+        `the instruction reads like an order aimed at the agent (${checked.suspicious.join('; ')}); it was kept as given: check it, and remove it from ${path} if you did not mean it`,
+        path,
+      ),
+    );
+  }
+  return warnings;
+}
+
+/** invalid-input for a rule over RULE_MAX_BYTES. */
+function requireRuleSize(rule: string): void {
+  const bytes = Buffer.byteLength(rule);
+  if (bytes <= RULE_MAX_BYTES) return;
+  throw new SquadError('invalid-input', `the rule is ${bytesText(bytes)}; a standing rule holds at most ${bytesText(RULE_MAX_BYTES)}`, {
+    hint: `say in one line what always holds, or teach a longer text as a procedure with --skill (up to ${formatBytes(TAUGHT_PROCEDURE_MAX_BYTES)}); nothing was written`,
+  });
+}
+
+/** The most a file that standing rules go into may hold: a charter, or the team's rules file. */
+export function standingRulesFileLimit(forMember: boolean): number {
+  return forMember ? CHARTER_MAX_BYTES : TEAM_RULES_MAX_BYTES;
 }
 
 /** The rule as one bullet's text: on one line, ending with a full stop. */
@@ -204,9 +302,11 @@ export interface RulePlan {
 /** Plan adding a standing rule for `agentName` (undefined: the team). Reads only. */
 export function planStandingRule(root: string, instruction: string, agentName: string | undefined): RulePlan {
   requireSquad(root);
-  requireInstructionContent(instruction);
+  const text = safeInstructionText(instruction);
+  requireInstructionContent(text);
   const agent = agentName === undefined ? undefined : requireAgent(root, agentName);
-  const rule = ruleText(instruction);
+  const rule = ruleText(text);
+  requireRuleSize(rule);
   const path = agent ? charterPath(agent.name) : TEAM_RULES_PATH;
   const current = readStateText(root, path);
   if (agent && current === undefined) {
@@ -217,6 +317,17 @@ export function planStandingRule(root: string, instruction: string, agentName: s
   const existing = readRulesSection(current ?? '');
   if (existing.some((line) => ruleKey(line) === ruleKey(rule))) return { root, ...(agent ? { agent } : {}), path, rule, present: true };
   const content = agent ? addRuleToText(current!, rule) : addRuleToText(current ?? TEAM_FILE_HEADER, rule, TEAM_RULES_INTRO);
+  const limit = standingRulesFileLimit(agent !== undefined);
+  const bytes = Buffer.byteLength(content);
+  if (bytes > limit) {
+    throw new SquadError(
+      'invalid-input',
+      `the rule would make ${path} ${bytesText(bytes)}; teach keeps ${agent ? 'a charter' : "the team's rules"} within ${bytesText(limit)}, since every prompt inlines it`,
+      {
+        hint: `remove rules that no longer hold (or other long text) from ${path}, or teach a procedure as a skill with --skill; nothing was written`,
+      },
+    );
+  }
   return { root, ...(agent ? { agent } : {}), path, rule, present: false, content };
 }
 

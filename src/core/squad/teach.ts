@@ -2,7 +2,8 @@
  * User-taught skills: a procedure the user teaches ("When you release: bump the version, tag it,
  * then …") becomes a standard skill folder with `metadata.author: user-taught`, whose description
  * names the tasks it is for. Standing rules ("always use tabs") are not skills: standing-rules.ts. `planTeach` works out the skill and where it goes
- * (reading only), `applyTeach` writes it.
+ * (reading only), `applyTeach` writes it. The instruction loses its control characters and is held to
+ * TAUGHT_PROCEDURE_MAX_BYTES (base/limits.ts), as a rule is to its own limit.
  */
 import type { PendingSkill } from './agents/profile-input.js';
 import { applyMemberProfiles, planSkillChangeProfiles, type ProfilePlan } from './agents/profile-sync.js';
@@ -11,7 +12,8 @@ import { existsInside, isDirectory, resolveInside, writeFileAtomic } from '../fs
 import { MAX_NAME_LENGTH, folderNameProblem, slugify } from '../base/names.js';
 import { SKILL_FILE } from '../base/paths.js';
 import { requireAgent, requireSquad, type Agent } from './roster.js';
-import { requireInstructionContent } from './standing-rules.js';
+import { requireInstructionContent, safeInstructionText } from './standing-rules.js';
+import { TAUGHT_PROCEDURE_MAX_BYTES, bytesText } from '../base/limits.js';
 import { skillDestination } from '../skills/skill-install.js';
 import { parseSkill } from '../skills/skill.js';
 import { renderTemplate } from '../fs/templates.js';
@@ -60,8 +62,14 @@ export interface TaughtSkill {
 
 /** Build the SKILL.md of a taught skill. Throws a usage error for an empty instruction or a bad name. */
 export async function buildTaughtSkill(input: TaughtSkillInput): Promise<TaughtSkill> {
-  const instruction = input.instruction.trim();
+  const instruction = safeInstructionText(input.instruction).trim();
   requireInstructionContent(instruction);
+  const bytes = Buffer.byteLength(instruction);
+  if (bytes > TAUGHT_PROCEDURE_MAX_BYTES) {
+    throw new SquadError('invalid-input', `the instruction is ${bytesText(bytes)}; a taught skill holds at most ${bytesText(TAUGHT_PROCEDURE_MAX_BYTES)}`, {
+      hint: 'shorten it, or write the skill as a folder (SKILL.md and references) and add it with "create-squad skills add"; nothing was written',
+    });
+  }
 
   const name = input.name ?? deriveSkillName(instruction);
   if (!name) {

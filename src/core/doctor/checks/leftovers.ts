@@ -1,91 +1,48 @@
-/** Debris of interrupted runs (import and skill staging folders, temporary files) and the squad lock. */
-import { LOCK_FILE } from '../../fs/lock.js';
-import { SKILL_STAGING_PREFIX, TEAM_SKILLS_DIR, isImportStagingDir } from '../../base/paths.js';
-import { TEMP_FILE_PATTERN } from '../../fs/fs-safe.js';
-import type { FolderEntry } from '../../squad/state.js';
-import type { Finding } from '../catalog.js';
+/** Debris of interrupted runs (fs/debris.ts: every temporary name create-squad makes); the squad lock is checks/lock.ts. */
+import { AI_TEAM_DIR, IMPORT_MARKER_PATH } from '../../base/paths.js';
+import type { DebrisFound, DebrisId } from '../../fs/debris.js';
+import type { Finding, FindingCode } from '../catalog.js';
 import type { DoctorState } from '../read.js';
 
-function tempFile(rel: string): Finding {
+/** The finding of each kind of debris, and what it is (its path follows). */
+const DEBRIS_FINDINGS: Record<DebrisId, { code: FindingCode; what: string }> = {
+  'temp-file': { code: 'temp-file-leftover', what: 'is a temporary file left by an interrupted write (the file it was written for is intact)' },
+  probe: { code: 'probe-leftover', what: 'is a writability probe left by an interrupted run' },
+  'skill-staging': { code: 'skill-staging-leftover', what: 'is left over from an interrupted skill install (the skill is rebuilt from its source)' },
+  'import-staging': { code: 'import-staging-leftover', what: 'is left over from an interrupted import (it is rebuilt from the .squad file)' },
+  scratch: { code: 'scratch-leftover', what: "is scratch work of an interrupted run in the repository's temp folder" },
+};
+
+function debrisFinding(found: DebrisFound): Finding {
+  const { code, what } = DEBRIS_FINDINGS[found.kind.id];
+  const shown = found.kind.entry === 'dir' ? `${found.rel}/` : found.rel;
   return {
     severity: 'warning',
-    code: 'temp-file-leftover',
-    path: rel,
-    message: `${rel} is a temporary file left by an interrupted write`,
-    fix: `delete ${rel}; the file it was written for is intact`,
+    code,
+    path: found.rel,
+    message: `${shown} ${what}`,
+    // An older version's name records no pid: no run can tell it is not in use, so only the user removes it.
+    fix:
+      found.state === 'unowned'
+        ? `remove ${shown} when no create-squad is running; nothing in it is lost`
+        : `run any writing command (it removes it), or remove ${shown}; nothing in it is lost`,
   };
 }
 
-function isSkillStaging(entry: FolderEntry): boolean {
-  return entry.folder && entry.name.startsWith(SKILL_STAGING_PREFIX);
-}
-
+/**
+ * What killed runs left (what a running create-squad is using now is not debris: lock-held says
+ * it runs), and an import that stopped after its swap.
+ */
 export function checkLeftovers(state: DoctorState): Finding[] {
-  const findings: Finding[] = [];
-  for (const { dir, entries } of state.leftovers.outside) {
-    for (const entry of entries) {
-      const rel = dir === '.' ? entry.name : `${dir}/${entry.name}`;
-      if (dir === '.' && entry.folder && isImportStagingDir(entry.name)) {
-        findings.push({
-          severity: 'warning',
-          code: 'import-staging-leftover',
-          path: rel,
-          message: `${rel}/ is left over from an interrupted import`,
-          fix: `run the import again (it starts a fresh staging folder), then delete ${rel}/; nothing in it is lost (it is rebuilt from the .squad file)`,
-        });
-      } else if (entry.file && TEMP_FILE_PATTERN.test(entry.name)) {
-        findings.push(tempFile(rel));
-      }
-    }
-  }
-  const visit = (rel: string, entry: FolderEntry) => {
-    if (isSkillStaging(entry)) {
-      findings.push({
-        severity: 'warning',
-        code: 'skill-staging-leftover',
-        path: rel,
-        message: `${rel}/ is left over from an interrupted "skills add"`,
-        fix: `delete ${rel}/ and run "create-squad skills add" again`,
-      });
-    } else if (entry.file && TEMP_FILE_PATTERN.test(entry.name)) {
-      findings.push(tempFile(rel));
-    }
-  };
-  // Below a staging folder everything is part of it: said once, by that folder's finding.
-  const staging: string[] = [];
-  for (const entry of state.leftovers.squadTree) {
-    if (staging.some((dir) => entry.rel.startsWith(`${dir}/`))) continue;
-    if (isSkillStaging(entry)) staging.push(entry.rel);
-    visit(entry.rel, entry);
-  }
-  // Team skills are written to .github/skills/ (its skills only: the folder is the repository's too).
-  for (const entry of state.leftovers.teamSkills) visit(`${TEAM_SKILLS_DIR}/${entry.name}`, entry);
-  return findings;
-}
-
-/** The squad lock: held by a running command (its writes are in flight), or left by a killed one. */
-export function checkLock(state: DoctorState): Finding[] {
-  if (state.lock === undefined) return [];
-  const { owner, stale } = state.lock;
-  const who = owner ? ` (pid ${owner.pid}, ${owner.command})` : '';
-  if (stale) {
-    return [
-      {
-        severity: 'warning',
-        code: 'stale-lock',
-        path: LOCK_FILE,
-        message: `${LOCK_FILE} was left by a create-squad that did not finish${who}`,
-        fix: 'run the interrupted command again: it takes the lock over and finishes the job',
-      },
-    ];
-  }
-  return [
-    {
+  const findings = state.debris.filter((found) => found.state !== 'live').map(debrisFinding);
+  if (state.importUnfinished) {
+    findings.push({
       severity: 'warning',
-      code: 'lock-held',
-      path: LOCK_FILE,
-      message: `a create-squad is writing here now${who}: what doctor read may be half updated`,
-      fix: `run doctor again when it has finished; if no create-squad is running, delete ${LOCK_FILE}`,
-    },
-  ];
+      code: 'import-unfinished',
+      path: IMPORT_MARKER_PATH,
+      message: `${AI_TEAM_DIR}/ was put in place by an import that did not finish: team skills may still be in ${AI_TEAM_DIR}/skills/, members' Copilot agents missing`,
+      fix: 'run the same "create-squad import <file>" again: it finishes the job (it archives nothing, with or without --force)',
+    });
+  }
+  return findings;
 }

@@ -8,6 +8,9 @@ import type { DoctorState } from '../read.js';
 /** Issues of a skill in the original Squad's style that upgrade's conversion takes away. */
 const ORIGINAL_STYLE_CODES = /^(?:frontmatter-missing|name-.*|description-missing|description-empty|field-unknown)$/;
 
+/** Discovery's codes for a skill, or a skills folder, that is a link leading outside the repository. */
+const LINKED_OUT: ReadonlySet<string> = new Set(['skill-outside', 'skill-file-outside']);
+
 /**
  * A skill in the original Squad's style, in a folder upgrade converts: one finding naming what the
  * conversion changes (an error when the skill cannot be used as it is), with upgrade as the fix.
@@ -32,7 +35,8 @@ export function checkSkills(state: DoctorState): Finding[] {
   for (const warning of discovery.warnings) {
     if (warning.code === 'skill-invalid') continue; // reported per error below
     findings.push({
-      severity: 'warning',
+      // A skill linked out of the repository is an error: create-squad never reads it, but Copilot may still load it.
+      severity: LINKED_OUT.has(warning.code) ? 'error' : 'warning',
       code: warning.code,
       path: warning.path,
       message: warning.message,
