@@ -226,11 +226,11 @@ describe('skills add', () => {
       const result = await runCli(['skills', 'add', `${src}/`, ...flags], { cwd });
       expect(result.code, flags.join(' ')).toBe(1);
       expect(result.stderr).toBe(
-        `✗ ${src}/assets/logo.bin is 3072 MB (3221225472 bytes); skills add copies files up to 100 MB (104857600 bytes) — leave that file out of the skill, or raise the limit with CREATE_SQUAD_MAX_FILE_BYTES=<bytes>; nothing was written\n`,
+        `✗ ${src}/assets/logo.bin is 3072 MB (3221225472 bytes); skills add copies files up to 8 MB (8388608 bytes) — leave that file out of the skill, or raise the limit with CREATE_SQUAD_MAX_FILE_BYTES=<bytes> (export cannot carry a file over 8 MB); nothing was written\n`,
       );
     }
-    fs.truncateSync(path.join(src, 'assets/logo.bin'), 100 * 1024 * 1024 + 1);
-    expect((await runCli(['skills', 'add', src], { cwd })).stderr).toContain('logo.bin is 100 MB (104857601 bytes); skills add copies files up to 100 MB (104857600 bytes)');
+    fs.truncateSync(path.join(src, 'assets/logo.bin'), 8 * 1024 * 1024 + 1);
+    expect((await runCli(['skills', 'add', src], { cwd })).stderr).toContain('logo.bin is 8 MB (8388609 bytes); skills add copies files up to 8 MB (8388608 bytes)');
     expect(hashTree(cwd)).toBe(before);
 
     // The environment sets the limit, both ways.

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as limits from '../../src/core/base/limits.js';
+import { hiddenCharacterCount } from '../../src/core/base/visible-text.js';
 import { formatBytes } from '../../src/core/base/util.js';
 import { STATE_FILE_MAX_BYTES as READ_LIMIT } from '../../src/core/fs/fs-safe.js';
 import { squadPathProblem } from '../../src/core/portable/squad-files.js';
@@ -55,9 +56,9 @@ describe('the table of limits', () => {
     expect(limits.TEAM_RULES_MAX_BYTES).toBeLessThan(limits.STATE_FILE_MAX_BYTES);
   });
 
-  it('counts the characters taught text may not hold', () => {
-    expect(limits.unsafeCharacterCount('plain text,\ttabs and\nnew lines\r\n')).toBe(0);
-    expect(limits.unsafeCharacterCount('\u001b[31mred\u0000 \u007f\u0085 \u202eevil\u202c \u2066x\u2069 \u200e\u200f\u061c')).toBe(11);
+  it('counts the characters taught text may not hold: what a prompt would show as escapes', () => {
+    expect(hiddenCharacterCount('plain text,\ttabs and\nnew lines\r\n')).toBe(0);
+    expect(hiddenCharacterCount('\u001b[31mred\u0000 \u007f\u0085 \u202eevil\u202c \u2066x\u2069 \u200e\u200f\u061c')).toBe(11);
   });
 });
 

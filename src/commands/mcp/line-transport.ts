@@ -9,9 +9,8 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_MESSAGE_MAX_BYTES } from '../../core/base/limits.js';
 
-/** The largest message the server reads (docs/budgets.md, Limits): the SDK's own default. */
-export const MCP_MESSAGE_MAX_BYTES = 10 * 1024 * 1024;
 /** JSON-RPC 2.0's error codes for a line that is not JSON, and for JSON that is not a request. */
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;

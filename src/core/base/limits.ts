@@ -50,6 +50,9 @@ export const SQUAD_TOTAL_MAX_BYTES = 64 * MB;
 /** JSON nesting depth of a `.squad` document (a real one needs about 8). */
 export const SQUAD_MAX_DEPTH = 64;
 
+/** One message to the MCP server, a line of JSON-RPC: the MCP SDK's own default. */
+export const MCP_MESSAGE_MAX_BYTES = 10 * MB;
+
 /** Every limit above by name, with its unit: what docs/budgets.md lists. */
 export const LIMITS = {
   RULE_MAX_BYTES: { value: RULE_MAX_BYTES, unit: 'bytes' },
@@ -65,22 +68,11 @@ export const LIMITS = {
   SQUAD_TOTAL_MAX_BYTES: { value: SQUAD_TOTAL_MAX_BYTES, unit: 'bytes' },
   SQUAD_MAX_FILES: { value: SQUAD_MAX_FILES, unit: 'files' },
   SQUAD_MAX_DEPTH: { value: SQUAD_MAX_DEPTH, unit: 'levels' },
+  MCP_MESSAGE_MAX_BYTES: { value: MCP_MESSAGE_MAX_BYTES, unit: 'bytes' },
 } as const satisfies Record<string, { value: number; unit: 'bytes' | 'characters' | 'files' | 'levels' }>;
 
 /** A size against its limit in a message, exact where it matters: "2,100 bytes; … at most 2,048 bytes (2 KB)". */
 export function bytesText(bytes: number): string {
   const exact = `${bytes.toLocaleString('en-US')} bytes`;
   return bytes >= KB && bytes % KB === 0 ? `${exact} (${bytes / KB >= 1024 ? `${bytes / MB} MB` : `${bytes / KB} KB`})` : exact;
-}
-
-/**
- * Characters that are stripped from taught text and reported in a charter or `rules.md`: C0
- * controls but tab and newline (ESC starts a terminal sequence, NUL ends C strings), DEL, C1
- * controls, and the bidirectional controls that make text read otherwise than it is stored.
- */
-export const UNSAFE_TEXT_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** How many unsafe characters `text` holds (see UNSAFE_TEXT_CHARACTERS); carriage returns do not count. */
-export function unsafeCharacterCount(text: string): number {
-  return text.replace(/\r\n?/g, '\n').match(UNSAFE_TEXT_CHARACTERS)?.length ?? 0;
 }

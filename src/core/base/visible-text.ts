@@ -118,6 +118,26 @@ export function escapeCodePoints(text: string): string {
  * its escape (see the rules above); returned as is when it has none, which is almost always.
  */
 export function visibleText(text: string): string {
+  return replaceHidden(text, escapeCodePoints);
+}
+
+/** `text` without the characters visibleText would escape: what `teach` stores of an instruction. */
+export function withoutHidden(text: string): string {
+  return replaceHidden(text, () => '');
+}
+
+/** How many characters (code points) of `text` visibleText would escape. */
+export function hiddenCharacterCount(text: string): number {
+  let count = 0;
+  replaceHidden(text, (hidden) => {
+    for (const _ of hidden) count++;
+    return '';
+  });
+  return count;
+}
+
+/** `text` with each run of characters the rules above do not keep replaced by `replacement` of it. */
+function replaceHidden(text: string, replacement: (hidden: string) => string): string {
   if (!HAS_CANDIDATE.test(text)) return text;
   let shown = '';
   let copied = 0;
@@ -140,7 +160,7 @@ export function visibleText(text: string): string {
       else kept = text.charCodeAt(index) === TAG_PLANE_HIGH; // that plane's high surrogate before no tag or selector: not one of ours
     }
     if (!kept) {
-      shown += text.slice(copied, index) + escapeCodePoints(text.slice(index, end));
+      shown += text.slice(copied, index) + replacement(text.slice(index, end));
       copied = end;
     }
     NEXT_CANDIDATE.lastIndex = end;

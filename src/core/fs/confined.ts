@@ -64,6 +64,34 @@ export function readStateBytes(root: string, relPath: string, maxBytes?: number)
   return abs === undefined ? undefined : readBytesIfExists(abs, maxBytes, (opened) => openConfined(opened, { root }));
 }
 
+/**
+ * The first `maxBytes` of a squad file as text, however large the file (undefined when it does not
+ * exist or is no regular file; unsafe-path as readStateText): for a reader that only ever uses the
+ * head of a file (route reads the start of each charter), so one oversized file never stops it.
+ */
+export function readStateHead(root: string, relPath: string, maxBytes: number): string | undefined {
+  const abs = confinedPath(root, relPath);
+  if (abs === undefined) return undefined;
+  let fd: number;
+  try {
+    fd = openConfined(abs, { root });
+  } catch (error) {
+    if (error instanceof SquadError) throw error;
+    return undefined;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return undefined;
+    const head = Buffer.alloc(maxBytes);
+    const read = fs.readSync(fd, head, 0, maxBytes, 0);
+    // A character cut at the end decodes as U+FFFD: harmless in a head that is only searched.
+    return head.toString('utf8', 0, read);
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 // ---------------------------------------------------------------- reads decided on the opened file
 
 /** Where a read is confined (see openConfined). */

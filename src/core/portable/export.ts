@@ -50,6 +50,7 @@ import { parseJsonText } from './squad-json.js';
 import { serializeSquad } from './canonical-json.js';
 import { listTree, type Tree, type TreeFile } from '../fs/tree.js';
 import { compareCodePoints, formatBytes, isMapping } from '../base/util.js';
+import { STATE_FILE_MAX_BYTES } from '../base/limits.js';
 import { packageVersion } from '../fs/version.js';
 
 export interface ExportOptions {
@@ -174,9 +175,12 @@ class Collector {
     const kind = this.kind(relPath);
     if (kind === 'dir' || kind === 'other') this.skip(relPath, 'not a file; not exported');
     if (kind !== 'file') return undefined;
+    // A state file is held to what every command reads whole (and import takes), not only to what a .squad file holds.
+    const limit = Math.min(this.limits.fileBytes, STATE_FILE_MAX_BYTES);
+    const size = fs.statSync(resolveIn(this.root, relPath)).size;
+    if (size > limit) throw cannotExport(relPath, `it is ${formatBytes(size)}; squad files are read up to ${formatBytes(limit)}`);
     const data = fs.readFileSync(resolveIn(this.root, relPath));
-    if (data.length > this.limits.fileBytes)
-      throw cannotExport(relPath, `it is ${formatBytes(data.length)}; a .squad file holds files up to ${formatBytes(this.limits.fileBytes)}`);
+    if (data.length > limit) throw cannotExport(relPath, `it is ${formatBytes(data.length)}; squad files are read up to ${formatBytes(limit)}`);
     if (!isUtf8(data)) {
       this.skip(relPath, 'not UTF-8 text; not exported (a .squad file would garble it)');
       return undefined;

@@ -6,14 +6,15 @@
  * the walk saw (tree.ts openWalkedFile), a chunk at a time into a temporary file, then renamed:
  * never read whole into memory, never through a link swapped in after the walk. A SKILL.md that is
  * a link is refused when the skill is read, before anything is written. One file may be at most
- * 100 MB (MAX_FILE_BYTES_DEFAULT): a skill is instructions and their resources, and a larger file
- * is most likely there by mistake. A larger one is refused before anything is written, naming the
- * file; the environment variable CREATE_SQUAD_MAX_FILE_BYTES (a number of bytes) raises or lowers
- * the limit.
+ * what a `.squad` file holds (MAX_FILE_BYTES_DEFAULT), so `export` can carry every skill the door
+ * let in: a skill is instructions and their resources, and a larger file is most likely there by
+ * mistake. A larger one is refused before anything is written, naming the file; the environment
+ * variable CREATE_SQUAD_MAX_FILE_BYTES (a number of bytes) raises or lowers the limit.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { SquadError } from '../base/errors.js';
+import { SQUAD_FILE_MAX_BYTES } from '../base/limits.js';
 import { existsInside, holdWorkPath, isDirectory, isFile, isWithin, moveInside, removeInside, resolveInside, sweepDebris, workId } from '../fs/fs-safe.js';
 import { inspectSkill, type SkillReport } from './inspect.js';
 import { folderNameProblem } from '../base/names.js';
@@ -43,7 +44,7 @@ export interface SkillSource {
 
 /** Environment variable that sets the largest file `skills add` copies, in bytes. */
 export const MAX_FILE_BYTES_ENV = 'CREATE_SQUAD_MAX_FILE_BYTES';
-export const MAX_FILE_BYTES_DEFAULT = 100 * 1024 * 1024;
+export const MAX_FILE_BYTES_DEFAULT = SQUAD_FILE_MAX_BYTES;
 
 /** The largest file `skills add` copies: CREATE_SQUAD_MAX_FILE_BYTES from `env`, or the default. */
 export function maxFileBytes(env: NodeJS.ProcessEnv): number {
@@ -67,7 +68,7 @@ function checkFileSizes(given: string, tree: Tree, limit: number): void {
   const big = tree.files.find((file) => file.size > limit);
   if (!big) return;
   throw new SquadError('invalid-input', `${given}/${big.path} is ${exactBytes(big.size)}; skills add copies files up to ${exactBytes(limit)}`, {
-    hint: `leave that file out of the skill, or raise the limit with ${MAX_FILE_BYTES_ENV}=<bytes>; nothing was written`,
+    hint: `leave that file out of the skill, or raise the limit with ${MAX_FILE_BYTES_ENV}=<bytes> (export cannot carry a file over ${formatBytes(MAX_FILE_BYTES_DEFAULT)}); nothing was written`,
   });
 }
 

@@ -4,7 +4,7 @@
  * own skills the task calls for, a skill ranking with a confidence rule, and fixed word patterns
  * for tasks that must never get a lightweight spawn.
  */
-import { readStateText } from '../fs/confined.js';
+import { readStateHead } from '../fs/confined.js';
 import { discoverSkills, type DiscoveredSkill } from './discover.js';
 import { charterPath, SCRIBE_AGENT } from '../base/paths.js';
 import { findRolePreset } from './roles.js';
@@ -297,8 +297,10 @@ function describeMatches(matches: Record<string, string[]>): string {
     .join(' and ');
 }
 
+/** The start of a member's charter, however large the file: routing reads no more (a huge charter never stops it). */
 function readCharter(root: string, member: Agent): string {
-  return (readStateText(root, charterPath(member.name)) ?? '').slice(0, CHARTER_ROUTING_CHARS);
+  // Four UTF-8 bytes a character at most: enough bytes for the characters routing reads.
+  return (readStateHead(root, charterPath(member.name), CHARTER_ROUTING_CHARS * 4) ?? '').slice(0, CHARTER_ROUTING_CHARS);
 }
 
 function round(score: number): number {

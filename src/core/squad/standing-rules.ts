@@ -17,7 +17,8 @@
  * `planStandingRule` reads, `applyStandingRule` writes through the atomic writer.
  */
 import { SquadError, usageError } from '../base/errors.js';
-import { CHARTER_MAX_BYTES, RULE_MAX_BYTES, bytesText, TAUGHT_PROCEDURE_MAX_BYTES, TEAM_RULES_MAX_BYTES, UNSAFE_TEXT_CHARACTERS } from '../base/limits.js';
+import { CHARTER_MAX_BYTES, RULE_MAX_BYTES, bytesText, TAUGHT_PROCEDURE_MAX_BYTES, TEAM_RULES_MAX_BYTES } from '../base/limits.js';
+import { hiddenCharacterCount, withoutHidden } from '../base/visible-text.js';
 import { charterPath, squadPaths } from '../base/paths.js';
 import { formatBytes } from '../base/util.js';
 import { warning, type Warning } from '../base/warnings.js';
@@ -152,16 +153,19 @@ export interface CheckedInstruction {
   suspicious: string[];
 }
 
-/** The text of an instruction without control characters, escape sequences or bidirectional controls (see UNSAFE_TEXT_CHARACTERS). */
+/**
+ * The text of an instruction without escape sequences, and without every character a prompt would
+ * show as an escape (controls, bidirectional and hidden characters: base/visible-text.ts).
+ */
 export function safeInstructionText(instruction: string): string {
-  return normalizeNewlines(instruction).replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_TEXT_CHARACTERS, '');
+  return withoutHidden(normalizeNewlines(instruction).replace(ESCAPE_SEQUENCE, ''));
 }
 
 /** Clean an instruction (safeInstructionText) and look for text aimed at the agent. Pure. */
 export function checkInstruction(instruction: string): CheckedInstruction {
   const normalized = normalizeNewlines(instruction);
   const escapes = normalized.match(ESCAPE_SEQUENCE)?.length ?? 0;
-  const controls = normalized.replace(ESCAPE_SEQUENCE, '').match(UNSAFE_TEXT_CHARACTERS)?.length ?? 0;
+  const controls = hiddenCharacterCount(normalized.replace(ESCAPE_SEQUENCE, ''));
   const text = safeInstructionText(normalized);
   const suspicious = SUSPICIOUS_INSTRUCTIONS.filter(({ pattern }) => pattern.test(text)).map(({ says }) => says);
   return { text, removed: escapes + controls, suspicious };

@@ -3,7 +3,8 @@
  * than create-squad reads, a charter or rules file over what teach keeps it to, a standing rule over
  * a rule's size, and control or bidirectional characters in what every prompt inlines.
  */
-import { RULE_MAX_BYTES, STATE_FILE_MAX_BYTES, bytesText, unsafeCharacterCount } from '../../base/limits.js';
+import { RULE_MAX_BYTES, STATE_FILE_MAX_BYTES, bytesText } from '../../base/limits.js';
+import { hiddenCharacterCount } from '../../base/visible-text.js';
 import { formatBytes } from '../../base/util.js';
 import { readRulesSection, standingRulesFileLimit } from '../../squad/standing-rules.js';
 import type { Finding } from '../catalog.js';
@@ -11,7 +12,7 @@ import type { DoctorState, LimitedFile } from '../read.js';
 
 /** What a file over the read limit breaks, by kind. */
 const UNREADABLE: Record<LimitedFile['kind'], string> = {
-  charter: 'prompt refuses that member and route refuses every task',
+  charter: 'prompt refuses that member and route reads only its start',
   rules: 'prompt refuses every member',
   history: 'export refuses the squad, and the member cannot read its history whole',
   decisions: 'the members cannot read the decisions whole',
@@ -58,7 +59,7 @@ export function checkLimits(state: DoctorState): Finding[] {
         fix: 'say in one line what always holds, or move the longer text into a skill ("create-squad teach --skill")',
       });
     }
-    const unsafe = unsafeCharacterCount(file.text);
+    const unsafe = hiddenCharacterCount(file.text);
     if (unsafe > 0) {
       findings.push({
         severity: 'warning',
