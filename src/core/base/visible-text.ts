@@ -176,19 +176,23 @@ function replaceHidden(text: string, replacement: (hidden: string) => string): s
 export function visibleValues<T>(value: T): T {
   if (typeof value === 'string') return visibleText(value) as T;
   if (typeof value !== 'object' || value === null) return value;
+  // Plain loops, no key arrays: a report may hold a record per skill of the squad (10,000 and more).
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
-    value.forEach((item: unknown, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
       const shown = visibleValues(item);
       if (shown !== item) (copy ??= [...value])[i] = shown;
-    });
+    }
     return (copy ?? value) as T;
   }
   const record = value as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(record)) {
-    const shown = visibleValues(record[key]);
-    if (shown !== record[key]) (copy ??= { ...record })[key] = shown;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const item = record[key];
+    const shown = visibleValues(item);
+    if (shown !== item) (copy ??= { ...record })[key] = shown;
   }
   return (copy ?? value) as T;
 }
