@@ -114,7 +114,7 @@ export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext):
     ...(options.ref === undefined ? {} : { ref: options.ref }),
     ...(options.path === undefined ? {} : { subpath: options.path }),
   });
-  const fetched = await fetchSource(spec, ctx.env);
+  const fetched = await fetchSource(spec, ctx.env, ctx.cwd);
   let result: { agent: ReturnType<typeof requireAgent> | undefined; added: { picked: Picked; plan: InstallPlan }[]; recorded: boolean; agentProfiles: ProfileChangeReport[] };
   let warnings: Warning[] = [];
   try {

@@ -72,7 +72,7 @@ export async function skillsUpdate(options: SkillsUpdateOptions, ctx: CommandCon
   const located = installedOrRecorded(ctx.cwd, options);
   const record = recordFor(ctx.cwd, located);
   const spec = recordedSpec(ctx.cwd, record);
-  const fetched = await fetchSource(spec, ctx.env);
+  const fetched = await fetchSource(spec, ctx.env, ctx.cwd);
   let data: SkillsUpdateData;
   let warnings: Warning[] = [];
   try {

@@ -197,6 +197,19 @@ describe('every temporary name, wherever create-squad writes', () => {
     scratch.release();
     expect(fs.existsSync(repoTempDir(root))).toBe(false);
 
+    // A committed link in the temp folder's place never takes scratch work out of the repository.
+    const outside = tempDir('outside-');
+    fs.symlinkSync(outside, repoTempDir(root));
+    expect(() => makeRepoScratch(root, 'clone')).toThrow(/\.create-squad-tmp is not a folder create-squad made/);
+    expect(fs.readdirSync(outside)).toEqual([]);
+    fs.rmSync(repoTempDir(root));
+    // Two scratches at once: releasing one leaves the other's folder, and the temp folder, in place.
+    const [first, second] = [makeRepoScratch(root, 'clone'), makeRepoScratch(root, 'clone')];
+    first.release();
+    expect(fs.existsSync(second.path)).toBe(true);
+    second.release();
+    expect(fs.existsSync(repoTempDir(root))).toBe(false);
+
     // An import, killed or not, makes nothing in the system's temp folder.
     const file = path.join(tempDir(), 'team.squad');
     await runOk(await squad(), ['export', '--out', file]);

@@ -165,4 +165,26 @@ describe('against the real Copilot CLI', () => {
     expect(project).toEqual(seen);
     expect(project).not.toContain('tailwind');
   });
+
+  it.skipIf(!COPILOT)('follows skills linked out of the repository, which create-squad never reads and reports as refused', async () => {
+    const root = await squad();
+    const outside = tempDir('outside-');
+    writeFiles(outside, {
+      'linked.md': validSkill('linked-file', 'A skill whose SKILL.md is a link out. SECRET-LINE-7'),
+      'folder/SKILL.md': validSkill('linked-folder', 'A skill folder linked out. SECRET-LINE-7'),
+    });
+    fs.mkdirSync(path.join(root, '.github/skills/linked-file'), { recursive: true });
+    fs.symlinkSync(path.join(outside, 'linked.md'), path.join(root, '.github/skills/linked-file/SKILL.md'));
+    fs.symlinkSync(path.join(outside, 'folder'), path.join(root, '.github/skills/linked-folder'));
+    const run = spawnSync(COPILOT!, ['skill', 'list', '--json'], { cwd: root, env: { ...process.env, HOME: tempDir('home-') }, encoding: 'utf8', timeout: 60_000 });
+    const listed = JSON.parse(run.stdout.slice(run.stdout.indexOf('['))) as { name: string; source: string }[];
+    // Copilot itself loads both (docs/hosts.md says so) ...
+    expect(listed.filter((s) => s.source === 'project').map((s) => s.name)).toEqual(expect.arrayContaining(['linked-file', 'linked-folder']));
+    // ... create-squad reads neither, and says so.
+    const ours = (await runCli(['skills', 'list', '--json'], { cwd: root })).data<{ skills: { name: string }[]; refused: { name: string }[] }>();
+    expect(ours.skills.map((s) => s.name)).not.toContain('linked-file');
+    expect(ours.refused.map((s) => s.name).sort()).toEqual(['linked-file', 'linked-folder']);
+    const prompt = await runCli(['prompt', 'scribe', '--task', 'a skill linked out', '--json'], { cwd: root });
+    expect(prompt.stdout).not.toContain('SECRET-LINE-7');
+  });
 });

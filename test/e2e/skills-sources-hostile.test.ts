@@ -13,7 +13,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { SkillsAddData } from '../../src/commands/skills-add.js';
-import { CLONE_PATTERN, SKILL_SOURCES_PATH } from '../../src/core/skills/skill-sources.js';
+import { SCRATCH_PATTERN } from '../../src/core/fs/debris.js';
+import { CLONE_PURPOSE, SKILL_SOURCES_PATH } from '../../src/core/skills/skill-sources.js';
 import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 
@@ -166,7 +167,7 @@ describe('skills update holds the recorded source to the rules of a typed one', 
 
   it('refuses a recorded subpath that climbs out of the clone, installing nothing from outside', async () => {
     const { root } = await addedFromGit();
-    // From the clone (<tmp>/create-squad-git-…/repo), ../../ is the system's temporary folder.
+    // A path that climbs with .. is refused by the rule itself, wherever the clone lies.
     const outside = outsideSkill('pdf');
     const climb = `../../${path.relative(os.tmpdir(), outside).split(path.sep).join('/')}`;
     editRecord(root, '.github/skills/pdf', { subpath: climb });
@@ -387,7 +388,7 @@ describe('a clone that cannot be removed', () => {
     const remove = fs.rmSync;
     const kept: string[] = [];
     vi.spyOn(fs, 'rmSync').mockImplementation(((target: fs.PathLike, options?: fs.RmOptions) => {
-      if (typeof target === 'string' && CLONE_PATTERN.test(path.basename(target))) {
+      if (typeof target === 'string' && path.basename(target).startsWith(`${CLONE_PURPOSE}-`) && SCRATCH_PATTERN.test(path.basename(target))) {
         if (!kept.includes(target)) kept.push(target); // a later run's sweep tries the earlier clones again
         throw errno(code, 'rmdir', target);
       }
@@ -402,9 +403,7 @@ describe('a clone that cannot be removed', () => {
     const added = await runCli(['skills', 'add', pdfSource()], { cwd: root });
     expect(added.code).toBe(0);
     expect(added.stdout).toMatch(/^✓ Added skill "pdf" to the team skills/);
-    expect(oneLine(added.stderr)).toBe(
-      `⚠ could not remove the temporary clone ${kept[0]} (EBUSY): remove it with "rm -rf ${kept[0]}"; a later skills add or update removes it too`,
-    );
+    expect(oneLine(added.stderr)).toBe(`⚠ could not remove the temporary clone ${kept[0]} (EBUSY): remove it with "rm -rf ${kept[0]}"; the next writing command removes it too`);
     expect(fs.existsSync(path.join(root, '.github/skills/pdf/SKILL.md'))).toBe(true);
 
     const updated = await runCli(['skills', 'update', 'pdf', '--json'], { cwd: root });
@@ -413,7 +412,7 @@ describe('a clone that cannot be removed', () => {
     expect(updated.warnings()).toEqual([
       {
         code: 'clone-left-behind',
-        message: `could not remove the temporary clone ${kept[1]} (EBUSY): remove it with "rm -rf ${kept[1]}"; a later skills add or update removes it too`,
+        message: `could not remove the temporary clone ${kept[1]} (EBUSY): remove it with "rm -rf ${kept[1]}"; the next writing command removes it too`,
         path: kept[1],
       },
     ]);

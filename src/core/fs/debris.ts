@@ -12,6 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { SquadError } from '../base/errors.js';
 import {
   AI_TEAM_DIR,
   BUILTIN_SKILL_PREFIX,
@@ -190,6 +191,18 @@ function removeIfEmpty(absDir: string): void {
   }
 }
 
+/**
+ * Make the temp folder, or check the one there is a real folder: a committed link named
+ * `.create-squad-tmp` would otherwise send scratch work (and its removal) outside the repository.
+ */
+function ensureRealFolder(tempDir: string): void {
+  fs.mkdirSync(tempDir, { recursive: true });
+  if (fs.lstatSync(tempDir).isDirectory()) return;
+  throw new SquadError('unsafe-path', `${REPO_TEMP_DIR} is not a folder create-squad made (it is a link or a file), so no scratch work goes there`, {
+    hint: `remove ${REPO_TEMP_DIR} (it holds nothing of yours unless you put it there), then run the command again`,
+  });
+}
+
 /** The repository's own temp folder (absolute); see REPO_TEMP_DIR. */
 export function repoTempDir(root: string): string {
   return resolveIn(root, REPO_TEMP_DIR);
@@ -211,9 +224,17 @@ export interface RepoScratch {
 export function makeRepoScratch(root: string, purpose: string): RepoScratch {
   if (!/^[a-z][a-z0-9-]*$/.test(purpose)) throw new Error(`makeRepoScratch: bad purpose ${JSON.stringify(purpose)}`);
   const tempDir = repoTempDir(root);
-  fs.mkdirSync(tempDir, { recursive: true });
   const abs = path.join(tempDir, `${purpose}-${workId()}`);
-  fs.mkdirSync(abs);
+  for (let attempt = 0; ; attempt++) {
+    ensureRealFolder(tempDir);
+    try {
+      fs.mkdirSync(abs);
+      break;
+    } catch (error) {
+      // Another run released its scratch and removed the emptied temp folder in between: make it again.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw error;
+    }
+  }
   const unhold = holdWorkPath(abs);
   let released = false;
   return {

@@ -19,13 +19,13 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readStateText } from '../fs/confined.js';
 import { SquadError, isSquadError, usageError } from '../base/errors.js';
 import { warning, type Warning } from '../base/warnings.js';
-import { holdWorkPath, isDirectory, isWithin, sweepDebris, workId, writeFileAtomic } from '../fs/fs-safe.js';
+import { isDirectory, isWithin, writeFileAtomic } from '../fs/fs-safe.js';
+import { makeRepoScratch } from '../fs/debris.js';
 import { readSkillFrontmatter } from './skill.js';
 import { NATIVE_SKILL_DIRS, SKILL_FILE, AI_TEAM_DIR } from '../base/paths.js';
 import { controlCharacterProblem, isMapping, quoted } from '../base/util.js';
@@ -184,9 +184,8 @@ export function describeGitSource(source: GitSource): string {
 
 // ---------------------------------------------------------------- cloning
 
-const CLONE_PREFIX = 'create-squad-git-';
-/** A clone folder named by cloneSource with a work id: the pid is its first group. */
-export const CLONE_PATTERN = /^create-squad-git-(\d+)-[0-9a-f]{8}$/;
+/** The purpose a clone's scratch folder is named after: `.create-squad-tmp/clone-<pid>-<hex>/`. */
+export const CLONE_PURPOSE = 'clone';
 
 /** What could not be removed after a run: the temporary clone's folder, and why. */
 export interface LeftBehind {
@@ -212,21 +211,10 @@ export function leftBehindWarnings(left: LeftBehind | undefined): Warning[] {
   return [
     warning(
       'clone-left-behind',
-      `could not remove the temporary clone ${left.path} (${left.reason}): remove it with "rm -rf ${left.path}"; a later skills add or update removes it too`,
+      `could not remove the temporary clone ${left.path} (${left.reason}): remove it with "rm -rf ${left.path}"; the next writing command removes it too`,
       left.path,
     ),
   ];
-}
-
-/** Remove the clone's work folder; what stays, and why, when that fails. */
-function removeClone(work: string): LeftBehind | undefined {
-  try {
-    fs.rmSync(work, { recursive: true, force: true });
-    return undefined;
-  } catch (error) {
-    const failure = error as NodeJS.ErrnoException;
-    return { path: work, reason: failure.code ?? failure.message };
-  }
 }
 
 const run = promisify(execFile);
@@ -257,24 +245,25 @@ function gitFailure(source: GitSource, error: unknown): SquadError {
 
 /**
  * The folder `source` names, ready to read: a folder as it is; a repository cloned (shallow, its
- * default branch or `ref`) into a new folder `create-squad-git-<pid>-<hex>` of the system's temporary
- * folder, removed by `dispose` (and on any failure here; clones left by killed runs are removed
- * first). not-found when git fails or the path inside is not a folder; unsafe-path when that path
+ * default branch or `ref`) into a scratch folder of the repository's own temp folder
+ * (`.create-squad-tmp/clone-<pid>-<hex>/`, never the system's), removed by `dispose` (and on any
+ * failure here; what a killed run left goes with the next writing command's sweep). not-found when git fails or the path inside is not a folder; unsafe-path when that path
  * leads out of the clone through a symlink.
  */
-export async function fetchSource(source: SkillSourceSpec, env: NodeJS.ProcessEnv): Promise<Fetched> {
+export async function fetchSource(source: SkillSourceSpec, env: NodeJS.ProcessEnv, root: string): Promise<Fetched> {
   if (source.type === 'folder') return { dir: source.dir, dispose: () => undefined };
-  const tmp = os.tmpdir();
-  sweepDebris(tmp, CLONE_PATTERN, 'dir');
-  const work = path.join(tmp, `${CLONE_PREFIX}${workId()}`);
-  const release = holdWorkPath(work);
-  const dispose = () => {
-    const left = removeClone(work);
-    release();
-    return left;
+  const scratch = makeRepoScratch(root, CLONE_PURPOSE);
+  const work = scratch.path;
+  const dispose = (): LeftBehind | undefined => {
+    try {
+      scratch.release();
+      return undefined;
+    } catch (error) {
+      const failure = error as NodeJS.ErrnoException;
+      return { path: work, reason: failure.code ?? failure.message };
+    }
   };
   try {
-    fs.mkdirSync(work);
     const clone = path.join(work, 'repo');
     const args = [
       '-c',
