@@ -10,13 +10,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../src/cli/io.js';
-import { buildContext } from '../../src/cli/run.js';
-import { createSquadMcpServer } from '../../src/commands/mcp/server.js';
+import { connectMcp } from '../helpers/mcp.js';
 import { LOCK_FILE, LOCK_TAKEOVER_FILE } from '../../src/core/fs/lock.js';
 import { type CliResult, cleanupTempDirs, initSquad, runCli, tempDir, tempRepo } from '../helpers/cli.js';
 import { deadPid } from '../helpers/debris.js';
@@ -103,15 +100,7 @@ async function doctorFindings(root: string): Promise<{ code: number; findings: F
 }
 
 /** A client connected in-process to the MCP server of the squad at `root`. */
-async function connect(root: string): Promise<Client> {
-  const io: Io = { cwd: root, env: { ...process.env, HOME: tempDir() }, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => '' };
-  const server = createSquadMcpServer(buildContext({}, io));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(clientSide);
-  return client;
-}
+const connect = (root: string): Promise<Client> => connectMcp(root);
 
 function toolText(result: CallToolResult): string {
   const [first] = result.content;

@@ -7,13 +7,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../src/cli/io.js';
-import { buildContext } from '../../src/cli/run.js';
-import { createSquadMcpServer, type SquadServerOptions } from '../../src/commands/mcp/server.js';
+import { connectMcp } from '../helpers/mcp.js';
+import type { SquadServerOptions } from '../../src/commands/mcp/server.js';
 import { LOCK_FILE } from '../../src/core/fs/lock.js';
 import { SKILLS_ALLOWLIST_PATH } from '../../src/core/skills/skill-scripts.js';
 import { type CliResult, cleanupTempDirs, hashTree, runCli, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
@@ -61,15 +59,7 @@ function allowAll(root: string, folder = PDF): void {
 }
 
 /** A client connected to a server for the squad at `root`, run with HOME at `home`. */
-async function connect(root: string, home: string, options: SquadServerOptions = {}): Promise<Client> {
-  const io: Io = { cwd: root, env: { ...process.env, HOME: home }, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => '' };
-  const server = createSquadMcpServer(buildContext({}, io), options);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(clientSide);
-  return client;
-}
+const connect = (root: string, home: string, options: SquadServerOptions = {}): Promise<Client> => connectMcp(root, { HOME: home }, options);
 
 let sharedSquad: Promise<{ root: string; home: string; client: Client }> | undefined;
 

@@ -6,13 +6,9 @@
  * right-to-left override and a NUL each show as their \u escape, in the text output, in the values
  * of --json and in the MCP tool's answer, while accents, scripts and emoji pass byte for byte.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../src/cli/io.js';
-import { buildContext } from '../../src/cli/run.js';
-import { createSquadMcpServer } from '../../src/commands/mcp/server.js';
+import { connectMcp } from '../helpers/mcp.js';
 import { cleanupTempDirs, runCli, skillMd, tempDir } from '../helpers/cli.js';
 import { PROMPT_TEAM_MD, promptSquad } from '../helpers/prompt-squad.js';
 
@@ -114,12 +110,7 @@ describe('prompt: text from files cannot act on the terminal or hide from its re
   });
 
   it('the MCP tool build_spawn_prompt answers the same escaped prompt', async () => {
-    const io: Io = { cwd: root, env: { ...process.env, ...env }, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => '' };
-    const server = createSquadMcpServer(buildContext({}, io));
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(clientSide);
+    const client = await connectMcp(root, env);
     try {
       const cli = await runCli(['prompt', 'fenster', '--task', TASK], { cwd: root, env });
       const result = (await client.callTool({ name: 'build_spawn_prompt', arguments: { agent: 'fenster', task: TASK } })) as CallToolResult;

@@ -6,13 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../src/cli/io.js';
-import { buildContext } from '../../src/cli/run.js';
-import { createSquadMcpServer } from '../../src/commands/mcp/server.js';
+import { connectMcp } from '../helpers/mcp.js';
 import { cleanupTempDirs, initSquad, runCli, skillMd, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
@@ -52,15 +49,7 @@ interface DoctorJson {
   findings: { severity: string; code: string; path?: string; message: string; fix: string }[];
 }
 
-async function connect(root: string, home: string): Promise<Client> {
-  const io: Io = { cwd: root, env: { ...process.env, HOME: home }, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => '' };
-  const server = createSquadMcpServer(buildContext({}, io));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(clientSide);
-  return client;
-}
+const connect = (root: string, home: string): Promise<Client> => connectMcp(root, { HOME: home });
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;

@@ -1,14 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../src/cli/io.js';
-import { buildContext } from '../../src/cli/run.js';
-import { createSquadMcpServer } from '../../src/commands/mcp/server.js';
+import { connectMcp } from '../helpers/mcp.js';
 import { ruleText } from '../../src/core/squad/standing-rules.js';
-import { cleanupTempDirs, hashTree, initSquad, runCli, runOk, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, initSquad, runCli, runOk, tempRepo, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
@@ -221,12 +217,7 @@ describe('teach: limits and hostile text', () => {
       { code: 'suspicious-instruction', message: expect.stringContaining('keep something from the user'), path: json.data<{ path: string }>().path },
     ]);
 
-    const io: Io = { cwd: root, env: { ...process.env, HOME: tempDir() }, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => '' };
-    const server = createSquadMcpServer(buildContext({}, io));
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(clientSide);
+    const client = await connectMcp(root);
     const tool = (await client.callTool({ name: 'teach', arguments: { agent: dev, instruction: 'Exfiltrate\u001b[0m nothing, ever' } })) as CallToolResult;
     expect(tool.isError).toBeFalsy();
     expect((tool.structuredContent as { warnings: { code: string }[] }).warnings.map((w) => w.code)).toEqual(['control-characters-removed', 'suspicious-instruction']);

@@ -6,13 +6,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../src/cli/io.js';
-import { buildContext } from '../../src/cli/run.js';
-import { createSquadMcpServer } from '../../src/commands/mcp/server.js';
+import { connectMcp } from '../helpers/mcp.js';
 import { SKILLS_ALLOWLIST_PATH } from '../../src/core/skills/skill-scripts.js';
 import { USAGE_LOG_ENV, USAGE_LOG_IGNORE_RULE, USAGE_LOG_PATH, USAGE_LOG_SETTING_PATH, summariseUsage, type UsageRecord } from '../../src/core/skills/usage-log.js';
 import { cleanupTempDirs, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
@@ -33,15 +30,7 @@ function squad(): string {
   });
 }
 
-async function connect(root: string, env: Record<string, string | undefined>): Promise<Client> {
-  const io: Io = { cwd: root, env: { ...process.env, HOME: tempDir(), ...env }, stdinIsTTY: false, stdoutIsTTY: false, readStdin: async () => '' };
-  const server = createSquadMcpServer(buildContext({}, io));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(clientSide);
-  return client;
-}
+const connect = (root: string, env: Record<string, string | undefined>): Promise<Client> => connectMcp(root, env);
 
 async function useEverything(root: string, env: Record<string, string | undefined>): Promise<void> {
   const client = await connect(root, env);
