@@ -15,7 +15,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectMcp } from '../helpers/mcp.js';
 import { LOCK_FILE, LOCK_TAKEOVER_FILE } from '../../src/core/fs/lock.js';
-import { type CliResult, cleanupTempDirs, initSquad, runCli, tempDir, tempRepo } from '../helpers/cli.js';
+import { type CliResult, cleanupTempDirs, initSquad, runCli, runCliProcess, tempDir, tempRepo } from '../helpers/cli.js';
 import { deadPid } from '../helpers/debris.js';
 import { withWatchdog } from '../helpers/watchdog.js';
 
@@ -141,6 +141,17 @@ describe('something that is not a lock at .create-squad.lock', () => {
       expect(treeShape(fresh)).toEqual(empty);
     });
   }
+
+  it('the built CLI, as a real process, refuses a dangling link at once instead of spinning', async () => {
+    const root = await initSquad();
+    fs.symlinkSync('nowhere/at/all', path.join(root, LOCK_FILE));
+    const before = fs.readdirSync(root).sort();
+    // Before the fix this process spun at full CPU forever: the timeout turns that into a failure.
+    const result = runCliProcess(['teach', '--team', 'Keep pull requests small'], { cwd: root, timeout: 20_000 });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^✗ cannot take the squad lock: \.create-squad\.lock is a symlink, not a create-squad lock — remove \.create-squad\.lock/);
+    expect(fs.readdirSync(root).sort()).toEqual(before);
+  });
 
   it('the MCP teach tool answers with the error at once, and the server answers the next call', async () => {
     const root = await initSquad();

@@ -69,6 +69,32 @@ describe('create-squad mcp over stdio', () => {
   });
 });
 
+describe('create-squad mcp, a hostile client', () => {
+  it('answers a message over the limit and a line that is not JSON with errors, then the next request', async () => {
+    const root = promptSquad();
+    const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: root, env: processEnv(tempDir()), stdio: ['pipe', 'pipe', 'pipe'] });
+    const line = (message: unknown) => `${JSON.stringify(message)}\n`;
+    child.stdin.write(
+      line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    );
+    child.stdin.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    child.stdin.write(line({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'route', arguments: { task: 'x'.repeat(11 * 1024 * 1024) } } }));
+    child.stdin.write('{"jsonrpc": "2.0", "id": 3,\n');
+    child.stdin.end(line({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'route', arguments: { task: 'Write tests for the checkout flow' } } }));
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    const replies = stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number | null; error?: { code: number }; result?: unknown });
+    expect(replies.find((r) => r.id === 2)?.error?.code).toBe(-32600);
+    expect(replies.find((r) => r.id === null)?.error?.code).toBe(-32700);
+    expect(replies.find((r) => r.id === 4)?.result).toBeDefined();
+  });
+});
+
 describe('start-up without the SDK', () => {
   it("only the mcp command's bundle names the SDK: --version and --help never load it", () => {
     const shell = fs.readFileSync(path.join(REPO_ROOT, 'dist/cli/main.cjs'), 'utf8');
