@@ -91,7 +91,7 @@ describe('a SKILL.md linked to a file outside the repository', () => {
       expect(promptJson.envelope().warnings).toContainEqual(expect.objectContaining({ code: 'skill-file-outside', path: location }));
       const light = await run(['prompt', 'fenster', '--mode', 'lightweight', '--skill', skill, '--task', task]);
       expect(light.stdout).not.toContain(location);
-      expect(light.stdout + light.stderr).toContain(`fenster has no skill named "${skill}"`);
+      expect(light.stderr).toContain(`skill "${skill}" links outside the repository and is never read, skipped (copy the skill into the repository`);
 
       const list = await run(['skills', 'list', '--json']);
       expect(list.code, list.stderr).toBe(0);

@@ -17,7 +17,7 @@
  * the disk. Every string the render returns (the prompt, its parts, what --json reports) shows
  * terminal controls and hidden characters from files as escapes (base/visible-text.ts).
  */
-import type { DiscoveredSkill } from '../squad/discover.js';
+import type { DiscoveredSkill, Discovery } from '../squad/discover.js';
 import type { Agent } from '../squad/roster.js';
 import { usageError } from '../base/errors.js';
 import { warning, type Warning } from '../base/warnings.js';
@@ -174,7 +174,7 @@ export function decideSpawn(state: SpawnState, options: Omit<SpawnPromptOptions,
   let inline: DiscoveredSkill[] = [];
   let candidates: DiscoveredSkill[] = [];
   if (requestedMode === 'lightweight') {
-    const chosen = chooseLightweightSkills(state.agents, agent, task, visible, discovery.skills, options.skills, warnings);
+    const chosen = chooseLightweightSkills(state.agents, agent, task, visible, discovery, options.skills, warnings);
     if (chosen.skills) {
       inline = chosen.skills;
       candidates = chosen.candidates;
@@ -299,7 +299,7 @@ function chooseLightweightSkills(
   agent: string,
   task: string,
   visible: readonly DiscoveredSkill[],
-  all: readonly DiscoveredSkill[],
+  discovery: Pick<Discovery, 'skills' | 'refused'>,
   requested: readonly string[] | undefined,
   warnings: Warning[],
 ): LightweightChoice {
@@ -312,7 +312,7 @@ function chooseLightweightSkills(
       .map((m) => m.skill)
       .filter((skill) => !chosen.includes(skill))
       .slice(0, MAX_LIGHTWEIGHT_CANDIDATES);
-  const requestedSkills = findRequestedSkills(agent, requested ?? [], visible, all, warnings);
+  const requestedSkills = findRequestedSkills(agent, requested ?? [], visible, discovery, warnings);
   if (requestedSkills.length > 0) return { skills: requestedSkills, candidates: othersThan(requestedSkills) };
   if (ranked.length === 0) return { refusal: 'no skill of this agent matches the task (lightweight spawns are for a skilled domain)' };
   const confidence = skillConfidence(ranked);
@@ -326,7 +326,7 @@ function findRequestedSkills(
   agent: string,
   requested: readonly string[],
   visible: readonly DiscoveredSkill[],
-  all: readonly DiscoveredSkill[],
+  { skills: all, refused }: Pick<Discovery, 'skills' | 'refused'>,
   warnings: Warning[],
 ): DiscoveredSkill[] {
   const skills: DiscoveredSkill[] = [];
@@ -337,6 +337,11 @@ function findRequestedSkills(
       continue;
     }
     const hidden = all.find((s) => s.name === name || s.dirName === name);
+    const linkedOut = hidden ? undefined : refused.find((s) => s.name === name && (s.scope !== 'agent' || s.agent === agent));
+    if (linkedOut) {
+      warnings.push(warning('requested-skill-unknown', `skill "${name}" links outside the repository and is never read, skipped (${linkedOut.fix})`, linkedOut.location));
+      continue;
+    }
     warnings.push(
       hidden && !hidden.valid
         ? warning('requested-skill-invalid', `skill "${name}" is invalid, skipped (run "create-squad skills validate")`, hidden.location)
