@@ -23,7 +23,7 @@ import { SQUAD_LIMITS } from '../../src/core/portable/squad-format.js';
 import { validateSkill } from '../../src/core/skills/validate.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
-import { cleanRun, compareWithClean, killAndRerun, type MatrixCase } from '../helpers/kill-matrix.js';
+import { cleanRun, compareWithClean, killAndRerun, matrixWrites, type MatrixCase } from '../helpers/kill-matrix.js';
 import { IMPORT_MARKER_PATH } from '../../src/core/base/paths.js';
 import { BINARY_ASSET, REACT_SKILL, TEAM_SKILL, debris, skillTreeHash, sourceSquad } from '../helpers/portable.js';
 
@@ -645,8 +645,7 @@ function withReferenceValue(value: unknown): Record<string, unknown> {
  * last 14) and every eighth before it, where the writes are all alike (staged files).
  */
 function importKills(total: number): number[] {
-  const all = Array.from({ length: total }, (_, i) => i + 1);
-  return process.env.CREATE_SQUAD_MATRIX === 'full' ? all : all.filter((k) => k > total - 14 || k % 8 === 1);
+  return matrixWrites(total, (t) => Array.from({ length: t }, (_, i) => i + 1).filter((k) => k > t - 14 || k % 8 === 1));
 }
 
 describe('import interrupted', () => {

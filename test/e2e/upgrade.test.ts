@@ -10,6 +10,7 @@ import { packageVersion } from '../../src/core/fs/version.js';
 import type { UpgradeData } from '../../src/commands/upgrade.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
+import { matrixWrites, sampledWrites } from '../helpers/kill-matrix.js';
 import { V001_EDITS, V001_TEAM_PATHS, V001_USER_FILE, afterUpgrade, editV001, fixtureRepo } from '../helpers/upgrade.js';
 
 afterAll(cleanupTempDirs);
@@ -384,7 +385,8 @@ describe('upgrade interrupted', () => {
     const expected = stateWithoutBackups(reference.root);
     const kept = new Set(plan.skipped.map((s) => s.path));
 
-    for (const k of ks ? ks(total) : Array.from({ length: total }, (_, i) => i + 1)) {
+    // Every write in CI (CREATE_SQUAD_MATRIX=full); in npm test the first, the last and eight between, unless `ks` says.
+    for (const k of matrixWrites(total, ks ?? ((t) => sampledWrites(t, 8)))) {
       const { root, edits } = prepare();
       const killed = await runCli(['upgrade'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
       expect(killed.code, `k=${k}: the process should have been killed`).toBe(-1);
