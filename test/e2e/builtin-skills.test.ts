@@ -11,8 +11,9 @@ import { sha256 } from '../../src/core/fs/fs-safe.js';
 import { parseManifest, serializeManifest } from '../../src/core/squad/manifest.js';
 import { shippedBuiltinSkills, shippedOwnedFiles } from '../../src/core/squad/owned.js';
 import type { UpgradeData } from '../../src/commands/upgrade.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
+import { matrixWrites } from '../helpers/kill-matrix.js';
 import { HAS_ORIGINAL_DATA, noteMissingData, originalExport } from '../helpers/original-data.js';
 
 afterAll(cleanupTempDirs);
@@ -30,10 +31,9 @@ interface DoctorJson {
   findings: { code: string; path?: string; message: string; fix: string }[];
 }
 
-async function squad(): Promise<string> {
-  const root = tempRepo();
-  await runOk(root, ['init', '--yes']);
-  return root;
+/** A copy of the squad `init --yes` makes (run once per file). */
+function squad(): Promise<string> {
+  return initSquad(['--yes']);
 }
 
 /** The manifest's recorded files. */
@@ -233,7 +233,8 @@ describe('upgrade of a squad whose member-facing built-ins are in .ai-team/skill
     const expected = listFiles(reference).map((rel) => `${rel} ${sha256(read(reference, rel))}`);
     expect(total).toBeGreaterThanOrEqual(5);
 
-    for (let k = 1; k <= total; k += 1) {
+    // A sample of the writes in `npm test`, every one with CREATE_SQUAD_MATRIX=full.
+    for (const k of matrixWrites(total, (last) => [1, 2, Math.ceil(last / 2), last - 1, last])) {
       const root = tempRepo();
       fs.cpSync(template, root, { recursive: true });
       const killed = await runCli(['upgrade'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });

@@ -26,6 +26,23 @@ function run(args: string[], cwd: string, env: Record<string, string> = {}): { c
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+let squadTemplate: string | undefined;
+
+/**
+ * A fresh copy of the squad `init --yes` makes: init runs once, through the copied package, the
+ * first time a test needs a squad, and the tests that need more get copies of that one.
+ */
+function squad(): string {
+  if (squadTemplate === undefined) {
+    const template = tempRepo();
+    expect(run(['init', '--yes'], template).code).toBe(0);
+    squadTemplate = template;
+  }
+  const dir = tempDir('squad-repo-');
+  fs.cpSync(squadTemplate, dir, { recursive: true, verbatimSymlinks: true });
+  return dir;
+}
+
 const cacheFiles = (): string[] => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).sort() : []);
 
 /** A spawn prompt for the squad's member fenster in `cwd`, which must succeed. */
@@ -63,8 +80,7 @@ describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCach
   });
 
   it('caches a command bundle and the packages it loads, and keeps commands working from the cache', () => {
-    const cwd = tempRepo();
-    expect(run(['init', '--yes'], cwd).code).toBe(0);
+    const cwd = squad();
     const first = run(['prompt', 'fenster', '--task', 'Add pagination to the orders API'], cwd);
     expect(first.code).toBe(0);
     expect(cacheFiles().some((name) => name.startsWith('bundle__prompt.cjs.'))).toBe(true);
@@ -113,10 +129,8 @@ describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCach
   });
 
   it('runs that change a V8 flag (large listings) keep their own cache: neither kind of run replaces the other', () => {
-    const small = tempRepo();
-    const large = tempRepo();
-    expect(run(['init', '--yes'], small).code).toBe(0);
-    expect(run(['init', '--yes'], large).code).toBe(0);
+    const small = squad();
+    const large = squad();
     // Enough skills in one folder for discovery to give V8 its hint (src/core/base/heap.ts).
     writeSkills(large, MANY_SKILLS, (i) => `Conventions for topic ${i}.`);
     prompt(small);
@@ -129,10 +143,8 @@ describe.skipIf(nodeCachesItself)('compile cache (Node without enableCompileCach
   });
 
   it("a small run's cache is made again, once, by the first run that lists many skills (with the ranking's code)", () => {
-    const small = tempRepo();
-    const many = tempRepo();
-    expect(run(['init', '--yes'], small).code).toBe(0);
-    expect(run(['init', '--yes'], many).code).toBe(0);
+    const small = squad();
+    const many = squad();
     writeSkills(many, LISTS_MANY_SKILLS, (i) => `Conventions for area ${i}: ${'naming and reviews. '.repeat(8)}`);
     const promptCache = () => cacheFiles().filter((name) => name.startsWith('bundle__prompt.cjs.usual.'));
     prompt(small);

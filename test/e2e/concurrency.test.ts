@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE, acquireSquadLock, isStaleLock, readLockOwner } from '../../src/core/fs/lock.js';
 import { parseRoster } from '../../src/core/squad/roster.js';
 import { agentSkillDir, nativeTeamSkillDir, squadPaths } from '../../src/core/base/paths.js';
-import { BIN, cleanupTempDirs, cliResult, hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
+import { BIN, cleanupTempDirs, cliResult, hashTree, initSquad, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
@@ -44,15 +44,22 @@ const PAIRS = 10;
 
 describe('writers started together', () => {
   it(`${PAIRS} pairs of hire, teach, skills add, upgrade and import: every update is there, or was refused with nothing written`, async () => {
-    const root = tempRepo();
-    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const squad = await initSquad();
     const sources = tempDir();
     const exported = path.join(tempDir(), 'team.squad');
-    expect((await runCli(['export', '--out', exported], { cwd: root })).code).toBe(0);
+    expect((await runCli(['export', '--out', exported], { cwd: squad })).code).toBe(0);
+    const exportedRoster = rosterNames(squad);
 
-    const exportedRoster = rosterNames(root);
-    let refused = 0;
+    // Each pair races on a squad of its own (a copy of the same one): the pairs run side by side.
+    const roots: string[] = [];
+    const targets: string[] = [];
     for (let i = 0; i < PAIRS; i += 1) {
+      roots.push(await initSquad());
+      targets.push(i % 5 === 4 ? await initSquad(['--yes', '--roles', 'Lead']) : '');
+    }
+    const race = async (i: number): Promise<number> => {
+      const root = roots[i]!;
+      let refused = 0;
       const wait = i % 2 === 0 ? ['--wait', '30'] : [];
       const kind = i % 5;
       if (kind === 0) {
@@ -99,8 +106,7 @@ describe('writers started together', () => {
         expect(rosterNames(root).length).toBe(registryNames(root).length + 1);
       } else {
         // A separate repository: import a squad while a teach runs there.
-        const target = tempRepo();
-        expect((await runCli(['init', '--yes', '--roles', 'Lead'], { cwd: target })).code).toBe(0);
+        const target = targets[i]!;
         const [imported, taught] = await Promise.all([
           runAsync(['import', exported, '--force', ...wait], target),
           runAsync(['teach', '--team', 'always rebase', '--name', 'rebase', ...wait], target),
@@ -113,17 +119,18 @@ describe('writers started together', () => {
         if (imported.code === 0) expect(rosterNames(target)).toEqual(exportedRoster);
       }
       expect(fs.existsSync(path.join(root, LOCK_FILE)), `iteration ${i}: the lock is released`).toBe(false);
-    }
+      return refused;
+    };
+    const refused = (await Promise.all(Array.from({ length: PAIRS }, (_, i) => race(i)))).reduce((sum, n) => sum + n, 0);
     // With --wait (every other iteration) nobody is refused; without it some may be.
     expect(refused).toBeLessThanOrEqual(PAIRS);
-    // 20 real processes: seconds alone, a minute on a loaded 2-core machine.
+    // 20 real processes, side by side: seconds alone, more on a loaded 2-core machine.
   }, 600_000);
 });
 
 describe('the squad lock', () => {
   it('refuses a second writer in one line, and --wait waits for the first', async () => {
-    const root = tempRepo();
-    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const root = await initSquad();
     const lock = await acquireSquadLock(root, { command: 'test' });
     const refused = await runCli(['hire', 'Designer'], { cwd: root });
     expect(refused.code).toBe(1);
@@ -155,8 +162,7 @@ describe('the squad lock', () => {
   });
 
   it('doctor names a lock left by a killed run, and the next writer takes it over', async () => {
-    const root = tempRepo();
-    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const root = await initSquad();
     const killed = await runCli(['hire', 'Designer'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: '1' } });
     expect(killed.code).toBe(-1);
     const doctor = await runCli(['doctor', '--json'], { cwd: root });

@@ -9,8 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { COORDINATOR_PATH, squadPaths } from '../../src/core/base/paths.js';
 import { DEBRIS_KINDS, REPO_TEMP_DIR, makeRepoScratch, repoTempDir, sweepRepositoryDebris } from '../../src/core/fs/debris.js';
+import { observeWrites } from '../../src/core/fs/fs-safe.js';
 import { cleanupTempDirs, hashTree, initSquad, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { deadPid, debrisLeft } from '../helpers/debris.js';
+import { sampledWrites } from '../helpers/kill-matrix.js';
 
 afterAll(cleanupTempDirs);
 
@@ -35,14 +37,27 @@ describe('debris of killed runs', () => {
     expect(debrisLeft(root)).toEqual([...kept].sort());
   });
 
+  // A few of the writes in npm test (the first, the middle, the last two), every one of them with
+  // CREATE_SQUAD_MATRIX=full (.ci/run).
   it('skills add: after a kill after any of its writes, the rerun leaves the skill and no staging folder', async () => {
     const source = path.join(tempDir(), 'pdf');
     writeFiles(source, { 'SKILL.md': validSkill('pdf'), 'references/a.md': '# a\n', 'references/b.md': '# b\n', 'assets/c.bin': Buffer.from([0, 255]) });
     const args = ['skills', 'add', source];
+    // The uninterrupted run counts its writes: a kill after any of them stops the command.
+    const clean = await squad();
     let total = 0;
-    while ((await runCli(args, { cwd: await squad(), env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(total + 1) } })).code === -1) total += 1;
+    observeWrites((count) => {
+      total = count;
+    });
+    try {
+      await runOk(clean, args);
+    } finally {
+      observeWrites(undefined);
+    }
     expect(total).toBe(6); // four files, the swap, then the record of the source
-    for (let k = 1; k <= total; k += 1) {
+    // Asked to stop after a write it never makes, the command runs to its end.
+    expect((await runCli(args, { cwd: await squad(), env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(total + 1) } })).code).toBe(0);
+    for (const k of sampledWrites(total)) {
       const root = await squad();
       expect((await runCli(args, { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } })).code, `k=${k}`).toBe(-1);
       // Once the skill is in place, the rerun finds it there file for file and only records its source.

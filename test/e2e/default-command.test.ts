@@ -6,27 +6,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { squadPaths } from '../../src/core/base/paths.js';
-import { cleanupTempDirs, hashTree, runCli, tempDir, tempRepo } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, initSquad, runCli, tempDir, tempRepo } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
 /** Words a user types expecting a command (the ones a new user tried, and their kin). */
 const ACTION_WORDS = ['status', 'list', 'ls', 'remove', 'retire', 'rehire', 'members', 'role', 'update', 'validate', 'add', 'config', 'rm', 'delete', 'install', 'show'];
 
-async function squadRepo(): Promise<string> {
-  const root = tempRepo();
-  const result = await runCli(['init', '--yes'], { cwd: root });
-  if (result.code !== 0) throw new Error(result.stderr);
-  return root;
-}
+/** A repository holding the squad `init --yes` makes (a copy of one made once for the file). */
+const squadRepo = (): Promise<string> => initSquad();
 
 describe('the default command never makes a squad by accident', () => {
   it('writes nothing for a word meant as a command, with or without a squad, in or out of a repository', async () => {
     const places = { squad: await squadRepo(), repo: tempRepo(), outside: tempDir('squad-outside-') };
     for (const [where, root] of Object.entries(places)) {
+      // Every run must leave the folder as it was before the first: one hash to compare each with.
+      const before = hashTree(root);
       for (const word of ACTION_WORDS) {
         for (const extra of [[], ['--yes'], ['--yes', '--json']]) {
-          const before = hashTree(root);
           const result = await runCli([word, ...extra], { cwd: root });
           expect(hashTree(root), `${where}: ${word} ${extra.join(' ')}`).toBe(before);
           expect(fs.existsSync(path.join(root, word)), `${where}: ${word}`).toBe(false);

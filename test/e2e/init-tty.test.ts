@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { squadPaths } from '../../src/core/base/paths.js';
 import { parseRoster } from '../../src/core/squad/roster.js';
-import { BIN, REPO_ROOT, cleanupTempDirs, tempRepo } from '../helpers/cli.js';
+import { BIN, REPO_ROOT, cleanupTempDirs, runCliProcessAsync, tempRepo } from '../helpers/cli.js';
+import { spawnAsync } from '../helpers/spawn.js';
 
 afterAll(cleanupTempDirs);
 
@@ -24,22 +25,25 @@ const skipReason =
 const DOWN = '\u001b[B';
 const ENTER = '\r';
 
-function drive(cwd: string, args: string[], steps: [string, string[]][]) {
+/** Run the CLI in a pseudo-terminal without blocking: each test drives its own terminal, side by side. */
+async function drive(cwd: string, args: string[], steps: [string, string[]][]) {
   const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm', NO_COLOR: '1' };
   delete env.CI;
   delete env.FORCE_COLOR;
-  const result = spawnSync('python3', [DRIVER, JSON.stringify({ argv: [process.execPath, BIN, ...args], cwd, steps })], {
-    encoding: 'utf8',
+  const result = await spawnAsync('python3', [DRIVER, JSON.stringify({ argv: [process.execPath, BIN, ...args], cwd, steps })], {
     env,
     timeout: 90_000,
+    killSignal: 'SIGTERM',
   });
   return { code: result.status, output: result.stdout + result.stderr };
 }
 
-describe.skipIf(skipReason !== undefined)(`init in a real terminal${skipReason ? ` (${skipReason})` : ''}`, () => {
-  it('asks the questions and builds the squad from the answers', () => {
+// Each test drives a terminal of its own in a repository of its own: the tests run side by side,
+// sharing the machine, with room for that on a loaded one.
+describe.skipIf(skipReason !== undefined)(`init in a real terminal${skipReason ? ` (${skipReason})` : ''}`, { concurrent: true, timeout: 120_000 }, () => {
+  it('asks the questions and builds the squad from the answers', async () => {
     const root = tempRepo();
-    const { code, output } = drive(
+    const { code, output } = await drive(
       root,
       ['init', 'app'],
       [
@@ -69,9 +73,9 @@ describe.skipIf(skipReason !== undefined)(`init in a real terminal${skipReason ?
     expect(team).toContain('- **Owner:** Ada');
   });
 
-  it('checks the roles typed at the question itself, and asks again', () => {
+  it('checks the roles typed at the question itself, and asks again', async () => {
     const root = tempRepo();
-    const { code, output } = drive(
+    const { code, output } = await drive(
       root,
       ['init', 'app'],
       [
@@ -88,9 +92,9 @@ describe.skipIf(skipReason !== undefined)(`init in a real terminal${skipReason ?
     expect(output).toContain('Team (The Usual Suspects): Keaton (Lead), Fenster (Core Dev), Hockney (Tester), McManus (Designer)');
   });
 
-  it('writes nothing when the user presses Ctrl-C', () => {
+  it('writes nothing when the user presses Ctrl-C', async () => {
     const root = tempRepo();
-    const { code, output } = drive(
+    const { code, output } = await drive(
       root,
       ['init', 'app'],
       [
@@ -104,11 +108,12 @@ describe.skipIf(skipReason !== undefined)(`init in a real terminal${skipReason ?
     expect(fs.readdirSync(root)).toEqual(['.git']);
   });
 
-  it('asks nothing and changes nothing when the squad is complete', () => {
+  it('asks nothing and changes nothing when the squad is complete', async () => {
+    // The complete squad `init --yes` makes (without a terminal: the run in the terminal is the second one).
     const root = tempRepo();
-    const first = drive(root, ['init', '--yes'], []);
-    expect(first.code, first.output).toBe(0);
-    const again = drive(root, ['init'], [['Nothing to do', []]]);
+    const first = await runCliProcessAsync(['init', '--yes'], { cwd: root });
+    expect(first.code, first.stderr).toBe(0);
+    const again = await drive(root, ['init'], [['Nothing to do', []]]);
     expect(again.code, again.output).toBe(0);
     expect(again.output).not.toContain('?');
   });

@@ -12,7 +12,7 @@ import { parseSkill } from '../../src/core/skills/skill.js';
 import { validateSkill } from '../../src/core/skills/validate.js';
 import { packageVersion } from '../../src/core/fs/version.js';
 import type { InitData } from '../../src/commands/init.js';
-import { cleanupTempDirs, filesWithoutTimes, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { type CliResult, cleanupTempDirs, filesWithoutTimes, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 import { teamStateLayout } from '../helpers/layout.js';
 
@@ -22,10 +22,41 @@ type InitJson = InitData;
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
+/** A run of `init` in a fresh repository: the repository and the run's outcome. */
+interface InitRun {
+  root: string;
+  result: CliResult;
+}
+
+const runs = new Map<string, Promise<InitRun>>();
+
+/**
+ * `init ...args` in a fresh repository, run once per file: the tests that only read what it made
+ * share it, and those that go on from it take a copy (`initCopy`). Never to be changed in place.
+ */
+function initOnce(args: string[]): Promise<InitRun> {
+  const key = JSON.stringify(args);
+  let run = runs.get(key);
+  if (run === undefined) {
+    const root = tempRepo();
+    run = runCli(['init', ...args], { cwd: root }).then((result) => ({ root, result }));
+    runs.set(key, run);
+  }
+  return run;
+}
+
+/** A fresh repository holding a copy of what a successful `init --yes` made (git folder included). */
+async function initCopy(): Promise<string> {
+  const { root, result } = await initOnce(['--yes']);
+  expect(result.code, result.stderr).toBe(0);
+  const copy = tempDir('squad-repo-');
+  fs.cpSync(root, copy, { recursive: true, verbatimSymlinks: true });
+  return copy;
+}
+
 describe('init --yes', () => {
   it('creates the full state layout', async () => {
-    const root = tempRepo();
-    const result = await runCli(['init', '--yes'], { cwd: root });
+    const { root, result } = await initOnce(['--yes']);
     expect(result.code, result.stderr).toBe(0);
     const files = listFiles(root);
     const owned = (await shippedOwnedFiles()).map((f) => f.path);
@@ -53,8 +84,8 @@ describe('init --yes', () => {
   });
 
   it('installs only valid skills, and a coordinator with valid frontmatter within the size limit', async () => {
-    const root = tempRepo();
-    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const { root, result } = await initOnce(['--yes']);
+    expect(result.code).toBe(0);
     const skillFiles = listFiles(root).filter((f) => f.endsWith(`/${SKILL_FILE}`));
     expect(skillFiles.length).toBeGreaterThan(0);
     for (const file of skillFiles) {
@@ -77,8 +108,8 @@ describe('init --yes', () => {
   });
 
   it('records version and sha256 of every squad-owned file in the manifest', async () => {
-    const root = tempRepo();
-    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const { root, result } = await initOnce(['--yes']);
+    expect(result.code).toBe(0);
     const manifest = parseManifest(read(root, squadPaths.manifest));
     expect(manifest.state).toBe('ok');
     if (manifest.state !== 'ok') return;
@@ -139,8 +170,7 @@ describe('init --yes', () => {
 
 describe('init run twice', () => {
   it('changes nothing the second time and says so', async () => {
-    const root = tempRepo();
-    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const root = await initCopy();
     const before = hashTree(root);
     const second = await runCli(['init', '--yes'], { cwd: root });
     expect(second.code).toBe(0);
@@ -153,8 +183,7 @@ describe('init run twice', () => {
   });
 
   it('never touches user edits, and recreates only what is missing, with the same names', async () => {
-    const root = tempRepo();
-    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const root = await initCopy();
     const edited = {
       [squadPaths.team]: `${read(root, squadPaths.team)}\nOur own note.\n`,
       [charterPath('keaton')]: '# Keaton\n\nMy own charter.\n',
@@ -302,8 +331,7 @@ describe('init with bad input', () => {
 
 describe('init interrupted', () => {
   it('ends in the complete state when run again after being killed after any write', async () => {
-    const reference = tempRepo();
-    const full = await runCli(['init', '--yes', '--json'], { cwd: reference });
+    const { root: reference, result: full } = await initOnce(['--yes', '--json']);
     const total = full.data<InitJson>().created.length;
     const expected = filesWithoutTimes(reference);
     for (const k of [1, 2, 3, 4, 8, Math.floor(total / 2), total - 2, total - 1]) {
@@ -326,8 +354,7 @@ describe('init interrupted', () => {
 
 describe('init killed after its last write', () => {
   it('leaves its lock, which the rerun (with nothing left to write) clears', async () => {
-    const reference = tempRepo();
-    const total = (await runCli(['init', '--yes', '--json'], { cwd: reference })).data<InitJson>().created.length;
+    const total = (await initOnce(['--yes', '--json'])).result.data<InitJson>().created.length;
     const root = tempRepo();
     expect((await runCli(['init', '--yes'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(total) } })).code).toBe(-1);
     expect(fs.existsSync(path.join(root, LOCK_FILE))).toBe(true);
@@ -339,8 +366,7 @@ describe('init killed after its last write', () => {
 
 describe('init on what is already there', () => {
   it('plans a file once when the roster lists a member twice', async () => {
-    const root = tempRepo();
-    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const root = await initCopy();
     const team = read(root, squadPaths.team);
     const row = team.split('\n').find((line) => line.startsWith('| Keaton |'))!;
     writeFiles(root, { [squadPaths.team]: team.replace(`${row}\n`, `${row}\n${row}\n`) });

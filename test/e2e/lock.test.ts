@@ -17,9 +17,16 @@ import { connectMcp } from '../helpers/mcp.js';
 import { LOCK_FILE, LOCK_TAKEOVER_FILE } from '../../src/core/fs/lock.js';
 import { type CliResult, cleanupTempDirs, initSquad, runCli, runCliProcess, tempDir, tempRepo } from '../helpers/cli.js';
 import { deadPid } from '../helpers/debris.js';
-import { withWatchdog } from '../helpers/watchdog.js';
+import { sharedWatchdog } from '../helpers/watchdog.js';
 
-afterAll(cleanupTempDirs);
+/** One watchdog thread for the file: each guarded call kills the test process if it hangs, as withWatchdog does. */
+const watchdog = sharedWatchdog();
+const withWatchdog = watchdog.guard;
+
+afterAll(async () => {
+  await watchdog.stop();
+  await cleanupTempDirs();
+});
 
 const HAS_MKFIFO = spawnSync('mkfifo', ['--version']).error === undefined;
 const HOST = os.hostname();

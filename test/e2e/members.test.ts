@@ -10,6 +10,7 @@ import type { MembersData } from '../../src/commands/members.js';
 import type { RoleData } from '../../src/commands/role.js';
 import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
+import { matrixWrites } from '../helpers/kill-matrix.js';
 
 afterAll(cleanupTempDirs);
 
@@ -18,11 +19,19 @@ const BACKUPS = `${squadPaths.backups}/`;
 
 const run = runOk;
 
-/** A squad of Keaton (Lead), Fenster (Core Dev), Hockney (Tester) and McManus (DevOps). */
+let hired: Promise<string> | undefined;
+
+/**
+ * A squad of Keaton (Lead), Fenster (Core Dev), Hockney (Tester) and McManus (DevOps): a copy of
+ * one made once per file (init, then hire).
+ */
 async function squad(): Promise<string> {
-  const root = await initSquad(['--yes', '--project', 'A shop', '--stack', 'Node.js']);
-  await run(root, ['hire', 'devops']);
-  return root;
+  hired ??= (async () => {
+    const root = await initSquad(['--yes', '--project', 'A shop', '--stack', 'Node.js']);
+    await run(root, ['hire', 'devops']);
+    return root;
+  })();
+  return copyRepo(await hired);
 }
 
 /** Every file's text except the backups, whose folder names carry the time. */
@@ -47,8 +56,9 @@ function copyRepo(root: string): string {
 }
 
 /**
- * Kill `args` after each of its writes in a copy of `base`, run it again, and expect the state a
- * run that was never killed leaves (backups compared by what they hold), with no debris.
+ * Kill `args` after each of its writes in a copy of `base` (a sample of them in `npm test`, every
+ * one with CREATE_SQUAD_MATRIX=full), run it again, and expect the state a run that was never
+ * killed leaves (backups compared by what they hold), with no debris.
  */
 async function killMatrix(base: string, args: string[]) {
   const reference = copyRepo(base);
@@ -56,7 +66,7 @@ async function killMatrix(base: string, args: string[]) {
   const data = full.data<MemberChangeData>();
   const total = data.created.length + data.modified.length + data.moved.length;
   expect(total).toBeGreaterThan(1);
-  for (let k = 1; k < total; k += 1) {
+  for (const k of matrixWrites(total - 1, (last) => [1, Math.ceil(last / 2), last])) {
     const root = copyRepo(base);
     const killed = await runCli(args, { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
     expect(killed.code, `k=${k}`).toBe(-1);

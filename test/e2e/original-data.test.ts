@@ -1,7 +1,9 @@
 /**
  * The original Squad's real squads and exports (../shared/data/original-squad/, read at run time,
  * never copied into the repository): every command gives the right members, roles, universe and
- * skills, every export imports, and upgrade loses no file the team wrote.
+ * skills, every export imports, and upgrade loses no file the team wrote; the export of each
+ * real squad right after its upgrade meets the shipped JSON Schema of the .squad format (checked
+ * here rather than in squad-json-schema.test.ts, so that each real squad is upgraded once).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +12,7 @@ import { parseRoster } from '../../src/core/squad/roster.js';
 import { charterPath, historyPath, nativeTeamSkillDir, squadPaths, SKILL_FILE } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, runCli, tempDir, tempRepo } from '../helpers/cli.js';
 import { HAS_ORIGINAL_DATA, fileContents, lostFiles, noteMissingData, originalExport, unpackOriginalSquad } from '../helpers/original-data.js';
+import { squadSchemaErrors } from '../helpers/squad-schema.js';
 
 afterAll(cleanupTempDirs);
 noteMissingData("the tests on the original Squad's real squads and exports");
@@ -30,11 +33,27 @@ function exportJson(file: string): { agents: Record<string, { charter?: string }
   return JSON.parse(fs.readFileSync(originalExport(file), 'utf8'));
 }
 
+const imported = new Map<string, Promise<{ template: string; data: ImportJson }>>();
+
+/**
+ * A fresh repository holding the import of `file`, and what the import reported: the import runs
+ * once per file (the first test to ask checks it), each call gets a copy of the repository.
+ */
 async function importInto(file: string): Promise<{ root: string; data: ImportJson }> {
-  const root = tempRepo();
-  const result = await runCli(['import', originalExport(file), '--json'], { cwd: root });
-  expect(result.code, result.stderr).toBe(0);
-  return { root, data: result.data<ImportJson>() };
+  let once = imported.get(file);
+  if (once === undefined) {
+    once = (async () => {
+      const template = tempRepo();
+      const result = await runCli(['import', originalExport(file), '--json'], { cwd: template });
+      expect(result.code, result.stderr).toBe(0);
+      return { template, data: result.data<ImportJson>() };
+    })();
+    imported.set(file, once);
+  }
+  const { template, data } = await once;
+  const root = tempDir('squad-repo-');
+  fs.cpSync(template, root, { recursive: true, verbatimSymlinks: true });
+  return { root, data: structuredClone(data) };
 }
 
 describe.skipIf(!HAS_ORIGINAL_DATA)('importing every export the original Squad produced', () => {
@@ -116,6 +135,11 @@ async function checkSquad(root: string, name: string, dir: string): Promise<void
   const upgrade = await runCli(['upgrade', '--json'], { cwd: root });
   expect(upgrade.code, upgrade.stderr).toBe(0);
   expect(lostFiles(pristine, root), name).toEqual([]);
+  // After upgrade, its export validates against the shipped JSON Schema of the .squad format.
+  const schemaOut = path.join(tempDir(), `${name}-upgraded.squad`);
+  const schemaExport = await runCli(['export', '--out', schemaOut], { cwd: root });
+  expect(schemaExport.code, schemaExport.stderr).toBe(0);
+  expect(squadSchemaErrors(JSON.parse(fs.readFileSync(schemaOut, 'utf8')) as unknown), name).toEqual([]);
   expect(exists(root, '.squad')).toBe(false);
   const validate = await runCli(['skills', 'validate', '--json'], { cwd: root });
   expect(validate.data<{ skills: { path: string; valid: boolean }[] }>().skills.filter((skill) => !skill.valid)).toEqual([]);
@@ -156,7 +180,7 @@ async function checkSquad(root: string, name: string, dir: string): Promise<void
 
 describe.skipIf(!HAS_ORIGINAL_DATA)("the original Squad's real squads", () => {
   it.each(['s1', 's2real'] as const)(
-    '%s (.ai-team/): upgrade loses nothing; doctor, prompt, route, hire, export and import see its members, roles, universe and skills',
+    '%s (.ai-team/): upgrade loses nothing and its export meets the JSON Schema; doctor, prompt, route, hire, export and import see its members, roles, universe and skills',
     async (name) => {
       const root = unpackOriginalSquad(name);
       const before = await runCli(['prompt', parseRoster(read(root, squadPaths.team))[0]!.name, '--task', 'x'], { cwd: root });
@@ -165,11 +189,14 @@ describe.skipIf(!HAS_ORIGINAL_DATA)("the original Squad's real squads", () => {
     },
   );
 
-  it.each(['v05', 'h1'] as const)('%s (.squad/): every command says to upgrade; upgrade moves it and loses nothing; then every command sees it', async (name) => {
-    const root = unpackOriginalSquad(name);
-    const route = await runCli(['route', 'x'], { cwd: root });
-    expect(route.code).toBe(1);
-    expect(route.stderr).toMatch(/is in \.squad\/.*run "npx create-squad upgrade" to move it/);
-    await checkSquad(root, name, '.squad');
-  });
+  it.each(['v05', 'h1'] as const)(
+    '%s (.squad/): every command says to upgrade; upgrade moves it and loses nothing, its export meets the JSON Schema; then every command sees it',
+    async (name) => {
+      const root = unpackOriginalSquad(name);
+      const route = await runCli(['route', 'x'], { cwd: root });
+      expect(route.code).toBe(1);
+      expect(route.stderr).toMatch(/is in \.squad\/.*run "npx create-squad upgrade" to move it/);
+      await checkSquad(root, name, '.squad');
+    },
+  );
 });

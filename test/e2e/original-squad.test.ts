@@ -7,8 +7,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRoster } from '../../src/core/squad/roster.js';
 import { ORIGINAL_SQUAD_DIR, squadPaths } from '../../src/core/base/paths.js';
+import { observeWrites } from '../../src/core/fs/fs-safe.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
+import { matrixWrites } from '../helpers/kill-matrix.js';
 import { fileContents, fileHashes, lostFiles } from '../helpers/original-data.js';
 import { originalSquadFiles, writeOriginalSquad } from '../helpers/original-squad.js';
 
@@ -184,21 +186,31 @@ describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
 
   it('killed after any write, the next upgrade finishes the move: one squad, nothing lost', async () => {
     const reference = dotSquad();
-    await runCli(['upgrade'], { cwd: reference });
+    let total = 0;
+    observeWrites((count) => {
+      total = count;
+    });
+    try {
+      const upgrade = await runCli(['upgrade'], { cwd: reference });
+      expect(upgrade.code, upgrade.stderr).toBe(0);
+    } finally {
+      observeWrites(undefined);
+    }
     const expected = withoutBackups(reference);
-    // The move and the roster's writes come first; then a sample of the usual upgrade's.
-    for (let k = 1; ; k += k < 6 ? 1 : 9) {
+    expect(total, 'the upgrade makes a bounded number of writes').toBeLessThan(200);
+    // The move and the roster's writes come first; then a sample of the usual upgrade's in
+    // `npm test`, every write with CREATE_SQUAD_MATRIX=full.
+    for (const k of matrixWrites(total, (last) => [1, 2, 3, 4, 5, 6, Math.round(last / 2), last])) {
       const root = dotSquad();
       const pristine = fileContents(root);
       const killed = await runCli(['upgrade'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });
-      if (killed.code !== -1) break;
+      expect(killed.code, `k=${k}: not killed`).toBe(-1);
       expect(fs.existsSync(path.join(root, ORIGINAL_SQUAD_DIR)) && fs.existsSync(path.join(root, squadPaths.root)), `k=${k}: two squads`).toBe(false);
       const again = await runCli(['upgrade'], { cwd: root });
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
       expect(withoutBackups(root), `k=${k}`).toEqual(expected);
       expect(lostFiles(pristine, root), `k=${k}`).toEqual([]);
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
-      expect(k, 'the upgrade never finished').toBeLessThan(200);
     }
   });
 

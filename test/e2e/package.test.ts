@@ -3,37 +3,44 @@
  * installed CLI there (`npx create-squad`, `npm init squad`). This needs the npm registry for the
  * package's dependencies.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSkill } from '../../src/core/skills/skill.js';
 import { validateSkill } from '../../src/core/skills/validate.js';
 import { REPO_ROOT, cleanupTempDirs, tempDir } from '../helpers/cli.js';
+import { spawnAsync } from '../helpers/spawn.js';
 
 afterAll(cleanupTempDirs);
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
-function run(command: string, args: string[], cwd: string, timeout = 180_000) {
+/** Run a command to its end without blocking, so the tests' independent processes run side by side. */
+async function run(command: string, args: string[], cwd: string, timeout = 180_000) {
   const env = { ...process.env, NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout });
-  if (result.error) throw result.error;
+  const result = await spawnAsync(command, args, { cwd, env, timeout, killSignal: 'SIGTERM' });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A new git repository at `dir`. */
+async function gitInit(dir: string): Promise<void> {
+  fs.mkdirSync(dir);
+  await spawnAsync('git', ['init', '-q', dir]);
 }
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string; files: string[] };
 
-describe('the published package', () => {
+// The tests share the installed package and otherwise work in folders of their own: they run side by side.
+describe('the published package', { concurrent: true, timeout: 120_000 }, () => {
   let packDir: string;
   let tarball: string;
   let packedFiles: string[];
   let app: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     packDir = tempDir('squad-pack-');
-    const packed = run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], REPO_ROOT);
+    const packed = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], REPO_ROOT);
     expect(packed.code, packed.stderr).toBe(0);
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     tarball = path.join(packDir, info!.filename);
@@ -42,7 +49,7 @@ describe('the published package', () => {
     app = tempDir('squad-app-');
     fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
     // Dependencies come from npm's cache when it has them (the registry otherwise).
-    const installed = run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app);
+    const installed = await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app);
     expect(installed.code, installed.stderr).toBe(0);
   }, 300_000);
 
@@ -58,17 +65,16 @@ describe('the published package', () => {
     expect(paths.some((p) => p.startsWith('templates/skills/squad-'))).toBe(true);
   });
 
-  it('runs init --yes and prompt from the installed package with npx', () => {
+  it('runs init --yes and prompt from the installed package with npx', async () => {
     const repo = path.join(app, 'repo');
-    fs.mkdirSync(repo);
-    spawnSync('git', ['init', '-q', repo]);
+    await gitInit(repo);
 
     // The command npx runs: the installed package's bin link (one npm start-up fewer than npx).
-    const version = run(path.join(app, 'node_modules', '.bin', process.platform === 'win32' ? 'create-squad.cmd' : 'create-squad'), ['--version'], repo);
+    const version = await run(path.join(app, 'node_modules', '.bin', process.platform === 'win32' ? 'create-squad.cmd' : 'create-squad'), ['--version'], repo);
     expect(version.code, version.stderr).toBe(0);
     expect(version.stdout.trim()).toBe(pkg.version);
 
-    const init = run(NPX, ['--no-install', 'create-squad', 'init', '--yes', '--project', 'A packaged test'], repo);
+    const init = await run(NPX, ['--no-install', 'create-squad', 'init', '--yes', '--project', 'A packaged test'], repo);
     expect(init.code, init.stderr).toBe(0);
     for (const file of ['.github/agents/squad.agent.md', '.ai-team/team.md', '.ai-team/.squad-manifest.json']) {
       expect(fs.existsSync(path.join(repo, file)), file).toBe(true);
@@ -80,26 +86,25 @@ describe('the published package', () => {
     }
 
     const agents = fs.readdirSync(path.join(repo, '.ai-team/agents')).filter((a) => a !== 'scribe');
-    const prompt = run(NPX, ['--no-install', 'create-squad', 'prompt', agents[0]!, '--task', 'Plan the first milestone'], repo);
+    const prompt = await run(NPX, ['--no-install', 'create-squad', 'prompt', agents[0]!, '--task', 'Plan the first milestone'], repo);
     expect(prompt.code, prompt.stderr).toBe(0);
     expect(prompt.stdout).toMatch(/^You are /);
     expect(prompt.stdout).toContain('<available_skills>');
     expect(prompt.stdout).toContain('Plan the first milestone');
   });
 
-  it('works as `npm init squad` (the initializer form)', () => {
+  it('works as `npm init squad` (the initializer form)', async () => {
     const repo = path.join(app, 'repo-init');
-    fs.mkdirSync(repo);
-    spawnSync('git', ['init', '-q', repo]);
-    const result = run(NPM, ['init', 'squad', '--', '--yes'], repo);
+    await gitInit(repo);
+    const result = await run(NPM, ['init', 'squad', '--', '--yes'], repo);
     expect(result.code, result.stderr).toBe(0);
     expect(fs.existsSync(path.join(repo, '.github/agents/squad.agent.md'))).toBe(true);
     expect(fs.existsSync(path.join(repo, '.ai-team/team.md'))).toBe(true);
   });
 
-  it('exposes the library API from the package entry', () => {
+  it('exposes the library API from the package entry', async () => {
     const script = "import('create-squad').then((m) => console.log(typeof m.discoverSkills, typeof m.validateSkill, typeof m.buildSpawnPrompt))";
-    const result = run(process.execPath, ['-e', script], app);
+    const result = await run(process.execPath, ['-e', script], app);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim()).toBe('function function function');
   });

@@ -21,11 +21,11 @@ import { parseRoster } from '../../src/core/squad/roster.js';
 import { parseSkill } from '../../src/core/skills/skill.js';
 import { SQUAD_LIMITS } from '../../src/core/portable/squad-format.js';
 import { validateSkill } from '../../src/core/skills/validate.js';
-import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 import { cleanRun, compareWithClean, killAndRerun, matrixWrites, type MatrixCase } from '../helpers/kill-matrix.js';
 import { IMPORT_MARKER_PATH } from '../../src/core/base/paths.js';
-import { BINARY_ASSET, REACT_SKILL, TEAM_SKILL, debris, skillTreeHash, sourceSquad } from '../helpers/portable.js';
+import { BINARY_ASSET, REACT_SKILL, TEAM_SKILL, debris, skillTreeHash, sourceExport, sourceSquad } from '../helpers/portable.js';
 
 afterAll(cleanupTempDirs);
 
@@ -319,10 +319,8 @@ describe('export', () => {
 describe('import into a repository that has a squad', () => {
   it('refuses without --force and writes nothing; with --force archives the old squad', async () => {
     const source = await sourceSquad();
-    const file = path.join(tempDir(), 'team.squad');
-    await exportTo(source, file);
-    const target = tempRepo();
-    expect((await runCli(['init', '--yes', '--roles', 'Designer'], { cwd: target })).code).toBe(0);
+    const file = await sourceExport();
+    const target = await initSquad(['--yes', '--roles', 'Designer']);
     writeFiles(target, { [`${agentSkillDir('keaton', 'figma')}/SKILL.md`]: validSkill('figma') });
     const before = hashTree(target);
     const oldSquad = hashTree(path.join(target, '.ai-team'));
@@ -347,9 +345,7 @@ describe('import into a repository that has a squad', () => {
   });
 
   it('replaces an infrastructure-only squad without --force, archiving it', async () => {
-    const source = await sourceSquad();
-    const file = path.join(tempDir(), 'team.squad');
-    await exportTo(source, file);
+    const file = await sourceExport();
     const target = tempRepo();
     expect((await runCli(['init', '--yes', '--no-team'], { cwd: target })).code).toBe(0);
     const data = await importInto(target, file);
@@ -439,9 +435,7 @@ describe('skills named like built-ins', () => {
   });
 
   it('renames learned skills to {name}-imported with their frontmatter name, and skips built-ins in the file', async () => {
-    const source = await sourceSquad();
-    const file = path.join(tempDir(), 'team.squad');
-    await exportTo(source, file);
+    const file = await sourceExport();
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     const learned = (name: string, extra = '') => ({
       skill_md: `\uFEFF${validSkill(name, `My own ${name}. Use when needed.`, extra).replace(/\n/g, '\r\n')}`,
@@ -640,62 +634,67 @@ function withReferenceValue(value: unknown): Record<string, unknown> {
 }
 
 /**
- * Which writes of an import to kill after: every one with CREATE_SQUAD_MATRIX=full; else every
- * one from the swap on (the swap, the team skills' moves, the members' agents, the marker: the
- * last 14) and every eighth before it, where the writes are all alike (staged files).
+ * Which writes of an import to kill after: every one with CREATE_SQUAD_MATRIX=full (.ci/run); else
+ * every one from the swap on (the swap, the team skills' moves, the members' agents, the marker:
+ * the last 14) and, before it, where the writes are all alike (staged files), the first, the one
+ * in the middle and the last one before the swap.
  */
 function importKills(total: number): number[] {
-  return matrixWrites(total, (t) => Array.from({ length: t }, (_, i) => i + 1).filter((k) => k > t - 14 || k % 8 === 1));
+  return matrixWrites(total, (t) => [1, Math.ceil((t - 14) / 2), t - 14, ...Array.from({ length: 14 }, (_, i) => t - 13 + i)]);
 }
 
 describe('import interrupted', () => {
   /** Kill after the k-th write. */
   const crashAfter = (k: number) => ({ CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) });
 
-  /** The smallest k for which the import is not killed (its number of writes + 1), by bisection. */
-  async function writesOf(args: string[], prepare: () => string): Promise<number> {
-    let low = 1;
-    let high = 512;
-    while (low < high) {
-      const mid = Math.floor((low + high) / 2);
-      const root = prepare();
-      const result = await runCli(args, { cwd: root, env: crashAfter(mid) });
-      if (result.code === 0) high = mid;
-      else low = mid + 1;
-    }
-    return low - 1;
+  type ForcedImport = { template: string; run: MatrixCase; clean: Awaited<ReturnType<typeof cleanRun>> };
+  let forced: Promise<ForcedImport> | undefined;
+
+  /**
+   * `import <file> --force` over a repository with its own squad (a Designer, a learned skill, a
+   * README), and the clean run of it (its number of writes, the state it leaves): made once for
+   * the tests below, each of which starts from fresh copies.
+   */
+  function forcedImport(): Promise<ForcedImport> {
+    forced ??= (async () => {
+      const file = await sourceExport();
+      const template = await initSquad(['--yes', '--roles', 'Designer']);
+      writeFiles(template, { [`${agentSkillDir('keaton', 'figma')}/SKILL.md`]: validSkill('figma'), 'README.md': '# app\n' });
+      const run: MatrixCase = {
+        name: 'import --force',
+        prepare: async () => {
+          const root = tempRepo();
+          fs.cpSync(template, root, { recursive: true });
+          return root;
+        },
+        args: ['import', file, '--force'],
+      };
+      return { template, run, clean: await cleanRun(run) };
+    })();
+    return forced;
   }
 
   it('never loses the old squad, and a rerun (with --force) completes the job', async () => {
     const source = await sourceSquad();
-    const file = path.join(tempDir(), 'team.squad');
-    await exportTo(source, file);
     const reactDir = agentSkillDir('fenster', REACT_SKILL);
     const expectedSkill = skillTreeHash(source, reactDir);
 
     // A repository with its own squad, replaced with --force.
-    const template = tempRepo();
-    expect((await runCli(['init', '--yes', '--roles', 'Designer'], { cwd: template })).code).toBe(0);
-    writeFiles(template, { [`${agentSkillDir('keaton', 'figma')}/SKILL.md`]: validSkill('figma'), 'README.md': '# app\n' });
+    const { template, run, clean } = await forcedImport();
     const oldSquad = hashTree(path.join(template, '.ai-team'));
-    const copy = () => {
-      const root = tempRepo();
-      fs.cpSync(template, root, { recursive: true });
-      return root;
-    };
-    const total = await writesOf(['import', file, '--force'], copy);
+    const total = clean.writes;
     expect(total).toBeGreaterThan(20);
     const ks = [...new Set([1, Math.floor(total / 2), total - 2, total - 1, total])].filter((k) => k >= 1);
     for (const k of ks) {
-      const root = copy();
-      const killed = await runCli(['import', file, '--force'], { cwd: root, env: crashAfter(k) });
+      const root = await run.prepare();
+      const killed = await runCli(run.args, { cwd: root, env: crashAfter(k) });
       expect(killed.code, `k=${k}`).not.toBe(0);
       // The old squad is whole: still in place, or in its archive.
       const archives = debris(root).filter((name) => name.startsWith('.ai-team-archive-'));
       const intact = [path.join(root, '.ai-team'), ...archives.map((a) => path.join(root, a))].some((dir) => fs.existsSync(dir) && hashTree(dir) === oldSquad);
       expect(intact, `k=${k}`).toBe(true);
       expect(read(root, 'README.md')).toBe('# app\n');
-      const again = await runCli(['import', file, '--force'], { cwd: root });
+      const again = await runCli(run.args, { cwd: root });
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
       expect(skillTreeHash(root, reactDir), `k=${k}`).toBe(expectedSkill);
       expect(parseRoster(read(root, squadPaths.team)).map((m) => m.name)).toEqual(['keaton', 'fenster', 'hockney', 'scribe']);
@@ -709,9 +708,7 @@ describe('import interrupted', () => {
   });
 
   it('into a fresh repository: killed after any write, the same command run again ends in the squad a clean run leaves', async () => {
-    const source = await sourceSquad();
-    const file = path.join(tempDir(), 'team.squad');
-    await exportTo(source, file);
+    const file = await sourceExport();
     const run: MatrixCase = {
       name: 'import',
       prepare: async () => {
@@ -729,22 +726,7 @@ describe('import interrupted', () => {
   });
 
   it('with --force, killed after its swap: the same command run again finishes it, never archiving the new squad or leaving a skill in two places', async () => {
-    const source = await sourceSquad();
-    const file = path.join(tempDir(), 'team.squad');
-    await exportTo(source, file);
-    const template = tempRepo();
-    expect((await runCli(['init', '--yes', '--roles', 'Designer'], { cwd: template })).code).toBe(0);
-    writeFiles(template, { [`${agentSkillDir('keaton', 'figma')}/SKILL.md`]: validSkill('figma'), 'README.md': '# app\n' });
-    const run: MatrixCase = {
-      name: 'import --force',
-      prepare: async () => {
-        const root = tempRepo();
-        fs.cpSync(template, root, { recursive: true });
-        return root;
-      },
-      args: ['import', file, '--force'],
-    };
-    const clean = await cleanRun(run);
+    const { run, clean } = await forcedImport();
     // After its last write the import is whole: run again with --force, it would replace it, as --force says.
     for (const k of importKills(clean.writes).filter((k) => k < clean.writes)) {
       const root = await run.prepare();
@@ -763,9 +745,7 @@ describe('import interrupted', () => {
   });
 
   it('a rerun after its swap says it finished the interrupted import; a dry run says it would, writing nothing', async () => {
-    const source = await sourceSquad();
-    const file = path.join(tempDir(), 'team.squad');
-    await exportTo(source, file);
+    const file = await sourceExport();
     const run: MatrixCase = { name: 'import', prepare: async () => tempRepo(), args: ['import', file] };
     const { writes } = await cleanRun(run);
     const root = tempRepo();
@@ -791,9 +771,7 @@ describe('import interrupted', () => {
 
 describe('import output', () => {
   it('every agent it reports exists afterwards: one the roster leaves out gets a folder, a charter and a history', async () => {
-    const source = await sourceSquad();
-    const file = path.join(tempDir(), 'team.squad');
-    await exportTo(source, file);
+    const file = await sourceExport();
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     document.agents['scribe-x'] = {};
     const { target, result } = await importDocument(document);
@@ -806,9 +784,7 @@ describe('import output', () => {
   });
 
   it('warns about squad-owned files that are dangling symlinks, which it leaves as they are', async () => {
-    const source = await sourceSquad();
-    const file = path.join(tempDir(), 'team.squad');
-    await exportTo(source, file);
+    const file = await sourceExport();
     const target = tempRepo();
     const template = (await shippedOwnedFiles()).map((f) => f.path).find((rel) => rel.startsWith(`${TEMPLATES_COPY_DIR}/`))!;
     for (const rel of [COORDINATOR_PATH, template]) {
@@ -824,9 +800,7 @@ describe('import output', () => {
   });
 
   it('reports agents, learned skills, built-ins and the next steps', async () => {
-    const source = await sourceSquad();
-    const file = path.join(tempDir(), 'team.squad');
-    await exportTo(source, file);
+    const file = await sourceExport();
     const target = tempRepo();
     const result = await runCli(['import', file], { cwd: target });
     expect(result.code, result.stderr).toBe(0);

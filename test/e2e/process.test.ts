@@ -3,17 +3,23 @@
  * bin/ and the bundle, exit codes, stdin, a closed pipe, a real SIGKILL in the middle of a write
  * sequence). Everything else drives the same `main` in-process (test/helpers/cli.ts).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSkillDir, squadPaths } from '../../src/core/base/paths.js';
-import { REPO_ROOT, BIN, cleanupTempDirs, hashTree, listFiles, runCli, runCliProcess, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { REPO_ROOT, BIN, cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runCliProcessAsync, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { spawnAsync } from '../helpers/spawn.js';
 import { debris, sourceSquad } from '../helpers/portable.js';
 import { LOCK_FILE } from '../../src/core/fs/lock.js';
 
 afterAll(cleanupTempDirs);
+// The squad the tests start from, made once (in-process) before the tests run side by side: where
+// a squad is only the starting point, its init is not the process under test.
+beforeAll(async () => {
+  await initSquad();
+});
 
 const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -22,74 +28,79 @@ function leftovers(root: string): string[] {
   return [...listFiles(root).filter((rel) => /(^|\/)\.[^/]+\.\d+\.[0-9a-f]{8}\.tmp$/.test(rel)), ...debris(root).filter((name) => !name.startsWith('.ai-team-archive-'))];
 }
 
-describe('the executable', () => {
-  it('answers --version and --help, and exits 0', () => {
+// Each test starts its own processes in its own folders: the tests run side by side (with room for
+// that on a loaded machine), as do those of the next describe blocks.
+describe('the executable', { concurrent: true, timeout: 120_000 }, () => {
+  it('answers --version and --help, and exits 0', async () => {
     const cwd = tempDir();
-    expect(runCliProcess(['--version'], { cwd })).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
-    const help = runCliProcess(['--help'], { cwd });
+    const [versionRun, help] = await Promise.all([runCliProcessAsync(['--version'], { cwd }), runCliProcessAsync(['--help'], { cwd })]);
+    expect(versionRun).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: create-squad/m);
   });
 
-  it('exits 2 for a usage error and 1 for a failure, with one line and no stack trace', () => {
-    const cwd = tempRepo();
-    const usage = runCliProcess(['skills', 'list', '--frob'], { cwd });
+  it('exits 2 for a usage error and 1 for a failure, with one line and no stack trace', async () => {
+    // The three run side by side, each in a repository of its own (a teach takes the squad lock
+    // before it finds there is no squad).
+    const [usage, failure, debug] = await Promise.all([
+      runCliProcessAsync(['skills', 'list', '--frob'], { cwd: tempRepo() }),
+      runCliProcessAsync(['teach', 'fenster', 'use tabs'], { cwd: tempRepo() }),
+      runCliProcessAsync(['teach', 'fenster', 'use tabs'], { cwd: tempRepo(), env: { DEBUG: '1' } }),
+    ]);
     expect(usage.code).toBe(2);
     expect(usage.stderr.trim().split('\n')).toHaveLength(1);
-    const failure = runCliProcess(['teach', 'fenster', 'use tabs'], { cwd });
     expect(failure.code).toBe(1);
     expect(failure.stderr).toMatch(/^✗ no squad found/);
     expect(failure.stderr).not.toMatch(/\n\s+at /);
-    expect(runCliProcess(['teach', 'fenster', 'use tabs'], { cwd, env: { DEBUG: '1' } }).stderr).toMatch(/\n\s+at /);
+    expect(debug.stderr).toMatch(/\n\s+at /);
   });
 
-  it('reads a task from stdin with "-"', () => {
-    const cwd = tempRepo();
-    expect(runCliProcess(['init', '--yes'], { cwd }).code).toBe(0);
-    const routed = runCliProcess(['route', '-', '--json'], { cwd, input: 'write the unit tests for the parser\n' });
+  it('reads a task from stdin with "-"', async () => {
+    const cwd = await initSquad();
+    const routed = await runCliProcessAsync(['route', '-', '--json'], { cwd, input: 'write the unit tests for the parser\n' });
     expect(routed.code, routed.stderr).toBe(0);
     expect(routed.data<{ task: string }>().task).toBe('write the unit tests for the parser');
   });
 
-  it('ends quietly when the reader of its output goes away', () => {
+  it('ends quietly when the reader of its output goes away', async () => {
     const cwd = tempDir();
-    const run = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" --help | head -c 1 >/dev/null`], { cwd, encoding: 'utf8' });
+    const run = await spawnAsync('sh', ['-c', `"${process.execPath}" "${BIN}" --help | head -c 1 >/dev/null`], { cwd });
     expect(run.status).toBe(0);
     expect(run.stderr).toBe('');
   });
 });
 
-describe('output to a pipe (written to the descriptor, not through process.stdout)', () => {
-  /** A squad whose prompt with every skill listed is far larger than a pipe holds (64 KB). */
-  function squadWithManySkills(): string {
-    const root = tempRepo();
-    expect(runCliProcess(['init', '--yes'], { cwd: root }).code).toBe(0);
+describe('output to a pipe (written to the descriptor, not through process.stdout)', { concurrent: true, timeout: 120_000 }, () => {
+  /**
+   * A squad whose prompt with every skill listed is far larger than a pipe holds (64 KB): one for
+   * both tests, which only read it.
+   */
+  let root: string;
+  beforeAll(async () => {
+    root = await initSquad();
     const files: Record<string, string> = {};
     for (let i = 0; i < 400; i += 1)
       files[`.github/skills/area-${i}/SKILL.md`] = validSkill(`area-${i}`, `Conventions for area ${i}: ${'naming, folders and reviews. '.repeat(6)}`);
     writeFiles(root, files);
-    return root;
-  }
+  });
   const args = ['prompt', 'fenster', '--task', 'Add pagination', '--all-skills'];
 
-  it('stops quietly, exit 0, when the reader goes away in the middle of a large output', () => {
-    const root = squadWithManySkills();
+  it('stops quietly, exit 0, when the reader goes away in the middle of a large output', async () => {
     const script = `( "$0" "$1" ${args.map((a) => `'${a}'`).join(' ')}; echo "exit=$?" >&2 ) | head -c 1 >/dev/null`;
-    const run = spawnSync('sh', ['-c', script, process.execPath, BIN], { cwd: root, encoding: 'utf8' });
+    const run = await spawnAsync('sh', ['-c', script, process.execPath, BIN], { cwd: root });
     expect(run.stderr).toBe('exit=0\n');
   });
 
-  it('writes all of a large output to a pipe another process left non-blocking (waiting while it is full)', () => {
-    const root = squadWithManySkills();
-    const expected = runCliProcess(args, { cwd: root });
-    expect(expected.code).toBe(0);
-    expect(expected.stdout.length).toBeGreaterThan(128 * 1024);
+  it('writes all of a large output to a pipe another process left non-blocking (waiting while it is full)', async () => {
     // The CLI runs in a process whose stdout pipe was made non-blocking first; the reader waits
     // before reading, so the pipe fills and writes are refused (EAGAIN) until it drains.
     const wrapper = path.join(tempDir(), 'non-blocking-stdout.cjs');
     fs.writeFileSync(wrapper, 'process.stdout._handle.setBlocking(false);\nprocess.argv = [process.execPath, ...process.argv.slice(2)];\nrequire(process.argv[1]);\n');
     const script = `"$0" "$1" "$2" ${args.map((a) => `'${a}'`).join(' ')} | (sleep 0.3; cat)`;
-    const run = spawnSync('sh', ['-c', script, process.execPath, wrapper, BIN], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    // The output to expect, from a run to an ordinary pipe, made at the same time.
+    const [expected, run] = await Promise.all([runCliProcessAsync(args, { cwd: root }), spawnAsync('sh', ['-c', script, process.execPath, wrapper, BIN], { cwd: root })]);
+    expect(expected.code).toBe(0);
+    expect(expected.stdout.length).toBeGreaterThan(128 * 1024);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(expected.stdout);
   });
@@ -100,17 +111,17 @@ describe('output to a pipe (written to the descriptor, not through process.stdou
  * finishes the job and leaves no temporary files or staging folders behind. (Every write of every
  * command is covered in-process by the matrices in the other test files.)
  */
-describe('killed by SIGKILL in the middle of its writes, then run again', () => {
+describe('killed by SIGKILL in the middle of its writes, then run again', { concurrent: true, timeout: 120_000 }, () => {
   const killAt = (k: number) => ({ CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) });
 
-  function expectKilledThenFinished(root: string, args: string[], k: number): void {
-    const killed = runCliProcess(args, { cwd: root, env: killAt(k) });
+  async function expectKilledThenFinished(root: string, args: string[], k: number): Promise<void> {
+    const killed = await runCliProcessAsync(args, { cwd: root, env: killAt(k) });
     expect(killed.code, `write ${k} of ${args.join(' ')}: ${killed.stderr}`).toBe(-1);
   }
 
   it('init', async () => {
     const root = tempRepo();
-    expectKilledThenFinished(root, ['init', '--yes'], 10);
+    await expectKilledThenFinished(root, ['init', '--yes'], 10);
     const again = await runCli(['init', '--yes'], { cwd: root });
     expect(again.code, again.stderr).toBe(0);
     expect((await runCli(['doctor'], { cwd: root })).code).toBe(0);
@@ -118,9 +129,8 @@ describe('killed by SIGKILL in the middle of its writes, then run again', () => 
   });
 
   it('hire', async () => {
-    const root = tempRepo();
-    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
-    expectKilledThenFinished(root, ['hire', 'Designer'], 3);
+    const root = await initSquad();
+    await expectKilledThenFinished(root, ['hire', 'Designer'], 3);
     const again = await runCli(['hire', 'Designer', '--json'], { cwd: root });
     expect(again.code, again.stderr).toBe(0);
     expect(again.data()).toMatchObject({ resumed: true });
@@ -128,11 +138,10 @@ describe('killed by SIGKILL in the middle of its writes, then run again', () => 
   });
 
   it('skills add', async () => {
-    const root = tempRepo();
-    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const root = await initSquad();
     const source = tempDir();
     writeFiles(source, { 'pdf/SKILL.md': validSkill('pdf'), 'pdf/references/a.md': '# a\n', 'pdf/references/b.md': '# b\n' });
-    expectKilledThenFinished(root, ['skills', 'add', path.join(source, 'pdf')], 1);
+    await expectKilledThenFinished(root, ['skills', 'add', path.join(source, 'pdf')], 1);
     const again = await runCli(['skills', 'add', path.join(source, 'pdf'), '--force'], { cwd: root });
     expect(again.code, again.stderr).toBe(0);
     expect(hashTree(path.join(root, '.github/skills/pdf'))).toBe(hashTree(path.join(source, 'pdf')));
@@ -140,10 +149,9 @@ describe('killed by SIGKILL in the middle of its writes, then run again', () => 
   });
 
   it('upgrade', async () => {
-    const root = tempRepo();
-    expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);
+    const root = await initSquad();
     fs.rmSync(path.join(root, '.ai-team-templates'), { recursive: true });
-    expectKilledThenFinished(root, ['upgrade'], 2);
+    await expectKilledThenFinished(root, ['upgrade'], 2);
     const again = await runCli(['upgrade'], { cwd: root });
     expect(again.code, again.stderr).toBe(0);
     expect((await runCli(['upgrade', '--json'], { cwd: root })).data()).toMatchObject({ upToDate: true });
@@ -153,10 +161,10 @@ describe('killed by SIGKILL in the middle of its writes, then run again', () => 
   it('export and import', async () => {
     const source = await sourceSquad();
     const file = path.join(tempDir(), 'team.squad');
-    expectKilledThenFinished(source, ['export', '--out', file], 1);
+    await expectKilledThenFinished(source, ['export', '--out', file], 1);
     expect((await runCli(['export', '--out', file, '--force'], { cwd: source })).code).toBe(0);
     const target = tempRepo();
-    expectKilledThenFinished(target, ['import', file], 20);
+    await expectKilledThenFinished(target, ['import', file], 20);
     const again = await runCli(['import', file, '--force'], { cwd: target });
     expect(again.code, again.stderr).toBe(0);
     expect(hashTree(path.join(target, agentSkillDir('fenster', 'react-component-patterns')))).toBe(
@@ -168,8 +176,7 @@ describe('killed by SIGKILL in the middle of its writes, then run again', () => 
 
 describe('interrupted with Ctrl-C (SIGINT)', () => {
   it('exits 130, writes nothing, and leaves the lock as it found it', async () => {
-    const root = tempRepo();
-    expect(runCliProcess(['init', '--yes'], { cwd: root }).code).toBe(0);
+    const root = await initSquad();
     // Another create-squad (a live process) holds the lock; teach waits for it.
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore' });
     try {

@@ -11,8 +11,10 @@ import type { SkillsAddData } from '../../src/commands/skills-add.js';
 import type { SkillsRemoveData } from '../../src/commands/skills-remove.js';
 import type { SkillsUpdateData } from '../../src/commands/skills-update.js';
 import { SKILL_SOURCES_PATH } from '../../src/core/skills/skill-sources.js';
+import { observeWrites } from '../../src/core/fs/fs-safe.js';
 import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
+import { sampledWrites } from '../helpers/kill-matrix.js';
 
 afterAll(cleanupTempDirs);
 
@@ -122,15 +124,26 @@ describe('skills add from a folder of several skills', () => {
     expect(hashTree(root)).toBe(before);
   });
 
+  // A few of the writes in npm test (the first, the middle, the last two), every one of them with
+  // CREATE_SQUAD_MATRIX=full (.ci/run).
   it('ends with every skill and the record after a kill after any write', async () => {
     const dir = collection();
     const reference = await squad();
-    await run(reference, ['skills', 'add', dir, '--all']);
-    const expected = hashTree(path.join(reference, '.github/skills'));
+    // The uninterrupted run counts its writes: a kill after any of them stops the command.
     let total = 0;
-    while ((await runCli(['skills', 'add', dir, '--all'], { cwd: await squad(), env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(total + 1) } })).code === -1) total += 1;
+    observeWrites((count) => {
+      total = count;
+    });
+    try {
+      await run(reference, ['skills', 'add', dir, '--all']);
+    } finally {
+      observeWrites(undefined);
+    }
+    const expected = hashTree(path.join(reference, '.github/skills'));
     expect(total).toBe(10); // three skills of two files, each swapped in, then the record
-    for (let k = 1; k <= total; k += 1) {
+    // Asked to stop after a write it never makes, the command runs to its end.
+    expect((await runCli(['skills', 'add', dir, '--all'], { cwd: await squad(), env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(total + 1) } })).code).toBe(0);
+    for (const k of sampledWrites(total)) {
       const root = await squad();
       expect((await runCli(['skills', 'add', dir, '--all'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } })).code).toBe(-1);
       const again = await runCli(['skills', 'add', dir, '--all'], { cwd: root });
@@ -186,11 +199,20 @@ describe('skills add from a git repository', () => {
       [['skills', 'add', url, '--path', '../x'], /^✗ --path "\.\.\/x" climbs out of the source with "\.\." — give a folder inside the source/],
       [['skills', 'add', url], /^✗ file:.+ holds 1 skills|^✗ .+\.git holds no skill/],
     ];
-    for (const [args, message] of cases.slice(0, 4)) {
-      const result = await runCli(args, { cwd: root });
+    // The refusals side by side, each in a copy of the squad of its own (a writing command holds
+    // the squad's lock): each writes nothing there.
+    const refused = await Promise.all(
+      cases.slice(0, 4).map(async ([args]) => {
+        const copy = await squad();
+        return { result: await runCli(args, { cwd: copy }), copy };
+      }),
+    );
+    for (const [i, [args, message]] of cases.slice(0, 4).entries()) {
+      const { result, copy } = refused[i]!;
       expect(result.code, args.join(' ')).not.toBe(0);
       expect(result.stderr.trim(), args.join(' ')).toMatch(message);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(hashTree(copy), args.join(' ')).toBe(before);
     }
     expect(hashTree(root)).toBe(before);
     // One skill under skills/: no need to pick.

@@ -58,10 +58,11 @@ function byName(report: Report, skill: string): Record<string, Case> {
   return Object.fromEntries(report.skills.find((s) => s.name === skill)!.cases.map((c) => [c.name, c]));
 }
 
-describe('skills test', () => {
+// Each test works in squads of its own, and the runs only read them: the tests run side by side.
+describe.concurrent('skills test', () => {
   it('runs a skill whose cases all pass: stdin, an argument array, stdout-json, a fixture through SKILL_DIR, an expected failure exit code', async () => {
-    const root = testSquad();
-    const { code, report } = await testJson(root, ['word-count']);
+    // The JSON and the text report, each from a run of its own, side by side.
+    const [{ code, report }, text] = await Promise.all([testJson(testSquad(), ['word-count']), runCli(['skills', 'test', 'word-count'], { cwd: testSquad() })]);
     expect(code).toBe(0);
     expect(report.ok).toBe(true);
     expect(report.skills).toHaveLength(1);
@@ -74,7 +75,6 @@ describe('skills test', () => {
     ]);
     expect(report.summary).toMatchObject({ skills: 1, cases: 4, passed: 4, failed: 0 });
 
-    const text = await runCli(['skills', 'test', 'word-count'], { cwd: root });
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('word-count');
     expect(text.stdout).toMatch(/✓ counts-stdin \(\d+ ms\)/);
@@ -82,8 +82,8 @@ describe('skills test', () => {
   });
 
   it('reports every way a case fails, each case on its own, and exits 1', async () => {
-    const root = testSquad();
-    const { code, report } = await testJson(root, ['flaky-counter']);
+    // The JSON and the text report side by side: each waits out the hanging case's time limit.
+    const [{ code, report }, text] = await Promise.all([testJson(testSquad(), ['flaky-counter']), runCli(['skills', 'test', 'flaky-counter'], { cwd: testSquad() })]);
     expect(code).toBe(1);
     expect(report.ok).toBe(false);
     const cases = byName(report, 'flaky-counter');
@@ -101,7 +101,6 @@ describe('skills test', () => {
     expect(broken.failures[0]).toContain('invalid YAML');
     expect(report.summary).toEqual({ skills: 1, cases: 7, passed: 1, failed: 3, refused: 1, invalid: 2 });
 
-    const text = await runCli(['skills', 'test', 'flaky-counter'], { cwd: root });
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/✗ wrong-exit-code \(\d+ ms\)\n\s+exit code 3, expected 0/);
     expect(text.stdout).toContain('✗ outside-scripts refused');
@@ -109,14 +108,16 @@ describe('skills test', () => {
   });
 
   it('without a name runs every skill that has cases; --case picks one', async () => {
-    const root = testSquad();
-    const { code, report } = await testJson(root, []);
+    // Three runs that read the squad only, side by side.
+    const [{ code, report }, one, byFile] = await Promise.all([
+      testJson(testSquad(), []),
+      testJson(testSquad(), ['--case', 'prints-json']),
+      testJson(testSquad(), ['flaky-counter', '--case', '02-exit-code']),
+    ]);
     expect(code).toBe(1);
     expect(report.skills.map((s) => s.name)).toEqual(['flaky-counter', 'word-count']);
-    const one = await testJson(root, ['--case', 'prints-json']);
     expect(one.code).toBe(0);
     expect(one.report.summary).toMatchObject({ cases: 1, passed: 1 });
-    const byFile = await testJson(root, ['flaky-counter', '--case', '02-exit-code']);
     expect(byFile.report.skills[0]!.cases.map((c) => c.name)).toEqual(['wrong-exit-code']);
   });
 
@@ -131,19 +132,22 @@ describe('skills test', () => {
   });
 
   it('never reads a case file or runs a script through a link out of the skill', async () => {
-    const root = testSquad();
     const outside = tempDir();
     fs.writeFileSync(path.join(outside, 'case.yaml'), 'input:\n  command: scripts/count.mjs\n');
     fs.writeFileSync(path.join(outside, 'evil.mjs'), "console.log('escaped')\n");
-    fs.symlinkSync(path.join(outside, 'case.yaml'), path.join(root, WORDS, 'tests/cases/09-linked.yaml'));
-    fs.symlinkSync(path.join(outside, 'evil.mjs'), path.join(root, WORDS, 'scripts/evil.mjs'));
-    writeFiles(root, { [`${WORDS}/tests/cases/10-evil.yaml`]: 'input:\n  command: scripts/evil.mjs\nexpected:\n  stdout-contains: [escaped]\n' });
-    const { code, report } = await testJson(root, ['word-count']);
+    const linkedSquad = () => {
+      const root = testSquad();
+      fs.symlinkSync(path.join(outside, 'case.yaml'), path.join(root, WORDS, 'tests/cases/09-linked.yaml'));
+      fs.symlinkSync(path.join(outside, 'evil.mjs'), path.join(root, WORDS, 'scripts/evil.mjs'));
+      writeFiles(root, { [`${WORDS}/tests/cases/10-evil.yaml`]: 'input:\n  command: scripts/evil.mjs\nexpected:\n  stdout-contains: [escaped]\n' });
+      return root;
+    };
+    // The JSON and the text report side by side, each in a squad of its own.
+    const [{ code, report }, text] = await Promise.all([testJson(linkedSquad(), ['word-count']), runCli(['skills', 'test', 'word-count'], { cwd: linkedSquad() })]);
     expect(code).toBe(1);
     const cases = report.skills[0]!.cases;
     expect(cases.find((c) => c.name === '10-evil')).toMatchObject({ status: 'refused' });
     expect(cases.find((c) => c.name === '10-evil')!.failures[0]).toContain('outside the skill');
-    const text = await runCli(['skills', 'test', 'word-count'], { cwd: root });
     expect(text.stdout).toContain('tests/cases/09-linked.yaml refused: a symlink that leads outside the skill folder');
   });
 
@@ -243,8 +247,11 @@ describe('skills test confinement', () => {
       NODE_OPTIONS: `--require ${path.join(root, PROBE, 'tests/payload.cjs')}`,
       BASH_ENV: path.join(root, PROBE, 'tests/payload.sh'),
     };
-    for (const name of ['sees-a-minimal-environment', 'bash-runs-only-the-script']) {
-      const { code, report } = await testJson(root, ['sandbox-probe', '--case', name], hostile);
+    const names = ['sees-a-minimal-environment', 'bash-runs-only-the-script'];
+    // Both cases side by side: each run reads the squad only and works in a scratch copy of its own.
+    const runs = await Promise.all(names.map((name) => testJson(root, ['sandbox-probe', '--case', name], hostile)));
+    for (const [i, name] of names.entries()) {
+      const { code, report } = runs[i]!;
       const result = probeCase(report, name);
       expect(result.failures, name).toEqual([]);
       expect(result.status).toBe('passed');
@@ -316,13 +323,16 @@ describe('skills test confinement', () => {
 
   it('reports the confinement applied: in --json, and one line of text', async () => {
     const root = probeSquad();
-    const { report } = await testJson(root, ['sandbox-probe', '--case', 'writes-around']);
+    // The JSON and the text report side by side.
+    const [{ report }, text] = await Promise.all([
+      testJson(root, ['sandbox-probe', '--case', 'writes-around']),
+      runCli(['skills', 'test', 'sandbox-probe', '--case', 'writes-around'], { cwd: root }),
+    ]);
     expect(report.confinement).toEqual(
       NAMESPACES
         ? { network: 'off', processTree: 'namespace', env: 'minimal', home: 'temporary', cwd: 'scratch' }
         : { network: 'on', processTree: process.platform === 'win32' ? 'process' : 'group', env: 'minimal', home: 'temporary', cwd: 'scratch' },
     );
-    const text = await runCli(['skills', 'test', 'sandbox-probe', '--case', 'writes-around'], { cwd: root });
     expect(text.stdout).toContain(
       NAMESPACES
         ? 'Scripts ran confined: a scratch copy of the skill, a minimal environment, a temporary HOME, no network, the whole process tree killed at the time limit (files your user can reach are not hidden).'

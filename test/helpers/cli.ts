@@ -20,6 +20,7 @@ import { createUi } from '../../src/cli/ui.js';
 import { CRASH_AFTER_WRITES_ENV, FAULT_AT_WRITE_ENV, injectWriteFault, observeWrites, parseWriteFault } from '../../src/core/fs/fs-safe.js';
 import { LOCK_FILE } from '../../src/core/fs/lock.js';
 import type { Warning } from '../../src/core/base/warnings.js';
+import { spawnAsync } from './spawn.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = path.join(REPO_ROOT, 'bin', 'create-squad.cjs');
@@ -247,6 +248,20 @@ export function runCliProcess(args: string[], options: ProcessRunOptions): CliRe
     ...(options.timeout === undefined ? {} : { timeout: options.timeout, killSignal: 'SIGKILL' as const }),
   });
   if (run.error) throw run.error;
+  return cliResult(run.status ?? -1, run.stdout, run.stderr);
+}
+
+/**
+ * `runCliProcess` without blocking the test: the built executable in a separate Node process,
+ * so that independent processes of a test file can run at the same time.
+ */
+export async function runCliProcessAsync(args: string[], options: ProcessRunOptions): Promise<CliResult> {
+  const run = await spawnAsync(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: runEnv(options.env),
+    input: options.input ?? '',
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout, killSignal: 'SIGKILL' as const }),
+  });
   return cliResult(run.status ?? -1, run.stdout, run.stderr);
 }
 

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ARCHIVE_PREFIX, IMPORT_STAGING_PREFIX, agentSkillDir, historyPath, nativeTeamSkillDir } from '../../src/core/base/paths.js';
-import { hashTree, runCli, tempRepo, validSkill, writeFiles } from './cli.js';
+import { hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles } from './cli.js';
 
 /** Bytes that are not UTF-8 (a PNG header and random bytes from a fixed seed). */
 export const BINARY_ASSET = Buffer.concat([
@@ -18,8 +18,20 @@ export const TEAM_SKILL = 'api-design';
  * A squad made by `init --yes` (Keaton, Fenster, Hockney, Scribe) with: an agent skill with nested
  * references, an executable script, a binary asset, a BOM + CRLF text file and a dot-file; a team
  * skill; and a history with an e-mail address and a token in it.
+ *
+ * A fresh git repository each call: a copy of one such squad made once per test file (`init` and
+ * the writes run once; copying the tree, modes and all, is far cheaper than running them again).
  */
 export async function sourceSquad(): Promise<string> {
+  if (sourceTemplate === undefined || !fs.existsSync(sourceTemplate)) sourceTemplate = await makeSourceSquad();
+  const dir = tempDir('squad-repo-');
+  fs.cpSync(sourceTemplate, dir, { recursive: true, verbatimSymlinks: true });
+  return dir;
+}
+
+let sourceTemplate: string | undefined;
+
+async function makeSourceSquad(): Promise<string> {
   const root = tempRepo();
   const init = await runCli(['init', '--yes', '--project', 'Dashboard', '--stack', 'React'], { cwd: root });
   if (init.code !== 0) throw new Error(init.stderr);
@@ -44,6 +56,25 @@ export async function sourceSquad(): Promise<string> {
       .concat('\n- The orders API lives in src/api/orders.ts; deploy token: ghp_abcdefghijklmnopqrstuvwxyz0123456789AB\n'),
   );
   return root;
+}
+
+let sourceFile: string | undefined;
+
+/**
+ * A fresh copy of the `.squad` file `export` writes for the `sourceSquad()` squad: the export runs
+ * once per test file. For tests where the file is only where an import starts from; tests of
+ * export itself run it.
+ */
+export async function sourceExport(name = 'team.squad'): Promise<string> {
+  if (sourceFile === undefined || !fs.existsSync(sourceFile)) {
+    const out = path.join(tempDir(), 'team.squad');
+    const result = await runCli(['export', '--out', out], { cwd: await sourceSquad() });
+    if (result.code !== 0) throw new Error(`export: ${result.stderr}`);
+    sourceFile = out;
+  }
+  const copy = path.join(tempDir(), name);
+  fs.copyFileSync(sourceFile, copy);
+  return copy;
 }
 
 /** Every file of a folder (paths, bytes, executable bits) as one hash. */

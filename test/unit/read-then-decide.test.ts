@@ -21,7 +21,7 @@ import { readUpgradeState } from '../../src/core/squad/upgrade-state.js';
 import { buildSpawnPrompt, decideSpawn, renderSpawnPrompt, type SpawnPromptOptions } from '../../src/core/prompt/spawn-prompt.js';
 import { readSpawnSelection, readSpawnState } from '../../src/core/prompt/spawn-read.js';
 import { COORDINATOR_PATH } from '../../src/core/base/paths.js';
-import { cleanupTempDirs, runCli, runOk, skillMd, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, initSquad, runCli, skillMd, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { editV001, fixtureRepo } from '../helpers/upgrade.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
 import { writeOriginalSquad } from '../helpers/original-squad.js';
@@ -68,8 +68,7 @@ async function withoutFileSystemAsync<T>(fn: () => Promise<T>): Promise<T> {
 
 /** A squad with something for most check groups to say. */
 async function troubledSquad(): Promise<string> {
-  const root = tempRepo();
-  await runOk(root, ['init', '--yes', '--project', 'Pure doctor']);
+  const root = await initSquad(['--yes', '--project', 'Pure doctor']);
   const [member] = fs.readdirSync(path.join(root, '.ai-team/agents')).filter((name) => !name.startsWith('_') && name !== 'scribe');
   fs.rmSync(path.join(root, `.ai-team/agents/${member}/history.md`));
   fs.rmSync(path.join(root, '.ai-team/routing.md'));
@@ -152,8 +151,7 @@ describe('init: read once, then plan without the disk', () => {
 
 describe('hire: read once, then plan without the disk', () => {
   it('decideHire plans from what readHireState read, with node:fs off, exactly as planHire does', async () => {
-    const root = tempRepo();
-    await runOk(root, ['init', '--yes']);
+    const root = await initSquad(['--yes']);
     const now = new Date('2026-01-02T03:04:05Z');
     const whole = await planHire(root, { role: 'Tester', now });
     const state = readHireState(root);
@@ -166,10 +164,9 @@ describe('hire: read once, then plan without the disk', () => {
 describe('upgrade: read once, then plan without the disk', () => {
   const now = new Date('2026-01-02T03:04:05Z');
 
-  async function freshSquad(): Promise<string> {
-    const root = tempRepo();
-    await runOk(root, ['init', '--yes']);
-    return root;
+  /** A copy of the squad `init --yes` makes (run once per file). */
+  function freshSquad(): Promise<string> {
+    return initSquad(['--yes']);
   }
 
   /** A fresh squad whose coordinator was edited and one template copy deleted: a backup, a replacement, a creation. */
