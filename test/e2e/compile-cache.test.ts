@@ -7,9 +7,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, tempDir, tempRepo } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, cleanupTempDirs, tempDir, tempRepo } from '../helpers/cli.js';
 import { LISTS_MANY_SKILLS, MANY_SKILLS } from '../../src/core/base/heap.js';
+
+afterAll(cleanupTempDirs);
 
 const nodeCachesItself = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 if (nodeCachesItself) console.log('compile-cache tests skipped: this Node caches compiled code itself (module.enableCompileCache)');
