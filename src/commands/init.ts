@@ -9,7 +9,7 @@ import { defaultUniverseName, universes } from '../core/squad/casting.js';
 import { checkWritableDir, ensureWritableDir } from '../core/fs/fs-safe.js';
 import { readStateText } from '../core/fs/confined.js';
 import { applySteps, describeSteps } from '../core/squad/members.js';
-import { COORDINATOR_PATH, GITIGNORE_PATH, SCRIBE_AGENT, TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
+import { COORDINATOR_PATH, GITIGNORE_PATH, SCRIBE_AGENT, commitPaths, squadPaths } from '../core/base/paths.js';
 import { detectStack, planContextChange, type ContextChange, type ContextField } from '../core/squad/project-context.js';
 import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/squad/roles.js';
 import { applyMcpRegistration, parseMcpHosts, planMcpRegistration, type McpRegistration } from '../core/squad/mcp-register.js';
@@ -329,9 +329,7 @@ function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   const cast = plan.members.filter((m) => m.folder !== SCRIBE_AGENT);
   const lead = cast.find((m) => isLeadRole(m.role)) ?? cast[0];
   ui.out('Next steps:');
-  ui.out(
-    `  1. Commit the squad: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${path.posix.dirname(COORDINATOR_PATH)} ${TEAM_SKILLS_DIR} ${squadPaths.gitattributes} ${GITIGNORE_PATH}`,
-  );
+  ui.out(`  1. Commit the squad: git add -A -- ${commitPaths(initChangedPaths(data)).join(' ')}`);
   const agentId = path.posix.basename(COORDINATOR_PATH, '.agent.md');
   ui.out('  2. In GitHub Copilot, pick the "Squad" agent:');
   ui.out('     VS Code: the agent picker at the bottom of the Chat view');
@@ -339,4 +337,15 @@ function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   ui.out(`     Cloud agent: merge ${COORDINATOR_PATH} into the default branch first, then pick Squad when you assign an issue or start a task`);
   ui.out(`  3. Say what you are building${lead ? `, e.g. "${lead.name}, set up the project structure for …"` : ''}`);
   if (!lead) ui.out('  Add members first with: npx create-squad hire <role>');
+}
+
+/** Every path init wrote: its files, the lines it added to .gitattributes and .gitignore, the project context, the MCP files. */
+function initChangedPaths(data: InitData): string[] {
+  return [
+    ...data.created,
+    ...(data.gitattributesAdded.length > 0 ? [squadPaths.gitattributes] : []),
+    ...(data.gitignoreAdded.length > 0 ? [GITIGNORE_PATH] : []),
+    ...(data.context?.updated ?? []),
+    ...(data.mcp?.registrations ?? []).flatMap((r) => (r.status === 'added' && r.path !== undefined ? [r.path] : [])),
+  ];
 }

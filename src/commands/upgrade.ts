@@ -4,13 +4,11 @@
  * what was backed up and where, and that the learned skills were left alone.
  */
 import type { Ui } from '../cli/ui.js';
-import { AGENTS_DIR } from '../core/squad/agents/member-profile.js';
 import { ensureWritableDir } from '../core/fs/fs-safe.js';
-import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
+import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, commitPaths, squadPaths } from '../core/base/paths.js';
 import { requireSquad } from '../core/squad/roster.js';
 import { NEVER_WRITTEN, obstacleFix } from '../core/fs/obstacles.js';
 import { applyUpgrade, planUpgrade, type UpgradePlan } from '../core/squad/upgrade.js';
-import { GITIGNORE_PATH } from '../core/base/paths.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { underSquadLock } from './lock.js';
 import { groupPaths, plural } from './format.js';
@@ -171,6 +169,6 @@ function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
     ui.out('The coordinator changed: start a new Copilot session so the squad runs on the new instructions.');
   }
   ui.out(
-    `Commit it on its own: git add ${squadPaths.root} ${TEMPLATES_COPY_DIR} ${AGENTS_DIR} ${squadPaths.gitattributes} ${GITIGNORE_PATH} && git commit -m "chore(squad): upgrade create-squad to ${data.to}"`,
+    `Commit it on its own: git add -A -- ${commitPaths(plan.writes.flatMap((w) => (w.moveFrom === undefined ? [w.path] : [w.path, w.moveFrom]))).join(' ')} && git commit -m "chore(squad): upgrade create-squad to ${data.to}"`,
   );
 }

@@ -236,3 +236,23 @@ export const PACKAGE_TEMPLATES_DIR = path.join(PACKAGE_ROOT, 'templates');
 export const PACKAGE_BUILTIN_SKILLS_DIR = path.join(PACKAGE_TEMPLATES_DIR, 'skills');
 export const PACKAGE_COORDINATOR_SOURCE = path.join(PACKAGE_ROOT, 'squad.agent.md');
 export const PACKAGE_STATE_TEMPLATES_DIR = path.join(PACKAGE_TEMPLATES_DIR, STATE_TEMPLATES_FOLDER);
+
+/** Folders whose changes are committed together: a command's hint names the folder, not each file in it. */
+const COMMITTED_AS_FOLDER = new Set([AI_TEAM_DIR, TEMPLATES_COPY_DIR]);
+
+/**
+ * What `git add -A` needs to record exactly the repository-relative paths a command changed (moved
+ * ones by both ends): the squad's folders whole, a folder of `.github/` (agents, skills) whole, any
+ * other file by itself. Sorted, each once: the commit hint is derived from what was written.
+ */
+export function commitPaths(changed: Iterable<string>): string[] {
+  const paths = new Set<string>();
+  for (const rel of changed) {
+    const parts = rel.split('/');
+    const top = parts[0]!;
+    if (COMMITTED_AS_FOLDER.has(top)) paths.add(top);
+    else if (top === '.github' && parts.length > 2) paths.add(`${top}/${parts[1]}`);
+    else paths.add(rel);
+  }
+  return [...paths].sort();
+}
