@@ -6,16 +6,16 @@
  * killed writer leaves beside the lock, as the commands and doctor see them.
  */
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/core/doctor/catalog.js';
 import { connectMcp } from '../helpers/mcp.js';
 import { LOCK_FILE, LOCK_TAKEOVER_FILE } from '../../src/core/fs/lock.js';
-import { type CliResult, cleanupTempDirs, initSquad, runCli, runCliProcess, tempDir, tempRepo } from '../helpers/cli.js';
+import { type CliResult, cleanupTempDirs, hashTree, initSquad, runCli, runCliProcess, tempDir, tempRepo } from '../helpers/cli.js';
 import { deadPid } from '../helpers/debris.js';
 import { sharedWatchdog } from '../helpers/watchdog.js';
 
@@ -30,38 +30,6 @@ afterAll(async () => {
 
 const HAS_MKFIFO = spawnSync('mkfifo', ['--version']).error === undefined;
 const HOST = os.hostname();
-
-interface Finding {
-  severity: string;
-  code: string;
-  message: string;
-  fix: string;
-  path?: string;
-}
-
-/**
- * The tree below `root` as kinds, link targets and hashes of regular files (`.git` left out): a FIFO
- * or a device is never opened, so the comparison itself cannot hang.
- */
-function treeShape(root: string): string[] {
-  const lines: string[] = [];
-  const walk = (rel: string) => {
-    for (const name of fs.readdirSync(path.join(root, rel)).sort()) {
-      if (name === '.git') continue;
-      const childRel = rel ? `${rel}/${name}` : name;
-      const abs = path.join(root, childRel);
-      const stat = fs.lstatSync(abs);
-      if (stat.isDirectory()) {
-        lines.push(`d ${childRel}`);
-        walk(childRel);
-      } else if (stat.isSymbolicLink()) lines.push(`l ${childRel} -> ${fs.readlinkSync(abs)}`);
-      else if (stat.isFile()) lines.push(`f ${childRel} ${crypto.createHash('sha256').update(fs.readFileSync(abs)).digest('hex')}`);
-      else lines.push(`special ${childRel}`);
-    }
-  };
-  walk('');
-  return lines;
-}
 
 interface Obstruction {
   name: string;
@@ -119,14 +87,14 @@ describe('something that is not a lock at .create-squad.lock', () => {
     it.skipIf(obstruction.skip === true)(`${obstruction.name}: hire, teach and init refuse at once and write nothing; doctor reports it`, async () => {
       const root = await initSquad();
       obstruction.make(path.join(root, LOCK_FILE));
-      const before = treeShape(root);
+      const before = hashTree(root);
       for (const args of [
         ['hire', 'Designer'],
         ['teach', '--team', 'Always run the linter before pushing'],
         ['hire', 'Designer', '--wait', '30'],
       ]) {
         expectObstructed(await withWatchdog(() => runCli(args, { cwd: root }), 30_000, args.join(' ')), obstruction.what);
-        expect(treeShape(root), args.join(' ')).toEqual(before);
+        expect(hashTree(root), args.join(' ')).toEqual(before);
       }
 
       const { code, findings } = await doctorFindings(root);
@@ -138,14 +106,14 @@ describe('something that is not a lock at .create-squad.lock', () => {
         message: `${LOCK_FILE} is ${obstruction.what}, not a create-squad lock: every writing command refuses to run`,
         fix: `remove ${LOCK_FILE} (it is ${obstruction.what}, not a create-squad lock); create-squad never removes what it did not make`,
       });
-      expect(treeShape(root)).toEqual(before);
+      expect(hashTree(root)).toEqual(before);
 
       // A fresh repository: init finds it before writing anything.
       const fresh = tempRepo();
       obstruction.make(path.join(fresh, LOCK_FILE));
-      const empty = treeShape(fresh);
+      const empty = hashTree(fresh);
       expectObstructed(await withWatchdog(() => runCli(['init', '--yes'], { cwd: fresh }), 30_000, 'init'), obstruction.what);
-      expect(treeShape(fresh)).toEqual(empty);
+      expect(hashTree(fresh)).toEqual(empty);
     });
   }
 
@@ -163,7 +131,7 @@ describe('something that is not a lock at .create-squad.lock', () => {
   it('the MCP teach tool answers with the error at once, and the server answers the next call', async () => {
     const root = await initSquad();
     fs.symlinkSync('nowhere', path.join(root, LOCK_FILE));
-    const before = treeShape(root);
+    const before = hashTree(root);
     const client = await connect(root);
     const taught = (await withWatchdog(
       () => client.callTool({ name: 'teach', arguments: { team: true, instruction: 'Always write a test first' } }),
@@ -172,7 +140,7 @@ describe('something that is not a lock at .create-squad.lock', () => {
     )) as CallToolResult;
     expect(taught.isError).toBe(true);
     expect(toolText(taught)).toMatch(/^lock-obstructed: cannot take the squad lock: \.create-squad\.lock is a symlink, not a create-squad lock/);
-    expect(treeShape(root)).toEqual(before);
+    expect(hashTree(root)).toEqual(before);
     const listed = (await withWatchdog(() => client.callTool({ name: 'list_skills', arguments: {} }), 30_000, 'list_skills')) as CallToolResult;
     expect(listed.isError, toolText(listed)).toBeFalsy();
     await client.close();
@@ -201,13 +169,13 @@ describe('whose lock it is, as the commands see it', () => {
     const root = await initSquad();
     const owner = { pid: 4242, host: 'ci-runner-3', command: 'upgrade', started: '2026-03-04T05:06:07.000Z' };
     fs.writeFileSync(path.join(root, LOCK_FILE), `${JSON.stringify(owner)}\n`);
-    const before = treeShape(root);
+    const before = hashTree(root);
     const refused = await runCli(['hire', 'Designer'], { cwd: root });
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim()).toBe(
       `✗ another create-squad is writing here (pid 4242 on ci-runner-3, upgrade) since 2026-03-04T05:06:07.000Z — the lock was taken on ci-runner-3, which create-squad cannot check from here: if no create-squad runs there any more, remove ${LOCK_FILE}, then run the command again`,
     );
-    expect(treeShape(root)).toEqual(before);
+    expect(hashTree(root)).toEqual(before);
     const { code, findings } = await doctorFindings(root);
     expect(code).toBe(0);
     expect(findings).toEqual([

@@ -8,18 +8,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/core/doctor/catalog.js';
 import { detectMcpConfig, mcpServerHosts } from '../../src/core/skills/mcp.js';
 import { cleanupTempDirs, runCli, skillMd, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
-
-interface Finding {
-  severity: string;
-  code: string;
-  message: string;
-  fix: string;
-  path?: string;
-}
 
 const LOCAL = '{ "type": "local", "command": "x", "args": [] }';
 const NEEDS = skillMd(
