@@ -53,11 +53,11 @@ describe('the published package', { concurrent: true, timeout: 120_000 }, () => 
     expect(installed.code, installed.stderr).toBe(0);
   }, 300_000);
 
-  it('ships exactly what runs: dist, bin, templates, the coordinator, the .squad JSON Schema, README, LICENSE', () => {
+  it('ships exactly what runs: dist, bin, templates, the coordinator, the .squad JSON Schema, README, the docs, LICENSE', () => {
     // What the tarball the other tests install holds, as npm pack listed it.
     const paths = packedFiles;
     const tops = [...new Set(paths.map((p) => p.split('/')[0]!))].sort();
-    expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'index.js', 'package.json', 'schema', 'squad.agent.md', 'templates']);
+    expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'docs', 'index.js', 'package.json', 'schema', 'squad.agent.md', 'templates']);
     expect(paths).toContain('schema/squad-format.schema.json');
     expect(paths).toContain('bin/create-squad.cjs');
     expect(paths).toContain('dist/cli/main.js');
