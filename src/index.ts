@@ -4,6 +4,21 @@
  */
 export { SquadError, isSquadError, usageError, type SquadErrorCode, type SquadErrorOptions } from './core/base/errors.js';
 export * from './core/base/paths.js';
+export {
+  changeLines,
+  changedPaths,
+  commitHint,
+  commitPathsOf,
+  summarizeChanges,
+  type Change,
+  type ChangeKind,
+  type ChangeSummary,
+  type FileContent,
+  type Plan,
+  type TreeFile,
+  type WalkedFile,
+} from './core/base/plan.js';
+export { applyPlan } from './core/fs/apply-plan.js';
 export { MAX_NAME_LENGTH, NAME_PATTERN, isValidName, nameProblems, slugify, type NameProblem } from './core/base/names.js';
 export {
   FRONTMATTER_MAX_BYTES,
@@ -139,7 +154,7 @@ export {
   planScaffold,
   renderMemberFiles,
   renderMemberRows,
-  writePlannedFiles,
+  plannedChanges,
   type PlannedFile,
   type PlannedKind,
   type ProjectContext,
@@ -148,7 +163,7 @@ export {
   type ScaffoldPlan,
   type TeamSource,
 } from './core/squad/scaffold.js';
-export { applyHire, planHire, type HireOptions, type HirePlan } from './core/squad/hire.js';
+export { decideHire, planHire, readHireState, type HireOptions, type HirePlan, type HireState } from './core/squad/hire.js';
 export {
   CASTING_SCHEMA,
   SCRIBE_NAME,

@@ -1,8 +1,9 @@
 /** `create-squad hire <role> [--name N]`: add one member to the squad. */
-import { applyHire, planHire } from '../core/squad/hire.js';
 import { charterPath } from '../core/base/paths.js';
+import { decideHire, readHireState } from '../core/squad/hire.js';
+import { checkRoles } from '../core/squad/roles.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './lock.js';
+import { type ChangeReport, changeReport, renderChanges, runPlan } from './pipeline.js';
 
 export interface HireCommandOptions {
   role: string;
@@ -10,7 +11,7 @@ export interface HireCommandOptions {
   dryRun: boolean;
 }
 
-export interface HireData {
+export interface HireData extends ChangeReport {
   member: { name: string; role: string; folder: string };
   /** Universe the name came from; null for a name given with --name. */
   universe: string | null;
@@ -18,25 +19,30 @@ export interface HireData {
   casting: string;
   /** True when this finished an interrupted hire instead of casting someone new. */
   resumed: boolean;
+  /** Files created (changes.created). */
   created: string[];
+  /** Files updated (changes.replaced). */
   modified: string[];
-  dryRun: boolean;
 }
 
 export async function hire(options: HireCommandOptions, ctx: CommandContext): Promise<CommandResult<HireData>> {
-  const plan = await underSquadLock(ctx, 'hire', options.dryRun, async () => {
-    const planned = await planHire(ctx.cwd, { role: options.role, ...(options.name === undefined ? {} : { name: options.name }) });
-    if (!options.dryRun) applyHire(planned);
-    return planned;
+  checkRoles([options.role]); // a bad role is a usage error before anything is read
+  const plan = await runPlan(ctx, {
+    command: 'hire',
+    activity: 'hiring',
+    dryRun: options.dryRun,
+    read: () => readHireState(ctx.cwd),
+    decide: (state) => decideHire(state, { role: options.role, ...(options.name === undefined ? {} : { name: options.name }) }),
   });
+  const report = changeReport(plan, options.dryRun);
   const data: HireData = {
     member: plan.member,
     universe: plan.universe,
     casting: plan.event,
     resumed: plan.resumed,
-    created: plan.created,
-    modified: plan.modified,
-    dryRun: options.dryRun,
+    created: report.changes.created,
+    modified: report.changes.replaced,
+    ...report,
   };
   return {
     data,
@@ -46,10 +52,8 @@ export async function hire(options: HireCommandOptions, ctx: CommandContext): Pr
       const { name, role } = plan.member;
       const from = plan.universe ? ` (from ${plan.universe}${plan.event === 'overflow' ? ', overflow' : ''})` : '';
       ui.success(`${options.dryRun ? 'Would hire' : 'Hired'} ${name} as ${role}${from}`);
-      for (const file of plan.created) ui.out(`  ${options.dryRun ? 'would create' : 'created'}  ${file}`);
-      for (const file of plan.modified) ui.out(`  ${options.dryRun ? 'would update' : 'updated'}  ${file}`);
-      if (options.dryRun) ui.out('Dry run: nothing was written.');
-      else ui.out(`  Edit ${charterPath(plan.member.folder)} to refine what ${name} owns.`);
+      renderChanges(ui, plan, options.dryRun, { message: `chore(squad): hire ${name} as ${role}` });
+      if (!options.dryRun) ui.out(`  Edit ${charterPath(plan.member.folder)} to refine what ${name} owns.`);
     },
   };
 }

@@ -7,7 +7,7 @@ import { detectStack } from '../core/squad/project-context.js';
 import { parseProjectContext, type ProjectContext } from '../core/squad/scaffold.js';
 import { TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './lock.js';
+import { underSquadLock } from './pipeline.js';
 import { displayPath, listNames, plural } from './format.js';
 
 export interface ImportCommandOptions {

@@ -21,7 +21,7 @@ import { compareCodePoints, isMapping } from '../core/base/util.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { sweepRepositoryDebris } from '../core/fs/debris.js';
 import { clearStaleLock } from '../core/fs/lock.js';
-import { underSquadLock } from './lock.js';
+import { underSquadLock } from './pipeline.js';
 import { groupPaths, plural } from './format.js';
 
 export interface InitOptions {

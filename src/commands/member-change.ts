@@ -4,7 +4,7 @@ import { describeProfileChange, syncMemberAgent, type ProfileChangeReport } from
 import { applySteps, describeSteps } from '../core/squad/members.js';
 import type { MemberChangePlan, MemberRef } from '../core/squad/retire.js';
 import type { CommandContext } from './context.js';
-import { underSquadLock } from './lock.js';
+import { underSquadLock } from './pipeline.js';
 
 export interface MemberChangeData {
   member: MemberRef;

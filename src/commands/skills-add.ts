@@ -31,7 +31,7 @@ import { SquadError, isSquadError } from '../core/base/errors.js';
 import { writeFileAtomic } from '../core/fs/fs-safe.js';
 import type { SkillIssue } from '../core/skills/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './lock.js';
+import { underSquadLock } from './pipeline.js';
 import { plural } from './format.js';
 
 export interface SkillsAddOptions {

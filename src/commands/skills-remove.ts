@@ -3,7 +3,7 @@ import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, re
 import { SKILL_FILE } from '../core/base/paths.js';
 import { locateSkill, removalBackup, removeSkill, type InstalledSkill } from '../core/squad/skill-manage.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './lock.js';
+import { underSquadLock } from './pipeline.js';
 
 export interface SkillsRemoveOptions {
   name: string;

@@ -23,7 +23,7 @@ import {
 } from '../core/skills/skill-sources.js';
 import type { Warning } from '../core/base/warnings.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './lock.js';
+import { underSquadLock } from './pipeline.js';
 
 export interface SkillsUpdateOptions {
   name: string;

@@ -20,7 +20,7 @@ import {
 } from '../core/squad/standing-rules.js';
 import { applyTeach, planTeach } from '../core/squad/teach.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './lock.js';
+import { underSquadLock } from './pipeline.js';
 
 export interface TeachOptions {
   /** Positional arguments as given: [agent, instruction], or [instruction] with --team. */

@@ -11,7 +11,7 @@ import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR } from '../core/base/paths.js';
 import { hasOriginalSquadDir, hasSquad } from '../core/squad/roster.js';
 import { packageVersion } from '../core/fs/version.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './lock.js';
+import { underSquadLock } from './pipeline.js';
 import type { UpgradeData } from './upgrade.js';
 
 /** What the move did (or, in a dry run, would do). */

@@ -10,7 +10,7 @@ import { requireSquad } from '../core/squad/roster.js';
 import { NEVER_WRITTEN, obstacleFix } from '../core/fs/obstacles.js';
 import { applyUpgrade, planUpgrade, type UpgradePlan } from '../core/squad/upgrade.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './lock.js';
+import { underSquadLock } from './pipeline.js';
 import { groupPaths, plural } from './format.js';
 import {
   migrateOriginalSkills,

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memberProfilePath } from '../../src/core/squad/agents/member-profile.js';
-import { applyHire, planHire } from '../../src/core/squad/hire.js';
+import { planHire } from '../../src/core/squad/hire.js';
+import { applyPlan } from '../../src/core/fs/apply-plan.js';
 import { charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
 import { parseRoster } from '../../src/core/squad/roster.js';
 import type { HireData } from '../../src/commands/hire.js';
@@ -253,7 +254,7 @@ describe('hire and files changed meanwhile', () => {
       [squadPaths.castingRegistry]: registry.replace('"members": [', '"members": [\n    { "name": "Kujan", "folder": "kujan", "role": "Tester", "universe": null },'),
     });
     const before = hashTree(root);
-    expect(() => applyHire(plan)).toThrow(expect.objectContaining({ code: 'conflict', message: `${squadPaths.castingRegistry} changed while hiring; nothing was written` }));
+    expect(() => applyPlan(root, plan, 'hiring')).toThrow(expect.objectContaining({ code: 'conflict', message: `${squadPaths.castingRegistry} changed while hiring; nothing was written` }));
     expect(hashTree(root)).toBe(before);
 
     // team.md changed after the rest was written: the roster is not replaced, and a rerun finishes the hire.
@@ -261,11 +262,12 @@ describe('hire and files changed meanwhile', () => {
     const again = await planHire(root, { role: 'Tester' });
     const edited = `${read(root, squadPaths.team)}\nA note added meanwhile.\n`;
     const written: string[] = [];
-    for (const file of again.files) {
-      if (file.path === squadPaths.team) writeFiles(root, { [squadPaths.team]: edited });
+    for (const change of again.changes) {
+      if (change.kind !== 'create' && change.kind !== 'replace') throw new Error(`a hire plans files only, not ${change.kind}`);
+      if (change.path === squadPaths.team) writeFiles(root, { [squadPaths.team]: edited });
       try {
-        applyHire({ ...again, files: [file] });
-        written.push(file.path);
+        applyPlan(root, { changes: [change] }, 'hiring');
+        written.push(change.path);
       } catch (error) {
         expect(error).toMatchObject({ code: 'conflict', message: `${squadPaths.team} changed while hiring; nothing was written` });
       }

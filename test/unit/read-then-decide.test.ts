@@ -157,7 +157,7 @@ describe('hire: read once, then plan without the disk', () => {
     const state = readHireState(root);
     const pure = await withoutFileSystemAsync(() => decideHire(state, { role: 'Tester', now }));
     expect(pure).toEqual(whole);
-    expect(pure.created.some((p) => p.endsWith('/charter.md'))).toBe(true);
+    expect(pure.changes.some((c) => c.kind === 'create' && c.path.endsWith('/charter.md'))).toBe(true);
   });
 });
 

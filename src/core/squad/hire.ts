@@ -38,10 +38,11 @@ import { existsIn, readSquadTree, refuseUnwritable, type ScaffoldState } from '.
 import { insertTableRecords, tableRecords, type TableRecord } from '../base/md-table.js';
 import { memberNameProblem, slugify } from '../base/names.js';
 import { SCRIBE_AGENT, agentDir, squadPaths } from '../base/paths.js';
+import type { Change, Plan } from '../base/plan.js';
 import { checkRoles, roleAliasNote } from './roles.js';
 import { hasWord, quoted } from '../base/util.js';
 import { insertRosterRecords, parseRoster, requireSquad, type RosterMember } from './roster.js';
-import { SCRIBE_MEMBER, isRoutingHeader, parseProjectContext, renderMemberFiles, renderMemberRows, writePlannedFiles, type PlannedFile, type ScaffoldMember } from './scaffold.js';
+import { SCRIBE_MEMBER, isRoutingHeader, parseProjectContext, renderMemberFiles, renderMemberRows, plannedChanges, type PlannedFile, type ScaffoldMember } from './scaffold.js';
 
 export interface HireOptions {
   role: string;
@@ -50,7 +51,7 @@ export interface HireOptions {
   now?: Date;
 }
 
-export interface HirePlan {
+export interface HirePlan extends Plan {
   root: string;
   member: ScaffoldMember;
   /** The casting universe the name came from; null for a name given by hand. */
@@ -58,10 +59,8 @@ export interface HirePlan {
   event: CastResult['event'];
   /** True when this finishes an interrupted hire (the member was already in the casting registry). */
   resumed: boolean;
-  /** Files to write, in order: casting files, the member's files, routing, roster last. */
-  files: PlannedFile[];
-  created: string[];
-  modified: string[];
+  /** In order: casting files, the member's files, routing, roster last. */
+  changes: Change[];
   warnings: Warning[];
 }
 
@@ -243,17 +242,7 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
     universe: result.entry.universe,
     event: result.event,
     resumed: pending !== undefined,
-    files,
-    created: files.filter((f) => !f.update).map((f) => f.path),
-    modified: files.filter((f) => f.update).map((f) => f.path),
+    changes: plannedChanges(files),
     warnings,
   };
-}
-
-/**
- * Write a hire plan in its order: casting files, the member's new files (exclusively), routing, the
- * roster. A file that changed since it was planned on stops the hire there (conflict).
- */
-export function applyHire(plan: HirePlan): void {
-  writePlannedFiles(plan.root, plan.files, 'hiring');
 }

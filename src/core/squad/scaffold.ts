@@ -32,7 +32,9 @@ import {
   type CastingPolicy,
 } from './casting.js';
 import { SquadError, usageError } from '../base/errors.js';
-import { readTextIfExists, resolveInside, sha256, writeFileAtomic } from '../fs/fs-safe.js';
+import { sha256 } from '../fs/fs-safe.js';
+import { applyPlan } from '../fs/apply-plan.js';
+import type { Change } from '../base/plan.js';
 import type { Manifest } from './manifest.js';
 import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
 import { tableRecords, type TableRecord } from '../base/md-table.js';
@@ -525,37 +527,14 @@ export async function decideScaffold(state: ScaffoldState, options: ScaffoldOpti
   };
 }
 
-/**
- * Write one planned file: a new one exclusively (never replacing a file), an update atomically,
- * and only while the file still holds the `base` it was planned on; otherwise conflict, nothing
- * written. `activity` says what was running ("hiring"), for the message.
- */
-function changedSinceRead(root: string, file: PlannedFile): boolean {
-  return file.update === true && file.base !== undefined && readTextIfExists(resolveInside(root, file.path)) !== file.base;
-}
-
-function changedError(file: PlannedFile, activity: string, wroteSome: boolean): SquadError {
-  return new SquadError('conflict', `${file.path} changed while ${activity}; ${wroteSome ? 'nothing further' : 'nothing'} was written`, {
-    hint: 'run the command again: it starts from the files as they are now',
-  });
-}
-
-/**
- * Write planned files: each new one exclusively (never replacing a file), each update only over
- * the text it was planned from. Every update is checked before the first write, so a plan made
- * from files that changed since (someone edited them) writes nothing at all; the check is
- * repeated right before each write for an edit made while writing.
- */
-export function writePlannedFiles(root: string, files: readonly PlannedFile[], activity: string): void {
-  const stale = files.find((file) => changedSinceRead(root, file));
-  if (stale) throw changedError(stale, activity, false);
-  files.forEach((file, index) => {
-    if (changedSinceRead(root, file)) throw changedError(file, activity, index > 0);
-    writeFileAtomic(root, file.path, file.content, { mode: file.mode, exclusive: !file.update });
-  });
+/** Planned files as the one plan type's changes: a new file created exclusively, an update replaced only over its base. */
+export function plannedChanges(files: readonly PlannedFile[]): Change[] {
+  return files.map((file) =>
+    file.update ? { kind: 'replace', path: file.path, content: file.content, base: file.base ?? '', mode: file.mode } : { kind: 'create', path: file.path, content: file.content, mode: file.mode },
+  );
 }
 
 /** Write a plan: every new file exclusively (never replacing one), `.gitattributes` and `.gitignore` by appending. */
 export function applyScaffold(plan: ScaffoldPlan): void {
-  writePlannedFiles(plan.root, plan.files, 'init was running');
+  applyPlan(plan.root, { changes: plannedChanges(plan.files) }, 'init was running');
 }

@@ -1,0 +1,122 @@
+/**
+ * The one applier: carries out a plan (base/plan.ts), change by change in order, through the
+ * atomic writer. Before the first write every path is checked to stay inside the repository and
+ * every replaced file to still hold what the plan was made from, so a plan made from files that
+ * changed since writes nothing at all; the check is repeated right before each replace for an edit
+ * made while writing. A killed run leaves a prefix of the plan, which the next run completes.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { SquadError } from '../base/errors.js';
+import { SKILL_STAGING_PATTERN, resolveIn, skillStagingDir } from '../base/paths.js';
+import type { Change, FileContent, Plan, TreeFile } from '../base/plan.js';
+import {
+  copyOpenFileAtomic,
+  existsInside,
+  holdWorkPath,
+  moveInside,
+  readBytesIfExists,
+  removeFileInside,
+  removeInside,
+  resolveInside,
+  sweepDebris,
+  workId,
+  writeFileAtomic,
+} from './fs-safe.js';
+import { modeFor, openWalkedFile } from './tree.js';
+
+function sameBytes(current: Buffer | undefined, base: FileContent): boolean {
+  if (current === undefined) return false;
+  return typeof base === 'string' ? current.toString('utf8') === base : current.equals(base);
+}
+
+function changedSincePlanned(root: string, change: Change): boolean {
+  return change.kind === 'replace' && !sameBytes(readBytesIfExists(resolveInside(root, change.path)), change.base);
+}
+
+function conflict(relPath: string, activity: string, wroteSome: boolean): SquadError {
+  return new SquadError('conflict', `${relPath} changed while ${activity}; ${wroteSome ? 'nothing further' : 'nothing'} was written`, {
+    hint: 'run the command again: it starts from the files as they are now',
+  });
+}
+
+/** Refuse now, before any write, what a change would refuse halfway: a path out of the repository. */
+function checkInside(root: string, change: Change): void {
+  if (change.kind === 'move') {
+    resolveInside(root, change.from, { allowFinalSymlink: true });
+    resolveInside(root, change.to);
+  } else resolveInside(root, change.path, { allowFinalSymlink: change.kind === 'remove' });
+}
+
+function writeTreeFile(root: string, dir: string, file: TreeFile): void {
+  const target = `${dir}/${file.path}`;
+  if ('content' in file) {
+    writeFileAtomic(root, target, file.content, { ...(file.mode === undefined ? {} : { mode: file.mode }), exclusive: true, sweep: false });
+    return;
+  }
+  const fd = openWalkedFile(file.copy.dir, file.copy.file);
+  try {
+    copyOpenFileAtomic(root, target, fd, file.copy.file.size, { mode: modeFor(file.copy.file.executable), sweep: false });
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Place a folder whole: its files go into a staging folder beside it (swept when a killed run left
+ * one), which is renamed into place. When the rename fails and `movedAway` is the change that moved
+ * the folder's previous content aside, that is moved back: the folder is never left missing.
+ */
+function placeTree(root: string, change: Extract<Change, { kind: 'tree' }>, movedAway: Extract<Change, { kind: 'move' }> | undefined): void {
+  const parent = path.posix.dirname(change.path);
+  sweepDebris(resolveInside(root, parent), SKILL_STAGING_PATTERN, 'dir');
+  const staging = skillStagingDir(change.path, workId());
+  const release = holdWorkPath(resolveIn(root, staging));
+  try {
+    for (const file of change.files) writeTreeFile(root, staging, file);
+    try {
+      moveInside(root, staging, change.path);
+    } catch (error) {
+      if (movedAway && !existsInside(root, movedAway.from)) moveInside(root, movedAway.to, movedAway.from);
+      throw error;
+    }
+  } finally {
+    removeInside(root, staging);
+    release();
+  }
+}
+
+/** Carry out `plan` in `root`; `activity` says what was running ("hiring"), for a conflict's message. */
+export function applyPlan(root: string, plan: Plan, activity: string): void {
+  const { changes } = plan;
+  for (const change of changes) checkInside(root, change);
+  const stale = changes.find((change) => changedSincePlanned(root, change));
+  if (stale && stale.kind === 'replace') throw conflict(stale.path, activity, false);
+  changes.forEach((change, index) => {
+    const wroteSome = index > 0;
+    switch (change.kind) {
+      case 'create':
+        writeFileAtomic(root, change.path, change.content, { ...(change.mode === undefined ? {} : { mode: change.mode }), exclusive: true });
+        return;
+      case 'replace':
+        if (changedSincePlanned(root, change)) throw conflict(change.path, activity, wroteSome);
+        writeFileAtomic(root, change.path, change.content, change.mode === undefined ? {} : { mode: change.mode });
+        return;
+      case 'backup':
+        writeFileAtomic(root, change.path, change.content, { exclusive: true });
+        return;
+      case 'move':
+        if (!existsInside(root, change.from)) throw conflict(change.from, activity, wroteSome);
+        moveInside(root, change.from, change.to);
+        return;
+      case 'tree': {
+        const previous = changes[index - 1];
+        placeTree(root, change, previous?.kind === 'move' && previous.from === change.path ? previous : undefined);
+        return;
+      }
+      case 'remove':
+        removeFileInside(root, change.path);
+        return;
+    }
+  });
+}
