@@ -254,7 +254,9 @@ describe('hire and files changed meanwhile', () => {
       [squadPaths.castingRegistry]: registry.replace('"members": [', '"members": [\n    { "name": "Kujan", "folder": "kujan", "role": "Tester", "universe": null },'),
     });
     const before = hashTree(root);
-    expect(() => applyPlan(root, plan, 'hiring')).toThrow(expect.objectContaining({ code: 'conflict', message: `${squadPaths.castingRegistry} changed while hiring; nothing was written` }));
+    expect(() => applyPlan(root, plan, 'hiring')).toThrow(
+      expect.objectContaining({ code: 'conflict', message: `${squadPaths.castingRegistry} changed while hiring; nothing was written` }),
+    );
     expect(hashTree(root)).toBe(before);
 
     // team.md changed after the rest was written: the roster is not replaced, and a rerun finishes the hire.

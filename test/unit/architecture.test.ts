@@ -161,3 +161,93 @@ function namedImports(file: string): { specifier: string; name: string; typeOnly
       .map((part) => ({ specifier: m[3]!, name: part.replace(/^type\s+/, '').split(/\s+as\s+/)[0]!, typeOnly: m[1] !== undefined || part.startsWith('type ') })),
   );
 }
+
+/** Every `export function decideX` of src/core: the pure planners and checks. */
+function exportedDeciders(): { file: string; name: string }[] {
+  return sources('core').flatMap((file) => [...fs.readFileSync(file, 'utf8').matchAll(/^export (?:async )?function (decide\w*)/gm)].map((m) => ({ file, name: m[1]! })));
+}
+
+/**
+ * Modules still holding a planner beside disk reads, waiting to be split into a read step and a
+ * decider (issue: one pipeline for every writing command). This list only shrinks.
+ */
+const DECIDER_MODULES_STILL_READING = new Set(['squad/scaffold.ts', 'squad/hire.ts', 'squad/agents/profile-sync.ts']);
+
+/** Deciders whose off-disk run is that of the decider calling them (decideUpgrade's test runs these). */
+const RUN_OFF_DISK_THROUGH_ANOTHER = new Set(['decideTeamSkillMoves', 'decideBuiltinSkillMoves', 'decideMemberProfiles']);
+
+/** Commands still running their own lock/plan/apply block instead of runPlan. This list only shrinks. */
+const COMMANDS_NOT_ON_THE_PIPELINE = new Set([
+  'import.ts',
+  'init.ts',
+  'member-change.ts',
+  'skills-add.ts',
+  'skills-remove.ts',
+  'skills-update.ts',
+  'teach.ts',
+  'upgrade-original.ts',
+  'upgrade.ts',
+]);
+
+/** Appliers of their own plan types, still beside applyPlan. This list only shrinks. */
+const APPLIERS_BESIDE_APPLY_PLAN = new Set([
+  'applySkillInstall',
+  'applyMemberProfiles',
+  'applySteps',
+  'applyScaffold',
+  'applyStandingRule',
+  'applyOriginalSkillConversions',
+  'applySquadDirMigration',
+  'applyTeach',
+  'applyMcpRegistration',
+  'applyUpgrade',
+]);
+
+describe('one pipeline for every writing command', () => {
+  it('every decider lives in a module that reaches neither node:fs nor a reading function of the file-system layer', () => {
+    const offending = [...new Set(exportedDeciders().map(({ file }) => file))]
+      .filter((file) => !DECIDER_MODULES_STILL_READING.has(path.relative(path.join(SRC, 'core'), file).split(path.sep).join('/')))
+      .flatMap((file) => [
+        ...imports(file)
+          .filter(({ specifier, typeOnly }) => !typeOnly && /^node:(fs|fs\/promises|child_process)$/.test(specifier))
+          .map(({ specifier }) => `${path.relative(SRC, file)} → ${specifier}`),
+        ...namedImports(file)
+          .filter(({ specifier, typeOnly }) => !typeOnly && specifier.startsWith('.') && /^fs\//.test(resolved(file, specifier).replace(/^core\//, '')))
+          .filter(({ name }) => !FS_LAYER_NON_READING.has(name))
+          .map(({ specifier, name }) => `${path.relative(SRC, file)} → ${name} from ${specifier}`),
+      ]);
+    expect(offending).toEqual([]);
+  });
+
+  it('every decider is run by a test with the file system switched off (test/helpers/no-fs.ts)', () => {
+    const testsOffDisk = ['unit', 'e2e']
+      .flatMap((folder) => fs.readdirSync(path.join(REPO_ROOT, 'test', folder)).map((name) => path.join(REPO_ROOT, 'test', folder, name)))
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => fs.readFileSync(file, 'utf8'))
+      .filter((text) => text.includes("from '../helpers/no-fs.js'"));
+    const untested = exportedDeciders()
+      .filter(({ name }) => !RUN_OFF_DISK_THROUGH_ANOTHER.has(name))
+      .filter(({ name }) => !testsOffDisk.some((text) => new RegExp(`\\b${name}\\b`).test(text)))
+      .map(({ file, name }) => `${path.relative(SRC, file)}: ${name}`);
+    expect(untested).toEqual([]);
+  });
+
+  it('only src/commands/pipeline.ts takes the squad lock and applies a plan', () => {
+    const offending = sources('commands')
+      .filter((file) => path.basename(file) !== 'pipeline.ts' && !COMMANDS_NOT_ON_THE_PIPELINE.has(path.relative(path.join(SRC, 'commands'), file)))
+      .flatMap((file) =>
+        namedImports(file)
+          .filter(({ name }) => ['underSquadLock', 'withSquadLock', 'applyPlan'].includes(name) || /^apply[A-Z]/.test(name))
+          .map(({ name }) => `${path.relative(SRC, file)} → ${name}`),
+      );
+    expect(offending).toEqual([]);
+    for (const file of COMMANDS_NOT_ON_THE_PIPELINE) expect(fs.existsSync(path.join(SRC, 'commands', file)), file).toBe(true);
+  });
+
+  it('applyPlan is the one applier of the core', () => {
+    const appliers = sources('core').flatMap((file) => [...fs.readFileSync(file, 'utf8').matchAll(/^export (?:async )?function (apply\w*)/gm)].map((m) => m[1]!));
+    expect(appliers.filter((name) => name !== 'applyPlan' && !APPLIERS_BESIDE_APPLY_PLAN.has(name))).toEqual([]);
+    // The lists shrink as the code does: a name that is gone must leave them.
+    expect([...APPLIERS_BESIDE_APPLY_PLAN].filter((name) => !appliers.includes(name))).toEqual([]);
+  });
+});

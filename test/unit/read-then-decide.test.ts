@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FINDING_CODES, isKnownFindingCode } from '../../src/core/doctor/catalog.js';
 import { SQUAD_CHECKS, diagnose, runDoctor } from '../../src/core/doctor/doctor.js';
 import { readDoctorState } from '../../src/core/doctor/read.js';
@@ -28,43 +28,9 @@ import { writeOriginalSquad } from '../helpers/original-squad.js';
 import { decideSquadDirMigration, planSquadDirMigration, readSquadDirState } from '../../src/core/squad/original/squad-dir.js';
 import { decideOriginalSkillConversions, planOriginalSkillConversions, readOriginalSkillFiles } from '../../src/core/squad/original/skill-migration.js';
 
+import { withoutFileSystem, withoutFileSystemAsync } from '../helpers/no-fs.js';
+
 afterAll(cleanupTempDirs);
-
-/** Make every function of node:fs (and fs.promises) throw; returns the switch back on. */
-function switchOffFileSystem(): () => void {
-  const off = <O extends object>(object: O, shown: string) =>
-    Object.keys(object)
-      .filter((key) => typeof (object as Record<string, unknown>)[key] === 'function' && /^[a-z]/.test(key))
-      .map((key) =>
-        vi.spyOn(object as Record<string, () => unknown>, key).mockImplementation(() => {
-          throw new Error(`a check touched the file system: ${shown}${key}`);
-        }),
-      );
-  const spies = [...off(fs, 'fs.'), ...off(fs.promises, 'fs.promises.')];
-  return () => {
-    for (const spy of spies) spy.mockRestore();
-  };
-}
-
-/** Run `fn` with the file system switched off. */
-function withoutFileSystem<T>(fn: () => T): T {
-  const restore = switchOffFileSystem();
-  try {
-    return fn();
-  } finally {
-    restore();
-  }
-}
-
-/** withoutFileSystem for an async `fn`: the switch stays off until it settles. */
-async function withoutFileSystemAsync<T>(fn: () => Promise<T>): Promise<T> {
-  const restore = switchOffFileSystem();
-  try {
-    return await fn();
-  } finally {
-    restore();
-  }
-}
 
 /** A squad with something for most check groups to say. */
 async function troubledSquad(): Promise<string> {

@@ -530,7 +530,9 @@ export async function decideScaffold(state: ScaffoldState, options: ScaffoldOpti
 /** Planned files as the one plan type's changes: a new file created exclusively, an update replaced only over its base. */
 export function plannedChanges(files: readonly PlannedFile[]): Change[] {
   return files.map((file) =>
-    file.update ? { kind: 'replace', path: file.path, content: file.content, base: file.base ?? '', mode: file.mode } : { kind: 'create', path: file.path, content: file.content, mode: file.mode },
+    file.update
+      ? { kind: 'replace', path: file.path, content: file.content, base: file.base ?? '', mode: file.mode }
+      : { kind: 'create', path: file.path, content: file.content, mode: file.mode },
   );
 }
 

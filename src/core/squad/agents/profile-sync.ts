@@ -23,10 +23,11 @@
  */
 import type { DiskFacts } from '../../base/disk-facts.js';
 import { DiskReader } from '../../fs/disk-reader.js';
-import { moveInside, readBytesIfExists, writeFileAtomic } from '../../fs/fs-safe.js';
+import { applyPlan } from '../../fs/apply-plan.js';
+import type { Change } from '../../base/plan.js';
 import { isValidName } from '../../base/names.js';
 import { isShippedContent } from '../owned.js';
-import { SCRIBE_AGENT, agentDir, alumniDir, backupPathFor, folderTimestamp, resolveIn } from '../../base/paths.js';
+import { SCRIBE_AGENT, agentDir, alumniDir, backupPathFor, folderTimestamp } from '../../base/paths.js';
 import { listAgents, type Agent } from '../roster.js';
 import { SCRIBE_MEMBER } from '../scaffold.js';
 import { compareVersions, packageVersion } from '../../fs/version.js';
@@ -65,6 +66,8 @@ export interface ProfileChange {
   to?: string;
   /** restore: where the profile comes back from (the member's folder, back from the alumni). */
   from?: string;
+  /** refresh, replace: what the profile holds now (replaced only while it still does; replace backs it up). */
+  base?: Buffer;
 }
 
 export interface ProfileSkip {
@@ -91,11 +94,6 @@ export interface ProfileSyncOptions extends SkillChanges {
   version?: string;
   /** Names the backup folder (default: now). */
   now?: Date;
-}
-
-/** The text of the profile at `relPath`, or undefined when it is missing; throws for an unreadable one. */
-function readProfile(root: string, relPath: string): Buffer | undefined {
-  return profileBytes(() => readBytesIfExists(resolveIn(root, relPath)));
 }
 
 /** A profile's bytes as read by `read`: one too large to be one create-squad wrote is an edit (empty). */
@@ -144,10 +142,10 @@ function planActive(disk: DiskFacts, member: ProfileMember, content: string, ver
     return;
   }
   if (readProfileStamp(text)?.intact) {
-    plan.changes.push({ action: 'refresh', path: relPath, member: member.folder, content });
+    plan.changes.push({ action: 'refresh', path: relPath, member: member.folder, content, base: current });
     return;
   }
-  plan.changes.push({ action: 'replace', path: relPath, member: member.folder, content, backup: backupPathFor(timestamp, relPath) });
+  plan.changes.push({ action: 'replace', path: relPath, member: member.folder, content, backup: backupPathFor(timestamp, relPath), base: current });
 }
 
 /** Where a retired member's agent is kept: in its folder among the alumni, so it comes back on rehire. */
@@ -233,22 +231,19 @@ export async function syncMemberAgent(root: string, folder: string): Promise<Pro
 
 /** Carry out a plan, change by change: a backup before its replacement. */
 export function applyMemberProfiles(plan: ProfilePlan): void {
-  const { root } = plan;
-  for (const change of plan.changes) {
-    if (change.to !== undefined) {
-      moveInside(root, change.path, change.to);
-      continue;
-    }
-    if (change.from !== undefined) {
-      moveInside(root, change.from, change.path);
-      continue;
-    }
-    if (change.backup !== undefined) {
-      const current = readProfile(root, change.path);
-      if (current !== undefined) writeFileAtomic(root, change.backup, current, { exclusive: true });
-    }
-    writeFileAtomic(root, change.path, change.content!, { exclusive: change.action === 'create' });
-  }
+  applyPlan(plan.root, { changes: profileChanges(plan) }, "updating the members' agents");
+}
+
+/** A profile plan as the one plan type's changes (base/plan.ts), in its write order: a backup before its replacement. */
+export function profileChanges(plan: ProfilePlan): Change[] {
+  return plan.changes.flatMap((change): Change[] => {
+    const { action, path } = change;
+    if (action === 'retire' || action === 'orphan') return [{ kind: 'move', from: path, to: change.to! }];
+    if (action === 'restore') return [{ kind: 'move', from: change.from!, to: path }];
+    if (action === 'create') return [{ kind: 'create', path, content: change.content! }];
+    const replace: Change = { kind: 'replace', path, content: change.content!, base: change.base! };
+    return action === 'refresh' ? [replace] : [{ kind: 'backup', path: change.backup!, of: path, content: change.base! }, replace];
+  });
 }
 
 /** A change as commands report it (in --json): what happened to which profile, and where a copy or the file went. */
