@@ -17,9 +17,11 @@ import {
   moveInside,
   readBytesIfExists,
   removeFileInside,
+  relativePathProblem,
   removeInside,
   resolveInside,
   sweepDebris,
+  unsafePathError,
   workId,
   writeFileAtomic,
 } from './fs-safe.js';
@@ -46,6 +48,12 @@ function checkInside(root: string, change: Change): void {
     resolveInside(root, change.from, { allowFinalSymlink: true });
     resolveInside(root, change.to);
   } else resolveInside(root, change.path, { allowFinalSymlink: change.kind === 'remove' });
+  if (change.kind === 'tree') {
+    for (const file of change.files) {
+      const problem = relativePathProblem(file.path);
+      if (problem !== undefined) throw unsafePathError(`${change.path}/${file.path}`, problem);
+    }
+  }
 }
 
 function writeTreeFile(root: string, dir: string, file: TreeFile): void {
@@ -64,16 +72,18 @@ function writeTreeFile(root: string, dir: string, file: TreeFile): void {
 
 /**
  * Place a folder whole: its files go into a staging folder beside it (swept when a killed run left
- * one), which is renamed into place. When the rename fails and `movedAway` is the change that moved
- * the folder's previous content aside, that is moved back: the folder is never left missing.
+ * one), which is renamed into place. `movedAway` is the change moving the folder's previous content
+ * aside: it runs only once the staging is complete, and is undone when the rename fails, so the
+ * folder is never left missing.
  */
-function placeTree(root: string, change: Extract<Change, { kind: 'tree' }>, movedAway: Extract<Change, { kind: 'move' }> | undefined): void {
+function placeTree(root: string, change: Extract<Change, { kind: 'tree' }>, movedAway: Extract<Change, { kind: 'move' }> | undefined, activity: string): void {
   const parent = path.posix.dirname(change.path);
   sweepDebris(resolveInside(root, parent), SKILL_STAGING_PATTERN, 'dir');
   const staging = skillStagingDir(change.path, workId());
   const release = holdWorkPath(resolveIn(root, staging));
   try {
     for (const file of change.files) writeTreeFile(root, staging, file);
+    if (movedAway) moveAside(root, movedAway, activity, true);
     try {
       moveInside(root, staging, change.path);
     } catch (error) {
@@ -84,6 +94,16 @@ function placeTree(root: string, change: Extract<Change, { kind: 'tree' }>, move
     removeInside(root, staging);
     release();
   }
+}
+
+function moveAside(root: string, change: Extract<Change, { kind: 'move' }>, activity: string, wroteSome: boolean): void {
+  if (!existsInside(root, change.from)) throw conflict(change.from, activity, wroteSome);
+  moveInside(root, change.from, change.to);
+}
+
+/** The move right before a tree change that clears the tree's place: applied with the tree (placeTree). */
+function clearsPlaceOf(change: Change | undefined, next: Change | undefined): change is Extract<Change, { kind: 'move' }> {
+  return change?.kind === 'move' && next?.kind === 'tree' && next.path === change.from;
 }
 
 /** Carry out `plan` in `root`; `activity` says what was running ("hiring"), for a conflict's message. */
@@ -106,12 +126,11 @@ export function applyPlan(root: string, plan: Plan, activity: string): void {
         writeFileAtomic(root, change.path, change.content, { exclusive: true });
         return;
       case 'move':
-        if (!existsInside(root, change.from)) throw conflict(change.from, activity, wroteSome);
-        moveInside(root, change.from, change.to);
+        if (!clearsPlaceOf(change, changes[index + 1])) moveAside(root, change, activity, wroteSome);
         return;
       case 'tree': {
         const previous = changes[index - 1];
-        placeTree(root, change, previous?.kind === 'move' && previous.from === change.path ? previous : undefined);
+        placeTree(root, change, clearsPlaceOf(previous, change) ? previous : undefined, activity);
         return;
       }
       case 'remove':
