@@ -1,21 +1,12 @@
 /**
- * A hint to V8 for runs that keep most of what they read, such as a listing of thousands of skills
- * (a record per skill, alive until the prompt is printed) or a whole `.squad` document (export and
- * import hold every file until the last one is written). V8 grows its young generation as a run
- * allocates, and a growing young generation only copies those long-lived records more often: kept
- * at its starting size, reading 10,000 skills takes about a fifth less peak memory (bench/run.mjs).
- *
- * Listings set it only when they turn out to be large: loading `node:v8` costs several
- * milliseconds, more than a small squad's whole listing. A heuristic only: if V8 ignores it,
- * nothing changes.
+ * A hint to V8 for runs that keep most of what they read (a listing of thousands of skills, a whole
+ * `.squad` document): a young generation kept at its starting size copies those long-lived records
+ * less often. Given only once a listing turns out large, since loading `node:v8` costs more than a
+ * small listing; measurements in docs/budgets.md ("Tuning notes"). If V8 ignores it, nothing changes.
  */
 import { createRequire } from 'node:module';
 
-/**
- * From this many entries in one skills folder on, a run counts as large. Measured (bench squads,
- * prompt): at 1,000 skills the hint only costs time (~3 ms, peak memory the same); from about 2,000
- * on it saves peak memory (2.7 MB at 2,000, 4 MB at 4,000, 17 MB at 10,000).
- */
+/** From this many entries in one skills folder on, a run counts as large (where the hint starts to pay: docs/budgets.md). */
 export const MANY_SKILLS = 1500;
 
 /**

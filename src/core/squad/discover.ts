@@ -227,10 +227,8 @@ function scanSkillFolder(root: string, relDir: string, { warnings, refused }: Fo
   // call for the thousands of plain files of a large listing).
   const confinedTo: ReadConfinement = { root, folderInside: true };
   const entries = readDirEntries(absDir);
-  // Plain frontmatter is read from its bytes only in a folder of many skills, where it saves time.
-  // In a small squad's run its loops would only wake V8's optimising compiler for nothing: the
-  // compiler's own code then counts in the run's memory (3.5 MB more peak RSS for a fresh squad's
-  // prompt, measured).
+  // Plain frontmatter is read from its bytes only in a folder of many skills, where it saves time;
+  // in a small squad it would only wake the optimising compiler (docs/budgets.md, "Tuning notes").
   const readsPlainHeads = entries.length >= LISTS_MANY_SKILLS;
   if (readsPlainHeads) noteManySkillsListed();
   if (entries.length >= MANY_SKILLS) expectManyLongLivedObjects();
