@@ -53,7 +53,8 @@ function unpack(corpus, into) {
 
 async function makeSquad(lib, dir) {
   fs.mkdirSync(dir, { recursive: true });
-  lib.applyScaffold(await lib.planScaffold(dir, SQUAD));
+  const plan = await lib.planScaffold(dir, SQUAD);
+  lib.applyPlan(plan.root, { changes: lib.plannedChanges(plan.files) }, 'init was running');
   return dir;
 }
 

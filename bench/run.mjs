@@ -214,8 +214,7 @@ for (const count of SCALES) {
     cli(`prompt (${count} skills)`, fixed(['prompt', agent, '--task', TASK], dir), {
       scale: count,
       tool: 'prompt',
-      budget:
-        count === 1000 ? { ratio: 1.5, vsOpenskills: 0.8, nodeRatio: 3, mb: 150, goals: ['vsOpenskills'] } : { ratio: 1.8, mbRatio: 1.2, goals: ['mbRatio'] },
+      budget: count === 1000 ? { ratio: 1.5, vsOpenskills: 0.8, nodeRatio: 3, mb: 150, goals: ['vsOpenskills'] } : { ratio: 1.8, mbRatio: 1.2, goals: ['mbRatio'] },
     }),
     cli(`route (${count} skills)`, fixed(['route', TASK, '--json'], dir), { scale: count, tool: 'route' }),
     cli(`skills list (${count} skills)`, fixed(['skills', 'list'], dir), { scale: count, tool: 'skills list' }),

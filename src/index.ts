@@ -70,15 +70,32 @@ export {
 } from './core/squad/discover.js';
 export { hasSquad, isRosterHeader, listAgents, parseRoster, readRoster, requireAgent, requireSquad, type Agent, type RosterMember } from './core/squad/roster.js';
 export {
-  applyTeach,
   buildTaughtSkill,
+  decideTeach,
   deriveSkillName,
-  planTeach,
   type TaughtSkill,
   type TaughtSkillInput,
   type TeachOptions,
   type TeachPlan,
+  type TeachState,
 } from './core/squad/teach.js';
+export { planStandingRule, planTeach, readRuleState, readTeachState } from './core/squad/teach-state.js';
+export { decideStandingRule, type RulePlan, type RuleState } from './core/squad/standing-rules.js';
+export {
+  decideSkillsAdd,
+  decideSkillsRemove,
+  decideSkillsUpdate,
+  type SkillToAdd,
+  type SkillsAddPlan,
+  type SkillsAddState,
+  type SkillsRemovePlan,
+  type SkillsRemoveState,
+  type SkillsUpdatePlan,
+  type SkillsUpdateState,
+} from './core/squad/skill-change-plan.js';
+export { readSkillsAddState, readSkillsRemoveState, readSkillsUpdateState } from './core/squad/skill-change-state.js';
+export { decideSkillInstall, type InstallPlan, type InstalledFacts } from './core/skills/skill-install-plan.js';
+export { readInstalledFacts, readSkillSource, type SkillSource } from './core/skills/skill-install.js';
 export { estimateTokens } from './core/base/tokens.js';
 export { AVAILABLE_SKILLS_TAG, escapeXml, escapeXmlLine, renderAvailableSkills, skillEntry, type SkillSummary } from './core/base/xml.js';
 export {
@@ -125,7 +142,6 @@ export {
 export { compareVersions, packageVersion } from './core/fs/version.js';
 export {
   UNKNOWN_VERSION,
-  applyUpgrade,
   decideUpgrade,
   isLearnedSkillPath,
   planUpgrade,
@@ -133,9 +149,8 @@ export {
   type UpgradeMigration,
   type UpgradeOptions,
   type UpgradePlan,
+  type UpgradeParts,
   type UpgradeSkip,
-  type UpgradeWrite,
-  type UpgradeWriteRole,
 } from './core/squad/upgrade.js';
 export { MIGRATIONS, migrationsUpTo, type Migration, type MigrationPlan, type MigrationState, type MigrationWrite } from './core/squad/migrations.js';
 export { readUpgradeState, type UpgradeState } from './core/squad/upgrade-state.js';
@@ -146,7 +161,7 @@ export {
   SCRIBE_MEMBER,
   STATE_TEMPLATES,
   UNION_MERGE_PATTERNS,
-  applyScaffold,
+  decideScaffold,
   isRoutingHeader,
   planGitattributes,
   planOwnedFiles,
@@ -163,7 +178,22 @@ export {
   type ScaffoldPlan,
   type TeamSource,
 } from './core/squad/scaffold.js';
-export { decideHire, planHire, readHireState, type HireOptions, type HirePlan, type HireState } from './core/squad/hire.js';
+export { decideHire, type HireOptions, type HirePlan, type HireState } from './core/squad/hire.js';
+export { planHire, readHireState } from './core/squad/hire-state.js';
+export { decideInit, type InitInput, type InitMcp, type InitPlan } from './core/squad/init-plan.js';
+export { readInitState, type InitRequest, type InitState } from './core/squad/init-state.js';
+export { planRehire, planRetire, readMemberChangeState } from './core/squad/retire.js';
+export {
+  decideRehire,
+  decideRetire,
+  type MemberChangeOptions,
+  type MemberChangePlan,
+  type MemberChangeState,
+  type MemberCommand,
+  type MemberRef,
+} from './core/squad/member-change-plan.js';
+export { planRoleChange } from './core/squad/role-change.js';
+export { decideRoleChange, type RoleChangeOptions, type RoleChangePlan } from './core/squad/role-change-plan.js';
 export {
   CASTING_SCHEMA,
   SCRIBE_NAME,
@@ -276,10 +306,15 @@ export {
 export {
   BUILTIN_AUTHOR,
   IMPORTED_SUFFIX,
+  decideImport,
   importSquad,
+  readImportState,
   withSkillName,
+  type ImportInput,
   type ImportOptions,
+  type ImportPlan,
   type ImportReport,
+  type ImportState,
   type ImportedAgent,
   type ImportedSkill,
   type SkillRename,

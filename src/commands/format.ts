@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Style, Styled } from '../cli/ui.js';
 import type { CommandContext } from './context.js';
-import { TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
+import { TEAM_SKILLS_DIR, squadPaths } from '../core/base/paths.js';
 import { compareCodePoints } from '../core/base/util.js';
 import type { McpServerRequirement } from '../core/skills/skill.js';
 import type { SkillIssue } from '../core/skills/validate.js';
@@ -26,14 +26,17 @@ export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-/** Paths grouped for display: one line per member folder, skill, or the templates folder. */
+/**
+ * Paths grouped for display: one line per member folder, skill, or casting folder (each a folder two
+ * levels down, so the line names where its files are); any other path by itself.
+ */
 export function groupPaths(paths: readonly string[]): { label: string; count: number }[] {
   const groups = new Map<string, number>();
   for (const file of [...paths].sort(compareCodePoints)) {
     const segments = file.split('/');
     let label = file;
     if ([squadPaths.agents, squadPaths.aiTeamSkills, TEAM_SKILLS_DIR].some((dir) => file.startsWith(`${dir}/`))) label = `${segments.slice(0, 3).join('/')}/`;
-    else if (file.startsWith(`${TEMPLATES_COPY_DIR}/`) || file.startsWith(`${squadPaths.casting}/`)) label = `${path.posix.dirname(file)}/`;
+    else if (file.startsWith(`${squadPaths.casting}/`)) label = `${path.posix.dirname(file)}/`;
     groups.set(label, (groups.get(label) ?? 0) + 1);
   }
   return [...groups].map(([label, count]) => ({ label, count }));

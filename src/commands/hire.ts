@@ -1,6 +1,7 @@
 /** `create-squad hire <role> [--name N]`: add one member to the squad. */
 import { charterPath } from '../core/base/paths.js';
-import { decideHire, readHireState } from '../core/squad/hire.js';
+import { decideHire } from '../core/squad/hire.js';
+import { readHireState } from '../core/squad/hire-state.js';
 import { checkRoles } from '../core/squad/roles.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { type ChangeReport, changeReport, renderChanges, runPlan } from './pipeline.js';

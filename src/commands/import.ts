@@ -1,13 +1,13 @@
 /** `create-squad import <file> [--force] [--dry-run]`: rebuild a squad from a .squad file. */
 import path from 'node:path';
-import { describeProfileChange } from '../core/squad/agents/profile-sync.js';
 import { readStateText } from '../core/fs/confined.js';
-import { importSquad, type ImportReport } from '../core/portable/import.js';
+import { IMPORT_ACTIVITY, decideImport, readImportState, type ImportReport } from '../core/portable/import.js';
 import { detectStack } from '../core/squad/project-context.js';
 import { parseProjectContext, type ProjectContext } from '../core/squad/scaffold.js';
 import { TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
+import { changeLines, commitHint } from '../core/base/plan.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './pipeline.js';
+import { type ChangeReport, changeReport, runPlan } from './pipeline.js';
 import { displayPath, listNames, plural } from './format.js';
 
 export interface ImportCommandOptions {
@@ -17,12 +17,13 @@ export interface ImportCommandOptions {
   dryRun: boolean;
 }
 
-export type ImportData = ImportReport & {
-  /** The project context team.md has now: the other repository's (none in a dry run). */
-  context?: ProjectContext;
-  /** The stack this repository's manifest files name, when they name one. */
-  detectedStack?: string;
-};
+export type ImportData = ImportReport &
+  ChangeReport & {
+    /** The project context team.md has now: the other repository's (none in a dry run). */
+    context?: ProjectContext;
+    /** The stack this repository's manifest files name, when they name one. */
+    detectedStack?: string;
+  };
 
 /** The init command that gives the imported squad this repository's context ("…" where only the user knows). */
 export function contextCommand(context: ProjectContext, detectedStack: string | undefined): string {
@@ -40,13 +41,18 @@ function scopeOf(entry: { agent?: string }): string {
 
 export async function importCommand(options: ImportCommandOptions, ctx: CommandContext): Promise<CommandResult<ImportData>> {
   const absFile = path.resolve(ctx.invocationDir, options.file);
-  const report = await underSquadLock(ctx, 'import', options.dryRun, () =>
-    importSquad(ctx.cwd, absFile, { force: options.force, dryRun: options.dryRun, shownFile: displayPath(absFile, ctx) }),
-  );
+  const plan = await runPlan(ctx, {
+    command: 'import',
+    activity: IMPORT_ACTIVITY,
+    dryRun: options.dryRun,
+    read: () => readImportState(ctx.cwd, absFile, { shownFile: displayPath(absFile, ctx) }),
+    decide: (state) => decideImport(state, { force: options.force, dryRun: options.dryRun }),
+  });
   const teamText = options.dryRun ? undefined : readStateText(ctx.cwd, squadPaths.team);
   const detected = detectStack(ctx.cwd).stack;
   const data: ImportData = {
-    ...report,
+    ...plan.report,
+    ...changeReport(plan, options.dryRun),
     ...(teamText === undefined ? {} : { context: parseProjectContext(teamText) }),
     ...(detected ? { detectedStack: detected } : {}),
   };
@@ -76,9 +82,12 @@ export async function importCommand(options: ImportCommandOptions, ctx: CommandC
       ];
       if (data.gitattributesAdded.length) created.push(`${squadPaths.gitattributes} (+${plural(data.gitattributesAdded.length, 'line')})`);
       if (created.length) ui.out(`  ${would('Created', 'Would create')} outside ${squadPaths.root}/: ${created.join(', ')}`);
-      for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change)}`);
       for (const note of data.notes) ui.warn(note);
       for (const leftover of data.leftovers) ui.warn(`${leftover}/ is left from an interrupted import; it is safe to delete`);
+      // Every change of the plan, one line each, and the commit that records exactly them.
+      for (const line of changeLines(plan.changes, data.dryRun)) ui.out(`  ${line}`);
+      const hint = data.dryRun ? undefined : commitHint(plan.changes, `chore(squad): import the squad from ${data.source}`);
+      if (hint !== undefined) ui.out(`  Commit it: ${hint}`);
       ui.out();
       if (data.dryRun) {
         ui.out('Dry run: nothing was written.');

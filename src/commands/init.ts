@@ -1,27 +1,26 @@
 /**
  * `create-squad init [dir]`: scaffold everything a squad needs that is missing (docs/state-layout.md), asking
- * on a terminal for the project, stack, owner, roles and universe; defaults otherwise.
+ * on a terminal for the project, stack, owner, roles and universe; defaults otherwise. One plan
+ * (core/squad/init-plan.ts) holds the scaffold, the project context change and the MCP files; the
+ * report, the dry run and the commit hint are derived from it.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Ui } from '../cli/ui.js';
 import { defaultUniverseName, universes } from '../core/squad/casting.js';
 import { checkWritableDir, ensureWritableDir } from '../core/fs/fs-safe.js';
-import { readStateText } from '../core/fs/confined.js';
-import { applySteps, describeSteps } from '../core/squad/members.js';
-import { COORDINATOR_PATH, GITIGNORE_PATH, SCRIBE_AGENT, commitPaths, squadPaths } from '../core/base/paths.js';
-import { detectStack, planContextChange, type ContextChange, type ContextField } from '../core/squad/project-context.js';
+import { COORDINATOR_PATH, GITIGNORE_PATH, SCRIBE_AGENT, squadPaths } from '../core/base/paths.js';
+import { changeLines, changedPaths, commitHint } from '../core/base/plan.js';
+import type { ContextField } from '../core/squad/context-plan.js';
 import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/squad/roles.js';
-import { applyMcpRegistration, parseMcpHosts, planMcpRegistration, type McpRegistration } from '../core/squad/mcp-register.js';
+import { parseMcpHosts, type McpRegistration } from '../core/squad/mcp-register.js';
 import type { McpHostId } from '../core/skills/mcp.js';
-import { readCoordinatorStamp } from '../core/squad/coordinator.js';
-import { packageVersion } from '../core/fs/version.js';
-import { applyScaffold, planScaffold, type ScaffoldOptions, type ScaffoldPlan } from '../core/squad/scaffold.js';
-import { compareCodePoints, isMapping } from '../core/base/util.js';
+import { decideInit, type InitInput, type InitPlan } from '../core/squad/init-plan.js';
+import { readInitState, type InitRequest, type InitState } from '../core/squad/init-state.js';
+import { plannedChanges, type ProjectContext } from '../core/squad/scaffold-plan.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { sweepRepositoryDebris } from '../core/fs/debris.js';
 import { clearStaleLock } from '../core/fs/lock.js';
-import { underSquadLock } from './pipeline.js';
+import { type ChangeReport, changeReport, runPlan } from './pipeline.js';
 import { groupPaths, plural } from './format.js';
 
 export interface InitOptions {
@@ -66,20 +65,20 @@ export interface InitQuestions {
 /** Asks the questions; resolves with the answers, or rejects (SquadError aborted) when cancelled. */
 export type AskInit = (questions: InitQuestions) => Promise<Partial<InitAnswers>>;
 
-export interface InitData {
+export interface InitData extends ChangeReport {
   dir: string;
+  /** The scaffold's files: created, or (.gitattributes, .gitignore) appended to; from the plan's changes. */
   created: string[];
   skipped: string[];
   members: { name: string; role: string; folder: string }[];
   universe: string;
-  dryRun: boolean;
   gitattributesAdded: string[];
   /** Lines appended to .gitignore: backups, interrupted runs' leftovers and the default export stay out of git. */
   gitignoreAdded: string[];
   /** The project context of an existing squad, changed by --project, --stack or --owner. */
   context?: {
     changed: { field: ContextField; from: string; to: string }[];
-    /** team.md and the charters that said what team.md said. */
+    /** team.md and the charters that said what team.md said, in the order written (team.md last). */
     updated: string[];
     /** Where team.md was backed up first. */
     backup?: string;
@@ -87,17 +86,6 @@ export interface InitData {
   notes: string[];
   /** With --mcp: the server entry for each host picked, and the create-squad version it runs. */
   mcp?: { version: string; registrations: McpRegistration[] };
-}
-
-/** The project's own description from its package.json, as a suggestion. */
-function suggestedProject(root: string): string {
-  try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as unknown;
-    if (isMapping(pkg) && typeof pkg.description === 'string') return pkg.description.trim();
-  } catch {
-    // no package.json: no suggestion
-  }
-  return '';
 }
 
 /**
@@ -116,6 +104,42 @@ function movedUpNote(root: string, ctx: CommandContext): string[] {
   return [`set up the squad at the repository root ${root}, where Copilot looks for .github/agents/; to make a separate squad in ${ctx.startDir}, run init --here`];
 }
 
+/** The context fields given as flags: what they change in an existing squad. */
+function contextFlags(options: InitOptions): Partial<ProjectContext> {
+  return {
+    ...(options.project === undefined ? {} : { project: options.project }),
+    ...(options.stack === undefined ? {} : { stack: options.stack }),
+    ...(options.owner === undefined ? {} : { owner: options.owner }),
+  };
+}
+
+/** The questions that apply to what `preview` would create, asked; undefined when there is none to ask. */
+async function askQuestions(options: InitOptions, state: InitState, preview: InitPlan, ask: AskInit): Promise<Partial<InitAnswers> | undefined> {
+  const creates = (relPath: string) => preview.scaffold.files.some((file) => file.path === relPath);
+  const newTeam = creates(squadPaths.team);
+  const cast = preview.scaffold.teamSource === 'cast';
+  const questions: InitQuestions = {
+    defaults: {
+      project: options.project ?? state.projectSuggestion,
+      stack: options.stack ?? state.detectedStack?.stack ?? '',
+      owner: options.owner ?? '',
+      roles: defaultRoles(),
+      universe: defaultUniverseName(),
+    },
+    ask: {
+      project: newTeam && options.project === undefined,
+      stack: newTeam && options.stack === undefined,
+      owner: newTeam && options.owner === undefined,
+      roles: cast && options.roles === undefined,
+      universe: cast && creates(squadPaths.castingPolicy) && options.universe === undefined,
+    },
+    presets: rolePresets(),
+    universes: universes().map((u) => u.name),
+    allowDuplicateRoles: options.allowDuplicateRoles === true,
+  };
+  return Object.values(questions.ask).some(Boolean) ? ask(questions) : undefined;
+}
+
 /**
  * `ask` puts the questions to the user; the CLI passes its terminal questions (src/cli), tests
  * their own answers. It is called only when `ctx.interactive` and something is left to ask.
@@ -126,141 +150,89 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
   // something to write (a dry run, or a complete squad on a read-only disk, still report).
   checkWritableDir(root, { write: false });
   const mcpHosts = options.mcp === undefined ? undefined : Array.isArray(options.mcp) ? options.mcp : parseMcpHosts(options.mcp);
-
-  // A new squad's stack, when not given, is read from the repository's manifest files.
-  const teamExists = readStateText(root, squadPaths.team) !== undefined;
-  const detected = options.stack === undefined && !teamExists ? detectStack(root) : undefined;
-  const stackNote = detected?.stack ? [`stack read from ${detected.from.join(', ')}: ${detected.stack} (give another with --stack)`] : [];
-  const flags: ScaffoldOptions = {
+  const request: InitRequest = { detectStack: options.stack === undefined, ...(mcpHosts === undefined ? {} : { mcpHosts }) };
+  const flags: InitInput['scaffold'] = {
     team: options.team,
     ...(options.allowDuplicateRoles ? { allowDuplicateRoles: true } : {}),
-    ...(detected?.stack ? { stack: detected.stack } : {}),
     ...(options.roles === undefined ? {} : { roles: splitRoleList(options.roles) }),
     ...(options.universe === undefined ? {} : { universe: options.universe }),
-    ...(options.project === undefined ? {} : { project: options.project }),
-    ...(options.stack === undefined ? {} : { stack: options.stack }),
-    ...(options.owner === undefined ? {} : { owner: options.owner }),
+    ...contextFlags(options),
   };
-  // Planning validates every flag before a question is asked or a file written.
-  let chosen = flags;
-  let plan = await planScaffold(root, chosen);
-  if (!options.dryRun && plan.files.length > 0) checkWritableDir(root);
+  const input = (scaffold: InitInput['scaffold']): InitInput => ({ scaffold, context: contextFlags(options), ...(mcpHosts === undefined ? {} : { mcpHosts }) });
 
-  if (ctx.interactive && plan.files.length > 0) {
-    const creates = (relPath: string) => plan.files.some((file) => file.path === relPath);
-    const newTeam = creates(squadPaths.team);
-    const questions: InitQuestions = {
-      defaults: {
-        project: options.project ?? suggestedProject(root),
-        stack: options.stack ?? detected?.stack ?? '',
-        owner: options.owner ?? '',
-        roles: defaultRoles(),
-        universe: defaultUniverseName(),
-      },
-      ask: {
-        project: newTeam && options.project === undefined,
-        stack: newTeam && options.stack === undefined,
-        owner: newTeam && options.owner === undefined,
-        roles: plan.teamSource === 'cast' && options.roles === undefined,
-        universe: plan.teamSource === 'cast' && creates(squadPaths.castingPolicy) && options.universe === undefined,
-      },
-      presets: rolePresets(),
-      universes: universes().map((u) => u.name),
-      allowDuplicateRoles: options.allowDuplicateRoles === true,
-    };
-    if (Object.values(questions.ask).some(Boolean)) {
-      chosen = { ...flags, ...(await ask(questions)) };
-      plan = await planScaffold(root, chosen);
+  // Decided once before the lock: every flag (and --mcp's files) is checked, and the questions
+  // known, before a question is asked or a file written.
+  const previewState = await readInitState(root, request);
+  const preview = await decideInit(previewState, input(flags));
+  if (!options.dryRun && preview.changes.length > 0) checkWritableDir(root);
+  const answers = ctx.interactive && preview.scaffold.files.length > 0 ? await askQuestions(options, previewState, preview, ask) : undefined;
+
+  let plan: InitPlan;
+  if (answers === undefined && (options.dryRun || preview.changes.length === 0)) {
+    plan = preview;
+    // Nothing to write takes no lock (a complete squad on a read-only disk still reports), but
+    // clears the lock and the debris a killed run of this command may have left.
+    if (!options.dryRun) {
+      clearStaleLock(root);
+      sweepRepositoryDebris(root);
     }
-  }
-
-  let context = contextChange(root, plan, options);
-  // --mcp: refused here, before anything is written, when a host's file cannot take the entry.
-  let mcpPlan = mcpHosts === undefined ? undefined : planMcpRegistration(root, mcpHosts, mcpVersion(root, plan));
-  const mcpWrites = () => (mcpPlan?.writes.length ?? 0) > 0;
-  // Nothing to write: still clear the lock and the debris a killed run of this command may have left.
-  if (!options.dryRun && plan.files.length === 0 && !context && !mcpWrites()) {
-    clearStaleLock(root);
-    sweepRepositoryDebris(root);
-  }
-  if (!options.dryRun && (plan.files.length > 0 || context || mcpWrites())) {
-    ensureWritableDir(root);
-    // Planned again under the lock: another command may have written since the plan above.
-    ({ plan, context } = await underSquadLock(
-      ctx,
-      'init',
-      false,
-      async () => {
-        const fresh = await planScaffold(root, chosen);
-        const freshContext = contextChange(root, fresh, options);
-        if (fresh.files.length > 0) applyScaffold(fresh);
-        if (freshContext) applySteps(root, freshContext.steps, 'init was running');
-        if (mcpHosts !== undefined) {
-          mcpPlan = planMcpRegistration(root, mcpHosts, mcpVersion(root, fresh));
-          applyMcpRegistration(root, mcpPlan);
-        }
-        return { plan: fresh, context: freshContext };
-      },
+  } else {
+    if (!options.dryRun) ensureWritableDir(root);
+    // Read and decided again under the lock: another command may have written since the preview.
+    plan = await runPlan(ctx, {
+      command: 'init',
+      activity: 'init was running',
+      dryRun: options.dryRun,
       root,
-    ));
+      read: () => readInitState(root, request),
+      decide: (state) => decideInit(state, input({ ...flags, ...answers })),
+    });
   }
 
-  const created = plan.files.map((file) => file.path).sort(compareCodePoints);
+  const { scaffold, context, mcp } = plan;
   const data: InitData = {
     dir: root,
-    created,
-    skipped: plan.skipped,
-    members: plan.members.map(({ name, role, folder }) => ({ name, role, folder })),
-    universe: plan.universe,
-    dryRun: options.dryRun,
-    gitattributesAdded: plan.gitattributesAdded,
-    gitignoreAdded: plan.gitignoreAdded,
-    ...(context ? { context: { changed: context.changed, updated: describeSteps(context.steps).modified, ...(context.backup ? { backup: context.backup } : {}) } } : {}),
-    notes: [...movedUpNote(root, ctx), ...stackNote, ...plan.notes, ...(context?.notes ?? [])],
-    ...(mcpPlan === undefined ? {} : { mcp: { version: mcpVersion(root, plan), registrations: mcpPlan.registrations } }),
+    created: changedPaths(plannedChanges(scaffold.files)),
+    skipped: scaffold.skipped,
+    members: scaffold.members.map(({ name, role, folder }) => ({ name, role, folder })),
+    universe: scaffold.universe,
+    gitattributesAdded: scaffold.gitattributesAdded,
+    gitignoreAdded: scaffold.gitignoreAdded,
+    ...(context
+      ? {
+          context: {
+            changed: context.changed,
+            updated: context.changes.flatMap((change) => (change.kind === 'replace' ? [change.path] : [])),
+            ...(context.backup ? { backup: context.backup } : {}),
+          },
+        }
+      : {}),
+    notes: [...movedUpNote(root, ctx), ...plan.notes],
+    ...(mcp === undefined ? {} : { mcp: { version: mcp.version, registrations: mcp.registrations } }),
+    ...changeReport(plan, options.dryRun),
   };
-  return {
-    data,
-    exitCode: 0,
-    render: (ui) => {
-      renderInit(ui, plan, data);
-      renderMcp(ui, data);
-    },
-  };
+  return { data, exitCode: 0, render: (ui) => renderInit(ui, plan, data) };
 }
 
-/** The version the server entries pin: the coordinator's stamp, as its own npx lines (this version when init writes it). */
-function mcpVersion(root: string, plan: ScaffoldPlan): string {
-  const planned = plan.files.find((file) => file.path === COORDINATOR_PATH);
-  const text = planned === undefined ? readStateText(root, COORDINATOR_PATH) : String(planned.content);
-  return (text === undefined ? undefined : readCoordinatorStamp(text)) ?? packageVersion();
-}
-
-/**
- * The change --project, --stack and --owner make to the context of a squad whose team.md exists
- * (a team.md init creates gets them as it is written); undefined when there is none to make.
- */
-function contextChange(root: string, plan: ScaffoldPlan, options: InitOptions): ContextChange | undefined {
-  if (plan.files.some((file) => file.path === squadPaths.team)) return undefined;
-  const teamText = readStateText(root, squadPaths.team);
-  if (teamText === undefined) return undefined;
-  const wanted = {
-    ...(options.project === undefined ? {} : { project: options.project }),
-    ...(options.stack === undefined ? {} : { stack: options.stack }),
-    ...(options.owner === undefined ? {} : { owner: options.owner }),
-  };
-  return planContextChange(root, teamText, wanted, new Date());
+/** The commit message of what the plan writes. */
+function commitMessage(plan: InitPlan): string {
+  const done = [
+    ...(plan.scaffold.files.some((file) => file.path === squadPaths.team) ? ['set up the squad'] : plan.scaffold.files.length > 0 ? ['complete the squad'] : []),
+    ...(plan.context ? ['update the project context'] : []),
+    ...(plan.mcp && plan.mcp.changes.length > 0 ? ["register the squad's MCP server"] : []),
+  ];
+  return `chore(squad): ${done.join(', ')}`;
 }
 
 const FIELD_LABELS: Record<ContextField, string> = { project: 'Project', stack: 'Stack', owner: 'Owner' };
 
-function renderContext(ui: Ui, data: InitData): void {
+function renderContext(ui: Ui, plan: InitPlan, data: InitData): void {
   const context = data.context;
-  if (!context) return;
+  if (!context || !plan.context) return;
   ui.success(`${data.dryRun ? 'Would update' : 'Updated'} the project context in ${data.dir}`);
   for (const { field, from, to } of context.changed) ui.out(`  ${FIELD_LABELS[field]}: "${from}" → "${to}"`);
-  for (const file of context.updated) ui.out(`  ${data.dryRun ? 'would update' : 'updated'}  ${file}`);
-  if (context.backup) ui.out(`  ${squadPaths.team} as it was: ${context.backup}`);
+  for (const line of changeLines(plan.context.changes, data.dryRun)) ui.out(`  ${line}`);
+  if (context.backup && !plan.context.changes.some((change) => change.kind === 'backup')) ui.out(`  ${squadPaths.team} as it was: ${context.backup}`);
 }
 
 function renderGroups(ui: Ui, paths: readonly string[], extra: (label: string) => string = () => ''): void {
@@ -273,7 +245,7 @@ function renderGroups(ui: Ui, paths: readonly string[], extra: (label: string) =
   }
 }
 
-/** What --mcp did for each host, and the entry to paste for a host that reads no file here. */
+/** What --mcp did (or would do) for each host, and the entry to paste for a host that reads no file here. */
 function renderMcp(ui: Ui, data: InitData): void {
   if (!data.mcp) return;
   ui.out();
@@ -294,42 +266,40 @@ function renderMcp(ui: Ui, data: InitData): void {
     ui.out('  Restart the host (or reload its MCP servers) to start it; the coordinator uses its tools when they are there.');
 }
 
-function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
+/** The scaffold's files: headline, team, the files by group and the ones left as they are. */
+function renderScaffold(ui: Ui, plan: InitPlan, data: InitData): void {
   const team = data.members.map((m) => `${m.name} (${m.role})`).join(', ');
-  for (const note of data.notes) ui.warn(note);
-  renderContext(ui, data);
+  const already = `already complete in ${data.dir} (${plural(data.skipped.length, 'file')} already there)`;
   if (data.created.length === 0) {
-    if (!data.context) ui.success(`Nothing to do: the squad is already complete in ${data.dir} (${plural(data.skipped.length, 'file')} already there)`);
+    if (plan.changes.length === 0) ui.success(`Nothing to do: the squad is ${already}`);
+    else if (!plan.context) ui.success(`The squad is ${already}`);
     ui.out(`  Team (${data.universe}): ${team}`);
-    if (data.dryRun && data.context) ui.out('Dry run: nothing was written.');
     return;
   }
-  const verb = data.dryRun ? 'Would create' : 'Created';
-  ui.success(`${verb} ${plural(data.created.length, 'file')} in ${data.dir}`);
+  ui.success(`${data.dryRun ? 'Would create' : 'Created'} ${plural(data.created.length, 'file')} in ${data.dir}`);
   ui.out(`  Team (${data.universe}): ${team}`);
   ui.out();
   ui.out(data.dryRun ? 'Would create:' : 'Created:');
   const lines: Record<string, string[]> = { [squadPaths.gitattributes]: data.gitattributesAdded, [GITIGNORE_PATH]: data.gitignoreAdded };
+  const appended = new Set(plan.changes.flatMap((change) => (change.kind === 'replace' ? [change.path] : [])));
   renderGroups(ui, data.created, (label) => {
     const added = lines[label];
     if (added === undefined) return '';
-    const appended = plan.files.some((f) => f.path === label && f.update);
-    return `${appended ? '+' : ''}${plural(added.length, 'line')}${appended ? ' appended' : ''}`;
+    return appended.has(label) ? `+${plural(added.length, 'line')} appended` : plural(added.length, 'line');
   });
   if (data.skipped.length > 0) {
     ui.out();
     ui.out('Skipped (already there, left as they are):');
     renderGroups(ui, data.skipped);
   }
-  ui.out();
-  if (data.dryRun) {
-    ui.out('Dry run: nothing was written.');
-    return;
-  }
-  const cast = plan.members.filter((m) => m.folder !== SCRIBE_AGENT);
+}
+
+/** Where to go from a new squad; step 1 is the plan's commit hint. */
+function renderNextSteps(ui: Ui, plan: InitPlan, hint: string): void {
+  const cast = plan.scaffold.members.filter((m) => m.folder !== SCRIBE_AGENT);
   const lead = cast.find((m) => isLeadRole(m.role)) ?? cast[0];
   ui.out('Next steps:');
-  ui.out(`  1. Commit the squad: git add -A -- ${commitPaths(initChangedPaths(data)).join(' ')}`);
+  ui.out(`  1. Commit the squad: ${hint}`);
   const agentId = path.posix.basename(COORDINATOR_PATH, '.agent.md');
   ui.out('  2. In GitHub Copilot, pick the "Squad" agent:');
   ui.out('     VS Code: the agent picker at the bottom of the Chat view');
@@ -339,13 +309,22 @@ function renderInit(ui: Ui, plan: ScaffoldPlan, data: InitData): void {
   if (!lead) ui.out('  Add members first with: npx create-squad hire <role>');
 }
 
-/** Every path init wrote: its files, the lines it added to .gitattributes and .gitignore, the project context, the MCP files. */
-function initChangedPaths(data: InitData): string[] {
-  return [
-    ...data.created,
-    ...(data.gitattributesAdded.length > 0 ? [squadPaths.gitattributes] : []),
-    ...(data.gitignoreAdded.length > 0 ? [GITIGNORE_PATH] : []),
-    ...(data.context?.updated ?? []),
-    ...(data.mcp?.registrations ?? []).flatMap((r) => (r.status === 'added' && r.path !== undefined ? [r.path] : [])),
-  ];
+/**
+ * The report of a plan: notes, the context change, the scaffold, the MCP servers; then the dry
+ * run's note, or the commit hint of exactly what was written (nothing of the kind when nothing was).
+ */
+function renderInit(ui: Ui, plan: InitPlan, data: InitData): void {
+  for (const note of data.notes) ui.warn(note);
+  renderContext(ui, plan, data);
+  renderScaffold(ui, plan, data);
+  renderMcp(ui, data);
+  if (plan.changes.length === 0) return;
+  ui.out();
+  if (data.dryRun) {
+    ui.out('Dry run: nothing was written.');
+    return;
+  }
+  const hint = commitHint(plan.changes, commitMessage(plan))!;
+  if (data.created.length > 0) renderNextSteps(ui, plan, hint);
+  else ui.out(`  Commit it: ${hint}`);
 }

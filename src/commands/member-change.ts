@@ -1,68 +1,70 @@
-/** What retire, rehire and role report: the member, the files written and moved, and notes. */
+/** What retire, rehire and role share: one plan (the member change, then the member's agent) and its report. */
 import type { Ui } from '../cli/ui.js';
-import { describeProfileChange, syncMemberAgent, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
-import { applySteps, describeSteps } from '../core/squad/members.js';
-import type { MemberChangePlan, MemberRef } from '../core/squad/retire.js';
+import type { ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
+import type { MemberChangePlan, MemberChangeState, MemberCommand, MemberRef } from '../core/squad/member-change-plan.js';
+import { readMemberChangeState } from '../core/squad/retire.js';
 import type { CommandContext } from './context.js';
-import { underSquadLock } from './pipeline.js';
+import { type ChangeReport, changeReport, renderChanges, runPlan } from './pipeline.js';
 
-export interface MemberChangeData {
+export interface MemberChangeData extends ChangeReport {
   member: MemberRef;
-  /** The change was already made: nothing was (or would be) written. */
+  /** The change was already made and the member's agent is in step: nothing was (or would be) written. */
   done: boolean;
+  /** Files created (changes.created). */
   created: string[];
+  /** Files updated (changes.replaced). */
   modified: string[];
+  /** Files and folders moved (changes.moved). */
   moved: { from: string; to: string }[];
   notes: string[];
-  /** What happened to the member's Copilot agent (.github/agents/); none in a dry run. */
+  /** What happens (or, in a dry run, would) to the member's Copilot agent (.github/agents/); its changes are among `changes`. */
   agentProfiles: ProfileChangeReport[];
-  dryRun: boolean;
 }
 
 /**
- * Plan a member change under the squad lock, apply it unless this is a dry run, and bring the
- * member's Copilot agent in step; returns the plan and what is reported of it.
+ * Read the squad for `change.member` and decide under the squad lock, apply unless this is a dry
+ * run; returns the plan and what is reported of it, all derived from the plan's changes.
  */
 export async function runMemberChange<P extends MemberChangePlan>(
   ctx: CommandContext,
-  change: { command: string; activity: string; dryRun: boolean },
-  plan: () => P | Promise<P>,
+  change: { command: MemberCommand; activity: string; dryRun: boolean; member: string },
+  decide: (state: MemberChangeState) => Promise<P>,
 ): Promise<{ plan: P; data: MemberChangeData }> {
-  const done = await underSquadLock(ctx, change.command, change.dryRun, async () => {
-    const planned = await plan();
-    if (!change.dryRun) applySteps(ctx.cwd, planned.steps, change.activity);
-    return { planned, agentProfiles: change.dryRun ? [] : await syncMemberAgent(ctx.cwd, planned.member.folder) };
+  const plan = await runPlan(ctx, {
+    command: change.command,
+    activity: change.activity,
+    dryRun: change.dryRun,
+    read: () => readMemberChangeState(ctx.cwd, change.command, change.member),
+    decide,
   });
-  const { planned } = done;
+  const report = changeReport(plan, change.dryRun);
   return {
-    plan: planned,
+    plan,
     data: {
-      member: planned.member,
-      done: planned.done,
-      ...describeSteps(planned.steps),
-      notes: planned.notes,
-      agentProfiles: done.agentProfiles,
-      dryRun: change.dryRun,
+      member: plan.member,
+      done: plan.done,
+      created: report.changes.created,
+      modified: report.changes.replaced,
+      moved: report.changes.moved,
+      notes: plan.notes,
+      agentProfiles: plan.agentProfiles,
+      ...report,
     },
   };
 }
 
-export function renderMemberChange(ui: Ui, data: MemberChangeData, text: { done: string; headline: string; after: string }): void {
-  for (const note of data.notes) ui.warn(note);
-  const agents = () => {
-    for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change)}`);
-  };
-  if (data.done) {
-    ui.success(text.done);
-    agents();
+/**
+ * The text report: the notes, a headline, one line per change and the commit hint (or the dry
+ * run's note), then what to know after. `done` says the change was made already ("… already").
+ */
+export function renderMemberChange(ui: Ui, plan: MemberChangePlan, dryRun: boolean, text: { done: string; headline: string; after: string; commit: string }): void {
+  for (const note of plan.notes) ui.warn(note);
+  if (plan.done) {
+    ui.success(`${text.done}; nothing to do`);
     return;
   }
-  const would = data.dryRun ? 'would ' : '';
-  ui.success(text.headline);
-  for (const move of data.moved) ui.out(`  ${would}${data.dryRun ? 'move' : 'moved'}    ${move.from} → ${move.to}`);
-  for (const file of data.created) ui.out(`  ${would}${data.dryRun ? 'create' : 'created'}  ${file}`);
-  for (const file of data.modified) ui.out(`  ${would}${data.dryRun ? 'update' : 'updated'}  ${file}`);
-  agents();
-  if (data.dryRun) ui.out('Dry run: nothing was written.');
-  else ui.out(`  ${text.after}.`);
+  // A run after one stopped between the member change and the agent only brings the agent in step.
+  ui.success(plan.madeAlready ? `${text.done}; ${dryRun ? 'would bring' : 'brought'} their Copilot agent in step` : text.headline);
+  renderChanges(ui, plan, dryRun, { message: text.commit });
+  if (!dryRun && !plan.madeAlready) ui.out(`  ${text.after}.`);
 }

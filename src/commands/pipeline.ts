@@ -7,7 +7,7 @@
  */
 import type { Ui } from '../cli/ui.js';
 import { type ChangeSummary, type Plan, changeLines, commitHint, commitPathsOf, summarizeChanges } from '../core/base/plan.js';
-import { applyPlan } from '../core/fs/apply-plan.js';
+import { applyPlan, checkPlanPaths } from '../core/fs/apply-plan.js';
 import { sweepRepositoryDebris } from '../core/fs/debris.js';
 import { withSquadLock } from '../core/fs/lock.js';
 import type { CommandContext } from './context.js';
@@ -39,17 +39,44 @@ export interface WritingCommand<S, P extends Plan> {
   decide: (state: S) => P | Promise<P>;
 }
 
+/** Read, decide and apply (a dry run only checks that every path stays inside); returns the plan. */
+async function decideAndApply<S, P extends Plan>(root: string, step: Pick<WritingCommand<S, P>, 'read' | 'decide'>, dryRun: boolean, activity: string): Promise<P> {
+  const plan = await step.decide(await step.read());
+  if (dryRun) checkPlanPaths(root, plan);
+  else applyPlan(root, plan, activity);
+  return plan;
+}
+
 /** Read, decide and (unless a dry run) apply under the squad lock; returns the plan. */
 export function runPlan<S, P extends Plan>(ctx: CommandContext, spec: WritingCommand<S, P>): Promise<P> {
+  const root = spec.root ?? ctx.cwd;
+  return underSquadLock(ctx, spec.command, spec.dryRun, () => decideAndApply(root, spec, spec.dryRun, spec.activity), root);
+}
+
+/** A second read and decision, made once the first plan is applied. */
+export type NextPlan<T, Q extends Plan> = Pick<WritingCommand<T, Q>, 'read' | 'decide'>;
+
+/**
+ * Two plans under one lock, the second read from the tree the first leaves: for a decision that
+ * needs that tree and cannot see it through the first plan's changes (upgrade plans a squad in
+ * `.ai-team/` once the original Squad's `.squad/` is moved there). `next` gets the first plan and
+ * says what to read and decide then (undefined: nothing); in a dry run the first is not applied,
+ * which `next` must take into account. Returns both plans.
+ */
+export function runPlanThen<S, P extends Plan, T, Q extends Plan>(
+  ctx: CommandContext,
+  spec: WritingCommand<S, P>,
+  next: (first: P) => NextPlan<T, Q> | undefined,
+): Promise<{ first: P; second: Q | undefined }> {
   const root = spec.root ?? ctx.cwd;
   return underSquadLock(
     ctx,
     spec.command,
     spec.dryRun,
     async () => {
-      const plan = await spec.decide(await spec.read());
-      if (!spec.dryRun) applyPlan(root, plan, spec.activity);
-      return plan;
+      const first = await decideAndApply(root, spec, spec.dryRun, spec.activity);
+      const stage = next(first);
+      return { first, second: stage === undefined ? undefined : await decideAndApply(root, stage, spec.dryRun, spec.activity) };
     },
     root,
   );

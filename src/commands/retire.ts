@@ -1,5 +1,5 @@
 /** `create-squad retire <member>`: to the alumni, off the roster and routing; the name stays reserved. */
-import { planRetire, type MemberRef } from '../core/squad/retire.js';
+import { decideRetire, type MemberRef } from '../core/squad/member-change-plan.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { renderMemberChange, runMemberChange, type MemberChangeData } from './member-change.js';
 
@@ -9,15 +9,16 @@ export interface RetireOptions {
 }
 
 export async function retire(options: RetireOptions, ctx: CommandContext): Promise<CommandResult<MemberChangeData>> {
-  const { plan, data } = await runMemberChange(ctx, { command: 'retire', activity: 'retiring', dryRun: options.dryRun }, () => planRetire(ctx.cwd, options.member));
+  const { plan, data } = await runMemberChange(ctx, { command: 'retire', activity: 'retiring', dryRun: options.dryRun, member: options.member }, (state) => decideRetire(state));
   return {
     data,
     exitCode: 0,
     render: (ui) =>
-      renderMemberChange(ui, data, {
-        done: `${plan.member.name} is already retired (${plan.member.folder ? `.ai-team/agents/_alumni/${plan.member.folder}/` : 'in the Alumni list'}); nothing to do`,
+      renderMemberChange(ui, plan, options.dryRun, {
+        done: `${plan.member.name} is already retired (${plan.member.folder ? `.ai-team/agents/_alumni/${plan.member.folder}/` : 'in the Alumni list'})`,
         headline: `${options.dryRun ? 'Would retire' : 'Retired'} ${describe(plan.member)}`,
         after: `The name stays reserved; bring ${plan.member.name} back with: create-squad rehire ${plan.member.folder}`,
+        commit: `chore(squad): retire ${plan.member.name}`,
       }),
   };
 }

@@ -1,5 +1,6 @@
-/** `create-squad role <member> <role…>`: give a member another role (roster, routing, charter, casting). */
-import { planRoleChange } from '../core/squad/role-change.js';
+/** `create-squad role <member> <role…>`: give a member another role (roster, routing, charter, casting, its agent). */
+import { checkRoles } from '../core/squad/roles.js';
+import { decideRoleChange } from '../core/squad/role-change-plan.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { renderMemberChange, runMemberChange, type MemberChangeData } from './member-change.js';
 
@@ -16,8 +17,9 @@ export interface RoleData extends MemberChangeData {
 }
 
 export async function role(options: RoleOptions, ctx: CommandContext): Promise<CommandResult<RoleData>> {
-  const { plan, data: change } = await runMemberChange(ctx, { command: 'role', activity: 'changing the role', dryRun: options.dryRun }, () =>
-    planRoleChange(ctx.cwd, options.member, options.role),
+  checkRoles([options.role]); // a bad role is a usage error before anything is read
+  const { plan, data: change } = await runMemberChange(ctx, { command: 'role', activity: 'changing the role', dryRun: options.dryRun, member: options.member }, (state) =>
+    decideRoleChange(state, { role: options.role }),
   );
   const data: RoleData = { ...change, from: plan.from, ...(plan.backup ? { backup: plan.backup } : {}) };
   const { name, role: to } = plan.member;
@@ -25,10 +27,11 @@ export async function role(options: RoleOptions, ctx: CommandContext): Promise<C
     data,
     exitCode: 0,
     render: (ui) =>
-      renderMemberChange(ui, data, {
-        done: `${name} is ${to} already; nothing to do`,
+      renderMemberChange(ui, plan, options.dryRun, {
+        done: `${name} is ${to} already`,
         headline: `${options.dryRun ? 'Would make' : 'Made'} ${name} ${to} (was ${plan.from || 'no role'})`,
         after: `route and the coordinator now send ${to} work to ${name}`,
+        commit: `chore(squad): make ${name} ${to}`,
       }),
   };
 }

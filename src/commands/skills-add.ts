@@ -5,11 +5,9 @@
  * source of each is recorded for `skills update`.
  */
 import path from 'node:path';
-import { pendingSkill } from '../core/squad/agents/profile-input.js';
-import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
-import { SKILL_FILE } from '../core/base/paths.js';
-import { requireAgent, requireSquad } from '../core/squad/roster.js';
-import { applySkillInstall, isInstalledCopy, planSkillInstall, readSkillSource, skillDestination, type InstallPlan, type SkillSource } from '../core/skills/skill-install.js';
+import { reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
+import { requireSquad } from '../core/squad/roster.js';
+import { readSkillSource } from '../core/skills/skill-install.js';
 import {
   SKILL_SOURCES_PATH,
   fetchSource,
@@ -18,20 +16,20 @@ import {
   parseSkillSource,
   pickSkills,
   readSources,
-  recordSources,
+  recordChanges,
+  recordWriteFailure,
   sourceRecord,
-  writeSourcesAfter,
   type Fetched,
   type SkillSourceSpec,
-  type SourcesFile,
   type SourceRecord,
 } from '../core/skills/skill-sources.js';
+import { decideSkillsAdd, type SkillToAdd, type SkillsAddPlan } from '../core/squad/skill-change-plan.js';
+import { readLandedSkills, readSkillsAddState } from '../core/squad/skill-change-state.js';
 import type { Warning } from '../core/base/warnings.js';
 import { SquadError, isSquadError } from '../core/base/errors.js';
-import { writeFileAtomic } from '../core/fs/fs-safe.js';
 import type { SkillIssue } from '../core/skills/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './pipeline.js';
+import { type ChangeReport, changeReport, renderChanges, runPlan } from './pipeline.js';
 import { plural } from './format.js';
 
 export interface SkillsAddOptions {
@@ -63,7 +61,7 @@ export interface AddedSkill {
   source: SourceRecord;
 }
 
-export interface SkillsAddData {
+export interface SkillsAddData extends ChangeReport {
   /** The first (often the only) skill added, as before several could be. */
   name: string;
   scope: 'team' | 'agent';
@@ -80,18 +78,12 @@ export interface SkillsAddData {
   recorded?: string;
   /** What happened to the members' Copilot agents (.github/agents/). */
   agentProfiles: ProfileChangeReport[];
-  dryRun: boolean;
-}
-
-interface Picked {
-  source: SkillSource;
-  record: SourceRecord;
 }
 
 /** Every skill to add, fetched and validated, before anything is written. */
-async function pickedSkills(options: SkillsAddOptions, ctx: CommandContext, spec: SkillSourceSpec, fetched: Fetched): Promise<Picked[]> {
+async function pickedSkills(options: SkillsAddOptions, ctx: CommandContext, spec: SkillSourceSpec, fetched: Fetched): Promise<SkillToAdd[]> {
   const found = pickSkills(findSkills(fetched.dir), options.source, options.skills ?? [], options.all === true);
-  const picked: Picked[] = [];
+  const picked: SkillToAdd[] = [];
   for (const skill of found) {
     const shown = spec.type === 'folder' ? shownFolder(options.source, fetched.dir, skill.dir) : `${options.source}${skill.dir === fetched.dir ? '' : `/${skill.name}`}`;
     const read = await readSkillSource(shown, skill.dir, ctx.env);
@@ -115,70 +107,70 @@ export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext):
     ...(options.path === undefined ? {} : { subpath: options.path }),
   });
   const fetched = await fetchSource(spec, ctx.env, ctx.cwd);
-  let result: { agent: ReturnType<typeof requireAgent> | undefined; added: { picked: Picked; plan: InstallPlan }[]; recorded: boolean; agentProfiles: ProfileChangeReport[] };
+  let plan: SkillsAddPlan;
   let warnings: Warning[] = [];
   try {
     const picked = await pickedSkills(options, ctx, spec, fetched);
-    result = await underSquadLock(ctx, 'skills add', options.dryRun, async () => {
-      const member = options.agent === undefined ? undefined : requireAgent(ctx.cwd, options.agent);
-      const now = new Date();
-      const added: { picked: Picked; plan: InstallPlan }[] = [];
-      for (const one of picked) {
-        const name = one.source.report.dirName;
-        const destination = skillDestination(name, member?.name, 'rename the skill (its folder and its name field), or add it to one agent with --agent');
-        const unchanged = await isInstalledCopy(ctx.cwd, destination, one.source);
-        added.push({ picked: one, plan: planSkillInstall(ctx.cwd, one.source, destination, options.force, now, unchanged) });
-      }
-      const sources = readSources(ctx.cwd);
-      const recordText = recordSources(sources, Object.fromEntries(added.map(({ picked: p, plan }) => [plan.destination, p.record])));
-      const pending = added.map(({ picked: p, plan }) => pendingSkill(p.source.report, `${plan.destination}/${SKILL_FILE}`, member?.name));
-      const profiles = await planSkillChangeProfiles(ctx.cwd, member?.name, { pending });
-      if (!options.dryRun) {
-        applyMemberProfiles(profiles);
-        installAll(ctx.cwd, added, sources, options);
-        if (recordText !== undefined) writeSourcesAfter(ctx.cwd, recordText, whatLanded(added), rerunCommand(options), added.length > 1);
-      }
-      return { agent: member, added, recorded: recordText !== undefined, agentProfiles: reportProfileChanges(profiles) };
-    });
+    let planned: SkillsAddPlan | undefined;
+    try {
+      plan = await runPlan(ctx, {
+        command: 'skills add',
+        activity: 'adding skills',
+        dryRun: options.dryRun,
+        read: () => readSkillsAddState(ctx.cwd, picked, options.agent),
+        decide: async (state) => (planned = await decideSkillsAdd(state, { force: options.force })),
+      });
+    } catch (error) {
+      if (planned === undefined || options.dryRun) throw error;
+      throw await failureAfterWrites(ctx, planned, error, options);
+    }
   } finally {
     // After a good install a clone left behind is a warning; after a failure the failure is what counts.
     warnings = leftBehindWarnings(fetched.dispose());
   }
-  return { ...report(result.agent, result.added, result.recorded, result.agentProfiles, options), warnings };
+  return { ...report(plan, options), warnings };
 }
 
 /**
- * Install every planned skill, in order. When one fails after others landed, those are recorded
- * (best effort: running the command again records them too) and the failure says what landed first.
+ * What to say when applying the plan failed after some of it was written (the record is its last
+ * change): the skills all landed and only their record failed (bookkeeping-failed); or some landed
+ * before a failure, which are recorded (best effort: running the command again records them too)
+ * and named before it; else the failure as it is.
  */
-function installAll(root: string, added: readonly { picked: Picked; plan: InstallPlan }[], sources: SourcesFile, options: SkillsAddOptions): void {
-  const landed: { picked: Picked; plan: InstallPlan }[] = [];
+async function failureAfterWrites(ctx: CommandContext, plan: SkillsAddPlan, error: unknown, options: SkillsAddOptions): Promise<unknown> {
+  const several = plan.added.length > 1;
+  const unrecorded = recordWriteFailure(error, whatLanded(plan.added), rerunCommand(options), several);
+  if (unrecorded !== undefined) return unrecorded;
+  if (!isSquadError(error)) return error;
+  let landed: SkillsAddPlan['added'] = [];
   try {
-    for (const one of added) {
-      applySkillInstall(root, one.picked.source, one.plan);
-      landed.push(one);
-    }
-  } catch (error) {
-    if (landed.length === 0 || !isSquadError(error)) throw error;
-    const text = recordSources(sources, Object.fromEntries(landed.map(({ picked, plan }) => [plan.destination, picked.record])));
-    try {
-      if (text !== undefined) writeFileAtomic(root, SKILL_SOURCES_PATH, text);
-    } catch {
-      // the rerun the hint asks for records them
-    }
-    throw new SquadError(error.code, `${whatLanded(landed)}; then ${error.message}`, {
-      hint: `${error.hint ?? 'put that right, then run the command again'} ("${rerunCommand(options)}" adds the rest)`,
-      ...(error.file === undefined ? {} : { file: error.file }),
-      cause: error,
+    await runPlan(ctx, {
+      command: 'skills add',
+      activity: 'recording the sources of the skills added',
+      dryRun: false,
+      read: async () => ({ sources: readSources(ctx.cwd), landed: await readLandedSkills(ctx.cwd, plan.added) }),
+      decide: (state) => {
+        // Only when a skill was written before the failure: else nothing landed that the message would name.
+        landed = state.landed.some(({ install }) => install.unchanged !== true) ? state.landed : [];
+        return { changes: recordChanges(state.sources, Object.fromEntries(landed.map(({ skill, install }) => [install.destination, skill.record]))) };
+      },
     });
+  } catch {
+    // the rerun the hint asks for records them
   }
+  if (landed.length === 0) return error;
+  return new SquadError(error.code, `${whatLanded(landed)}; then ${error.message}`, {
+    hint: `${error.hint ?? 'put that right, then run the command again'} ("${rerunCommand(options)}" adds the rest)`,
+    ...(error.file === undefined ? {} : { file: error.file }),
+    cause: error,
+  });
 }
 
 /** What an add that wrote its skills did, for the message when recording their sources fails. */
-function whatLanded(added: readonly { picked: Picked; plan: InstallPlan }[]): string {
-  const where = (one: { picked: Picked; plan: InstallPlan }) => `${one.picked.source.report.dirName} into ${one.plan.destination}/`;
-  const written = added.filter((one) => one.plan.unchanged !== true);
-  if (written.length === 0) return `${added.map((one) => `${one.picked.source.report.dirName} is in ${one.plan.destination}/`).join(', ')} already`;
+function whatLanded(added: SkillsAddPlan['added']): string {
+  const where = ({ skill, install }: SkillsAddPlan['added'][number]) => `${skill.source.report.dirName} into ${install.destination}/`;
+  const written = added.filter(({ install }) => install.unchanged !== true);
+  if (written.length === 0) return `${added.map(({ skill, install }) => `${skill.source.report.dirName} is in ${install.destination}/`).join(', ')} already`;
   return `installed ${written.map(where).join(', ')}`;
 }
 
@@ -198,23 +190,18 @@ function rerunCommand(options: SkillsAddOptions): string {
   return words.map(shellWord).join(' ');
 }
 
-function report(
-  agent: ReturnType<typeof requireAgent> | undefined,
-  added: { picked: Picked; plan: InstallPlan }[],
-  recorded: boolean,
-  agentProfiles: ProfileChangeReport[],
-  options: SkillsAddOptions,
-): CommandResult<SkillsAddData> {
-  const skills: AddedSkill[] = added.map(({ picked, plan }) => ({
-    name: picked.source.report.dirName,
-    destination: plan.destination,
-    files: plan.files,
-    ...(plan.backup ? { backup: plan.backup } : {}),
-    unchanged: plan.unchanged === true,
-    skipped: plan.skipped,
-    git: plan.git,
-    warnings: picked.source.report.warnings,
-    source: picked.record,
+function report(plan: SkillsAddPlan, options: SkillsAddOptions): CommandResult<SkillsAddData> {
+  const agent = plan.member;
+  const skills: AddedSkill[] = plan.added.map(({ skill, install }) => ({
+    name: skill.source.report.dirName,
+    destination: install.destination,
+    files: install.files,
+    ...(install.backup ? { backup: install.backup } : {}),
+    unchanged: install.unchanged === true,
+    skipped: install.skipped,
+    git: install.git,
+    warnings: skill.source.report.warnings,
+    source: skill.record,
   }));
   const first = skills[0]!;
   const data: SkillsAddData = {
@@ -228,10 +215,11 @@ function report(
     git: first.git,
     warnings: first.warnings,
     skills,
-    ...(recorded ? { recorded: SKILL_SOURCES_PATH } : {}),
-    agentProfiles,
-    dryRun: options.dryRun,
+    ...(plan.recorded ? { recorded: SKILL_SOURCES_PATH } : {}),
+    agentProfiles: reportProfileChanges(plan.profiles),
+    ...changeReport(plan, options.dryRun),
   };
+  const names = skills.map((skill) => skill.name).join(', ');
   return {
     data,
     exitCode: 0,
@@ -239,7 +227,8 @@ function report(
       const who = agent ? `${agent.displayName}'s skills` : 'the team skills';
       for (const skill of skills) {
         if (skill.unchanged) {
-          ui.success(`Skill "${skill.name}" is in ${who} already, file for file: ${skill.destination}/ (nothing to write)`);
+          ui.success(`Skill "${skill.name}" is in ${who} already, file for file: ${skill.destination}/ (${plan.changes.length === 0 ? 'nothing to write' : 'left as it is'})`);
+          if (skill.backup) ui.out(`  ${options.dryRun ? 'Would back up' : 'Backed up'} its old copy to ${skill.backup}/`);
           continue;
         }
         const verb = options.dryRun ? 'Would add' : 'Added';
@@ -249,9 +238,8 @@ function report(
         for (const entry of skill.git) ui.warn(`${entry} is git's own data; not copied`);
         for (const warning of skill.warnings) ui.warn(`${skill.name}: ${warning.message}`);
       }
-      for (const change of agentProfiles) ui.out(`  ${describeProfileChange(change, options.dryRun)}`);
-      if (recorded && !options.dryRun) ui.out(`  Source recorded in ${SKILL_SOURCES_PATH}: "create-squad skills update <name>" fetches it again`);
-      if (options.dryRun) ui.out('Dry run: nothing was written.');
+      if (plan.recorded && !options.dryRun) ui.out(`  Source recorded in ${SKILL_SOURCES_PATH}: "create-squad skills update <name>" fetches it again`);
+      renderChanges(ui, plan, options.dryRun, { message: `chore(squad): add skill${skills.length > 1 ? 's' : ''} ${names}${agent ? ` to ${agent.name}` : ''}` });
     },
   };
 }

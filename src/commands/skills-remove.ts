@@ -1,9 +1,10 @@
 /** `create-squad skills remove <name> [--agent N]`: take a skill out, into the backups (never deleted). */
-import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
-import { SKILL_FILE } from '../core/base/paths.js';
-import { locateSkill, removalBackup, removeSkill, type InstalledSkill } from '../core/squad/skill-manage.js';
+import { reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
+import type { InstalledSkill } from '../core/squad/skill-manage.js';
+import { decideSkillsRemove } from '../core/squad/skill-change-plan.js';
+import { readSkillsRemoveState } from '../core/squad/skill-change-state.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './pipeline.js';
+import { type ChangeReport, changeReport, renderChanges, runPlan } from './pipeline.js';
 
 export interface SkillsRemoveOptions {
   name: string;
@@ -11,25 +12,22 @@ export interface SkillsRemoveOptions {
   dryRun: boolean;
 }
 
-export interface SkillsRemoveData extends InstalledSkill {
+export interface SkillsRemoveData extends InstalledSkill, ChangeReport {
   /** Where the skill was (or would be) moved. */
   backup: string;
   /** What happened to the members' Copilot agents (.github/agents/). */
   agentProfiles: ProfileChangeReport[];
-  dryRun: boolean;
 }
 
 export async function skillsRemove(options: SkillsRemoveOptions, ctx: CommandContext): Promise<CommandResult<SkillsRemoveData>> {
-  const data = await underSquadLock(ctx, 'skills remove', options.dryRun, async () => {
-    const skill = locateSkill(ctx.cwd, options.name, options.agent, 'remove');
-    const backup = removalBackup(skill, new Date());
-    const profiles = await planSkillChangeProfiles(ctx.cwd, skill.agent, { removed: [`${skill.destination}/${SKILL_FILE}`] });
-    if (!options.dryRun) {
-      applyMemberProfiles(profiles);
-      removeSkill(ctx.cwd, skill, backup);
-    }
-    return { ...skill, backup, agentProfiles: reportProfileChanges(profiles), dryRun: options.dryRun };
+  const plan = await runPlan(ctx, {
+    command: 'skills remove',
+    activity: 'removing the skill',
+    dryRun: options.dryRun,
+    read: () => readSkillsRemoveState(ctx.cwd, options),
+    decide: decideSkillsRemove,
   });
+  const data: SkillsRemoveData = { ...plan.skill, backup: plan.backup, agentProfiles: reportProfileChanges(plan.profiles), ...changeReport(plan, options.dryRun) };
   return {
     data,
     exitCode: 0,
@@ -37,8 +35,7 @@ export async function skillsRemove(options: SkillsRemoveOptions, ctx: CommandCon
       const whose = data.agent ? `${data.agent}'s skills` : 'the team skills';
       ui.success(`${options.dryRun ? 'Would remove' : 'Removed'} skill "${data.name}" from ${whose}: ${data.destination}/`);
       ui.out(`  ${options.dryRun ? 'Would move' : 'Moved'} it whole to ${data.backup}/ (move it back to restore it)`);
-      for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change, options.dryRun)}`);
-      if (options.dryRun) ui.out('Dry run: nothing was written.');
+      renderChanges(ui, plan, options.dryRun, { message: `chore(squad): remove skill ${data.name}` });
     },
   };
 }

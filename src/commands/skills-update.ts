@@ -4,26 +4,15 @@
  */
 import path from 'node:path';
 import { SquadError } from '../core/base/errors.js';
-import { pendingSkill } from '../core/squad/agents/profile-input.js';
-import { applyMemberProfiles, describeProfileChange, planSkillChangeProfiles, reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
-import { SKILL_FILE } from '../core/base/paths.js';
-import { applySkillInstall, isInstalledCopy, planSkillInstall, readSkillSource } from '../core/skills/skill-install.js';
-import { locateSkill, skillHome, type InstalledSkill } from '../core/squad/skill-manage.js';
-import {
-  fetchSource,
-  findRecord,
-  hasRecord,
-  leftBehindWarnings,
-  readSources,
-  recordSources,
-  recordedSpec,
-  sourceRecord,
-  writeSourcesAfter,
-  type SourceRecord,
-} from '../core/skills/skill-sources.js';
+import { reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
+import { readSkillSource } from '../core/skills/skill-install.js';
+import { locateForUpdate, type InstalledSkill } from '../core/squad/skill-manage.js';
+import { decideSkillsUpdate, type SkillsUpdatePlan } from '../core/squad/skill-change-plan.js';
+import { readSkillsUpdateState } from '../core/squad/skill-change-state.js';
+import { fetchSource, findRecord, leftBehindWarnings, readSources, recordWriteFailure, recordedSpec, sourceRecord, type SourceRecord } from '../core/skills/skill-sources.js';
 import type { Warning } from '../core/base/warnings.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './pipeline.js';
+import { type ChangeReport, changeReport, renderChanges, runPlan } from './pipeline.js';
 
 export interface SkillsUpdateOptions {
   name: string;
@@ -31,7 +20,7 @@ export interface SkillsUpdateOptions {
   dryRun: boolean;
 }
 
-export interface SkillsUpdateData extends InstalledSkill {
+export interface SkillsUpdateData extends InstalledSkill, ChangeReport {
   source: SourceRecord;
   /** The installed skill is what the source holds: nothing was (or would be) replaced. */
   unchanged: boolean;
@@ -42,7 +31,6 @@ export interface SkillsUpdateData extends InstalledSkill {
   to?: string;
   /** What happened to the members' Copilot agents (.github/agents/). */
   agentProfiles: ProfileChangeReport[];
-  dryRun: boolean;
 }
 
 /** The skill's record, every field checked (findRecord: a bad one is refused naming it); not-found when there is none. */
@@ -54,26 +42,12 @@ function recordFor(root: string, skill: InstalledSkill): SourceRecord {
   });
 }
 
-/**
- * The installed skill to update; one whose folder is missing but whose source is recorded (an update
- * killed between its backup and its swap) is installed again where it was.
- */
-function installedOrRecorded(root: string, options: SkillsUpdateOptions): InstalledSkill {
-  try {
-    return locateSkill(root, options.name, options.agent, 'update');
-  } catch (error) {
-    const home = skillHome(root, options.name, options.agent);
-    if (!hasRecord(readSources(root), home.destination)) throw error;
-    return home;
-  }
-}
-
 export async function skillsUpdate(options: SkillsUpdateOptions, ctx: CommandContext): Promise<CommandResult<SkillsUpdateData>> {
-  const located = installedOrRecorded(ctx.cwd, options);
+  const located = locateForUpdate(ctx.cwd, options.name, options.agent);
   const record = recordFor(ctx.cwd, located);
   const spec = recordedSpec(ctx.cwd, record);
   const fetched = await fetchSource(spec, ctx.env, ctx.cwd);
-  let data: SkillsUpdateData;
+  let plan: SkillsUpdatePlan;
   let warnings: Warning[] = [];
   try {
     const source = await readSkillSource(record.source, fetched.dir, ctx.env);
@@ -83,37 +57,37 @@ export async function skillsUpdate(options: SkillsUpdateOptions, ctx: CommandCon
         hint: `add it under its new name with "create-squad skills add ${record.source}", then remove the old one; nothing was written`,
       });
     }
-    data = await underSquadLock(ctx, 'skills update', options.dryRun, async () => {
-      const skill = installedOrRecorded(ctx.cwd, options);
-      const unchanged = await isInstalledCopy(ctx.cwd, skill.destination, fresh);
-      const plan = planSkillInstall(ctx.cwd, fresh, skill.destination, true, new Date(), unchanged);
-      const updated = sourceRecord(ctx.cwd, spec, fetched, fetched.dir);
-      const recordText = recordSources(readSources(ctx.cwd), { [skill.destination]: { ...updated, source: record.source } });
-      const pending = pendingSkill(fresh.report, `${skill.destination}/${SKILL_FILE}`, skill.agent);
-      const profiles = await planSkillChangeProfiles(ctx.cwd, skill.agent, { pending: [pending] });
-      if (!options.dryRun) {
-        applyMemberProfiles(profiles);
-        applySkillInstall(ctx.cwd, fresh, plan);
-        if (recordText !== undefined) {
-          const done = plan.unchanged ? `${skill.name} in ${skill.destination}/ is up to date` : `updated ${skill.name} in ${skill.destination}/`;
-          writeSourcesAfter(ctx.cwd, recordText, done, `create-squad skills update ${skill.name}${skill.agent ? ` --agent ${skill.agent}` : ''}`);
-        }
-      }
-      return {
-        ...skill,
-        agentProfiles: reportProfileChanges(profiles),
-        source: { ...updated, source: record.source },
-        unchanged: plan.unchanged === true,
-        ...(plan.backup ? { backup: plan.backup } : {}),
-        ...(record.commit ? { from: record.commit } : {}),
-        ...(updated.commit ? { to: updated.commit } : {}),
+    const updated = { ...sourceRecord(ctx.cwd, spec, fetched, fetched.dir), source: record.source };
+    let planned: SkillsUpdatePlan | undefined;
+    try {
+      plan = await runPlan(ctx, {
+        command: 'skills update',
+        activity: 'updating the skill',
         dryRun: options.dryRun,
-      };
-    });
+        read: () => readSkillsUpdateState(ctx.cwd, options, fresh, updated),
+        decide: async (state) => (planned = await decideSkillsUpdate(state)),
+      });
+    } catch (error) {
+      if (planned === undefined || options.dryRun) throw error;
+      const { skill, install } = planned;
+      const done = install.unchanged ? `${skill.name} in ${skill.destination}/ is up to date` : `updated ${skill.name} in ${skill.destination}/`;
+      throw recordWriteFailure(error, done, `create-squad skills update ${skill.name}${skill.agent ? ` --agent ${skill.agent}` : ''}`) ?? error;
+    }
   } finally {
     // After a good update a clone left behind is a warning; after a failure the failure is what counts.
     warnings = leftBehindWarnings(fetched.dispose());
   }
+  const { skill, install } = plan;
+  const data: SkillsUpdateData = {
+    ...skill,
+    agentProfiles: reportProfileChanges(plan.profiles),
+    source: plan.record,
+    unchanged: install.unchanged === true,
+    ...(install.backup ? { backup: install.backup } : {}),
+    ...(record.commit ? { from: record.commit } : {}),
+    ...(plan.record.commit ? { to: plan.record.commit } : {}),
+    ...changeReport(plan, options.dryRun),
+  };
   return {
     data,
     exitCode: 0,
@@ -121,14 +95,15 @@ export async function skillsUpdate(options: SkillsUpdateOptions, ctx: CommandCon
     render(ui) {
       const from = spec.type === 'folder' ? path.posix.normalize(record.source) : record.source;
       if (data.unchanged) {
-        ui.success(`Skill "${data.name}" is up to date with ${from}${data.to ? ` (${data.to.slice(0, 12)})` : ''}: nothing to write`);
-        return;
+        // Only its record may change (a git source's new commit holding the same skill).
+        const outcome = plan.changes.length === 0 ? 'nothing to write' : 'its files stay as they are';
+        ui.success(`Skill "${data.name}" is up to date with ${from}${data.to ? ` (${data.to.slice(0, 12)})` : ''}: ${outcome}`);
+      } else {
+        const commits = data.from && data.to && data.from !== data.to ? ` (${data.from.slice(0, 12)} → ${data.to.slice(0, 12)})` : '';
+        ui.success(`${options.dryRun ? 'Would update' : 'Updated'} skill "${data.name}" from ${from}${commits}: ${data.destination}/`);
+        if (data.backup) ui.out(`  ${options.dryRun ? 'Would back up' : 'Backed up'} the installed version (with any local edits) to ${data.backup}/`);
       }
-      const commits = data.from && data.to && data.from !== data.to ? ` (${data.from.slice(0, 12)} → ${data.to.slice(0, 12)})` : '';
-      ui.success(`${options.dryRun ? 'Would update' : 'Updated'} skill "${data.name}" from ${from}${commits}: ${data.destination}/`);
-      if (data.backup) ui.out(`  ${options.dryRun ? 'Would back up' : 'Backed up'} the installed version (with any local edits) to ${data.backup}/`);
-      for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change, options.dryRun)}`);
-      if (options.dryRun) ui.out('Dry run: nothing was written.');
+      renderChanges(ui, plan, options.dryRun, { message: `chore(squad): update skill ${data.name}` });
     },
   };
 }

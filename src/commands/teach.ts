@@ -4,23 +4,24 @@
  * `.ai-team/rules.md` for the team); a procedure becomes a user-taught skill. `--rule` and
  * `--skill` (or `--name`, which names a skill) choose instead of the classifier. Control characters
  * are removed first and text aimed at the agent is warned about (standing-rules.ts checkInstruction);
- * the sizes are held to base/limits.ts by the planners.
+ * the sizes are held to base/limits.ts by the deciders. Either way one plan is read, decided and
+ * applied (pipeline.ts runPlan): a skill's plan holds the members' agents that list it, then the skill.
  */
-import { describeProfileChange, reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
+import { reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
 import { usageError } from '../core/base/errors.js';
 import {
-  applyStandingRule,
   checkInstruction,
   classifyInstruction,
+  decideStandingRule,
   instructionWarnings,
-  planStandingRule,
   requireInstructionContent,
   type CheckedInstruction,
   type InstructionKind,
 } from '../core/squad/standing-rules.js';
-import { applyTeach, planTeach } from '../core/squad/teach.js';
+import { decideTeach } from '../core/squad/teach.js';
+import { readRuleState, readTeachState } from '../core/squad/teach-state.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './pipeline.js';
+import { type ChangeReport, changeReport, renderChanges, runPlan } from './pipeline.js';
 
 export interface TeachOptions {
   /** Positional arguments as given: [agent, instruction], or [instruction] with --team. */
@@ -34,14 +35,13 @@ export interface TeachOptions {
   dryRun: boolean;
 }
 
-interface TeachCommon {
+interface TeachCommon extends ChangeReport {
   scope: 'team' | 'agent';
   agent?: string;
   /** The file written (or that would be). */
   path: string;
   /** Why the instruction was taken for a rule or a procedure. */
   reason: string;
-  dryRun: boolean;
 }
 
 export interface TeachSkillData extends TeachCommon {
@@ -83,11 +83,18 @@ function forcedKind(options: TeachOptions): InstructionKind | undefined {
   return undefined;
 }
 
+/** Who is taught, as the text report names them. */
+function taught(agent: { displayName: string } | undefined): string {
+  return agent ? agent.displayName : 'the whole team';
+}
+
 async function teachRule(options: TeachOptions, ctx: CommandContext, agentArg: string | undefined, checked: CheckedInstruction, reason: string): Promise<CommandResult<TeachData>> {
-  const plan = await underSquadLock(ctx, 'teach', options.dryRun, async () => {
-    const planned = planStandingRule(ctx.cwd, checked.text, agentArg);
-    if (!options.dryRun) applyStandingRule(planned);
-    return planned;
+  const plan = await runPlan(ctx, {
+    command: 'teach',
+    activity: 'teaching',
+    dryRun: options.dryRun,
+    read: () => readRuleState(ctx.cwd, agentArg),
+    decide: (state) => decideStandingRule(state, checked.text),
   });
   const { agent } = plan;
   const data: TeachRuleData = {
@@ -98,29 +105,30 @@ async function teachRule(options: TeachOptions, ctx: CommandContext, agentArg: s
     rule: plan.rule,
     added: !plan.present,
     reason,
-    dryRun: options.dryRun,
+    ...changeReport(plan, options.dryRun),
   };
   return {
     data,
     exitCode: 0,
     warnings: instructionWarnings(checked, plan.path),
     render(ui) {
-      const who = agent ? agent.displayName : 'the whole team';
+      const who = taught(agent);
       if (plan.present) {
-        ui.success(`${who === 'the whole team' ? 'The whole team' : who} already has this standing rule in ${plan.path}; nothing changed`);
+        ui.success(`${agent ? who : 'The whole team'} already has this standing rule in ${plan.path}; nothing changed`);
         return;
       }
       if (options.dryRun) {
         ui.out(`Dry run: would add a standing rule for ${who} to ${plan.path} (${reason}):`);
         ui.out(`  - ${plan.rule}`);
-        return;
+      } else {
+        ui.success(`Taught ${who} a standing rule: ${plan.path}`);
+        ui.out(`  - ${plan.rule}`);
+        ui.out(
+          `  Every spawn of ${agent ? agent.displayName : 'every member'} sees it (create-squad prompt shows it). ` +
+            'To teach a procedure for some tasks instead, run teach again with --skill.',
+        );
       }
-      ui.success(`Taught ${who} a standing rule: ${plan.path}`);
-      ui.out(`  - ${plan.rule}`);
-      ui.out(
-        `  Every spawn of ${agent ? agent.displayName : 'every member'} sees it (create-squad prompt shows it). ` +
-          'To teach a procedure for some tasks instead, run teach again with --skill.',
-      );
+      renderChanges(ui, plan, options.dryRun, { message: `chore(squad): teach ${agent ? agent.displayName : 'the team'} a standing rule` });
     },
   };
 }
@@ -132,14 +140,17 @@ async function teachSkill(
   checked: CheckedInstruction,
   reason: string,
 ): Promise<CommandResult<TeachData>> {
-  const plan = await underSquadLock(ctx, 'teach', options.dryRun, async () => {
-    const planned = await planTeach(ctx.cwd, {
-      instruction: checked.text,
-      ...(agentArg === undefined ? {} : { agent: agentArg }),
-      ...(options.name === undefined ? {} : { name: options.name }),
-    });
-    if (!options.dryRun) applyTeach(planned);
-    return planned;
+  const input = {
+    instruction: checked.text,
+    ...(agentArg === undefined ? {} : { agent: agentArg }),
+    ...(options.name === undefined ? {} : { name: options.name }),
+  };
+  const plan = await runPlan(ctx, {
+    command: 'teach',
+    activity: 'teaching',
+    dryRun: options.dryRun,
+    read: () => readTeachState(ctx.cwd, input),
+    decide: (state) => decideTeach(state, input),
   });
 
   const { agent, skill } = plan;
@@ -152,24 +163,24 @@ async function teachSkill(
     description: skill.description,
     reason,
     agentProfiles: reportProfileChanges(plan.profile),
-    dryRun: options.dryRun,
+    ...changeReport(plan, options.dryRun),
   };
   return {
     data,
     exitCode: 0,
     warnings: instructionWarnings(checked, plan.path),
     render(ui) {
-      const who = agent ? agent.displayName : 'the whole team';
+      const who = taught(agent);
       if (options.dryRun) {
         ui.out(`Dry run: would teach ${who} the skill "${skill.name}" at ${plan.path}:`);
         ui.out();
         for (const line of skill.content.replace(/\n$/, '').split('\n')) ui.out(line);
-        for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change, true)}`);
-        return;
+        ui.out();
+      } else {
+        ui.success(`Taught ${who} "${skill.name}": ${plan.path}`);
+        ui.out(`  Edit that file to refine it; members read it when a task matches its description. A rule for every task: teach again with --rule.`);
       }
-      ui.success(`Taught ${who} "${skill.name}": ${plan.path}`);
-      for (const change of data.agentProfiles) ui.out(`  ${describeProfileChange(change)}`);
-      ui.out(`  Edit that file to refine it; members read it when a task matches its description. A rule for every task: teach again with --rule.`);
+      renderChanges(ui, plan, options.dryRun, { message: `chore(squad): teach ${agent ? agent.displayName : 'the team'} the skill ${skill.name}` });
     },
   };
 }

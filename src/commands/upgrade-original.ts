@@ -1,18 +1,14 @@
 /**
- * The parts of `upgrade` for squads made by the original Squad, run under the squad lock before the
- * usual upgrade: moving a squad out of `.squad/` (core/original/squad-dir.ts), then making its
- * skills in the original's style standard (core/original/skill-migration.ts).
+ * The parts of `upgrade` for squads made by the original Squad: moving a squad out of `.squad/`
+ * (core/original/squad-dir.ts), the first plan of the upgrade's run, and the report of the skills
+ * in the original's style it made standard (core/original/skill-migration.ts, changes of the
+ * upgrade's own plan). What they say, in `--json` and as text.
  */
 import type { Ui } from '../cli/ui.js';
-import { ensureWritableDir } from '../core/fs/fs-safe.js';
-import { applyOriginalSkillConversions, planOriginalSkillConversions } from '../core/squad/original/skill-migration.js';
-import { applySquadDirMigration, isSquadDirMigrationDone, planSquadDirMigration, type FolderMove } from '../core/squad/original/squad-dir.js';
 import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR } from '../core/base/paths.js';
-import { hasOriginalSquadDir, hasSquad } from '../core/squad/roster.js';
-import { packageVersion } from '../core/fs/version.js';
-import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './pipeline.js';
-import type { UpgradeData } from './upgrade.js';
+import type { SkillConversion } from '../core/squad/original/skill-migration.js';
+import { readSquadDirState, type FolderMove, type SquadDirMigration, type SquadDirState } from '../core/squad/original/squad-dir.js';
+import { requireSquad } from '../core/squad/roster.js';
 
 /** What the move did (or, in a dry run, would do). */
 export interface SquadDirReport {
@@ -31,82 +27,26 @@ export interface SkillConversionReport {
   changes: string[];
 }
 
-/**
- * Move the squad out of `.squad/` (or finish a move a killed run left), unless there is nothing to
- * do (undefined). A dry run writes nothing and takes no lock.
- */
-export async function migrateSquadDir(ctx: CommandContext, dryRun: boolean): Promise<SquadDirReport | undefined> {
-  const first = planSquadDirMigration(ctx.cwd);
-  if (isSquadDirMigrationDone(first)) return undefined;
-  return underSquadLock(ctx, 'upgrade', dryRun, async () => {
-    const plan = planSquadDirMigration(ctx.cwd);
-    if (!dryRun && !isSquadDirMigrationDone(plan)) {
-      ensureWritableDir(ctx.cwd);
-      applySquadDirMigration(ctx.cwd, plan);
-    }
-    return {
-      ...(plan.move === undefined ? {} : { moved: plan.move }),
-      renamed: plan.renames,
-      ...(plan.roster === undefined ? {} : { roster: { path: plan.roster.path, backup: plan.roster.backup } }),
-      notes: plan.notes,
-    };
-  });
+/** What the move decides from; no-squad (or the `.squad/` error) when there is no squad at all. */
+export function readSquadDir(root: string): SquadDirState {
+  const state = readSquadDirState(root);
+  if (!state.original) requireSquad(root);
+  return state;
 }
 
-/**
- * Make the squad's skills in the original Squad's style standard, each backed up first; [] when
- * there are none. Read from `.squad/` while the squad is still there (a dry run of the move).
- */
-export async function migrateOriginalSkills(ctx: CommandContext, dryRun: boolean): Promise<SkillConversionReport[]> {
-  if (!hasSquad(ctx.cwd) && !hasOriginalSquadDir(ctx.cwd)) return [];
-  const dir = hasSquad(ctx.cwd) ? AI_TEAM_DIR : ORIGINAL_SQUAD_DIR;
-  if (planOriginalSkillConversions(ctx.cwd, { dir }).length === 0) return [];
-  return underSquadLock(ctx, 'upgrade', dryRun, async () => {
-    const conversions = planOriginalSkillConversions(ctx.cwd, { dir });
-    if (!dryRun && conversions.length > 0) {
-      ensureWritableDir(ctx.cwd);
-      applyOriginalSkillConversions(ctx.cwd, conversions);
-    }
-    return conversions.map(({ path, backup, changes }) => ({ path, backup, changes }));
-  });
-}
-
-/**
- * A dry run of a squad still in `.squad/`: the move and the skills are all that can be planned
- * before the move happens (the rest of the upgrade reads `.ai-team/`).
- */
-export function squadDirDryRun(report: SquadDirReport, skills: readonly SkillConversionReport[], ctx: CommandContext): CommandResult<UpgradeData> {
-  // The lists of the usual upgrade are empty, and those this command's plan may add later absent.
-  const data = {
-    dir: ctx.cwd,
-    from: 'original Squad',
-    to: packageVersion(),
-    upToDate: false,
-    adopted: true,
-    created: [],
-    replaced: [],
-    backedUp: [],
-    skipped: [],
-    notUpgraded: [],
-    migrations: [],
-    learnedSkillsUntouched: 0,
-    notes: report.notes,
-    dryRun: true,
-    squadDir: report,
-    originalSkills: skills,
-  } as unknown as UpgradeData;
+/** The report of a move that has something to do; undefined when it has nothing. */
+export function squadDirReport(plan: SquadDirMigration): SquadDirReport | undefined {
+  if (plan.changes.length === 0) return undefined;
   return {
-    data,
-    exitCode: 0,
-    render: (ui) => {
-      renderSquadDirMigration(ui, report, true);
-      renderSkillConversions(ui, skills, true);
-      ui.out(
-        `Then the usual upgrade: the coordinator replaced (the original one backed up), the built-in skills installed, team skills moved to .github/skills/. Run "create-squad upgrade --dry-run" again after the move to see it file by file.`,
-      );
-      ui.out('Dry run: nothing was written.');
-    },
+    ...(plan.move === undefined ? {} : { moved: plan.move }),
+    renamed: plan.renames,
+    ...(plan.roster === undefined ? {} : { roster: { path: plan.roster.path, backup: plan.roster.backup } }),
+    notes: plan.notes,
   };
+}
+
+export function skillConversionReports(conversions: readonly SkillConversion[]): SkillConversionReport[] {
+  return conversions.map(({ path, backup, changes }) => ({ path, backup, changes }));
 }
 
 export function renderSquadDirMigration(ui: Ui, report: SquadDirReport, dryRun: boolean): void {

@@ -1,23 +1,33 @@
 /**
  * `create-squad upgrade [--dry-run] [--json]`: refresh the files create-squad owns (coordinator,
- * `.ai-team-templates/`, built-in skills), run the additive migrations, and report what changed,
- * what was backed up and where, and that the learned skills were left alone.
+ * `.ai-team-templates/`, built-in skills), run the additive migrations, make skills in the original
+ * Squad's style standard, and report what changed, what was backed up and where, and which learned
+ * skills were left alone.
+ *
+ * One lock, two plans: first the move of a squad the original Squad keeps in `.squad/` (nothing
+ * for any other squad), then the upgrade read from the tree that move leaves. The upgrade reads
+ * the squad where it is (the roster, the skills its agents are generated from, the manifest), so
+ * it is decided on the moved tree rather than on a view of the move: a dry run of a squad still in
+ * `.squad/` lists the move and the skills it would make standard, and says the rest follows.
  */
 import type { Ui } from '../cli/ui.js';
-import { ensureWritableDir } from '../core/fs/fs-safe.js';
-import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, commitPaths, squadPaths } from '../core/base/paths.js';
-import { requireSquad } from '../core/squad/roster.js';
+import { type Change, type Plan, changeLines, commitHint } from '../core/base/plan.js';
+import { COORDINATOR_PATH, ORIGINAL_SQUAD_DIR, squadPaths } from '../core/base/paths.js';
 import { NEVER_WRITTEN, obstacleFix } from '../core/fs/obstacles.js';
-import { applyUpgrade, planUpgrade, type UpgradePlan } from '../core/squad/upgrade.js';
+import { packageVersion } from '../core/fs/version.js';
+import { conversionChanges, decideOriginalSkillConversions, readOriginalSkillFiles, type OriginalSkillFile, type SkillConversion } from '../core/squad/original/skill-migration.js';
+import { decideSquadDirMigration, type SquadDirMigration } from '../core/squad/original/squad-dir.js';
+import { decideUpgrade, type UpgradePlan } from '../core/squad/upgrade.js';
+import { readUpgradeState, type UpgradeState } from '../core/squad/upgrade-state.js';
 import type { CommandContext, CommandResult } from './context.js';
-import { underSquadLock } from './pipeline.js';
-import { groupPaths, plural } from './format.js';
+import { plural } from './format.js';
+import { type ChangeReport, type NextPlan, changeReport, runPlanThen } from './pipeline.js';
 import {
-  migrateOriginalSkills,
-  migrateSquadDir,
+  readSquadDir,
   renderSkillConversions,
   renderSquadDirMigration,
-  squadDirDryRun,
+  skillConversionReports,
+  squadDirReport,
   type SkillConversionReport,
   type SquadDirReport,
 } from './upgrade-original.js';
@@ -26,149 +36,197 @@ export interface UpgradeCommandOptions {
   dryRun: boolean;
 }
 
-/** The --json document: the plan's lists as they are, plus where, whether adopted, and the count of learned skills. */
+/** The --json document: the plan's lists, plus where, whether adopted, the learned skills left alone, and every change. */
 export type UpgradeData = Pick<
   UpgradePlan,
   'from' | 'to' | 'upToDate' | 'created' | 'replaced' | 'backedUp' | 'skipped' | 'notUpgraded' | 'migrations' | 'agentProfiles' | 'notes'
-> & {
-  dir: string;
-  /** The squad had no install record (original Squad layout, or made by hand). */
-  adopted: boolean;
-  learnedSkillsUntouched: number;
-  dryRun: boolean;
-  /** A squad the original Squad kept in .squad/, moved to .ai-team/ first. */
-  squadDir?: SquadDirReport;
-  /** Skills in the original Squad's style made standard, each backed up first. */
-  originalSkills?: SkillConversionReport[];
-};
+> &
+  ChangeReport & {
+    dir: string;
+    /** The squad had no install record (original Squad layout, or made by hand). */
+    adopted: boolean;
+    learnedSkillsUntouched: number;
+    /** A squad the original Squad kept in .squad/, moved to .ai-team/ first. */
+    squadDir?: SquadDirReport;
+    /** Skills in the original Squad's style made standard, each backed up first. */
+    originalSkills?: SkillConversionReport[];
+  };
+
+/** The second plan: the upgrade, or (a dry run of a squad still to be moved) only the skills it would make standard. */
+interface UpgradeStage extends Plan {
+  upgrade: UpgradePlan | undefined;
+  conversions: SkillConversion[];
+}
+
+/** What the second plan decides from: the upgrade's state, or the skills of a squad a dry run did not move. */
+type StageState = { upgrade: UpgradeState } | { skills: OriginalSkillFile[]; dir: string | undefined };
+
+/** Read for the second plan; `unmoved` is the first plan when a dry run left it unapplied. */
+async function readStage(root: string, now: Date, unmoved: SquadDirMigration | undefined): Promise<StageState> {
+  if (unmoved === undefined) return { upgrade: await readUpgradeState(root, { now }) };
+  // Not moved yet: the skills are read where they are, and named as they will be.
+  const dir = unmoved.move === undefined ? undefined : ORIGINAL_SQUAD_DIR;
+  return { skills: readOriginalSkillFiles(root, dir), dir };
+}
+
+async function decideStage(state: StageState, now: Date): Promise<UpgradeStage> {
+  if ('upgrade' in state) {
+    const plan = await decideUpgrade(state.upgrade, { now });
+    return { upgrade: plan, conversions: plan.originalSkills, changes: plan.changes };
+  }
+  const conversions = decideOriginalSkillConversions(state.skills, { ...(state.dir === undefined ? {} : { dir: state.dir }), now });
+  return { upgrade: undefined, conversions, changes: conversionChanges(conversions) };
+}
 
 export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContext): Promise<CommandResult<UpgradeData>> {
-  const squadDir = await migrateSquadDir(ctx, options.dryRun);
-  const originalSkills = await migrateOriginalSkills(ctx, options.dryRun);
-  if (squadDir?.moved !== undefined && options.dryRun) return squadDirDryRun(squadDir, originalSkills, ctx);
-  requireSquad(ctx.cwd);
-  const plan = await underSquadLock(ctx, 'upgrade', options.dryRun, async () => {
-    requireSquad(ctx.cwd);
-    const planned = await planUpgrade(ctx.cwd);
-    // What can be written is written even when some files cannot be (they are reported, exit 1).
-    if (!options.dryRun && planned.writes.length > 0) {
-      ensureWritableDir(ctx.cwd);
-      applyUpgrade(planned);
-    }
-    return planned;
-  });
+  const { dryRun } = options;
+  const now = new Date();
+  const root = ctx.cwd;
+  const { first: squadDir, second } = await runPlanThen(
+    ctx,
+    { command: 'upgrade', activity: 'upgrading', dryRun, read: () => readSquadDir(root), decide: (state) => decideSquadDirMigration(state, now) },
+    (moving): NextPlan<StageState, UpgradeStage> => ({
+      read: () => readStage(root, now, dryRun && moving.changes.length > 0 ? moving : undefined),
+      decide: (state) => decideStage(state, now),
+    }),
+  );
+  const stage = second!;
+  const plan: Plan = { changes: [...squadDir.changes, ...stage.changes] };
+  const moved = squadDirReport(squadDir);
+  const skills = skillConversionReports(stage.conversions);
+  const extra = { ...(moved === undefined ? {} : { squadDir: moved }), ...(skills.length === 0 ? {} : { originalSkills: skills }) };
+  const report = changeReport(plan, dryRun);
+  const { upgrade: upgraded } = stage;
+  if (upgraded === undefined) return squadDirDryRun(ctx, plan, report, moved!, skills);
+
   const data: UpgradeData = {
-    dir: ctx.cwd,
-    from: plan.from,
-    to: plan.to,
-    upToDate: plan.upToDate,
-    adopted: plan.adopting && plan.writes.length > 0,
-    created: plan.created,
-    replaced: plan.replaced,
-    backedUp: plan.backedUp,
-    skipped: plan.skipped,
-    notUpgraded: plan.notUpgraded,
-    migrations: plan.migrations,
-    agentProfiles: plan.agentProfiles,
-    learnedSkillsUntouched: plan.learnedSkills,
-    notes: plan.notes,
-    dryRun: options.dryRun,
-    ...(squadDir === undefined ? {} : { squadDir }),
-    ...(originalSkills.length === 0 ? {} : { originalSkills }),
+    dir: root,
+    from: upgraded.from,
+    to: upgraded.to,
+    upToDate: plan.changes.length === 0 && upgraded.notUpgraded.length === 0,
+    adopted: upgraded.adopting && upgraded.changes.length > 0,
+    created: upgraded.created,
+    replaced: upgraded.replaced,
+    backedUp: upgraded.backedUp,
+    skipped: upgraded.skipped,
+    notUpgraded: upgraded.notUpgraded,
+    migrations: upgraded.migrations,
+    agentProfiles: upgraded.agentProfiles,
+    learnedSkillsUntouched: upgraded.learnedSkills,
+    notes: upgraded.notes,
+    ...report,
+    ...extra,
   };
   // Files that needed an upgrade and could not get one: the job is not done.
   return {
     data,
-    exitCode: plan.notUpgraded.length > 0 ? 1 : 0,
+    exitCode: upgraded.notUpgraded.length > 0 ? 1 : 0,
+    render: (ui) => renderUpgrade(ui, plan, upgraded, data),
+  };
+}
+
+/**
+ * A dry run of a squad still in `.squad/`: the move and the skills are all that can be planned
+ * before the move is made (the rest of the upgrade reads `.ai-team/`).
+ */
+function squadDirDryRun(ctx: CommandContext, plan: Plan, report: ChangeReport, moved: SquadDirReport, skills: SkillConversionReport[]): CommandResult<UpgradeData> {
+  const data: UpgradeData = {
+    dir: ctx.cwd,
+    from: 'original Squad',
+    to: packageVersion(),
+    upToDate: false,
+    adopted: true,
+    created: [],
+    replaced: [],
+    backedUp: [],
+    skipped: [],
+    notUpgraded: [],
+    migrations: [],
+    agentProfiles: [],
+    learnedSkillsUntouched: 0,
+    notes: moved.notes,
+    ...report,
+    squadDir: moved,
+    ...(skills.length === 0 ? {} : { originalSkills: skills }),
+  };
+  return {
+    data,
+    exitCode: 0,
     render: (ui) => {
-      if (squadDir) renderSquadDirMigration(ui, squadDir, options.dryRun);
-      renderSkillConversions(ui, originalSkills, options.dryRun);
-      renderUpgrade(ui, plan, data);
+      renderSquadDirMigration(ui, moved, true);
+      for (const line of changeLines(plan.changes, true)) ui.out(`  ${line}`);
+      renderSkillConversions(ui, skills, true);
+      ui.out(
+        `Then the usual upgrade: the coordinator replaced (the original one backed up), the built-in skills installed, team skills moved to .github/skills/. Run "create-squad upgrade --dry-run" again after the move to see it file by file.`,
+      );
+      ui.out('Dry run: nothing was written.');
     },
   };
 }
 
-/** Replaced files one per line, except the template copies: one line for all of them. */
-function replacedLines(paths: readonly string[]): string[] {
-  const templates = paths.filter((p) => p.startsWith(`${TEMPLATES_COPY_DIR}/`));
-  if (templates.length < 2) return [...paths];
-  return [`${TEMPLATES_COPY_DIR}/ (${plural(templates.length, 'file')})`, ...paths.filter((p) => !templates.includes(p))];
-}
-
-/** Created files as init shows them: one line per skill folder and for the template copies. */
-function createdLines(paths: readonly string[]): string[] {
-  return groupPaths(paths).map(({ label, count }) => (label.endsWith('/') ? `${label} (${plural(count, 'file')})` : label));
-}
-
-function renderUpgrade(ui: Ui, plan: UpgradePlan, data: UpgradeData): void {
+function renderUpgrade(ui: Ui, plan: Plan, upgraded: UpgradePlan, data: UpgradeData): void {
+  const { dryRun } = data;
   for (const note of data.notes) ui.warn(note);
-  const verb = (past: string, base: string) => (data.dryRun ? `Would ${base}` : past);
   const section = (title: string, lines: readonly string[]) => {
     if (lines.length === 0) return;
     ui.out(`${title}:`);
     for (const line of lines) ui.out(`  ${line}`);
   };
+  if (data.squadDir) renderSquadDirMigration(ui, data.squadDir, dryRun);
 
-  const onlyMigrations = plan.writes.every((w) => w.role === 'migration');
-  const migrations = () =>
-    section(
-      verb('Ran migrations', 'run migrations'),
-      data.migrations.map((m) => `${m.version} ${m.id}: ${m.paths.join(', ')}`),
-    );
-  if (data.upToDate) {
-    ui.success(`Already up to date with create-squad ${data.to}: nothing was changed`);
-  } else if (plan.writes.length === 0) {
-    // Only files that cannot be written stand between the squad and this version: reported below.
-  } else if (onlyMigrations) {
-    ui.success(`Already up to date with create-squad ${data.to}; ${data.dryRun ? 'would run' : 'ran'} the missing migrations in ${data.dir}`);
-    migrations();
+  const { owned, manifest } = upgraded.parts;
+  const conversions = data.originalSkills ?? [];
+  if (plan.changes.length === 0) {
+    // Up to date, or only files that cannot be written stand between the squad and this version: reported below.
+    if (data.upToDate) ui.success(`Already up to date with create-squad ${data.to}: nothing was changed`);
+  } else if (owned.length === 0 && manifest.length === 0 && data.squadDir === undefined) {
+    const done = [
+      ...(data.migrations.length > 0 ? [`${dryRun ? 'would run' : 'ran'} the missing migrations`] : []),
+      ...(conversions.length > 0 ? [`${dryRun ? 'would make' : 'made'} ${plural(conversions.length, 'skill')} in the original Squad's style standard`] : []),
+    ];
+    ui.success(`Already up to date with create-squad ${data.to}; ${done.join(' and ')} in ${data.dir}`);
   } else {
     const versions = data.from === data.to ? `at ${data.to}` : `from ${data.from} to ${data.to}`;
-    ui.success(`${data.dryRun ? 'Would upgrade' : 'Upgraded'} the squad ${versions} in ${data.dir}`);
+    ui.success(`${dryRun ? 'Would upgrade' : 'Upgraded'} the squad ${versions} in ${data.dir}`);
     if (data.adopted) {
       ui.out(
-        `  No install record was found (a squad from the original Squad, or made by hand): every file create-squad owns that differs from the shipped one is treated as your edit, so it is backed up before it is replaced.`,
+        `  No install record was found (a squad from the original Squad, or made by hand): every file create-squad owns that differs from the shipped one is treated as your edit, so it is backed up (to ${upgraded.backupDir}/) before it is replaced.`,
       );
     }
-    section(verb('Replaced', 'replace'), replacedLines(data.replaced));
-    section(verb('Created', 'create'), createdLines(data.created));
-    if (data.backedUp.length > 0) {
-      section(
-        `${verb('Backed up', 'back up')} your edits to ${plan.backupDir}/`,
-        data.backedUp.map((b) => b.path),
-      );
-    }
-    section(
-      verb('Moved', 'move'),
-      data.agentProfiles.filter((a) => a.to !== undefined).map((a) => `${a.path} → ${a.to}`),
-    );
-    migrations();
-    if (!plan.writes.some((w) => w.role !== 'manifest')) ui.out(`  Only the install record (${squadPaths.manifest}) needed an update.`);
+    if (owned.length === 0 && manifest.length > 0) ui.out(`  Only the install record (${squadPaths.manifest}) needed an update.`);
   }
+  // Every change, one line each: what the run wrote (or would write), derived from the plan.
+  for (const line of changeLines(plan.changes, dryRun)) ui.out(`  ${line}`);
+  renderSkillConversions(ui, conversions, dryRun);
+  section(
+    dryRun ? 'Would run migrations' : 'Ran migrations',
+    data.migrations.map((m) => `${m.version} ${m.id}: ${m.paths.join(', ')}`),
+  );
   section(
     'Left as they are',
     data.skipped.map((s) => `${s.path} — ${s.reason}`),
   );
-  ui.out(`learned skills untouched: ${data.learnedSkillsUntouched}`);
+  ui.out(`learned skills untouched: ${data.learnedSkillsUntouched}${conversions.length > 0 ? ` (${conversions.length} more made standard, above)` : ''}`);
   for (const blocked of data.notUpgraded) {
     const reason = blocked.reason.startsWith(`${blocked.path} `) ? `it${blocked.reason.slice(blocked.path.length)}` : blocked.reason;
     ui.warn(`${blocked.path} was not upgraded: ${reason} (${NEVER_WRITTEN})`);
     ui.note(`  fix: ${obstacleFix(blocked.reason)}`);
   }
   if (data.notUpgraded.length > 0) {
-    const rest = plan.writes.length === 0 ? 'nothing else needs a change' : `everything else ${data.dryRun ? 'would be' : 'was'} done`;
+    const rest = plan.changes.length === 0 ? 'nothing else needs a change' : `everything else ${dryRun ? 'would be' : 'was'} done`;
     ui.error(`Not up to date with create-squad ${data.to}: ${plural(data.notUpgraded.length, 'file')} cannot be upgraded (above); ${rest}`);
   }
 
-  if (data.upToDate || plan.writes.length === 0) return;
-  if (data.dryRun) {
+  if (plan.changes.length === 0) return;
+  if (dryRun) {
     ui.out('Dry run: nothing was written.');
     return;
   }
-  if (data.replaced.includes(COORDINATOR_PATH) || data.created.includes(COORDINATOR_PATH)) {
-    ui.out('The coordinator changed: start a new Copilot session so the squad runs on the new instructions.');
-  }
-  ui.out(
-    `Commit it on its own: git add -A -- ${commitPaths(plan.writes.flatMap((w) => (w.moveFrom === undefined ? [w.path] : [w.path, w.moveFrom]))).join(' ')} && git commit -m "chore(squad): upgrade create-squad to ${data.to}"`,
-  );
+  if (changedCoordinator(plan.changes)) ui.out('The coordinator changed: start a new Copilot session so the squad runs on the new instructions.');
+  const hint = commitHint(plan.changes, `chore(squad): upgrade create-squad to ${data.to}`);
+  if (hint !== undefined) ui.out(`Commit it on its own: ${hint}`);
+}
+
+function changedCoordinator(changes: readonly Change[]): boolean {
+  return changes.some((change) => (change.kind === 'create' || change.kind === 'replace') && change.path === COORDINATOR_PATH);
 }

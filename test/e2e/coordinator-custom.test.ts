@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CUSTOM_BEGIN, CUSTOM_END, carriedInstructions, customInstructions, readCoordinatorStamp, withCustomInstructions } from '../../src/core/squad/coordinator.js';
-import { applyUpgrade, planUpgrade } from '../../src/core/squad/upgrade.js';
+import { planUpgrade } from '../../src/core/squad/upgrade.js';
+import { applyPlan } from '../../src/core/fs/apply-plan.js';
 import { COORDINATOR_PATH, PACKAGE_COORDINATOR_SOURCE } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, runCli, tempRepo } from '../helpers/cli.js';
 import { writeOriginalSquad } from '../helpers/original-squad.js';
@@ -45,7 +46,7 @@ describe('the coordinator\'s "your instructions" lines', () => {
       const plan = await planUpgrade(root, { version });
       expect(plan.backedUp.map((b) => b.path)).not.toContain(COORDINATOR_PATH);
       expect(plan.notes.join('\n')).not.toMatch(/your instructions/);
-      applyUpgrade(plan);
+      applyPlan(root, plan, 'upgrading');
       const coordinator = read(root, COORDINATOR_PATH);
       expect(readCoordinatorStamp(coordinator)).toBe(version);
       expect(customInstructions(coordinator)).toBe(OURS);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memberProfilePath } from '../../src/core/squad/agents/member-profile.js';
-import { planHire } from '../../src/core/squad/hire.js';
+import { planHire } from '../../src/core/squad/hire-state.js';
 import { applyPlan } from '../../src/core/fs/apply-plan.js';
 import { charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
 import { parseRoster } from '../../src/core/squad/roster.js';

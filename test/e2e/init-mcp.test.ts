@@ -20,6 +20,8 @@ const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel)
 interface McpJson {
   mcp: { version: string; registrations: { host: string; status: string; path?: string; name: string; entry: Record<string, unknown> }[] };
   created: string[];
+  changes: { created: string[]; replaced: string[] };
+  commit: string[];
 }
 
 describe('init --mcp', () => {
@@ -137,5 +139,37 @@ describe('init --mcp', () => {
     fs.writeFileSync(path.join(root, COORDINATOR_PATH), coordinator);
     await runOk(root, ['init', '--mcp', 'cli']);
     expect(JSON.parse(read(root, '.mcp.json')).mcpServers.squad.args).toEqual(['--yes', 'create-squad@0.0.9', 'mcp']);
+  });
+
+  it('on a complete squad, reports the files it writes: never "Nothing to do", the commit hint names them, the dry run lists them', async () => {
+    const squad = tempRepo();
+    await runOk(squad, ['init', '--yes']);
+    writeFiles(squad, { '.mcp.json': '{\n  "mcpServers": {}\n}\n' });
+    const before = hashTree(squad);
+    const dry = (await runOk(squad, ['init', '--mcp', 'vscode,cli', '--dry-run', '--json'])).data<McpJson>();
+    expect(hashTree(squad)).toBe(before);
+    const dryText = await runOk(squad, ['init', '--mcp', 'vscode,cli', '--dry-run']);
+    expect(dryText.stdout).not.toContain('Nothing to do');
+    expect(dryText.stdout).toContain('Dry run: nothing was written.');
+
+    const text = await runOk(squad, ['init', '--mcp', 'vscode,cli']);
+    expect(text.stdout).not.toContain('Nothing to do');
+    expect(text.stdout).toMatch(/^✓ The squad is already complete in /);
+    expect(text.stdout).toContain(`  Commit it: git add -A -- .mcp.json .vscode/mcp.json && git commit -m "chore(squad): register the squad's MCP server"\n`);
+
+    // What the real run wrote is what its JSON would have said, and what the dry run listed.
+    const copy = tempRepo();
+    await runOk(copy, ['init', '--yes']);
+    writeFiles(copy, { '.mcp.json': '{\n  "mcpServers": {}\n}\n' });
+    const real = (await runOk(copy, ['init', '--mcp', 'vscode,cli', '--json'])).data<McpJson>();
+    expect(real.changes).toMatchObject({ created: ['.vscode/mcp.json'], replaced: ['.mcp.json'] });
+    expect(real.commit).toEqual(['.mcp.json', '.vscode/mcp.json']);
+    expect(real.created).toEqual([]);
+    expect(dry.changes).toEqual(real.changes);
+    expect(dry.commit).toEqual(real.commit);
+
+    const again = await runOk(squad, ['init', '--mcp', 'vscode,cli']);
+    expect(again.stdout).toMatch(/^✓ Nothing to do: the squad is already complete/);
+    expect(again.stdout).not.toContain('git add');
   });
 });

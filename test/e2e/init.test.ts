@@ -234,6 +234,32 @@ describe('init --dry-run', () => {
   });
 });
 
+describe('init reports from its plan', () => {
+  it('lists in a dry run exactly the changes the real run makes, and its commit hint names exactly those paths', async () => {
+    const dry = await runCli(['init', '--yes', '--dry-run', '--json'], { cwd: tempRepo() });
+    const { root, result: real } = await initOnce(['--yes', '--json']);
+    const planned = dry.data<InitJson>();
+    const made = real.data<InitJson>();
+    expect(planned.changes).toEqual(made.changes);
+    expect(planned.commit).toEqual(made.commit);
+    expect(made.changes.created).toEqual(listFiles(root));
+    expect(made.created).toEqual(made.changes.created);
+
+    const text = await runCli(['init', '--yes'], { cwd: tempRepo() });
+    expect(text.stdout).toContain(`  1. Commit the squad: git add -A -- ${made.commit.join(' ')} && git commit -m "chore(squad): set up the squad"\n`);
+  });
+
+  it('a run that changes nothing says so, lists no change and gives no commit hint', async () => {
+    const root = await initCopy();
+    const text = await runCli(['init', '--yes'], { cwd: root });
+    expect(text.stdout).toMatch(/^✓ Nothing to do: the squad is already complete/);
+    expect(text.stdout).not.toContain('git add');
+    const json = (await runCli(['init', '--json'], { cwd: root })).data<InitJson>();
+    expect(json.changes).toEqual({ created: [], replaced: [], moved: [], backedUp: [], removed: [] });
+    expect(json.commit).toEqual([]);
+  });
+});
+
 describe('init --no-team', () => {
   it('creates the infrastructure and Scribe, and no cast member', async () => {
     const root = tempRepo();

@@ -63,8 +63,9 @@ function copyRepo(root: string): string {
 async function killMatrix(base: string, args: string[]) {
   const reference = copyRepo(base);
   const full = await run(reference, [...args, '--json']);
-  const data = full.data<MemberChangeData>();
-  const total = data.created.length + data.modified.length + data.moved.length;
+  const { changes } = full.data<MemberChangeData>();
+  // Every write of the one plan, the member's agent and backups included.
+  const total = changes.created.length + changes.replaced.length + changes.moved.length + changes.backedUp.length + changes.removed.length;
   expect(total).toBeGreaterThan(1);
   for (const k of matrixWrites(total - 1, (last) => [1, Math.ceil(last / 2), last])) {
     const root = copyRepo(base);
@@ -138,7 +139,12 @@ describe('retire', () => {
     expect(result.envelope().ok).toBe(true);
     const data = result.data<MemberChangeData>();
     expect(data).toMatchObject({ member: { name: 'McManus', folder: 'mcmanus', role: 'DevOps' }, done: false, dryRun: false });
-    expect(data.moved).toEqual([{ from: agentDir('mcmanus'), to: alumniDir('mcmanus') }]);
+    // The member's Copilot agent retires with them, in the same plan, after team.md.
+    expect(data.moved).toEqual([
+      { from: agentDir('mcmanus'), to: alumniDir('mcmanus') },
+      { from: '.github/agents/mcmanus.agent.md', to: `${alumniDir('mcmanus')}/mcmanus.agent.md` },
+    ]);
+    expect(data.agentProfiles).toEqual([{ action: 'retire', path: '.github/agents/mcmanus.agent.md', to: `${alumniDir('mcmanus')}/mcmanus.agent.md` }]);
     expect(data.created).toEqual([`${alumniDir('mcmanus')}/retirement.md`]);
     expect(data.modified).toEqual([squadPaths.routing, squadPaths.team]);
     expect(data.notes).toEqual([expect.stringMatching(/^no member handles now: CI\/CD, builds, deployment, infrastructure, environments — /)]);
@@ -180,7 +186,8 @@ describe('retire', () => {
     const root = await squad();
     const before = hashTree(root);
     const result = await run(root, ['retire', 'mcmanus', '--dry-run']);
-    expect(result.stdout).toMatch(/^✓ Would retire McManus \(DevOps\)\n {2}would move {4}\.ai-team\/agents\/mcmanus → \.ai-team\/agents\/_alumni\/mcmanus\n/);
+    expect(result.stdout).toMatch(/^✓ Would retire McManus \(DevOps\)\n {2}would move {6}\.ai-team\/agents\/mcmanus → \.ai-team\/agents\/_alumni\/mcmanus\n/);
+    expect(result.stdout).toContain('  would move      .github/agents/mcmanus.agent.md → .ai-team/agents/_alumni/mcmanus/mcmanus.agent.md\n');
     expect(result.stdout).toContain('Dry run: nothing was written.');
     expect((await run(root, ['retire', 'mcmanus', '--dry-run', '--json'])).data<MemberChangeData>()).toMatchObject({ dryRun: true, done: false });
     expect(hashTree(root)).toBe(before);
@@ -228,10 +235,10 @@ describe('retire', () => {
 
   it('ends in the retired state when run again after being killed after any write', async () => {
     const base = await squad();
-    expect(await killMatrix(base, ['retire', 'mcmanus'])).toBe(4);
+    expect(await killMatrix(base, ['retire', 'mcmanus'])).toBe(5);
     // A squad without a casting registry: it is made first, with everyone, so the name stays taken.
     fs.rmSync(path.join(base, squadPaths.castingRegistry));
-    expect(await killMatrix(base, ['retire', 'hockney'])).toBe(5);
+    expect(await killMatrix(base, ['retire', 'hockney'])).toBe(6);
   });
 });
 
@@ -243,7 +250,12 @@ describe('rehire', () => {
     const result = await run(root, ['rehire', 'McManus', '--json']);
     const data = result.data<MemberChangeData>();
     expect(data).toMatchObject({ member: { name: 'McManus', folder: 'mcmanus', role: 'DevOps' }, done: false, notes: [] });
-    expect(data.moved[0]).toEqual({ from: alumniDir('mcmanus'), to: agentDir('mcmanus') });
+    // team.md first, then the record to the backups, the agent back from the folder, and the folder.
+    expect(data.moved.map((m) => ({ ...m, to: m.to.replace(/^\.ai-team\/backups\/[^/]+\//, '<backups>/') }))).toEqual([
+      { from: `${alumniDir('mcmanus')}/retirement.md`, to: `<backups>/${agentDir('mcmanus')}/retirement.md` },
+      { from: `${alumniDir('mcmanus')}/mcmanus.agent.md`, to: '.github/agents/mcmanus.agent.md' },
+      { from: alumniDir('mcmanus'), to: agentDir('mcmanus') },
+    ]);
     expect(state(root)).toEqual(before);
     expect(backups(root)).toEqual([`${agentDir('mcmanus')}/retirement.md`]);
     expect((await run(root, ['rehire', 'mcmanus'])).stdout).toBe('✓ McManus is on the roster already; nothing to do\n');
@@ -275,7 +287,7 @@ describe('rehire', () => {
   it('ends in the rehired state when run again after being killed after any write', async () => {
     const base = await squad();
     await run(base, ['retire', 'mcmanus']);
-    expect(await killMatrix(base, ['rehire', 'mcmanus'])).toBe(4);
+    expect(await killMatrix(base, ['rehire', 'mcmanus'])).toBe(5);
   });
 });
 
@@ -285,7 +297,16 @@ describe('role', () => {
     const result = await run(root, ['role', 'fenster', 'Frontend', 'Dev', '--json']);
     const data = result.data<RoleData>();
     expect(data).toMatchObject({ member: { name: 'Fenster', role: 'Frontend Dev' }, from: 'Core Dev', done: false, notes: [] });
-    expect(data.modified).toEqual([squadPaths.castingRegistry, charterPath('fenster'), historyPath('fenster'), squadPaths.routing, squadPaths.team]);
+    // Sorted, as every change list; the member's agent follows the role's tools.
+    expect(data.modified).toEqual([
+      charterPath('fenster'),
+      historyPath('fenster'),
+      squadPaths.castingRegistry,
+      squadPaths.routing,
+      squadPaths.team,
+      '.github/agents/fenster.agent.md',
+    ]);
+    expect(data.agentProfiles).toEqual([{ action: 'refresh', path: '.github/agents/fenster.agent.md' }]);
     expect(parseRoster(read(root, squadPaths.team)).find((m) => m.name === 'fenster')!.role).toBe('Frontend Dev');
     expect(read(root, squadPaths.routing)).toContain('| User interface: components, styling, accessibility, client-side state | Fenster | Frontend Dev |');
     expect(read(root, charterPath('fenster'))).toContain('# Fenster — Frontend Dev\n');
@@ -342,8 +363,8 @@ describe('role', () => {
 
   it('ends with the new role when run again after being killed after any write', async () => {
     const base = await squad();
-    expect(await killMatrix(base, ['role', 'fenster', 'Backend Dev'])).toBe(5);
-    writeFiles(base, { [charterPath('fenster')]: `${read(base, charterPath('fenster'))}\nTailored.\n` });
     expect(await killMatrix(base, ['role', 'fenster', 'Backend Dev'])).toBe(6);
+    writeFiles(base, { [charterPath('fenster')]: `${read(base, charterPath('fenster'))}\nTailored.\n` });
+    expect(await killMatrix(base, ['role', 'fenster', 'Backend Dev'])).toBe(7);
   });
 });

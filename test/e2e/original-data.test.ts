@@ -5,9 +5,11 @@
  * real squad right after its upgrade meets the shipped JSON Schema of the .squad format (checked
  * here rather than in squad-json-schema.test.ts, so that each real squad is upgraded once).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ChangeSummary } from '../../src/core/base/plan.js';
 import { parseRoster } from '../../src/core/squad/roster.js';
 import { charterPath, historyPath, nativeTeamSkillDir, squadPaths, SKILL_FILE } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, runCli, tempDir, tempRepo } from '../helpers/cli.js';
@@ -18,6 +20,20 @@ afterAll(cleanupTempDirs);
 noteMissingData("the tests on the original Squad's real squads and exports");
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
+
+function git(root: string, args: string[]): string {
+  const run = spawnSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: root, encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout;
+}
+
+interface UpgradeChanges {
+  changes: ChangeSummary;
+  commit: string[];
+}
+
+/** Backups are named by the time of the run: a dry run's and a real run's differ only there. */
+const timeless = (summary: ChangeSummary): ChangeSummary => JSON.parse(JSON.stringify(summary).replace(/\.ai-team\/backups\/[^/]+\//g, '.ai-team/backups/<time>/'));
 const exists = (root: string, rel: string) => fs.existsSync(path.join(root, rel));
 
 interface ImportJson {
@@ -132,9 +148,27 @@ async function checkSquad(root: string, name: string, dir: string): Promise<void
   expect(roster.map((m) => m.displayName)).not.toContain('Copilot');
 
   const pristine = fileContents(root);
+  git(root, ['add', '-A']);
+  git(root, ['commit', '-q', '-m', 'the squad as the original Squad left it']);
+  const dry = await runCli(['upgrade', '--dry-run', '--json'], { cwd: root });
+  expect(dry.code, dry.stderr).toBe(0);
   const upgrade = await runCli(['upgrade', '--json'], { cwd: root });
   expect(upgrade.code, upgrade.stderr).toBe(0);
   expect(lostFiles(pristine, root), name).toEqual([]);
+  const planned = dry.data<UpgradeChanges>();
+  const done = upgrade.data<UpgradeChanges>();
+  // The dry run lists what the real run changed; a squad still in .squad/ lists its move (the rest is planned once it is moved).
+  if (dir === '.ai-team') expect(timeless(planned.changes), name).toEqual(timeless(done.changes));
+  else expect(planned.changes.moved[0], name).toEqual({ from: '.squad', to: '.ai-team' });
+  // `git add -A --` of the commit paths stages every change; a second upgrade has nothing to do.
+  git(root, ['add', '-A', '--', ...done.commit]);
+  expect(
+    git(root, ['status', '--porcelain', '--untracked-files=all'])
+      .split('\n')
+      .filter((line) => line !== '' && (line[1] !== ' ' || line.startsWith('??'))),
+    name,
+  ).toEqual([]);
+  expect((await runCli(['upgrade', '--json'], { cwd: root })).data<{ upToDate: boolean }>().upToDate, name).toBe(true);
   // After upgrade, its export validates against the shipped JSON Schema of the .squad format.
   const schemaOut = path.join(tempDir(), `${name}-upgraded.squad`);
   const schemaExport = await runCli(['export', '--out', schemaOut], { cwd: root });

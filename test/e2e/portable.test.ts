@@ -634,13 +634,24 @@ function withReferenceValue(value: unknown): Record<string, unknown> {
 }
 
 /**
- * Which writes of an import to kill after: every one with CREATE_SQUAD_MATRIX=full (.ci/run); else
- * every one from the swap on (the swap, the team skills' moves, the members' agents, the marker:
- * the last 14) and, before it, where the writes are all alike (staged files), the first, the one
- * in the middle and the last one before the swap.
+ * The write that swaps the new squad in: the staged files come first (`files` of them and the
+ * marker), then, with a squad in place, its move to the archive, then the rename.
  */
-function importKills(total: number): number[] {
-  return matrixWrites(total, (t) => [1, Math.ceil((t - 14) / 2), t - 14, ...Array.from({ length: 14 }, (_, i) => t - 13 + i)]);
+async function swapWrite(run: MatrixCase): Promise<number> {
+  const dry = await runCli([...run.args, '--dry-run', '--json'], { cwd: await run.prepare() });
+  expect(dry.code, dry.stderr).toBe(0);
+  const data = dry.data<ImportJson>();
+  return data.files + 1 + (data.replaced ? 1 : 0) + 1;
+}
+
+/**
+ * Which writes of an import to kill after: every one with CREATE_SQUAD_MATRIX=full (.ci/run); else
+ * around the swap (the archive, the rename), the last 14 (the files outside .ai-team/, the team
+ * skills' moves, the members' agents, the marker) and, before the swap, where the writes are all
+ * alike (staged files), the first and the one in the middle.
+ */
+function importKills(total: number, swap: number): number[] {
+  return matrixWrites(total, (t) => [1, Math.ceil(swap / 2), swap - 2, swap - 1, swap, swap + 1, ...Array.from({ length: 14 }, (_, i) => t - 13 + i)]);
 }
 
 describe('import interrupted', () => {
@@ -684,7 +695,9 @@ describe('import interrupted', () => {
     const oldSquad = hashTree(path.join(template, '.ai-team'));
     const total = clean.writes;
     expect(total).toBeGreaterThan(20);
-    const ks = [...new Set([1, Math.floor(total / 2), total - 2, total - 1, total])].filter((k) => k >= 1);
+    const swap = await swapWrite(run);
+    // The old squad moved to its archive (swap - 1), the new one renamed into place (swap).
+    const ks = [...new Set([1, Math.floor(total / 2), swap - 1, swap, total - 2, total - 1, total])].filter((k) => k >= 1);
     for (const k of ks) {
       const root = await run.prepare();
       const killed = await runCli(run.args, { cwd: root, env: crashAfter(k) });
@@ -720,7 +733,7 @@ describe('import interrupted', () => {
     };
     const clean = await cleanRun(run);
     expect(clean.writes).toBeGreaterThan(20);
-    for (const k of importKills(clean.writes)) {
+    for (const k of importKills(clean.writes, await swapWrite(run))) {
       expect(await killAndRerun(run, k, clean.writes, clean.state), `k=${k} of ${clean.writes}`).toEqual({ lost: [], debris: [], different: [] });
     }
   });
@@ -728,7 +741,7 @@ describe('import interrupted', () => {
   it('with --force, killed after its swap: the same command run again finishes it, never archiving the new squad or leaving a skill in two places', async () => {
     const { run, clean } = await forcedImport();
     // After its last write the import is whole: run again with --force, it would replace it, as --force says.
-    for (const k of importKills(clean.writes).filter((k) => k < clean.writes)) {
+    for (const k of importKills(clean.writes, await swapWrite(run)).filter((k) => k < clean.writes)) {
       const root = await run.prepare();
       expect((await runCli(run.args, { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } })).code, `k=${k}`).toBe(-1);
       const again = await runCli([...run.args, '--json'], { cwd: root });

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SkillsAddData } from '../../src/commands/skills-add.js';
 import type { SkillsRemoveData } from '../../src/commands/skills-remove.js';
 import type { SkillsUpdateData } from '../../src/commands/skills-update.js';
+import type { ChangeSummary } from '../../src/core/base/plan.js';
 import { SKILL_SOURCES_PATH } from '../../src/core/skills/skill-sources.js';
 import { observeWrites } from '../../src/core/fs/fs-safe.js';
 import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
@@ -153,6 +154,48 @@ describe('skills add from a folder of several skills', () => {
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
   }, 180_000); // a kill after each write of a multi-skill install: slow on a loaded machine
+});
+
+describe('skills add --force over a team skill of a squad not yet upgraded', () => {
+  /** The backups, whatever their time: each backed-up file's path below its timestamp, with its text. */
+  function backups(root: string): string[] {
+    return listFiles(root)
+      .filter((rel) => rel.startsWith('.ai-team/backups/'))
+      .map((rel) => `${rel.split('/').slice(3).join('/')}: ${read(root, rel)}`);
+  }
+
+  it('places the new skill, then moves the old copy to the backups; after a kill after any write the rerun ends the same', async () => {
+    const dir = collection();
+    const base = await squad();
+    writeFiles(base, { '.ai-team/skills/api-style/SKILL.md': validSkill('api-style', 'Use when designing APIs (ours).') });
+    const args = ['skills', 'add', dir, '--skill', 'api-style', '--force'];
+    const reference = tempDir('squad-copy-');
+    fs.cpSync(base, reference, { recursive: true });
+    let total = 0;
+    observeWrites((count) => {
+      total = count;
+    });
+    try {
+      await run(reference, args);
+    } finally {
+      observeWrites(undefined);
+    }
+    expect(total).toBe(5); // two files and the rename of the new skill, the old one's move, the record
+    expect(fs.existsSync(path.join(reference, '.ai-team/skills/api-style'))).toBe(false);
+    expect(backups(reference)).toEqual([`.ai-team/skills/api-style/SKILL.md: ${validSkill('api-style', 'Use when designing APIs (ours).')}`]);
+    for (let k = 1; k <= total; k += 1) {
+      const root = tempDir('squad-copy-');
+      fs.cpSync(base, root, { recursive: true });
+      expect((await runCli(args, { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } })).code, `k=${k}`).toBe(-1);
+      const again = await runCli(args, { cwd: root });
+      expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
+      expect(hashTree(path.join(root, '.github/skills')), `k=${k}`).toBe(hashTree(path.join(reference, '.github/skills')));
+      expect(fs.existsSync(path.join(root, '.ai-team/skills/api-style')), `k=${k}`).toBe(false);
+      expect(backups(root), `k=${k}`).toEqual(backups(reference));
+      expect(read(root, SKILL_SOURCES_PATH), `k=${k}`).toBe(read(reference, SKILL_SOURCES_PATH));
+      expect(debrisLeft(root), `k=${k}`).toEqual([]);
+    }
+  });
 });
 
 describe('skills add from a git repository', () => {
@@ -344,5 +387,74 @@ describe('skills remove', () => {
     const data = (await run(root, ['skills', 'remove', 'old-style', '--json'])).data<SkillsRemoveData>();
     expect(data.destination).toBe('.ai-team/skills/old-style');
     expect(read(root, `${data.backup}/SKILL.md`)).toBe(validSkill('old-style'));
+  });
+});
+
+describe('what skills add, update and remove say is what they do', () => {
+  /** Backups are named by the time of the run: a dry run's and the real run's differ only there. */
+  const stampless = (text: string) => text.replace(/\.ai-team\/backups\/[^/\s]+\//g, '.ai-team/backups/<time>/');
+  type Report = { changes: ChangeSummary; commit: string[]; dryRun: boolean };
+
+  /** Run `args` as a dry run, then for real (both --json), then for real in a copy as text; check they agree. */
+  async function agree(root: string, args: string[], message: string): Promise<Report> {
+    const copy = tempDir('squad-copy-');
+    fs.cpSync(root, copy, { recursive: true, verbatimSymlinks: true });
+    const before = hashTree(root);
+    const dry = (await run(root, [...args, '--dry-run', '--json'])).data<Report>();
+    expect(hashTree(root)).toBe(before);
+    const real = (await run(root, [...args, '--json'])).data<Report>();
+    expect(dry.dryRun).toBe(true);
+    expect(real.dryRun).toBe(false);
+    expect(stampless(JSON.stringify(dry.changes))).toBe(stampless(JSON.stringify(real.changes)));
+    expect(dry.commit).toEqual(real.commit);
+    const text = stampless((await run(copy, args)).stdout);
+    const named = [...real.changes.created, ...real.changes.replaced, ...real.changes.moved.flatMap((m) => [m.from, m.to]), ...real.changes.removed].map(stampless);
+    for (const changed of named) expect(text, changed).toContain(changed);
+    expect(text).toContain(`git add -A -- ${real.commit.join(' ')} && git commit -m "${message}"`);
+    return real;
+  }
+
+  it('add, replacing one skill and changing the agents: the dry run, the --json changes, the text and the commit hint agree', async () => {
+    const root = await squad();
+    const dir = tempDir('squad-report-');
+    writeFiles(dir, {
+      'db-notes/SKILL.md': validSkill('db-notes', 'Use when working on databases.', 'metadata:\n  mcp-servers:\n    - name: postgres\n      reason: read the tables\n'),
+      'api-style/SKILL.md': validSkill('api-style', 'Use when designing APIs (v2).'),
+    });
+    writeFiles(root, { '.github/skills/api-style/SKILL.md': validSkill('api-style') });
+    const real = await agree(root, ['skills', 'add', dir, '--all', '--force'], 'chore(squad): add skills api-style, db-notes');
+    expect(real.changes.created).toEqual([SKILL_SOURCES_PATH, '.github/skills/api-style', '.github/skills/db-notes']);
+    expect(real.changes.moved).toEqual([{ from: '.github/skills/api-style', to: expect.stringMatching(/^\.ai-team\/backups\/[^/]+\/\.github\/skills\/api-style$/) }]);
+    expect(real.changes.replaced.length).toBeGreaterThan(0);
+    expect(real.changes.replaced.every((p) => p.startsWith('.github/agents/'))).toBe(true);
+    expect(real.commit).toEqual(['.ai-team', '.github/agents', '.github/skills']);
+
+    // Again: nothing changes, and the run says so, with no commit hint.
+    const again = await run(root, ['skills', 'add', dir, '--all']);
+    expect(again.stdout).toBe(
+      [
+        '✓ Skill "api-style" is in the team skills already, file for file: .github/skills/api-style/ (nothing to write)',
+        '✓ Skill "db-notes" is in the team skills already, file for file: .github/skills/db-notes/ (nothing to write)',
+        '',
+      ].join('\n'),
+    );
+    const data = (await run(root, ['skills', 'add', dir, '--all', '--json'])).data<Report>();
+    expect(data.commit).toEqual([]);
+    expect(data.changes).toEqual({ created: [], replaced: [], moved: [], backedUp: [], removed: [] });
+  });
+
+  it('update and remove of an agent skill: the same agreement', async () => {
+    const root = await squad();
+    const dir = collection();
+    writeFiles(dir, { 'api-style/SKILL.md': validSkill('api-style', 'Use when designing APIs.', 'metadata:\n  mcp-servers:\n    - name: tracker\n      reason: file issues\n') });
+    await run(root, ['skills', 'add', dir, '--skill', 'api-style', '--agent', 'fenster']);
+    writeFiles(dir, { 'api-style/SKILL.md': validSkill('api-style', 'Use when designing APIs (v2).') });
+    const updated = await agree(root, ['skills', 'update', 'api-style', '--agent', 'fenster'], 'chore(squad): update skill api-style');
+    expect(updated.changes).toMatchObject({ created: ['.ai-team/agents/fenster/skills/api-style'], replaced: ['.github/agents/fenster.agent.md'], removed: [] });
+    expect(updated.changes.moved.map((m) => m.from)).toEqual(['.ai-team/agents/fenster/skills/api-style']);
+
+    const removed = await agree(root, ['skills', 'remove', 'api-style', '--agent', 'fenster'], 'chore(squad): remove skill api-style');
+    expect(removed.changes).toMatchObject({ created: [], replaced: ['.github/agents/fenster.agent.md'], removed: [] });
+    expect(removed.changes.moved.map((m) => m.from)).toEqual(['.ai-team/agents/fenster/skills/api-style']);
   });
 });

@@ -110,6 +110,26 @@ describe('skills add copies what it validated, never a link swapped in', () => {
   });
 });
 
+describe('skills add --force of a skill whose copy is refused', () => {
+  it('leaves the skill it would replace where it is, with no backup and no staging folder', async () => {
+    const root = await initSquad();
+    writeFiles(root, { '.github/skills/notes-style/SKILL.md': validSkill('notes-style', 'Use when taking notes (mine).') });
+    const source = path.join(tempDir('squad-swap-'), 'notes-style');
+    writeFiles(source, { 'SKILL.md': validSkill('notes-style'), 'references/notes.md': '# notes\n' });
+    const outside = path.join(tempDir('squad-outside-'), 'secret.txt');
+    fs.writeFileSync(outside, `${SECRET}\n`);
+    const before = hashTree(root);
+    swapOnOpen(path.join(source, 'references', 'notes.md'), outside);
+    const result = await runCli(['skills', 'add', source, '--force'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).toMatch(/changed after it was read: it is a symlink now; it was not copied/);
+    // The plan moves the old skill to its backup only once the new one is staged whole.
+    expect(hashTree(root)).toBe(before);
+    expect(secretInside(root)).toBe(false);
+    expect(debrisLeft(root)).toEqual([]);
+  });
+});
+
 /** Swap `file` for a link to `target` when the copy opens it (the seam where a racing process would). */
 function swapOnOpen(file: string, target: string): void {
   const open = fs.openSync;

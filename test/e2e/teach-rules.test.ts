@@ -263,3 +263,74 @@ describe('teach: limits and hostile text', () => {
     ]);
   });
 });
+
+describe('teach: one plan, and the report is that plan', () => {
+  type Changes = { created: string[]; replaced: string[]; moved: unknown[]; backedUp: unknown[]; removed: string[] };
+  type Report = { changes: Changes; commit: string[]; dryRun: boolean };
+  const none: Changes = { created: [], replaced: [], moved: [], backedUp: [], removed: [] };
+  /** Two squads alike: one for the --json runs, one for the text runs. */
+  const twoSquads = async () => [await initSquad(['--yes', '--roles', 'Lead,Frontend Dev']), await initSquad(['--yes', '--roles', 'Lead,Frontend Dev'])] as const;
+
+  it('a rule: the dry run lists what the real run writes, the text names it with its commit hint, and a rerun says nothing changed', async () => {
+    const [root, textRoot] = await twoSquads();
+    const [, dev] = members(root).sort();
+    const charter = `.ai-team/agents/${dev}/charter.md`;
+    const args = ['teach', dev!, 'Use tabs for indentation'];
+    const before = hashTree(root);
+    const dry = await runCli([...args, '--dry-run', '--json'], { cwd: root });
+    expect(hashTree(root)).toBe(before);
+    const real = await runCli([...args, '--json'], { cwd: root });
+    expect(real.code, real.stderr).toBe(0);
+    expect(dry.data<Report>()).toMatchObject({ changes: { ...none, replaced: [charter] }, dryRun: true });
+    expect(real.data<Report>()).toMatchObject({ changes: { ...none, replaced: [charter] }, commit: dry.data<Report>().commit, dryRun: false });
+
+    const dryText = await runCli([...args, '--dry-run'], { cwd: textRoot });
+    expect(dryText.stdout).toMatch(new RegExp(`^  would update +${charter}$`, 'm'));
+    expect(dryText.stdout).toContain('Dry run: nothing was written.');
+    expect(dryText.stdout).not.toContain('git add');
+    const text = await runCli(args, { cwd: textRoot });
+    expect(text.stdout).toMatch(new RegExp(`^  updated +${charter}$`, 'm'));
+    const displayName = /Taught (.+) a standing rule/.exec(text.stdout)?.[1];
+    expect(text.stdout).toContain(`  Commit it: git add -A -- ${real.data<Report>().commit.join(' ')} && git commit -m "chore(squad): teach ${displayName} a standing rule"`);
+
+    const again = await runCli([...args, '--json'], { cwd: root });
+    expect(again.data<Report & { added: boolean }>()).toMatchObject({ added: false, changes: none, commit: [] });
+    const againText = await runCli(args, { cwd: textRoot });
+    expect(againText.stdout).toContain('nothing changed');
+    expect(againText.stdout).not.toMatch(/git add|updated|created/);
+  });
+
+  it("the team's first rule creates .ai-team/rules.md, and says so", async () => {
+    const [root, textRoot] = await twoSquads();
+    const real = await runCli(['teach', '--team', 'Never commit to main', '--json'], { cwd: root });
+    expect(real.data<Report>()).toMatchObject({ changes: { ...none, created: ['.ai-team/rules.md'] } });
+    const text = await runCli(['teach', '--team', 'Never commit to main'], { cwd: textRoot });
+    expect(text.stdout).toMatch(/^ {2}created +\.ai-team\/rules\.md$/m);
+    expect(text.stdout).toContain(`git add -A -- ${real.data<Report>().commit.join(' ')} && git commit -m "chore(squad): teach the team a standing rule"`);
+  });
+
+  it("a skill: one plan of the member's agent, then the skill; the dry run, the text and the commit hint name exactly those", async () => {
+    const [root, textRoot] = await twoSquads();
+    const [, dev] = members(root).sort();
+    const skill = `.ai-team/agents/${dev}/skills/release-steps/SKILL.md`;
+    const agent = `.github/agents/${dev}.agent.md`;
+    const args = ['teach', dev!, 'When you release, tag the commit, then write the changelog', '--name', 'release-steps'];
+    const dry = await runCli([...args, '--dry-run', '--json'], { cwd: root });
+    const real = await runCli([...args, '--json'], { cwd: root });
+    expect(real.code, real.stderr).toBe(0);
+    const expected = { ...none, created: [skill], replaced: [agent] };
+    expect(dry.data<Report>()).toMatchObject({ changes: expected, dryRun: true });
+    expect(real.data<Report>()).toMatchObject({ changes: expected, commit: dry.data<Report>().commit, dryRun: false });
+    expect(real.data<{ agentProfiles: unknown }>().agentProfiles).toEqual([{ action: 'refresh', path: agent }]);
+
+    const dryText = await runCli([...args, '--dry-run'], { cwd: textRoot });
+    expect(dryText.stdout).toMatch(new RegExp(`^  would create +${skill}$`, 'm'));
+    expect(dryText.stdout).toMatch(new RegExp(`^  would update +${agent}$`, 'm'));
+    expect(dryText.stdout).not.toContain('git add');
+    const text = await runCli(args, { cwd: textRoot });
+    const changeLines = text.stdout.split('\n').filter((line) => /^ {2}(created|updated|moved|backed up|removed) /.test(line));
+    expect(changeLines.map((line) => line.trim().split(/\s+/).at(-1))).toEqual([skill, agent]);
+    expect(text.stdout).toContain(`  Commit it: git add -A -- ${real.data<Report>().commit.join(' ')} && git commit -m "chore(squad): teach `);
+    expect(text.stdout).toContain(' the skill release-steps"');
+  });
+});

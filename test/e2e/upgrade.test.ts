@@ -21,6 +21,7 @@ const VERSION = packageVersion();
 const owned: OwnedFile[] = await shippedOwnedFiles();
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel));
 const exists = (root: string, rel: string) => fs.existsSync(path.join(root, rel));
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * sha256 of each of the given folders and files (path, mode, content of every file below). A team
@@ -76,9 +77,8 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^✓ Upgraded the squad from 0\\.0\\.1 to ${VERSION.replace(/\./g, '\\.')} in `));
     expect(result.stdout).toContain('learned skills untouched: 2\n');
-    expect(result.stdout).toMatch(
-      /Backed up your edits to \.ai-team\/backups\/[^/]+\/:\n {2}\.ai-team-templates\/charter\.md\n {2}\.github\/agents\/squad\.agent\.md\n {2}\.github\/skills\/squad-git-workflow\/SKILL\.md\n/,
-    );
+    const backups = ['.ai-team-templates/charter.md', '.github/agents/squad.agent.md', '.github/skills/squad-git-workflow/SKILL.md'];
+    expect(result.stdout).toMatch(new RegExp(backups.map((rel) => ` {2}backed up ${escaped(rel)} → \\.ai-team/backups/[^/]+/${escaped(rel)}\\n`).join('')));
     expect(result.stdout).toContain('0.1.0 builtin-skills-native: .github/skills/squad-code-review, .github/skills/squad-git-workflow\n');
 
     // Learned skills (references, +x script, binary asset), histories, decisions, charters, casting, logs.
@@ -142,7 +142,13 @@ describe('upgrade of a squad made by create-squad 0.0.1', () => {
     expect(dry.upToDate).toBe(false);
 
     const real = await upgradeJson(root);
-    expect({ ...dry, dryRun: false, backedUp: dry.backedUp.map((b) => b.path) }).toEqual({ ...real, backedUp: real.backedUp.map((b) => b.path) });
+    // Backups are named by the time of the run: the dry run's and the real run's differ only there.
+    const timeless = (data: UpgradeJson) => ({
+      ...data,
+      backedUp: data.backedUp.map((b) => b.path),
+      changes: { ...data.changes, backedUp: data.changes.backedUp.map((b) => ({ path: b.path, backup: b.backup.replace(/^(\.ai-team\/backups\/)[^/]+\//, '$1<time>/') })) },
+    });
+    expect({ ...timeless(dry), dryRun: false }).toEqual(timeless(real));
     expect(real).toMatchObject({ from: '0.0.1', to: VERSION, upToDate: false, adopted: false, learnedSkillsUntouched: 2, dryRun: false });
     expect(real.replaced).toEqual(expect.arrayContaining([COORDINATOR_PATH, V001_EDITS.template, afterUpgrade(V001_EDITS.skill), `${aiTeamSkillDir('squad-casting')}/SKILL.md`]));
     expect(real.created).toContain(`${aiTeamSkillDir('squad-upgrade')}/SKILL.md`);
@@ -220,7 +226,7 @@ describe('upgrade of a squad in the original Squad layout (no manifest, no stamp
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^✓ Would upgrade the squad from unknown to /);
     expect(result.stdout).toContain('No install record was found');
-    expect(result.stdout).toContain('Would back up your edits to .ai-team/backups/');
+    expect(result.stdout).toMatch(/ {2}would back up +\.github\/agents\/squad\.agent\.md → \.ai-team\/backups\/[^/]+\/\.github\/agents\/squad\.agent\.md\n/);
     expect(result.stdout).toMatch(/Dry run: nothing was written\.\n$/);
   });
 });
@@ -261,7 +267,7 @@ describe('upgrade at the installed version, with only a migration missing', () =
     const result = await runCli(['upgrade'], { cwd: root });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(
-      /^✓ Already up to date with create-squad .*; ran the missing migrations in .*\nRan migrations:\n {2}0\.1\.0 gitattributes-union: \.gitattributes\n/,
+      /^✓ Already up to date with create-squad .*; ran the missing migrations in .*\n {2}created +\.gitattributes\nRan migrations:\n {2}0\.1\.0 gitattributes-union: \.gitattributes\n/,
     );
     expect(read(root, squadPaths.gitattributes).toString()).toContain('merge=union');
     expect((await runCli(['upgrade', '--json'], { cwd: root })).data()).toMatchObject({ upToDate: true, migrations: [] });
@@ -436,4 +442,59 @@ describe('upgrade interrupted', () => {
       (total) => [...new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, Math.floor(total / 2), total - 2, total - 1])],
     );
   }, 180_000);
+});
+
+describe("upgrade of an up-to-date squad with skills in the original Squad's style", () => {
+  /** A squad this version upgraded already, then a team skill and a member's skill written in the original Squad's style. */
+  async function upToDateWithOriginalSkills(): Promise<string> {
+    const root = fixtureRepo('v0.0.1');
+    await upgradeJson(root);
+    writeFiles(root, {
+      '.github/skills/deploy-notes/SKILL.md': '# Deploy Notes\n\n**Confidence:** high\n\nShip on Tuesdays, never on a Friday.\n',
+      '.ai-team/agents/fenster/skills/form-state/SKILL.md': '# Form State\n\nKeep form state in one reducer per form.\n',
+    });
+    return root;
+  }
+  const converted = ['.ai-team/agents/fenster/skills/form-state/SKILL.md', '.github/skills/deploy-notes/SKILL.md'];
+
+  it('says what it changed (never "nothing was changed"), and counts the skills it made standard apart from those it left alone', async () => {
+    const root = await upToDateWithOriginalSkills();
+    const result = await runCli(['upgrade'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('nothing was changed');
+    // The skills changed, and with them the agent of the member who has one: the squad's generated files were upgraded.
+    expect(result.stdout).toMatch(/^✓ Upgraded the squad at .* in .*\n/);
+    expect(result.stdout).toContain("Made 2 skills in the original Squad's style standard (the old SKILL.md is in the backups):\n");
+    for (const rel of converted) {
+      expect(result.stdout).toMatch(new RegExp(` {2}backed up ${escaped(rel)} → \\.ai-team/backups/[^/]+/${escaped(rel)}\\n`));
+      expect(result.stdout).toContain(`  updated   ${rel}\n`);
+      expect(read(root, rel).toString()).toMatch(/^---\nname: "/);
+    }
+    // The member's agent lists the skill under its new name and description, written in the same run.
+    expect(result.stdout).toContain('  updated   .github/agents/fenster.agent.md\n');
+    expect(read(root, '.github/agents/fenster.agent.md').toString()).toContain('Keep form state in one reducer per form.');
+    expect(result.stdout).toContain('learned skills untouched: 2 (2 more made standard, above)\n');
+    // The hint names exactly what changed: the backups and the member's skill in .ai-team, the team skill and the agent in .github.
+    expect(result.stdout).toContain('Commit it on its own: git add -A -- .ai-team .github/agents .github/skills && git commit -m ');
+
+    const again = await runCli(['upgrade'], { cwd: root });
+    expect(again.stdout).toMatch(/^✓ Already up to date with create-squad .*: nothing was changed\n/);
+    expect(again.stdout).toContain('learned skills untouched: 4\n');
+  });
+
+  it('its dry run lists exactly the changes of the real run, the agents planned with the skills as converted', async () => {
+    const root = await upToDateWithOriginalSkills();
+    const before = hashTree(root);
+    const dry = await upgradeJson(root, ['--dry-run']);
+    expect(hashTree(root)).toBe(before);
+    const real = await upgradeJson(root);
+    const stamp = (value: string) => value.replace(/^(\.ai-team\/backups\/)[^/]+\//, '$1<time>/');
+    const timeless = (data: UpgradeJson) => ({ ...data.changes, backedUp: data.changes.backedUp.map((b) => ({ ...b, backup: stamp(b.backup) })) });
+    expect(timeless(dry)).toEqual(timeless(real));
+    expect(dry.commit).toEqual(real.commit);
+    expect(real.changes.replaced).toEqual([...converted, '.github/agents/fenster.agent.md'].sort());
+    expect(real.originalSkills?.map((s) => s.path)).toEqual(['.github/skills/deploy-notes/SKILL.md', '.ai-team/agents/fenster/skills/form-state/SKILL.md']);
+    expect(real).toMatchObject({ upToDate: false, created: [], replaced: ['.github/agents/fenster.agent.md'], learnedSkillsUntouched: 2 });
+    expect((await upgradeJson(root)).upToDate).toBe(true);
+  });
 });

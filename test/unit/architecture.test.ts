@@ -119,7 +119,7 @@ const DOCTOR_CHECKS = [...sources('core/doctor/checks'), path.join(SRC, 'core/do
  * apply); test/unit/read-then-decide.test.ts runs those deciders with node:fs switched off.
  */
 const DECIDERS = [
-  'squad/scaffold.ts',
+  'squad/scaffold-plan.ts',
   'squad/hire.ts',
   'squad/upgrade.ts',
   'squad/migrations.ts',
@@ -129,11 +129,8 @@ const DECIDERS = [
   'base/disk-facts.ts',
 ].map((rel) => path.join(SRC, 'core', rel));
 
-/**
- * Those whose only way to the disk is their read step (the scaffold planner's module also holds its
- * apply, which re-reads a file before replacing it, and hire's its read step).
- */
-const FS_FREE_DECIDERS = DECIDERS.filter((file) => !/squad\/(scaffold|hire)\.ts$/.test(file));
+/** Those whose only way to the disk is their read step (hire's module also holds its read step). */
+const FS_FREE_DECIDERS = DECIDERS.filter((file) => !/squad\/hire\.ts$/.test(file));
 
 /** What the file-system layer offers that does not read the disk: writers (apply), constants, pure helpers, messages. */
 const FS_LAYER_NON_READING = new Set([
@@ -143,11 +140,15 @@ const FS_LAYER_NON_READING = new Set([
   'unsafePathError',
   'TEMP_FILE_PATTERN',
   'LOCK_FILE',
+  'LOCK_DEBRIS_GLOB',
+  'DEBRIS_KINDS',
   'NEVER_WRITTEN',
   'obstacleFix',
   'confinementFix',
   'compareVersions',
   'renderTemplate',
+  'relativePathProblem',
+  'isWithin',
 ]);
 
 /** Each name a file imports, with its specifier. */
@@ -167,55 +168,20 @@ function exportedDeciders(): { file: string; name: string }[] {
   return sources('core').flatMap((file) => [...fs.readFileSync(file, 'utf8').matchAll(/^export (?:async )?function (decide\w*)/gm)].map((m) => ({ file, name: m[1]! })));
 }
 
-/**
- * Modules still holding a planner beside disk reads, waiting to be split into a read step and a
- * decider (issue: one pipeline for every writing command). This list only shrinks.
- */
-const DECIDER_MODULES_STILL_READING = new Set(['squad/scaffold.ts', 'squad/hire.ts', 'squad/agents/profile-sync.ts']);
-
 /** Deciders whose off-disk run is that of the decider calling them (decideUpgrade's test runs these). */
 const RUN_OFF_DISK_THROUGH_ANOTHER = new Set(['decideTeamSkillMoves', 'decideBuiltinSkillMoves', 'decideMemberProfiles']);
 
-/** Commands still running their own lock/plan/apply block instead of runPlan. This list only shrinks. */
-const COMMANDS_NOT_ON_THE_PIPELINE = new Set([
-  'import.ts',
-  'init.ts',
-  'member-change.ts',
-  'skills-add.ts',
-  'skills-remove.ts',
-  'skills-update.ts',
-  'teach.ts',
-  'upgrade-original.ts',
-  'upgrade.ts',
-]);
-
-/** Appliers of their own plan types, still beside applyPlan. This list only shrinks. */
-const APPLIERS_BESIDE_APPLY_PLAN = new Set([
-  'applySkillInstall',
-  'applyMemberProfiles',
-  'applySteps',
-  'applyScaffold',
-  'applyStandingRule',
-  'applyOriginalSkillConversions',
-  'applySquadDirMigration',
-  'applyTeach',
-  'applyMcpRegistration',
-  'applyUpgrade',
-]);
-
 describe('one pipeline for every writing command', () => {
   it('every decider lives in a module that reaches neither node:fs nor a reading function of the file-system layer', () => {
-    const offending = [...new Set(exportedDeciders().map(({ file }) => file))]
-      .filter((file) => !DECIDER_MODULES_STILL_READING.has(path.relative(path.join(SRC, 'core'), file).split(path.sep).join('/')))
-      .flatMap((file) => [
-        ...imports(file)
-          .filter(({ specifier, typeOnly }) => !typeOnly && /^node:(fs|fs\/promises|child_process)$/.test(specifier))
-          .map(({ specifier }) => `${path.relative(SRC, file)} → ${specifier}`),
-        ...namedImports(file)
-          .filter(({ specifier, typeOnly }) => !typeOnly && specifier.startsWith('.') && /^fs\//.test(resolved(file, specifier).replace(/^core\//, '')))
-          .filter(({ name }) => !FS_LAYER_NON_READING.has(name))
-          .map(({ specifier, name }) => `${path.relative(SRC, file)} → ${name} from ${specifier}`),
-      ]);
+    const offending = [...new Set(exportedDeciders().map(({ file }) => file))].flatMap((file) => [
+      ...imports(file)
+        .filter(({ specifier, typeOnly }) => !typeOnly && /^node:(fs|fs\/promises|child_process)$/.test(specifier))
+        .map(({ specifier }) => `${path.relative(SRC, file)} → ${specifier}`),
+      ...namedImports(file)
+        .filter(({ specifier, typeOnly }) => !typeOnly && specifier.startsWith('.') && /^fs\//.test(resolved(file, specifier).replace(/^core\//, '')))
+        .filter(({ name }) => !FS_LAYER_NON_READING.has(name))
+        .map(({ specifier, name }) => `${path.relative(SRC, file)} → ${name} from ${specifier}`),
+    ]);
     expect(offending).toEqual([]);
   });
 
@@ -234,20 +200,17 @@ describe('one pipeline for every writing command', () => {
 
   it('only src/commands/pipeline.ts takes the squad lock and applies a plan', () => {
     const offending = sources('commands')
-      .filter((file) => path.basename(file) !== 'pipeline.ts' && !COMMANDS_NOT_ON_THE_PIPELINE.has(path.relative(path.join(SRC, 'commands'), file)))
+      .filter((file) => path.basename(file) !== 'pipeline.ts')
       .flatMap((file) =>
         namedImports(file)
           .filter(({ name }) => ['underSquadLock', 'withSquadLock', 'applyPlan'].includes(name) || /^apply[A-Z]/.test(name))
           .map(({ name }) => `${path.relative(SRC, file)} → ${name}`),
       );
     expect(offending).toEqual([]);
-    for (const file of COMMANDS_NOT_ON_THE_PIPELINE) expect(fs.existsSync(path.join(SRC, 'commands', file)), file).toBe(true);
   });
 
   it('applyPlan is the one applier of the core', () => {
     const appliers = sources('core').flatMap((file) => [...fs.readFileSync(file, 'utf8').matchAll(/^export (?:async )?function (apply\w*)/gm)].map((m) => m[1]!));
-    expect(appliers.filter((name) => name !== 'applyPlan' && !APPLIERS_BESIDE_APPLY_PLAN.has(name))).toEqual([]);
-    // The lists shrink as the code does: a name that is gone must leave them.
-    expect([...APPLIERS_BESIDE_APPLY_PLAN].filter((name) => !appliers.includes(name))).toEqual([]);
+    expect(appliers).toEqual(['applyPlan']);
   });
 });

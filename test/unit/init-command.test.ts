@@ -112,7 +112,7 @@ describe('the custom roles question', () => {
 });
 
 describe('groupPaths', () => {
-  it('folds member folders, skills, casting and templates into one line each', () => {
+  it('folds member folders, skills and casting into one line each, and names every other file', () => {
     expect(
       groupPaths([
         '.ai-team/agents/keaton/charter.md',
@@ -121,10 +121,12 @@ describe('groupPaths', () => {
         '.ai-team/skills/squad-x/references/a.md',
         '.ai-team/casting/policy.json',
         '.ai-team-templates/team.md',
+        '.ai-team-templates/routing.md',
         '.ai-team/team.md',
       ]),
     ).toEqual([
-      { label: '.ai-team-templates/', count: 1 },
+      { label: '.ai-team-templates/routing.md', count: 1 },
+      { label: '.ai-team-templates/team.md', count: 1 },
       { label: '.ai-team/agents/keaton/', count: 2 },
       { label: '.ai-team/casting/', count: 1 },
       { label: '.ai-team/skills/squad-x/', count: 2 },

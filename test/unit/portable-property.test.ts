@@ -14,7 +14,7 @@ import { exportSquad } from '../../src/core/portable/export.js';
 import { splitHistory } from '../../src/core/squad/history.js';
 import { importSquad } from '../../src/core/portable/import.js';
 import { shippedBuiltinSkills } from '../../src/core/squad/owned.js';
-import { IMPORT_STAGING_PREFIX, agentSkillDir, charterPath, historyPath, nativeTeamSkillDir, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
+import { IMPORT_STAGING_PREFIX, SKILL_STAGING_PREFIX, agentSkillDir, charterPath, historyPath, nativeTeamSkillDir, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
 import { jsonStructureProblem } from '../../src/core/portable/squad-json.js';
 import { serializeSquad } from '../../src/core/portable/canonical-json.js';
 import { squadPathProblem } from '../../src/core/portable/squad-files.js';
@@ -115,7 +115,7 @@ function writeSquad(root: string, squad: GenSquad): void {
 }
 
 function stagingLeft(root: string): string[] {
-  return fs.existsSync(root) ? fs.readdirSync(root).filter((name) => name.startsWith(IMPORT_STAGING_PREFIX)) : [];
+  return fs.existsSync(root) ? fs.readdirSync(root).filter((name) => name.startsWith(IMPORT_STAGING_PREFIX) || name.startsWith(SKILL_STAGING_PREFIX)) : [];
 }
 
 describe('export → import of random squads', () => {

@@ -11,7 +11,8 @@ import { SQUAD_CHECKS, diagnose, runDoctor } from '../../src/core/doctor/doctor.
 import { readDoctorState } from '../../src/core/doctor/read.js';
 import { readSquadState } from '../../src/core/squad/state.js';
 import { decideScaffold, planScaffold } from '../../src/core/squad/scaffold.js';
-import { decideHire, planHire, readHireState } from '../../src/core/squad/hire.js';
+import { decideHire } from '../../src/core/squad/hire.js';
+import { planHire, readHireState } from '../../src/core/squad/hire-state.js';
 import { readScaffoldState, scaffoldStateFromFiles } from '../../src/core/squad/scaffold-state.js';
 import { shippedOwnedFiles } from '../../src/core/squad/owned.js';
 import { packageVersion } from '../../src/core/fs/version.js';

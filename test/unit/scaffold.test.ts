@@ -11,13 +11,14 @@ import {
   SCRIBE_MEMBER,
   STATE_TEMPLATES,
   UNION_MERGE_PATTERNS,
-  applyScaffold,
   parseProjectContext,
   planGitattributes,
   planScaffold,
+  plannedChanges,
   renderMemberRows,
   type ScaffoldPlan,
 } from '../../src/core/squad/scaffold.js';
+import { applyPlan } from '../../src/core/fs/apply-plan.js';
 import { renderTemplate } from '../../src/core/fs/templates.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
 import { teamStateLayout } from '../helpers/layout.js';
@@ -25,6 +26,11 @@ import { teamStateLayout } from '../helpers/layout.js';
 afterAll(cleanupTempDirs);
 
 const NOW = new Date('2026-11-22T10:00:00Z');
+
+/** Write a scaffold plan as init does: its files as changes, through the one applier. */
+function apply(plan: ScaffoldPlan): void {
+  applyPlan(plan.root, { changes: plannedChanges(plan.files) }, 'init was running');
+}
 
 function content(plan: ScaffoldPlan, relPath: string): string {
   const file = plan.files.find((f) => f.path === relPath);
@@ -119,7 +125,7 @@ describe('planScaffold on an existing squad', () => {
   it('plans nothing after applying a plan, and skips everything', async () => {
     const root = tempDir();
     const first = await planScaffold(root, { now: NOW });
-    applyScaffold(first);
+    apply(first);
     const second = await planScaffold(root, { now: NOW });
     expect(second.files).toEqual([]);
     expect(second.skipped.sort()).toEqual(first.files.map((f) => f.path).sort());
@@ -147,7 +153,7 @@ describe('planScaffold on an existing squad', () => {
 
   it('rebuilds a lost team.md from the registry with the same names', async () => {
     const root = tempDir();
-    applyScaffold(await planScaffold(root, { now: NOW, roles: ['Lead', 'Designer'], universe: 'The Matrix' }));
+    apply(await planScaffold(root, { now: NOW, roles: ['Lead', 'Designer'], universe: 'The Matrix' }));
     fs.rmSync(path.join(root, squadPaths.team));
     fs.rmSync(path.join(root, historyPath('trinity')));
     const plan = await planScaffold(root, { now: NOW });
@@ -158,7 +164,7 @@ describe('planScaffold on an existing squad', () => {
 
   it('leaves retired members (moved to the alumni folder) out of a rebuilt roster', async () => {
     const root = tempDir();
-    applyScaffold(await planScaffold(root, { now: NOW, roles: ['Lead', 'Designer'], universe: 'The Matrix' }));
+    apply(await planScaffold(root, { now: NOW, roles: ['Lead', 'Designer'], universe: 'The Matrix' }));
     fs.rmSync(path.join(root, squadPaths.team));
     fs.mkdirSync(path.join(root, alumniDir('')), { recursive: true });
     fs.renameSync(path.join(root, agentDir('trinity')), path.join(root, alumniDir('trinity')));
@@ -202,7 +208,7 @@ describe('planScaffold on an existing squad', () => {
     for (const pattern of UNION_MERGE_PATTERNS.slice(1)) expect(text).toContain(`${pattern} merge=union\r\n`);
     expect(text.split(UNION_MERGE_PATTERNS[0]).length).toBe(2); // not duplicated
     expect(plan.gitattributesAdded).toHaveLength(4); // the comment and three rules
-    applyScaffold(plan);
+    apply(plan);
     const again = await planScaffold(root, { now: NOW });
     expect(again.files).toEqual([]);
     expect(again.skipped).toContain(squadPaths.gitattributes);
@@ -224,7 +230,7 @@ describe('owned files that are symlinks', () => {
 describe('project context flags on an existing team.md', () => {
   it('leave team.md to the context change init plans (core/squad/project-context.ts): no file, no note', async () => {
     const root = tempDir();
-    applyScaffold(await planScaffold(root, { now: NOW, project: 'Old' }));
+    apply(await planScaffold(root, { now: NOW, project: 'Old' }));
     const plan = await planScaffold(root, { now: NOW, project: 'New', stack: 'Go', owner: '' });
     expect(plan.files).toEqual([]);
     expect(plan.notes).toEqual([]);
@@ -234,7 +240,7 @@ describe('project context flags on an existing team.md', () => {
 describe('a team.md that cannot be read', () => {
   it('is left alone with a note that names the blocker, not "nothing to do"', async () => {
     const root = tempDir();
-    applyScaffold(await planScaffold(root, { now: NOW }));
+    apply(await planScaffold(root, { now: NOW }));
     fs.rmSync(path.join(root, squadPaths.team));
     fs.symlinkSync('/nonexistent/team.md', path.join(root, squadPaths.team));
     const plan = await planScaffold(root, { now: NOW });
@@ -251,7 +257,7 @@ describe('.gitattributes edge cases', () => {
     writeFiles(empty, { [squadPaths.gitattributes]: '' });
     const plan = await planScaffold(empty, { now: NOW });
     expect(plan.files.find((f) => f.path === squadPaths.gitattributes)).toMatchObject({ update: true });
-    applyScaffold(plan);
+    apply(plan);
     expect(fs.readFileSync(path.join(empty, squadPaths.gitattributes), 'utf8')).toContain(`${UNION_MERGE_PATTERNS[0]} merge=union\n`);
 
     const linked = tempDir();
@@ -261,7 +267,7 @@ describe('.gitattributes edge cases', () => {
     expect(linkedPlan.files.map((f) => f.path)).not.toContain(squadPaths.gitattributes);
     expect(linkedPlan.skipped).toContain(squadPaths.gitattributes);
     expect(linkedPlan.notes.join('\n')).toMatch(/\.gitattributes is a symlink/);
-    applyScaffold(linkedPlan);
+    apply(linkedPlan);
     expect(fs.readFileSync(path.join(linked, 'real-attributes'), 'utf8')).toBe('*.png binary\n');
   });
 });
@@ -344,7 +350,7 @@ describe('symlinks, duplicates and charterless rows', () => {
     expect(paths.filter((p) => p === charterPath('keaton'))).toHaveLength(1);
     expect(paths.some((p) => p.startsWith('.ai-team/agents/ralph'))).toBe(false);
     expect(plan.members.map((m) => m.name)).toEqual(['Keaton', 'Ralph', 'Scribe']);
-    applyScaffold(plan);
+    apply(plan);
   });
 
   it("fills the templates' paths and Scribe's role from one place", async () => {

@@ -2,8 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isSquadError } from '../../src/core/base/errors.js';
-import { findRecord, parseSkillSource, readSources, recordedSpec, type SourcesFile } from '../../src/core/skills/skill-sources.js';
+import { SquadError, isSquadError } from '../../src/core/base/errors.js';
+import {
+  SKILL_SOURCES_PATH,
+  findRecord,
+  parseSkillSource,
+  readSources,
+  recordChanges,
+  recordWriteFailure,
+  recordedSpec,
+  type SourcesFile,
+} from '../../src/core/skills/skill-sources.js';
 
 const here = fs.mkdtempSync(path.join(os.tmpdir(), 'squad-sources-'));
 fs.mkdirSync(path.join(here, 'owner', 'repo'), { recursive: true });
@@ -120,5 +129,39 @@ describe('findRecord', () => {
     fs.writeFileSync(path.join(root, '.ai-team/skill-sources.json'), '{"skills": ');
     expect(() => findRecord(readSources(root), '.github/skills/pdf')).toThrow('.ai-team/skill-sources.json: the file is not valid JSON');
     fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('recording sources as a change of the plan', () => {
+  const record = { source: '../shared/pdf', type: 'folder' as const, path: '../shared/pdf' };
+
+  it('creates the file when there is none, replaces it while it holds what was read, and changes nothing otherwise', () => {
+    const none: SourcesFile = { text: undefined, raw: { schema: 1, skills: {} } };
+    const [created] = recordChanges(none, { '.github/skills/pdf': record });
+    expect(created).toEqual({ kind: 'create', path: SKILL_SOURCES_PATH, content: expect.stringContaining('"../shared/pdf"') });
+    const text = (created as { content: string }).content;
+    const there: SourcesFile = { text, raw: JSON.parse(text) };
+    expect(recordChanges(there, { '.github/skills/pdf': record })).toEqual([]);
+    expect(recordChanges(there, { '.github/skills/docx': { ...record, source: '../shared/docx', path: '../shared/docx' } })).toEqual([
+      { kind: 'replace', path: SKILL_SOURCES_PATH, content: expect.stringContaining('.github/skills/docx'), base: text },
+    ]);
+    // Nothing to record (a failed add where no skill landed) is no change, not an empty file.
+    expect(recordChanges(none, {})).toEqual([]);
+  });
+
+  it('says a failed write of the record as bookkeeping-failed, and leaves every other failure as it is', () => {
+    const full = new SquadError('not-writable', `cannot write ${SKILL_SOURCES_PATH}: the disk is full`);
+    expect(recordWriteFailure(full, 'installed pdf into .github/skills/pdf/', 'create-squad skills add ../pdf')).toMatchObject({
+      code: 'bookkeeping-failed',
+      message: `installed pdf into .github/skills/pdf/; could not record its source in ${SKILL_SOURCES_PATH}: the disk is full`,
+      hint: 'free some space and run "create-squad skills add ../pdf" again to record it',
+      file: SKILL_SOURCES_PATH,
+    });
+    const denied = new SquadError('not-writable', `cannot write ${SKILL_SOURCES_PATH}: permission denied (EROFS)`);
+    expect(recordWriteFailure(denied, 'done', 'again', true)?.hint).toBe(`make ${SKILL_SOURCES_PATH} writable and run "again" again to record them`);
+    // The file changed since it was read: the applier's conflict says what was written.
+    expect(recordWriteFailure(new SquadError('conflict', `${SKILL_SOURCES_PATH} changed while adding skills; nothing was written`), 'done', 'again')).toBeUndefined();
+    expect(recordWriteFailure(new SquadError('not-writable', 'cannot write .github/skills/pdf/SKILL.md: the disk is full'), 'done', 'again')).toBeUndefined();
+    expect(recordWriteFailure(new Error('boom'), 'done', 'again')).toBeUndefined();
   });
 });

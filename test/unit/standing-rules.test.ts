@@ -6,12 +6,12 @@ import {
   classifyInstruction,
   instructionContentProblem,
   instructionWarnings,
-  planStandingRule,
   readRulesSection,
   ruleText,
 } from '../../src/core/squad/standing-rules.js';
 import { cleanupTempDirs, hashTree, tempDir, writeFiles } from '../helpers/cli.js';
 import { taskTrigger } from '../../src/core/squad/teach.js';
+import { planStandingRule } from '../../src/core/squad/teach-state.js';
 
 describe('classifyInstruction', () => {
   it.each([

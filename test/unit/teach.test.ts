@@ -4,7 +4,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TAUGHT_PROCEDURE_MAX_BYTES } from '../../src/core/base/limits.js';
 import { SKILL_FILE, agentSkillDir } from '../../src/core/base/paths.js';
 import { parseSkill } from '../../src/core/skills/skill.js';
-import { applyTeach, buildTaughtSkill, deriveSkillName, planTeach } from '../../src/core/squad/teach.js';
+import { buildTaughtSkill, deriveSkillName } from '../../src/core/squad/teach.js';
+import { planTeach } from '../../src/core/squad/teach-state.js';
+import { applyPlan } from '../../src/core/fs/apply-plan.js';
 import { validateSkill } from '../../src/core/skills/validate.js';
 import { cleanupTempDirs, hashTree, tempDir, writeFiles } from '../helpers/cli.js';
 
@@ -82,7 +84,7 @@ describe('buildTaughtSkill', () => {
   });
 });
 
-describe('planTeach / applyTeach', () => {
+describe('planTeach, then applyPlan', () => {
   const squad = () => {
     const root = tempDir();
     writeFiles(root, {
@@ -99,7 +101,7 @@ describe('planTeach / applyTeach', () => {
     expect(plan).toMatchObject({ dir: agentSkillDir('fenster', 'tailwind-css'), path: `${agentSkillDir('fenster', 'tailwind-css')}/${SKILL_FILE}`, agent: { name: 'fenster' } });
     expect(plan.skill.description).toBe('User-taught procedure: Always use Tailwind CSS. Use it for tasks that involve tailwind css.');
     expect(hashTree(root)).toBe(before);
-    applyTeach(plan);
+    applyPlan(root, plan, 'teaching');
     expect(fs.readFileSync(path.join(root, plan.path), 'utf8')).toBe(plan.skill.content);
     await expect(planTeach(root, { agent: 'fenster', instruction: 'Always use Tailwind CSS' })).rejects.toMatchObject({ code: 'skill-exists' });
   });

@@ -8,7 +8,8 @@ import { parseManifest, serializeManifest, type Manifest } from '../../src/core/
 import { MIGRATIONS, migrationsUpTo, type Migration } from '../../src/core/squad/migrations.js';
 import type { OwnedFile } from '../../src/core/squad/owned.js';
 import { COORDINATOR_PATH, TEMPLATES_COPY_DIR, backupPathFor, folderTimestamp, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';
-import { UNKNOWN_VERSION, applyUpgrade, isLearnedSkillPath, planUpgrade, type UpgradeOptions } from '../../src/core/squad/upgrade.js';
+import { UNKNOWN_VERSION, isLearnedSkillPath, planUpgrade, type UpgradeOptions, type UpgradePlan } from '../../src/core/squad/upgrade.js';
+import { applyPlan } from '../../src/core/fs/apply-plan.js';
 import { readUpgradeState } from '../../src/core/squad/upgrade-state.js';
 import { blockedReason } from '../../src/core/fs/obstacles.js';
 import { countLearnedSkills, isShippedContent, matchesRecordedHash } from '../../src/core/squad/owned.js';
@@ -147,6 +148,12 @@ async function plan(root: string, owned: OwnedFile[], version: string) {
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
+/** Carry out a plan as the command does. */
+const apply = (root: string, p: UpgradePlan) => applyPlan(root, p, 'upgrading');
+
+/** Every path a plan writes (a move by where it goes). */
+const writtenPaths = (p: UpgradePlan) => p.changes.map((c) => (c.kind === 'move' ? c.to : c.path));
+
 describe('planUpgrade', () => {
   it('replaces what nobody edited without a backup, restamps, and is then up to date', async () => {
     const root = installed(shipped('0.1.0'), '0.1.0');
@@ -157,15 +164,15 @@ describe('planUpgrade', () => {
     expect(p.replaced).toEqual([SKILL, REFERENCE, TEMPLATE, COORDINATOR_PATH].sort());
     expect(p.backedUp).toEqual([]);
     expect(p.created).toEqual([]);
-    expect(p.writes.at(-1)!.role).toBe('manifest');
-    applyUpgrade(p);
+    expect(p.changes.at(-1)).toMatchObject({ kind: 'replace', path: squadPaths.manifest });
+    apply(root, p);
     for (const file of next) expect(read(root, file.path)).toBe(file.content.toString());
     const manifest = parseManifest(read(root, squadPaths.manifest));
     expect(manifest).toEqual({ state: 'ok', manifest: { schema: 1, version: '0.2.0', files: Object.fromEntries(next.map((f) => [f.path, sha256(f.content)])) } });
 
     const again = await plan(root, next, '0.2.0');
     expect(again.upToDate).toBe(true);
-    expect(again.writes).toEqual([]);
+    expect(again.changes).toEqual([]);
   });
 
   it('backs up an edited coordinator and template (copy first, then replace), keeping the file mode', async () => {
@@ -179,10 +186,11 @@ describe('planUpgrade', () => {
       { path: TEMPLATE, backup: backupPathFor(TS, TEMPLATE) },
       { path: COORDINATOR_PATH, backup: backupPathFor(TS, COORDINATOR_PATH) },
     ]);
-    const order = p.writes.map((w) => `${w.role}:${w.path}`);
-    expect(order.indexOf(`backup:${backupPathFor(TS, COORDINATOR_PATH)}`)).toBe(order.indexOf(`owned:${COORDINATOR_PATH}`) - 1);
-    expect(p.writes.find((w) => w.role === 'backup')!.exclusive).toBe(true);
-    applyUpgrade(p);
+    const order = p.changes.map((c) => (c.kind === 'move' ? `move:${c.to}` : `${c.kind}:${c.path}`));
+    expect(order.indexOf(`backup:${backupPathFor(TS, COORDINATOR_PATH)}`)).toBe(order.indexOf(`replace:${COORDINATOR_PATH}`) - 1);
+    // A backup is written exclusively (the one applier's backup), with the mode of the file it copies.
+    expect(p.changes.find((c) => c.kind === 'backup' && c.of === TEMPLATE)).toMatchObject({ kind: 'backup', mode: 0o600 });
+    apply(root, p);
     expect(read(root, backupPathFor(TS, COORDINATOR_PATH))).toBe(editedCoordinator);
     expect(fs.statSync(path.join(root, backupPathFor(TS, TEMPLATE))).mode & 0o777).toBe(0o600);
     expect(read(root, COORDINATOR_PATH)).toBe(COORD('0.2.0'));
@@ -210,7 +218,7 @@ describe('planUpgrade', () => {
     expect(p.skipped).toEqual([{ path: SKILL, reason: 'edited by you, and the shipped version is not newer (installed 1.0, shipped 1.0)' }]);
     // The entry still says what create-squad installed, so the next upgrade sees the edit too.
     expect(p.manifest.files[SKILL]).toBe(sha256(before[2]!.content));
-    applyUpgrade(p);
+    apply(edited, p);
     expect((await plan(edited, shipped('0.2.0', { skill: skillText('squad-alpha', '1.0', 'Better words.\n') }), '0.2.0')).skipped.map((s) => s.path)).toEqual([SKILL]);
   });
 
@@ -242,7 +250,7 @@ describe('planUpgrade', () => {
     fs.rmSync(path.join(root, REFERENCE));
     const missing = await plan(root, shipped('0.2.0'), '0.2.0');
     expect(missing.created).toEqual([REFERENCE]);
-    for (const p of [untouched, edited, missing]) expect(p.writes.map((w) => w.path)).not.toContain(`${aiTeamSkillDir('squad-alpha')}/references/ours.md`);
+    for (const p of [untouched, edited, missing]) expect(writtenPaths(p)).not.toContain(`${aiTeamSkillDir('squad-alpha')}/references/ours.md`);
   });
 
   it('adopts a squad without a manifest: every differing owned file counts as edited', async () => {
@@ -262,7 +270,7 @@ describe('planUpgrade', () => {
     const p = await plan(root, shipped('0.1.0'), '0.1.0');
     expect(p.notes[0]).toMatch(/is not valid \(not valid JSON/);
     expect(p.backedUp).toEqual([{ path: squadPaths.manifest, backup: backupPathFor(TS, squadPaths.manifest) }]);
-    applyUpgrade(p);
+    apply(root, p);
     expect(read(root, backupPathFor(TS, squadPaths.manifest))).toBe('{ hand-edited');
     expect(parseManifest(read(root, squadPaths.manifest)).state).toBe('ok');
   });
@@ -283,7 +291,7 @@ describe('planUpgrade', () => {
     const root = installed(old, '0.1.0');
     const p = await plan(root, shipped('0.1.0'), '0.1.0');
     expect(p.manifest.files).toHaveProperty(gone);
-    expect(p.writes).toEqual([]);
+    expect(p.changes).toEqual([]);
     expect(p.learnedSkills).toBe(0);
     fs.rmSync(path.join(root, gone));
     expect((await plan(root, shipped('0.1.0'), '0.1.0')).manifest.files).not.toHaveProperty(gone);
@@ -335,7 +343,7 @@ describe('planUpgrade', () => {
     // An edited built-in skill file is kept anyway: left as it is, with both reasons.
     expect(p.skipped).toEqual([{ path: REFERENCE, reason: `${REFERENCE} is a symlink; edited by you (a built-in skill file you changed is kept, not replaced)` }]);
     expect(p.upToDate).toBe(false);
-    const written = p.writes.map((w) => w.path);
+    const written = writtenPaths(p);
     for (const rel of [TEMPLATE, REFERENCE, COORDINATOR_PATH]) expect(written).not.toContain(rel);
   });
 
@@ -350,11 +358,11 @@ describe('planUpgrade', () => {
     };
     linkTo(COORDINATOR_PATH, COORD('0.1.0'));
     const current = await plan(root, shipped('0.1.0'), '0.1.0');
-    expect(current).toMatchObject({ upToDate: true, writes: [], skipped: [], notUpgraded: [] });
+    expect(current).toMatchObject({ upToDate: true, changes: [], skipped: [], notUpgraded: [] });
     const newer = await plan(root, shipped('0.2.0'), '0.2.0');
     expect(newer.notUpgraded).toEqual([{ path: COORDINATOR_PATH, reason: `${COORDINATOR_PATH} is a symlink` }]);
     expect(newer.upToDate).toBe(false);
-    expect(newer.writes.map((w) => w.path)).not.toContain(COORDINATOR_PATH);
+    expect(writtenPaths(newer)).not.toContain(COORDINATOR_PATH);
   });
 
   it('fails before writing anything when the backups folder is blocked', async () => {
@@ -381,7 +389,7 @@ describe('planUpgrade', () => {
     const p = await planUpgrade(root, { owned: shipped('0.2.0'), version: '0.2.0', now: NOW });
     expect(p.learnedSkills).toBe(4);
     const builtins = new Set(shipped('0.2.0').flatMap((file) => (file.skill === undefined ? [] : [file.skill])));
-    for (const write of p.writes) expect(isLearnedSkillPath(write.path, builtins), write.path).toBe(false);
+    for (const written of writtenPaths(p)) expect(isLearnedSkillPath(written, builtins), written).toBe(false);
   });
 });
 

@@ -189,7 +189,9 @@ export const SKILL_STAGING_PREFIX = '.staging-';
 export const SKILL_STAGING_PATTERN = /^\.staging-.+-(\d+)-[0-9a-f]{8}$/;
 export function skillStagingDir(destination: string, id: string): string {
   const slash = destination.lastIndexOf('/');
-  return `${destination.slice(0, slash)}/${SKILL_STAGING_PREFIX}${destination.slice(slash + 1)}-${id}`;
+  // A folder at the repository's top (import's `.ai-team`) is staged at the top too.
+  const parent = slash === -1 ? '' : `${destination.slice(0, slash)}/`;
+  return `${parent}${SKILL_STAGING_PREFIX}${destination.slice(slash + 1)}-${id}`;
 }
 
 /** Absolute path of a repo-relative layout path. */

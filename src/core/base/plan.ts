@@ -34,7 +34,7 @@ export type Change =
    */
   | { kind: 'replace'; path: string; content: FileContent; base: FileContent; mode?: number }
   /** A copy of `of` (holding `content`) kept before it is replaced or removed: created exclusively at `path`. */
-  | { kind: 'backup'; path: string; of: string; content: FileContent }
+  | { kind: 'backup'; path: string; of: string; content: FileContent; mode?: number }
   /** A file or folder renamed: `from` must still be there and `to` free. */
   | { kind: 'move'; from: string; to: string }
   /** A folder placed whole: its files staged beside it, then renamed into place (`path` must be free then). */

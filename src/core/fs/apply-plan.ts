@@ -24,6 +24,7 @@ import {
   unsafePathError,
   workId,
   writeFileAtomic,
+  writeStagedFile,
 } from './fs-safe.js';
 import { modeFor, openWalkedFile } from './tree.js';
 
@@ -32,8 +33,16 @@ function sameBytes(current: Buffer | undefined, base: FileContent): boolean {
   return typeof base === 'string' ? current.toString('utf8') === base : current.equals(base);
 }
 
-function changedSincePlanned(root: string, change: Change): boolean {
-  return change.kind === 'replace' && !sameBytes(readBytesIfExists(resolveInside(root, change.path)), change.base);
+function changedSincePlanned(root: string, change: Change, at?: string): boolean {
+  return change.kind === 'replace' && !sameBytes(readBytesIfExists(resolveInside(root, at ?? change.path)), change.base);
+}
+
+/** Where `relPath` is before the moves among `earlier` are made (a file below a folder the plan moves first is checked where it is now). */
+function beforeMoves(earlier: readonly Change[], relPath: string): string {
+  return earlier.reduceRight(
+    (at, change) => (change.kind === 'move' && (at === change.to || at.startsWith(`${change.to}/`)) ? `${change.from}${at.slice(change.to.length)}` : at),
+    relPath,
+  );
 }
 
 function conflict(relPath: string, activity: string, wroteSome: boolean): SquadError {
@@ -59,7 +68,9 @@ function checkInside(root: string, change: Change): void {
 function writeTreeFile(root: string, dir: string, file: TreeFile): void {
   const target = `${dir}/${file.path}`;
   if ('content' in file) {
-    writeFileAtomic(root, target, file.content, { ...(file.mode === undefined ? {} : { mode: file.mode }), exclusive: true, sweep: false });
+    // The staging folder is private until it is renamed into place: no temporary file per file
+    // (import stages thousands; docs/budgets.md).
+    writeStagedFile(root, target, file.content, file.mode === undefined ? {} : { mode: file.mode });
     return;
   }
   const fd = openWalkedFile(file.copy.dir, file.copy.file);
@@ -78,7 +89,7 @@ function writeTreeFile(root: string, dir: string, file: TreeFile): void {
  */
 function placeTree(root: string, change: Extract<Change, { kind: 'tree' }>, movedAway: Extract<Change, { kind: 'move' }> | undefined, activity: string): void {
   const parent = path.posix.dirname(change.path);
-  sweepDebris(resolveInside(root, parent), SKILL_STAGING_PATTERN, 'dir');
+  sweepDebris(parent === '.' ? root : resolveInside(root, parent), SKILL_STAGING_PATTERN, 'dir');
   const staging = skillStagingDir(change.path, workId());
   const release = holdWorkPath(resolveIn(root, staging));
   try {
@@ -106,11 +117,16 @@ function clearsPlaceOf(change: Change | undefined, next: Change | undefined): ch
   return change?.kind === 'move' && next?.kind === 'tree' && next.path === change.from;
 }
 
+/** Refuse what applying `plan` would refuse before its first write: a path that leaves the repository. A dry run checks this too. */
+export function checkPlanPaths(root: string, plan: Plan): void {
+  for (const change of plan.changes) checkInside(root, change);
+}
+
 /** Carry out `plan` in `root`; `activity` says what was running ("hiring"), for a conflict's message. */
 export function applyPlan(root: string, plan: Plan, activity: string): void {
   const { changes } = plan;
-  for (const change of changes) checkInside(root, change);
-  const stale = changes.find((change) => changedSincePlanned(root, change));
+  checkPlanPaths(root, plan);
+  const stale = changes.find((change, index) => change.kind === 'replace' && changedSincePlanned(root, change, beforeMoves(changes.slice(0, index), change.path)));
   if (stale && stale.kind === 'replace') throw conflict(stale.path, activity, false);
   changes.forEach((change, index) => {
     const wroteSome = index > 0;
@@ -123,7 +139,7 @@ export function applyPlan(root: string, plan: Plan, activity: string): void {
         writeFileAtomic(root, change.path, change.content, change.mode === undefined ? {} : { mode: change.mode });
         return;
       case 'backup':
-        writeFileAtomic(root, change.path, change.content, { exclusive: true });
+        writeFileAtomic(root, change.path, change.content, { ...(change.mode === undefined ? {} : { mode: change.mode }), exclusive: true });
         return;
       case 'move':
         if (!clearsPlaceOf(change, changes[index + 1])) moveAside(root, change, activity, wroteSome);

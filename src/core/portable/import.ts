@@ -1,152 +1,61 @@
 /**
- * `importSquad(root, file)`: rebuild a squad from a `.squad` file (docs/squad-format.md), as `init` would, with
- * the imported members, skills, roster and casting laid over it.
- *
- * Order of work, so that a failure or a kill never loses anything:
- *   1. read and validate the whole file (squad-validate.ts), check the target (symlinks, an existing
- *      squad: refused without `force`), plan every file, what init adds included (planned from
- *      the imported state files alone, in memory): nothing is written to
- *      the repository before all of it passed, and `--dry-run` reports from this same plan;
- *   2. build the complete new `.ai-team/` in a hidden staging folder at the repository root
- *      (`.ai-team-import-staging-{pid}-{random}/`; those that killed imports left are removed
- *      first): the imported files, then what init adds (built-in skills, decisions, logs, Scribe,
- *      a roster from the casting registry when the file has none), then the manifest; squad-owned
- *      files missing outside `.ai-team/` (the coordinator, `.ai-team-templates/`) are staged there
- *      too;
- *   3. move those squad-owned files into place (only where still missing), append the missing
- *      `.gitattributes` lines;
- *   4. with `force`, rename the old `.ai-team/` to `.ai-team-archive-{timestamp}/` (never deleted);
- *   5. rename the staged `.ai-team/` to `.ai-team/`, and remove the empty staging folder.
- * Until step 3 the target is as it was (plus the hidden staging folder if killed). A kill in step
- * 3 leaves squad-owned files init would create; between 4 and 5 the old squad is in its archive and
- * `.ai-team/` is missing: running the same import again completes the job (see the README).
- * The staged `.ai-team/` carries a marker (IMPORT_MARKER_PATH: the file's sha256, the archive it
- * replaced), so it arrives with the swap and says "this import's swap happened": a rerun of the
- * same file finds it and only finishes steps 6–7 (never refused, never archiving the new squad,
- * with or without --force); the marker goes once they are done.
- *
- * Members: every agent in the file is created with what init gives a member. The scaffold gives
- * it to the members of the roster (a file without one has every agent put in the registry the
- * roster is rebuilt from); an agent the file's roster leaves out gets its folder, and a charter and
- * history from init's templates where the file has none, here, with a note to add its row.
- *
- * Skills: built-in skills in the file (a team skill named like a built-in skill this package ships,
- * whose `metadata.author` is `squad`) are skipped: the target gets its own. Every other skill is
- * imported, also a `squad-*` one this package does not ship (export sent it as learned). A learned
- * skill whose name is a built-in skill this package ships is imported as `{name}-imported`, its
- * frontmatter `name` rewritten to match (when the rewritten SKILL.md would not read back with
- * that name, it is kept as it is, with a note). Each imported SKILL.md is checked as `skills
- * validate` checks it: an invalid one is imported all the same, with a note naming its first error.
+ * `import`: rebuild a squad from a `.squad` file (docs/squad-format.md). This module reads — the
+ * file, parsed and checked whole (squad-validate.ts), and the repository as it is — into an
+ * `ImportState`; import-plan.ts `decideImport` decides the one plan from that value alone (its
+ * header says what the plan does, in which order, and why a kill at any write loses nothing);
+ * `applyPlan` carries it out. `importSquad` is the three for the library.
  */
 import { expectManyLongLivedObjects } from '../base/heap.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  CASTING_SCHEMA,
-  appendCasting,
-  castingEvent,
-  createPolicy,
-  findUniverse,
-  parsePolicy,
-  parseRegistry,
-  resolveUniverse,
-  serializeCasting,
-  type CastEntry,
-  type CastResult,
-} from '../squad/casting.js';
-import { applyMemberProfiles, planMemberProfiles, reportProfileChanges, type ProfileChangeReport } from '../squad/agents/profile-sync.js';
+import { factsFrom } from '../base/disk-facts.js';
 import { SquadError } from '../base/errors.js';
-import { FrontmatterError } from '../skills/frontmatter.js';
 import {
-  checkWritableDir,
-  ensureWritableDir,
-  existsInside,
-  holdWorkPath,
-  moveInside,
-  readDirNames,
-  readTextIfExists,
-  removeFileInside,
-  removeInside,
-  resolveInside,
-  sha256,
-  sweepDebris,
-  workId,
-  writeFileAtomic,
-  writeStagedFile,
-} from '../fs/fs-safe.js';
-import { demoteHeadings, tidyHistoryPart } from '../squad/history.js';
-import { MANIFEST_SCHEMA, serializeManifest } from '../squad/manifest.js';
-import { planBuiltinSkillMoves, planTeamSkillMoves } from '../squad/upgrade-state.js';
-import { MAX_NAME_LENGTH } from '../base/names.js';
-import { countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles } from '../squad/owned.js';
-import {
-  GITIGNORE_PATH,
   AI_TEAM_DIR,
   GITATTRIBUTES_PATH,
+  GITIGNORE_PATH,
   IMPORT_MARKER_PATH,
-  IMPORT_STAGING_PATTERN,
+  NATIVE_SKILL_DIRS,
   SCRIBE_AGENT,
-  ORIGINAL_SQUAD_DIR,
-  SKILL_FILE,
-  TEAM_SKILLS_DIR,
   TEMPLATES_COPY_DIR,
-  agentDir,
-  agentSkillDir,
-  archiveDir,
-  charterPath,
-  folderTimestamp,
-  historyPath,
-  importStagingDir,
   isImportStagingDir,
-  nativeTeamSkillDir,
   resolveIn,
-  squadPaths,
-  aiTeamSkillDir,
+  skillStagingDir,
 } from '../base/paths.js';
-import { listAgents, parseRoster, refuseBesideOriginalSquad, refuseInsideSquad, retargetRosterCharters, type RosterMember } from '../squad/roster.js';
-import { SCRIBE_MEMBER, parseProjectContext, planGitattributes, planGitignore, decideScaffold, planOwnedFiles, renderMemberFiles, type PlannedFile } from '../squad/scaffold.js';
-import { scaffoldStateFromFiles } from '../squad/scaffold-state.js';
-import { parseSkill } from '../skills/skill.js';
-import { skillFields } from '../skills/skill-fields.js';
-import { validateSkill } from '../skills/validate.js';
-import {
-  CASTING_FILES,
-  LEGACY_FORMAT_VERSION,
-  TEAM_FILES,
-  SQUAD_LIMITS,
-  SquadFormatError,
-  fileTable,
-  type CastingFileKey,
-  type FileEntry,
-  type SquadDocument,
-  type SquadLimits,
-  type OriginalExportChanges,
-  type SquadSkill,
-  type ValidatedSquad,
-} from './squad-format.js';
-import { decodeFile, skillFileEntries } from './squad-files.js';
-import { checkStateFileSizes, readSquadDocument } from './squad-validate.js';
-import { renameSkillText } from './skill-rename.js';
-import { renderTemplate } from '../fs/templates.js';
-import { compareCodePoints, controlCharacterProblem, formatBytes, nonEmptyString } from '../base/util.js';
+import { compareCodePoints, formatBytes } from '../base/util.js';
+import { applyPlan } from '../fs/apply-plan.js';
+import { DiskReader } from '../fs/disk-reader.js';
+import { checkWritableDir, readTextIfExists, resolveInside, sha256 } from '../fs/fs-safe.js';
 import { packageVersion } from '../fs/version.js';
+import { readProfileState } from '../squad/agents/profile-sync.js';
+import { discoverSkills } from '../squad/discover.js';
+import { readManifest } from '../squad/manifest.js';
+import { countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles } from '../squad/owned.js';
+import { listAgents, refuseBesideOriginalSquad, refuseInsideSquad } from '../squad/roster.js';
+import { planOwnedFilesIn } from '../squad/scaffold.js';
+import { readAppendTarget, readOwnedState } from '../squad/scaffold-state.js';
+import { decideImport, type ImportMarker, type ImportReport, type ImportState, type TargetState } from './import-plan.js';
+import { SQUAD_LIMITS, SquadFormatError, type SquadLimits } from './squad-format.js';
+import { readSquadDocument } from './squad-validate.js';
 
 export { withSkillName } from './skill-rename.js';
+export {
+  BUILTIN_AUTHOR,
+  IMPORTED_HISTORY_TEMPLATE,
+  IMPORTED_SUFFIX,
+  decideImport,
+  type ImportInput,
+  type ImportPlan,
+  type ImportReport,
+  type ImportState,
+  type ImportedAgent,
+  type ImportedSkill,
+  type SkillRename,
+  type SkillScope,
+  type SkillSkip,
+} from './import-plan.js';
 
-export const IMPORTED_HISTORY_TEMPLATE = 'import/history.md.hbs';
-/** Suffix of a learned skill renamed because a built-in skill has its name. */
-export const IMPORTED_SUFFIX = '-imported';
-/** The `metadata.author` of the built-in skills create-squad ships. */
-export const BUILTIN_AUTHOR = 'squad';
-/** The role of an imported member whose role nothing in the file states. */
-const DEFAULT_ROLE = 'Member';
-/** What the marker (IMPORT_MARKER_PATH, a dot-file no reader of the squad lists) records: the file's bytes' sha256, the squad it replaced. */
-interface ImportMarker {
-  file_sha256: string;
-  replaced?: { archive: string; members: number; learnedSkills: number };
-}
-
-/** The marker of an import whose swap happened and whose last steps did not, when it is of this `fileHash`. */
+/** What the marker (IMPORT_MARKER_PATH, a dot-file no reader of the squad lists) records; see import-plan.ts. */
 function readImportMarker(root: string, fileHash: string): ImportMarker | undefined {
   const text = readTextIfExists(resolveIn(root, IMPORT_MARKER_PATH), 64 * 1024);
   if (text === undefined) return undefined;
@@ -158,101 +67,23 @@ function readImportMarker(root: string, fileHash: string): ImportMarker | undefi
   }
 }
 
-export interface ImportOptions {
-  /** Replace an existing squad (archived, never deleted). */
-  force?: boolean;
-  /** Plan and report only; write nothing. */
-  dryRun?: boolean;
-  now?: Date;
+export interface ImportReadOptions {
   version?: string;
   limits?: SquadLimits;
   /** How the file is named in messages (default: the path as given). */
   shownFile?: string;
 }
 
-export type SkillScope = 'team' | 'agent';
-
-export interface ImportedAgent {
-  /** Folder name. */
-  name: string;
-  displayName: string;
-  role: string;
-  skills: number;
+export interface ImportOptions extends ImportReadOptions {
+  /** Replace an existing squad (archived, never deleted). */
+  force?: boolean;
+  /** Plan and report only; write nothing. */
+  dryRun?: boolean;
+  now?: Date;
 }
 
-export interface ImportedSkill {
-  name: string;
-  scope: SkillScope;
-  agent?: string;
-  /** Files, SKILL.md included. */
-  files: number;
-  /** The name in the file, when the skill was renamed. */
-  renamedFrom?: string;
-}
-
-export interface SkillRename {
-  scope: SkillScope;
-  agent?: string;
-  from: string;
-  to: string;
-  reason: string;
-}
-
-export interface SkillSkip {
-  scope: SkillScope;
-  agent?: string;
-  name: string;
-  reason: string;
-}
-
-export interface ImportReport {
-  file: string;
-  format: ValidatedSquad['format'];
-  source: string;
-  exportedAt: string;
-  exportedBy: string;
-  universe: string;
-  /** Imported members, Scribe left out. */
-  agents: ImportedAgent[];
-  skills: ImportedSkill[];
-  /** Built-in skills installed, as init installs them. */
-  builtinSkills: string[];
-  renamed: SkillRename[];
-  skipped: SkillSkip[];
-  /** The squad this import replaced (or would replace): where it went and what it held. */
-  replaced?: { archive: string; members: number; learnedSkills: number };
-  /** Squad-owned files created outside .ai-team/ (the coordinator, .ai-team-templates/). */
-  created: string[];
-  /** The members' Copilot agents written after the swap (none in a dry run). */
-  agentProfiles: ProfileChangeReport[];
-  gitattributesAdded: string[];
-  /** Lines appended to `.gitignore` (the local files create-squad keeps out of git). */
-  gitignoreAdded: string[];
-  /**
-   * Staging folders of earlier interrupted imports that are still there (a dry run removes none; a
-   * real import removes those whose process is gone); safe to delete.
-   */
-  leftovers: string[];
-  notes: string[];
-  /** Files written into the new .ai-team/. */
-  files: number;
-  dryRun: boolean;
-}
-
-interface StagedFile {
-  /** Repo-relative path as it will be after the swap. */
-  path: string;
-  entry: FileEntry;
-  /** A state file (team files, casting, charters, histories: what planning reads), or a skill's file. */
-  kind: 'state' | 'skill';
-}
-
-interface MemberInfo {
-  name: string;
-  role: string;
-  /** Position in the roster (or registry); members found in neither come last. */
-  order: number;
-}
+/** What was running, for a conflict's message. */
+export const IMPORT_ACTIVITY = 'importing';
 
 function insideSquad(relPath: string): boolean {
   return relPath === AI_TEAM_DIR || relPath.startsWith(`${AI_TEAM_DIR}/`);
@@ -300,13 +131,6 @@ function readSquadFile(file: string, shown: string, limits: SquadLimits): Buffer
   }
 }
 
-interface TargetState {
-  hasSquad: boolean;
-  members: number;
-  learnedSkills: number;
-  leftovers: string[];
-}
-
 /** Refuse a target whose squad folders are symlinks or files; count what an existing squad holds. */
 function inspectTarget(root: string): TargetState {
   for (const relPath of [AI_TEAM_DIR, TEMPLATES_COPY_DIR]) {
@@ -327,7 +151,11 @@ function inspectTarget(root: string): TargetState {
   }
   let leftovers: string[] = [];
   try {
-    leftovers = fs.readdirSync(root).filter(isImportStagingDir).sort(compareCodePoints);
+    // Older versions staged in .ai-team-import-staging-*; this one stages .ai-team/ beside itself.
+    leftovers = fs
+      .readdirSync(root)
+      .filter((name) => isImportStagingDir(name) || name.startsWith(skillStagingDir(AI_TEAM_DIR, '')))
+      .sort(compareCodePoints);
   } catch {
     // the target does not exist yet
   }
@@ -338,508 +166,86 @@ function inspectTarget(root: string): TargetState {
   return { hasSquad: true, members, learnedSkills, leftovers };
 }
 
-function authoredBySquad(skillMd: string): boolean {
-  try {
-    return skillFields(parseSkill(skillMd).frontmatter).author === BUILTIN_AUTHOR;
-  } catch {
-    return false;
-  }
-}
-
-/** `stem` + `suffix`, shortened to the name limit and numbered until it is not in `taken`. */
-function freeName(stem: string, suffix: string, taken: ReadonlySet<string>): string {
-  for (let n = 1; ; n += 1) {
-    const tail = n === 1 ? suffix : `${suffix}-${n}`;
-    const candidate = `${stem.slice(0, MAX_NAME_LENGTH - tail.length).replace(/-+$/, '')}${tail}`;
-    if (!taken.has(candidate)) return candidate;
-  }
-}
-
-function titleCase(folder: string): string {
-  return folder
-    .split('-')
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(' ');
-}
-
-/** Name and role as a charter states them ("- **Name:** Keaton", or the "# Keaton — Lead" title). */
-function charterIdentity(charter: string): { name?: string; role?: string } {
-  const field = (label: string) => new RegExp(`^\\s*-\\s*\\*\\*${label}:\\*\\*\\s*(.+?)\\s*$`, 'm').exec(charter)?.[1];
-  const title = /^#\s+(.+?)\s+[—–-]\s+(.+?)\s*$/m.exec(charter);
-  const name = field('Name') ?? title?.[1];
-  const role = field('Role') ?? title?.[2];
-  return { ...(name ? { name } : {}), ...(role ? { role } : {}) };
-}
-
 /**
- * The registry's members by folder, read by casting.ts as `hire` and `doctor` read it: its own
- * `members` list, and (`legacy`) the entries of an original Squad `agents` map it does not also list.
+ * Read what an import of `file` (absolute path) into `root` decides from: the file, checked whole
+ * before anything else (a bad file is refused naming its entry); the target (refused when inside a
+ * squad, beside the original Squad's folder, or where a squad folder is a symlink or a file); the
+ * marker of an import of this file that was killed after its swap; what stands where the files
+ * outside `.ai-team/` go (a symlink out of the repository on the way is refused now, not halfway);
+ * the skills the folders import leaves as they are hold now; and the disk's answers to every
+ * question the decision asks, recorded by asking them once through a DiskReader (disk-facts.ts).
  */
-function registryMembers(registry: Record<string, unknown> | undefined): { own: Map<string, CastEntry>; legacy: Map<string, CastEntry> } {
-  const read = registry === undefined ? undefined : parseRegistry(JSON.stringify(registry), { legacy: true });
-  const own = new Map<string, CastEntry>();
-  const legacy = new Map<string, CastEntry>();
-  if (read?.state !== 'ok') return { own, legacy };
-  const older = new Set(read.value.legacy);
-  for (const member of read.value.members) (older.has(member.folder) ? legacy : own).set(member.folder, member);
-  return { own, legacy };
-}
-
-/**
- * Each imported member's roster name and role: roster, then casting registry, then the name a
- * Squad 1.0 file gave a folder it had to rename (`renamedFrom`: folder → that name), then charter,
- * then folder.
- */
-function memberInfos(document: SquadDocument, renamedFrom: ReadonlyMap<string, string> = new Map()): Map<string, MemberInfo> {
-  const roster = new Map((document.team.team_md === undefined ? [] : parseRoster(document.team.team_md)).map((m) => [m.name, m]));
-  const { own: registered, legacy } = registryMembers(document.casting.registry);
-  const order = [...roster.keys(), ...registered.keys(), ...legacy.keys()];
-  const infos = new Map<string, MemberInfo>();
-  for (const [folder, agent] of Object.entries(document.agents)) {
-    const position = order.indexOf(folder);
-    const rank = position === -1 ? order.length : position;
-    if (folder === SCRIBE_AGENT) {
-      infos.set(folder, { name: SCRIBE_MEMBER.name, role: SCRIBE_MEMBER.role, order: rank });
-      continue;
-    }
-    // Names and roles are shown on one line (and written into the roster and the history): one
-    // with a control character in it (a terminal escape) is refused, naming where it came from.
-    // The casting files were checked with the rest of the document; the roster and charters are
-    // multi-line texts, checked here for what is taken from them.
-    const oneLine = (value: string | undefined, where: string, what: string): string | undefined => {
-      const problem = value === undefined ? undefined : controlCharacterProblem(value);
-      if (problem) throw new SquadFormatError(where, `the ${what} of ${folder} ${problem}`);
-      return value;
-    };
-    const inRoster = roster.get(folder);
-    const fromCharter = charterIdentity(agent.charter ?? '');
-    const charterWhere = `agents.${folder}.charter`;
-    // A Squad 1.0 entry without a persistent_name is named by its key, the folder: the charter knows better.
-    const legacyName = legacy.get(folder)?.name;
-    const name =
-      oneLine(nonEmptyString(inRoster?.displayName), 'team.team_md', 'roster name') ??
-      nonEmptyString(registered.get(folder)?.name) ??
-      oneLine(renamedFrom.get(folder), `agents[${JSON.stringify(renamedFrom.get(folder))}]`, 'name') ??
-      (legacyName === folder ? undefined : nonEmptyString(legacyName)) ??
-      oneLine(fromCharter.name, charterWhere, 'name') ??
-      titleCase(folder);
-    const role =
-      oneLine(nonEmptyString(inRoster?.role), 'team.team_md', 'roster role') ??
-      nonEmptyString(registered.get(folder)?.role) ??
-      nonEmptyString(legacy.get(folder)?.role) ??
-      oneLine(fromCharter.role, charterWhere, 'role') ??
-      '';
-    infos.set(folder, { name, role, order: rank });
-  }
-  return infos;
-}
-
-/**
- * The casting files to write. With a roster in the file they travel as they are. Without one (a
- * Squad 1.0 export, a hand-made file) the registry gets every imported member, so the roster is
- * rebuilt from it, not left blank.
- */
-function castingTexts(document: SquadDocument, infos: Map<string, MemberInfo>, now: Date): Partial<Record<CastingFileKey, string>> {
-  const { policy, registry, history } = document.casting;
-  const texts: Partial<Record<CastingFileKey, string>> = {};
-  if (policy) texts.policy = serializeCasting(policy);
-  if (registry) texts.registry = serializeCasting(registry);
-  if (history) texts.history = serializeCasting(history);
-  if (document.team.team_md !== undefined) return texts;
-
-  const { own: known, legacy } = registryMembers(registry);
-  const added: CastResult[] = [];
-  const inOrder = Object.keys(document.agents).sort((a, b) => infos.get(a)!.order - infos.get(b)!.order || compareCodePoints(a, b));
-  for (const folder of inOrder) {
-    if (folder === SCRIBE_AGENT || known.has(folder)) continue;
-    const info = infos.get(folder)!;
-    const universe = legacy.get(folder)?.universe ?? null;
-    added.push({ entry: { name: info.name, folder, role: info.role || DEFAULT_ROLE, universe }, event: 'adopted', note: 'imported from a .squad file' });
-  }
-  if (added.length > 0) {
-    texts.registry = appendCasting(
-      { schema: CASTING_SCHEMA, ...registry },
-      'members',
-      added.map((r) => r.entry),
-    );
-    texts.history = appendCasting(
-      { schema: CASTING_SCHEMA, ...(history ?? {}) },
-      'events',
-      added.map((r) => castingEvent(r, now)),
-    );
-  }
-  if (policy === undefined || parsePolicy(JSON.stringify(policy)).state !== 'ok') {
-    const named = added.map((r) => r.entry.universe).find((u): u is string => u !== null);
-    const universe = (named === undefined ? undefined : findUniverse(named)) ?? resolveUniverse(undefined);
-    if (policy !== undefined || named !== undefined) texts.policy = serializeCasting({ ...(policy ?? {}), ...createPolicy(universe) });
-  }
-  return texts;
-}
-
-interface Overlay {
-  files: StagedFile[];
-  skills: ImportedSkill[];
-  renamed: SkillRename[];
-  skipped: SkillSkip[];
-  notes: string[];
-}
-
-/** The note for a skill whose SKILL.md could not be given the name `target`. */
-function nameNote(name: string, target: string, problem: string): string {
-  return `${name}: ${problem}, so its name could not be rewritten to "${target}"; it was imported as it is (set "name: ${target}" in its ${SKILL_FILE} by hand)`;
-}
-
-/** The first error `skills validate` would report for this SKILL.md in the folder `dirName`, or undefined. */
-function skillError(skillMd: string, dirName: string): string | undefined {
-  try {
-    return validateSkill({ ...parseSkill(skillMd), dirName }).errors[0]?.message;
-  } catch (error) {
-    return error instanceof FrontmatterError ? error.detail : error instanceof Error ? error.message : String(error);
-  }
-}
-
-/**
- * @param unnamed team skills whose SKILL.md could not be given their (normalised) name, already
- *   noted: not reported again as invalid.
- */
-async function buildOverlay(
-  document: SquadDocument,
-  infos: Map<string, MemberInfo>,
-  source: string,
-  now: Date,
-  unnamed: ReadonlySet<string>,
-  original?: OriginalExportChanges,
-): Promise<Overlay> {
-  const shipped = new Set(shippedBuiltinSkills());
-  const overlay: Overlay = { files: [], skills: [], renamed: [], skipped: [], notes: [] };
-  const where = (agent?: string) => (agent === undefined ? {} : { agent });
-
-  const place = (skills: Record<string, SquadSkill>, scope: SkillScope, agent?: string) => {
-    const names = Object.keys(skills).sort(compareCodePoints);
-    const taken = new Set(names);
-    for (const name of names) {
-      const skill = skills[name]!;
-      if (scope === 'team' && shipped.has(name) && authoredBySquad(skill.skill_md)) {
-        overlay.skipped.push({ scope, name, reason: 'built-in skill: this repository gets its own version' });
-        continue;
-      }
-      let target = name;
-      let skillMd = skill.skill_md;
-      // Whether a note already says this skill's name needs setting by hand.
-      let noted = scope === 'team' && unnamed.has(name);
-      if (shipped.has(name)) {
-        target = freeName(name, IMPORTED_SUFFIX, new Set([...taken, ...shipped]));
-        taken.add(target);
-        const renamed = renameSkillText(skillMd, target);
-        if ('text' in renamed) skillMd = renamed.text;
-        else overlay.notes.push(nameNote(name, target, renamed.problem));
-        noted ||= 'problem' in renamed;
-        overlay.renamed.push({ scope, ...where(agent), from: name, to: target, reason: 'a built-in skill has this name' });
-      }
-      const invalid = noted ? undefined : skillError(skillMd, target);
-      if (invalid !== undefined) {
-        overlay.notes.push(
-          `skill ${target} (${agent ?? 'team'}) is not valid: ${invalid}; it was imported as it is (fix its ${SKILL_FILE}; "create-squad skills validate" checks it)`,
-        );
-      }
-      const dir = agent === undefined ? aiTeamSkillDir(target) : agentSkillDir(agent, target);
-      overlay.files.push({ path: `${dir}/${SKILL_FILE}`, entry: skillMd, kind: 'skill' });
-      const files = skillFileEntries(skill);
-      for (const [relPath, entry] of files) overlay.files.push({ path: `${dir}/${relPath}`, entry, kind: 'skill' });
-      overlay.skills.push({ name: target, scope, ...where(agent), files: files.length + 1, ...(target === name ? {} : { renamedFrom: name }) });
-    }
-  };
-
-  const date = now.toISOString().slice(0, 10);
-  const teamMd = document.team.team_md;
-  const roster = teamMd === undefined ? undefined : { members: parseRoster(teamMd), project: parseProjectContext(teamMd) };
-  for (const folder of Object.keys(document.agents).sort(compareCodePoints)) {
-    const agent = document.agents[folder]!;
-    // A member the roster lists gets what init gives a member with the scaffold (and so does every
-    // member of a file without a roster: castingTexts puts them in the registry the roster is
-    // rebuilt from). One the roster leaves out gets it here: its folder, a charter and a history.
-    if (roster !== undefined && folder !== SCRIBE_AGENT && !roster.members.some((member) => member.name === folder)) {
-      const info = infos.get(folder)!;
-      overlay.notes.push(`${folder} is not in the roster of ${squadPaths.team}: add a row for ${info.name} there, or the coordinator will not know the member`);
-      const missing = new Set([...(agent.charter === undefined ? [charterPath(folder)] : []), ...(agent.history === undefined ? [historyPath(folder)] : [])]);
-      for (const file of await renderMemberFiles({ name: info.name, role: info.role || DEFAULT_ROLE, folder }, roster.project)) {
-        if (missing.has(file.path)) overlay.files.push({ path: file.path, entry: file.content, kind: 'state' });
-      }
-    }
-    if (agent.charter !== undefined) overlay.files.push({ path: charterPath(folder), entry: agent.charter, kind: 'state' });
-    if (agent.history !== undefined) {
-      const history = await renderTemplate(IMPORTED_HISTORY_TEMPLATE, {
-        name: infos.get(folder)!.name,
-        source,
-        date,
-        portable: tidyHistoryPart(agent.history.portable),
-        project: demoteHeadings(tidyHistoryPart(agent.history.project)),
-      });
-      overlay.files.push({ path: historyPath(folder), entry: history, kind: 'state' });
-    }
-    place(agent.skills, 'agent', folder);
-  }
-  place(document.team_skills, 'team');
-
-  for (const [key, relPath] of fileTable(TEAM_FILES)) {
-    const text = document.team[key];
-    if (text === undefined) continue;
-    // A Squad 1.0 roster names charters in .squad/ (squad-cli), or in folders the file had to rename.
-    const retargeted = original !== undefined && key === 'team_md' ? retargetRosterCharters(text) : text;
-    if (retargeted !== text)
-      overlay.notes.push(`${relPath}: the Charter cells that named ${ORIGINAL_SQUAD_DIR}/ or a renamed folder now name the member's charter in ${AI_TEAM_DIR}/`);
-    overlay.files.push({ path: relPath, entry: retargeted, kind: 'state' });
-  }
-  if (original?.decisions !== undefined) overlay.files.push({ path: squadPaths.decisions, entry: original.decisions, kind: 'state' });
-  const casting = castingTexts(document, infos, now);
-  for (const [key, relPath] of fileTable(CASTING_FILES)) {
-    const text = casting[key];
-    if (text !== undefined) overlay.files.push({ path: relPath, entry: text, kind: 'state' });
-  }
-  return overlay;
-}
-
-function removeQuietly(root: string, relPath: string): void {
-  try {
-    removeInside(root, relPath);
-  } catch {
-    // left for doctor to report
-  }
-}
-
-interface SquadPlan {
-  /** What init adds inside .ai-team/ (repo-relative paths), the manifest excepted. */
-  files: PlannedFile[];
-  /** The manifest's text: the squad-owned files inside .ai-team/ and the ones created outside. */
-  manifest: string;
-  universe: string;
-  notes: string[];
-  /** The roster as it will be. */
-  roster: RosterMember[];
-}
-
-/**
- * What init adds to the imported squad, planned before anything is written to the repository, from
- * the imported state files (team files, casting, charters, histories) alone, as if they were all the
- * repository held. A dry run and a real run report from this one plan.
- */
-async function planSquad(root: string, state: readonly StagedFile[], outsideManifest: Record<string, string>, now: Date, version: string): Promise<SquadPlan> {
-  const imported = scaffoldStateFromFiles(
-    root,
-    state.map((file) => ({ path: file.path, data: decodeFile(file.entry).data })),
-  );
-  const plan = await decideScaffold(imported, { team: false, now, version }, await shippedOwnedFiles(version));
-  const files = plan.files.filter((f) => insideSquad(f.path) && f.kind !== 'manifest');
-  const manifestFiles = Object.fromEntries(Object.entries(plan.manifest.files).filter(([relPath]) => insideSquad(relPath)));
-  const teamText = state.find((f) => f.path === squadPaths.team)?.entry ?? files.find((f) => f.path === squadPaths.team)?.content;
-  return {
-    files,
-    manifest: serializeManifest({ schema: MANIFEST_SCHEMA, version, files: { ...manifestFiles, ...outsideManifest } }),
-    universe: plan.universe,
-    notes: plan.notes,
-    roster: typeof teamText === 'string' ? parseRoster(teamText) : [],
-  };
-}
-
-/** Import `file` (absolute path) into the repository at `root`. */
-export async function importSquad(root: string, file: string, options: ImportOptions = {}): Promise<ImportReport> {
-  const now = options.now ?? new Date();
+export async function readImportState(root: string, file: string, options: ImportReadOptions = {}): Promise<ImportState> {
   const limits = options.limits ?? SQUAD_LIMITS;
   const version = options.version ?? packageVersion();
   const shown = options.shownFile ?? file;
 
   // The whole document is kept until the last file is staged (see base/heap.ts).
   expectManyLongLivedObjects();
-  // 1. Read, check and plan everything before the first write.
   const sourceName = path
     .basename(file)
     .replace(/\.[^.]*$/, '')
     .replace(/\p{Cc}/gu, '');
   const bytes = readSquadFile(file, shown, limits);
-  const { format, document, legacySkills, original } = readSquadDocument(bytes, { limits, sourceName });
+  const squad = readSquadDocument(bytes, { limits, sourceName });
   refuseInsideSquad(root);
   refuseBesideOriginalSquad(root);
   checkWritableDir(root);
   const target = inspectTarget(root);
+  const fileHash = sha256(bytes);
   // This file's import was killed after its swap: the squad in place is this import's; finish it.
-  const unfinished = target.hasSquad ? readImportMarker(root, sha256(bytes)) : undefined;
-  if (target.hasSquad && unfinished === undefined && (target.members > 0 || target.learnedSkills > 0) && !options.force) {
-    throw new SquadError(
-      'conflict',
-      `this repository already has a squad (${target.members} member${target.members === 1 ? '' : 's'}, ${target.learnedSkills} learned skill${target.learnedSkills === 1 ? '' : 's'})`,
-      {
-        hint: `pass --force to replace it: the current ${AI_TEAM_DIR}/ is moved to ${archiveDir('{timestamp}')}/, never deleted; nothing was written`,
-      },
-    );
-  }
-  const archive = target.hasSquad && unfinished === undefined ? archiveDir(folderTimestamp(now)) : undefined;
-  const replaced = archive === undefined ? unfinished?.replaced : { archive, members: target.members, learnedSkills: target.learnedSkills };
-  const source = document.source.project.trim() || 'another project';
-  const infos = memberInfos(document, new Map(original?.renamedAgents.map((r) => [r.to, r.from])));
-  const unnamed = new Set(legacySkills?.renamed.filter((r) => r.problem !== undefined).map((r) => r.to));
-  const overlay = await buildOverlay(document, infos, source, now, unnamed, original);
-  // A file the commands after import could not read is refused here, not written.
-  checkStateFileSizes(overlay.files.filter((f) => f.kind === 'state'));
+  const unfinished = target.hasSquad ? readImportMarker(root, fileHash) : undefined;
 
   const owned = await shippedOwnedFiles(version);
-  const outside = planOwnedFiles(
-    root,
-    owned.filter((file) => !insideSquad(file.path)),
-  );
-  const gitattributes = await planGitattributes(root);
-  const gitignore = await planGitignore(root);
+  const ownedOutside = owned.filter((owned) => !insideSquad(owned.path));
+  const outside = readOwnedState(root, ownedOutside);
+  const gitattributes = readAppendTarget(root, GITATTRIBUTES_PATH);
+  const gitignore = readAppendTarget(root, GITIGNORE_PATH);
   // A symlink on the way that leads outside the repository, or a file where a folder must go, is
   // refused now, not halfway through.
-  for (const planned of outside.files) checkWritableDir(path.dirname(resolveInside(root, planned.path)));
-  if (gitattributes.content !== undefined) resolveInside(root, GITATTRIBUTES_PATH);
-  if (gitignore.content !== undefined) resolveInside(root, GITIGNORE_PATH);
-  const squad = await planSquad(
+  for (const planned of planOwnedFilesIn(outside, ownedOutside).files) checkWritableDir(path.dirname(resolveInside(root, planned.path)));
+  if (gitattributes.kind !== 'symlink') resolveInside(root, GITATTRIBUTES_PATH);
+  if (gitignore.kind !== 'symlink') resolveInside(root, GITIGNORE_PATH);
+
+  const reader = new DiskReader(root);
+  const state: ImportState = {
     root,
-    overlay.files.filter((f) => f.kind === 'state'),
-    outside.manifestFiles,
-    now,
+    shownFile: shown,
+    fileHash,
+    squad,
+    target,
+    unfinished,
     version,
-  );
-
-  const notes = [...(legacySkills?.renamed ?? []).flatMap((r) => (r.problem === undefined ? [] : [nameNote(r.from, r.to, r.problem)])), ...overlay.notes];
-  if (format === LEGACY_FORMAT_VERSION) notes.push(...originalExportNotes(document, original));
-  if (gitattributes.note) notes.push(gitattributes.note);
-  if (gitignore.note) notes.push(gitignore.note);
-  // Squad-owned files that are in the way outside .ai-team/ (a symlink left as it is), then what
-  // planning the squad itself noted.
-  notes.push(...outside.notes, ...squad.notes);
-  const roster = new Map(squad.roster.map((member) => [member.name, member]));
-  const report: ImportReport = {
-    file: shown,
-    format,
-    source,
-    exportedAt: document.exported_at,
-    exportedBy: document.exported_by,
-    universe: squad.universe,
-    agents: Object.keys(document.agents)
-      .filter((folder) => folder !== SCRIBE_AGENT)
-      .sort((a, b) => infos.get(a)!.order - infos.get(b)!.order || compareCodePoints(a, b))
-      .map((folder) => {
-        // As the roster will show the member (the roster's own row, or the one rebuilt from the registry).
-        const member = roster.get(folder);
-        const info = infos.get(folder)!;
-        return { name: folder, displayName: member?.displayName ?? info.name, role: member?.role ?? info.role, skills: Object.keys(document.agents[folder]!.skills).length };
-      }),
-    skills: overlay.skills,
-    builtinSkills: shippedBuiltinSkills(),
-    renamed: [...(legacySkills?.renamed ?? []).map(({ from, to, reason }) => ({ scope: 'team' as const, from, to, reason })), ...overlay.renamed],
-    skipped: [...(legacySkills?.skipped ?? []).map(({ name, reason }) => ({ scope: 'team' as const, name, reason })), ...overlay.skipped],
-    ...(replaced === undefined ? {} : { replaced }),
-    created: outside.files.map((f) => f.path).sort(compareCodePoints),
-    agentProfiles: [],
-    gitattributesAdded: gitattributes.added,
-    gitignoreAdded: gitignore.added,
-    leftovers: target.leftovers,
-    notes,
-    files: overlay.files.length + squad.files.length + 1,
-    dryRun: options.dryRun === true,
+    shippedBuiltins: shippedBuiltinSkills(),
+    owned,
+    outside,
+    gitattributes,
+    gitignore,
+    disk: reader,
+    keptSkills: unfinished === undefined ? skillsImportKeeps(root) : [],
+    ...(unfinished === undefined ? {} : { inPlace: { manifest: readManifest(root), profiles: readProfileState(root) } }),
   };
-  if (unfinished !== undefined) {
-    notes.push(`${options.dryRun ? 'would finish' : 'finished'} the import of this file that was interrupted after its new ${AI_TEAM_DIR}/ was in place`);
-    if (options.dryRun) return report;
-    await finishImport(root, report, version, now);
-    return report;
-  }
-  notes.push(...nativeTeamSkillNotes(root, overlay.skills, archive !== undefined));
-  if (options.dryRun) return report;
+  // The decision asks the disk what it needs (the agents in .github/agents/, what stands in the
+  // skill folders): asked once here, live, and recorded; the decision then gets the record alone.
+  await decideImport(state, { force: true });
+  return { ...state, disk: factsFrom(reader.record()) };
+}
 
-  // 2. Stage the complete new squad (staging folders that killed imports left go first).
-  ensureWritableDir(root);
-  const swept = sweepDebris(root, IMPORT_STAGING_PATTERN, 'dir');
-  report.leftovers = report.leftovers.filter((name) => !swept.includes(name));
-  const staging = importStagingDir(workId());
-  const stagingRoot = resolveIn(root, staging);
-  const release = holdWorkPath(stagingRoot);
-  try {
-    for (const staged of overlay.files) {
-      const { data, mode } = decodeFile(staged.entry);
-      writeStagedFile(root, `${staging}/${staged.path}`, data, { mode });
-    }
-    for (const planned of squad.files) writeStagedFile(stagingRoot, planned.path, planned.content, { mode: planned.mode });
-    writeStagedFile(stagingRoot, squadPaths.manifest, squad.manifest);
-    const marker: ImportMarker = { file_sha256: sha256(bytes), ...(replaced === undefined ? {} : { replaced }) };
-    writeStagedFile(stagingRoot, IMPORT_MARKER_PATH, `${JSON.stringify(marker, null, 2)}\n`);
-    for (const planned of outside.files) writeStagedFile(stagingRoot, planned.path, planned.content, { mode: planned.mode });
-
-    // 3. Squad-owned files outside .ai-team/, where still missing.
-    for (const planned of outside.files) {
-      if (!existsInside(root, planned.path)) moveInside(root, `${staging}/${planned.path}`, planned.path);
-    }
-    if (gitattributes.content !== undefined) {
-      writeFileAtomic(root, GITATTRIBUTES_PATH, gitattributes.content, { exclusive: !gitattributes.existed });
-    }
-    if (gitignore.content !== undefined) {
-      writeFileAtomic(root, GITIGNORE_PATH, gitignore.content, { exclusive: !gitignore.existed });
-    }
-
-    // 4–5. Archive the old squad, swap the new one in.
-    if (archive !== undefined) moveInside(root, AI_TEAM_DIR, archive);
-    try {
-      moveInside(root, `${staging}/${AI_TEAM_DIR}`, AI_TEAM_DIR);
-    } catch (error) {
-      if (archive !== undefined && !existsInside(root, AI_TEAM_DIR)) moveInside(root, archive, AI_TEAM_DIR);
-      throw error;
-    }
-  } catch (error) {
-    removeQuietly(root, staging);
-    throw error;
-  } finally {
-    release();
-  }
-  removeQuietly(root, staging);
-  await finishImport(root, report, version, now);
-  return report;
+/** The skills discovery lists now in the folders an import leaves as they are (`.github/skills/`, `.agents/skills/`, `.claude/skills/`). */
+function skillsImportKeeps(root: string) {
+  const discovery = discoverSkills(root);
+  const kept = (location: string) => NATIVE_SKILL_DIRS.some((dir) => location.startsWith(`${dir}/`));
+  return [...discovery.skills, ...discovery.overridden].filter((skill) => kept(skill.location));
 }
 
 /**
- * The steps after the swap, which a rerun of the same import finishes (the marker says the swap
- * happened); each looks at what is in place, so what a killed run did is not done twice.
+ * Import `file` (absolute path) into the repository at `root`: read, decide, and (unless a dry
+ * run) apply the plan. The command does the same under the squad lock (commands/import.ts).
  */
-async function finishImport(root: string, report: ImportReport, version: string, now: Date): Promise<void> {
-  // 6. Team skills and member-facing built-ins to .github/skills/, as upgrade moves them (one rename
-  //    each; a kill leaves a skill in .ai-team/skills/, still read there, and the rerun finishes the move).
-  for (const move of [...(planTeamSkillMoves(root).moves ?? []), ...(planBuiltinSkillMoves(root).moves ?? [])]) moveInside(root, move.from, move.to);
-  // 7. The members' Copilot agents, from the roster and skills now in place.
-  const agents = await planMemberProfiles(root, { version, now });
-  applyMemberProfiles(agents);
-  report.agentProfiles = reportProfileChanges(agents);
-  // The import is whole: nothing left for a rerun to finish.
-  removeFileInside(root, IMPORT_MARKER_PATH);
-}
-
-/** What importing a Squad 1.0 file did beyond a create-squad export: one note each. */
-function originalExportNotes(document: SquadDocument, original: OriginalExportChanges | undefined): string[] {
-  const rebuilt = document.team.team_md === undefined ? 'the roster was rebuilt from the casting registry and the charters' : 'its roster was imported as it is';
-  const carried = [document.team.routing_md === undefined ? undefined : 'routing', original?.decisions === undefined ? undefined : 'decisions'].filter(Boolean);
-  const notes = [
-    `a Squad 1.0 export: histories were split into portable knowledge and project learnings (its "## Learnings" travel as portable, as the original Squad's did), ${rebuilt}${carried.length > 0 ? `, and its ${carried.join(' and ')} too` : ''}`,
-  ];
-  for (const { from, to } of original?.renamedAgents ?? [])
-    notes.push(`agent "${from}" is in ${agentDir(to)}/ (a folder name must be lowercase letters, digits and hyphens); "${from}" stays its name`);
-  for (const { name, reason } of original?.skippedAgents ?? []) notes.push(`agents.${name} was not imported as a member: ${reason}`);
-  for (const { where, name, changes } of original?.convertedSkills ?? [])
-    notes.push(`skill ${name} (${where}) was in the original Squad's style and was made a standard skill: ${changes.join('; ')}`);
-  return notes;
-}
-
-/**
- * What happens to team skills beside `.github/skills/`: an imported one whose name is taken there
- * stays in `.ai-team/skills/` (the one in `.github/skills/` wins); with `replacing`, the skills
- * already there stay, since they belong to the repository, not to the archived squad.
- */
-function nativeTeamSkillNotes(root: string, skills: readonly ImportedSkill[], replacing: boolean): string[] {
-  const notes: string[] = [];
-  for (const skill of skills) {
-    if (skill.scope !== 'team' || !existsInside(root, nativeTeamSkillDir(skill.name))) continue;
-    notes.push(`team skill ${skill.name} stays in ${aiTeamSkillDir(skill.name)}/: ${nativeTeamSkillDir(skill.name)}/ already exists and wins; merge the two by hand`);
-  }
-  const kept = readDirNames(resolveIn(root, TEAM_SKILLS_DIR)).length;
-  if (replacing && kept > 0)
-    notes.push(`the ${kept} team skill folder${kept === 1 ? '' : 's'} in ${TEAM_SKILLS_DIR}/ stay as they are: they belong to the repository, not to the archived squad`);
-  return notes;
+export async function importSquad(root: string, file: string, options: ImportOptions = {}): Promise<ImportReport> {
+  const dryRun = options.dryRun === true;
+  const state = await readImportState(root, file, options);
+  const plan = await decideImport(state, { ...(options.force === undefined ? {} : { force: options.force }), ...(options.now ? { now: options.now } : {}), dryRun });
+  if (!dryRun) applyPlan(root, plan, IMPORT_ACTIVITY);
+  return { ...plan.report, dryRun };
 }

@@ -1,6 +1,8 @@
 /**
- * Installing a standard skill folder into a squad (`skills add`): validate, stage, back up the
- * skill it replaces, swap. The destination is either complete and valid or untouched.
+ * Installing a standard skill folder into a squad (`skills add`): read and validate the source,
+ * read what stands where it goes; skill-install-plan.ts decides the changes (back up the skill it
+ * replaces, place the new one whole), which fs/apply-plan.ts carries out: the destination is
+ * either complete and valid or untouched.
  *
  * Files are copied from a handle opened without following a link, and only when it is the file
  * the walk saw (tree.ts openWalkedFile), a chunk at a time into a temporary file, then renamed:
@@ -15,24 +17,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SquadError } from '../base/errors.js';
 import { SQUAD_FILE_MAX_BYTES } from '../base/limits.js';
-import { existsInside, holdWorkPath, isDirectory, isFile, isWithin, moveInside, removeInside, resolveInside, sweepDebris, workId } from '../fs/fs-safe.js';
+import { existsInside, isDirectory, isFile, isWithin, resolveInside } from '../fs/fs-safe.js';
 import { inspectSkill, type SkillReport } from './inspect.js';
 import { folderNameProblem } from '../base/names.js';
-import {
-  BUILTIN_SKILL_PREFIX,
-  SKILL_FILE,
-  SKILL_STAGING_PATTERN,
-  agentSkillDir,
-  backupPathFor,
-  folderTimestamp,
-  isBuiltinSkillName,
-  resolveIn,
-  skillStagingDir,
-  nativeTeamSkillDir,
-  aiTeamSkillDir,
-} from '../base/paths.js';
+import { BUILTIN_SKILL_PREFIX, SKILL_FILE, agentSkillDir, isBuiltinSkillName, nativeTeamSkillDir, aiTeamSkillDir } from '../base/paths.js';
 import { formatBytes } from '../base/util.js';
-import { copyTree, listTree, openWalkedFile, type Tree, type TreeFile } from '../fs/tree.js';
+import { listTree, openWalkedFile, type Tree, type TreeFile } from '../fs/tree.js';
+import type { InstalledFacts } from './skill-install-plan.js';
 import { checkSkillFilePaths } from './skill-paths.js';
 
 export interface SkillSource {
@@ -139,28 +130,8 @@ export function skillDestination(name: string, agent: string | undefined, hint: 
   return nativeTeamSkillDir(name);
 }
 
-export interface InstallPlan {
-  /** Repo-relative destination folder. */
-  destination: string;
-  /** The destination holds this very skill already, file for file: nothing to write, nothing to back up. */
-  unchanged?: boolean;
-  /** Repo-relative backup folder of the skill being replaced, if any. */
-  backup?: string;
-  /**
-   * The skill being replaced: the destination, or for a team skill, the same skill still in
-   * `.ai-team/skills/` (a squad not yet upgraded); it moves to `backup`.
-   */
-  replaces?: string;
-  files: string[];
-  /** Symlinks and special files in the source that are not copied. */
-  skipped: string[];
-  /** `.git` folders and files in the source that are not copied. */
-  git: string[];
-}
-
-/** What stands where the skill goes: the destination, or a team skill of the same name in `.ai-team/skills/`. */
-function existingSkill(root: string, destination: string): string | undefined {
-  if (existsInside(root, destination)) return destination;
+/** The same team skill still in `.ai-team/skills/` (a squad not yet upgraded), for a team skill's destination. */
+function legacyTwin(root: string, destination: string): string | undefined {
   const name = path.posix.basename(destination);
   const legacy = aiTeamSkillDir(name);
   const isTeam = destination === nativeTeamSkillDir(name);
@@ -209,55 +180,17 @@ function sameBytes(dirA: string, a: TreeFile, dirB: string, b: TreeFile): boolea
 }
 
 /**
- * Plan installing `source` at `destination`. `unchanged` (see isInstalledCopy): the skill there is
- * this one already, so nothing is written or backed up, with or without `force`.
+ * What stands where `source` is to be installed at `destination`, read for the install decision
+ * (skill-install-plan.ts decideSkillInstall): whether it is this very skill already, the skill it
+ * would replace (and a team skill's old copy in `.ai-team/skills/`), and whether that one is the
+ * folder the skill is added from.
  */
-export function planSkillInstall(root: string, source: SkillSource, destination: string, force: boolean, now = new Date(), unchanged = false): InstallPlan {
-  if (unchanged) {
-    return { destination, unchanged: true, files: source.tree.files.map((f) => f.path), skipped: source.tree.skipped, git: source.tree.git };
-  }
-  const replaces = existingSkill(root, destination);
+export async function readInstalledFacts(root: string, destination: string, source: SkillSource): Promise<InstalledFacts> {
+  const legacy = legacyTwin(root, destination);
+  const twin = legacy === undefined ? {} : { legacy };
+  if (await isInstalledCopy(root, destination, source)) return { unchanged: true, isSource: false, ...twin };
+  const replaces = existsInside(root, destination) ? destination : legacy;
   const target = resolveInside(root, replaces ?? destination, { allowFinalSymlink: true });
-  const exists = replaces !== undefined;
-  if (exists && !force) {
-    throw new SquadError('skill-exists', `a skill already exists at ${replaces}`, {
-      hint: 'pass --force to replace it (the current one is backed up under .ai-team/backups/ first)',
-    });
-  }
-  if (exists && isWithin(fs.realpathSync(target), fs.realpathSync(source.dir))) {
-    throw new SquadError('conflict', `${destination} is the skill being added`, { hint: 'add a skill from a folder outside the squad' });
-  }
-  return {
-    destination,
-    ...(exists ? { replaces, backup: backupPathFor(folderTimestamp(now), replaces) } : {}),
-    files: source.tree.files.map((f) => f.path),
-    skipped: source.tree.skipped,
-    git: source.tree.git,
-  };
-}
-
-/**
- * Carry out a plan: copy into a staging folder beside the destination, back up, swap in. Staging
- * folders that killed runs left beside it go first.
- */
-export function applySkillInstall(root: string, source: SkillSource, plan: InstallPlan): void {
-  if (plan.unchanged) return;
-  const parent = path.posix.dirname(plan.destination);
-  sweepDebris(resolveInside(root, parent), SKILL_STAGING_PATTERN, 'dir');
-  const staging = skillStagingDir(plan.destination, workId());
-  const release = holdWorkPath(resolveIn(root, staging));
-  try {
-    copyTree(source.dir, source.tree, root, staging);
-    if (plan.backup && plan.replaces) moveInside(root, plan.replaces, plan.backup);
-    try {
-      moveInside(root, staging, plan.destination);
-    } catch (error) {
-      // Never leave the skill missing: put the replaced one back where it was.
-      if (plan.backup && plan.replaces && !existsInside(root, plan.replaces)) moveInside(root, plan.backup, plan.replaces);
-      throw error;
-    }
-  } finally {
-    removeInside(root, staging);
-    release();
-  }
+  const isSource = replaces !== undefined && isWithin(fs.realpathSync(target), fs.realpathSync(source.dir));
+  return { unchanged: false, ...(replaces === undefined ? {} : { replaces }), isSource, ...twin };
 }

@@ -24,10 +24,11 @@ import { promisify } from 'node:util';
 import { readStateText } from '../fs/confined.js';
 import { SquadError, isSquadError, usageError } from '../base/errors.js';
 import { warning, type Warning } from '../base/warnings.js';
-import { isDirectory, isWithin, writeFileAtomic } from '../fs/fs-safe.js';
+import { isDirectory, isWithin } from '../fs/fs-safe.js';
 import { makeRepoScratch } from '../fs/debris.js';
 import { readSkillFrontmatter } from './skill.js';
 import { NATIVE_SKILL_DIRS, SKILL_FILE, AI_TEAM_DIR } from '../base/paths.js';
+import type { Change } from '../base/plan.js';
 import { controlCharacterProblem, isMapping, quoted } from '../base/util.js';
 
 export const SKILL_SOURCES_PATH = `${AI_TEAM_DIR}/skill-sources.json`;
@@ -504,24 +505,33 @@ export function recordSources(file: SourcesFile, changes: Readonly<Record<string
 }
 
 /**
- * Write the records' new `text` once the skills have landed (`done` says what was installed where).
- * A failure is bookkeeping-failed: the change stands, so the message says what landed and why the
- * record did not, and the hint that running `rerun` again records it (an identical skill is left
- * as it is and only its record is written).
+ * The change that records `records` (destination → record) in the file: created when there is none,
+ * else replaced while it still holds what was read; none when nothing changes (or there is nothing
+ * to record). Pure.
  */
-export function writeSourcesAfter(root: string, text: string, done: string, rerun: string, several = false): void {
-  try {
-    writeFileAtomic(root, SKILL_SOURCES_PATH, text);
-  } catch (error) {
-    if (!isSquadError(error)) throw error; // the writer turns every refusal of the disk into one
-    const reason = error.message.replace(`cannot write ${SKILL_SOURCES_PATH}: `, '');
-    const fix = /disk is full|ENOSPC/.test(reason) ? 'free some space' : /EROFS|EACCES|EPERM|permission/.test(reason) ? `make ${SKILL_SOURCES_PATH} writable` : 'put that right';
-    throw new SquadError('bookkeeping-failed', `${done}; could not record ${several ? 'their sources' : 'its source'} in ${SKILL_SOURCES_PATH}: ${reason}`, {
-      hint: `${fix} and run "${rerun}" again to record ${several ? 'them' : 'it'}`,
-      file: SKILL_SOURCES_PATH,
-      cause: error,
-    });
-  }
+export function recordChanges(file: SourcesFile, records: Readonly<Record<string, SourceRecord>>): Change[] {
+  if (Object.keys(records).length === 0) return [];
+  const text = recordSources(file, records);
+  if (text === undefined) return [];
+  return [file.text === undefined ? { kind: 'create', path: SKILL_SOURCES_PATH, content: text } : { kind: 'replace', path: SKILL_SOURCES_PATH, content: text, base: file.text }];
+}
+
+/**
+ * A failure to write the records once the skills landed (the record is a plan's last change), as
+ * the user needs it: bookkeeping-failed, since the change stands, saying what landed (`done`) and
+ * why the record did not, with the hint that running `rerun` again records it (an identical skill
+ * is left as it is and only its record is written). Undefined for any other failure, and for a
+ * conflict (the file changed since it was read: the applier says what was written).
+ */
+export function recordWriteFailure(error: unknown, done: string, rerun: string, several = false): SquadError | undefined {
+  if (!isSquadError(error) || error.code === 'conflict' || !error.message.includes(SKILL_SOURCES_PATH)) return undefined;
+  const reason = error.message.replace(`cannot write ${SKILL_SOURCES_PATH}: `, '');
+  const fix = /disk is full|ENOSPC/.test(reason) ? 'free some space' : /EROFS|EACCES|EPERM|permission/.test(reason) ? `make ${SKILL_SOURCES_PATH} writable` : 'put that right';
+  return new SquadError('bookkeeping-failed', `${done}; could not record ${several ? 'their sources' : 'its source'} in ${SKILL_SOURCES_PATH}: ${reason}`, {
+    hint: `${fix} and run "${rerun}" again to record ${several ? 'them' : 'it'}`,
+    file: SKILL_SOURCES_PATH,
+    cause: error,
+  });
 }
 
 /** The record for a skill added from `source`, found at `skillDir` (inside what was fetched). */

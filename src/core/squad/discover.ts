@@ -166,6 +166,23 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   return { skills, overridden, refused, warnings };
 }
 
+/**
+ * The own skills of member `agent` whose folder is at `relDir` (its folder among the alumni), as
+ * discovery will list them once that folder is back at `.ai-team/agents/{agent}/`: what rehire
+ * decides the member's agent from before it moves the folder.
+ */
+export function discoverOwnSkillsAt(root: string, relDir: string, agent: string): DiscoveredSkill[] {
+  const from = `${relDir}/skills`;
+  const to = agentSkillsDir(agent);
+  const [fromAbs, toAbs] = [resolveIn(root, from), resolveIn(root, to)];
+  return scanSkillFolder(root, from, { warnings: [], refused: [] }, () => 'agent', agent).map((skill) => ({
+    ...skill,
+    file: `${toAbs}${skill.file.slice(fromAbs.length)}`,
+    dir: `${toAbs}${skill.dir.slice(fromAbs.length)}`,
+    location: `${to}${skill.location.slice(from.length)}`,
+  }));
+}
+
 /** For an invalid skill in the original Squad's style: how it becomes usable (upgrade converts it). */
 function originalStyleHint(root: string, skill: DiscoveredSkill): string {
   if (!isConvertedLocation(skill.location)) return '';

@@ -31,18 +31,26 @@ import {
 } from './casting.js';
 import { memberProfilePath } from './agents/member-profile.js';
 import { memberProfileText } from './agents/profile-input.js';
-import { readStateText } from '../fs/confined.js';
 import { SquadError, usageError } from '../base/errors.js';
 import { warning, type Warning } from '../base/warnings.js';
-import { existsIn, readSquadTree, refuseUnwritable, type ScaffoldState } from './scaffold-state.js';
+import { existsIn, refuseUnwritable, type ScaffoldState } from './scaffold-state.js';
 import { insertTableRecords, tableRecords, type TableRecord } from '../base/md-table.js';
 import { memberNameProblem, slugify } from '../base/names.js';
 import { SCRIBE_AGENT, agentDir, squadPaths } from '../base/paths.js';
 import type { Change, Plan } from '../base/plan.js';
 import { checkRoles, roleAliasNote } from './roles.js';
 import { hasWord, quoted } from '../base/util.js';
-import { insertRosterRecords, parseRoster, requireSquad, type RosterMember } from './roster.js';
-import { SCRIBE_MEMBER, isRoutingHeader, parseProjectContext, renderMemberFiles, renderMemberRows, plannedChanges, type PlannedFile, type ScaffoldMember } from './scaffold.js';
+import { insertRosterRecords, parseRoster, type RosterMember } from './roster.js';
+import {
+  SCRIBE_MEMBER,
+  isRoutingHeader,
+  parseProjectContext,
+  renderMemberFiles,
+  renderMemberRows,
+  plannedChanges,
+  type PlannedFile,
+  type ScaffoldMember,
+} from './scaffold-plan.js';
 
 export interface HireOptions {
   role: string;
@@ -109,18 +117,6 @@ function roleNotes(typed: string, member: ScaffoldMember, roster: readonly Roste
 /** What a hire decides from: the squad's tree and state files, and routing.md's text. */
 export interface HireState extends ScaffoldState {
   routingText: string | undefined;
-}
-
-/** Read what planHire needs; no-squad when there is no squad. */
-export function readHireState(root: string): HireState {
-  requireSquad(root);
-  return { ...readSquadTree(root), routingText: readStateText(root, squadPaths.routing) };
-}
-
-/** Plan a hire. Reads only; throws before anything is written when the input or the squad is wrong. */
-export async function planHire(root: string, options: HireOptions): Promise<HirePlan> {
-  checkRoles([options.role]); // a bad role is a usage error before anything is read
-  return decideHire(readHireState(root), options);
 }
 
 /** planHire from what was read: decides without touching the disk. */

@@ -11,12 +11,15 @@
  * (jsonc-parser's edit, so comments, order and formatting stay); a file that cannot be read safely
  * (not JSON, comments where the host reads plain JSON, servers at the top level, the key not an
  * object, a symlink) is refused with what to do instead, before anything is written.
+ *
+ * Decided from what init's read step read of each host's file (init-state.ts readMcpFiles), as
+ * changes of the one plan type: no disk access here (test/unit/decide-init.test.ts).
  */
 import { createRequire } from 'node:module';
-import fs from 'node:fs';
+import { replay, type Recorded } from '../base/disk-facts.js';
 import { SquadError } from '../base/errors.js';
+import type { Change } from '../base/plan.js';
 import { isMapping, jsonTypeName } from '../base/util.js';
-import { pathProblem, readTextIfExists, resolveInside, writeFileAtomic } from '../fs/fs-safe.js';
 import { MCP_HOSTS, mcpServerKey, repositoryMcpFile, type McpHostId } from '../skills/mcp.js';
 
 /** The name the squad's server is registered under. */
@@ -58,16 +61,31 @@ export interface McpRegistration {
   note: string;
 }
 
-export interface McpRegistrationWrite {
-  path: string;
-  content: string;
-  /** The file's text when planned (undefined: it did not exist and is created exclusively). */
-  base?: string;
+/** The largest host configuration file read: more is not one. */
+export const MCP_FILE_MAX_BYTES = 1024 * 1024;
+
+/** A host's configuration file in the repository, as the read step found it. */
+export interface McpFileState {
+  /** Why a regular file cannot be written there (a symlink, a folder on the way leading out), undefined when it can. */
+  problem: string | undefined;
+  /** Something stands there. */
+  exists: boolean;
+  /** Its text (undefined: nothing there, or no regular file), or what reading it threw (larger than MCP_FILE_MAX_BYTES). */
+  text: Recorded<string | undefined>;
+}
+
+/** The host files read, by repository-relative path. */
+export type McpFiles = ReadonlyMap<string, McpFileState>;
+
+/** The repository files the hosts in `hosts` read their servers from, once each. */
+export function mcpFilesOf(hosts: readonly McpHostId[]): string[] {
+  return [...new Set(hosts.flatMap((host) => repositoryMcpFile(host)?.relPath ?? []))];
 }
 
 export interface McpRegistrationPlan {
   registrations: McpRegistration[];
-  writes: McpRegistrationWrite[];
+  /** Each file written: created (exclusively) or replaced (only while it holds what was read). */
+  changes: Change[];
 }
 
 function refuse(relPath: string, reason: string, hint: string): never {
@@ -115,25 +133,31 @@ function insertProperty(text: string, path: string[], value: unknown, depth: num
   return `${text.slice(0, edit.offset)}${comma}${eol}${at(depth)}${rendered}${closesOnSameLine ? `${eol}${at(depth - 1)}` : ''}${rest}`;
 }
 
-/** The plan for one host that reads a file in the repository. */
-function planFile(root: string, host: McpHostId, version: string, writes: McpRegistrationWrite[]): McpRegistration {
+/** The file the read step read at `relPath`; one it did not read is a bug of the read step, said loudly. */
+function fileRead(files: McpFiles, relPath: string): McpFileState {
+  const read = files.get(relPath);
+  if (read === undefined) throw new Error(`internal error: the read step did not read ${relPath}`);
+  return read;
+}
+
+/** The plan for one host that reads a file in the repository (`writes`: the files planned so far, by path). */
+function planFile(files: McpFiles, host: McpHostId, version: string, writes: Map<string, { content: string; base?: string }>): McpRegistration {
   const file = repositoryMcpFile(host)!;
   const relPath = file.relPath;
   const entry = mcpServerEntry(host, version);
   const hostName = MCP_HOSTS.find((h) => h.id === host)!.name;
-  const problem = pathProblem(root, relPath);
-  if (problem) refuse(relPath, problem, `make ${relPath} a real file in the repository, or add the entry yourself (docs/commands.md, "Registering the server")`);
-  const planned = writes.find((w) => w.path === relPath);
-  const abs = resolveInside(root, relPath);
+  const onDisk = fileRead(files, relPath);
+  if (onDisk.problem) refuse(relPath, onDisk.problem, `make ${relPath} a real file in the repository, or add the entry yourself (docs/commands.md, "Registering the server")`);
+  const planned = writes.get(relPath);
   let text: string | undefined;
   try {
-    text = planned?.content ?? readTextIfExists(abs, 1024 * 1024);
+    text = planned?.content ?? replay(onDisk.text);
   } catch {
-    refuse(relPath, 'it is larger than 1 MB or cannot be read', 'add the entry yourself');
+    refuse(relPath, `it is larger than ${MCP_FILE_MAX_BYTES / 1024 / 1024} MB or cannot be read`, 'add the entry yourself');
   }
   if (text === undefined) {
-    if (fs.existsSync(abs)) refuse(relPath, 'it is not a regular file', 'move it away, or add the entry yourself');
-    writes.push({ path: relPath, content: `${JSON.stringify({ [file.key]: { [MCP_SERVER_NAME]: entry } }, null, 2)}\n` });
+    if (onDisk.exists) refuse(relPath, 'it is not a regular file', 'move it away, or add the entry yourself');
+    writes.set(relPath, { content: `${JSON.stringify({ [file.key]: { [MCP_SERVER_NAME]: entry } }, null, 2)}\n` });
     return { host, status: 'added', path: relPath, name: MCP_SERVER_NAME, entry, note: `${relPath} created for ${hostName}` };
   }
   const errors: import('jsonc-parser').ParseError[] = [];
@@ -183,15 +207,18 @@ function planFile(root: string, host: McpHostId, version: string, writes: McpReg
     refuse(relPath, 'the entry could not be inserted without changing what is there', manual);
   }
   if (planned) planned.content = content;
-  else writes.push({ path: relPath, content, base: text });
+  else writes.set(relPath, { content, base: text });
   return { host, status: 'added', path: relPath, name: MCP_SERVER_NAME, entry, note: `${relPath}: "${MCP_SERVER_NAME}" added for ${hostName}, the rest of the file as it was` };
 }
 
-/** What registering the server for `hosts` changes in the repository at `root`; reads only. */
-export function planMcpRegistration(root: string, hosts: readonly McpHostId[], version: string): McpRegistrationPlan {
-  const writes: McpRegistrationWrite[] = [];
+/**
+ * What registering the server for `hosts`, pinned to `version`, changes in the repository whose
+ * host files `files` holds (init-state.ts readMcpFiles); decided without touching the disk.
+ */
+export function decideMcpRegistration(files: McpFiles, hosts: readonly McpHostId[], version: string): McpRegistrationPlan {
+  const writes = new Map<string, { content: string; base?: string }>();
   const registrations = hosts.map((host): McpRegistration => {
-    if (repositoryMcpFile(host) !== undefined) return planFile(root, host, version, writes);
+    if (repositoryMcpFile(host) !== undefined) return planFile(files, host, version, writes);
     const entry = mcpServerEntry(host, version);
     return {
       host,
@@ -201,7 +228,8 @@ export function planMcpRegistration(root: string, hosts: readonly McpHostId[], v
       note: `${MCP_HOSTS.find((h) => h.id === host)!.name} reads its servers from ${MCP_HOSTS.find((h) => h.id === host)!.alsoFrom ?? 'its own settings'}: paste {"mcpServers": {"${MCP_SERVER_NAME}": …}} there (the tools listed are the ones it may call without asking)`,
     };
   });
-  return { registrations, writes };
+  const changes = [...writes].map(([path, { content, base }]): Change => (base === undefined ? { kind: 'create', path, content } : { kind: 'replace', path, content, base }));
+  return { registrations, changes };
 }
 
 /** Host ids from `--mcp` ("vscode,copilot-cli", "all"); a usage error names the valid ones. */
@@ -231,23 +259,4 @@ export function parseMcpHosts(given: string | true): McpHostId[] {
     for (const id of ids) hosts.add(id);
   }
   return MCP_HOST_IDS.filter((id) => hosts.has(id));
-}
-
-/**
- * Write a registration plan: a new file exclusively, a changed one atomically and only while it
- * still holds the text it was planned on (conflict otherwise, nothing more written).
- */
-export function applyMcpRegistration(root: string, plan: McpRegistrationPlan): void {
-  for (const write of plan.writes) {
-    if (write.base === undefined) {
-      writeFileAtomic(root, write.path, write.content, { exclusive: true });
-      continue;
-    }
-    if (readTextIfExists(resolveInside(root, write.path), 1024 * 1024) !== write.base) {
-      throw new SquadError('conflict', `${write.path} changed while init was running; it was left as it is`, {
-        hint: 'run init --mcp again: it starts from the file as it is now',
-      });
-    }
-    writeFileAtomic(root, write.path, write.content);
-  }
 }

@@ -5,17 +5,18 @@
  * Those commands are deterministic bookkeeping over files the coordinator also edits by hand, so
  * they follow its procedure (the squad-team-changes skill) and the rules of every writing command:
  *   - plan first (read only, every refusal before the first write), then apply in an order that
- *     makes a rerun after a kill finish the job: team.md, the record of who is active, goes last;
+ *     makes a rerun after a kill finish the job: team.md, the record of who is active, goes last
+ *     of the team's files (the member's Copilot agent, brought in step with it, follows);
  *   - a file that gets rows added or taken out is replaced only while it still holds the text the
  *     plan was made from (conflict otherwise, nothing further written);
  *   - rows taken out are kept (retirement record), text replaced that a user may have written is
  *     backed up under .ai-team/backups/ first; nothing is deleted.
  */
 import path from 'node:path';
-import { readCasting, type CastEntry } from './casting.js';
+import { readCasting, type CastEntry, type CastingState } from './casting.js';
 import { readStateText } from '../fs/confined.js';
 import { SquadError } from '../base/errors.js';
-import { existsInside, isDirectory, isFile, moveInside, readDirEntries, readDirNames, readTextIfExists, resolveInside, writeFileAtomic } from '../fs/fs-safe.js';
+import { existsInside, isFile, readDirEntries, readDirNames } from '../fs/fs-safe.js';
 import { readTable, tableText, type TableRow, type TableSnapshot } from '../base/md-table-edit.js';
 import { ALUMNI_DIR, SKILL_FILE, agentDir, agentSkillsDir, alumniDir, backupPathFor, resolveIn, squadPaths } from '../base/paths.js';
 import { isRosterHeader, parseRoster, requireSquad, type RosterMember } from './roster.js';
@@ -285,14 +286,15 @@ export function listAlumni(root: string, teamText: string, roster: readonly Rost
 
 /** The casting registry's members; [] when it is missing or not valid. */
 export function registryMembers(root: string): CastEntry[] {
-  const registry = readCasting(root).registry;
-  return registry.state === 'ok' ? registry.value.members : [];
+  return registryMembersOf(readCasting(root));
 }
 
-// ---------------------------------------------------------------- planned steps
+/** registryMembers from the casting files as read. */
+export function registryMembersOf(casting: CastingState): CastEntry[] {
+  return casting.registry.state === 'ok' ? casting.registry.value.members : [];
+}
 
-/** One write of a member command: a file written (created, or replaced while it holds `base`), or a move. */
-export type MemberStep = { kind: 'write'; path: string; content: string; base?: string } | { kind: 'move'; from: string; to: string };
+// ---------------------------------------------------------------- dates and backups
 
 /** The date written into alumni lines and histories (YYYY-MM-DD, UTC). */
 export function isoDate(now: Date): string {
@@ -302,80 +304,6 @@ export function isoDate(now: Date): string {
 /** Where a backup of `relPath` made at `now` goes. */
 export function backupOf(relPath: string, now: Date): string {
   return backupPathFor(now.toISOString().replace(/[:.]/g, '-'), relPath);
-}
-
-/**
- * A backup of `relPath` that already holds `text` (made by an earlier run that was stopped before it
- * replaced the file): backing it up again would save nothing.
- */
-export function existingBackup(root: string, relPath: string, text: string): string | undefined {
-  for (const stamp of readDirNames(resolveIn(root, squadPaths.backups)).reverse()) {
-    const candidate = `${squadPaths.backups}/${stamp}/${relPath}`;
-    if (readTextIfExists(resolveIn(root, candidate)) === text) return candidate;
-  }
-  return undefined;
-}
-
-/** The step backing up `relPath` (holding `text`) before it is replaced, unless a backup holds it already. */
-export function backupStep(root: string, relPath: string, text: string, now: Date): { path: string; steps: MemberStep[] } {
-  const existing = existingBackup(root, relPath, text);
-  if (existing !== undefined) return { path: existing, steps: [] };
-  const target = backupOf(relPath, now);
-  return { path: target, steps: [{ kind: 'write', path: target, content: text }] };
-}
-
-function changedSince(root: string, step: MemberStep): boolean {
-  return step.kind === 'write' && step.base !== undefined && readTextIfExists(resolveInside(root, step.path)) !== step.base;
-}
-
-function conflict(relPath: string, activity: string, wroteSome: boolean): SquadError {
-  return new SquadError('conflict', `${relPath} changed while ${activity}; ${wroteSome ? 'nothing further' : 'nothing'} was written`, {
-    hint: 'run the command again: it starts from the files as they are now',
-  });
-}
-
-/** Refuse now, before any write, what a step would refuse halfway: a path out of the repository. */
-export function checkSteps(root: string, steps: readonly MemberStep[]): void {
-  for (const step of steps) {
-    if (step.kind === 'write') resolveInside(root, step.path);
-    else {
-      resolveInside(root, step.from, { allowFinalSymlink: true });
-      resolveInside(root, step.to);
-    }
-  }
-}
-
-/**
- * Carry out the steps in order. Every replaced file is checked against the text it was planned on
- * before the first write, and again right before its own write; a move whose source is gone or
- * whose target is taken stops there (file-exists / conflict). A rerun starts from what is there.
- */
-export function applySteps(root: string, steps: readonly MemberStep[], activity: string): void {
-  const stale = steps.find((step) => changedSince(root, step));
-  if (stale && stale.kind === 'write') throw conflict(stale.path, activity, false);
-  steps.forEach((step, index) => {
-    if (step.kind === 'write') {
-      if (changedSince(root, step)) throw conflict(step.path, activity, index > 0);
-      writeFileAtomic(root, step.path, step.content, { exclusive: step.base === undefined });
-    } else {
-      if (!existsInside(root, step.from)) throw conflict(step.from, activity, index > 0);
-      moveInside(root, step.from, step.to);
-    }
-  });
-}
-
-/** The repo-relative paths the steps create, replace and move, for the command's report. */
-export function describeSteps(steps: readonly MemberStep[]): { created: string[]; modified: string[]; moved: { from: string; to: string }[] } {
-  return {
-    created: steps.flatMap((s) => (s.kind === 'write' && s.base === undefined ? [s.path] : [])),
-    modified: steps.flatMap((s) => (s.kind === 'write' && s.base !== undefined ? [s.path] : [])),
-    moved: steps.flatMap((s) => (s.kind === 'move' ? [{ from: s.from, to: s.to }] : [])),
-  };
-}
-
-/** Whether a folder of a member exists (active or retired). */
-export function hasMemberDir(root: string, relDir: string): boolean {
-  return isDirectory(resolveIn(root, relDir));
 }
 
 /** The roster table of team.md and its rows; invalid-format when it has none. */

@@ -2,11 +2,8 @@
  * The project context a squad works in (project, stack, owner): said once in team.md's Project
  * Context, and copied into each member's charter (the one file a spawned member is sure to get).
  *
- * Changing it (`init --project/--stack/--owner` on an existing squad) changes both: team.md's
- * lines, after a backup of team.md, and in each charter the lines that still say what team.md said
- * (a line someone changed by hand stays, and is named). Histories are the members' own record of
- * what they learned, and stay as they are. team.md is written last, so a rerun after a kill
- * finishes the change.
+ * Changing it (`init --project/--stack/--owner` on an existing squad) changes both; what that
+ * decides from is read here (readContextState), the change itself is decided in context-plan.ts.
  *
  * For a new squad, the stack can be read from the repository: detectStack looks at the manifest
  * files at its root (package.json, pyproject.toml, go.mod, Cargo.toml, …).
@@ -14,96 +11,23 @@
 import path from 'node:path';
 import { readStateText } from '../fs/confined.js';
 import { isFile, readDirNames, readTextIfExists } from '../fs/fs-safe.js';
-import { backupStep, type MemberStep } from './members.js';
-import { charterPath, squadPaths } from '../base/paths.js';
-import { parseRoster } from './roster.js';
-import { parseProjectContext, type ProjectContext } from './scaffold.js';
-import { foldLines, isMapping } from '../base/util.js';
-
-export type ContextField = keyof ProjectContext;
-export const CONTEXT_FIELDS: readonly ContextField[] = ['project', 'stack', 'owner'];
-
-/** How each field is labelled in team.md's Project Context and in a charter's Identity. */
-const LABELS: Record<ContextField, { team: string; charter: string }> = {
-  project: { team: 'Project', charter: 'Project' },
-  stack: { team: 'Stack', charter: 'Stack' },
-  owner: { team: 'Owner', charter: 'Works for' },
-};
-/** What an empty value is written as. */
-export const UNSPECIFIED = '_not specified yet_';
-
-export interface ContextChange {
-  changed: { field: ContextField; from: string; to: string }[];
-  /** Files to write, in order: team.md's backup, charters, team.md last. */
-  steps: MemberStep[];
-  /** Where team.md was backed up. */
-  backup?: string;
-  /** Charters updated. */
-  charters: string[];
-  notes: string[];
-}
-
-function lineFor(label: string): RegExp {
-  return new RegExp(`^(\\s*-\\s*\\*\\*${label}:\\*\\*[ \\t]*)(.*?)([ \\t]*\\r?)$`, 'm');
-}
-
-function shown(value: string): string {
-  return value === '' ? UNSPECIFIED : foldLines(value);
-}
-
-/** `text` with the value of its `label` line set to `to` when it says `from` (or already `to`); how it went. */
-function replaceValue(text: string, label: string, from: string, to: string): { text: string; state: 'changed' | 'done' | 'kept' | 'absent' } {
-  const pattern = lineFor(label);
-  const match = pattern.exec(text);
-  if (!match) return { text, state: 'absent' };
-  const value = match[2]!;
-  if (value === shown(to)) return { text, state: 'done' };
-  if (value !== shown(from)) return { text, state: 'kept' };
-  return { text: text.replace(pattern, (_m, head: string, _v: string, tail: string) => `${head}${shown(to)}${tail}`), state: 'changed' };
-}
+import { resolveIn, squadPaths } from '../base/paths.js';
+import { isMapping } from '../base/util.js';
+import { contextCharters, type ContextState } from './context-plan.js';
 
 /**
- * Plan changing the project context of the squad whose team.md holds `teamText` to `wanted` (the
- * fields given). Undefined when every given field already has that value.
+ * What changing the project context of the squad whose team.md holds `teamText` decides from
+ * (context-plan.ts decideContextChange): the charters of its roster, and team.md in each backup.
  */
-export function planContextChange(root: string, teamText: string, wanted: Partial<ProjectContext>, now: Date): ContextChange | undefined {
-  const current = parseProjectContext(teamText);
-  const changed = CONTEXT_FIELDS.filter((field) => wanted[field] !== undefined && foldLines(wanted[field]!) !== current[field]).map((field) => ({
-    field,
-    from: current[field],
-    to: foldLines(wanted[field]!),
-  }));
-  if (changed.length === 0) return undefined;
-
-  let team = teamText;
-  const notes: string[] = [];
-  for (const { field, from, to } of changed) {
-    const result = replaceValue(team, LABELS[field].team, from, to);
-    if (result.state === 'absent') notes.push(`${squadPaths.team} has no "- **${LABELS[field].team}:**" line: add it under Project Context by hand`);
-    team = result.text;
+export function readContextState(root: string, teamText: string): ContextState {
+  const texts = new Map<string, string | undefined>();
+  for (const relPath of contextCharters(teamText)) texts.set(relPath, readStateText(root, relPath));
+  const backupStamps = readDirNames(resolveIn(root, squadPaths.backups));
+  for (const stamp of backupStamps) {
+    const candidate = `${squadPaths.backups}/${stamp}/${squadPaths.team}`;
+    texts.set(candidate, readTextIfExists(resolveIn(root, candidate)));
   }
-  const steps: MemberStep[] = [];
-  const charters: string[] = [];
-  for (const member of parseRoster(teamText)) {
-    if (member.noCharter) continue;
-    const relPath = member.charter || charterPath(member.name);
-    const text = readStateText(root, relPath);
-    if (text === undefined) continue;
-    let next = text;
-    for (const { field, from, to } of changed) {
-      const result = replaceValue(next, LABELS[field].charter, from, to);
-      if (result.state === 'kept') notes.push(`${relPath}: its "${LABELS[field].charter}" line was changed by hand; it was left as it is`);
-      next = result.text;
-    }
-    if (next !== text) {
-      steps.push({ kind: 'write', path: relPath, content: next, base: text });
-      charters.push(relPath);
-    }
-  }
-  const backup = team === teamText ? undefined : backupStep(root, squadPaths.team, teamText, now);
-  if (backup) steps.unshift(...backup.steps);
-  if (team !== teamText) steps.push({ kind: 'write', path: squadPaths.team, content: team, base: teamText });
-  return { changed, steps, charters, notes, ...(backup ? { backup: backup.path } : {}) };
+  return { teamText, texts, backupStamps };
 }
 
 // ---------------------------------------------------------------- reading the stack from the repository

@@ -1,7 +1,8 @@
 /**
- * What `planScaffold` decides from, read once: from a repository (`readScaffoldState`), or from the
- * files of a squad being imported (`scaffoldStateFromFiles`), so import plans from its document
- * without writing a copy anywhere. The planner itself never touches the disk.
+ * What the scaffold planner (scaffold-plan.ts decideScaffold) decides from, read once: from a
+ * repository (`readScaffoldState`), or from the files of a squad being imported
+ * (`scaffoldStateFromFiles`), so import plans from its document without writing a copy anywhere.
+ * The planner itself never touches the disk.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -171,7 +172,7 @@ export function readOwnedState(root: string, owned: readonly OwnedFile[], tree =
   return { entries: tree.entries, links: tree.links, ownedBytes };
 }
 
-/** Read what `planScaffold` needs from the repository at `root` (refusing a root inside a squad, or beside the original Squad's). */
+/** Read what decideScaffold needs from the repository at `root` (refusing a root inside a squad, or beside the original Squad's). */
 export function readScaffoldState(root: string, owned: readonly OwnedFile[]): ScaffoldState {
   refuseInsideSquad(root);
   refuseBesideOriginalSquad(root);

@@ -1,6 +1,7 @@
 /**
  * Installed skills by name, for `skills remove` and `skills update`: where a team or agent skill
- * of that name is, and taking one out (moved whole into .ai-team/backups/, never deleted).
+ * of that name is, and where one taken out goes (moved whole into .ai-team/backups/, never deleted:
+ * skill-change-plan.ts decides the move).
  *
  * A team skill is found where create-squad writes team skills (.github/skills/), else among the
  * team skills of a squad not yet upgraded (.ai-team/skills/). Built-in squad- skills come with
@@ -9,7 +10,8 @@
  */
 import { closestMatch } from '../base/edit-distance.js';
 import { SquadError, usageError } from '../base/errors.js';
-import { existsInside, moveInside, readDirNames } from '../fs/fs-safe.js';
+import { existsInside, readDirNames } from '../fs/fs-safe.js';
+import { hasRecord, readSources } from '../skills/skill-sources.js';
 import { installedBuiltinSkillDirs } from './owned.js';
 import {
   NATIVE_SKILL_DIRS,
@@ -103,7 +105,16 @@ export function removalBackup(skill: InstalledSkill, now: Date): string {
   return backupPathFor(folderTimestamp(now), skill.destination);
 }
 
-/** Take the skill out: one move into the backups (one write; refused if the backup path is taken). */
-export function removeSkill(root: string, skill: InstalledSkill, backup: string): void {
-  moveInside(root, skill.destination, backup);
+/**
+ * The installed skill to update; one whose folder is missing but whose source is recorded (an update
+ * killed between its backup and its swap) is updated where it was.
+ */
+export function locateForUpdate(root: string, name: string, agent: string | undefined): InstalledSkill {
+  try {
+    return locateSkill(root, name, agent, 'update');
+  } catch (error) {
+    const home = skillHome(root, name, agent);
+    if (!hasRecord(readSources(root), home.destination)) throw error;
+    return home;
+  }
 }

@@ -13,19 +13,19 @@
  * (a terminal escape, NUL) and bidirectional controls are removed, and text that reads as an
  * order aimed at the agent (SUSPICIOUS_INSTRUCTIONS) is kept but warned about (`checkInstruction`).
  *
- * `classifyInstruction`, `checkInstruction` and `instructionContentProblem` are pure;
- * `planStandingRule` reads, `applyStandingRule` writes through the atomic writer.
+ * Everything here is pure: `decideStandingRule` decides adding a rule from what teach-state.ts
+ * `readRuleState` read, as a plan of one change (none when the rule is there already).
  */
+import { replay, type Recorded } from '../base/disk-facts.js';
 import { SquadError, usageError } from '../base/errors.js';
 import { CHARTER_MAX_BYTES, RULE_MAX_BYTES, bytesText, TAUGHT_PROCEDURE_MAX_BYTES, TEAM_RULES_MAX_BYTES } from '../base/limits.js';
 import { hiddenCharacterCount, withoutHidden } from '../base/visible-text.js';
 import { charterPath, squadPaths } from '../base/paths.js';
 import { formatBytes } from '../base/util.js';
+import type { Change, Plan } from '../base/plan.js';
 import { warning, type Warning } from '../base/warnings.js';
-import { readStateText } from '../fs/confined.js';
-import { writeFileAtomic } from '../fs/fs-safe.js';
 import { normalizeNewlines } from '../skills/frontmatter.js';
-import { requireAgent, requireSquad, type Agent } from './roster.js';
+import type { Agent } from './roster.js';
 
 export type InstructionKind = 'rule' | 'procedure';
 
@@ -280,17 +280,26 @@ export interface StandingRules {
   member: string[];
 }
 
-/** The rules every spawn of `agent` (a folder name) must see. Reads only; missing files give none. */
-export function readStandingRules(root: string, agent: string): StandingRules {
-  return standingRulesOf(readStateText(root, TEAM_RULES_PATH), readStateText(root, charterPath(agent)));
-}
-
-/** readStandingRules from the texts read: the team's rules file and the member's charter (undefined: missing). */
+/** The rules every spawn of a member must see, from the texts read: the team's rules file and the member's charter (undefined: missing). */
 export function standingRulesOf(teamRulesText: string | undefined, charterText: string | undefined): StandingRules {
   return { team: readRulesSection(teamRulesText ?? ''), member: readRulesSection(charterText ?? '') };
 }
 
-export interface RulePlan {
+/** The file the rules of `agent` (a folder name) go into: its charter; the team's rules file when undefined. */
+export function standingRulesPath(agent: string | undefined): string {
+  return agent === undefined ? TEAM_RULES_PATH : charterPath(agent);
+}
+
+/** What adding a standing rule decides from (teach-state.ts readRuleState), read once. */
+export interface RuleState {
+  root: string;
+  /** The taught member; undefined for the team. */
+  agent?: Agent;
+  /** The bytes of the file the rule goes into (standingRulesPath; undefined: missing), or what reading it threw. */
+  current: Recorded<Buffer | undefined>;
+}
+
+export interface RulePlan extends Plan {
   root: string;
   /** The taught member; undefined for the team. */
   agent?: Agent;
@@ -301,44 +310,43 @@ export interface RulePlan {
   present: boolean;
   /** The whole new text of `path` (undefined when present). */
   content?: string;
+  /** The file created or replaced with `content`; none when the rule was there already. */
+  changes: Change[];
 }
 
-/** Plan adding a standing rule for `agentName` (undefined: the team). Reads only. */
-export function planStandingRule(root: string, instruction: string, agentName: string | undefined): RulePlan {
-  requireSquad(root);
+/** Decide adding the standing rule `instruction` from what was read. No disk access. */
+export function decideStandingRule(state: RuleState, instruction: string): RulePlan {
+  const { root, agent } = state;
   const text = safeInstructionText(instruction);
   requireInstructionContent(text);
-  const agent = agentName === undefined ? undefined : requireAgent(root, agentName);
   const rule = ruleText(text);
   requireRuleSize(rule);
-  const path = agent ? charterPath(agent.name) : TEAM_RULES_PATH;
-  const current = readStateText(root, path);
+  const path = standingRulesPath(agent?.name);
+  const bytes = replay(state.current);
+  const current = bytes?.toString('utf8');
   if (agent && current === undefined) {
     throw new SquadError('not-found', `${agent.displayName} has no charter at ${path}, where standing rules go`, {
       hint: 'run "create-squad upgrade" (or write the charter), or teach it as a skill with --skill',
     });
   }
   const existing = readRulesSection(current ?? '');
-  if (existing.some((line) => ruleKey(line) === ruleKey(rule))) return { root, ...(agent ? { agent } : {}), path, rule, present: true };
+  const who = agent ? { agent } : {};
+  if (existing.some((line) => ruleKey(line) === ruleKey(rule))) return { root, ...who, path, rule, present: true, changes: [] };
   const content = agent ? addRuleToText(current!, rule) : addRuleToText(current ?? TEAM_FILE_HEADER, rule, TEAM_RULES_INTRO);
   const limit = standingRulesFileLimit(agent !== undefined);
-  const bytes = Buffer.byteLength(content);
-  if (bytes > limit) {
+  const size = Buffer.byteLength(content);
+  if (size > limit) {
     throw new SquadError(
       'invalid-input',
-      `the rule would make ${path} ${bytesText(bytes)}; teach keeps ${agent ? 'a charter' : "the team's rules"} within ${bytesText(limit)}, since every prompt inlines it`,
+      `the rule would make ${path} ${bytesText(size)}; teach keeps ${agent ? 'a charter' : "the team's rules"} within ${bytesText(limit)}, since every prompt inlines it`,
       {
         hint: `remove rules that no longer hold (or other long text) from ${path}, or teach a procedure as a skill with --skill; nothing was written`,
       },
     );
   }
-  return { root, ...(agent ? { agent } : {}), path, rule, present: false, content };
+  // The file is replaced only while it holds what was read; the team's rules file is made on first use.
+  const change: Change = bytes === undefined ? { kind: 'create', path, content } : { kind: 'replace', path, content, base: bytes };
+  return { root, ...who, path, rule, present: false, content, changes: [change] };
 }
 
 const TEAM_RULES_INTRO = 'One rule a line:';
-
-/** Write a planned rule (nothing when it was there already). */
-export function applyStandingRule(plan: RulePlan): void {
-  if (plan.present || plan.content === undefined) return;
-  writeFileAtomic(plan.root, plan.path, plan.content);
-}

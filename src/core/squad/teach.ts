@@ -1,17 +1,20 @@
 /**
  * User-taught skills: a procedure the user teaches ("When you release: bump the version, tag it,
  * then …") becomes a standard skill folder with `metadata.author: user-taught`, whose description
- * names the tasks it is for. Standing rules ("always use tabs") are not skills: standing-rules.ts. `planTeach` works out the skill and where it goes
- * (reading only), `applyTeach` writes it. The instruction loses its control characters and is held to
- * TAUGHT_PROCEDURE_MAX_BYTES (base/limits.ts), as a rule is to its own limit.
+ * names the tasks it is for. Standing rules ("always use tabs") are not skills: standing-rules.ts.
+ * `decideTeach` works out the skill, where it goes and the members' agents that list it, from what
+ * teach-state.ts `readTeachState` read (no disk access here); the plan is one list of changes. The
+ * instruction loses its control characters and is held to TAUGHT_PROCEDURE_MAX_BYTES
+ * (base/limits.ts), as a rule is to its own limit.
  */
+import { replay, type DiskFacts, type Recorded } from '../base/disk-facts.js';
+import type { Change, Plan } from '../base/plan.js';
 import type { PendingSkill } from './agents/profile-input.js';
-import { applyMemberProfiles, planSkillChangeProfiles, type ProfilePlan } from './agents/profile-sync.js';
+import { decideMemberProfiles, profileChanges, type ProfilePlan, type ProfileState } from './agents/profile-sync.js';
 import { SquadError, usageError } from '../base/errors.js';
-import { existsInside, isDirectory, resolveInside, writeFileAtomic } from '../fs/fs-safe.js';
 import { MAX_NAME_LENGTH, folderNameProblem, slugify } from '../base/names.js';
 import { SKILL_FILE } from '../base/paths.js';
-import { requireAgent, requireSquad, type Agent } from './roster.js';
+import type { Agent } from './roster.js';
 import { requireInstructionContent, safeInstructionText } from './standing-rules.js';
 import { TAUGHT_PROCEDURE_MAX_BYTES, bytesText } from '../base/limits.js';
 import { skillDestination } from '../skills/skill-install.js';
@@ -45,6 +48,16 @@ export function deriveSkillName(instruction: string): string {
   return slugify(chosen.join(' '), MAX_NAME_LENGTH);
 }
 
+/** The name a taught skill gets: `--name`, else one derived from the (cleaned) instruction. */
+export function taughtSkillName(instruction: string, name: string | undefined): string {
+  return name ?? deriveSkillName(safeInstructionText(instruction).trim());
+}
+
+/** Where a taught skill goes: the member's skills, or the team's (where the reserved prefix is refused). */
+export function taughtSkillDir(name: string, agent: string | undefined): string {
+  return skillDestination(name, agent, 'choose another name with --name');
+}
+
 export interface TaughtSkillInput {
   instruction: string;
   /** Explicit skill name (`--name`); derived from the instruction when absent. */
@@ -71,7 +84,7 @@ export async function buildTaughtSkill(input: TaughtSkillInput): Promise<TaughtS
     });
   }
 
-  const name = input.name ?? deriveSkillName(instruction);
+  const name = taughtSkillName(instruction, input.name);
   if (!name) {
     throw usageError('cannot derive a skill name from that instruction', 'pass one with --name <slug>');
   }
@@ -127,10 +140,29 @@ export interface TeachOptions {
   name?: string;
   /** The agent to teach (folder or roster name); the whole team when absent. */
   agent?: string;
+  /** The day the skill is taught, and the time that names a backup of an edited agent (default: now). */
   date?: Date;
 }
 
-export interface TeachPlan {
+/** What teaching a skill decides from (teach-state.ts readTeachState), read once. */
+export interface TeachState {
+  root: string;
+  /** The taught agent (the one `agent` named); undefined for a team skill. */
+  agent?: Agent;
+  /** Who gets a Copilot agent and the skills they see, or what reading them threw. */
+  profiles: Recorded<ProfileState>;
+  /**
+   * The skill folder the read step derived from the instruction (or `--name`), and whether it stays
+   * inside the repository; undefined when no folder can be derived (the decision says why).
+   */
+  destination?: { dir: string; inside: Recorded<unknown> };
+  /** That folder and its SKILL.md, and the members' agents, as the disk answered. */
+  disk: DiskFacts;
+  /** The create-squad version the agents are stamped with. */
+  version: string;
+}
+
+export interface TeachPlan extends Plan {
   root: string;
   skill: TaughtSkill;
   /** The taught agent; undefined for a team skill. */
@@ -138,40 +170,61 @@ export interface TeachPlan {
   /** Repo-relative skill folder and SKILL.md. */
   dir: string;
   path: string;
-  /** The members' Copilot agents, planned with the skill in place; written before the skill. */
+  /** The members' Copilot agents, planned with the skill in place. */
   profile: ProfilePlan;
+  /**
+   * The agents first, then the skill (a new file, created exclusively): a teach killed in between
+   * is finished by the next one, which finds the agents in step and the skill missing.
+   */
+  changes: Change[];
 }
 
 /**
- * Plan teaching a skill: the agent must exist, a team skill may not take the reserved `squad-`
+ * Decide teaching a skill from what was read: a team skill may not take the reserved `squad-`
  * prefix, and an existing skill of the same name is never replaced. A skill is there when its
  * SKILL.md is: the folder alone (what a teach killed before its write leaves, perhaps with a
- * temporary file) is finished by the next teach. Reads only.
+ * temporary file) is finished by the next teach. No disk access.
  */
-export async function planTeach(root: string, options: TeachOptions): Promise<TeachPlan> {
-  requireSquad(root);
-  const agent = options.agent === undefined ? undefined : requireAgent(root, options.agent);
+export async function decideTeach(state: TeachState, options: TeachOptions): Promise<TeachPlan> {
+  const { root, agent, disk } = state;
   const skill = await buildTaughtSkill({
     instruction: options.instruction,
     ...(options.name === undefined ? {} : { name: options.name }),
     ...(agent ? { agentDisplayName: agent.displayName } : {}),
     ...(options.date === undefined ? {} : { date: options.date }),
   });
-  const dir = skillDestination(skill.name, agent?.name, 'choose another name with --name');
-  const target = resolveInside(root, dir, { allowFinalSymlink: true }); // refuses a folder leading out of the repository
-  if (existsInside(root, dir) && !isDirectory(target)) {
+  const dir = taughtSkillDir(skill.name, agent?.name);
+  if (state.destination?.dir !== dir) throw new Error(`internal error: the read step did not read ${dir}`);
+  replay(state.destination.inside); // refuses a folder leading out of the repository
+  if (disk.exists(dir) && !disk.isDirectory(dir)) {
     throw new SquadError('file-exists', `${dir} is in the way: it is not a skill folder`, {
       hint: 'pick another name with --name, or move that file aside',
     });
   }
-  if (existsInside(root, `${dir}/${SKILL_FILE}`)) {
+  const path = `${dir}/${SKILL_FILE}`;
+  if (disk.exists(path)) {
     throw new SquadError('skill-exists', `a skill named "${skill.name}" already exists at ${dir}`, {
       hint: 'pick another name with --name, or edit that SKILL.md to extend it',
     });
   }
-  const path = `${dir}/${SKILL_FILE}`;
-  const profile = await planSkillChangeProfiles(root, agent?.name, { pending: [taughtSkill(agent?.name, skill, path)] });
-  return { root, skill, ...(agent ? { agent } : {}), dir, path, profile };
+  const profiles = replay(state.profiles);
+  // The member's agent for one of its own skills, every active member's for a team skill.
+  const members = agent === undefined ? profiles.members.map((member) => member.folder) : [agent.name];
+  const profile = await decideMemberProfiles(disk, profiles, {
+    pending: [taughtSkill(agent?.name, skill, path)],
+    members,
+    version: state.version,
+    ...(options.date === undefined ? {} : { now: options.date }),
+  });
+  return {
+    root,
+    skill,
+    ...(agent ? { agent } : {}),
+    dir,
+    path,
+    profile,
+    changes: [...profileChanges(profile), { kind: 'create', path, content: skill.content }],
+  };
 }
 
 /** A taught skill as the members' agents see it. */
@@ -185,13 +238,4 @@ function taughtSkill(agent: string | undefined, skill: TaughtSkill, path: string
     mcpServers: [],
     disableModelInvocation: false,
   };
-}
-
-/**
- * Write a planned taught skill (a new file; an existing one is never replaced), after the agents
- * that list it: a teach killed in between is finished by the next one.
- */
-export function applyTeach(plan: TeachPlan): void {
-  applyMemberProfiles(plan.profile);
-  writeFileAtomic(plan.root, plan.path, plan.skill.content, { exclusive: true });
 }

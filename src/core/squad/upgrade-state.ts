@@ -1,10 +1,11 @@
 /**
  * Upgrade's read step: everything `decideUpgrade` (upgrade.ts) and the migrations it runs look at,
  * read once into an `UpgradeState`: the manifest, `.gitattributes` and `.gitignore`, the members
- * and the skills they see, the files this version ships, and, through `DiskFacts`, what stands at
- * every path the planners ask about (owned files where they are and where they may go, the skill
- * folders the migrations move, the members' agents, the backups, the manifest), with the bytes of
- * those that are files. The planners then decide from that value alone.
+ * and the skills they see, the SKILL.md files it may make standard (the original Squad's style),
+ * the files this version ships, and, through `DiskFacts`, what stands at every path the planners
+ * ask about (owned files where they are and where they may go, the skill folders the migrations
+ * move, the members' agents, the backups, the manifest), with the bytes of those that are files.
+ * The planners then decide from that value alone.
  */
 import { attempt, factsFrom, type DiskFacts, type Recorded } from '../base/disk-facts.js';
 import {
@@ -29,6 +30,7 @@ import { readManifest } from './manifest.js';
 import { decideBuiltinSkillMoves, decideTeamSkillMoves, type MigrationPlan, type MigrationState } from './migrations.js';
 import { builtinSkillCandidates, countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles, type OwnedFile } from './owned.js';
 import { KEEP_FILE, KEEP_FOLDERS } from './scaffold.js';
+import { readOriginalSkillFiles, type OriginalSkillFile } from './original/skill-migration.js';
 
 export interface UpgradeState extends MigrationState {
   root: string;
@@ -42,6 +44,8 @@ export interface UpgradeState extends MigrationState {
   profiles: Recorded<ProfileState>;
   /** Learned skills (agent skills, team skills not named squad-*), counted (likewise). */
   learnedSkills: Recorded<number>;
+  /** The SKILL.md files of the team's and the members' skills, which upgrade makes standard when they are in the original Squad's style (likewise). */
+  originalSkills: Recorded<OriginalSkillFile[]>;
 }
 
 /** What readUpgradeState needs of the upgrade's options. */
@@ -82,6 +86,7 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
     shipped,
     profiles,
     learnedSkills: attempt(() => countLearnedSkills(root)),
+    originalSkills: attempt(() => readOriginalSkillFiles(root)),
   };
 
   /** Ask now what the plan will ask; what reading throws (a file too large, nothing there) is recorded, and the plan meets it where it asks. */

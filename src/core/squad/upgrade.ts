@@ -3,8 +3,9 @@
  * wrote or learned.
  *
  * `planUpgrade` reads the repository once (upgrade-state.ts readUpgradeState), then `decideUpgrade`
- * computes every write, in order, from that value alone; `applyUpgrade` carries them out, each
- * through the atomic writer. Nothing is deleted, ever.
+ * computes every change, in order, from that value alone: a plan of the one plan type (base/plan.ts)
+ * that fs/apply-plan.ts applyPlan carries out, each write through the atomic writer. Nothing is
+ * deleted, ever.
  *
  * What is whose:
  *   squad-owned   the coordinator, `.ai-team-templates/*`, the files of the built-in skills this
@@ -41,8 +42,11 @@
  * edit exists somewhere. A rerun after a crash may back the same edit up again under a newer
  * timestamp; a file that already is the shipped content is never backed up.
  *
- * Order of writes: migrations (additive, idempotent) → owned files (backup, then replacement) →
- * the members' agents (backup, then replacement; moves) → the manifest, last. The manifest records, for every owned file equal to what was shipped, the
+ * Order of changes: skills in the original Squad's style made standard (original/skill-migration-plan.ts:
+ * backup, then replacement; laid over the skills the members' agents are generated from, so the
+ * agents are planned as the skills will be) → migrations (additive, idempotent) → owned files
+ * (backup, then replacement) → the members' agents (backup, then replacement; moves) → the
+ * manifest, last. The manifest records, for every owned file equal to what was shipped, the
  * shipped hash; for an edited file left as it is, the entry it had (what create-squad installed
  * there), so the next upgrade still sees it as edited — or no entry when it had none, which means
  * the same thing. Entries of built-in skill files this version no longer ships are kept while the file
@@ -52,36 +56,25 @@
  * at any write and started again finishes the job.
  */
 import { replay, type DiskFacts } from '../base/disk-facts.js';
-import { decideMemberProfiles, reportProfileChanges, type ProfileChangeReport } from './agents/profile-sync.js';
+import { decideMemberProfiles, profileChanges, reportProfileChanges, type ProfileChangeReport } from './agents/profile-sync.js';
+import type { PendingSkill } from './agents/profile-input.js';
 import { carriedInstructions, readCoordinatorStamp } from './coordinator.js';
 import { SquadError } from '../base/errors.js';
-import { moveInside, sha256, writeFileAtomic } from '../fs/fs-safe.js';
+import { sha256 } from '../fs/fs-safe.js';
 import { MANIFEST_SCHEMA, serializeManifest, type Manifest } from './manifest.js';
 import { migrationsUpTo, type Migration } from './migrations.js';
 import { builtinSkillDirsOf, isShippedContent, matchesRecordedHash, placeOwnedFiles, type OwnedFile } from './owned.js';
 import { NATIVE_SKILL_DIRS, SKILL_FILE, TEAM_SKILLS_DIR, backupDir, backupPathFor, folderTimestamp, squadPaths, aiTeamSkillDir } from '../base/paths.js';
+import { summarizeChanges, type Change, type Plan } from '../base/plan.js';
 import { parseSkill } from '../skills/skill.js';
 import { skillFields } from '../skills/skill-fields.js';
 import { compareCodePoints } from '../base/util.js';
 import { compareVersions } from '../fs/version.js';
+import { conversionChanges, decideOriginalSkillConversions, type SkillConversion } from './original/skill-migration-plan.js';
 import { readUpgradeState, type UpgradeState } from './upgrade-state.js';
 
 /** The installed version when neither the coordinator's stamp nor the manifest says which it is. */
 export const UNKNOWN_VERSION = 'unknown';
-
-export type UpgradeWriteRole = 'migration' | 'backup' | 'owned' | 'manifest';
-
-export interface UpgradeWrite {
-  /** Repo-relative path. */
-  path: string;
-  content: string | Buffer;
-  mode: number;
-  /** Create only (never replace): new files and backups. */
-  exclusive: boolean;
-  role: UpgradeWriteRole;
-  /** A folder moved whole to `path` (a migration): `content` and `mode` are unused. */
-  moveFrom?: string;
-}
 
 export interface UpgradeBackup {
   /** The edited file. */
@@ -103,20 +96,32 @@ export interface UpgradeMigration {
   paths: string[];
 }
 
-export interface UpgradePlan {
+/** The upgrade's changes by part, in the order they are applied (`changes` is their concatenation). */
+export interface UpgradeParts {
+  /** Skills in the original Squad's style made standard: each backup, then the new SKILL.md. */
+  originalSkills: Change[];
+  migrations: Change[];
+  /** Owned files and the members' agents: backups, creations, replacements, moves. */
+  owned: Change[];
+  /** The manifest (a backup of an unreadable one first), last. */
+  manifest: Change[];
+}
+
+export interface UpgradePlan extends Plan {
   root: string;
   /** Installed version: the older of the coordinator's stamp and the manifest's version, either one alone, else "unknown". */
   from: string;
   to: string;
   /** No usable manifest: every owned file that differs from the shipped one counts as edited. */
   adopting: boolean;
-  /** Every write, in order; empty when the squad is up to date. */
-  writes: UpgradeWrite[];
-  /** Owned files created (missing before), sorted. */
+  /** Every change, in order (parts.originalSkills, .migrations, .owned, .manifest); empty when the squad is up to date. */
+  changes: Change[];
+  parts: UpgradeParts;
+  /** Owned files and agents created (missing before), sorted: the owned part's creations. */
   created: string[];
-  /** Owned files replaced by the shipped version, sorted. */
+  /** Owned files and agents replaced by the shipped version, sorted: the owned part's replacements. */
   replaced: string[];
-  /** Edited files copied to the backups before being replaced, sorted by path. */
+  /** Edited files copied to the backups before being replaced, sorted by path (the owned part's and the manifest's backups). */
   backedUp: UpgradeBackup[];
   /** Owned files that differ from the shipped ones and are left as they are, with the reason. */
   skipped: UpgradeSkip[];
@@ -127,14 +132,16 @@ export interface UpgradePlan {
   notUpgraded: UpgradeSkip[];
   /** Migrations that have something to do, in the order they run. */
   migrations: UpgradeMigration[];
+  /** Skills in the original Squad's style made standard, each backed up first. */
+  originalSkills: SkillConversion[];
   /** This run's backup folder (used only when something is backed up). */
   backupDir: string;
   manifest: Manifest;
   /** The members' Copilot agents (`.github/agents/{folder}.agent.md`): what happens to each. */
   agentProfiles: ProfileChangeReport[];
-  /** Learned skills (agent skills, team skills not named squad-*): counted, never written. */
+  /** Learned skills (agent skills, team skills not named squad-*) left as they are: counted, never written (those made standard are not counted). */
   learnedSkills: number;
-  /** Nothing to write at all, and nothing that needs writing stands behind an obstacle. */
+  /** Nothing to change at all, and nothing that needs writing stands behind an obstacle. */
   upToDate: boolean;
   notes: string[];
 }
@@ -279,15 +286,17 @@ export async function decideUpgrade(state: UpgradeState, options: UpgradeOptions
     notes.push(`${squadPaths.manifest} is not valid (${manifestRead.reason}): every squad-owned file that differs from the shipped one is treated as your edit`);
   }
 
-  const writes: UpgradeWrite[] = [];
-  const created: string[] = [];
-  const replaced: string[] = [];
-  const backedUp: UpgradeBackup[] = [];
+  const parts: UpgradeParts = { originalSkills: [], migrations: [], owned: [], manifest: [] };
   const skipped: UpgradeSkip[] = [];
   const notUpgraded: UpgradeSkip[] = [];
   const migrations: UpgradeMigration[] = [];
 
-  const backUp = (relPath: string, current: Buffer) => {
+  // Folders the migrations move, by where they go: the owned files below are planned as they will
+  // be once moved (read where they are now, written where they go).
+  const moved = new Map<string, string>();
+
+  /** A copy of `relPath` (holding `current`) kept in this run's backups, in `part`, before it is replaced. */
+  const backUp = (part: Change[], relPath: string, current: Buffer, readAt = beforeMoves(relPath, moved)) => {
     const backup = backupPathFor(timestamp, relPath);
     const blocked = disk.blocked(backup);
     if (blocked !== undefined) {
@@ -295,14 +304,14 @@ export async function decideUpgrade(state: UpgradeState, options: UpgradeOptions
         hint: `move ${squadPaths.backups} aside, then run the upgrade again (nothing was changed)`,
       });
     }
-    const mode = disk.mode(beforeMoves(relPath, moved));
-    writes.push({ path: backup, content: current, mode, exclusive: true, role: 'backup' });
-    backedUp.push({ path: relPath, backup });
+    part.push({ kind: 'backup', path: backup, of: relPath, content: current, mode: disk.mode(readAt) });
   };
 
-  // Folders the migrations move, by where they go: the owned files below are planned as they will
-  // be once moved (read where they are now, written where they go).
-  const moved = new Map<string, string>();
+  // Skills in the original Squad's style, made standard first: a team skill a migration moves
+  // travels converted. The members' agents below are planned with them as converted.
+  const conversions = decideOriginalSkillConversions(replay(state.originalSkills), { now });
+  parts.originalSkills.push(...conversionChanges(conversions));
+
   for (const migration of migrationsUpTo(to, options.migrations)) {
     const planned = await migration.plan(state);
     notes.push(...planned.notes);
@@ -313,7 +322,11 @@ export async function decideUpgrade(state: UpgradeState, options: UpgradeOptions
         notUpgraded.push({ path: write.path, reason: blocked });
         continue;
       }
-      writes.push({ path: write.path, content: write.content, mode: 0o644, exclusive: !write.update, role: 'migration' });
+      parts.migrations.push(
+        write.update
+          ? { kind: 'replace', path: write.path, content: write.content, base: disk.bytes(write.path) ?? Buffer.alloc(0), mode: 0o644 }
+          : { kind: 'create', path: write.path, content: write.content, mode: 0o644 },
+      );
       paths.push(write.path);
     }
     for (const move of planned.moves ?? []) {
@@ -322,7 +335,7 @@ export async function decideUpgrade(state: UpgradeState, options: UpgradeOptions
         notUpgraded.push({ path: move.to, reason: blocked });
         continue;
       }
-      writes.push({ path: move.to, content: '', mode: 0o755, exclusive: true, role: 'migration', moveFrom: move.from });
+      parts.migrations.push({ kind: 'move', from: move.from, to: move.to });
       moved.set(move.to, move.from);
       paths.push(move.to);
     }
@@ -367,16 +380,14 @@ export async function decideUpgrade(state: UpgradeState, options: UpgradeOptions
       keepEntry();
       continue;
     }
-    if (current === undefined) {
-      writes.push({ path: file.path, content: file.content, mode: file.mode, exclusive: true, role: 'owned' });
-      created.push(file.path);
+    if (installed === undefined) {
+      parts.owned.push({ kind: 'create', path: file.path, content: file.content, mode: file.mode });
       files[file.path] = shippedHash;
       continue;
     }
-    if (edited) backUp(file.path, installed!);
+    if (edited) backUp(parts.owned, file.path, installed);
     if (edited && file.kind === 'coordinator') notes.push(coordinatorEditNote(file.path, carried !== undefined));
-    writes.push({ path: file.path, content, mode: file.mode, exclusive: false, role: 'owned' });
-    replaced.push(file.path);
+    parts.owned.push({ kind: 'replace', path: file.path, content, base: installed, mode: file.mode });
     files[file.path] = shippedHash;
   }
   // Built-in skill files an older version installed and this one no longer ships stay recorded while
@@ -393,19 +404,15 @@ export async function decideUpgrade(state: UpgradeState, options: UpgradeOptions
     if (disk.isFile(beforeMoves(placed, moved))) files[placed] = hash;
   }
 
-  // The members' agents, generated from the roster and the skills (never recorded in the manifest).
-  const profiles = await decideMemberProfiles(disk, replay(state.profiles), { version: to, now });
-  for (const change of profiles.changes) {
-    if (change.action === 'replace') {
-      // An edited agent that came back from the alumni in this same run is backed up where it was.
-      const at = profiles.changes.find((c) => c.action === 'restore' && c.path === change.path)?.from ?? change.path;
-      backUp(at, disk.bytes(at) ?? Buffer.alloc(0));
-    }
-    if (change.to !== undefined) writes.push({ path: change.to, content: '', mode: 0o644, exclusive: true, role: 'owned', moveFrom: change.path });
-    else if (change.from !== undefined) writes.push({ path: change.path, content: '', mode: 0o644, exclusive: true, role: 'owned', moveFrom: change.from });
-    else writes.push({ path: change.path, content: change.content!, mode: 0o644, exclusive: change.action === 'create', role: 'owned' });
-    if (change.action === 'create') created.push(change.path);
-    if (change.action === 'refresh' || change.action === 'replace') replaced.push(change.path);
+  // The members' agents, generated from the roster and the skills (never recorded in the manifest),
+  // the skills made standard above as they will be.
+  const profiles = await decideMemberProfiles(disk, replay(state.profiles), { version: to, now, pending: convertedSkills(conversions) });
+  for (const change of profileChanges(profiles)) {
+    if (change.kind === 'backup') {
+      // An edited agent that came back from the alumni in this same run: its mode is read where it was.
+      const restoredFrom = profiles.changes.find((c) => c.action === 'restore' && c.path === change.of)?.from;
+      backUp(parts.owned, change.of, Buffer.from(change.content), restoredFrom ?? change.of);
+    } else parts.owned.push(change);
   }
   for (const skip of profiles.skipped) (skip.blocked ? notUpgraded : skipped).push({ path: skip.path, reason: skip.reason });
 
@@ -420,42 +427,74 @@ export async function decideUpgrade(state: UpgradeState, options: UpgradeOptions
       });
     }
     // An install record that cannot be read may hold someone's hand edits: keep a copy.
-    if (manifestRead.state === 'invalid' && manifestNow !== undefined) backUp(squadPaths.manifest, manifestNow);
-    writes.push({ path: squadPaths.manifest, content: manifestText, mode: 0o644, exclusive: false, role: 'manifest' });
+    if (manifestRead.state === 'invalid' && manifestNow !== undefined) backUp(parts.manifest, squadPaths.manifest, manifestNow);
+    parts.manifest.push(
+      manifestNow === undefined
+        ? { kind: 'create', path: squadPaths.manifest, content: manifestText, mode: 0o644 }
+        : { kind: 'replace', path: squadPaths.manifest, content: manifestText, base: manifestNow, mode: 0o644 },
+    );
   }
 
+  // Only the conversions write inside learned skills (the SKILL.md of each, backed up first).
   const builtins = new Set([...builtinDirs.keys(), ...owned.flatMap((file) => (file.skill === undefined ? [] : [file.skill]))]);
-  for (const write of writes) {
-    if (write.role !== 'backup' && isLearnedSkillPath(write.path, builtins)) {
-      throw new Error(`internal error: upgrade planned a write inside a learned skill (${write.path})`);
+  for (const change of [...parts.migrations, ...parts.owned, ...parts.manifest]) {
+    const written = change.kind === 'move' ? change.to : change.kind === 'backup' ? undefined : change.path;
+    if (written !== undefined && isLearnedSkillPath(written, builtins)) {
+      throw new Error(`internal error: upgrade planned a write inside a learned skill (${written})`);
     }
   }
 
+  const changes = [...parts.originalSkills, ...parts.migrations, ...parts.owned, ...parts.manifest];
+  const ownedSummary = summarizeChanges(parts.owned);
   return {
     root,
     from,
     to,
     adopting,
-    writes,
-    created: created.sort(compareCodePoints),
-    replaced: replaced.sort(compareCodePoints),
-    backedUp: backedUp.sort((a, b) => compareCodePoints(a.path, b.path)),
+    changes,
+    parts,
+    created: ownedSummary.created,
+    replaced: ownedSummary.replaced,
+    backedUp: summarizeChanges([...parts.owned, ...parts.manifest]).backedUp,
     skipped: skipped.sort((a, b) => compareCodePoints(a.path, b.path)),
     notUpgraded: notUpgraded.sort((a, b) => compareCodePoints(a.path, b.path)),
     migrations,
+    originalSkills: conversions,
     backupDir: backupDir(timestamp),
     manifest,
     agentProfiles: reportProfileChanges(profiles),
-    learnedSkills: replay(state.learnedSkills),
-    upToDate: writes.length === 0 && notUpgraded.length === 0,
+    learnedSkills: Math.max(0, replay(state.learnedSkills) - conversions.length),
+    upToDate: changes.length === 0 && notUpgraded.length === 0,
     notes,
   };
 }
 
-/** Carry out a plan, write by write, in order (the manifest last). */
-export function applyUpgrade(plan: UpgradePlan): void {
-  for (const write of plan.writes) {
-    if (write.moveFrom !== undefined) moveInside(plan.root, write.moveFrom, write.path);
-    else writeFileAtomic(plan.root, write.path, write.content, { mode: write.mode, exclusive: write.exclusive });
-  }
+/**
+ * The skills made standard, as the members' agents will see them: laid over what discovery read
+ * (profile-input.ts), by the name, description and servers of the new SKILL.md.
+ */
+function convertedSkills(conversions: readonly SkillConversion[]): PendingSkill[] {
+  return conversions.flatMap((conversion) => {
+    const segments = conversion.path.split('/');
+    const dirName = segments.at(-2)!;
+    // `.ai-team/agents/{member}/skills/{skill}/SKILL.md` is a member's own skill; any other a team skill.
+    const agent = conversion.path.startsWith(`${squadPaths.agents}/`) ? segments[2] : undefined;
+    let fields: ReturnType<typeof skillFields>;
+    try {
+      fields = skillFields(parseSkill(conversion.content).frontmatter);
+    } catch {
+      return []; // not readable once converted: discovery will not list it either
+    }
+    return [
+      {
+        ...(agent === undefined ? {} : { agent }),
+        dirName,
+        name: fields.name ?? dirName,
+        description: fields.description ?? '',
+        location: conversion.path,
+        mcpServers: fields.mcpServers,
+        disableModelInvocation: fields.disableModelInvocation,
+      },
+    ];
+  });
 }

@@ -4,6 +4,7 @@
  * readOriginalSkillFiles read. Reads nothing.
  */
 import { AI_TEAM_DIR, backupPathFor, folderTimestamp } from '../../base/paths.js';
+import type { Change } from '../../base/plan.js';
 import { convertOriginalSkill } from './skills.js';
 
 export interface SkillConversion {
@@ -12,6 +13,8 @@ export interface SkillConversion {
   /** Where its old text goes. */
   backup: string;
   content: string;
+  /** Its old text, as read: copied to `backup`, and replaced only while the file still holds it. */
+  base: string;
   /** What changes, one short phrase each. */
   changes: string[];
 }
@@ -44,7 +47,16 @@ export function decideOriginalSkillConversions(files: readonly OriginalSkillFile
     const converted = convertOriginalSkill(text, file.folder);
     if (converted === undefined) continue;
     const target = asAiTeamPath(dir, file.path);
-    conversions.push({ path: target, backup: backupPathFor(timestamp, file.path), content: converted.text, changes: converted.changes });
+    // Backed up by the path it has once the squad is in `.ai-team/`: a dry run before the move names the real run's backup.
+    conversions.push({ path: target, backup: backupPathFor(timestamp, target), content: converted.text, base: text, changes: converted.changes });
   }
   return conversions;
+}
+
+/** The conversions as the one plan type's changes: for each, the old text backed up, then the new SKILL.md. */
+export function conversionChanges(conversions: readonly SkillConversion[]): Change[] {
+  return conversions.flatMap((conversion): Change[] => [
+    { kind: 'backup', path: conversion.backup, of: conversion.path, content: conversion.base },
+    { kind: 'replace', path: conversion.path, content: conversion.content, base: conversion.base },
+  ]);
 }

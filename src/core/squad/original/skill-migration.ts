@@ -6,19 +6,19 @@
  * `.github/skills/`, where the original's squad-cli also writes) and every member's own skills.
  * Skills in `.agents/skills/` and `.claude/skills/` belong to other tools: never written.
  *
- * Each converted SKILL.md: its old text copied to the backups first (exclusive write), then the
- * new text written (atomic replace): two writes, and a run killed between them converts it again
- * on the next upgrade (a second backup under a newer timestamp). A converted skill is standard, so
- * a rerun finds nothing more to do.
+ * Each converted SKILL.md is two changes of upgrade's plan (skill-migration-plan.ts
+ * conversionChanges): its old text copied to the backups first (exclusive write), then the new
+ * text written (atomic replace, only while the file still holds the old text). A run killed
+ * between them converts it again on the next upgrade (a second backup under a newer timestamp). A
+ * converted skill is standard, so a rerun finds nothing more to do.
  */
-import fs from 'node:fs';
 import { readStateText } from '../../fs/confined.js';
-import { isDirectory, readDirNames, writeFileAtomic } from '../../fs/fs-safe.js';
+import { isDirectory, readDirNames } from '../../fs/fs-safe.js';
 import { builtinSkillsIn, installedBuiltinSkillDirs } from '../owned.js';
 import { AI_TEAM_DIR, SKILL_FILE, TEAM_SKILLS_DIR, resolveIn, squadPaths } from '../../base/paths.js';
 import { decideOriginalSkillConversions, type OriginalSkillFile, type SkillConversion, type SkillFile } from './skill-migration-plan.js';
 
-export { decideOriginalSkillConversions, type OriginalSkillFile, type SkillConversion } from './skill-migration-plan.js';
+export { conversionChanges, decideOriginalSkillConversions, type OriginalSkillFile, type SkillConversion } from './skill-migration-plan.js';
 
 /**
  * The SKILL.md files upgrade may convert, in the squad folder `dir` (`.ai-team`, or `.squad` before
@@ -48,14 +48,6 @@ export function readOriginalSkillFiles(root: string, dir: string = AI_TEAM_DIR):
 /** Every skill in the original Squad's style, and what it becomes. Reads only. */
 export function planOriginalSkillConversions(root: string, options: { dir?: string; now?: Date } = {}): SkillConversion[] {
   return decideOriginalSkillConversions(readOriginalSkillFiles(root, options.dir ?? AI_TEAM_DIR), options);
-}
-
-/** Carry out the conversions: for each, the backup, then the new SKILL.md. */
-export function applyOriginalSkillConversions(root: string, conversions: readonly SkillConversion[]): void {
-  for (const conversion of conversions) {
-    writeFileAtomic(root, conversion.backup, fs.readFileSync(resolveIn(root, conversion.path)), { exclusive: true });
-    writeFileAtomic(root, conversion.path, conversion.content);
-  }
 }
 
 /** Whether a skill location is one upgrade converts (the squad's own folders, not other tools'). */

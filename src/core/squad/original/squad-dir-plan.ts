@@ -5,6 +5,7 @@
 import { SquadError } from '../../base/errors.js';
 import { folderNameProblem, slugify } from '../../base/names.js';
 import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR, backupPathFor, folderTimestamp, squadPaths } from '../../base/paths.js';
+import type { Change, Plan } from '../../base/plan.js';
 import { retargetRosterCharters } from '../roster.js';
 
 export interface FolderMove {
@@ -12,15 +13,17 @@ export interface FolderMove {
   to: string;
 }
 
-export interface SquadDirMigration {
+export interface SquadDirMigration extends Plan {
   /** `.squad/` → `.ai-team/`, while the squad is still in `.squad/`. */
   move?: FolderMove;
   /** Member folders renamed to valid names (paths as they are once the squad is in `.ai-team/`). */
   renames: FolderMove[];
-  /** team.md with its Charter cells pointed at `.ai-team/`: the old text is backed up first. */
-  roster?: { path: string; backup: string; content: string };
+  /** team.md with its Charter cells pointed at `.ai-team/`: the old text (`base`) is backed up first. */
+  roster?: { path: string; backup: string; content: string; base: string };
   /** What the user should know: folders left as they are, files outside the squad that name `.squad/`. */
   notes: string[];
+  /** The above as changes, in order (squadDirChanges). */
+  changes: Change[];
 }
 
 /** The `.ai-team/` path of a path in the squad folder `dir`. */
@@ -47,7 +50,7 @@ export function decideSquadDirMigration(state: SquadDirState, now: Date = new Da
   const { original, ours } = state;
   if (original && ours) throw twoSquadsError();
   const dir = original ? ORIGINAL_SQUAD_DIR : AI_TEAM_DIR;
-  const plan: SquadDirMigration = { renames: [], notes: [] };
+  const plan: SquadDirMigration = { renames: [], notes: [], changes: [] };
   if (original) plan.move = { from: ORIGINAL_SQUAD_DIR, to: AI_TEAM_DIR };
   else if (!ours) return plan;
 
@@ -67,16 +70,32 @@ export function decideSquadDirMigration(state: SquadDirState, now: Date = new Da
   const teamPath = `${dir}/team.md`;
   const team = state.teamText;
   const retargeted = team === undefined ? undefined : retargetRosterCharters(team);
-  if (retargeted !== undefined && retargeted !== team) {
-    plan.roster = { path: squadPaths.team, backup: backupPathFor(folderTimestamp(now), teamPath), content: retargeted };
+  if (team !== undefined && retargeted !== undefined && retargeted !== team) {
+    plan.roster = { path: squadPaths.team, backup: backupPathFor(folderTimestamp(now), teamPath), content: retargeted, base: team };
   }
   if (original) plan.notes.push(...outsideMentions(state.outside));
+  plan.changes = squadDirChanges(plan);
   return plan;
+}
+
+/** The move as the one plan type's changes, in its order: the move, the renames, then team.md (its backup first). */
+export function squadDirChanges(plan: Omit<SquadDirMigration, 'changes'>): Change[] {
+  const { roster } = plan;
+  return [
+    ...(plan.move === undefined ? [] : [{ kind: 'move' as const, ...plan.move }]),
+    ...plan.renames.map((rename): Change => ({ kind: 'move', ...rename })),
+    ...(roster === undefined
+      ? []
+      : [
+          { kind: 'backup' as const, path: roster.backup, of: roster.path, content: roster.base },
+          { kind: 'replace' as const, path: roster.path, content: roster.content, base: roster.base },
+        ]),
+  ];
 }
 
 /** Whether the plan has nothing left to write. */
 export function isSquadDirMigrationDone(plan: SquadDirMigration): boolean {
-  return plan.move === undefined && plan.renames.length === 0 && plan.roster === undefined;
+  return plan.changes.length === 0;
 }
 
 function twoSquadsError(): SquadError {

@@ -1,7 +1,7 @@
 /**
  * Moving a squad the original Squad keeps in `.squad/` (its v0.5 and later, squad-cli) to
- * `.ai-team/`, where create-squad reads it; `upgrade` runs it before refreshing what create-squad
- * owns.
+ * `.ai-team/`, where create-squad reads it: `readSquadDirState` reads, squad-dir-plan.ts decides,
+ * and `upgrade` applies it (as changes, squadDirChanges) before it plans the rest of the upgrade.
  *
  * Steps, each one write, so that a kill between two leaves a squad every command can read, and
  * the next upgrade finishes the job from what it finds on disk:
@@ -16,13 +16,12 @@
  * Files outside the squad that still name `.squad/` (workflows, `.gitignore`) are reported, never
  * edited: they are the user's.
  */
-import fs from 'node:fs';
-import { existsInside, isDirectory, moveInside, readDirEntries, readTextIfExists, writeFileAtomic } from '../../fs/fs-safe.js';
+import { existsInside, isDirectory, readDirEntries, readTextIfExists } from '../../fs/fs-safe.js';
 import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR, resolveIn } from '../../base/paths.js';
 import { hasOriginalSquadDir, hasSquad } from '../roster.js';
 import { decideSquadDirMigration, type SquadDirMigration, type SquadDirState } from './squad-dir-plan.js';
 
-export { decideSquadDirMigration, isSquadDirMigrationDone, type FolderMove, type SquadDirMigration, type SquadDirState } from './squad-dir-plan.js';
+export { decideSquadDirMigration, isSquadDirMigrationDone, squadDirChanges, type FolderMove, type SquadDirMigration, type SquadDirState } from './squad-dir-plan.js';
 
 /** Files outside the squad, by repo-relative path or folder, that may name `.squad/`. */
 const OUTSIDE_FILES = ['.gitignore', '.gitattributes', '.github/copilot-instructions.md', '.github/workflows'];
@@ -49,17 +48,6 @@ export function readSquadDirState(root: string): SquadDirState {
  */
 export function planSquadDirMigration(root: string, now: Date = new Date()): SquadDirMigration {
   return decideSquadDirMigration(readSquadDirState(root), now);
-}
-
-/** Carry out a plan in its order: the move, the renames, then team.md (its backup first). */
-export function applySquadDirMigration(root: string, plan: SquadDirMigration): void {
-  if (plan.move) moveInside(root, plan.move.from, plan.move.to);
-  for (const rename of plan.renames) moveInside(root, rename.from, rename.to);
-  if (plan.roster) {
-    const current = fs.readFileSync(resolveIn(root, plan.roster.path));
-    writeFileAtomic(root, plan.roster.backup, current, { exclusive: true });
-    writeFileAtomic(root, plan.roster.path, plan.roster.content);
-  }
 }
 
 /** The files outside the squad that may name `.squad/`, with their texts. */

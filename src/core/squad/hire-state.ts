@@ -1,0 +1,19 @@
+/** What a hire decides from, read once (hire.ts decides from it without the disk). */
+import { squadPaths } from '../base/paths.js';
+import { readStateText } from '../fs/confined.js';
+import { decideHire, type HireOptions, type HirePlan, type HireState } from './hire.js';
+import { checkRoles } from './roles.js';
+import { requireSquad } from './roster.js';
+import { readSquadTree } from './scaffold-state.js';
+
+/** Read what a hire needs; no-squad when there is no squad. */
+export function readHireState(root: string): HireState {
+  requireSquad(root);
+  return { ...readSquadTree(root), routingText: readStateText(root, squadPaths.routing) };
+}
+
+/** Plan a hire. Reads only; throws before anything is written when the input or the squad is wrong. */
+export async function planHire(root: string, options: HireOptions): Promise<HirePlan> {
+  checkRoles([options.role]); // a bad role is a usage error before anything is read
+  return decideHire(readHireState(root), options);
+}

@@ -1,0 +1,93 @@
+/**
+ * What `init` decides from (init-plan.ts decideInit), read once: the repository as the scaffold
+ * sees it, the files this create-squad ships, what a project context change reads (the charters,
+ * the backups of team.md), the stack a new squad's manifests name, and the host files `--mcp` writes.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { attempt } from '../base/disk-facts.js';
+import { COORDINATOR_PATH } from '../base/paths.js';
+import { isMapping } from '../base/util.js';
+import { readStateText } from '../fs/confined.js';
+import { pathProblem, readTextIfExists, resolveInside } from '../fs/fs-safe.js';
+import { packageVersion } from '../fs/version.js';
+import type { McpHostId } from '../skills/mcp.js';
+import type { ContextState } from './context-plan.js';
+import { MCP_FILE_MAX_BYTES, mcpFilesOf, type McpFileState, type McpFiles } from './mcp-register.js';
+import { ownedFilesIn, type OwnedFile } from './owned.js';
+import { detectStack, readContextState } from './project-context.js';
+import { readScaffoldState, type ScaffoldState } from './scaffold-state.js';
+
+export interface InitRequest {
+  /** Read the stack from the repository's manifests when it has no team.md yet (no --stack given). */
+  detectStack: boolean;
+  /** The hosts of `--mcp`, whose files are read (undefined: none). */
+  mcpHosts?: readonly McpHostId[];
+}
+
+export interface InitState {
+  root: string;
+  /** This create-squad's version: what the scaffold stamps and the manifest records. */
+  version: string;
+  /** The squad-owned files this version ships. */
+  owned: OwnedFile[];
+  scaffold: ScaffoldState;
+  /** What a change of the project context decides from; undefined when there is no readable team.md. */
+  context: ContextState | undefined;
+  /** The stack the repository's manifests name, and the files read (undefined: not asked, or a squad with a team.md). */
+  detectedStack: { stack: string; from: string[] } | undefined;
+  /** The description in the repository's package.json ('' when none): the project the questions suggest. */
+  projectSuggestion: string;
+  /** The coordinator as installed (the version `--mcp` pins), undefined when there is none. */
+  coordinatorText: string | undefined;
+  /** The host files of `--mcp`, by path. */
+  mcpFiles: McpFiles;
+}
+
+/** The project's own description from its package.json, as a suggestion. */
+function packageDescription(root: string): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as unknown;
+    if (isMapping(pkg) && typeof pkg.description === 'string') return pkg.description.trim();
+  } catch {
+    // no package.json: no suggestion
+  }
+  return '';
+}
+
+/** What stands at each file the hosts of `--mcp` read in the repository at `root`. */
+export function readMcpFiles(root: string, hosts: readonly McpHostId[]): McpFiles {
+  const files = new Map<string, McpFileState>();
+  for (const relPath of mcpFilesOf(hosts)) {
+    const problem = pathProblem(root, relPath);
+    if (problem !== undefined) {
+      files.set(relPath, { problem, exists: false, text: { value: undefined } });
+      continue;
+    }
+    const abs = resolveInside(root, relPath);
+    files.set(relPath, { problem, exists: fs.existsSync(abs), text: attempt(() => readTextIfExists(abs, MCP_FILE_MAX_BYTES)) });
+  }
+  return files;
+}
+
+/**
+ * Read what init decides from at `root`; refuses (invalid-input) a `root` inside a squad's
+ * `.ai-team/` or beside the original Squad's, and unsafe-path for state folders leading outside it.
+ */
+export async function readInitState(root: string, request: InitRequest): Promise<InitState> {
+  const version = packageVersion();
+  const owned = await ownedFilesIn(root, version);
+  const scaffold = readScaffoldState(root, owned);
+  const { teamText } = scaffold;
+  return {
+    root,
+    version,
+    owned,
+    scaffold,
+    context: teamText === undefined ? undefined : readContextState(root, teamText),
+    detectedStack: request.detectStack && teamText === undefined ? detectStack(root) : undefined,
+    projectSuggestion: packageDescription(root),
+    coordinatorText: request.mcpHosts === undefined ? undefined : readStateText(root, COORDINATOR_PATH),
+    mcpFiles: readMcpFiles(root, request.mcpHosts ?? []),
+  };
+}
