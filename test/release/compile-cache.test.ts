@@ -2,6 +2,8 @@
  * The code cache of the CLI's bundles on Node versions without module.enableCompileCache
  * (bin/compile-cache.cjs), on a copy of the built package so the repository's own cache is not
  * touched: it is written, used, keyed by build, survives garbage, and can be turned off.
+ * A release check (`npm run test:release`, which `.ci/run` runs after `npm test`): it checks the
+ * built package's start-up on older Node, some thirty CLI processes, and no command's behaviour.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,7 +1,8 @@
 /**
  * The package as users get it: `npm pack`, install the tarball into an empty folder, and run the
  * installed CLI there (`npx create-squad`, `npm init squad`). This needs the npm registry for the
- * package's dependencies.
+ * package's dependencies. A release check: `npm run test:release` runs it, as `.ci/run` does after
+ * `npm test` (vitest.release.config.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
