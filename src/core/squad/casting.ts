@@ -41,6 +41,9 @@ export const CASTING_SCHEMA = 1;
 /** Scribe's roster name (its folder is SCRIBE_AGENT). */
 export const SCRIBE_NAME = 'Scribe';
 
+/** The Scribe as a member of every squad: its roster name, role and folder. */
+export const SCRIBE_MEMBER: { name: string; role: string; folder: string } = { name: SCRIBE_NAME, role: 'Session Logger', folder: SCRIBE_AGENT };
+
 export interface Universe {
   name: string;
   names: string[];

@@ -9,7 +9,7 @@
 import { charterPath, squadPaths } from '../base/paths.js';
 import type { Change } from '../base/plan.js';
 import { foldLines } from '../base/util.js';
-import { backupChange, readText } from './member-change-plan.js';
+import { backupChange, readText } from './members.js';
 import { parseRoster } from './roster.js';
 import { parseProjectContext, type ProjectContext } from './scaffold-plan.js';
 

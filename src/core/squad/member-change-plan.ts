@@ -34,6 +34,7 @@ import type { SquadSkills } from './agents/profile-input.js';
 import { activeMembersOf, decideMemberProfiles, profileChanges, reportProfileChanges, type ProfileChangeReport } from './agents/profile-sync.js';
 import {
   addAlumniLine,
+  readText,
   alumniLine,
   alumniLines,
   backupOf,
@@ -107,11 +108,6 @@ export interface MemberChangeOptions {
   now?: Date;
 }
 
-/** A text the read step read; asking for one it did not read is a bug of the read step, said loudly. */
-export function readText(state: Pick<MemberChangeState, 'texts'>, relPath: string): string | undefined {
-  if (!state.texts.has(relPath)) throw new Error(`internal error: the read step did not read ${relPath}`);
-  return state.texts.get(relPath);
-}
 
 function ref(member: RosterMember): MemberRef {
   return { name: member.displayName, folder: member.name, role: member.role };
@@ -153,22 +149,6 @@ export function unknownMember(wanted: string, roster: readonly RosterMember[]): 
   });
 }
 
-/** A backup of `relPath` that already holds `text` (made by an earlier run stopped before it replaced the file). */
-function existingBackup(state: Pick<MemberChangeState, 'texts' | 'backupStamps'>, relPath: string, text: string): string | undefined {
-  for (const stamp of [...state.backupStamps].reverse()) {
-    const candidate = `${squadPaths.backups}/${stamp}/${relPath}`;
-    if (readText(state, candidate) === text) return candidate;
-  }
-  return undefined;
-}
-
-/** The change backing up `relPath` (holding `text`) before it is replaced, unless a backup holds it already. */
-export function backupChange(state: Pick<MemberChangeState, 'texts' | 'backupStamps'>, relPath: string, text: string, now: Date): { path: string; changes: Change[] } {
-  const existing = existingBackup(state, relPath, text);
-  if (existing !== undefined) return { path: existing, changes: [] };
-  const target = backupOf(relPath, now);
-  return { path: target, changes: [{ kind: 'backup', path: target, of: relPath, content: text }] };
-}
 
 /** What a member change decided before its agent: the member and its changes. */
 export interface MemberChange {

@@ -21,6 +21,7 @@ import { readTable, tableText, type TableRow, type TableSnapshot } from '../base
 import { ALUMNI_DIR, SKILL_FILE, agentDir, agentSkillsDir, alumniDir, backupPathFor, resolveIn, squadPaths } from '../base/paths.js';
 import { isRosterHeader, parseRoster, requireSquad, type RosterMember } from './roster.js';
 import { foldLines } from '../base/util.js';
+import type { Change } from '../base/plan.js';
 
 // ---------------------------------------------------------------- reading team.md
 
@@ -313,4 +314,33 @@ export function requireRosterTable(teamText: string, command: string): TableSnap
   throw new SquadError('invalid-format', `${squadPaths.team} has no roster table (| Name | Role | Charter | Status |)`, {
     hint: `restore the "## Members" table in team.md, then run ${command} again; nothing was written`,
   });
+}
+
+/** Texts a read step read, by path (undefined: none there), and the backup folders' names, oldest first. */
+export interface ReadTexts {
+  texts: ReadonlyMap<string, string | undefined>;
+  backupStamps: readonly string[];
+}
+
+/** A text the read step read; asking for one it did not read is a bug of the read step, said loudly. */
+export function readText(state: Pick<ReadTexts, 'texts'>, relPath: string): string | undefined {
+  if (!state.texts.has(relPath)) throw new Error(`internal error: the read step did not read ${relPath}`);
+  return state.texts.get(relPath);
+}
+
+/** A backup of `relPath` that already holds `text` (made by an earlier run stopped before it replaced the file). */
+function existingBackup(state: ReadTexts, relPath: string, text: string): string | undefined {
+  for (const stamp of [...state.backupStamps].reverse()) {
+    const candidate = `${squadPaths.backups}/${stamp}/${relPath}`;
+    if (readText(state, candidate) === text) return candidate;
+  }
+  return undefined;
+}
+
+/** The change backing up `relPath` (holding `text`) before it is replaced, unless a backup holds it already. */
+export function backupChange(state: ReadTexts, relPath: string, text: string, now: Date): { path: string; changes: Change[] } {
+  const existing = existingBackup(state, relPath, text);
+  if (existing !== undefined) return { path: existing, changes: [] };
+  const target = backupOf(relPath, now);
+  return { path: target, changes: [{ kind: 'backup', path: target, of: relPath, content: text }] };
 }

@@ -17,8 +17,8 @@ import { SCRIBE_AGENT, charterPath, historyPath, squadPaths } from '../base/path
 import type { Change } from '../base/plan.js';
 import { escapeRegExp, isMapping } from '../base/util.js';
 import { serializeCasting, type CastingState } from './casting.js';
-import { isNamed, isoDate, nameKey, requireRosterTable, routesTo, rowMember } from './members.js';
-import { backupChange, readText, withMemberAgent, type MemberChangeOptions, type MemberChangePlan, type MemberChangeState } from './member-change-plan.js';
+import { backupChange, isNamed, isoDate, nameKey, readText, requireRosterTable, routesTo, rowMember } from './members.js';
+import { withMemberAgent, type MemberChangeOptions, type MemberChangePlan, type MemberChangeState } from './member-change-plan.js';
 import { checkRoles, findRolePreset, roleAliasNote } from './roles.js';
 import { isRosterHeader, parseRoster, type RosterMember } from './roster.js';
 import { isRoutingHeader, parseProjectContext, renderMemberFiles } from './scaffold-plan.js';

@@ -17,7 +17,7 @@
  * are never reused, so re-running init never renames anyone.
  */
 import {
-  SCRIBE_NAME,
+  SCRIBE_MEMBER,
   adoptRoster,
   appendCasting,
   castTeam,
@@ -146,7 +146,7 @@ export interface ScaffoldPlan {
 const MODE = 0o644;
 
 /** The Scribe as a member: fixed name, role and folder (the templates take all three from here). */
-export const SCRIBE_MEMBER: ScaffoldMember = { name: SCRIBE_NAME, role: 'Session Logger', folder: SCRIBE_AGENT };
+export { SCRIBE_MEMBER };
 
 const CONTEXT_LINE = /^\s*-\s*\*\*(Project|Stack|Owner):\*\*\s*(.*?)\s*$/;
 

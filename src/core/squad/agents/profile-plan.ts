@@ -9,7 +9,7 @@ import { isValidName } from '../../base/names.js';
 import { isShippedContent } from '../owned.js';
 import { SCRIBE_AGENT, agentDir, alumniDir, backupPathFor, folderTimestamp } from '../../base/paths.js';
 import type { Agent } from '../roster.js';
-import { SCRIBE_MEMBER } from '../scaffold-plan.js';
+import { SCRIBE_MEMBER } from '../casting.js';
 import { compareVersions } from '../../fs/version.js';
 import { AGENTS_DIR, memberProfilePath, profileFolder, readProfileStamp } from './member-profile.js';
 import { memberProfileText, type ProfileMember, type SkillChanges, type SquadSkills } from './profile-input.js';
