@@ -68,7 +68,7 @@ export {
   type DiscoverOptions,
   type SkillScope,
 } from './core/squad/discover.js';
-export { hasSquad, isRosterHeader, listAgents, parseRoster, readRoster, requireAgent, requireSquad, type Agent, type RosterMember } from './core/squad/roster.js';
+export { hasSquad, isRosterHeader, listAgents, parseRoster, readRoster, requireAgent, requireSquad, type Agent, type RosterMember } from './core/roster/roster.js';
 export {
   buildTaughtSkill,
   decideTeach,
@@ -78,9 +78,9 @@ export {
   type TeachOptions,
   type TeachPlan,
   type TeachState,
-} from './core/squad/teach.js';
-export { planStandingRule, planTeach, readRuleState, readTeachState } from './core/squad/teach-state.js';
-export { decideStandingRule, type RulePlan, type RuleState } from './core/squad/standing-rules.js';
+} from './core/team/teach.js';
+export { planStandingRule, planTeach, readRuleState, readTeachState } from './core/team/teach-state.js';
+export { decideStandingRule, type RulePlan, type RuleState } from './core/team/standing-rules.js';
 export {
   decideSkillsAdd,
   decideSkillsRemove,
@@ -92,8 +92,8 @@ export {
   type SkillsRemoveState,
   type SkillsUpdatePlan,
   type SkillsUpdateState,
-} from './core/squad/skill-change-plan.js';
-export { readSkillsAddState, readSkillsRemoveState, readSkillsUpdateState } from './core/squad/skill-change-state.js';
+} from './core/team/skill-change-plan.js';
+export { readSkillsAddState, readSkillsRemoveState, readSkillsUpdateState } from './core/team/skill-change-state.js';
 export { decideSkillInstall, type InstallPlan, type InstalledFacts } from './core/skills/skill-install-plan.js';
 export { readInstalledFacts, readSkillSource, type SkillSource } from './core/skills/skill-install.js';
 export { estimateTokens } from './core/base/tokens.js';
@@ -151,9 +151,9 @@ export {
   type UpgradePlan,
   type UpgradeParts,
   type UpgradeSkip,
-} from './core/squad/upgrade.js';
-export { MIGRATIONS, migrationsUpTo, type Migration, type MigrationPlan, type MigrationState, type MigrationWrite } from './core/squad/migrations.js';
-export { readUpgradeState, type UpgradeState } from './core/squad/upgrade-state.js';
+} from './core/scaffold/upgrade.js';
+export { MIGRATIONS, migrationsUpTo, type Migration, type MigrationPlan, type MigrationState, type MigrationWrite } from './core/scaffold/migrations.js';
+export { readUpgradeState, type UpgradeState } from './core/scaffold/upgrade-state.js';
 export {
   GITATTRIBUTES_TEMPLATE,
   KEEP_FILE,
@@ -177,12 +177,12 @@ export {
   type ScaffoldOptions,
   type ScaffoldPlan,
   type TeamSource,
-} from './core/squad/scaffold.js';
-export { decideHire, type HireOptions, type HirePlan, type HireState } from './core/squad/hire.js';
-export { planHire, readHireState } from './core/squad/hire-state.js';
-export { decideInit, type InitInput, type InitMcp, type InitPlan } from './core/squad/init-plan.js';
-export { readInitState, type InitRequest, type InitState } from './core/squad/init-state.js';
-export { planRehire, planRetire, readMemberChangeState } from './core/squad/retire.js';
+} from './core/scaffold/scaffold.js';
+export { decideHire, type HireOptions, type HirePlan, type HireState } from './core/team/hire.js';
+export { planHire, readHireState } from './core/team/hire-state.js';
+export { decideInit, type InitInput, type InitMcp, type InitPlan } from './core/scaffold/init-plan.js';
+export { readInitState, type InitRequest, type InitState } from './core/scaffold/init-state.js';
+export { planRehire, planRetire, readMemberChangeState } from './core/team/retire.js';
 export {
   decideRehire,
   decideRetire,
@@ -191,9 +191,9 @@ export {
   type MemberChangeState,
   type MemberCommand,
   type MemberRef,
-} from './core/squad/member-change-plan.js';
-export { planRoleChange } from './core/squad/role-change.js';
-export { decideRoleChange, type RoleChangeOptions, type RoleChangePlan } from './core/squad/role-change-plan.js';
+} from './core/team/member-change-plan.js';
+export { planRoleChange } from './core/team/role-change.js';
+export { decideRoleChange, type RoleChangeOptions, type RoleChangePlan } from './core/team/role-change-plan.js';
 export {
   CASTING_SCHEMA,
   SCRIBE_NAME,
@@ -228,7 +228,7 @@ export {
   type CastingState,
   type Taken,
   type Universe,
-} from './core/squad/casting.js';
+} from './core/roster/casting.js';
 export {
   MAX_ROLE_LENGTH,
   ROLES_DATA_FILE,
@@ -240,7 +240,7 @@ export {
   rolePresets,
   splitRoleList,
   type RolePreset,
-} from './core/squad/roles.js';
+} from './core/roster/roles.js';
 export {
   findTable,
   formatTableRow,
@@ -289,7 +289,7 @@ export { canonicalJson, serializeSquad } from './core/portable/canonical-json.js
 export { castingFileProblem, readSquadDocument, validateSquadDocument } from './core/portable/squad-validate.js';
 export { controlCharacterProblem } from './core/base/util.js';
 export { jsonStructureProblem, parseJsonText, type JsonStructureProblem } from './core/portable/squad-json.js';
-export { demoteHeadings, splitHistory, tidyHistoryPart, type HistoryParts } from './core/squad/history.js';
+export { demoteHeadings, splitHistory, tidyHistoryPart, type HistoryParts } from './core/roster/history.js';
 export { REDACTION_RULES, redactText, redactionMarker, type RedactionCounts, type RedactionKind, type Redacted } from './core/base/redact.js';
 export {
   checkExportTarget,

@@ -3,7 +3,7 @@
  * Ctrl-C or Escape at any question aborts init before anything is written.
  */
 import { SquadError } from '../core/base/errors.js';
-import { checkRoleList, splitRoleList } from '../core/squad/roles.js';
+import { checkRoleList, splitRoleList } from '../core/roster/roles.js';
 import type { InitAnswers, InitQuestions } from '../commands/init.js';
 import { inert } from './ui.js';
 

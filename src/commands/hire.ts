@@ -1,8 +1,8 @@
 /** `create-squad hire <role> [--name N]`: add one member to the squad. */
 import { charterPath } from '../core/base/paths.js';
-import { decideHire } from '../core/squad/hire.js';
-import { readHireState } from '../core/squad/hire-state.js';
-import { checkRoles } from '../core/squad/roles.js';
+import { decideHire } from '../core/team/hire.js';
+import { readHireState } from '../core/team/hire-state.js';
+import { checkRoles } from '../core/roster/roles.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { type ChangeReport, changeReport, renderChanges, runPlan } from './pipeline.js';
 

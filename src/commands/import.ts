@@ -2,8 +2,8 @@
 import path from 'node:path';
 import { readStateText } from '../core/fs/confined.js';
 import { IMPORT_ACTIVITY, decideImport, readImportState, type ImportReport } from '../core/portable/import.js';
-import { detectStack } from '../core/squad/project-context.js';
-import { parseProjectContext, type ProjectContext } from '../core/squad/scaffold.js';
+import { detectStack } from '../core/scaffold/project-context.js';
+import { parseProjectContext, type ProjectContext } from '../core/scaffold/scaffold.js';
 import { TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
 import { changeLines, commitHint } from '../core/base/plan.js';
 import type { CommandContext, CommandResult } from './context.js';

@@ -1,22 +1,22 @@
 /**
  * `create-squad init [dir]`: scaffold everything a squad needs that is missing (docs/state-layout.md), asking
  * on a terminal for the project, stack, owner, roles and universe; defaults otherwise. One plan
- * (core/squad/init-plan.ts) holds the scaffold, the project context change and the MCP files; the
+ * (core/scaffold/init-plan.ts) holds the scaffold, the project context change and the MCP files; the
  * report, the dry run and the commit hint are derived from it.
  */
 import path from 'node:path';
 import type { Ui } from '../cli/ui.js';
-import { defaultUniverseName, universes } from '../core/squad/casting.js';
+import { defaultUniverseName, universes } from '../core/roster/casting.js';
 import { checkWritableDir, ensureWritableDir } from '../core/fs/fs-safe.js';
 import { COORDINATOR_PATH, GITIGNORE_PATH, SCRIBE_AGENT, squadPaths } from '../core/base/paths.js';
 import { changeLines, changedPaths, commitHint } from '../core/base/plan.js';
-import type { ContextField } from '../core/squad/context-plan.js';
-import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/squad/roles.js';
-import { parseMcpHosts, type McpRegistration } from '../core/squad/mcp-register.js';
+import type { ContextField } from '../core/scaffold/context-plan.js';
+import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/roster/roles.js';
+import { parseMcpHosts, type McpRegistration } from '../core/scaffold/mcp-register.js';
 import type { McpHostId } from '../core/skills/mcp.js';
-import { decideInit, type InitInput, type InitPlan } from '../core/squad/init-plan.js';
-import { readInitState, type InitRequest, type InitState } from '../core/squad/init-state.js';
-import { plannedChanges, type ProjectContext } from '../core/squad/scaffold-plan.js';
+import { decideInit, type InitInput, type InitPlan } from '../core/scaffold/init-plan.js';
+import { readInitState, type InitRequest, type InitState } from '../core/scaffold/init-state.js';
+import { plannedChanges, type ProjectContext } from '../core/scaffold/scaffold-plan.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { sweepRepositoryDebris } from '../core/fs/debris.js';
 import { clearStaleLock } from '../core/fs/lock.js';

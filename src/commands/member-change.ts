@@ -1,8 +1,8 @@
 /** What retire, rehire and role share: one plan (the member change, then the member's agent) and its report. */
 import type { Ui } from '../cli/ui.js';
 import type { ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
-import type { MemberChangePlan, MemberChangeState, MemberCommand, MemberRef } from '../core/squad/member-change-plan.js';
-import { readMemberChangeState } from '../core/squad/retire.js';
+import type { MemberChangePlan, MemberChangeState, MemberCommand, MemberRef } from '../core/team/member-change-plan.js';
+import { readMemberChangeState } from '../core/team/retire.js';
 import type { CommandContext } from './context.js';
 import { type ChangeReport, changeReport, renderChanges, runPlan } from './pipeline.js';
 

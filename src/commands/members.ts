@@ -1,5 +1,5 @@
 /** `create-squad members`: who is on the team (name, role, status, own skills), and who retired. */
-import { listMembers, type MemberListing } from '../core/squad/members.js';
+import { listMembers, type MemberListing } from '../core/roster/members.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { plural } from './format.js';
 

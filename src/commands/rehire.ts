@@ -1,5 +1,5 @@
 /** `create-squad rehire <member>`: a retired member back on the roster and routing, from the alumni. */
-import { decideRehire } from '../core/squad/member-change-plan.js';
+import { decideRehire } from '../core/team/member-change-plan.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { renderMemberChange, runMemberChange, type MemberChangeData } from './member-change.js';
 

@@ -1,5 +1,5 @@
 /** `create-squad retire <member>`: to the alumni, off the roster and routing; the name stays reserved. */
-import { decideRetire, type MemberRef } from '../core/squad/member-change-plan.js';
+import { decideRetire, type MemberRef } from '../core/team/member-change-plan.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { renderMemberChange, runMemberChange, type MemberChangeData } from './member-change.js';
 

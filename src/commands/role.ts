@@ -1,6 +1,6 @@
 /** `create-squad role <member> <role…>`: give a member another role (roster, routing, charter, casting, its agent). */
-import { checkRoles } from '../core/squad/roles.js';
-import { decideRoleChange } from '../core/squad/role-change-plan.js';
+import { checkRoles } from '../core/roster/roles.js';
+import { decideRoleChange } from '../core/team/role-change-plan.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { renderMemberChange, runMemberChange, type MemberChangeData } from './member-change.js';
 

@@ -5,7 +5,7 @@
 import { closestMatch } from '../core/base/edit-distance.js';
 import { discoverSkills, type DiscoveredSkill, type Discovery } from '../core/squad/discover.js';
 import { SquadError } from '../core/base/errors.js';
-import { requireAgent } from '../core/squad/roster.js';
+import { requireAgent } from '../core/roster/roster.js';
 import { asWarning, type Warning } from '../core/base/warnings.js';
 
 export interface SkillView {

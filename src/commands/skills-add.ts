@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
-import { requireSquad } from '../core/squad/roster.js';
+import { requireSquad } from '../core/roster/roster.js';
 import { readSkillSource } from '../core/skills/skill-install.js';
 import {
   SKILL_SOURCES_PATH,
@@ -23,8 +23,8 @@ import {
   type SkillSourceSpec,
   type SourceRecord,
 } from '../core/skills/skill-sources.js';
-import { decideSkillsAdd, type SkillToAdd, type SkillsAddPlan } from '../core/squad/skill-change-plan.js';
-import { readLandedSkills, readSkillsAddState } from '../core/squad/skill-change-state.js';
+import { decideSkillsAdd, type SkillToAdd, type SkillsAddPlan } from '../core/team/skill-change-plan.js';
+import { readLandedSkills, readSkillsAddState } from '../core/team/skill-change-state.js';
 import type { Warning } from '../core/base/warnings.js';
 import { SquadError, isSquadError } from '../core/base/errors.js';
 import type { SkillIssue } from '../core/skills/validate.js';

@@ -1,6 +1,6 @@
 /** `create-squad skills list [--agent N]`: every skill with its scope, version, MCP needs and validity. */
 import { discoverSkills, type DiscoveredSkill, type RefusedSkill } from '../core/squad/discover.js';
-import { hasSquad, requireAgent } from '../core/squad/roster.js';
+import { hasSquad, requireAgent } from '../core/roster/roster.js';
 import { squadPaths } from '../core/base/paths.js';
 import { listingWarnings } from './skill-view.js';
 import type { SkillIssue } from '../core/skills/validate.js';

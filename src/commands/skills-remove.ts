@@ -1,8 +1,8 @@
 /** `create-squad skills remove <name> [--agent N]`: take a skill out, into the backups (never deleted). */
 import { reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
 import type { InstalledSkill } from '../core/squad/skill-manage.js';
-import { decideSkillsRemove } from '../core/squad/skill-change-plan.js';
-import { readSkillsRemoveState } from '../core/squad/skill-change-state.js';
+import { decideSkillsRemove } from '../core/team/skill-change-plan.js';
+import { readSkillsRemoveState } from '../core/team/skill-change-state.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { type ChangeReport, changeReport, renderChanges, runPlan } from './pipeline.js';
 

@@ -4,7 +4,7 @@
  * of its reads and runs. Reads only; the log is opt-in (core/skills/usage-log.ts).
  */
 import { discoverSkills } from '../core/squad/discover.js';
-import { requireSquad } from '../core/squad/roster.js';
+import { requireSquad } from '../core/roster/roster.js';
 import {
   USAGE_LOG_ENV,
   USAGE_LOG_PATH,

@@ -8,7 +8,7 @@
  */
 import { SquadError } from '../core/base/errors.js';
 import { discoverSkills, type DiscoveredSkill } from '../core/squad/discover.js';
-import { requireSquad } from '../core/squad/roster.js';
+import { requireSquad } from '../core/roster/roster.js';
 import { DEFAULT_SCRIPT_LIMITS, readSkillsAllowlist, skillFolderOf, type ScriptLimits } from '../core/skills/skill-scripts.js';
 import { SKILL_TEST_CASES_DIR, listCaseFiles, runSkillTests, testConfinement, type CaseStatus, type SkillCaseResult } from '../core/skills/skill-tests.js';
 import type { Confinement } from '../core/fs/sandbox.js';

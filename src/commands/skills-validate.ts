@@ -11,7 +11,7 @@ import { SquadError } from '../core/base/errors.js';
 import { isDirectory, readDirNames } from '../core/fs/fs-safe.js';
 import { inspectSkill, type SkillReport } from '../core/skills/inspect.js';
 import { SKILL_FILE, resolveIn } from '../core/base/paths.js';
-import { requireSquad } from '../core/squad/roster.js';
+import { requireSquad } from '../core/roster/roster.js';
 import type { SkillIssue } from '../core/skills/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { displayPath, plural } from './format.js';

@@ -17,9 +17,9 @@ import {
   requireInstructionContent,
   type CheckedInstruction,
   type InstructionKind,
-} from '../core/squad/standing-rules.js';
-import { decideTeach } from '../core/squad/teach.js';
-import { readRuleState, readTeachState } from '../core/squad/teach-state.js';
+} from '../core/team/standing-rules.js';
+import { decideTeach } from '../core/team/teach.js';
+import { readRuleState, readTeachState } from '../core/team/teach-state.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { type ChangeReport, changeReport, renderChanges, runPlan } from './pipeline.js';
 

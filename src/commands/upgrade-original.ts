@@ -8,7 +8,7 @@ import type { Ui } from '../cli/ui.js';
 import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR } from '../core/base/paths.js';
 import type { SkillConversion } from '../core/squad/original/skill-migration.js';
 import { readSquadDirState, type FolderMove, type SquadDirMigration, type SquadDirState } from '../core/squad/original/squad-dir.js';
-import { requireSquad } from '../core/squad/roster.js';
+import { requireSquad } from '../core/roster/roster.js';
 
 /** What the move did (or, in a dry run, would do). */
 export interface SquadDirReport {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE, acquireSquadLock, isStaleLock, readLockOwner } from '../../src/core/fs/lock.js';
-import { parseRoster } from '../../src/core/squad/roster.js';
+import { parseRoster } from '../../src/core/roster/roster.js';
 import { agentSkillDir, nativeTeamSkillDir, squadPaths } from '../../src/core/base/paths.js';
 import { BIN, cleanupTempDirs, cliResult, hashTree, initSquad, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { InitData } from '../../src/commands/init.js';
 import { charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
-import { parseProjectContext } from '../../src/core/squad/scaffold.js';
+import { parseProjectContext } from '../../src/core/scaffold/scaffold.js';
 import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 import { matrixWrites } from '../helpers/kill-matrix.js';

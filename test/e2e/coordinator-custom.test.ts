@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CUSTOM_BEGIN, CUSTOM_END, carriedInstructions, customInstructions, readCoordinatorStamp, withCustomInstructions } from '../../src/core/squad/coordinator.js';
-import { planUpgrade } from '../../src/core/squad/upgrade.js';
+import { planUpgrade } from '../../src/core/scaffold/upgrade.js';
 import { applyPlan } from '../../src/core/fs/apply-plan.js';
 import { COORDINATOR_PATH, PACKAGE_COORDINATOR_SOURCE } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, runCli, tempRepo } from '../helpers/cli.js';

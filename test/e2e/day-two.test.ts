@@ -9,8 +9,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentDir, alumniDir, charterPath, squadPaths } from '../../src/core/base/paths.js';
-import { parseRoster } from '../../src/core/squad/roster.js';
-import { parseProjectContext } from '../../src/core/squad/scaffold.js';
+import { parseRoster } from '../../src/core/roster/roster.js';
+import { parseProjectContext } from '../../src/core/scaffold/scaffold.js';
 import { cleanupTempDirs, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GITIGNORE_PATH, squadPaths } from '../../src/core/base/paths.js';
-import { GITIGNORE_PATTERNS } from '../../src/core/squad/scaffold.js';
+import { GITIGNORE_PATTERNS } from '../../src/core/scaffold/scaffold.js';
 import { cleanupTempDirs, hashTree, runCli, runOk, tempRepo, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

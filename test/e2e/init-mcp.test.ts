@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { detectMcpConfig } from '../../src/core/skills/mcp.js';
 import { packageVersion } from '../../src/core/fs/version.js';
 import { COORDINATOR_PATH, squadPaths } from '../../src/core/base/paths.js';
-import { CLOUD_AGENT_TOOLS } from '../../src/core/squad/mcp-register.js';
+import { CLOUD_AGENT_TOOLS } from '../../src/core/scaffold/mcp-register.js';
 import { cleanupTempDirs, hashTree, runCli, runOk, tempRepo, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

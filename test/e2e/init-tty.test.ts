@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { squadPaths } from '../../src/core/base/paths.js';
-import { parseRoster } from '../../src/core/squad/roster.js';
+import { parseRoster } from '../../src/core/roster/roster.js';
 import { BIN, REPO_ROOT, cleanupTempDirs, runCliProcessAsync, tempRepo } from '../helpers/cli.js';
 import { spawnAsync } from '../helpers/spawn.js';
 

@@ -7,7 +7,7 @@ import { parseFrontmatterYaml, splitFrontmatter } from '../../src/core/skills/fr
 import { parseManifest } from '../../src/core/squad/manifest.js';
 import { shippedOwnedFiles } from '../../src/core/squad/owned.js';
 import { COORDINATOR_PATH, SKILL_FILE, charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
-import { parseRoster } from '../../src/core/squad/roster.js';
+import { parseRoster } from '../../src/core/roster/roster.js';
 import { parseSkill } from '../../src/core/skills/skill.js';
 import { validateSkill } from '../../src/core/skills/validate.js';
 import { packageVersion } from '../../src/core/fs/version.js';

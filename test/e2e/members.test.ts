@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireSquadLock } from '../../src/core/fs/lock.js';
 import { agentDir, alumniDir, charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
-import { parseRoster } from '../../src/core/squad/roster.js';
+import { parseRoster } from '../../src/core/roster/roster.js';
 import type { MemberChangeData } from '../../src/commands/member-change.js';
 import type { MembersData } from '../../src/commands/members.js';
 import type { RoleData } from '../../src/commands/role.js';

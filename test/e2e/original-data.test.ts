@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChangeSummary } from '../../src/core/base/plan.js';
-import { parseRoster } from '../../src/core/squad/roster.js';
+import { parseRoster } from '../../src/core/roster/roster.js';
 import { charterPath, historyPath, nativeTeamSkillDir, squadPaths, SKILL_FILE } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, runCli, tempDir, tempRepo } from '../helpers/cli.js';
 import { HAS_ORIGINAL_DATA, fileContents, lostFiles, noteMissingData, originalExport, unpackOriginalSquad } from '../helpers/original-data.js';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseRoster } from '../../src/core/squad/roster.js';
+import { parseRoster } from '../../src/core/roster/roster.js';
 import { ORIGINAL_SQUAD_DIR, squadPaths } from '../../src/core/base/paths.js';
 import { observeWrites } from '../../src/core/fs/fs-safe.js';
 import { cleanupTempDirs, hashTree, listFiles, runCli, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';

@@ -17,7 +17,7 @@ import {
   nativeTeamSkillDir,
   aiTeamSkillDir,
 } from '../../src/core/base/paths.js';
-import { parseRoster } from '../../src/core/squad/roster.js';
+import { parseRoster } from '../../src/core/roster/roster.js';
 import { parseSkill } from '../../src/core/skills/skill.js';
 import { SQUAD_LIMITS } from '../../src/core/portable/squad-format.js';
 import { validateSkill } from '../../src/core/skills/validate.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { InitData } from '../../src/commands/init.js';
 import { customRolesProblem } from '../../src/cli/init-questions.js';
-import { checkRoleList } from '../../src/core/squad/roles.js';
+import { checkRoleList } from '../../src/core/roster/roles.js';
 import { cleanupTempDirs, runCli, tempRepo } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectMcp } from '../helpers/mcp.js';
-import { ruleText } from '../../src/core/squad/standing-rules.js';
+import { ruleText } from '../../src/core/team/standing-rules.js';
 import { cleanupTempDirs, hashTree, initSquad, runCli, runOk, tempRepo, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

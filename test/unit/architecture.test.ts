@@ -99,7 +99,7 @@ describe('the module map', () => {
   });
 
   it("doctor's checks and the deciders of upgrade, its migrations, the original Squad's migrations and the spawn prompt take nothing from the file-system layer that reads", () => {
-    const offending = [...DOCTOR_CHECKS, ...FS_FREE_DECIDERS].flatMap((file) =>
+    const offending = [...DOCTOR_CHECKS, ...DECIDERS].flatMap((file) =>
       namedImports(file)
         .filter(({ specifier, typeOnly }) => !typeOnly && specifier.startsWith('.') && /^fs\//.test(resolved(file, specifier).replace(/^core\//, '')))
         .filter(({ name }) => !FS_LAYER_NON_READING.has(name))
@@ -107,7 +107,7 @@ describe('the module map', () => {
     );
     expect(offending).toEqual([]);
     // The rule has something to check: each of those modules is there and holds a decider.
-    for (const file of FS_FREE_DECIDERS) expect(fs.readFileSync(file, 'utf8'), file).toMatch(/export (async )?function (decide|render|factsFrom)/);
+    for (const file of DECIDERS) expect(fs.readFileSync(file, 'utf8'), file).toMatch(/export (async )?function (decide|render|factsFrom)/);
   });
 });
 
@@ -119,18 +119,15 @@ const DOCTOR_CHECKS = [...sources('core/doctor/checks'), path.join(SRC, 'core/do
  * apply); test/unit/read-then-decide.test.ts runs those deciders with node:fs switched off.
  */
 const DECIDERS = [
-  'squad/scaffold-plan.ts',
-  'squad/hire.ts',
-  'squad/upgrade.ts',
-  'squad/migrations.ts',
+  'scaffold/scaffold-plan.ts',
+  'team/hire.ts',
+  'scaffold/upgrade.ts',
+  'scaffold/migrations.ts',
   'squad/original/squad-dir-plan.ts',
   'squad/original/skill-migration-plan.ts',
   'prompt/spawn-prompt.ts',
   'base/disk-facts.ts',
 ].map((rel) => path.join(SRC, 'core', rel));
-
-/** Those whose only way to the disk is their read step (hire's module also holds its read step). */
-const FS_FREE_DECIDERS = DECIDERS.filter((file) => !/squad\/hire\.ts$/.test(file));
 
 /** What the file-system layer offers that does not read the disk: writers (apply), constants, pure helpers, messages. */
 const FS_LAYER_NON_READING = new Set([

@@ -22,11 +22,11 @@ import {
   usedUniverse,
   type Taken,
   type Universe,
-} from '../../src/core/squad/casting.js';
+} from '../../src/core/roster/casting.js';
 import { SquadError } from '../../src/core/base/errors.js';
 import { isValidName, slugify } from '../../src/core/base/names.js';
 import { SCRIBE_AGENT } from '../../src/core/base/paths.js';
-import { parseRoster } from '../../src/core/squad/roster.js';
+import { parseRoster } from '../../src/core/roster/roster.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -2,8 +2,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { checkedTemplateJson } from '../../src/core/fs/templates.js';
-import { defaultUniverseName, universes } from '../../src/core/squad/casting.js';
-import { defaultRoles, rolePresets, roleCatalog } from '../../src/core/squad/roles.js';
+import { defaultUniverseName, universes } from '../../src/core/roster/casting.js';
+import { defaultRoles, rolePresets, roleCatalog } from '../../src/core/roster/roles.js';
 import { roleTools, scribeTools } from '../../src/core/squad/agents/role-tools.js';
 
 describe('the shipped catalogs', () => {

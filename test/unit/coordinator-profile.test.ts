@@ -10,7 +10,7 @@ import { COORDINATOR_PATH } from '../../src/core/base/paths.js';
 import { parseSkill } from '../../src/core/skills/skill.js';
 import { isMapping } from '../../src/core/base/util.js';
 import { packageVersion } from '../../src/core/fs/version.js';
-import { MCP_SERVER_NAME } from '../../src/core/squad/mcp-register.js';
+import { MCP_SERVER_NAME } from '../../src/core/scaffold/mcp-register.js';
 
 type Check = (value: unknown) => boolean;
 const isString: Check = (value) => typeof value === 'string';

@@ -11,11 +11,11 @@ import type { InitData } from '../../src/commands/init.js';
 import { changeReport } from '../../src/commands/pipeline.js';
 import { charterPath, squadPaths } from '../../src/core/base/paths.js';
 import type { Change } from '../../src/core/base/plan.js';
-import { decideContextChange } from '../../src/core/squad/context-plan.js';
-import { decideInit } from '../../src/core/squad/init-plan.js';
-import { readInitState, readMcpFiles } from '../../src/core/squad/init-state.js';
-import { decideMcpRegistration, type McpFiles } from '../../src/core/squad/mcp-register.js';
-import { readContextState } from '../../src/core/squad/project-context.js';
+import { decideContextChange } from '../../src/core/scaffold/context-plan.js';
+import { decideInit } from '../../src/core/scaffold/init-plan.js';
+import { readInitState, readMcpFiles } from '../../src/core/scaffold/init-state.js';
+import { decideMcpRegistration, type McpFiles } from '../../src/core/scaffold/mcp-register.js';
+import { readContextState } from '../../src/core/scaffold/project-context.js';
 import { cleanupTempDirs, initSquad, runOk, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { withoutFileSystem, withoutFileSystemAsync } from '../helpers/no-fs.js';
 

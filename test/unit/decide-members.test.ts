@@ -12,10 +12,10 @@ import { type ChangeSummary, changeLines, commitHint, summarizeChanges } from '.
 import { applyPlan } from '../../src/core/fs/apply-plan.js';
 import { memberProfilePath } from '../../src/core/squad/agents/member-profile.js';
 import { planMemberProfiles, profileChanges } from '../../src/core/squad/agents/profile-sync.js';
-import { decideRehire, decideRetire, type MemberChangePlan } from '../../src/core/squad/member-change-plan.js';
-import { planRehire, planRetire, readMemberChangeState } from '../../src/core/squad/retire.js';
-import { decideRoleChange } from '../../src/core/squad/role-change-plan.js';
-import { planRoleChange } from '../../src/core/squad/role-change.js';
+import { decideRehire, decideRetire, type MemberChangePlan } from '../../src/core/team/member-change-plan.js';
+import { planRehire, planRetire, readMemberChangeState } from '../../src/core/team/retire.js';
+import { decideRoleChange } from '../../src/core/team/role-change-plan.js';
+import { planRoleChange } from '../../src/core/team/role-change.js';
 import type { MemberChangeData } from '../../src/commands/member-change.js';
 import { cleanupTempDirs, hashTree, initSquad, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { withoutFileSystemAsync } from '../helpers/no-fs.js';

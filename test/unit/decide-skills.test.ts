@@ -13,8 +13,8 @@ import { decideSkillInstall } from '../../src/core/skills/skill-install-plan.js'
 import { decideScriptCommand, decideSkillScript, normalizeScriptPath, scriptOfCommand } from '../../src/core/skills/script-plan.js';
 import { planScriptCommand, planSkillScript, readScriptFacts } from '../../src/core/skills/skill-scripts.js';
 import { SKILL_SOURCES_PATH, readSources, sourceRecord } from '../../src/core/skills/skill-sources.js';
-import { decideSkillsAdd, decideSkillsRemove, decideSkillsUpdate, type SkillToAdd } from '../../src/core/squad/skill-change-plan.js';
-import { readSkillsAddState, readSkillsRemoveState, readSkillsUpdateState } from '../../src/core/squad/skill-change-state.js';
+import { decideSkillsAdd, decideSkillsRemove, decideSkillsUpdate, type SkillToAdd } from '../../src/core/team/skill-change-plan.js';
+import { readSkillsAddState, readSkillsRemoveState, readSkillsUpdateState } from '../../src/core/team/skill-change-state.js';
 import { cleanupTempDirs, initSquad, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { withoutFileSystem, withoutFileSystemAsync } from '../helpers/no-fs.js';
 import { normalized, stampless } from '../helpers/changes.js';

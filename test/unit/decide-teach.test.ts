@@ -10,9 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { summarizeChanges } from '../../src/core/base/plan.js';
 import { STATE_FILE_MAX_BYTES } from '../../src/core/fs/fs-safe.js';
 import { memberProfilePath } from '../../src/core/squad/agents/member-profile.js';
-import { decideStandingRule } from '../../src/core/squad/standing-rules.js';
-import { decideTeach } from '../../src/core/squad/teach.js';
-import { planStandingRule, planTeach, readRuleState, readTeachState } from '../../src/core/squad/teach-state.js';
+import { decideStandingRule } from '../../src/core/team/standing-rules.js';
+import { decideTeach } from '../../src/core/team/teach.js';
+import { planStandingRule, planTeach, readRuleState, readTeachState } from '../../src/core/team/teach-state.js';
 import { cleanupTempDirs, hashTree, initSquad, runCli, writeFiles } from '../helpers/cli.js';
 import { withoutFileSystem, withoutFileSystemAsync } from '../helpers/no-fs.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { demoteHeadings, splitHistory } from '../../src/core/squad/history.js';
+import { demoteHeadings, splitHistory } from '../../src/core/roster/history.js';
 import { redactText } from '../../src/core/base/redact.js';
 import { renderTemplate } from '../../src/core/fs/templates.js';
-import { STATE_TEMPLATES } from '../../src/core/squad/scaffold.js';
+import { STATE_TEMPLATES } from '../../src/core/scaffold/scaffold.js';
 
 describe('splitHistory', () => {
   it('splits the history init writes: Portable Knowledge travels as portable, the rest as project', async () => {

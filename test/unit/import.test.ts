@@ -6,7 +6,7 @@ import { SquadError } from '../../src/core/base/errors.js';
 import { importSquad, withSkillName } from '../../src/core/portable/import.js';
 import { SQUAD_LIMITS } from '../../src/core/portable/squad-format.js';
 import { SKILL_STAGING_PREFIX, agentSkillDir, squadPaths } from '../../src/core/base/paths.js';
-import { parseRoster } from '../../src/core/squad/roster.js';
+import { parseRoster } from '../../src/core/roster/roster.js';
 import { parseSkill } from '../../src/core/skills/skill.js';
 import { cleanupTempDirs, hashTree, listFiles, tempDir, validSkill } from '../helpers/cli.js';
 

@@ -6,7 +6,7 @@ import { groupPaths } from '../../src/commands/format.js';
 import { customRolesProblem } from '../../src/cli/init-questions.js';
 import { SquadError } from '../../src/core/base/errors.js';
 import { squadPaths } from '../../src/core/base/paths.js';
-import { readRoster } from '../../src/core/squad/roster.js';
+import { readRoster } from '../../src/core/roster/roster.js';
 import { cleanupTempDirs, hashTree, tempDir, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { memberProfilePath, memberTools, profileFolder, readProfileStamp, renderMemberProfile, type MemberProfileInput } from '../../src/core/squad/agents/member-profile.js';
 import { roleTools, scribeTools } from '../../src/core/squad/agents/role-tools.js';
 import { splitFrontmatter, parseFrontmatterYaml } from '../../src/core/skills/frontmatter.js';
-import { rolePresets } from '../../src/core/squad/roles.js';
+import { rolePresets } from '../../src/core/roster/roles.js';
 
 const VERSION = '1.2.3';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addAlumniLine, alumniLines, removeAlumniLines } from '../../src/core/squad/members.js';
+import { addAlumniLine, alumniLines, removeAlumniLines } from '../../src/core/roster/members.js';
 import { editTableRows, readTable } from '../../src/core/base/md-table-edit.js';
 
 const member = '- McManus — DevOps — retired 2026-01-02, files in .ai-team/agents/_alumni/mcmanus/';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitHistory } from '../../src/core/squad/history.js';
+import { splitHistory } from '../../src/core/roster/history.js';
 import { convertOriginalSkill } from '../../src/core/squad/original/skills.js';
 import { parseSkill } from '../../src/core/skills/skill.js';
 import { validateSkill } from '../../src/core/skills/validate.js';

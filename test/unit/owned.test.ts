@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shippedOwnedFiles } from '../../src/core/squad/owned.js';
 import { STATE_TEMPLATES_FOLDER, TEMPLATES_COPY_DIR, stateTemplate, templateCopyPath } from '../../src/core/base/paths.js';
-import { STATE_TEMPLATES } from '../../src/core/squad/scaffold.js';
+import { STATE_TEMPLATES } from '../../src/core/scaffold/scaffold.js';
 
 describe('state templates and their .ai-team-templates/ copies', () => {
   it('name a template and its copy from one folder constant', () => {

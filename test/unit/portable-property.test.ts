@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isSquadError } from '../../src/core/base/errors.js';
 import { exportSquad } from '../../src/core/portable/export.js';
-import { splitHistory } from '../../src/core/squad/history.js';
+import { splitHistory } from '../../src/core/roster/history.js';
 import { importSquad } from '../../src/core/portable/import.js';
 import { shippedBuiltinSkills } from '../../src/core/squad/owned.js';
 import { IMPORT_STAGING_PREFIX, SKILL_STAGING_PREFIX, agentSkillDir, charterPath, historyPath, nativeTeamSkillDir, squadPaths, aiTeamSkillDir } from '../../src/core/base/paths.js';

@@ -4,7 +4,7 @@
  * covers every manifest the detector knows, and the files it must not be fooled by.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectStack } from '../../src/core/squad/project-context.js';
+import { detectStack } from '../../src/core/scaffold/project-context.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SquadError } from '../../src/core/base/errors.js';
-import { MAX_ROLE_LENGTH, checkRoles, defaultRoles, findRolePreset, normalizeRole, rolePresets, splitRoleList } from '../../src/core/squad/roles.js';
+import { MAX_ROLE_LENGTH, checkRoles, defaultRoles, findRolePreset, normalizeRole, rolePresets, splitRoleList } from '../../src/core/roster/roles.js';
 
 function usage(fn: () => unknown): SquadError {
   try {

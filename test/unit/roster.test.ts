@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { insertRosterRecords, listAgents, parseRoster, requireAgent, staysLastInRoster } from '../../src/core/squad/roster.js';
+import { insertRosterRecords, listAgents, parseRoster, requireAgent, staysLastInRoster } from '../../src/core/roster/roster.js';
 import { SquadError } from '../../src/core/base/errors.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
 

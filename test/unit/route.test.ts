@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSkills, type DiscoveredSkill } from '../../src/core/squad/discover.js';
 import { agentView, detectBroadTask, matchSkills, otherMemberNames, roleText, routeTask } from '../../src/core/squad/route.js';
-import type { Agent } from '../../src/core/squad/roster.js';
+import type { Agent } from '../../src/core/roster/roster.js';
 import { MIN_CLEAR_COVERAGE, MIN_CLEAR_MARGIN, describedUse, namedSkills, rankSkills, skillConfidence, type SkillMatch } from '../../src/core/squad/skill-rank.js';
 import { rankDocuments, stem, tokenize } from '../../src/core/base/text-match.js';
 import { escapeRegExp, wholeWordPattern } from '../../src/core/base/util.js';

@@ -6,7 +6,7 @@ import { parseManifest } from '../../src/core/squad/manifest.js';
 import { shippedOwnedFiles } from '../../src/core/squad/owned.js';
 import { agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
 import { formatTableRow } from '../../src/core/base/md-table.js';
-import { parseRoster } from '../../src/core/squad/roster.js';
+import { parseRoster } from '../../src/core/roster/roster.js';
 import {
   SCRIBE_MEMBER,
   STATE_TEMPLATES,
@@ -17,7 +17,7 @@ import {
   plannedChanges,
   renderMemberRows,
   type ScaffoldPlan,
-} from '../../src/core/squad/scaffold.js';
+} from '../../src/core/scaffold/scaffold.js';
 import { applyPlan } from '../../src/core/fs/apply-plan.js';
 import { renderTemplate } from '../../src/core/fs/templates.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
@@ -228,7 +228,7 @@ describe('owned files that are symlinks', () => {
 });
 
 describe('project context flags on an existing team.md', () => {
-  it('leave team.md to the context change init plans (core/squad/project-context.ts): no file, no note', async () => {
+  it('leave team.md to the context change init plans (core/scaffold/project-context.ts): no file, no note', async () => {
     const root = tempDir();
     apply(await planScaffold(root, { now: NOW, project: 'Old' }));
     const plan = await planScaffold(root, { now: NOW, project: 'New', stack: 'Go', owner: '' });

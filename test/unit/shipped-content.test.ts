@@ -3,7 +3,7 @@
  * (`templates/skills/squad-*`). These are product content, so they get the same checks users'
  * files get, plus the limits and cross-references the product depends on.
  */
-import { STANDING_RULES_HEADING } from '../../src/core/squad/standing-rules.js';
+import { STANDING_RULES_HEADING } from '../../src/core/team/standing-rules.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -23,7 +23,7 @@ import {
   universes,
   type CastEntry,
   type CastingEvent,
-} from '../../src/core/squad/casting.js';
+} from '../../src/core/roster/casting.js';
 import { isTableSeparator, splitTableRow } from '../../src/core/base/md-table.js';
 import { slugify } from '../../src/core/base/names.js';
 import { shippedBuiltinSkills } from '../../src/core/squad/owned.js';
@@ -35,9 +35,9 @@ import {
   SKILL_FILE,
   aiTeamSkillDir,
 } from '../../src/core/base/paths.js';
-import { defaultRoles } from '../../src/core/squad/roles.js';
-import { isRosterHeader } from '../../src/core/squad/roster.js';
-import { GITATTRIBUTES_TEMPLATE, SCRIBE_MEMBER, STATE_TEMPLATES, UNION_MERGE_PATTERNS, isRoutingHeader } from '../../src/core/squad/scaffold.js';
+import { defaultRoles } from '../../src/core/roster/roles.js';
+import { isRosterHeader } from '../../src/core/roster/roster.js';
+import { GITATTRIBUTES_TEMPLATE, SCRIBE_MEMBER, STATE_TEMPLATES, UNION_MERGE_PATTERNS, isRoutingHeader } from '../../src/core/scaffold/scaffold.js';
 import { parseSkill, skillMetadata, type ParsedSkill } from '../../src/core/skills/skill.js';
 import { renderTemplate, templatePath } from '../../src/core/fs/templates.js';
 import { validateSkill } from '../../src/core/skills/validate.js';

@@ -8,10 +8,10 @@ import {
   instructionWarnings,
   readRulesSection,
   ruleText,
-} from '../../src/core/squad/standing-rules.js';
+} from '../../src/core/team/standing-rules.js';
 import { cleanupTempDirs, hashTree, tempDir, writeFiles } from '../helpers/cli.js';
-import { taskTrigger } from '../../src/core/squad/teach.js';
-import { planStandingRule } from '../../src/core/squad/teach-state.js';
+import { taskTrigger } from '../../src/core/team/teach.js';
+import { planStandingRule } from '../../src/core/team/teach-state.js';
 
 describe('classifyInstruction', () => {
   it.each([

@@ -7,7 +7,7 @@ import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { readStateText } from '../../core/fs/confined.js';
 import { SquadError } from '../../core/base/errors.js';
 import { charterPath, squadPaths } from '../../core/base/paths.js';
-import { hasSquad, listAgents, requireAgent, requireSquad } from '../../core/squad/roster.js';
+import { hasSquad, listAgents, requireAgent, requireSquad } from '../../core/roster/roster.js';
 import type { ToolContext } from './context.js';
 import { errorText } from './results.js';
 

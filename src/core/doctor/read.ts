@@ -32,8 +32,8 @@ import { activeMembersOf } from '../squad/agents/profile-sync.js';
 import { discoverSkills, type Discovery } from '../squad/discover.js';
 import { isConvertedLocation } from '../squad/original/skill-migration.js';
 import { installedBuiltinSkillDirs, ownedFilesIn, type OwnedFile } from '../squad/owned.js';
-import { planBuiltinSkillMoves } from '../squad/upgrade-state.js';
-import { planGitattributes } from '../squad/scaffold.js';
+import { planBuiltinSkillMoves } from '../scaffold/upgrade-state.js';
+import { planGitattributes } from '../scaffold/scaffold.js';
 import { isFileFact, listFolder, probePath, readSquadState, type PathFacts, type SquadState } from '../squad/state.js';
 
 export interface DoctorOptions {

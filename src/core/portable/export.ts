@@ -19,14 +19,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SquadError } from '../base/errors.js';
 import { notRegularFileError, pathProblem, readDirNames, sha256, specialKind, writeFileAtomic } from '../fs/fs-safe.js';
-import { splitHistory, type HistoryParts } from '../squad/history.js';
+import { splitHistory, type HistoryParts } from '../roster/history.js';
 import { readManifest } from '../squad/manifest.js';
 import { isValidName } from '../base/names.js';
 import { builtinSkillsIn, installedBuiltinSkillDirs, shippedOwnedFiles, type BuiltinPlacement } from '../squad/owned.js';
 import { NATIVE_SKILL_DIRS, AI_TEAM_DIR, SKILL_FILE, agentDir, agentSkillsDir, charterPath, historyPath, resolveIn, squadPaths } from '../base/paths.js';
 import { redactText, type RedactionCounts } from '../base/redact.js';
-import { parseRoster, requireSquad } from '../squad/roster.js';
-import { parseProjectContext } from '../squad/scaffold.js';
+import { parseRoster, requireSquad } from '../roster/roster.js';
+import { parseProjectContext } from '../scaffold/scaffold.js';
 import {
   CASTING_FILES,
   SQUAD_FORMAT_VERSION,

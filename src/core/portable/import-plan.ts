@@ -81,13 +81,13 @@ import {
   serializeCasting,
   type CastEntry,
   type CastResult,
-} from '../squad/casting.js';
+} from '../roster/casting.js';
 import type { DiscoveredSkill } from '../squad/discover.js';
-import { demoteHeadings, tidyHistoryPart } from '../squad/history.js';
+import { demoteHeadings, tidyHistoryPart } from '../roster/history.js';
 import { MANIFEST_SCHEMA, parseManifest, serializeManifest, type ManifestRead } from '../squad/manifest.js';
-import { decideBuiltinSkillMoves, decideTeamSkillMoves } from '../squad/migrations.js';
+import { decideBuiltinSkillMoves, decideTeamSkillMoves } from '../scaffold/migrations.js';
 import { builtinSkillDirsOf, type OwnedFile } from '../squad/owned.js';
-import { agentsOf, parseRoster, retargetRosterCharters, type RosterMember } from '../squad/roster.js';
+import { agentsOf, parseRoster, retargetRosterCharters, type RosterMember } from '../roster/roster.js';
 import {
   SCRIBE_MEMBER,
   decideScaffold,
@@ -98,8 +98,8 @@ import {
   renderMemberFiles,
   type AppendPlan,
   type PlannedFile,
-} from '../squad/scaffold.js';
-import { scaffoldStateFromFiles, type AppendTarget, type OwnedState } from '../squad/scaffold-state.js';
+} from '../scaffold/scaffold.js';
+import { scaffoldStateFromFiles, type AppendTarget, type OwnedState } from '../scaffold/scaffold-state.js';
 import { squadSkillsAfter } from './import-skills.js';
 import { renameSkillText } from './skill-rename.js';
 import { decodeFile, skillFileEntries } from './squad-files.js';

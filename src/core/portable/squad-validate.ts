@@ -2,11 +2,11 @@
  * Checking a parsed `.squad` document completely before anything is written, and reading the
  * original Squad's 1.0 export into the 1.1 model (see squad-format.ts).
  */
-import { parseHistory, parsePolicy, parseRegistry, registryEntryProblem, type CastingRead } from '../squad/casting.js';
+import { parseHistory, parsePolicy, parseRegistry, registryEntryProblem, type CastingRead } from '../roster/casting.js';
 import { SquadError } from '../base/errors.js';
 import { convertOriginalSkill } from '../squad/original/skills.js';
 import { parseSkill } from '../skills/skill.js';
-import { splitHistory } from '../squad/history.js';
+import { splitHistory } from '../roster/history.js';
 import { folderNameProblem, slugify } from '../base/names.js';
 import { SKILL_FILE } from '../base/paths.js';
 import { controlCharacterProblem, formatBytes, isMapping, jsonTypeName } from '../base/util.js';

@@ -18,14 +18,14 @@
  * terminal controls and hidden characters from files as escapes (base/visible-text.ts).
  */
 import type { DiscoveredSkill, Discovery } from '../squad/discover.js';
-import type { Agent } from '../squad/roster.js';
+import type { Agent } from '../roster/roster.js';
 import { usageError } from '../base/errors.js';
 import { warning, type Warning } from '../base/warnings.js';
 import { normalizeNewlines } from '../skills/frontmatter.js';
 import { collectMcpRequirements, renderMcpBlock, type McpConfigSource, type McpRequirementRow } from '../skills/mcp.js';
 import { MAX_NAME_LENGTH } from '../base/names.js';
 import { agentSkillsDir, charterPath, decisionInboxPath, historyPath, squadPaths } from '../base/paths.js';
-import { TEAM_RULES_PATH, standingRulesOf, type StandingRules } from '../squad/standing-rules.js';
+import { TEAM_RULES_PATH, standingRulesOf, type StandingRules } from '../team/standing-rules.js';
 import { detectBroadTask, otherMemberNames, promptableSkills } from '../squad/route.js';
 import { DEFAULT_SKILLS_BUDGET } from '../base/prompt-limits.js';
 import { selectListedSkills, type LeftOutReason, type SkillListing } from './skill-budget.js';

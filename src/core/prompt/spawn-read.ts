@@ -14,8 +14,8 @@ import { charterPath } from '../base/paths.js';
 import { detectMcpConfig, type McpConfigDetection } from '../skills/mcp.js';
 import { readSkillFile } from '../skills/skill.js';
 import { discoverSkills, type DiscoveredSkill, type Discovery } from '../squad/discover.js';
-import { agentNamed, listAgents, requireSquad, type Agent } from '../squad/roster.js';
-import { TEAM_RULES_PATH } from '../squad/standing-rules.js';
+import { agentNamed, listAgents, requireSquad, type Agent } from '../roster/roster.js';
+import { TEAM_RULES_PATH } from '../team/standing-rules.js';
 import { warning, type Warning } from '../base/warnings.js';
 
 /** A SKILL.md larger than this is not inlined in a lightweight prompt; the agent reads it instead. */

@@ -7,8 +7,8 @@
 import { readStateHead } from '../fs/confined.js';
 import { discoverSkills, type DiscoveredSkill } from './discover.js';
 import { charterPath, SCRIBE_AGENT } from '../base/paths.js';
-import { findRolePreset } from './roles.js';
-import { listAgents, requireSquad, type Agent } from './roster.js';
+import { findRolePreset } from '../roster/roles.js';
+import { listAgents, requireSquad, type Agent } from '../roster/roster.js';
 import { activatedSkills, rankSkills, skillConfidence, skillFields, type SkillConfidence, type SkillMatch } from './skill-rank.js';
 import type { SpawnMode } from '../base/spawn-modes.js';
 import { rankDocuments, type TextDocument } from '../base/text-match.js';

@@ -25,7 +25,7 @@ import {
   resolveIn,
   aiTeamSkillDir,
 } from '../base/paths.js';
-import { listAgents, requireAgent, requireSquad } from './roster.js';
+import { listAgents, requireAgent, requireSquad } from '../roster/roster.js';
 import { quoted } from '../base/util.js';
 
 export interface InstalledSkill {

@@ -12,9 +12,9 @@ import { SCRIBE_AGENT, charterPath, historyPath, isIgnoredEntry, resolveIn, squa
 import { stateReadProblem } from '../fs/confined.js';
 import { readDirEntries, readTextIfExists } from '../fs/fs-safe.js';
 import { blockedReason } from '../fs/obstacles.js';
-import { readCasting, type CastingState } from './casting.js';
+import { readCasting, type CastingState } from '../roster/casting.js';
 import { readManifest, type ManifestRead } from './manifest.js';
-import { agentsOf, hasOriginalSquadDir, parseRoster, requireSquad, type Agent, type RosterMember } from './roster.js';
+import { agentsOf, hasOriginalSquadDir, parseRoster, requireSquad, type Agent, type RosterMember } from '../roster/roster.js';
 
 /** What stands at a path: nothing, a file, a folder, a symlink or something else (a socket, a device). */
 export type EntryKind = 'missing' | 'file' | 'folder' | 'symlink' | 'other';

@@ -1,8 +1,8 @@
 /** The casting files: readable, of the right shape down to each registry member, and in step with the roster. */
 import { SCRIBE_AGENT, agentDir, alumniDir, squadPaths } from '../../base/paths.js';
 import { controlCharacterProblem, foldLines, hasWord, isMapping, quoted } from '../../base/util.js';
-import { parseRoster } from '../../squad/roster.js';
-import { registryEntryProblem } from '../../squad/casting.js';
+import { parseRoster } from '../../roster/roster.js';
+import { registryEntryProblem } from '../../roster/casting.js';
 import { factsAt, isFolderFact } from '../../squad/state.js';
 import type { Finding } from '../catalog.js';
 import type { DoctorState } from '../read.js';

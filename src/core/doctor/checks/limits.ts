@@ -6,7 +6,7 @@
 import { RULE_MAX_BYTES, STATE_FILE_MAX_BYTES, bytesText } from '../../base/limits.js';
 import { hiddenCharacterCount } from '../../base/visible-text.js';
 import { formatBytes } from '../../base/util.js';
-import { readRulesSection, standingRulesFileLimit } from '../../squad/standing-rules.js';
+import { readRulesSection, standingRulesFileLimit } from '../../team/standing-rules.js';
 import type { Finding } from '../catalog.js';
 import type { DoctorState, LimitedFile } from '../read.js';
 

@@ -1,7 +1,7 @@
 /** The roster and the member folders agree. */
 import { SCRIBE_AGENT, charterPath, historyPath, isIgnoredEntry, squadPaths, templateCopyPath } from '../../base/paths.js';
 import { isValidName, slugify } from '../../base/names.js';
-import { STATE_TEMPLATES } from '../../squad/scaffold.js';
+import { STATE_TEMPLATES } from '../../scaffold/scaffold.js';
 import { factsAt, isFileFact, isFolderFact } from '../../squad/state.js';
 import type { Finding } from '../catalog.js';
 import type { DoctorState } from '../read.js';

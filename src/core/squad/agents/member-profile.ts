@@ -19,7 +19,7 @@
 import { locateFrontmatter, normalizeNewlines } from '../../skills/frontmatter.js';
 import { sha256 } from '../../fs/fs-safe.js';
 import { NATIVE_SKILL_DIRS, agentSkillsDir, charterPath, decisionInboxPath, historyPath, squadPaths } from '../../base/paths.js';
-import { findRolePreset } from '../roles.js';
+import { findRolePreset } from '../../roster/roles.js';
 import { renderTemplate } from '../../fs/templates.js';
 import { mcpServerTools, roleTools, scribeTools } from './role-tools.js';
 

@@ -24,7 +24,7 @@
  */
 import { DiskReader } from '../../fs/disk-reader.js';
 import { packageVersion } from '../../fs/version.js';
-import { listAgents } from '../roster.js';
+import { listAgents } from '../../roster/roster.js';
 import { readSquadSkills, type ProfileMember, type SkillChanges } from './profile-input.js';
 import { activeMembersOf, decideMemberProfiles, type ProfilePlan, type ProfileState, type ProfileSyncOptions } from './profile-plan.js';
 

@@ -11,7 +11,7 @@
  * Tool names are the aliases every Copilot host knows (`read`, `edit`, `search`, `execute`), plus
  * `skill`, the Copilot CLI's tool that loads a skill; a host ignores a name it does not know.
  */
-import { findRolePreset, roleCatalog } from '../roles.js';
+import { findRolePreset, roleCatalog } from '../../roster/roles.js';
 
 interface ToolTable {
   every: string[];

@@ -6,7 +6,7 @@ import { SquadError } from '../../base/errors.js';
 import { folderNameProblem, slugify } from '../../base/names.js';
 import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR, backupPathFor, folderTimestamp, squadPaths } from '../../base/paths.js';
 import type { Change, Plan } from '../../base/plan.js';
-import { retargetRosterCharters } from '../roster.js';
+import { retargetRosterCharters } from '../../roster/roster.js';
 
 export interface FolderMove {
   from: string;

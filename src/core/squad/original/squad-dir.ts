@@ -18,7 +18,7 @@
  */
 import { existsInside, isDirectory, readDirEntries, readTextIfExists } from '../../fs/fs-safe.js';
 import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR, resolveIn } from '../../base/paths.js';
-import { hasOriginalSquadDir, hasSquad } from '../roster.js';
+import { hasOriginalSquadDir, hasSquad } from '../../roster/roster.js';
 import { decideSquadDirMigration, type SquadDirMigration, type SquadDirState } from './squad-dir-plan.js';
 
 export { decideSquadDirMigration, isSquadDirMigrationDone, squadDirChanges, type FolderMove, type SquadDirMigration, type SquadDirState } from './squad-dir-plan.js';

@@ -25,7 +25,7 @@ import { formatBytes } from '../base/util.js';
 import type { Change, Plan } from '../base/plan.js';
 import { warning, type Warning } from '../base/warnings.js';
 import { normalizeNewlines } from '../skills/frontmatter.js';
-import type { Agent } from './roster.js';
+import type { Agent } from '../roster/roster.js';
 
 export type InstructionKind = 'rule' | 'procedure';
 

@@ -9,7 +9,7 @@ import { COORDINATOR_PATH, squadPaths } from '../base/paths.js';
 import type { Change, Plan } from '../base/plan.js';
 import type { McpHostId } from '../skills/mcp.js';
 import { decideContextChange, type ContextChange } from './context-plan.js';
-import { readCoordinatorStamp } from './coordinator.js';
+import { readCoordinatorStamp } from '../squad/coordinator.js';
 import type { InitState } from './init-state.js';
 import { decideMcpRegistration, type McpRegistration } from './mcp-register.js';
 import { decideScaffold, plannedChanges, type ProjectContext, type ScaffoldOptions, type ScaffoldPlan } from './scaffold-plan.js';

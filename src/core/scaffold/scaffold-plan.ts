@@ -31,24 +31,24 @@ import {
   type CastEntry,
   type CastResult,
   type CastingPolicy,
-} from './casting.js';
+} from '../roster/casting.js';
 import { SquadError, usageError } from '../base/errors.js';
 import { sha256 } from '../fs/fs-safe.js';
 import type { Change } from '../base/plan.js';
-import type { Manifest } from './manifest.js';
-import { MANIFEST_SCHEMA, serializeManifest } from './manifest.js';
+import type { Manifest } from '../squad/manifest.js';
+import { MANIFEST_SCHEMA, serializeManifest } from '../squad/manifest.js';
 import { tableRecords, type TableRecord } from '../base/md-table.js';
 import { folderNameProblem } from '../base/names.js';
-import { isShippedContent, type OwnedFile } from './owned.js';
+import { isShippedContent, type OwnedFile } from '../squad/owned.js';
 import { DEFAULT_EXPORT_FILE, GITIGNORE_PATH, SCRIBE_AGENT, agentDir, alumniDir, charterPath, decisionInboxPath, historyPath, squadPaths, stateTemplate } from '../base/paths.js';
 import { DEBRIS_KINDS } from '../fs/debris.js';
 import { LOCK_DEBRIS_GLOB, LOCK_FILE } from '../fs/lock.js';
-import { checkRoleList, defaultRoles, findRolePreset } from './roles.js';
-import { isRosterHeader, parseRoster } from './roster.js';
+import { checkRoleList, defaultRoles, findRolePreset } from '../roster/roles.js';
+import { isRosterHeader, parseRoster } from '../roster/roster.js';
 import { renderTemplate } from '../fs/templates.js';
 import { compareCodePoints } from '../base/util.js';
-import { memberProfilePath } from './agents/member-profile.js';
-import { memberProfileText } from './agents/profile-input.js';
+import { memberProfilePath } from '../squad/agents/member-profile.js';
+import { memberProfileText } from '../squad/agents/profile-input.js';
 import { existsIn, type AppendTarget, type OwnedState, type ScaffoldState } from './scaffold-state.js';
 import { USAGE_LOG_IGNORE_RULE } from '../skills/usage-log.js';
 

@@ -24,13 +24,13 @@ import {
 import { isValidName } from '../base/names.js';
 import { DiskReader } from '../fs/disk-reader.js';
 import { packageVersion } from '../fs/version.js';
-import { AGENTS_DIR, memberProfilePath, profileFolder } from './agents/member-profile.js';
-import { keptProfilePath, readProfileState, retiredProfilePath, type ProfileState } from './agents/profile-sync.js';
-import { readManifest } from './manifest.js';
+import { AGENTS_DIR, memberProfilePath, profileFolder } from '../squad/agents/member-profile.js';
+import { keptProfilePath, readProfileState, retiredProfilePath, type ProfileState } from '../squad/agents/profile-sync.js';
+import { readManifest } from '../squad/manifest.js';
 import { decideBuiltinSkillMoves, decideTeamSkillMoves, type MigrationPlan, type MigrationState } from './migrations.js';
-import { builtinSkillCandidates, countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles, type OwnedFile } from './owned.js';
+import { builtinSkillCandidates, countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles, type OwnedFile } from '../squad/owned.js';
 import { KEEP_FILE, KEEP_FOLDERS } from './scaffold.js';
-import { readOriginalSkillFiles, type OriginalSkillFile } from './original/skill-migration.js';
+import { readOriginalSkillFiles, type OriginalSkillFile } from '../squad/original/skill-migration.js';
 
 export interface UpgradeState extends MigrationState {
   root: string;

@@ -2,7 +2,7 @@
  * Changing a member's role: `planRoleChange` reads what role-change-plan.ts decideRoleChange decides
  * from (retire.ts readMemberChangeState) and decides at once.
  */
-import { checkRoles } from './roles.js';
+import { checkRoles } from '../roster/roles.js';
 import { readMemberChangeState } from './retire.js';
 import { decideRoleChange, type RoleChangePlan } from './role-change-plan.js';
 

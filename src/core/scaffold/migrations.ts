@@ -14,10 +14,10 @@
  * touches the disk itself.
  */
 import type { DiskFacts } from '../base/disk-facts.js';
-import { builtinSkillDirsOf } from './owned.js';
+import { builtinSkillDirsOf } from '../squad/owned.js';
 import { GITIGNORE_PATH, MEMBER_FACING_BUILTIN_SKILLS, NATIVE_SKILL_DIRS, SKILL_FILE, nativeTeamSkillDir, squadPaths, aiTeamSkillDir } from '../base/paths.js';
 import { KEEP_FILE, KEEP_FOLDERS, planGitattributesFrom, planGitignoreFrom, type AppendPlan } from './scaffold.js';
-import type { ManifestRead } from './manifest.js';
+import type { ManifestRead } from '../squad/manifest.js';
 import type { AppendTarget } from './scaffold-state.js';
 import { compareVersions } from '../fs/version.js';
 

@@ -5,7 +5,7 @@
  */
 import { GITIGNORE_PATH, squadPaths } from '../base/paths.js';
 import { packageVersion } from '../fs/version.js';
-import { ownedFilesIn, type OwnedFile } from './owned.js';
+import { ownedFilesIn, type OwnedFile } from '../squad/owned.js';
 import {
   decideScaffold,
   planGitattributesFrom,

@@ -14,7 +14,7 @@ import { packageVersion } from '../fs/version.js';
 import type { McpHostId } from '../skills/mcp.js';
 import type { ContextState } from './context-plan.js';
 import { MCP_FILE_MAX_BYTES, mcpFilesOf, type McpFileState, type McpFiles } from './mcp-register.js';
-import { ownedFilesIn, type OwnedFile } from './owned.js';
+import { ownedFilesIn, type OwnedFile } from '../squad/owned.js';
 import { detectStack, readContextState } from './project-context.js';
 import { readScaffoldState, type ScaffoldState } from './scaffold-state.js';
 

@@ -9,8 +9,8 @@
 import { charterPath, squadPaths } from '../base/paths.js';
 import type { Change } from '../base/plan.js';
 import { foldLines } from '../base/util.js';
-import { backupChange, readText } from './members.js';
-import { parseRoster } from './roster.js';
+import { backupChange, readText } from '../roster/members.js';
+import { parseRoster } from '../roster/roster.js';
 import { parseProjectContext, type ProjectContext } from './scaffold-plan.js';
 
 export type ContextField = keyof ProjectContext;

@@ -28,19 +28,19 @@ import {
   type CastingEvent,
   type CastingPolicy,
   type CastingRead,
-} from './casting.js';
-import { memberProfilePath } from './agents/member-profile.js';
-import { memberProfileText } from './agents/profile-input.js';
+} from '../roster/casting.js';
+import { memberProfilePath } from '../squad/agents/member-profile.js';
+import { memberProfileText } from '../squad/agents/profile-input.js';
 import { SquadError, usageError } from '../base/errors.js';
 import { warning, type Warning } from '../base/warnings.js';
-import { existsIn, refuseUnwritable, type ScaffoldState } from './scaffold-state.js';
+import { existsIn, refuseUnwritable, type ScaffoldState } from '../scaffold/scaffold-state.js';
 import { insertTableRecords, tableRecords, type TableRecord } from '../base/md-table.js';
 import { memberNameProblem, slugify } from '../base/names.js';
 import { SCRIBE_AGENT, agentDir, squadPaths } from '../base/paths.js';
 import type { Change, Plan } from '../base/plan.js';
-import { checkRoles, roleAliasNote } from './roles.js';
+import { checkRoles, roleAliasNote } from '../roster/roles.js';
 import { hasWord, quoted } from '../base/util.js';
-import { insertRosterRecords, parseRoster, type RosterMember } from './roster.js';
+import { insertRosterRecords, parseRoster, type RosterMember } from '../roster/roster.js';
 import {
   SCRIBE_MEMBER,
   isRoutingHeader,
@@ -50,7 +50,7 @@ import {
   plannedChanges,
   type PlannedFile,
   type ScaffoldMember,
-} from './scaffold-plan.js';
+} from '../scaffold/scaffold-plan.js';
 
 export interface HireOptions {
   role: string;

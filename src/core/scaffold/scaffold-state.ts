@@ -10,12 +10,12 @@ import { GITIGNORE_PATH, TEMPLATES_COPY_DIR, isIgnoredEntry, resolveIn, squadPat
 import { compareCodePoints } from '../base/util.js';
 import { readStateText } from '../fs/confined.js';
 import { pathProblem, readBytesIfExists, readTextIfExists, unsafePathError } from '../fs/fs-safe.js';
-import { AGENTS_DIR } from './agents/member-profile.js';
-import { readSquadSkills, type SquadSkills } from './agents/profile-input.js';
-import { castingFromTexts, readCasting, type CastingState } from './casting.js';
-import type { OwnedFile } from './owned.js';
-import { refuseBesideOriginalSquad, refuseInsideSquad } from './roster.js';
-import type { EntryKind } from './state.js';
+import { AGENTS_DIR } from '../squad/agents/member-profile.js';
+import { readSquadSkills, type SquadSkills } from '../squad/agents/profile-input.js';
+import { castingFromTexts, readCasting, type CastingState } from '../roster/casting.js';
+import type { OwnedFile } from '../squad/owned.js';
+import { refuseBesideOriginalSquad, refuseInsideSquad } from '../roster/roster.js';
+import type { EntryKind } from '../squad/state.js';
 
 /** What stands where the owned files go, and their bytes. */
 export interface OwnedState {

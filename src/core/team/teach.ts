@@ -9,12 +9,12 @@
  */
 import { replay, type DiskFacts, type Recorded } from '../base/disk-facts.js';
 import type { Change, Plan } from '../base/plan.js';
-import type { PendingSkill } from './agents/profile-input.js';
-import { decideMemberProfiles, profileChanges, type ProfilePlan, type ProfileState } from './agents/profile-sync.js';
+import type { PendingSkill } from '../squad/agents/profile-input.js';
+import { decideMemberProfiles, profileChanges, type ProfilePlan, type ProfileState } from '../squad/agents/profile-sync.js';
 import { SquadError, usageError } from '../base/errors.js';
 import { MAX_NAME_LENGTH, folderNameProblem, slugify } from '../base/names.js';
 import { SKILL_FILE } from '../base/paths.js';
-import type { Agent } from './roster.js';
+import type { Agent } from '../roster/roster.js';
 import { requireInstructionContent, safeInstructionText } from './standing-rules.js';
 import { TAUGHT_PROCEDURE_MAX_BYTES, bytesText } from '../base/limits.js';
 import { skillDestination } from '../skills/skill-install.js';

@@ -17,10 +17,10 @@ import { SKILL_FILE } from '../base/paths.js';
 import type { SkillSource } from '../skills/skill-install.js';
 import { decideSkillInstall, type InstallPlan, type InstalledFacts } from '../skills/skill-install-plan.js';
 import { recordChanges, type SourceRecord, type SourcesFile } from '../skills/skill-sources.js';
-import { pendingSkill, type SkillChanges } from './agents/profile-input.js';
-import { decideMemberProfiles, profileChanges, type ProfilePlan, type ProfileState, type ProfileSyncOptions } from './agents/profile-sync.js';
-import type { Agent } from './roster.js';
-import { removalBackup, type InstalledSkill } from './skill-manage.js';
+import { pendingSkill, type SkillChanges } from '../squad/agents/profile-input.js';
+import { decideMemberProfiles, profileChanges, type ProfilePlan, type ProfileState, type ProfileSyncOptions } from '../squad/agents/profile-sync.js';
+import type { Agent } from '../roster/roster.js';
+import { removalBackup, type InstalledSkill } from '../squad/skill-manage.js';
 
 /** What the agents' part of a skill change is decided from: who is active and their skills, the agents' files as read. */
 export interface SkillProfilesState {

@@ -12,10 +12,10 @@ import { readStateBytes } from '../fs/confined.js';
 import { DiskReader } from '../fs/disk-reader.js';
 import { resolveInside } from '../fs/fs-safe.js';
 import { packageVersion } from '../fs/version.js';
-import { AGENTS_DIR, memberProfilePath, profileFolder } from './agents/member-profile.js';
-import { readSquadSkills } from './agents/profile-input.js';
-import { activeMembersOf, keptProfilePath, retiredProfilePath, type ProfileState } from './agents/profile-sync.js';
-import { agentNamed, listAgents, requireSquad } from './roster.js';
+import { AGENTS_DIR, memberProfilePath, profileFolder } from '../squad/agents/member-profile.js';
+import { readSquadSkills } from '../squad/agents/profile-input.js';
+import { activeMembersOf, keptProfilePath, retiredProfilePath, type ProfileState } from '../squad/agents/profile-sync.js';
+import { agentNamed, listAgents, requireSquad } from '../roster/roster.js';
 import { decideStandingRule, requireInstructionContent, safeInstructionText, standingRulesPath, type RulePlan, type RuleState } from './standing-rules.js';
 import { decideTeach, taughtSkillDir, taughtSkillName, type TeachOptions, type TeachPlan, type TeachState } from './teach.js';
 

@@ -56,21 +56,21 @@
  * at any write and started again finishes the job.
  */
 import { replay, type DiskFacts } from '../base/disk-facts.js';
-import { decideMemberProfiles, profileChanges, reportProfileChanges, type ProfileChangeReport } from './agents/profile-sync.js';
-import type { PendingSkill } from './agents/profile-input.js';
-import { carriedInstructions, readCoordinatorStamp } from './coordinator.js';
+import { decideMemberProfiles, profileChanges, reportProfileChanges, type ProfileChangeReport } from '../squad/agents/profile-sync.js';
+import type { PendingSkill } from '../squad/agents/profile-input.js';
+import { carriedInstructions, readCoordinatorStamp } from '../squad/coordinator.js';
 import { SquadError } from '../base/errors.js';
 import { sha256 } from '../fs/fs-safe.js';
-import { MANIFEST_SCHEMA, serializeManifest, type Manifest } from './manifest.js';
+import { MANIFEST_SCHEMA, serializeManifest, type Manifest } from '../squad/manifest.js';
 import { migrationsUpTo, type Migration } from './migrations.js';
-import { builtinSkillDirsOf, isShippedContent, matchesRecordedHash, placeOwnedFiles, type OwnedFile } from './owned.js';
+import { builtinSkillDirsOf, isShippedContent, matchesRecordedHash, placeOwnedFiles, type OwnedFile } from '../squad/owned.js';
 import { NATIVE_SKILL_DIRS, SKILL_FILE, TEAM_SKILLS_DIR, backupDir, backupPathFor, folderTimestamp, squadPaths, aiTeamSkillDir } from '../base/paths.js';
 import { summarizeChanges, type Change, type Plan } from '../base/plan.js';
 import { parseSkill } from '../skills/skill.js';
 import { skillFields } from '../skills/skill-fields.js';
 import { compareCodePoints } from '../base/util.js';
 import { compareVersions } from '../fs/version.js';
-import { conversionChanges, decideOriginalSkillConversions, type SkillConversion } from './original/skill-migration-plan.js';
+import { conversionChanges, decideOriginalSkillConversions, type SkillConversion } from '../squad/original/skill-migration-plan.js';
 import { readUpgradeState, type UpgradeState } from './upgrade-state.js';
 
 /** The installed version when neither the coordinator's stamp nor the manifest says which it is. */

@@ -9,10 +9,10 @@ import { DiskReader } from '../fs/disk-reader.js';
 import { packageVersion } from '../fs/version.js';
 import { isInstalledCopy, readInstalledFacts, skillDestination, type SkillSource } from '../skills/skill-install.js';
 import { readSources, type SourceRecord } from '../skills/skill-sources.js';
-import type { SkillChanges } from './agents/profile-input.js';
-import { readProfileState } from './agents/profile-sync.js';
-import { requireAgent, requireSquad } from './roster.js';
-import { locateForUpdate, locateSkill } from './skill-manage.js';
+import type { SkillChanges } from '../squad/agents/profile-input.js';
+import { readProfileState } from '../squad/agents/profile-sync.js';
+import { requireAgent, requireSquad } from '../roster/roster.js';
+import { locateForUpdate, locateSkill } from '../squad/skill-manage.js';
 import {
   pendingChanges,
   removalChanges,

@@ -12,14 +12,14 @@ import { readStateText } from '../fs/confined.js';
 import { DiskReader } from '../fs/disk-reader.js';
 import { readDirNames, readTextIfExists } from '../fs/fs-safe.js';
 import { packageVersion } from '../fs/version.js';
-import { readCasting } from './casting.js';
-import { discoverOwnSkillsAt } from './discover.js';
-import { AGENTS_DIR, memberProfilePath } from './agents/member-profile.js';
-import { readSquadSkills } from './agents/profile-input.js';
-import { isNamed, readTeamText, retirementRecordPath } from './members.js';
+import { readCasting } from '../roster/casting.js';
+import { discoverOwnSkillsAt } from '../squad/discover.js';
+import { AGENTS_DIR, memberProfilePath } from '../squad/agents/member-profile.js';
+import { readSquadSkills } from '../squad/agents/profile-input.js';
+import { isNamed, readTeamText, retirementRecordPath } from '../roster/members.js';
 import { decideRehire, decideRetire, memberFolder, type MemberChangePlan, type MemberChangeState, type MemberCommand } from './member-change-plan.js';
 import { charterOf } from './role-change-plan.js';
-import { parseRoster } from './roster.js';
+import { parseRoster } from '../roster/roster.js';
 
 export type { MemberChangePlan, MemberChangeState, MemberRef } from './member-change-plan.js';
 

@@ -28,10 +28,10 @@ import { isValidName } from '../base/names.js';
 import { SCRIBE_AGENT, agentDir, alumniDir, squadPaths } from '../base/paths.js';
 import type { Change, Plan } from '../base/plan.js';
 import { hasWord } from '../base/util.js';
-import { adoptRoster, appendCasting, type CastingState } from './casting.js';
-import type { DiscoveredSkill } from './discover.js';
-import type { SquadSkills } from './agents/profile-input.js';
-import { activeMembersOf, decideMemberProfiles, profileChanges, reportProfileChanges, type ProfileChangeReport } from './agents/profile-sync.js';
+import { adoptRoster, appendCasting, type CastingState } from '../roster/casting.js';
+import type { DiscoveredSkill } from '../squad/discover.js';
+import type { SquadSkills } from '../squad/agents/profile-input.js';
+import { activeMembersOf, decideMemberProfiles, profileChanges, reportProfileChanges, type ProfileChangeReport } from '../squad/agents/profile-sync.js';
 import {
   addAlumniLine,
   readText,
@@ -50,9 +50,9 @@ import {
   retirementRecordPath,
   routesTo,
   rowMember,
-} from './members.js';
-import { agentsOf, isRosterHeader, parseRoster, staysLastInRoster, type RosterMember } from './roster.js';
-import { SCRIBE_MEMBER, isRoutingHeader, parseProjectContext, renderMemberRows } from './scaffold-plan.js';
+} from '../roster/members.js';
+import { agentsOf, isRosterHeader, parseRoster, staysLastInRoster, type RosterMember } from '../roster/roster.js';
+import { SCRIBE_MEMBER, isRoutingHeader, parseProjectContext, renderMemberRows } from '../scaffold/scaffold-plan.js';
 
 export type MemberCommand = 'retire' | 'rehire' | 'role';
 
@@ -108,7 +108,6 @@ export interface MemberChangeOptions {
   now?: Date;
 }
 
-
 function ref(member: RosterMember): MemberRef {
   return { name: member.displayName, folder: member.name, role: member.role };
 }
@@ -148,7 +147,6 @@ export function unknownMember(wanted: string, roster: readonly RosterMember[]): 
     hint: names.length ? `members: ${names.join(', ')} (see "create-squad members")` : 'the squad has no members; add one with "create-squad hire <role>"',
   });
 }
-
 
 /** What a member change decided before its agent: the member and its changes. */
 export interface MemberChange {

@@ -16,12 +16,12 @@ import { editTableRows, type TableRow } from '../base/md-table-edit.js';
 import { SCRIBE_AGENT, charterPath, historyPath, squadPaths } from '../base/paths.js';
 import type { Change } from '../base/plan.js';
 import { escapeRegExp, isMapping } from '../base/util.js';
-import { serializeCasting, type CastingState } from './casting.js';
-import { backupChange, isNamed, isoDate, nameKey, readText, requireRosterTable, routesTo, rowMember } from './members.js';
+import { serializeCasting, type CastingState } from '../roster/casting.js';
+import { backupChange, isNamed, isoDate, nameKey, readText, requireRosterTable, routesTo, rowMember } from '../roster/members.js';
 import { withMemberAgent, type MemberChangeOptions, type MemberChangePlan, type MemberChangeState } from './member-change-plan.js';
-import { checkRoles, findRolePreset, roleAliasNote } from './roles.js';
-import { isRosterHeader, parseRoster, type RosterMember } from './roster.js';
-import { isRoutingHeader, parseProjectContext, renderMemberFiles } from './scaffold-plan.js';
+import { checkRoles, findRolePreset, roleAliasNote } from '../roster/roles.js';
+import { isRosterHeader, parseRoster, type RosterMember } from '../roster/roster.js';
+import { isRoutingHeader, parseProjectContext, renderMemberFiles } from '../scaffold/scaffold-plan.js';
 
 export interface RoleChangePlan extends MemberChangePlan {
   /** The role before the change. */

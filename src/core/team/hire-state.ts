@@ -2,9 +2,9 @@
 import { squadPaths } from '../base/paths.js';
 import { readStateText } from '../fs/confined.js';
 import { decideHire, type HireOptions, type HirePlan, type HireState } from './hire.js';
-import { checkRoles } from './roles.js';
-import { requireSquad } from './roster.js';
-import { readSquadTree } from './scaffold-state.js';
+import { checkRoles } from '../roster/roles.js';
+import { requireSquad } from '../roster/roster.js';
+import { readSquadTree } from '../scaffold/scaffold-state.js';
 
 /** Read what a hire needs; no-squad when there is no squad. */
 export function readHireState(root: string): HireState {
