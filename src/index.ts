@@ -320,3 +320,19 @@ export {
   type SkillRename,
   type SkillSkip,
 } from './core/portable/import.js';
+
+// Each writing command's read steps and deciders, beside those exported with their modules above:
+// what the library needs to run any of them as the CLI does (test/unit/library-surface.test.ts).
+export { decideContextChange } from './core/scaffold/context-plan.js';
+export { readContextState } from './core/scaffold/project-context.js';
+export { decideMcpRegistration } from './core/scaffold/mcp-register.js';
+export { readOwnedState, readScaffoldState } from './core/scaffold/scaffold-state.js';
+export { decideMemberProfiles, profileChanges } from './core/squad/agents/profile-plan.js';
+export { readProfileState } from './core/squad/agents/profile-sync.js';
+export { decideOriginalSkillConversions } from './core/squad/original/skill-migration-plan.js';
+export { decideSquadDirMigration } from './core/squad/original/squad-dir-plan.js';
+export { readSquadDirState } from './core/squad/original/squad-dir.js';
+export { readSquadState } from './core/squad/state.js';
+export { decideScriptCommand, decideSkillScript } from './core/skills/script-plan.js';
+export { readDoctorState } from './core/doctor/read.js';
+export { readSpawnState } from './core/prompt/spawn-read.js';
