@@ -97,7 +97,7 @@ export { readSkillsAddState, readSkillsRemoveState, readSkillsUpdateState } from
 export { decideSkillInstall, type InstallPlan, type InstalledFacts } from './core/skills/skill-install-plan.js';
 export { readInstalledFacts, readSkillSource, type SkillSource } from './core/skills/skill-install.js';
 export { estimateTokens } from './core/base/tokens.js';
-export { AVAILABLE_SKILLS_TAG, escapeXml, escapeXmlLine, renderAvailableSkills, skillEntry, type SkillSummary } from './core/base/xml.js';
+export { AVAILABLE_SKILLS_TAG, renderAvailableSkills, type SkillSummary } from './core/base/xml.js';
 export {
   MCP_CONFIG_MAX_BYTES,
   MCP_HOSTS,
@@ -115,7 +115,6 @@ export {
   type McpRequirementRow,
   type SkillMcpNeeds,
 } from './core/skills/mcp.js';
-export { rankDocuments, stem, tokenize, type RankOptions, type RankedDocument, type TextDocument } from './core/base/text-match.js';
 export {
   MAX_ACTIVATED_SKILLS,
   detectBroadTask,
@@ -254,7 +253,6 @@ export {
   type TableRecord,
 } from './core/base/md-table.js';
 export { closestMatch, editDistance } from './core/base/edit-distance.js';
-export { checkWritableDir, ensureWritableDir } from './core/fs/fs-safe.js';
 export { runDoctor, type DoctorOptions, type DoctorReport, type Finding, type Severity } from './core/doctor/doctor.js';
 export {
   CASTING_FILES,
@@ -285,11 +283,9 @@ export {
   skillFileEntries,
   squadPathProblem,
 } from './core/portable/squad-files.js';
-export { canonicalJson, serializeSquad } from './core/portable/canonical-json.js';
+export { serializeSquad } from './core/portable/canonical-json.js';
 export { castingFileProblem, readSquadDocument, validateSquadDocument } from './core/portable/squad-validate.js';
-export { controlCharacterProblem } from './core/base/util.js';
-export { jsonStructureProblem, parseJsonText, type JsonStructureProblem } from './core/portable/squad-json.js';
-export { demoteHeadings, splitHistory, tidyHistoryPart, type HistoryParts } from './core/roster/history.js';
+export { splitHistory, type HistoryParts } from './core/roster/history.js';
 export { REDACTION_RULES, redactText, redactionMarker, type RedactionCounts, type RedactionKind, type Redacted } from './core/base/redact.js';
 export {
   checkExportTarget,
