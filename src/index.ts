@@ -180,7 +180,7 @@ export {
 export { decideHire, type HireOptions, type HirePlan, type HireState } from './core/team/hire.js';
 export { planHire, readHireState } from './core/team/hire-state.js';
 export { decideInit, type InitInput, type InitMcp, type InitPlan } from './core/scaffold/init-plan.js';
-export { readInitState, type InitRequest, type InitState } from './core/scaffold/init-state.js';
+export { readInitState, readMcpRegistrationState, type InitRequest, type InitState } from './core/scaffold/init-state.js';
 export { planRehire, planRetire, readMemberChangeState } from './core/team/retire.js';
 export {
   decideRehire,

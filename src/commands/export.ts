@@ -3,9 +3,10 @@
  * squad to a portable .squad file.
  */
 import path from 'node:path';
-import { exportSquad, writeSquadFile, type ExportReport } from '../core/portable/export.js';
+import { exportSquad, isExpectedSkip, writeSquadFile, type ExportReport } from '../core/portable/export.js';
 import { formatBytes } from '../core/base/util.js';
 import { DEFAULT_EXPORT_FILE, SQUAD_FORMAT_VERSION } from '../core/portable/squad-format.js';
+import { packageVersion } from '../core/fs/version.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { displayPath, listNames, plural } from './format.js';
 
@@ -69,13 +70,17 @@ export async function exportCommand(options: ExportCommandOptions, ctx: CommandC
         if (counts.enabled) ui.warn(`Redacted ${found(counts)} ${who}; --keep-private keeps them`);
         else ui.warn(`Kept ${found(counts)} ${who} (--keep-private): the file contains them`);
       }
-      for (const skip of report.skipped) ui.warn(`${skip.path}: ${skip.reason}`);
+      // What stays by design is one line; anything else left out is a warning each.
+      const stays = report.skipped.filter((skip) => isExpectedSkip(skip)).map((skip) => skip.path);
+      if (stays.length) ui.out(`  Stays with this repository (--json says why): ${listNames(stays)}`);
+      for (const skip of report.skipped) if (!isExpectedSkip(skip)) ui.warn(`${skip.path}: ${skip.reason}`);
       if (options.dryRun) {
         ui.out('Dry run: nothing was written.');
         return;
       }
       ui.out(`  The file holds what the team learned about this project: look through it before you share it.`);
-      ui.out(`  Import it in another repository with: npx create-squad import ${importArgument(shown)}`);
+      // Pinned: an unpinned name runs whatever package holds it; this version reads what it wrote.
+      ui.out(`  Import it in another repository with: npx create-squad@${packageVersion()} import ${importArgument(shown)}`);
     },
   };
 }

@@ -12,7 +12,7 @@ import { COORDINATOR_PATH, GITIGNORE_PATH, SCRIBE_AGENT, squadPaths } from '../c
 import { changeLines, changedPaths, commitHint } from '../core/base/plan.js';
 import type { ContextField } from '../core/scaffold/context-plan.js';
 import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/roster/roles.js';
-import { parseMcpHosts, type McpRegistration } from '../core/scaffold/mcp-register.js';
+import { MCP_SERVER_COMMAND, parseMcpHosts, type McpRegistration, type McpRegistrationPlan } from '../core/scaffold/mcp-register.js';
 import type { McpHostId } from '../core/skills/mcp.js';
 import { decideInit, type InitInput, type InitPlan } from '../core/scaffold/init-plan.js';
 import { readInitState, type InitRequest, type InitState } from '../core/scaffold/init-state.js';
@@ -84,8 +84,8 @@ export interface InitData extends ChangeReport {
     backup?: string;
   };
   notes: string[];
-  /** With --mcp: the server entry for each host picked, and the create-squad version it runs. */
-  mcp?: { version: string; registrations: McpRegistration[] };
+  /** With --mcp: the server entry for each host picked, the create-squad it runs (the repository's install) and its version. */
+  mcp?: { version?: string; install: McpRegistrationPlan['install']; command: string; registrations: McpRegistration[] };
 }
 
 /**
@@ -208,7 +208,9 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
         }
       : {}),
     notes: [...movedUpNote(root, ctx), ...plan.notes],
-    ...(mcp === undefined ? {} : { mcp: { version: mcp.version, registrations: mcp.registrations } }),
+    ...(mcp === undefined
+      ? {}
+      : { mcp: { ...(mcp.version === undefined ? {} : { version: mcp.version }), install: mcp.install, command: MCP_SERVER_COMMAND.join(' '), registrations: mcp.registrations } }),
     ...changeReport(plan, options.dryRun),
   };
   return { data, exitCode: 0, render: (ui) => renderInit(ui, plan, data) };
@@ -249,7 +251,11 @@ function renderGroups(ui: Ui, paths: readonly string[], extra: (label: string) =
 function renderMcp(ui: Ui, data: InitData): void {
   if (!data.mcp) return;
   ui.out();
-  ui.out(`MCP server (create-squad@${data.mcp.version} mcp):`);
+  const runs =
+    data.mcp.install === 'declared'
+      ? `create-squad ${data.mcp.version} from package.json, once installed`
+      : `the repository's create-squad${data.mcp.version ? ` ${data.mcp.version}` : ''}`;
+  ui.out(`MCP server (${runs}: ${data.mcp.command}):`);
   for (const r of data.mcp.registrations) {
     const mark = r.status === 'added' ? ui.style.green(data.dryRun ? '+' : '✓') : r.status === 'kept' ? ui.style.dim('=') : ui.style.yellow('→');
     ui.out(
@@ -294,12 +300,30 @@ function renderScaffold(ui: Ui, plan: InitPlan, data: InitData): void {
   }
 }
 
-/** Where to go from a new squad; step 1 is the plan's commit hint. */
+/**
+ * After --mcp wrote host files: that the commit carries them (teammates get the server from it),
+ * the Copilot CLI's trust step, the install the entries run, and how to check that the server starts.
+ */
+function mcpSteps(plan: InitPlan): string[] {
+  const mcp = plan.mcp;
+  const files = (mcp?.registrations ?? []).filter((r) => r.status === 'added' && r.path !== undefined);
+  if (mcp === undefined || files.length === 0) return [];
+  const cli = files.find((r) => r.host === 'copilot-cli');
+  return [
+    `${files.map((r) => r.path).join(' and ')} ${files.length > 1 ? 'are' : 'is'} in this commit: a clone gets the server once its dependencies are installed`,
+    ...(cli ? [`Copilot CLI: it reads ${cli.path} only in a folder you trust; say yes when copilot asks whether you trust this folder`] : []),
+    ...(mcp.install === 'declared' ? ['Run npm install first: package.json asks for create-squad, and the server runs that install'] : []),
+    `Check that the server starts: ${MCP_SERVER_COMMAND.slice(0, 3).join(' ')} doctor`,
+  ];
+}
+
+/** Where to go from a new squad; step 1 is the plan's commit hint (and what --mcp adds to it). */
 function renderNextSteps(ui: Ui, plan: InitPlan, hint: string): void {
   const cast = plan.scaffold.members.filter((m) => m.folder !== SCRIBE_AGENT);
   const lead = cast.find((m) => isLeadRole(m.role)) ?? cast[0];
   ui.out('Next steps:');
   ui.out(`  1. Commit the squad: ${hint}`);
+  for (const line of mcpSteps(plan)) ui.out(`     ${line}`);
   const agentId = path.posix.basename(COORDINATOR_PATH, '.agent.md');
   ui.out('  2. In GitHub Copilot, pick the "Squad" agent:');
   ui.out('     VS Code: the agent picker at the bottom of the Chat view');
@@ -326,5 +350,8 @@ function renderInit(ui: Ui, plan: InitPlan, data: InitData): void {
   }
   const hint = commitHint(plan.changes, commitMessage(plan))!;
   if (data.created.length > 0) renderNextSteps(ui, plan, hint);
-  else ui.out(`  Commit it: ${hint}`);
+  else {
+    ui.out(`  Commit it: ${hint}`);
+    for (const line of mcpSteps(plan)) ui.out(`    ${line}`);
+  }
 }

@@ -1,6 +1,7 @@
 /** `create-squad skills remove <name> [--agent N]`: take a skill out, into the backups (never deleted). */
 import { reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
 import type { InstalledSkill } from '../core/squad/skill-manage.js';
+import { SKILL_SOURCES_PATH } from '../core/skills/skill-sources.js';
 import { decideSkillsRemove } from '../core/team/skill-change-plan.js';
 import { readSkillsRemoveState } from '../core/team/skill-change-state.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -15,6 +16,8 @@ export interface SkillsRemoveOptions {
 export interface SkillsRemoveData extends InstalledSkill, ChangeReport {
   /** Where the skill was (or would be) moved. */
   backup: string;
+  /** Whether its source record was dropped from .ai-team/skill-sources.json (so `skills update` does not bring it back). */
+  sourceForgotten: boolean;
   /** What happened to the members' Copilot agents (.github/agents/). */
   agentProfiles: ProfileChangeReport[];
 }
@@ -27,7 +30,13 @@ export async function skillsRemove(options: SkillsRemoveOptions, ctx: CommandCon
     read: () => readSkillsRemoveState(ctx.cwd, options),
     decide: decideSkillsRemove,
   });
-  const data: SkillsRemoveData = { ...plan.skill, backup: plan.backup, agentProfiles: reportProfileChanges(plan.profiles), ...changeReport(plan, options.dryRun) };
+  const data: SkillsRemoveData = {
+    ...plan.skill,
+    backup: plan.backup,
+    sourceForgotten: plan.forgotten,
+    agentProfiles: reportProfileChanges(plan.profiles),
+    ...changeReport(plan, options.dryRun),
+  };
   return {
     data,
     exitCode: 0,
@@ -35,6 +44,8 @@ export async function skillsRemove(options: SkillsRemoveOptions, ctx: CommandCon
       const whose = data.agent ? `${data.agent}'s skills` : 'the team skills';
       ui.success(`${options.dryRun ? 'Would remove' : 'Removed'} skill "${data.name}" from ${whose}: ${data.destination}/`);
       ui.out(`  ${options.dryRun ? 'Would move' : 'Moved'} it whole to ${data.backup}/ (move it back to restore it)`);
+      if (data.sourceForgotten)
+        ui.out(`  ${options.dryRun ? 'Would forget' : 'Forgot'} its source in ${SKILL_SOURCES_PATH} ("skills update" will not bring it back; "skills add" records it again)`);
       renderChanges(ui, plan, options.dryRun, { message: `chore(squad): remove skill ${data.name}` });
     },
   };

@@ -93,7 +93,16 @@ async function withAddedSkill(): Promise<{ root: string; source: string }> {
 
 const SCENARIOS: Scenario[] = [
   { name: 'init in an empty repository', setup: async () => tempRepo(), args: () => ['init', '--yes'] },
-  { name: 'init --mcp on a complete squad', setup: () => initSquad(), args: () => ['init', '--yes', '--mcp', 'vscode,cli'] },
+  {
+    name: 'init --mcp on a complete squad',
+    // create-squad installed in the repository: the entries run it (init --mcp refuses without).
+    setup: async () => {
+      const root = await initSquad();
+      writeFiles(root, { 'node_modules/.bin/create-squad': '#!/bin/sh\n' });
+      return root;
+    },
+    args: () => ['init', '--yes', '--mcp', 'vscode,cli'],
+  },
   { name: 'hire', setup: () => initSquad(), args: () => ['hire', 'Tester'] },
   { name: 'hire on a grown squad', setup: () => sourceSquad(), args: () => ['hire', 'Designer', '--name', 'Ada'] },
   { name: 'retire', setup: () => initSquad(), args: (root) => ['retire', aMember(root)] },

@@ -25,6 +25,7 @@ import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, tempDir, tempR
 import { debrisLeft } from '../helpers/debris.js';
 import { cleanRun, compareWithClean, killAndRerun, matrixWrites, type MatrixCase } from '../helpers/kill-matrix.js';
 import { IMPORT_MARKER_PATH } from '../../src/core/base/paths.js';
+import { packageVersion } from '../../src/core/fs/version.js';
 import { BINARY_ASSET, REACT_SKILL, TEAM_SKILL, debris, skillTreeHash, sourceExport, sourceSquad } from '../helpers/portable.js';
 
 afterAll(cleanupTempDirs);
@@ -180,17 +181,17 @@ describe('export', () => {
   it('says how to import a file written outside the current folder by its absolute path', async () => {
     const source = await sourceSquad();
     const inside = await runCli(['export', '--out', 'team.squad'], { cwd: source });
-    expect(inside.stdout).toContain('Import it in another repository with: npx create-squad import team.squad\n');
+    expect(inside.stdout).toContain(`Import it in another repository with: npx create-squad@${packageVersion()} import team.squad\n`);
     // Run from a subfolder: ../x.squad is outside the current folder (and still in this test's repository).
     fs.mkdirSync(path.join(source, 'docs'));
     const up = await runCli(['export', '--cwd', '..', '--out', '../x.squad'], { cwd: path.join(source, 'docs') });
     expect(up.code, up.stderr).toBe(0);
     expect(fs.existsSync(path.join(source, 'x.squad'))).toBe(true);
-    expect(up.stdout).toContain(`Import it in another repository with: npx create-squad import ${path.join(source, 'x.squad').split(path.sep).join('/')}\n`);
+    expect(up.stdout).toContain(`Import it in another repository with: npx create-squad@${packageVersion()} import ${path.join(source, 'x.squad').split(path.sep).join('/')}\n`);
     const elsewhere = path.join(tempDir(), 'team.squad');
     const absolute = await runCli(['export', '--out', elsewhere], { cwd: source });
     expect(absolute.code, absolute.stderr).toBe(0);
-    expect(absolute.stdout).toContain(`Import it in another repository with: npx create-squad import ${elsewhere.split(path.sep).join('/')}\n`);
+    expect(absolute.stdout).toContain(`Import it in another repository with: npx create-squad@${packageVersion()} import ${elsewhere.split(path.sep).join('/')}\n`);
   });
 
   it.skipIf(!HAS_MKFIFO)('never replaces a FIFO at --out, even with --force, and says so before any work', async () => {

@@ -354,6 +354,40 @@ describe('skills remove', () => {
     expect(agent).toMatchObject({ scope: 'agent', agent: 'fenster', destination: '.ai-team/agents/fenster/skills/sql-style' });
   });
 
+  it('forgets the source record, so a later update never fetches the removed skill back', async () => {
+    const root = await squad();
+    const dir = collection();
+    await run(root, ['skills', 'add', dir, '--skill', 'api-style', 'testing']);
+    await run(root, ['skills', 'add', dir, '--skill', 'sql-style', '--agent', 'fenster']);
+    const dry = await run(root, ['skills', 'remove', 'api-style', '--dry-run']);
+    expect(dry.stdout).toContain(`  Would forget its source in ${SKILL_SOURCES_PATH} ("skills update" will not bring it back; "skills add" records it again)\n`);
+    expect(Object.keys(sources(root))).toContain('.github/skills/api-style');
+
+    const text = await run(root, ['skills', 'remove', 'api-style']);
+    expect(text.stdout).toContain(`  Forgot its source in ${SKILL_SOURCES_PATH} ("skills update" will not bring it back; "skills add" records it again)\n`);
+    expect(Object.keys(sources(root))).toEqual(['.ai-team/agents/fenster/skills/sql-style', '.github/skills/testing']);
+    const agent = (await run(root, ['skills', 'remove', 'sql-style', '--agent', 'fenster', '--json'])).data<SkillsRemoveData>();
+    expect(agent.sourceForgotten).toBe(true);
+    expect(agent.changes.replaced).toContain(SKILL_SOURCES_PATH);
+    expect(Object.keys(sources(root))).toEqual(['.github/skills/testing']);
+
+    // The source still holds the skill: update refuses to bring it back, and writes nothing.
+    const before = hashTree(root);
+    const update = await runCli(['skills', 'update', 'api-style'], { cwd: root });
+    expect(update.code).toBe(1);
+    expect(update.stderr.trim()).toBe('✗ no team skill named "api-style" — see "create-squad skills list"');
+    expect(fs.existsSync(path.join(root, '.github/skills/api-style'))).toBe(false);
+    expect(hashTree(root)).toBe(before);
+
+    // A skill with no record (added by hand) is removed without touching the file.
+    writeFiles(root, { '.github/skills/by-hand/SKILL.md': validSkill('by-hand') });
+    const recorded = read(root, SKILL_SOURCES_PATH);
+    const byHand = (await run(root, ['skills', 'remove', 'by-hand', '--json'])).data<SkillsRemoveData>();
+    expect(byHand.sourceForgotten).toBe(false);
+    expect(byHand.changes.replaced).not.toContain(SKILL_SOURCES_PATH);
+    expect(read(root, SKILL_SOURCES_PATH)).toBe(recorded);
+  });
+
   it('refuses built-in skills, skills of other tools and unknown names, writing nothing', async () => {
     const root = await squad();
     writeFiles(root, { '.claude/skills/mine/SKILL.md': validSkill('mine') });
@@ -454,7 +488,8 @@ describe('what skills add, update and remove say is what they do', () => {
     expect(updated.changes.moved.map((m) => m.from)).toEqual(['.ai-team/agents/fenster/skills/api-style']);
 
     const removed = await agree(root, ['skills', 'remove', 'api-style', '--agent', 'fenster'], 'chore(squad): remove skill api-style');
-    expect(removed.changes).toMatchObject({ created: [], replaced: ['.github/agents/fenster.agent.md'], removed: [] });
+    // The skill's source record is forgotten with it.
+    expect(removed.changes).toMatchObject({ created: [], replaced: ['.ai-team/skill-sources.json', '.github/agents/fenster.agent.md'], removed: [] });
     expect(removed.changes.moved.map((m) => m.from)).toEqual(['.ai-team/agents/fenster/skills/api-style']);
   });
 });

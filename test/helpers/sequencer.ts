@@ -15,6 +15,7 @@ const LONG_FOR_THEIR_SIZE = [
   'test/e2e/init-tty.test.ts',
   'test/e2e/route-eval.test.ts',
   'test/e2e/commit-hint.test.ts',
+  'test/e2e/doctor-mcp.test.ts',
 ];
 
 function rank(spec: TestSpecification): number {

@@ -13,8 +13,8 @@ import { charterPath, squadPaths } from '../../src/core/base/paths.js';
 import type { Change } from '../../src/core/base/plan.js';
 import { decideContextChange } from '../../src/core/scaffold/context-plan.js';
 import { decideInit } from '../../src/core/scaffold/init-plan.js';
-import { readInitState, readMcpFiles } from '../../src/core/scaffold/init-state.js';
-import { decideMcpRegistration, type McpFiles } from '../../src/core/scaffold/mcp-register.js';
+import { readInitState, readMcpRegistrationState } from '../../src/core/scaffold/init-state.js';
+import { decideMcpRegistration, type LocalInstall, type McpFiles } from '../../src/core/scaffold/mcp-register.js';
 import { readContextState } from '../../src/core/scaffold/project-context.js';
 import { cleanupTempDirs, initSquad, runOk, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { withoutFileSystem, withoutFileSystemAsync } from '../helpers/no-fs.js';
@@ -42,8 +42,10 @@ const TIMED = new Set<string>([squadPaths.castingHistory]);
 describe('decideInit', () => {
   it('plans a new squad and its MCP files with node:fs off, exactly as the whole command writes them', async () => {
     const [decided, ran] = twins(tempRepo());
-    writeFiles(decided, { 'go.mod': 'module example.com/x\n', '.mcp.json': '{\n  "mcpServers": {}\n}\n' });
-    writeFiles(ran, { 'go.mod': 'module example.com/x\n', '.mcp.json': '{\n  "mcpServers": {}\n}\n' });
+    // create-squad installed in the repository, which the entries run.
+    const files = { 'go.mod': 'module example.com/x\n', '.mcp.json': '{\n  "mcpServers": {}\n}\n', 'node_modules/.bin/create-squad': '#!/bin/sh\n' };
+    writeFiles(decided, files);
+    writeFiles(ran, files);
     const input = { scaffold: { team: true }, context: {}, mcpHosts: ['copilot-cli', 'vscode'] as const, now };
     const state = await readInitState(decided, { detectStack: true, mcpHosts: input.mcpHosts });
     await decideInit(state, input); // templates compile once per process, as in the command's own run
@@ -115,8 +117,11 @@ describe('decideMcpRegistration', () => {
       '.vscode/mcp.json': '{\n  // mine\n  "servers": {\n    "github": { "type": "http", "url": "https://example.invalid/mcp" },\n  },\n}\n',
       '.mcp.json': '{ "mcpServers": { "team": { "command": "npx", "args": ["create-squad", "mcp"] } } }\n',
     });
-    const files = readMcpFiles(root, ['copilot-cli', 'vscode']);
-    const plan = withoutFileSystem(() => decideMcpRegistration(files, ['copilot-cli', 'vscode', 'cloud-agent'], '9.9.9'));
+    writeFiles(root, { 'package.json': '{ "devDependencies": { "create-squad": "^9.9.0" } }\n' });
+    const state = readMcpRegistrationState(root, ['copilot-cli', 'vscode']);
+    expect(state.install).toEqual({ bin: undefined, version: undefined, declared: { field: 'devDependencies', range: '^9.9.0' } });
+    const plan = withoutFileSystem(() => decideMcpRegistration(state, ['copilot-cli', 'vscode', 'cloud-agent']));
+    expect([plan.install, plan.version]).toEqual(['declared', '^9.9.0']);
     expect(plan.registrations.map((r) => [r.host, r.status])).toEqual([
       ['copilot-cli', 'kept'],
       ['vscode', 'added'],
@@ -131,9 +136,22 @@ describe('decideMcpRegistration', () => {
       ['.mcp.json', { problem: undefined, exists: true, text: { error: new Error('too large') } }],
       ['.vscode/mcp.json', { problem: '.vscode/mcp.json is a symlink', exists: true, text: { value: undefined } }],
     ]);
-    expect(() => withoutFileSystem(() => decideMcpRegistration(refused, ['copilot-cli'], '9.9.9'))).toThrow(/\.mcp\.json: it is larger than 1 MB/);
-    expect(() => withoutFileSystem(() => decideMcpRegistration(refused, ['vscode'], '9.9.9'))).toThrow(/\.vscode\/mcp\.json is a symlink/);
+    const installed: LocalInstall = { bin: 'node_modules/.bin/create-squad', version: '9.9.9', declared: undefined };
+    expect(() => withoutFileSystem(() => decideMcpRegistration({ files: refused, install: installed }, ['copilot-cli']))).toThrow(/\.mcp\.json: it is larger than 1 MB/);
+    expect(() => withoutFileSystem(() => decideMcpRegistration({ files: refused, install: installed }, ['vscode']))).toThrow(/\.vscode\/mcp\.json is a symlink/);
     // A file the read step did not read is its bug, said loudly, never a silent read.
-    expect(() => withoutFileSystem(() => decideMcpRegistration(new Map(), ['vscode'], '9.9.9'))).toThrow(/the read step did not read \.vscode\/mcp\.json/);
+    expect(() => withoutFileSystem(() => decideMcpRegistration({ files: new Map(), install: installed }, ['vscode']))).toThrow(/the read step did not read \.vscode\/mcp\.json/);
+  });
+
+  it('refuses an entry that could not start: no create-squad in node_modules/.bin or package.json; an entry already there needs none', () => {
+    const none: LocalInstall = { bin: undefined, version: undefined, declared: undefined };
+    const empty: McpFiles = new Map([['.mcp.json', { problem: undefined, exists: false, text: { value: undefined } }]]);
+    expect(() => withoutFileSystem(() => decideMcpRegistration({ files: empty, install: none }, ['copilot-cli']))).toThrow(
+      'create-squad is not installed in this repository, so the MCP server "squad" would not start',
+    );
+    expect(() => withoutFileSystem(() => decideMcpRegistration({ files: new Map(), install: none }, ['cloud-agent']))).toThrow(/would not start/);
+    const kept: McpFiles = new Map([['.mcp.json', { problem: undefined, exists: true, text: { value: '{ "mcpServers": { "squad": { "command": "my-server" } } }' } }]]);
+    const plan = withoutFileSystem(() => decideMcpRegistration({ files: kept, install: none }, ['copilot-cli']));
+    expect([plan.install, plan.changes, plan.registrations.map((r) => r.status)]).toEqual(['missing', [], ['kept']]);
   });
 });

@@ -130,13 +130,14 @@ describe('skills update and remove: read once, then decide off the disk', () => 
     expect(normalized(summarizeChanges(plan.changes))).toEqual(normalized(whole.changes));
   });
 
-  it('remove: the agent, then the skill moved whole into the backups', async () => {
+  it('remove: the agent, its source record forgotten, then the skill moved whole into the backups', async () => {
     const { root } = await withAdded();
     const copy = copyOf(root);
     const state = await readSkillsRemoveState(root, { name: 'db-notes', agent: 'Fenster' });
     const plan = await withoutFileSystemAsync(() => decideSkillsRemove(state));
     expect(plan.changes).toEqual([
       expect.objectContaining({ kind: 'replace', path: '.github/agents/fenster.agent.md' }),
+      expect.objectContaining({ kind: 'replace', path: '.ai-team/skill-sources.json' }),
       { kind: 'move', from: '.ai-team/agents/fenster/skills/db-notes', to: plan.backup },
     ]);
     const whole = (await runOk(copy, ['skills', 'remove', 'db-notes', '--agent', 'fenster', '--json'])).data<{ changes: ChangeSummary }>();

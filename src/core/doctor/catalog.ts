@@ -80,6 +80,8 @@ export const FINDING_CODES = {
   'mcp-config-invalid': 'an MCP configuration file a host cannot use',
   'mcp-not-configured': 'a required MCP server no host has',
   'mcp-host-missing': 'a required MCP server some hosts lack',
+  'mcp-server-not-starting': 'a registered squad MCP server that does not start and answer the MCP handshake',
+  'mcp-server-not-checked': 'a registered squad MCP server doctor did not start: it runs a create-squad the repository brings',
   // leftovers
   'import-staging-leftover': 'a staging folder of an interrupted import',
   'skill-staging-leftover': 'a staging folder of an interrupted skills add',

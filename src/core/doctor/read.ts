@@ -34,6 +34,7 @@ import { isConvertedLocation } from '../squad/original/skill-migration.js';
 import { installedBuiltinSkillDirs, ownedFilesIn, type OwnedFile } from '../squad/owned.js';
 import { planBuiltinSkillMoves } from '../scaffold/upgrade-state.js';
 import { planGitattributes } from '../scaffold/scaffold.js';
+import { startRegisteredServers, type ServerStart } from './server-start.js';
 import { isFileFact, listFolder, probePath, readSquadState, type PathFacts, type SquadState } from '../squad/state.js';
 
 export interface DoctorOptions {
@@ -41,7 +42,7 @@ export interface DoctorOptions {
   home?: string;
   /** The folder doctor was run in: the Copilot CLI reads `.mcp.json` from there up to the repository root (default: the squad's root). */
   cwd?: string;
-  /** The command's environment (COPILOT_HOME moves ~/.copilot). */
+  /** The command's environment (COPILOT_HOME moves ~/.copilot; a registered server starts with it). */
   env?: Readonly<Record<string, string | undefined>>;
   /** Root of the git repository holding the squad, when there is one. */
   gitRoot?: string;
@@ -84,7 +85,11 @@ export interface DoctorState {
     /** The SKILL.md text of skills in folders upgrade converts from the original Squad's style, by location. */
     originalText: ReadonlyMap<string, string | undefined>;
   };
-  mcp: { unread: UnreadMcpConfig[]; detection: McpConfigDetection | undefined; where: McpDetectOptions };
+  /**
+   * MCP configuration: files no host reads, what each host has (read only when a skill declares a
+   * server), and each `squad` server the repository registers, started (server-start.ts).
+   */
+  mcp: { unread: UnreadMcpConfig[]; detection: McpConfigDetection | undefined; where: McpDetectOptions; servers: ServerStart[] };
   /** The charters, histories, rules and decisions, as the limits check needs them (readLimitedFiles). */
   limited: LimitedFile[];
   /** What interrupted runs left in the folders create-squad writes (fs/debris.ts findDebris). */
@@ -151,7 +156,7 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
       builtinsLeftBehind: [],
       profiles: undefined,
       skills: { discovery: { skills: [], overridden: [], refused: [], warnings: [] }, full: new Map(), originalText: new Map() },
-      mcp: { unread: [], detection: undefined, where },
+      mcp: { unread: [], detection: undefined, where, servers: [] },
       limited: [],
       debris: [],
       importUnfinished: false,
@@ -195,7 +200,12 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
     builtinsLeftBehind,
     profiles,
     skills: { discovery, full, originalText },
-    mcp: { unread: unreadMcpConfigFiles(where), detection: usesMcp ? await detectMcpConfig(where) : undefined, where },
+    mcp: {
+      unread: unreadMcpConfigFiles(where),
+      detection: usesMcp ? await detectMcpConfig(where) : undefined,
+      where,
+      servers: await startRegisteredServers(root, { ...(options.env ?? process.env) }),
+    },
     limited: readLimitedFiles(root, squad, paths),
     debris: findDebris(root),
     importUnfinished: existsInside(root, IMPORT_MARKER_PATH),

@@ -1,10 +1,13 @@
 /**
  * `exportSquad(root)`: a squad as a `.squad` document (docs/squad-format.md), built in memory.
  *
- * What travels: the roster, routing and ceremonies; the casting files; every member's charter and
- * history (split into portable knowledge and project learnings, see history.ts; e-mail addresses and
- * credentials redacted by default, see redact.ts); and every learned skill, agent and team scope,
- * whole: every file, byte for byte, binary files as base64, executable bits kept. Built-in skills
+ * What travels: the roster, routing, ceremonies, standing rules, decisions and the decisions inbox;
+ * the casting files; every member's charter and history (split into portable knowledge and project
+ * learnings, see history.ts; e-mail addresses and credentials redacted by default, see redact.ts);
+ * and every learned skill, agent and team scope, whole: every file, byte for byte, binary files as
+ * base64, executable bits kept, with the record of where it was added from (skill-sources.json).
+ * Every other file under `.ai-team/` is listed in `skipped` with its reason (STAYS_WITH_REPOSITORY:
+ * the manifest, logs, backups, alumni, and the script allowlist, since trust is per repository). Built-in skills
  * (`squad-*` that this package ships or that the squad's manifest records as installed) do not
  * travel: the target installs its own, and files changed or added in them are reported as skipped.
  * Nothing is followed or garbled silently: symlinks (a symlinked `.ai-team/` is refused), `.git`
@@ -23,7 +26,21 @@ import { splitHistory, type HistoryParts } from '../roster/history.js';
 import { readManifest } from '../squad/manifest.js';
 import { isValidName } from '../base/names.js';
 import { builtinSkillsIn, installedBuiltinSkillDirs, shippedOwnedFiles, type BuiltinPlacement } from '../squad/owned.js';
-import { NATIVE_SKILL_DIRS, AI_TEAM_DIR, SKILL_FILE, agentDir, agentSkillsDir, charterPath, historyPath, resolveIn, squadPaths } from '../base/paths.js';
+import {
+  ALUMNI_DIR,
+  IMPORT_MARKER_PATH,
+  NATIVE_SKILL_DIRS,
+  AI_TEAM_DIR,
+  SKILL_FILE,
+  agentDir,
+  agentSkillsDir,
+  charterPath,
+  historyPath,
+  resolveIn,
+  squadPaths,
+} from '../base/paths.js';
+import { SKILL_SOURCES_PATH } from '../skills/skill-sources.js';
+import { SKILLS_ALLOWLIST_PATH } from '../skills/script-plan.js';
 import { redactText, type RedactionCounts } from '../base/redact.js';
 import { parseRoster, requireSquad } from '../roster/roster.js';
 import { parseProjectContext } from '../scaffold/scaffold.js';
@@ -45,7 +62,7 @@ import {
   type SquadTeam,
 } from './squad-format.js';
 import { bucketOf, encodeFile, squadPathProblem } from './squad-files.js';
-import { castingFileProblem, validateSquadDocument } from './squad-validate.js';
+import { castingFileProblem, inboxNameProblem, validateSquadDocument } from './squad-validate.js';
 import { parseJsonText } from './squad-json.js';
 import { serializeSquad } from './canonical-json.js';
 import { listTree, type Tree, type TreeFile } from '../fs/tree.js';
@@ -117,6 +134,28 @@ export interface SquadExport {
 }
 
 const NOT_FOLLOWED = 'a symlink; not followed';
+
+/**
+ * What stays with the repository, by design, and why: every file under `.ai-team/` that does not
+ * travel is listed in `skipped`, these with their own reason (a folder stands for every file in it).
+ */
+export const STAYS_WITH_REPOSITORY: Readonly<Record<string, string>> = {
+  [squadPaths.manifest]: "create-squad's record of the files it installed here; import writes the target's own",
+  [SKILLS_ALLOWLIST_PATH]: 'trust stays with each repository: which skills may run scripts is decided there, after a review (import names the skills with scripts to review)',
+  [squadPaths.log]: "this repository's session logs; they stay with it",
+  [squadPaths.orchestrationLog]: "this repository's orchestration logs; they stay with it",
+  [squadPaths.backups]: 'backups of changes made in this repository; they stay with it',
+  [ALUMNI_DIR]: 'retired members stay with this repository (the casting registry travels and still names them)',
+  [IMPORT_MARKER_PATH]: "an unfinished import's marker; finish that import first",
+};
+/** Whether a skip is one every squad has by design (STAYS_WITH_REPOSITORY, a placeholder), not something the user should look at. */
+export function isExpectedSkip(skip: ExportSkip): boolean {
+  return STAYS_WITH_REPOSITORY[skip.path] === skip.reason || skip.reason === PLACEHOLDER_REASON;
+}
+
+const PLACEHOLDER = '.gitkeep';
+const PLACEHOLDER_REASON = 'an empty-folder placeholder; import creates its own';
+const NOT_IN_FORMAT = 'not part of a .squad file; not exported';
 const BUILTIN_LEFT_OUT = 'built-in skills do not travel (the target installs its own): copy the change into a skill of your own to take it along';
 
 function cannotExport(relPath: string, reason: string): SquadError {
@@ -130,6 +169,8 @@ type EntryKind = 'file' | 'dir' | 'other' | 'missing' | 'skipped';
 class Collector {
   readonly skipped: ExportSkip[] = [];
   readonly skills: ExportedSkill[] = [];
+  /** Repo-relative paths that travel (a folder: everything in it). */
+  readonly travelled = new Set<string>();
 
   constructor(
     readonly root: string,
@@ -185,7 +226,84 @@ class Collector {
       this.skip(relPath, 'not UTF-8 text; not exported (a .squad file would garble it)');
       return undefined;
     }
+    this.travelled.add(relPath);
     return data.toString('utf8');
+  }
+
+  /** A team skill another folder's skill of the same name wins over: listed, not exported. */
+  shadow(relPath: string, winner: string): void {
+    this.travelled.delete(relPath);
+    // The report lists it no more: the first team skill of that name is the shadowed one (folders are read lowest precedence first).
+    const name = path.posix.basename(relPath);
+    const at = this.skills.findIndex((skill) => skill.scope === 'team' && skill.name === name);
+    if (at !== -1) this.skills.splice(at, 1);
+    this.skip(relPath, `${winner}/ has the same name and wins (as Copilot and create-squad read them); not exported`);
+  }
+
+  /** Whether `relPath` travels or is already listed in `skipped` (itself or a folder holding it). */
+  accounted(relPath: string): boolean {
+    const covers = (folder: string) => relPath === folder || relPath.startsWith(`${folder}/`);
+    return [...this.travelled].some(covers) || this.skipped.some((skip) => covers(skip.path));
+  }
+
+  /**
+   * Every file under `.ai-team/` that neither travels nor is listed yet, listed with its reason
+   * (STAYS_WITH_REPOSITORY, a placeholder, or not part of the format), so nothing is left out silently.
+   */
+  reportTheRest(): void {
+    const visit = (relDir: string) => {
+      for (const entry of fs.readdirSync(resolveIn(this.root, relDir), { withFileTypes: true }).sort((a, b) => compareCodePoints(a.name, b.name))) {
+        const relPath = `${relDir}/${entry.name}`;
+        if (this.accounted(relPath)) continue;
+        const stays = STAYS_WITH_REPOSITORY[relPath];
+        if (stays !== undefined) this.skip(relPath, stays);
+        else if (entry.isSymbolicLink()) this.skip(relPath, NOT_FOLLOWED);
+        else if (entry.isDirectory()) visit(relPath);
+        else if (entry.name === PLACEHOLDER) this.skip(relPath, PLACEHOLDER_REASON);
+        else this.skip(relPath, entry.isFile() ? NOT_IN_FORMAT : 'a special file; not exported');
+      }
+    };
+    visit(AI_TEAM_DIR);
+  }
+
+  /** The decisions inbox: each UTF-8 text file by its name. */
+  inbox(): Record<string, string> {
+    const relDir = squadPaths.decisionsInbox;
+    const files: [string, string][] = [];
+    for (const name of this.names(relDir).sort(compareCodePoints)) {
+      const relPath = `${relDir}/${name}`;
+      if (name === PLACEHOLDER) continue;
+      const problem = inboxNameProblem(name, this.limits);
+      if (problem) {
+        this.skip(relPath, `${problem}; not exported`);
+        continue;
+      }
+      const text = this.text(relPath);
+      if (text !== undefined) files.push([name, text]);
+    }
+    return Object.fromEntries(files);
+  }
+
+  /** The records of `.ai-team/skill-sources.json`, by skill folder; none (the file skipped, with the reason) when it is not the file `skills add` writes. */
+  sourceRecords(): Map<string, Record<string, unknown>> {
+    const text = this.text(SKILL_SOURCES_PATH);
+    if (text === undefined) return new Map();
+    let value: unknown;
+    try {
+      value = parseJsonText(text, this.limits.depth);
+    } catch (error) {
+      if (!(error instanceof SquadFormatError)) throw error;
+      this.travelled.delete(SKILL_SOURCES_PATH);
+      this.skip(SKILL_SOURCES_PATH, `${error.detail}; left out (skills update needs the sources added again)`);
+      return new Map();
+    }
+    const skills = isMapping(value) ? value.skills : undefined;
+    if (!isMapping(skills)) {
+      this.travelled.delete(SKILL_SOURCES_PATH);
+      this.skip(SKILL_SOURCES_PATH, 'not the records skills add writes (no "skills" object); left out');
+      return new Map();
+    }
+    return new Map(Object.entries(skills).flatMap(([folder, record]) => (isMapping(record) ? [[folder, record] as const] : [])));
   }
 
   /** A casting file's JSON object, or undefined (missing, or skipped when it is not a casting file create-squad can use). */
@@ -253,6 +371,7 @@ class Collector {
       this.reportLeftOut(relDir, tree, name);
       const skill = this.skill(skillRel, name, bySkill.get(name) ?? []);
       if (!skill) continue;
+      this.travelled.add(skillRel);
       skills.push([name, skill.skill]);
       this.skills.push({ name, scope, ...(agent === undefined ? {} : { agent }), files: skill.files });
     }
@@ -270,7 +389,10 @@ class Collector {
     for (const [dir, tree] of trees) {
       const here = builtinSkillsIn(builtins, dir);
       if (here.size === 0) continue;
-      present.push(...readDirNames(resolveIn(this.root, dir)).filter((name) => here.has(name)));
+      const names = readDirNames(resolveIn(this.root, dir)).filter((name) => here.has(name));
+      present.push(...names);
+      // Listed in the report's builtinSkills: accounted for (their changed files are listed as skipped below).
+      for (const name of names) this.travelled.add(`${dir}/${name}`);
       for (const file of tree.files) if (here.has(file.path.slice(0, file.path.indexOf('/')))) files.push(`${dir}/${file.path}`);
     }
     present.sort(compareCodePoints);
@@ -330,6 +452,15 @@ function addCounts(total: RedactionCounts, counts: RedactionCounts): void {
   total.secret += counts.secret;
 }
 
+/** The skills of `relDir`, each with the record of where it was added from (`records`, by skill folder), when there is one. */
+function withSources(skills: Record<string, SquadSkill>, relDir: string, records: ReadonlyMap<string, Record<string, unknown>>): Record<string, SquadSkill> {
+  for (const [name, skill] of Object.entries(skills)) {
+    const record = records.get(`${relDir}/${name}`);
+    if (record !== undefined) skill.source = record;
+  }
+  return skills;
+}
+
 /** Refuse a `.ai-team/` that is a symlink (or leads out of the repository): export never follows one. */
 function checkSquadFolder(root: string): void {
   const problem = pathProblem(root, AI_TEAM_DIR);
@@ -383,13 +514,14 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
     if (kind === 'file' || kind === 'other') collect.skip(agentDir(name), 'not an agent folder; not exported');
     if (kind !== 'dir') continue;
     if (isValidName(name)) members.push(name);
-    else collect.skip(agentDir(name), 'the folder name is not a valid agent name; not exported');
+    else if (agentDir(name) !== ALUMNI_DIR) collect.skip(agentDir(name), 'the folder name is not a valid agent name; not exported');
   }
   // Team skills, lowest precedence first (as discovery reads them): a later folder's skill wins.
   const teamDirs = [squadPaths.aiTeamSkills, ...[...NATIVE_SKILL_DIRS].reverse()];
   const skillDirs = [...teamDirs, ...members.map(agentSkillsDir)].filter((relDir) => collect.kind(relDir) === 'dir');
   const trees = await collect.walk(skillDirs);
 
+  const records = collect.sourceRecords();
   const redaction: ExportRedaction = { enabled: redact, email: 0, secret: 0, agents: [] };
   const agents: [string, SquadAgent][] = [];
   const exportedAgents: ExportedAgent[] = [];
@@ -407,12 +539,13 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
       addCounts(redaction, found);
       history = redact ? { portable: cleaned.portable.text, project: cleaned.project.text } : parts;
     }
+    if (!withHistory && collect.kind(historyPath(name)) === 'file') collect.skip(historyPath(name), 'left out (--no-history)');
     const travels = new Set([charterPath(name), historyPath(name), agentSkillsDir(name)]);
     for (const other of readDirNames(resolveIn(root, agentDir(name)))) {
       const relPath = `${agentDir(name)}/${other}`;
       if (!travels.has(relPath)) collect.skip(relPath, 'not part of a .squad file; not exported');
     }
-    const skills = collect.skillsIn(agentSkillsDir(name), trees.get(agentSkillsDir(name)), 'agent', name);
+    const skills = withSources(collect.skillsIn(agentSkillsDir(name), trees.get(agentSkillsDir(name)), 'agent', name), agentSkillsDir(name), records);
     agents.push([name, { ...(charter === undefined ? {} : { charter }), ...(history === undefined ? {} : { history }), skills }]);
     const member = roster.get(name);
     exportedAgents.push({
@@ -429,8 +562,15 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
   // Built-in skills never travel, wherever they live: the target installs its own.
   const builtins = installedBuiltinSkillDirs(root);
   const merged: Record<string, SquadSkill> = {};
+  const foundIn = new Map<string, string>();
   for (const dir of teamDirs) {
-    Object.assign(merged, collect.skillsIn(dir, trees.get(dir), 'team', undefined, builtinSkillsIn(builtins, dir)));
+    const found = withSources(collect.skillsIn(dir, trees.get(dir), 'team', undefined, builtinSkillsIn(builtins, dir)), dir, records);
+    for (const name of Object.keys(found)) {
+      const shadowed = foundIn.get(name);
+      if (shadowed !== undefined) collect.shadow(`${shadowed}/${name}`, `${dir}/${name}`);
+      foundIn.set(name, dir);
+    }
+    Object.assign(merged, found);
   }
   const teamSkills = Object.fromEntries(
     Object.keys(merged)
@@ -438,6 +578,15 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
       .map((name) => [name, merged[name]!]),
   );
   const presentBuiltins = await collect.builtinChanges(new Map(teamDirs.flatMap((dir) => (trees.has(dir) ? [[dir, trees.get(dir)!] as const] : []))), builtins, version);
+
+  // A record travels with its skill; one whose skill does not travel (shadowed, built-in, gone) is listed.
+  const carried = new Set([...Object.entries(merged)].flatMap(([, skill]) => (skill.source ? [skill.source] : [])));
+  for (const [, agent] of agents) for (const skill of Object.values(agent.skills)) if (skill.source) carried.add(skill.source);
+  for (const [folder, record] of records) {
+    if (!carried.has(record)) collect.skip(SKILL_SOURCES_PATH, `the record of ${folder}: that skill is not exported, so its record is left out`);
+  }
+  const inbox = collect.inbox();
+  collect.reportTheRest();
 
   const document: SquadDocument = {
     squad_format_version: SQUAD_FORMAT_VERSION,
@@ -448,6 +597,7 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
     casting,
     agents: Object.fromEntries(agents),
     team_skills: teamSkills,
+    ...(Object.keys(inbox).length > 0 ? { decisions_inbox: inbox } : {}),
   };
   try {
     validateSquadDocument(document, { limits });

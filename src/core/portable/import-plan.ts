@@ -117,6 +117,8 @@ import {
   type ValidatedSquad,
 } from './squad-format.js';
 import { checkStateFileSizes } from './squad-validate.js';
+import { SKILL_SOURCES_PATH, SKILL_SOURCES_SCHEMA, recordSources, type SourceRecord } from '../skills/skill-sources.js';
+import { SKILLS_ALLOWLIST_PATH } from '../skills/script-plan.js';
 
 export const IMPORTED_HISTORY_TEMPLATE = 'import/history.md.hbs';
 /** Suffix of a learned skill renamed because a built-in skill has its name. */
@@ -357,8 +359,16 @@ function castingTexts(document: SquadDocument, infos: Map<string, MemberInfo>, n
   return texts;
 }
 
+/** An imported skill's record of where it was added from, with where the plan first puts the skill. */
+interface CarriedSource {
+  /** Repo-relative folder the overlay places the skill in (a team skill may move on to `.github/skills/`). */
+  placed: string;
+  record: Record<string, unknown>;
+}
+
 interface Overlay {
   files: StagedFile[];
+  sources: CarriedSource[];
   skills: ImportedSkill[];
   renamed: SkillRename[];
   skipped: SkillSkip[];
@@ -393,7 +403,7 @@ async function buildOverlay(
   original?: OriginalExportChanges,
 ): Promise<Overlay> {
   const shipped = new Set(shippedBuiltins);
-  const overlay: Overlay = { files: [], skills: [], renamed: [], skipped: [], notes: [] };
+  const overlay: Overlay = { files: [], sources: [], skills: [], renamed: [], skipped: [], notes: [] };
   const where = (agent?: string) => (agent === undefined ? {} : { agent });
 
   const place = (skills: Record<string, SquadSkill>, scope: SkillScope, agent?: string) => {
@@ -426,6 +436,7 @@ async function buildOverlay(
       }
       const dir = agent === undefined ? aiTeamSkillDir(target) : agentSkillDir(agent, target);
       overlay.files.push({ path: `${dir}/${SKILL_FILE}`, entry: skillMd, kind: 'skill' });
+      if (skill.source !== undefined) overlay.sources.push({ placed: dir, record: skill.source });
       const files = skillFileEntries(skill);
       for (const [relPath, entry] of files) overlay.files.push({ path: `${dir}/${relPath}`, entry, kind: 'skill' });
       overlay.skills.push({ name: target, scope, ...where(agent), files: files.length + 1, ...(target === name ? {} : { renamedFrom: name }) });
@@ -473,6 +484,9 @@ async function buildOverlay(
     overlay.files.push({ path: relPath, entry: retargeted, kind: 'state' });
   }
   if (original?.decisions !== undefined) overlay.files.push({ path: squadPaths.decisions, entry: original.decisions, kind: 'state' });
+  for (const [name, text] of Object.entries(document.decisions_inbox ?? {}).sort(([a], [b]) => compareCodePoints(a, b))) {
+    overlay.files.push({ path: `${squadPaths.decisionsInbox}/${name}`, entry: text, kind: 'state' });
+  }
   const casting = castingTexts(document, infos, now);
   for (const [key, relPath] of fileTable(CASTING_FILES)) {
     const text = casting[key];
@@ -603,6 +617,27 @@ export interface ImportPlan extends Plan {
   report: Omit<ImportReport, 'dryRun'>;
 }
 
+/** `.ai-team/skill-sources.json` for the carried records, each under the folder its skill ends in; undefined when none travelled. */
+function sourcesText(carried: readonly CarriedSource[], moves: readonly { from: string; to: string }[]): string | undefined {
+  if (carried.length === 0) return undefined;
+  const endsIn = (placed: string) => moves.find((move) => move.from === placed)?.to ?? placed;
+  return recordSources(
+    { text: undefined, raw: { schema: SKILL_SOURCES_SCHEMA, skills: {} } },
+    Object.fromEntries(carried.map(({ placed, record }) => [endsIn(placed), record as unknown as SourceRecord])),
+  );
+}
+
+/** What the imported skills' scripts need here: trust does not travel (export leaves the allowlist behind). */
+function scriptReviewNote(document: SquadDocument, skills: readonly ImportedSkill[]): string | undefined {
+  const withScripts = skills.filter((skill) => {
+    const inFile = skill.agent === undefined ? document.team_skills : document.agents[skill.agent]?.skills;
+    return Object.keys(inFile?.[skill.renamedFrom ?? skill.name]?.scripts ?? {}).length > 0;
+  });
+  if (withScripts.length === 0) return undefined;
+  const names = withScripts.map((skill) => `${skill.name} (${skill.agent ?? 'team'})`).join(', ');
+  return `trust does not travel: no script of ${names} runs here until you read its scripts/ and allow it in ${SKILLS_ALLOWLIST_PATH} (docs/commands.md shows its shape)`;
+}
+
 /** `relPath` (in `.ai-team/`) as a path inside the folder placed whole. */
 function inSquadDir(relPath: string): string {
   return relPath.slice(AI_TEAM_DIR.length + 1);
@@ -694,6 +729,8 @@ export async function decideImport(state: ImportState, input: ImportInput = {}):
   if (unfinished !== undefined) {
     notes.push(`${input.dryRun ? 'would finish' : 'finished'} the import of this file that was interrupted after its new ${AI_TEAM_DIR}/ was in place`);
   } else notes.push(...nativeTeamSkillNotes(disk, overlay.skills, archive !== undefined));
+  const review = scriptReviewNote(document, overlay.skills);
+  if (review !== undefined) notes.push(review);
 
   // 1–2. The old squad archived and the new one placed whole, unless this import's swap happened.
   const changes: Change[] = [];
@@ -722,6 +759,12 @@ export async function decideImport(state: ImportState, input: ImportInput = {}):
     ...(decideTeamSkillMoves({ disk: beforeMoves, manifest, shippedBuiltins: state.shippedBuiltins }).moves ?? []),
     ...(decideBuiltinSkillMoves({ disk: beforeMoves }).moves ?? []),
   ];
+  // The skills' source records, keyed by where each skill ends (moves followed), written with the
+  // new squad: they change nothing the moves were decided on.
+  const treeAt = changes.findIndex((change) => change.kind === 'tree');
+  const tree = changes[treeAt];
+  const sources = sourcesText(overlay.sources, moves);
+  if (tree?.kind === 'tree' && sources !== undefined) changes[treeAt] = { ...tree, files: [...tree.files, { path: inSquadDir(SKILL_SOURCES_PATH), content: sources }] };
   for (const move of moves) changes.push({ kind: 'move', from: move.from, to: move.to });
   // 5. The members' Copilot agents, from the roster and skills as they will be.
   const after = factsAfter(disk, changes);
@@ -762,7 +805,7 @@ export async function decideImport(state: ImportState, input: ImportInput = {}):
       gitignoreAdded: gitignore.added,
       leftovers: target.leftovers,
       notes,
-      files: overlay.files.length + squad.files.length + 1,
+      files: overlay.files.length + squad.files.length + 1 + (sources === undefined ? 0 : 1),
     },
   };
 }

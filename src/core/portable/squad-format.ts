@@ -95,6 +95,8 @@ export interface SquadSkill {
   scripts: SquadFiles;
   assets: SquadFiles;
   files: SquadFiles;
+  /** Where the skill was added from: its record in `.ai-team/skill-sources.json`, as it is (`skills update` fetches from it). */
+  source?: Record<string, unknown>;
 }
 
 export interface SquadHistory {
@@ -109,7 +111,13 @@ export interface SquadAgent {
 }
 
 /** The files of `team`, by key: where each one lives in a squad. */
-export const TEAM_FILES = { team_md: squadPaths.team, routing_md: squadPaths.routing, ceremonies_md: squadPaths.ceremonies, rules_md: squadPaths.rules } as const;
+export const TEAM_FILES = {
+  team_md: squadPaths.team,
+  routing_md: squadPaths.routing,
+  ceremonies_md: squadPaths.ceremonies,
+  rules_md: squadPaths.rules,
+  decisions_md: squadPaths.decisions,
+} as const;
 /** The files of `casting`, by key. */
 export const CASTING_FILES = { policy: squadPaths.castingPolicy, registry: squadPaths.castingRegistry, history: squadPaths.castingHistory } as const;
 export type TeamFileKey = keyof typeof TEAM_FILES;
@@ -132,6 +140,8 @@ export interface SquadDocument {
   casting: SquadCasting;
   agents: Record<string, SquadAgent>;
   team_skills: Record<string, SquadSkill>;
+  /** The decisions inbox (`.ai-team/decisions/inbox/`): each file's text by its name; absent when empty. */
+  decisions_inbox?: Record<string, string>;
 }
 
 /**

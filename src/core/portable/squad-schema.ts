@@ -96,6 +96,12 @@ const skill = () =>
       scripts: files('the files under scripts/, by path inside it'),
       assets: files('the files under assets/, by path inside it'),
       files: files('every other file of the skill, by path inside the skill folder'),
+      source: v.nullish(
+        v.pipe(
+          v.custom<Record<string, unknown>>(isMapping, mustBe('an object')),
+          v.description('where the skill was added from: its record in .ai-team/skill-sources.json (skills update fetches from it)'),
+        ),
+      ),
     },
     'a skill: its SKILL.md and its other files',
   );
@@ -125,6 +131,7 @@ export const squadDocumentSchema = lazySchema(() =>
                 routing_md: optionalText('.ai-team/routing.md'),
                 ceremonies_md: optionalText('.ai-team/ceremonies.md'),
                 rules_md: optionalText('.ai-team/rules.md'),
+                decisions_md: optionalText('.ai-team/decisions.md'),
               },
               'the team files',
             ),
@@ -165,6 +172,13 @@ export const squadDocumentSchema = lazySchema(() =>
             v.description('the members, by folder name'),
           ),
           team_skills: skills('the skills every member sees, by name'),
+          decisions_inbox: v.nullish(
+            v.pipe(
+              ownRecord(v.string(), text('a decision not yet merged into decisions.md'), mustBe('an object')),
+              v.description('.ai-team/decisions/inbox/: each file by its name'),
+            ),
+            {},
+          ),
         },
         mustBe('a JSON object'),
       ),

@@ -128,7 +128,7 @@ function addFile(entry: FileEntry, where: string, budget: Budget): FileEntry {
  */
 function checkSkill(raw: SchemaSkill, where: string, budget: Budget): SquadSkill {
   budget.add(entryPath(where, 'skill_md'), Buffer.byteLength(raw.skill_md));
-  const skill: SquadSkill = { skill_md: raw.skill_md, references: {}, scripts: {}, assets: {}, files: {} };
+  const skill: SquadSkill = { skill_md: raw.skill_md, references: {}, scripts: {}, assets: {}, files: {}, ...(raw.source ? { source: raw.source } : {}) };
   // Full skill-relative paths, normalised: each file once, no file where a folder must be.
   const taken = new Map<string, string>([[normalizedKey(SKILL_FILE), entryPath(where, 'skill_md')]]);
   const entries: { key: string; where: string }[] = [];
@@ -260,6 +260,13 @@ function counted(value: string | null | undefined, where: string, budget: Budget
   return value;
 }
 
+/** Why `name` cannot be a file of the decisions inbox (one file name, by the path rules of a skill's files, no dot-file), or undefined. */
+export function inboxNameProblem(name: string, limits: SquadLimits): string | undefined {
+  if (name.includes('/') || name.includes('\\')) return 'an inbox entry is one file name, not a path';
+  if (name.startsWith('.')) return 'an inbox entry does not start with "."';
+  return squadPathProblem(name, limits);
+}
+
 /** A 1.1 document: its shape by the schema (squad-schema.ts), then the limits, paths and casting files. */
 function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDocument {
   const parsed = parseWith(squadDocumentSchema(), root);
@@ -286,6 +293,14 @@ function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDoc
     const value = counted(raw.team[key], entryPath('team', key), budget);
     if (value !== undefined) team[key] = value;
   }
+  const inbox: [string, string][] = [];
+  for (const [name, content] of Object.entries(raw.decisions_inbox)) {
+    const where = entryPath('decisions_inbox', name, true);
+    const problem = inboxNameProblem(name, budget.limits);
+    if (problem) throw new SquadFormatError(where, problem);
+    budget.add(where, Buffer.byteLength(content));
+    inbox.push([name, content]);
+  }
   return {
     squad_format_version: SQUAD_FORMAT_VERSION,
     exported_at: raw.exported_at,
@@ -295,6 +310,7 @@ function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDoc
     casting: checkCasting(raw.casting, budget, false),
     agents,
     team_skills: checkSkills(raw.team_skills, 'team_skills', budget),
+    ...(inbox.length > 0 ? { decisions_inbox: Object.fromEntries(inbox) } : {}),
   };
 }
 

@@ -5,13 +5,12 @@
  * report, the dry run and the commit hint all come from this plan's changes. No disk access
  * (test/unit/decide-init.test.ts runs it with node:fs off).
  */
-import { COORDINATOR_PATH, squadPaths } from '../base/paths.js';
+import { squadPaths } from '../base/paths.js';
 import type { Change, Plan } from '../base/plan.js';
 import type { McpHostId } from '../skills/mcp.js';
 import { decideContextChange, type ContextChange } from './context-plan.js';
-import { readCoordinatorStamp } from '../squad/coordinator.js';
 import type { InitState } from './init-state.js';
-import { decideMcpRegistration, type McpRegistration } from './mcp-register.js';
+import { decideMcpRegistration, type McpRegistrationPlan } from './mcp-register.js';
 import { decideScaffold, plannedChanges, type ProjectContext, type ScaffoldOptions, type ScaffoldPlan } from './scaffold-plan.js';
 
 export interface InitInput {
@@ -25,12 +24,8 @@ export interface InitInput {
   now?: Date;
 }
 
-export interface InitMcp {
-  /** The create-squad version the entries run: the coordinator's stamp, as its own npx lines. */
-  version: string;
-  registrations: McpRegistration[];
-  changes: Change[];
-}
+/** With --mcp: what the entries run (the repository's install), the entry for each host, the files written. */
+export type InitMcp = McpRegistrationPlan;
 
 export interface InitPlan extends Plan {
   root: string;
@@ -45,13 +40,6 @@ export interface InitPlan extends Plan {
   changes: Change[];
 }
 
-/** The version the server entries pin: the coordinator's stamp (this version when this plan writes the coordinator). */
-function mcpVersion(state: InitState, scaffold: ScaffoldPlan): string {
-  const planned = scaffold.files.find((file) => file.path === COORDINATOR_PATH);
-  const text = planned === undefined ? state.coordinatorText : String(planned.content);
-  return (text === undefined ? undefined : readCoordinatorStamp(text)) ?? state.version;
-}
-
 /** Decide everything init writes from what was read; throws what the scaffold and the MCP registration refuse. */
 export async function decideInit(state: InitState, input: InitInput): Promise<InitPlan> {
   const now = input.now ?? new Date();
@@ -61,11 +49,7 @@ export async function decideInit(state: InitState, input: InitInput): Promise<In
   // A team.md this plan creates gets the context as it is written; an existing one is changed.
   const createsTeam = scaffold.files.some((file) => file.path === squadPaths.team);
   const context = createsTeam || state.context === undefined ? undefined : decideContextChange(state.context, input.context, now);
-  let mcp: InitMcp | undefined;
-  if (input.mcpHosts !== undefined) {
-    const version = mcpVersion(state, scaffold);
-    mcp = { version, ...decideMcpRegistration(state.mcpFiles, input.mcpHosts, version) };
-  }
+  const mcp: InitMcp | undefined = input.mcpHosts === undefined ? undefined : decideMcpRegistration(state.mcp, input.mcpHosts);
   return {
     root: state.root,
     scaffold,

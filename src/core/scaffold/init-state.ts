@@ -1,19 +1,18 @@
 /**
  * What `init` decides from (init-plan.ts decideInit), read once: the repository as the scaffold
  * sees it, the files this create-squad ships, what a project context change reads (the charters,
- * the backups of team.md), the stack a new squad's manifests name, and the host files `--mcp` writes.
+ * the backups of team.md), the stack a new squad's manifests name, and for `--mcp` the host files it
+ * writes and whether the repository has create-squad installed (the entries run that install).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { attempt } from '../base/disk-facts.js';
-import { COORDINATOR_PATH } from '../base/paths.js';
 import { isMapping } from '../base/util.js';
-import { readStateText } from '../fs/confined.js';
 import { pathProblem, readTextIfExists, resolveInside } from '../fs/fs-safe.js';
 import { packageVersion } from '../fs/version.js';
 import type { McpHostId } from '../skills/mcp.js';
 import type { ContextState } from './context-plan.js';
-import { MCP_FILE_MAX_BYTES, mcpFilesOf, type McpFileState, type McpFiles } from './mcp-register.js';
+import { MCP_FILE_MAX_BYTES, mcpFilesOf, type LocalInstall, type McpFileState, type McpFiles, type McpRegistrationState } from './mcp-register.js';
 import { ownedFilesIn, type OwnedFile } from '../squad/owned.js';
 import { detectStack, readContextState } from './project-context.js';
 import { readScaffoldState, type ScaffoldState } from './scaffold-state.js';
@@ -38,21 +37,47 @@ export interface InitState {
   detectedStack: { stack: string; from: string[] } | undefined;
   /** The description in the repository's package.json ('' when none): the project the questions suggest. */
   projectSuggestion: string;
-  /** The coordinator as installed (the version `--mcp` pins), undefined when there is none. */
-  coordinatorText: string | undefined;
-  /** The host files of `--mcp`, by path. */
-  mcpFiles: McpFiles;
+  /** What `--mcp` decides from: the host files, by path, and the repository's install of create-squad. */
+  mcp: McpRegistrationState;
+}
+
+/** The JSON object in `root`'s file at `relPath`, or undefined (none, unreadable, not an object). */
+function readJsonObject(root: string, relPath: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(fs.readFileSync(path.join(root, ...relPath.split('/')), 'utf8')) as unknown;
+    return isMapping(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The project's own description from its package.json, as a suggestion. */
 function packageDescription(root: string): string {
-  try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as unknown;
-    if (isMapping(pkg) && typeof pkg.description === 'string') return pkg.description.trim();
-  } catch {
-    // no package.json: no suggestion
+  const pkg = readJsonObject(root, 'package.json');
+  return pkg !== undefined && typeof pkg.description === 'string' ? pkg.description.trim() : '';
+}
+
+/** The package.json fields npm installs from, in the order a range is looked for. */
+const DEPENDENCY_FIELDS = ['devDependencies', 'dependencies', 'optionalDependencies'] as const;
+/** The executables npm links for create-squad (the second on Windows). */
+const LOCAL_BINS = ['node_modules/.bin/create-squad', 'node_modules/.bin/create-squad.cmd'] as const;
+
+/** create-squad in the repository at `root`: the executable npm installed, its version, and what package.json asks for. */
+export function readLocalInstall(root: string): LocalInstall {
+  // existsSync follows links: a dangling .bin link, which cannot start, counts as none.
+  const bin = LOCAL_BINS.find((relPath) => fs.existsSync(path.join(root, ...relPath.split('/'))));
+  const installed = readJsonObject(root, 'node_modules/create-squad/package.json');
+  const pkg = readJsonObject(root, 'package.json');
+  let declared: LocalInstall['declared'];
+  for (const field of DEPENDENCY_FIELDS) {
+    const deps = pkg?.[field];
+    const range = isMapping(deps) ? deps['create-squad'] : undefined;
+    if (typeof range === 'string') {
+      declared = { field, range };
+      break;
+    }
   }
-  return '';
+  return { bin, version: typeof installed?.version === 'string' ? installed.version : undefined, declared };
 }
 
 /** What stands at each file the hosts of `--mcp` read in the repository at `root`. */
@@ -68,6 +93,11 @@ export function readMcpFiles(root: string, hosts: readonly McpHostId[]): McpFile
     files.set(relPath, { problem, exists: fs.existsSync(abs), text: attempt(() => readTextIfExists(abs, MCP_FILE_MAX_BYTES)) });
   }
   return files;
+}
+
+/** What `--mcp` for `hosts` decides from in the repository at `root`: the host files and the install. */
+export function readMcpRegistrationState(root: string, hosts: readonly McpHostId[]): McpRegistrationState {
+  return { files: readMcpFiles(root, hosts), install: hosts.length === 0 ? { bin: undefined, version: undefined, declared: undefined } : readLocalInstall(root) };
 }
 
 /**
@@ -87,7 +117,6 @@ export async function readInitState(root: string, request: InitRequest): Promise
     context: teamText === undefined ? undefined : readContextState(root, teamText),
     detectedStack: request.detectStack && teamText === undefined ? detectStack(root) : undefined,
     projectSuggestion: packageDescription(root),
-    coordinatorText: request.mcpHosts === undefined ? undefined : readStateText(root, COORDINATOR_PATH),
-    mcpFiles: readMcpFiles(root, request.mcpHosts ?? []),
+    mcp: readMcpRegistrationState(root, request.mcpHosts ?? []),
   };
 }

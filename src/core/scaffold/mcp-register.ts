@@ -2,9 +2,11 @@
  * Registering create-squad's own MCP server (`create-squad mcp`) with the Copilot hosts the user
  * picks (`init --mcp`): an entry named MCP_SERVER_NAME in each host's configuration file at the
  * repository root (repositoryMcpFile: `.vscode/mcp.json` for VS Code, `.mcp.json` for the Copilot
- * CLI), running `npx --yes create-squad@<version> mcp` with the version the coordinator is stamped
- * with, as its own npx lines are pinned. The cloud agent reads its servers from the repository's
- * settings on GitHub, which no file reaches: it gets the entry to paste.
+ * CLI), running the repository's own install (`npx --no-install create-squad mcp`: never a download,
+ * so it starts wherever the repository's dependencies are installed, published or not). The cloud
+ * agent reads its servers from the repository's settings on GitHub, which no file reaches: it gets
+ * the entry to paste. A repository without create-squad (neither in `node_modules/.bin/` nor in
+ * package.json) is refused with the fix: an entry there could not start.
  *
  * Never touches an existing entry: a server of that name, or any server that already runs
  * create-squad's `mcp`, is kept as it is. An existing file is changed by inserting the one entry
@@ -12,8 +14,9 @@
  * (not JSON, comments where the host reads plain JSON, servers at the top level, the key not an
  * object, a symlink) is refused with what to do instead, before anything is written.
  *
- * Decided from what init's read step read of each host's file (init-state.ts readMcpFiles), as
- * changes of the one plan type: no disk access here (test/unit/decide-init.test.ts).
+ * Decided from what init's read step read (init-state.ts readMcpRegistrationState: each host's
+ * file and the repository's install), as changes of the one plan type: no disk access here
+ * (test/unit/decide-init.test.ts).
  */
 import { createRequire } from 'node:module';
 import { replay, type Recorded } from '../base/disk-facts.js';
@@ -35,17 +38,44 @@ function jsonc(): JsoncModule {
   return jsoncModule;
 }
 
-/** The command line a host starts the server with, pinned to `version`. */
-export function mcpServerArgs(version: string): string[] {
-  return ['--yes', `create-squad@${version}`, 'mcp'];
+/**
+ * What every host runs: the repository's own create-squad, never a download (`--no-install` fails
+ * at once when it is not installed, where `--yes` would fetch whatever the registry has).
+ */
+export const MCP_SERVER_COMMAND = ['npx', '--no-install', 'create-squad', 'mcp'] as const;
+
+/** What installs create-squad in a repository, so that the registered command starts. */
+export const LOCAL_INSTALL_COMMAND = 'npm install -D create-squad';
+/** init's fix for a repository without create-squad. */
+export const LOCAL_INSTALL_FIX = `${LOCAL_INSTALL_COMMAND}, then run init --mcp again`;
+
+/**
+ * The entry for `host`, as that host's configuration writes a server. VS Code gets its workspace
+ * folder twice: `--prefix` makes npx find the install there whatever folder VS Code starts it in,
+ * and `--cwd` tells the server which squad to serve. The Copilot CLI starts it in the folder
+ * `copilot` runs in, from where npx finds the install and the server the squad, both looking up.
+ */
+export function mcpServerEntry(host: McpHostId): Record<string, unknown> {
+  const [command, ...args] = MCP_SERVER_COMMAND;
+  if (host === 'vscode') return { type: 'stdio', command, args: ['--prefix', '${workspaceFolder}', ...args, '--cwd', '${workspaceFolder}'] };
+  if (host === 'copilot-cli') return { type: 'local', command, args, tools: ['*'] };
+  return { type: 'local', command, args, tools: [...CLOUD_AGENT_TOOLS] };
 }
 
-/** The entry for `host`, as that host's configuration writes a server. */
-export function mcpServerEntry(host: McpHostId, version: string): Record<string, unknown> {
-  const args = mcpServerArgs(version);
-  if (host === 'vscode') return { type: 'stdio', command: 'npx', args: [...args, '--cwd', '${workspaceFolder}'] };
-  if (host === 'copilot-cli') return { type: 'local', command: 'npx', args, tools: ['*'] };
-  return { type: 'local', command: 'npx', args, tools: [...CLOUD_AGENT_TOOLS] };
+/** create-squad in the repository, as the read step found it (init-state.ts readLocalInstall). */
+export interface LocalInstall {
+  /** The executable npm installed (`node_modules/.bin/create-squad`, repository-relative), when there is one. */
+  bin: string | undefined;
+  /** The installed version (`node_modules/create-squad/package.json`), when readable. */
+  version: string | undefined;
+  /** Where package.json asks for create-squad (`devDependencies`, …) and the range it asks for. */
+  declared: { field: string; range: string } | undefined;
+}
+
+/** What init's read step read for `--mcp`: each host file, by repository-relative path, and the install. */
+export interface McpRegistrationState {
+  files: McpFiles;
+  install: LocalInstall;
 }
 
 export type McpRegistrationStatus = 'added' | 'kept' | 'manual';
@@ -83,6 +113,10 @@ export function mcpFilesOf(hosts: readonly McpHostId[]): string[] {
 }
 
 export interface McpRegistrationPlan {
+  /** The create-squad the entries run: the installed version, else the range package.json asks for (undefined: neither known). */
+  version: string | undefined;
+  /** How the repository has create-squad: installed, only asked for by package.json (npm install brings it), or not at all (every entry was kept). */
+  install: 'installed' | 'declared' | 'missing';
   registrations: McpRegistration[];
   /** Each file written: created (exclusively) or replaced (only while it holds what was read). */
   changes: Change[];
@@ -93,10 +127,28 @@ function refuse(relPath: string, reason: string, hint: string): never {
 }
 
 /** Whether a server entry already runs create-squad's MCP server (whatever its name). */
-function runsCreateSquadMcp(entry: unknown): boolean {
+export function runsCreateSquadMcp(entry: unknown): boolean {
   if (!isMapping(entry) || !Array.isArray(entry.args)) return false;
   const words = [entry.command, ...entry.args].filter((w): w is string => typeof w === 'string');
   return words.some((w) => /(^|[/\\@])create-squad(@[^/\\]*)?$/.test(w) || /^create-squad@/.test(w)) && words.includes('mcp');
+}
+
+/**
+ * The entries of a host file's text that are the squad's server: named MCP_SERVER_NAME (any case)
+ * or running create-squad's `mcp` under another name, as init keeps them. Text that is not JSON
+ * (comments allowed) or holds no servers has none (doctor's configuration check reports it).
+ */
+export function squadServerEntries(host: McpHostId, text: string): { name: string; entry: Record<string, unknown> }[] {
+  const file = repositoryMcpFile(host);
+  if (file === undefined) return [];
+  const errors: import('jsonc-parser').ParseError[] = [];
+  const document: unknown = jsonc().parse(text.replace(/^\uFEFF/, ''), errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0 || !isMapping(document)) return [];
+  const servers = document[file.key] ?? (file.bare ? document : undefined);
+  if (!isMapping(servers)) return [];
+  return Object.entries(servers).flatMap(([name, entry]) =>
+    isMapping(entry) && (mcpServerKey(name) === mcpServerKey(MCP_SERVER_NAME) || runsCreateSquadMcp(entry)) ? [{ name, entry }] : [],
+  );
 }
 
 /** The file's indentation unit (its first indented line), else two spaces. */
@@ -141,10 +193,10 @@ function fileRead(files: McpFiles, relPath: string): McpFileState {
 }
 
 /** The plan for one host that reads a file in the repository (`writes`: the files planned so far, by path). */
-function planFile(files: McpFiles, host: McpHostId, version: string, writes: Map<string, { content: string; base?: string }>): McpRegistration {
+function planFile(files: McpFiles, host: McpHostId, writes: Map<string, { content: string; base?: string }>): McpRegistration {
   const file = repositoryMcpFile(host)!;
   const relPath = file.relPath;
-  const entry = mcpServerEntry(host, version);
+  const entry = mcpServerEntry(host);
   const hostName = MCP_HOSTS.find((h) => h.id === host)!.name;
   const onDisk = fileRead(files, relPath);
   if (onDisk.problem) refuse(relPath, onDisk.problem, `make ${relPath} a real file in the repository, or add the entry yourself (docs/commands.md, "Registering the server")`);
@@ -212,24 +264,32 @@ function planFile(files: McpFiles, host: McpHostId, version: string, writes: Map
 }
 
 /**
- * What registering the server for `hosts`, pinned to `version`, changes in the repository whose
- * host files `files` holds (init-state.ts readMcpFiles); decided without touching the disk.
+ * What registering the server for `hosts` changes in the repository `state` was read from
+ * (init-state.ts readMcpRegistrationState); decided without touching the disk. Refuses (not-found)
+ * to write or print an entry where create-squad is not installed: it could not start there.
  */
-export function decideMcpRegistration(files: McpFiles, hosts: readonly McpHostId[], version: string): McpRegistrationPlan {
+export function decideMcpRegistration(state: McpRegistrationState, hosts: readonly McpHostId[]): McpRegistrationPlan {
   const writes = new Map<string, { content: string; base?: string }>();
   const registrations = hosts.map((host): McpRegistration => {
-    if (repositoryMcpFile(host) !== undefined) return planFile(files, host, version, writes);
-    const entry = mcpServerEntry(host, version);
+    if (repositoryMcpFile(host) !== undefined) return planFile(state.files, host, writes);
+    const rule = MCP_HOSTS.find((h) => h.id === host)!;
     return {
       host,
       status: 'manual',
       name: MCP_SERVER_NAME,
-      entry,
-      note: `${MCP_HOSTS.find((h) => h.id === host)!.name} reads its servers from ${MCP_HOSTS.find((h) => h.id === host)!.alsoFrom ?? 'its own settings'}: paste {"mcpServers": {"${MCP_SERVER_NAME}": …}} there (the tools listed are the ones it may call without asking)`,
+      entry: mcpServerEntry(host),
+      note: `${rule.name} reads its servers from ${rule.alsoFrom ?? 'its own settings'}: paste {"mcpServers": {"${MCP_SERVER_NAME}": …}} there (the tools listed are the ones it may call without asking; its setup steps must install the repository's dependencies)`,
     };
   });
+  const { install } = state;
+  const found = install.bin !== undefined ? 'installed' : install.declared !== undefined ? 'declared' : 'missing';
+  if (found === 'missing' && registrations.some((r) => r.status !== 'kept')) {
+    throw new SquadError('not-found', `create-squad is not installed in this repository, so the MCP server "${MCP_SERVER_NAME}" would not start`, {
+      hint: LOCAL_INSTALL_FIX,
+    });
+  }
   const changes = [...writes].map(([path, { content, base }]): Change => (base === undefined ? { kind: 'create', path, content } : { kind: 'replace', path, content, base }));
-  return { registrations, changes };
+  return { version: install.version ?? install.declared?.range, install: found, registrations, changes };
 }
 
 /** Host ids from `--mcp` ("vscode,copilot-cli", "all"); a usage error names the valid ones. */

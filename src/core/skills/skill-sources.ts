@@ -32,7 +32,9 @@ import type { Change } from '../base/plan.js';
 import { controlCharacterProblem, isMapping, quoted } from '../base/util.js';
 
 export const SKILL_SOURCES_PATH = `${AI_TEAM_DIR}/skill-sources.json`;
-const SCHEMA = 1;
+/** The version of the file's shape. */
+export const SKILL_SOURCES_SCHEMA = 1;
+const SCHEMA = SKILL_SOURCES_SCHEMA;
 
 export interface FolderSource {
   type: 'folder';
@@ -491,10 +493,13 @@ export function findRecord(file: SourcesFile, destination: string): SourceRecord
   };
 }
 
-/** The file's text with `changes` (destination → record) made; undefined when nothing changes. */
-export function recordSources(file: SourcesFile, changes: Readonly<Record<string, SourceRecord>>): string | undefined {
+/** The file's text with `changes` (destination → record, or null to forget the record) made; undefined when nothing changes. */
+export function recordSources(file: SourcesFile, changes: Readonly<Record<string, SourceRecord | null>>): string | undefined {
   const skills = { ...recordedSkills(file) };
-  for (const [destination, record] of Object.entries(changes)) skills[destination] = record;
+  for (const [destination, record] of Object.entries(changes)) {
+    if (record === null) delete skills[destination];
+    else skills[destination] = record;
+  }
   const sorted = Object.fromEntries(
     Object.keys(skills)
       .sort()
@@ -514,6 +519,16 @@ export function recordChanges(file: SourcesFile, records: Readonly<Record<string
   const text = recordSources(file, records);
   if (text === undefined) return [];
   return [file.text === undefined ? { kind: 'create', path: SKILL_SOURCES_PATH, content: text } : { kind: 'replace', path: SKILL_SOURCES_PATH, content: text, base: file.text }];
+}
+
+/**
+ * The change that forgets the record of the skill at `destination` (a removed skill, so that
+ * `skills update` never fetches it back); none when the file keeps no record of it. Pure.
+ */
+export function forgetRecordChanges(file: SourcesFile, destination: string): Change[] {
+  if (file.text === undefined || file.problem !== undefined || !hasRecord(file, destination)) return [];
+  const text = recordSources(file, { [destination]: null });
+  return text === undefined ? [] : [{ kind: 'replace', path: SKILL_SOURCES_PATH, content: text, base: file.text }];
 }
 
 /**

@@ -7,7 +7,9 @@
  *      the backups (skill-install-plan.ts decideSkillInstall); remove: the skill moved whole into
  *      the backups (never deleted file by file, so moving it back restores it);
  *   3. add, update: the record of each skill's source (.ai-team/skill-sources.json), last, so a
- *      record never names a skill that did not land.
+ *      record never names a skill that did not land; remove: the skill's record is forgotten before
+ *      the skill moves (2), so a later `skills update` never fetches the removed skill back and a
+ *      rerun after a kill still finds the skill to finish with.
  * Pure: no file-system access (the profile decision reads the agents' files through the recorded
  * DiskFacts).
  */
@@ -16,7 +18,7 @@ import type { Change, Plan } from '../base/plan.js';
 import { SKILL_FILE } from '../base/paths.js';
 import type { SkillSource } from '../skills/skill-install.js';
 import { decideSkillInstall, type InstallPlan, type InstalledFacts } from '../skills/skill-install-plan.js';
-import { recordChanges, type SourceRecord, type SourcesFile } from '../skills/skill-sources.js';
+import { forgetRecordChanges, recordChanges, type SourceRecord, type SourcesFile } from '../skills/skill-sources.js';
 import { pendingSkill, type SkillChanges } from '../squad/agents/profile-input.js';
 import { decideMemberProfiles, profileChanges, type ProfilePlan, type ProfileState, type ProfileSyncOptions } from '../squad/agents/profile-sync.js';
 import type { Agent } from '../roster/roster.js';
@@ -150,6 +152,7 @@ export async function decideSkillsUpdate(state: SkillsUpdateState): Promise<Skil
 export interface SkillsRemoveState extends SkillProfilesState {
   root: string;
   skill: InstalledSkill;
+  sources: SourcesFile;
 }
 
 export interface SkillsRemovePlan extends Plan {
@@ -157,14 +160,24 @@ export interface SkillsRemovePlan extends Plan {
   skill: InstalledSkill;
   /** Where the skill moves. */
   backup: string;
+  /** The record of the skill's source is forgotten (it had one). */
+  forgotten: boolean;
   profiles: ProfilePlan;
   changes: Change[];
 }
 
-/** Decide taking the skill out: the agents that saw it, then the skill moved whole into the backups. */
+/** Decide taking the skill out: the agents that saw it, its source record forgotten, then the skill moved whole into the backups. */
 export async function decideSkillsRemove(state: SkillsRemoveState): Promise<SkillsRemovePlan> {
   const { skill } = state;
   const backup = removalBackup(skill, state.now);
   const profiles = await skillProfiles(state, skill.agent, removalChanges(skill));
-  return { root: state.root, skill, backup, profiles, changes: [...profileChanges(profiles), { kind: 'move', from: skill.destination, to: backup }] };
+  const forget = forgetRecordChanges(state.sources, skill.destination);
+  return {
+    root: state.root,
+    skill,
+    backup,
+    forgotten: forget.length > 0,
+    profiles,
+    changes: [...profileChanges(profiles), ...forget, { kind: 'move', from: skill.destination, to: backup }],
+  };
 }

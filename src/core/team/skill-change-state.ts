@@ -87,7 +87,7 @@ export async function readSkillsUpdateState(
 /** Read what taking the skill `name` (of `agent`, or the team) out decides from. */
 export async function readSkillsRemoveState(root: string, target: { name: string; agent?: string }, now = new Date()): Promise<SkillsRemoveState> {
   const skill = locateSkill(root, target.name, target.agent, 'remove');
-  return { root, skill, ...(await readSkillProfiles(root, skill.agent, removalChanges(skill), now)) };
+  return { root, skill, sources: readSources(root), ...(await readSkillProfiles(root, skill.agent, removalChanges(skill), now)) };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * MCP configuration: files no host reads, files a host cannot use, and required servers that a
- * host lacks (none at all: mcp-not-configured; some of them: mcp-host-missing).
+ * MCP configuration: files no host reads, files a host cannot use, required servers that a host
+ * lacks (none at all: mcp-not-configured; some of them: mcp-host-missing), and registered `squad`
+ * servers that did not start when the read step started them (mcp-server-not-starting).
  */
 import { quoted } from '../../base/util.js';
 import {
@@ -13,6 +14,7 @@ import {
   missingRequiredServers,
   type McpRequirementRow,
 } from '../../skills/mcp.js';
+import { LOCAL_INSTALL_COMMAND } from '../../scaffold/mcp-register.js';
 import type { Finding } from '../catalog.js';
 import type { DoctorState } from '../read.js';
 
@@ -32,8 +34,34 @@ export function declaredServerCount(state: DoctorState): number {
   return new Set(rows.map((r) => mcpServerKey(r.server))).size;
 }
 
+/** A registered `squad` server that did not start: the host shows it failing, and the coordinator falls back to the CLI. */
+function serverStartFindings(state: DoctorState): Finding[] {
+  return state.mcp.servers
+    .filter((server) => server.failure !== undefined)
+    .map((server) => ({
+      severity: 'warning' as const,
+      code: 'mcp-server-not-starting',
+      path: server.path,
+      message: `the MCP server ${quoted(server.name)} that ${server.path} registers for ${hostNames(server.hosts)} does not start (${server.commandLine}): ${server.failure}`,
+      fix: `install create-squad in the repository (${LOCAL_INSTALL_COMMAND}, or npm install when package.json lists it); if it is installed, run that command in the repository to see why it stops, or remove the entry and run "create-squad init --mcp" to register the repository's install`,
+    }));
+}
+
+/** A registered `squad` server doctor did not start: it would run a create-squad the repository brings. */
+function serverNotCheckedFindings(state: DoctorState): Finding[] {
+  return state.mcp.servers
+    .filter((server) => server.notStarted !== undefined)
+    .map((server) => ({
+      severity: 'warning' as const,
+      code: 'mcp-server-not-checked',
+      path: server.path,
+      message: `the MCP server ${quoted(server.name)} that ${server.path} registers for ${hostNames(server.hosts)} was not started (${server.commandLine}): ${server.notStarted}`,
+      fix: "run doctor with the repository's own install (npx --no-install create-squad doctor) to start it, once you trust that install",
+    }));
+}
+
 export function checkMcp(state: DoctorState): Finding[] {
-  const findings: Finding[] = [];
+  const findings: Finding[] = [...serverStartFindings(state), ...serverNotCheckedFindings(state)];
   for (const unread of state.mcp.unread) {
     findings.push({
       severity: 'warning',
