@@ -6,6 +6,8 @@ import { detectStack } from '../core/scaffold/project-context.js';
 import { parseProjectContext, type ProjectContext } from '../core/scaffold/scaffold.js';
 import { TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
 import { changeLines, commitHint } from '../core/base/plan.js';
+import { squadCommand } from '../core/base/cli-invocation.js';
+import { packageVersion } from '../core/fs/version.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { type ChangeReport, changeReport, runPlan } from './pipeline.js';
 import { displayPath, listNames, plural } from './format.js';
@@ -98,7 +100,7 @@ export async function importCommand(options: ImportCommandOptions, ctx: CommandC
       ui.out(`  1. ${squadPaths.team} still describes "${data.source}" (${describeContext(context)}); for this repository run`);
       ui.out(`     ${contextCommand(context, data.detectedStack)}  (it updates team.md and the charters)`);
       ui.out('  2. Start a new Copilot session and pick the "Squad" agent');
-      ui.out('  3. Check the imported skills: npx create-squad skills validate');
+      ui.out(`  3. Check the imported skills: ${squadCommand('skills validate', packageVersion())}`);
     },
   };
 }

@@ -10,6 +10,8 @@ import { defaultUniverseName, universes } from '../core/roster/casting.js';
 import { checkWritableDir, ensureWritableDir } from '../core/fs/fs-safe.js';
 import { COORDINATOR_PATH, GITIGNORE_PATH, SCRIBE_AGENT, squadPaths } from '../core/base/paths.js';
 import { changeLines, changedPaths, commitHint } from '../core/base/plan.js';
+import { localCommand, squadCommand } from '../core/base/cli-invocation.js';
+import { packageVersion } from '../core/fs/version.js';
 import type { ContextField } from '../core/scaffold/context-plan.js';
 import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/roster/roles.js';
 import { MCP_SERVER_COMMAND, parseMcpHosts, type McpRegistration, type McpRegistrationPlan } from '../core/scaffold/mcp-register.js';
@@ -98,10 +100,14 @@ function initRoot(options: InitOptions, ctx: CommandContext): string {
   return options.here ? ctx.startDir : ctx.cwd;
 }
 
-/** Said when init was run below the folder it scaffolds. */
-function movedUpNote(root: string, ctx: CommandContext): string[] {
-  if (root === ctx.startDir) return [];
-  return [`set up the squad at the repository root ${root}, where Copilot looks for .github/agents/; to make a separate squad in ${ctx.startDir}, run init --here`];
+/**
+ * Said when init moved up on its own from the folder it was run in; a folder named on the command
+ * line (`init <dir>`, the README's first command, often outside any repository) is where it was asked.
+ */
+function movedUpNote(options: InitOptions, root: string, ctx: CommandContext): string[] {
+  if (options.dir !== undefined || root === ctx.startDir) return [];
+  const where = root === ctx.gitRoot ? `the repository root ${root}` : `the folder of the enclosing squad ${root}`;
+  return [`set up the squad at ${where}, where Copilot looks for .github/agents/; to make a separate squad in ${ctx.startDir}, run init --here`];
 }
 
 /** The context fields given as flags: what they change in an existing squad. */
@@ -207,7 +213,7 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
           },
         }
       : {}),
-    notes: [...movedUpNote(root, ctx), ...plan.notes],
+    notes: [...movedUpNote(options, root, ctx), ...plan.notes],
     ...(mcp === undefined
       ? {}
       : { mcp: { ...(mcp.version === undefined ? {} : { version: mcp.version }), install: mcp.install, command: MCP_SERVER_COMMAND.join(' '), registrations: mcp.registrations } }),
@@ -313,7 +319,7 @@ function mcpSteps(plan: InitPlan): string[] {
     `${files.map((r) => r.path).join(' and ')} ${files.length > 1 ? 'are' : 'is'} in this commit: a clone gets the server once its dependencies are installed`,
     ...(cli ? [`Copilot CLI: it reads ${cli.path} only in a folder you trust; say yes when copilot asks whether you trust this folder`] : []),
     ...(mcp.install === 'declared' ? ['Run npm install first: package.json asks for create-squad, and the server runs that install'] : []),
-    `Check that the server starts: ${MCP_SERVER_COMMAND.slice(0, 3).join(' ')} doctor`,
+    `Check that the server starts: ${localCommand('doctor')}`,
   ];
 }
 
@@ -330,7 +336,7 @@ function renderNextSteps(ui: Ui, plan: InitPlan, hint: string): void {
   ui.out(`     Copilot CLI: /agent, or start it with: copilot --agent ${agentId} (a running copilot loads a new agent when restarted)`);
   ui.out(`     Cloud agent: merge ${COORDINATOR_PATH} into the default branch first, then pick Squad when you assign an issue or start a task`);
   ui.out(`  3. Say what you are building${lead ? `, e.g. "${lead.name}, set up the project structure for …"` : ''}`);
-  if (!lead) ui.out('  Add members first with: npx create-squad hire <role>');
+  if (!lead) ui.out(`  Add members first with: ${squadCommand('hire <role>', packageVersion())}`);
 }
 
 /**

@@ -2,6 +2,7 @@
 import { discoverSkills, type DiscoveredSkill, type RefusedSkill } from '../core/squad/discover.js';
 import { hasSquad, requireAgent } from '../core/roster/roster.js';
 import { squadPaths } from '../core/base/paths.js';
+import { FIRST_INIT_COMMAND } from '../core/base/cli-invocation.js';
 import { listingWarnings } from './skill-view.js';
 import type { SkillIssue } from '../core/skills/validate.js';
 import type { McpServerRequirement } from '../core/skills/skill.js';
@@ -56,7 +57,7 @@ export async function skillsList(options: SkillsListOptions, ctx: CommandContext
     warnings,
     render(ui) {
       if (!squadExists) {
-        ui.out(`No skills: there is no ${squadPaths.root}/ folder here. Run "npx create-squad init" to create a squad.`);
+        ui.out(`No skills: there is no ${squadPaths.root}/ folder here. Run "${FIRST_INIT_COMMAND}" to create a squad.`);
         return;
       }
       if (skills.length === 0 && refused.length === 0) {

@@ -166,6 +166,28 @@ describe('init --yes', () => {
     expect(named.code, named.stderr).toBe(0);
     expect(fs.existsSync(path.join(projects, 'my-app', squadPaths.team))).toBe(true);
   });
+
+  it("init <dir> outside any repository says nothing of a repository root (the README's first command)", async () => {
+    const projects = tempDir('squad-projects-');
+    const text = await runCli(['init', '--yes', 'my-squad'], { cwd: projects });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout + text.stderr).not.toContain('repository root');
+    expect(text.stdout + text.stderr).not.toContain('run init --here');
+    const absolute = await runCli(['init', '--yes', '--json', path.join(projects, 'other')], { cwd: projects });
+    expect(absolute.data<{ dir: string; notes: string[] }>()).toMatchObject({ dir: path.join(projects, 'other'), notes: [] });
+  });
+
+  it("run below a squad outside any repository, names the squad's folder, not a repository root", async () => {
+    const loose = tempDir('squad-loose-');
+    expect((await runCli(['init', '--yes'], { cwd: loose })).code).toBe(0);
+    const below = path.join(loose, 'docs');
+    fs.mkdirSync(below);
+    const again = await runCli(['init', '--yes', '--json'], { cwd: below });
+    expect(again.data<{ dir: string; notes: string[] }>()).toMatchObject({
+      dir: loose,
+      notes: [`set up the squad at the folder of the enclosing squad ${loose}, where Copilot looks for .github/agents/; to make a separate squad in ${below}, run init --here`],
+    });
+  });
 });
 
 describe('init run twice', () => {
@@ -436,7 +458,7 @@ describe('init on what is already there', () => {
     const team = await runCli(['init', '--yes', '--roles', 'Tester,Tech Lead'], { cwd: root });
     expect(team.stdout).toContain('3. Say what you are building, e.g. "Fenster, set up the project structure for …"');
     const empty = await runCli(['init', '--yes', '--no-team'], { cwd: tempRepo() });
-    expect(empty.stdout).toContain('  3. Say what you are building\n  Add members first with: npx create-squad hire <role>\n');
+    expect(empty.stdout).toContain(`  3. Say what you are building\n  Add members first with: npx create-squad@${packageVersion()} hire <role>\n`);
     expect(empty.stdout).not.toContain('Scribe, set up');
   });
 

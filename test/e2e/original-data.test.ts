@@ -229,7 +229,7 @@ describe.skipIf(!HAS_ORIGINAL_DATA)("the original Squad's real squads", () => {
       const root = unpackOriginalSquad(name);
       const route = await runCli(['route', 'x'], { cwd: root });
       expect(route.code).toBe(1);
-      expect(route.stderr).toMatch(/is in \.squad\/.*run "npx create-squad upgrade" to move it/);
+      expect(route.stderr).toMatch(/is in \.squad\/.*run "npx create-squad@\d[^ ]* upgrade" to move it/);
       await checkSquad(root, name, '.squad');
     },
   );

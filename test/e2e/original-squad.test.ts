@@ -127,7 +127,7 @@ describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
     const before = hashTree(root);
     const doctor = await runCli(['doctor', '--json'], { cwd: root });
     expect(doctor.code).toBe(1);
-    expect(doctor.error()).toMatchObject({ code: 'no-squad', hint: expect.stringMatching(/create-squad upgrade/) });
+    expect(doctor.error()).toMatchObject({ code: 'no-squad', hint: expect.stringMatching(/create-squad@\d[^ ]* upgrade/) });
     const out = path.join(tempDir(), 'x.squad');
     const squadFile = path.join(tempDir(), 'in.squad');
     fs.writeFileSync(squadFile, JSON.stringify({ squad_format_version: '1.1', agents: {} }));
@@ -143,7 +143,7 @@ describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
     ]) {
       const result = await runCli(args, { cwd: root });
       expect(result.code, args.join(' ')).toBe(1);
-      expect(result.stderr, args.join(' ')).toMatch(/is in \.squad\/, where the original Squad \(v0\.5 and later\) keeps it.*run "npx create-squad upgrade" to move it/);
+      expect(result.stderr, args.join(' ')).toMatch(/is in \.squad\/, where the original Squad \(v0\.5 and later\) keeps it.*run "npx create-squad@\d[^ ]* upgrade" to move it/);
       expect(result.stderr).not.toMatch(/no squad found/);
     }
     const sub = path.join(root, 'packages', 'app');

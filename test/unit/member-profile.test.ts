@@ -8,6 +8,7 @@ import { memberProfilePath, memberTools, profileFolder, readProfileStamp, render
 import { roleTools, scribeTools } from '../../src/core/squad/agents/role-tools.js';
 import { splitFrontmatter, parseFrontmatterYaml } from '../../src/core/skills/frontmatter.js';
 import { rolePresets } from '../../src/core/roster/roles.js';
+import { collectMcpRequirements, renderMcpBlock } from '../../src/core/skills/mcp.js';
 
 const VERSION = '1.2.3';
 
@@ -66,6 +67,20 @@ describe('the member profile generator', () => {
     expect(fm['mcp-servers']).toBeUndefined();
     expect(text).toContain('- `postgres`: required (skills: `db-migrations`)');
     expect(text).toContain('- `linear`: optional (skills: `issues`); without it: use the gh CLI');
+  });
+
+  it('stops a member (the Scribe too) only before work that needs a missing required server, as the spawn prompt says', async () => {
+    const servers = [{ name: 'postgres', required: true, skills: ['db-migrations'] }];
+    const spawnRule = /Before any work that needs it: .*STOP/;
+    const noConfig = { sources: [], warnings: [], unread: [], incomplete: [] };
+    const rows = collectMcpRequirements([{ name: 'db-migrations', mcpServers: [{ name: 'postgres', optional: false }] }], noConfig);
+    expect(await renderMcpBlock(rows)).toMatch(spawnRule);
+    for (const member of [input({ servers }), input({ folder: 'scribe', displayName: 'Scribe', role: 'Session Logger', scribe: true, servers })]) {
+      const text = await renderMemberProfile(member, VERSION);
+      expect(text).toContain('A required server you do not have: before any work that needs it, stop, change nothing');
+      expect(text).toContain('work that does not need it goes on.');
+      expect(text).not.toMatch(/A required server you do not have: stop/);
+    }
   });
 
   it("writes the Scribe with its procedure and without the members' after-work duties", async () => {
