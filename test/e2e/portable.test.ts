@@ -647,12 +647,13 @@ async function swapWrite(run: MatrixCase): Promise<number> {
 
 /**
  * Which writes of an import to kill after: every one with CREATE_SQUAD_MATRIX=full (.ci/run); else
- * around the swap (the archive, the rename), the last 14 (the files outside .ai-team/, the team
- * skills' moves, the members' agents, the marker) and, before the swap, where the writes are all
- * alike (staged files), the first and the one in the middle.
+ * around the swap (the archive, the rename), every other one of the last 14 and the last two (the
+ * files outside .ai-team/, the team skills' moves, the members' agents, the marker) and, before the
+ * swap, where the writes are all alike (staged files), the first and the one in the middle.
  */
 function importKills(total: number, swap: number): number[] {
-  return matrixWrites(total, (t) => [1, Math.ceil(swap / 2), swap - 2, swap - 1, swap, swap + 1, ...Array.from({ length: 14 }, (_, i) => t - 13 + i)]);
+  const tail = (t: number) => Array.from({ length: 14 }, (_, i) => t - 13 + i).filter((k) => (t - k) % 2 === 0 || k >= t - 1);
+  return matrixWrites(total, (t) => [1, Math.ceil(swap / 2), swap - 2, swap - 1, swap, swap + 1, ...tail(t)]);
 }
 
 describe('import interrupted', () => {
