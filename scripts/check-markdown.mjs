@@ -26,22 +26,28 @@ function isDelimiterRow(line) {
   return line.includes('-') && /^[\s|:-]+$/.test(line) && tableCells(line).every((cell) => DELIMITER_CELL.test(cell));
 }
 
+/** For each line, whether it is a fence line or inside fenced code (what the other checks skip). */
+function fencedLines(lines) {
+  let fence;
+  return lines.map((line) => {
+    const opening = FENCE.exec(line);
+    if (fence !== undefined) {
+      if (opening && opening[1][0] === fence[0] && opening[1].length >= fence.length && line.trim() === opening[1]) fence = undefined;
+      return true;
+    }
+    if (opening) fence = opening[1];
+    return opening !== null;
+  });
+}
+
 /** The findings of one markdown text: `{line, message}`, line numbers from 1. */
 export function checkMarkdown(text) {
   const lines = text.split(/\r?\n/);
   const findings = [];
-  let fence;
+  const fenced = fencedLines(lines);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const opening = FENCE.exec(line);
-    if (fence !== undefined) {
-      if (opening && opening[1][0] === fence[0] && opening[1].length >= fence.length && line.trim() === opening[1]) fence = undefined;
-      continue;
-    }
-    if (opening) {
-      fence = opening[1];
-      continue;
-    }
+    if (fenced[i]) continue;
     const next = lines[i + 1];
     if (!line.includes('|') || next === undefined || !isDelimiterRow(next)) continue;
 
@@ -81,17 +87,10 @@ export function headingAnchor(heading) {
 /** The anchors of a markdown text's headings (outside fenced code), a repeated one numbered as GitHub numbers it. */
 export function anchorsOf(text) {
   const anchors = new Set();
-  let fence;
-  for (const line of text.split(/\r?\n/)) {
-    const opening = FENCE.exec(line);
-    if (fence !== undefined) {
-      if (opening && opening[1][0] === fence[0] && opening[1].length >= fence.length && line.trim() === opening[1]) fence = undefined;
-      continue;
-    }
-    if (opening) {
-      fence = opening[1];
-      continue;
-    }
+  const lines = text.split(/\r?\n/);
+  const fenced = fencedLines(lines);
+  for (const [index, line] of lines.entries()) {
+    if (fenced[index]) continue;
     const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!heading) continue;
     const base = headingAnchor(heading[1]);
@@ -109,17 +108,9 @@ export function anchorsOf(text) {
 export function checkAnchors(file, text, readFile = (target) => fs.readFileSync(target, 'utf8')) {
   const findings = [];
   const lines = text.split(/\r?\n/);
-  let fence;
+  const fenced = fencedLines(lines);
   lines.forEach((line, index) => {
-    const opening = FENCE.exec(line);
-    if (fence !== undefined) {
-      if (opening && opening[1][0] === fence[0] && opening[1].length >= fence.length && line.trim() === opening[1]) fence = undefined;
-      return;
-    }
-    if (opening) {
-      fence = opening[1];
-      return;
-    }
+    if (fenced[index]) return;
     for (const [, target, anchor] of line.matchAll(/\]\(([^()\s#]*\.md|)#([^()\s]+)\)/g)) {
       if (/^[a-z]+:/i.test(target)) continue;
       const targetFile = target === '' ? file : path.resolve(path.dirname(file), target);
