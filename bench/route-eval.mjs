@@ -2,7 +2,8 @@
 /**
  * Routing and skill retrieval at the scale of real skill collections.
  *
- *   node bench/route-eval.mjs [--lib <checkout>] [--corpus <file.tgz>] [--json] [--check]
+ *   node bench/route-eval.mjs [--src | --lib <checkout>] [--corpus <file.tgz>] [--half tune|held-out] [--json] [--check]
+ *   npm run eval:route
  *
  * Unpacks the shared skills corpus (frontmatter of real public skills, kept outside the repository
  * in ../shared/data/skills-corpus.tgz) into two squads made by init (Lead, Core Dev, Tester): a bare
@@ -18,9 +19,18 @@
  *   bounded standard prompt whether the intended skill is in the standard prompt of the member route
  *                           chose, and the size of that prompt's skill list
  *
- * --lib measures another checkout (built: its index.js and dist/), e.g. an older commit.
- * --check exits 1 when a metric misses its target (TARGETS). Without the corpus it says so and
- * exits 0, so the repository still builds and tests on its own.
+ * Each task is in one half: `tune` (ranking may be tuned on it) or `held-out` (measured, never tuned
+ * on); every metric is printed for both, and the targets hold on the held-out half.
+ *
+ *   member accuracy         for the memberTasks of the tasks file: the share that route gives to the
+ *                           member expected (by role or name), or answers "ask" the human expected;
+ *                           a fresh squad is the bare one, any other is a squad file of ../shared/data,
+ *                           unpacked and upgraded by this checkout's CLI
+ *
+ * --src measures the sources (src/, loaded through vite, no build needed); --lib another checkout
+ * (built: its index.js and dist/), e.g. an older commit; by default this checkout's build.
+ * --check exits 1 when a metric of the held-out half misses its target (TARGETS). Without the corpus
+ * it says so and exits 0, so the repository still builds and tests on its own.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,9 +44,14 @@ export const DEFAULT_CORPUS = path.resolve(REPO_ROOT, '..', 'shared', 'data', 's
 const SQUAD = { project: 'Orders web app', stack: 'TypeScript, React, Node.js', owner: 'the shop team' };
 const ROLES = ['Lead', 'Core Dev', 'Tester'];
 const SKILL_HOLDER_ROLE = 'Core Dev';
+/** The halves of the tasks: tuned on, and held out (the one the targets hold on). */
+export const HALVES = ['tune', 'held-out'];
+const SHARED_DATA = path.resolve(REPO_ROOT, '..', 'shared', 'data');
 
-/** The targets --check enforces: shares of the tasks. */
+/** The targets --check enforces: shares of the held-out tasks. */
 export const TARGETS = { top1: 0.8, top3: 0.95, lightweightPrecision: 0.95, boundedRecall: 0.98 };
+/** The target for member accuracy (memberTasks), once the file holds tasks for the squads measured. */
+export const MEMBER_TARGET = 0.9;
 
 function option(args, name, fallback) {
   const at = args.indexOf(name);
@@ -84,7 +99,8 @@ function corpusSkillNames(corpusDir, scopes = ['team', 'agent']) {
 
 /** Each task names a skill of the corpus, and does not spell that skill's name. */
 function checkTasks(tasks, names) {
-  for (const { task, skill } of tasks) {
+  for (const { task, skill, half } of tasks) {
+    if (!HALVES.includes(half)) throw new Error(`route-eval-tasks.json: the task "${task}" has no half (${HALVES.join(' or ')})`);
     if (!names.has(skill)) throw new Error(`route-eval-tasks.json: "${skill}" is not a skill of the corpus`);
     if (task.toLowerCase().replace(/-/g, ' ').includes(skill.replace(/-/g, ' '))) {
       throw new Error(`route-eval-tasks.json: the task "${task}" names its skill`);
@@ -102,7 +118,7 @@ async function promptFor(lib, root, agent, task, mode, home) {
   return lib.buildSpawnPrompt({ root, agent, task, mode, home, env: {} });
 }
 
-async function measureTask(lib, squads, { task, skill, role }, home, ownSkills) {
+async function measureTask(lib, squads, { task, skill, role, half }, home, ownSkills) {
   const bare = lib.routeTask(squads.bare, task);
   const route = lib.routeTask(squads.skilled, task);
   const ranked = rankedSkillNames(route);
@@ -112,6 +128,7 @@ async function measureTask(lib, squads, { task, skill, role }, home, ownSkills) 
     task,
     skill,
     role,
+    half,
     ownSkill: ownSkills.has(skill),
     ranked: ranked.slice(0, 3),
     top1: ranked[0] === skill,
@@ -202,28 +219,119 @@ function percent(value) {
   return `${(value * 100).toFixed(1)}%`;
 }
 
-function report(summary, rows) {
-  const a = summary.agents;
+// ---------------------------------------------------------------- member tasks
+
+/**
+ * What route answered: the human to ask, when it answers that (never spawned), else the member it
+ * spawns. A route that names humans beside a member it spawns answers the member.
+ */
+function routeAnswer(route) {
+  const ask = route.ask?.name ?? route.ask;
+  if (typeof ask === 'string' && ask !== '') return { ask };
+  if (route.agent === '' && route.humans?.length) return { ask: route.humans[0].name };
+  return { member: route.agent, displayName: route.displayName, role: route.role };
+}
+
+function sameName(a, b) {
+  return typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+}
+
+/** Whether route's answer is the one a member task expects: a member by role or name, or "ask" a human. */
+function answerMatches(answer, expect) {
+  if (expect.ask !== undefined) return sameName(answer.ask, expect.ask);
+  if (answer.ask !== undefined) return false;
+  if (expect.role !== undefined) return sameName(answer.role, expect.role);
+  return sameName(answer.member, expect.member) || sameName(answer.displayName, expect.member);
+}
+
+/** A squad file of ../shared/data unpacked into `dir` and upgraded by this checkout's CLI. */
+function originalSquad(checkout, squad, dir) {
+  const file = path.join(SHARED_DATA, squad);
+  if (!fs.existsSync(file)) return undefined;
+  unpack(file, dir);
+  const cli = path.join(checkout, 'bin', 'create-squad.cjs');
+  const result = spawnSync(process.execPath, [cli, 'upgrade', '--json'], { cwd: dir, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`upgrade of ${squad} failed: ${result.stderr.trim()}`);
+  return dir;
+}
+
+/** memberTasks, each routed in its squad: the fresh squad is the bare one made above. */
+function measureMembers(lib, checkout, memberTasks, bare, work) {
+  const roots = new Map([['fresh', bare]]);
+  const rows = [];
+  const skipped = new Set();
+  for (const { squad, task, expect } of memberTasks) {
+    if (!roots.has(squad)) roots.set(squad, originalSquad(checkout, squad, path.join(work, `squad-${roots.size}`)));
+    const root = roots.get(squad);
+    if (root === undefined) {
+      skipped.add(squad);
+      continue;
+    }
+    const answer = routeAnswer(lib.routeTask(root, task));
+    rows.push({ squad, task, expect, answer, right: answerMatches(answer, expect) });
+  }
+  const bySquad = {};
+  for (const row of rows) {
+    const counts = (bySquad[row.squad] ??= { tasks: 0, right: 0 });
+    counts.tasks += 1;
+    counts.right += row.right ? 1 : 0;
+  }
+  return { tasks: rows.length, accuracy: share(rows.filter((r) => r.right).length, rows.length), bySquad, skipped: [...skipped], rows };
+}
+
+function describeAnswer(answer) {
+  return answer.ask !== undefined ? `ask ${answer.ask}` : `${answer.member}${answer.role ? ` (${answer.role})` : ''}`;
+}
+
+function describeExpectation(expect) {
+  return expect.ask !== undefined ? `ask ${expect.ask}` : (expect.member ?? expect.role);
+}
+
+// ---------------------------------------------------------------- report
+
+function report({ halves, rows, members }) {
+  const columns = HALVES.filter((half) => halves[half] !== undefined);
+  const row = (label, value) => `| ${label} | ${columns.map((half) => value(halves[half])).join(' | ')} |`;
   const splitText = (s) => ROLES.map((role) => s[role]).join('/');
+  const lightText = (l) => `${l.tasks}, ${l.right}, ${l.onlyWrong} (precision ${percent(l.precision)})`;
   const lines = [
-    `route-eval: ${summary.tasks} tasks`,
+    `route-eval: ${rows.length} tasks (${columns.map((half) => `${half} ${halves[half].tasks}`).join(', ')})`,
     '',
-    `| metric | value |`,
-    `|---|---|`,
-    `| top-1 | ${percent(summary.top1)} |`,
-    `| top-3 | ${percent(summary.top3)} |`,
-    `| agents ${ROLES.join('/')}, without skills | ${splitText(a.withoutSkills)} (label agreement ${percent(a.labelAgreementWithoutSkills)}) |`,
-    `| agents ${ROLES.join('/')}, ${SKILL_HOLDER_ROLE} holding own skills | ${splitText(a.withSkills)} (label agreement ${percent(a.labelAgreementWithSkills)}) |`,
-    `| tasks whose member changes once the ${SKILL_HOLDER_ROLE} holds skills (of them, to him for one of his own skills) | ${a.changedBySkills} (${a.changedBySkillsToHolder}) |`,
-    `| testing tasks to the Tester (without / with skills) | ${a.testingTasksToTester.withoutSkills}/${a.testingTasksToTester.of}, ${a.testingTasksToTester.withSkills}/${a.testingTasksToTester.of} |`,
-    `| route lightweight: tasks, intended skill inlined, only wrong skills | ${summary.lightweightRoute.tasks}, ${summary.lightweightRoute.right}, ${summary.lightweightRoute.onlyWrong} (precision ${percent(summary.lightweightRoute.precision)}) |`,
-    `| prompt --mode lightweight (no --skill): lightweight, right, only wrong | ${summary.lightweightPrompt.tasks}, ${summary.lightweightPrompt.right}, ${summary.lightweightPrompt.onlyWrong} (precision ${percent(summary.lightweightPrompt.precision)}) |`,
-    `| bounded standard prompt recall | ${percent(summary.boundedRecall)} |`,
-    `| standard prompt: median skills listed, median / max skill tokens | ${summary.standardPrompt.medianSkillsListed}, ${summary.standardPrompt.medianSkillTokens} / ${summary.standardPrompt.maxSkillTokens} |`,
+    `| metric | ${columns.join(' | ')} |`,
+    `|---|${columns.map(() => '---|').join('')}`,
+    row('top-1', (s) => percent(s.top1)),
+    row('top-3', (s) => percent(s.top3)),
+    row(`agents ${ROLES.join('/')}, without skills`, (s) => `${splitText(s.agents.withoutSkills)} (label agreement ${percent(s.agents.labelAgreementWithoutSkills)})`),
+    row(
+      `agents ${ROLES.join('/')}, ${SKILL_HOLDER_ROLE} holding own skills`,
+      (s) => `${splitText(s.agents.withSkills)} (label agreement ${percent(s.agents.labelAgreementWithSkills)})`,
+    ),
+    row(
+      `tasks whose member changes once the ${SKILL_HOLDER_ROLE} holds skills (of them, to him for one of his own skills)`,
+      (s) => `${s.agents.changedBySkills} (${s.agents.changedBySkillsToHolder})`,
+    ),
+    row(
+      'testing tasks to the Tester (without / with skills)',
+      (s) => `${s.agents.testingTasksToTester.withoutSkills}/${s.agents.testingTasksToTester.of}, ${s.agents.testingTasksToTester.withSkills}/${s.agents.testingTasksToTester.of}`,
+    ),
+    row('route lightweight: tasks, intended skill inlined, only wrong skills', (s) => lightText(s.lightweightRoute)),
+    row('prompt --mode lightweight (no --skill): lightweight, right, only wrong', (s) => lightText(s.lightweightPrompt)),
+    row('bounded standard prompt recall', (s) => percent(s.boundedRecall)),
+    row(
+      'standard prompt: median skills listed, median / max skill tokens',
+      (s) => `${s.standardPrompt.medianSkillsListed}, ${s.standardPrompt.medianSkillTokens} / ${s.standardPrompt.maxSkillTokens}`,
+    ),
   ];
-  const misses = rows.filter((r) => !r.top1);
-  if (misses.length > 0) {
-    lines.push('', 'top-1 misses (intended ← ranked first three):');
+  if (members !== undefined) {
+    const squads = Object.entries(members.bySquad).map(([squad, c]) => `${squad} ${c.right}/${c.tasks}`);
+    lines.push('', `member accuracy: ${percent(members.accuracy)} of ${members.tasks} member tasks${squads.length > 0 ? ` (${squads.join(', ')})` : ''}`);
+    if (members.skipped.length > 0) lines.push(`  skipped, not in ../shared/data: ${members.skipped.join(', ')}`);
+    for (const r of members.rows.filter((m) => !m.right)) lines.push(`  ✗ ${r.squad}: expected ${describeExpectation(r.expect)}, got ${describeAnswer(r.answer)}  (${r.task})`);
+  }
+  for (const half of columns) {
+    const misses = rows.filter((r) => r.half === half && !r.top1);
+    if (misses.length === 0) continue;
+    lines.push('', `${half}: top-1 misses (intended ← ranked first three):`);
     for (const r of misses) lines.push(`  ${r.top3 ? '·' : '✗'} ${r.skill} ← ${r.ranked.join(', ') || '-'}  (${r.task})`);
   }
   return lines.join('\n');
@@ -231,13 +339,18 @@ function report(summary, rows) {
 
 // ---------------------------------------------------------------- main
 
-export async function evaluate({ lib, corpus }) {
-  const tasks = JSON.parse(fs.readFileSync(TASKS_FILE, 'utf8')).tasks;
+/**
+ * Measures the tasks of the halves asked for (both by default) and, unless `members` is false, the
+ * member tasks. `summary` is the held-out half's when it was measured (the targets hold there).
+ */
+export async function evaluate({ lib, corpus, halves = HALVES, members = true, checkout = REPO_ROOT }) {
+  const file = JSON.parse(fs.readFileSync(TASKS_FILE, 'utf8'));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'create-squad-route-eval-'));
   try {
     const corpusDir = path.join(work, 'corpus');
     unpack(corpus, corpusDir);
-    checkTasks(tasks, corpusSkillNames(corpusDir));
+    checkTasks(file.tasks, corpusSkillNames(corpusDir));
+    const tasks = file.tasks.filter((t) => halves.includes(t.half));
     const squads = {
       bare: await makeSquad(lib, path.join(work, 'bare')),
       skilled: await makeSkilledSquad(lib, path.join(work, 'skilled'), corpusDir),
@@ -247,10 +360,29 @@ export async function evaluate({ lib, corpus }) {
     const rows = [];
     const ownSkills = corpusSkillNames(corpusDir, ['agent']);
     for (const task of tasks) rows.push(await measureTask(lib, squads, task, home, ownSkills));
-    return { summary: summarize(rows), rows };
+    const summaries = Object.fromEntries(HALVES.filter((half) => halves.includes(half)).map((half) => [half, summarize(rows.filter((r) => r.half === half))]));
+    const memberResult = members ? measureMembers(lib, checkout, file.memberTasks ?? [], squads.bare, work) : undefined;
+    return { summary: summaries['held-out'], halves: summaries, rows, members: memberResult };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The library to measure: the sources through vite (--src), another checkout's build (--lib), or this one's. */
+async function loadLibrary(args) {
+  if (args.includes('--src')) {
+    const { createServer } = await import('vite');
+    const server = await createServer({
+      root: REPO_ROOT,
+      logLevel: 'error',
+      appType: 'custom',
+      server: { middlewareMode: true, hmr: false, ws: false },
+      optimizeDeps: { noDiscovery: true, include: [] },
+    });
+    return { lib: await server.ssrLoadModule('/src/index.ts'), checkout: REPO_ROOT, close: () => server.close() };
+  }
+  const checkout = path.resolve(option(args, '--lib', REPO_ROOT));
+  return { lib: await import(pathToFileURL(path.join(checkout, 'index.js')).href), checkout, close: async () => {} };
 }
 
 async function main(args) {
@@ -259,14 +391,25 @@ async function main(args) {
     console.log(`route-eval skipped: no skills corpus at ${corpus} (it lives outside the repository, in ../shared/data)`);
     return 0;
   }
-  const checkout = path.resolve(option(args, '--lib', REPO_ROOT));
-  const lib = await import(pathToFileURL(path.join(checkout, 'index.js')).href);
-  const { summary, rows } = await evaluate({ lib, corpus });
-  const missed = missedTargets(summary);
-  if (args.includes('--json')) console.log(JSON.stringify({ summary, missed, rows }, null, 2));
-  else console.log(report(summary, rows));
-  if (missed.length > 0 && !args.includes('--json')) console.error(`\nmissed: ${missed.join('; ')}`);
-  return args.includes('--check') && missed.length > 0 ? 1 : 0;
+  const half = option(args, '--half', undefined);
+  if (half !== undefined && !HALVES.includes(half)) throw new Error(`--half takes ${HALVES.join(' or ')}`);
+  const { lib, checkout, close } = await loadLibrary(args);
+  try {
+    const result = await evaluate({ lib, corpus, checkout, halves: half === undefined ? HALVES : [half] });
+    const missed = [...(result.summary ? missedTargets(result.summary) : []), ...missedMemberTarget(result.members)];
+    if (args.includes('--json')) console.log(JSON.stringify({ ...result, missed }, null, 2));
+    else console.log(report(result));
+    if (missed.length > 0 && !args.includes('--json')) console.error(`\nmissed on the held-out half: ${missed.join('; ')}`);
+    return args.includes('--check') && missed.length > 0 ? 1 : 0;
+  } finally {
+    await close();
+  }
+}
+
+/** Member accuracy below MEMBER_TARGET, when there were member tasks to measure. */
+export function missedMemberTarget(members) {
+  if (members === undefined || members.tasks === 0 || members.accuracy >= MEMBER_TARGET) return [];
+  return [`member accuracy ${percent(members.accuracy)} < ${percent(MEMBER_TARGET)}`];
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The host-check: runs the tests that ask the real Copilot CLI and its runtime what they discover
-// (test/e2e/copilot-runtime.test.ts, native-skills.test.ts, mcp-hosts.test.ts). It uses
+// (test/e2e/copilot-runtime.test.ts, native-skills.test.ts, host-skills.test.ts, mcp-hosts.test.ts),
+// and whole sessions against a scripted stand-in model (copilot-session.test.ts). It uses
 // the install CREATE_SQUAD_COPILOT_SDK names, or installs @github/copilot and @github/copilot-sdk
 // into a temporary folder first (never into this package: neither is a dependency of create-squad).
 // When that install is impossible (no network, an unsupported platform), it says so and exits 0:
@@ -32,7 +33,13 @@ if (dir === undefined) {
   process.exit(0);
 }
 const cli = path.join(dir, 'node_modules', '.bin', process.platform === 'win32' ? 'copilot.cmd' : 'copilot');
-const tests = ['test/e2e/copilot-runtime.test.ts', 'test/e2e/native-skills.test.ts', 'test/e2e/mcp-hosts.test.ts'];
+const tests = [
+  'test/e2e/copilot-runtime.test.ts',
+  'test/e2e/native-skills.test.ts',
+  'test/e2e/host-skills.test.ts',
+  'test/e2e/mcp-hosts.test.ts',
+  'test/e2e/copilot-session.test.ts',
+];
 const run = spawnSync(npm, ['exec', '--', 'vitest', 'run', ...tests], {
   cwd: root,
   stdio: 'inherit',

@@ -330,5 +330,7 @@ export { decideSquadDirMigration } from './core/squad/original/squad-dir-plan.js
 export { readSquadDirState } from './core/squad/original/squad-dir.js';
 export { readSquadState } from './core/squad/state.js';
 export { decideScriptCommand, decideSkillScript } from './core/skills/script-plan.js';
+export { decidePreToolUse, hookAnswer, toolUseOf, type HookDecision, type HookFacts } from './core/hooks/decide-hook.js';
+export { readHookFacts } from './core/hooks/hook-state.js';
 export { readDoctorState } from './core/doctor/read.js';
 export { readSpawnState } from './core/prompt/spawn-read.js';

@@ -14,6 +14,7 @@ import { Command } from './commander.js';
 import { usageError } from '../core/base/errors.js';
 import { DEFAULT_SKILLS_BUDGET } from '../core/base/prompt-limits.js';
 import { DEFAULT_SPAWN_MODE, SPAWN_MODES, type SpawnMode } from '../core/base/spawn-modes.js';
+import { DEFAULT_GUARD, GUARD_MODES } from '../core/base/hook-events.js';
 import type { Io } from './io.js';
 import { shouldUseColor, type Ui } from './ui.js';
 
@@ -330,10 +331,13 @@ procedure (steps, a how-to, "when you release, …") becomes a skill members ope
     name: 'route',
     arguments: '[task]',
     summary: 'suggest which agent, mode and skills fit a task ("-" reads it from stdin)',
-    options: [option('--task-file <path>', 'read the task from this file (no shell quoting needed)')],
+    options: [
+      option('--task-file <path>', 'read the task from this file (no shell quoting needed)'),
+      option('--label <label...>', "the issue's labels: squad:{member} routes to that member"),
+    ],
     writes: false,
     load: () => import('../commands/route.js'),
-    run: ({ route }, { args: [task], opts, ctx }) => route({ task, taskFile: opts.text('taskFile') }, ctx),
+    run: ({ route }, { args: [task], opts, ctx }) => route({ task, taskFile: opts.text('taskFile'), labels: opts.list('label') ?? [] }, ctx),
   }),
 
   command({
@@ -386,6 +390,24 @@ procedure (steps, a how-to, "when you release, …") becomes a skill members ope
     writes: false,
     load: () => import('../commands/doctor.js'),
     run: ({ doctor }, { ctx }) => doctor(ctx),
+  }),
+
+  command({
+    name: 'hook',
+    arguments: '<event>',
+    summary: 'answer a Copilot hook: the host sends the event on stdin, reads the answer on stdout',
+    // No choices here: a bad value must fail open like every other problem, not stop the host with a usage error.
+    options: [option('--guard <mode>', `what the coordinator's file changes outside .ai-team/ get: ${GUARD_MODES.join(', ')} (default ${DEFAULT_GUARD})`)],
+    writes: false,
+    help: `
+Run by a Copilot host from .github/hooks/squad.json, not by hand. preToolUse (VS Code: PreToolUse):
+when the session runs the Squad coordinator, a member it starts with the task tool gets its spawn
+prompt (charter, standing rules, skills, MCP needs) around the coordinator's words, and a file change
+outside .ai-team/ is denied (--guard deny), put to the user (ask) or let through (warn) with the
+reason to delegate. Members and other sessions are never limited. It fails open: on any problem it
+answers {} and says why on stderr.`,
+    load: () => import('../commands/hook.js'),
+    run: ({ hook }, { args: [event], opts, ctx }) => hook({ event, guard: opts.text('guard') }, ctx),
   }),
 
   command({

@@ -7,6 +7,7 @@ import { exportSquad, isExpectedSkip, writeSquadFile, type ExportReport } from '
 import { formatBytes } from '../core/base/util.js';
 import { DEFAULT_EXPORT_FILE, SQUAD_FORMAT_VERSION } from '../core/portable/squad-format.js';
 import { packageVersion } from '../core/fs/version.js';
+import { squadCommand } from '../core/base/cli-invocation.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { displayPath, listNames, plural } from './format.js';
 
@@ -79,8 +80,8 @@ export async function exportCommand(options: ExportCommandOptions, ctx: CommandC
         return;
       }
       ui.out(`  The file holds what the team learned about this project: look through it before you share it.`);
-      // Pinned: an unpinned name runs whatever package holds it; this version reads what it wrote.
-      ui.out(`  Import it in another repository with: npx create-squad@${packageVersion()} import ${importArgument(shown)}`);
+      // Another repository, which may not install create-squad: this version, pinned (it reads what it wrote).
+      ui.out(`  Import it in another repository with: ${squadCommand(`import ${importArgument(shown)}`, packageVersion())}`);
     },
   };
 }

@@ -6,8 +6,8 @@ import { detectStack } from '../core/scaffold/project-context.js';
 import { parseProjectContext, type ProjectContext } from '../core/scaffold/scaffold.js';
 import { TEAM_SKILLS_DIR, TEMPLATES_COPY_DIR, squadPaths } from '../core/base/paths.js';
 import { changeLines, commitHint } from '../core/base/plan.js';
-import { squadCommand } from '../core/base/cli-invocation.js';
-import { packageVersion } from '../core/fs/version.js';
+import { packageVersion, startableInstallVersion } from '../core/fs/version.js';
+import { hintCommand } from '../core/base/cli-invocation.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { type ChangeReport, changeReport, runPlan } from './pipeline.js';
 import { displayPath, listNames, plural } from './format.js';
@@ -27,10 +27,10 @@ export type ImportData = ImportReport &
     detectedStack?: string;
   };
 
-/** The init command that gives the imported squad this repository's context ("…" where only the user knows). */
-export function contextCommand(context: ProjectContext, detectedStack: string | undefined): string {
+/** The arguments of the init that gives the imported squad this repository's context ("…" where only the user knows). */
+export function contextArguments(context: ProjectContext, detectedStack: string | undefined): string {
   const stack = detectedStack && detectedStack !== context.stack ? detectedStack : '…';
-  return `create-squad init --project ${JSON.stringify('…')} --stack ${JSON.stringify(stack)}${context.owner ? ` --owner ${JSON.stringify('…')}` : ''}`;
+  return `init --project ${JSON.stringify('…')} --stack ${JSON.stringify(stack)}${context.owner ? ` --owner ${JSON.stringify('…')}` : ''}`;
 }
 
 function describeContext(context: ProjectContext): string {
@@ -52,6 +52,9 @@ export async function importCommand(options: ImportCommandOptions, ctx: CommandC
   });
   const teamText = options.dryRun ? undefined : readStateText(ctx.cwd, squadPaths.team);
   const detected = detectStack(ctx.cwd).stack;
+  // Next steps run where the user is: this version, or the repository's install of it (read now, once).
+  const installed = startableInstallVersion(ctx.cwd);
+  const nextStep = (args: string) => hintCommand(args, packageVersion(), installed);
   const data: ImportData = {
     ...plan.report,
     ...changeReport(plan, options.dryRun),
@@ -98,9 +101,9 @@ export async function importCommand(options: ImportCommandOptions, ctx: CommandC
       ui.out('Next steps:');
       const context = data.context ?? { project: '', stack: '', owner: '' };
       ui.out(`  1. ${squadPaths.team} still describes "${data.source}" (${describeContext(context)}); for this repository run`);
-      ui.out(`     ${contextCommand(context, data.detectedStack)}  (it updates team.md and the charters)`);
+      ui.out(`     ${nextStep(contextArguments(context, data.detectedStack))}  (it updates team.md and the charters)`);
       ui.out('  2. Start a new Copilot session and pick the "Squad" agent');
-      ui.out(`  3. Check the imported skills: ${squadCommand('skills validate', packageVersion())}`);
+      ui.out(`  3. Check the imported skills: ${nextStep('skills validate')}`);
     },
   };
 }

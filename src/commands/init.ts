@@ -10,8 +10,8 @@ import { defaultUniverseName, universes } from '../core/roster/casting.js';
 import { checkWritableDir, ensureWritableDir } from '../core/fs/fs-safe.js';
 import { COORDINATOR_PATH, GITIGNORE_PATH, SCRIBE_AGENT, squadPaths } from '../core/base/paths.js';
 import { changeLines, changedPaths, commitHint } from '../core/base/plan.js';
-import { localCommand, squadCommand } from '../core/base/cli-invocation.js';
-import { packageVersion } from '../core/fs/version.js';
+import { localCommand } from '../core/base/cli-invocation.js';
+import { cliHint } from '../core/fs/version.js';
 import type { ContextField } from '../core/scaffold/context-plan.js';
 import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset } from '../core/roster/roles.js';
 import { MCP_SERVER_COMMAND, parseMcpHosts, type McpRegistration, type McpRegistrationPlan } from '../core/scaffold/mcp-register.js';
@@ -219,7 +219,9 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
       : { mcp: { ...(mcp.version === undefined ? {} : { version: mcp.version }), install: mcp.install, command: MCP_SERVER_COMMAND.join(' '), registrations: mcp.registrations } }),
     ...changeReport(plan, options.dryRun),
   };
-  return { data, exitCode: 0, render: (ui) => renderInit(ui, plan, data) };
+  // Read now, so the text names the install that is there when init ends.
+  const hireCommand = cliHint(root, 'hire <role>');
+  return { data, exitCode: 0, render: (ui) => renderInit(ui, plan, data, hireCommand) };
 }
 
 /** The commit message of what the plan writes. */
@@ -324,7 +326,7 @@ function mcpSteps(plan: InitPlan): string[] {
 }
 
 /** Where to go from a new squad; step 1 is the plan's commit hint (and what --mcp adds to it). */
-function renderNextSteps(ui: Ui, plan: InitPlan, hint: string): void {
+function renderNextSteps(ui: Ui, plan: InitPlan, hint: string, hireCommand: string): void {
   const cast = plan.scaffold.members.filter((m) => m.folder !== SCRIBE_AGENT);
   const lead = cast.find((m) => isLeadRole(m.role)) ?? cast[0];
   ui.out('Next steps:');
@@ -336,14 +338,14 @@ function renderNextSteps(ui: Ui, plan: InitPlan, hint: string): void {
   ui.out(`     Copilot CLI: /agent, or start it with: copilot --agent ${agentId} (a running copilot loads a new agent when restarted)`);
   ui.out(`     Cloud agent: merge ${COORDINATOR_PATH} into the default branch first, then pick Squad when you assign an issue or start a task`);
   ui.out(`  3. Say what you are building${lead ? `, e.g. "${lead.name}, set up the project structure for …"` : ''}`);
-  if (!lead) ui.out(`  Add members first with: ${squadCommand('hire <role>', packageVersion())}`);
+  if (!lead) ui.out(`  Add members first with: ${hireCommand}`);
 }
 
 /**
  * The report of a plan: notes, the context change, the scaffold, the MCP servers; then the dry
  * run's note, or the commit hint of exactly what was written (nothing of the kind when nothing was).
  */
-function renderInit(ui: Ui, plan: InitPlan, data: InitData): void {
+function renderInit(ui: Ui, plan: InitPlan, data: InitData, hireCommand: string): void {
   for (const note of data.notes) ui.warn(note);
   renderContext(ui, plan, data);
   renderScaffold(ui, plan, data);
@@ -355,7 +357,7 @@ function renderInit(ui: Ui, plan: InitPlan, data: InitData): void {
     return;
   }
   const hint = commitHint(plan.changes, commitMessage(plan))!;
-  if (data.created.length > 0) renderNextSteps(ui, plan, hint);
+  if (data.created.length > 0) renderNextSteps(ui, plan, hint, hireCommand);
   else {
     ui.out(`  Commit it: ${hint}`);
     for (const line of mcpSteps(plan)) ui.out(`    ${line}`);

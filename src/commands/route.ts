@@ -1,6 +1,7 @@
 /**
- * `create-squad route "<task>" | --task-file <path> [--json]`: suggest the member, spawn mode and skills for a task,
- * with the reason, how clearly the best skill wins, the other candidate skills and the full ranking.
+ * `create-squad route "<task>" | --task-file <path> [--label <label...>] [--json]`: suggest the member, spawn mode
+ * and skills for a task (or the human to ask), with the reason (the routing.md row, the label or the
+ * distinguishing words), how clearly the best skill wins, the other candidate skills and the full ranking.
  */
 import { routeTask, type RouteSuggestion } from '../core/squad/route.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -11,17 +12,25 @@ export interface RouteOptions {
   task: string | undefined;
   /** `--task-file`: a file holding the task. */
   taskFile?: string | undefined;
+  /** `--label`: the issue's labels (`squad:{member}`). */
+  labels?: readonly string[];
 }
 
 const USAGE = 'usage: create-squad route "<task>" ("-" reads it from stdin; --task-file <path> reads a file)';
 
 export async function route(options: RouteOptions, ctx: CommandContext): Promise<CommandResult<RouteSuggestion>> {
   const task = await readTaskInput(options, USAGE, ctx);
-  const suggestion = routeTask(ctx.cwd, task);
+  const suggestion = routeTask(ctx.cwd, task, { labels: options.labels ?? [] });
   return {
     data: suggestion,
     exitCode: 0,
     render(ui) {
+      if (suggestion.ask) {
+        const human = suggestion.ask;
+        ui.out(ui.style.bold('Ask:'), '    ', `${human.displayName}${human.role ? ` (${human.role})` : ''}, a human member: never spawned`);
+        ui.out(ui.style.bold('Why:'), '    ', suggestion.reason);
+        return;
+      }
       if (!suggestion.agent) {
         ui.out(`No suggestion: ${suggestion.reason}. Add a member with "create-squad hire <role>".`);
         return;

@@ -2,9 +2,10 @@
 import { discoverSkills, type DiscoveredSkill, type RefusedSkill } from '../core/squad/discover.js';
 import { hasSquad, requireAgent } from '../core/roster/roster.js';
 import { squadPaths } from '../core/base/paths.js';
-import { FIRST_INIT_COMMAND } from '../core/base/cli-invocation.js';
+import { cliHint } from '../core/fs/version.js';
 import { listingWarnings } from './skill-view.js';
 import type { SkillIssue } from '../core/skills/validate.js';
+import type { HostView } from '../core/skills/host-view.js';
 import type { McpServerRequirement } from '../core/skills/skill.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { formatScope, formatMcp, formatStatus } from './format.js';
@@ -27,6 +28,8 @@ export interface ListedSkill {
   valid: boolean;
   errors: SkillIssue[];
   warnings: SkillIssue[];
+  /** A project skill some Copilot host reads differently from create-squad: what each does with it. */
+  hosts?: HostView;
 }
 
 export interface SkillsListData {
@@ -41,6 +44,7 @@ export interface SkillsListData {
 export async function skillsList(options: SkillsListOptions, ctx: CommandContext): Promise<CommandResult<SkillsListData>> {
   const agent = options.agent === undefined ? undefined : requireAgent(ctx.cwd, options.agent).name;
   const squadExists = hasSquad(ctx.cwd);
+  const initCommand = squadExists ? undefined : cliHint(ctx.cwd, 'init');
   const discovery = discoverSkills(ctx.cwd, agent === undefined ? {} : { agent });
   const skills = discovery.skills.map(toListed);
   const data: SkillsListData = {
@@ -57,7 +61,7 @@ export async function skillsList(options: SkillsListOptions, ctx: CommandContext
     warnings,
     render(ui) {
       if (!squadExists) {
-        ui.out(`No skills: there is no ${squadPaths.root}/ folder here. Run "${FIRST_INIT_COMMAND}" to create a squad.`);
+        ui.out(`No skills: there is no ${squadPaths.root}/ folder here. Run "${initCommand}" to create a squad.`);
         return;
       }
       if (skills.length === 0 && refused.length === 0) {
@@ -97,6 +101,7 @@ function toListed(skill: DiscoveredSkill): ListedSkill {
     valid: skill.valid,
     errors: skill.errors,
     warnings: skill.warnings,
+    ...(skill.hosts === undefined ? {} : { hosts: skill.hosts }),
   };
 }
 

@@ -45,7 +45,7 @@ function recordFor(root: string, skill: InstalledSkill): SourceRecord {
 export async function skillsUpdate(options: SkillsUpdateOptions, ctx: CommandContext): Promise<CommandResult<SkillsUpdateData>> {
   const located = locateForUpdate(ctx.cwd, options.name, options.agent);
   const record = recordFor(ctx.cwd, located);
-  const spec = recordedSpec(ctx.cwd, record);
+  const spec = recordedSpec(ctx.cwd, record, located.destination);
   const fetched = await fetchSource(spec, ctx.env, ctx.cwd);
   let plan: SkillsUpdatePlan;
   let warnings: Warning[] = [];

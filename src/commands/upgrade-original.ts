@@ -17,6 +17,8 @@ export interface SquadDirReport {
   renamed: FolderMove[];
   /** team.md, its Charter cells rewritten, and where its old text went. */
   roster?: { path: string; backup: string };
+  /** The team's text whose `.squad/` paths were pointed at `.ai-team/`, each with where its old text went. */
+  stalePaths: { path: string; backup: string; paths: number }[];
   notes: string[];
 }
 
@@ -41,6 +43,7 @@ export function squadDirReport(plan: SquadDirMigration): SquadDirReport | undefi
     ...(plan.move === undefined ? {} : { moved: plan.move }),
     renamed: plan.renames,
     ...(plan.roster === undefined ? {} : { roster: { path: plan.roster.path, backup: plan.roster.backup } }),
+    stalePaths: plan.rewrites.map(({ path, backup, paths }) => ({ path, backup, paths })),
     notes: plan.notes,
   };
 }
@@ -59,6 +62,12 @@ export function renderSquadDirMigration(ui: Ui, report: SquadDirReport, dryRun: 
     ui.out(
       `  ${verb('Pointed', 'point')} the roster's Charter cells at ${AI_TEAM_DIR}/ in ${report.roster.path} (the old text ${dryRun ? 'would go' : 'is'} in ${report.roster.backup})`,
     );
+  if (report.stalePaths.length > 0) {
+    ui.out(
+      `  ${verb('Pointed', 'point')} the ${ORIGINAL_SQUAD_DIR}/ paths in ${report.stalePaths.length} file${report.stalePaths.length === 1 ? '' : 's'} of the team's text at ${AI_TEAM_DIR}/ (the old text ${dryRun ? 'would go' : 'is'} in the backups):`,
+    );
+    for (const file of report.stalePaths) ui.out(`    ${file.path}: ${file.paths} path${file.paths === 1 ? '' : 's'} (was: ${file.backup})`);
+  }
   for (const note of report.notes) ui.warn(note);
 }
 

@@ -61,9 +61,15 @@ interface UpgradeStage extends Plan {
 /** What the second plan decides from: the upgrade's state, or the skills of a squad a dry run did not move. */
 type StageState = { upgrade: UpgradeState } | { skills: OriginalSkillFile[]; dir: string | undefined };
 
-/** Read for the second plan; `unmoved` is the first plan when a dry run left it unapplied. */
-async function readStage(root: string, now: Date, unmoved: SquadDirMigration | undefined): Promise<StageState> {
-  if (unmoved === undefined) return { upgrade: await readUpgradeState(root, { now }) };
+/**
+ * Read for the second plan; `unmoved` is the first plan when a dry run left it unapplied, `moving`
+ * the first plan (a squad it moves, or whose text it points at `.ai-team/`, came from `.squad/`).
+ */
+async function readStage(root: string, now: Date, unmoved: SquadDirMigration | undefined, moving: SquadDirMigration): Promise<StageState> {
+  if (unmoved === undefined) {
+    const upgrade = await readUpgradeState(root, { now });
+    return { upgrade: { ...upgrade, cameFromSquadDir: upgrade.cameFromSquadDir || moving.move !== undefined || moving.rewrites.length > 0 } };
+  }
   // Not moved yet: the skills are read where they are, and named as they will be.
   const dir = unmoved.move === undefined ? undefined : ORIGINAL_SQUAD_DIR;
   return { skills: readOriginalSkillFiles(root, dir), dir };
@@ -74,7 +80,7 @@ async function decideStage(state: StageState, now: Date): Promise<UpgradeStage> 
     const plan = await decideUpgrade(state.upgrade, { now });
     return { upgrade: plan, conversions: plan.originalSkills, changes: plan.changes };
   }
-  const conversions = decideOriginalSkillConversions(state.skills, { ...(state.dir === undefined ? {} : { dir: state.dir }), now });
+  const conversions = decideOriginalSkillConversions(state.skills, { ...(state.dir === undefined ? {} : { dir: state.dir, cameFromSquadDir: true }), now });
   return { upgrade: undefined, conversions, changes: conversionChanges(conversions) };
 }
 
@@ -86,7 +92,8 @@ export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContex
     ctx,
     { command: 'upgrade', activity: 'upgrading', dryRun, read: () => readSquadDir(root), decide: (state) => decideSquadDirMigration(state, now) },
     (moving): NextPlan<StageState, UpgradeStage> => ({
-      read: () => readStage(root, now, dryRun && moving.changes.length > 0 ? moving : undefined),
+      // Only the move and the renames change where files are; a dry run without them plans the whole upgrade.
+      read: () => readStage(root, now, dryRun && (moving.move !== undefined || moving.renames.length > 0) ? moving : undefined, moving),
       decide: (state) => decideStage(state, now),
     }),
   );

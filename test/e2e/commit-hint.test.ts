@@ -37,7 +37,7 @@ describe('commit hints', () => {
     const init = await runCli(['init', '--yes'], { cwd: root });
     expect(init.code, init.stderr).toBe(0);
     const paths = hintedPaths(init.stdout);
-    expect(paths).toEqual(['.ai-team', '.ai-team-templates', '.gitattributes', '.github/agents', '.github/skills', '.gitignore']);
+    expect(paths).toEqual(['.ai-team', '.ai-team-templates', '.gitattributes', '.github/agents', '.github/hooks', '.github/skills', '.gitignore']);
     git(root, ['add', '-A', '--', ...paths]);
     expect(notStaged(root)).toEqual([]);
   });

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { InitData } from '../../src/commands/init.js';
 import { charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
 import { parseProjectContext } from '../../src/core/scaffold/scaffold.js';
+import { packageVersion } from '../../src/core/fs/version.js';
 import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 import { matrixWrites } from '../helpers/kill-matrix.js';
@@ -142,7 +143,7 @@ describe('import says where the project context came from', () => {
     writeFiles(target, { 'pyproject.toml': '[project]\ndependencies = ["fastapi"]\n' });
     const result = await run(target, ['import', file]);
     expect(result.stdout).toContain(
-      '(Project: A shop; Stack: Node.js, Express; Owner: Ada); for this repository run\n     create-squad init --project "…" --stack "Python, FastAPI" --owner "…"  (it updates team.md and the charters)\n',
+      `(Project: A shop; Stack: Node.js, Express; Owner: Ada); for this repository run\n     npx create-squad@${packageVersion()} init --project "…" --stack "Python, FastAPI" --owner "…"  (it updates team.md and the charters)\n`,
     );
     const again = await runCli(['import', file, '--force', '--json'], { cwd: target });
     expect(again.data()).toMatchObject({ context: { project: 'A shop', stack: 'Node.js, Express', owner: 'Ada' }, detectedStack: 'Python, FastAPI' });

@@ -72,13 +72,13 @@ describe('doctor', () => {
     const result = await runCli(['doctor', '--json'], { cwd: dir, env: { HOME: tempDir('home-') } });
     expect(result.code).toBe(1);
     expect(result.envelope()).toEqual({ schemaVersion: 1, ok: false, error: expect.objectContaining({ code: 'no-squad' }), warnings: [] });
-    expect(result.error().hint).toContain('create-squad init');
+    expect(result.error().hint).toMatch(/create-squad@\S+ init/);
     const other = (await runCli(['route', 'x', '--json'], { cwd: dir })).error();
     expect(result.error()).toEqual(other);
     const text = await runCli(['doctor'], { cwd: dir });
     expect(text.code).toBe(1);
     expect(text.stdout).toBe('');
-    expect(text.stderr).toMatch(/^✗ no squad found .* — run "npx create-squad init" first/);
+    expect(text.stderr).toMatch(/^✗ no squad found .* — run "npx create-squad@\d[^" ]* init" first/);
   });
 
   it('reports missing layout files: team.md is an error, the rest warnings, all fixed by init', async () => {

@@ -261,6 +261,9 @@ describe('the MCP server: the squad commands as tools', () => {
     const task = 'Write end-to-end tests for the checkout flow';
     const cli = await runCli(['route', task, '--json'], { cwd: root });
     expect(structured(await call(client, 'route', { task }))).toEqual(asTool(cli));
+    const labelled = await runCli(['route', task, '--label', 'squad:keaton', '--json'], { cwd: root });
+    expect(labelled.data<{ agent: string }>().agent).toBe('keaton');
+    expect(structured(await call(client, 'route', { task, labels: ['squad:keaton'] }))).toEqual(asTool(labelled));
   });
 
   it('teach writes the skill under the squad lock, as the command does; dry runs write nothing', async () => {

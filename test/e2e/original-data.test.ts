@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChangeSummary } from '../../src/core/base/plan.js';
 import { parseRoster } from '../../src/core/roster/roster.js';
+import { findUniverse } from '../../src/core/roster/casting.js';
 import { charterPath, historyPath, nativeTeamSkillDir, squadPaths, SKILL_FILE } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, runCli, tempDir, tempRepo } from '../helpers/cli.js';
 import { HAS_ORIGINAL_DATA, fileContents, lostFiles, noteMissingData, originalExport, unpackOriginalSquad } from '../helpers/original-data.js';
@@ -100,6 +101,12 @@ describe.skipIf(!HAS_ORIGINAL_DATA)('importing every export the original Squad p
       }
       const universe = Object.values(registry.agents).map((entry) => (entry as { universe?: string }).universe)[0];
       expect(data.universe).toBe(universe);
+      expect(findUniverse(universe!), universe).toBeDefined();
+      // No member the file does not hold (an empty template beside the real one), and the retired are alumni, not interrupted hires.
+      const folders = fs.readdirSync(path.join(root, squadPaths.agents)).filter((folder) => !folder.startsWith('_') && folder !== 'scribe');
+      expect(folders.sort()).toEqual(data.agents.map((a) => a.name).sort());
+      const doctor = await runCli(['doctor', '--json'], { cwd: root });
+      expect(doctor.data<{ findings: { code: string }[] }>().findings.filter((f) => f.code === 'casting-member-unfinished')).toEqual([]);
       const hired = await runCli(['hire', 'Docs Writer', '--json'], { cwd: root });
       expect(hired.code, hired.stderr).toBe(0);
       expect(hired.data<{ universe: string }>().universe).toBe(universe);
@@ -125,13 +132,25 @@ describe.skipIf(!HAS_ORIGINAL_DATA)('importing every export the original Squad p
     expect(data.agents.find((a) => a.name === 'rai')).toMatchObject({ displayName: 'Rai' });
     expect(read(root, squadPaths.decisions)).toBe(json.decisions_md);
     expect(read(root, squadPaths.routing)).toBe(json.routing_md);
+    // The roster as it was, plus a row for Rai, whom it left out: Rai keeps its name and its charter's role.
     const team = read(root, squadPaths.team);
-    expect(team.replace(/`\.ai-team\/agents\//g, '`.squad/agents/')).toBe(json.team_md);
+    const raiRow = '| Rai | RAI Reviewer | `.ai-team/agents/rai/charter.md` | ✅ Active |\n';
+    expect(team).toContain(raiRow);
+    expect(team.replace(raiRow, '').replace(/`\.ai-team\/agents\//g, '`.squad/agents/')).toBe(json.team_md);
     const roster = parseRoster(team);
     expect(roster.filter((m) => m.human).map((m) => m.displayName)).toEqual(['Brady']);
     expect(roster.map((m) => m.displayName)).not.toContain('Squad');
+    const rai = await runCli(['prompt', 'rai', '--task', 'review the sign-up copy'], { cwd: root });
+    expect(rai.stdout).toContain('You are Rai, the RAI Reviewer');
+    // team.md names Dallas in dallas/, which the file does not hold; its folder "lead architect" holds Dallas's charter:
+    // the row points there, and no empty member is made in dallas/.
     const spaced = await importInto('head-spacename.json');
-    expect(spaced.data.agents.find((a) => a.name === 'lead-architect')).toMatchObject({ displayName: 'lead architect' });
+    expect(spaced.data.agents.find((a) => a.name === 'lead-architect')).toMatchObject({ displayName: 'Dallas', role: 'Lead' });
+    expect(exists(spaced.root, `${squadPaths.agents}/dallas`)).toBe(false);
+    expect(parseRoster(read(spaced.root, squadPaths.team)).find((m) => m.displayName === 'Dallas')).toMatchObject({ name: 'lead-architect', role: 'Lead' });
+    expect(spaced.data.notes.join('\n')).toMatch(/Dallas's row named \.squad\/agents\/dallas\/charter\.md, which the file does not hold/);
+    const lead = await runCli(['prompt', 'lead-architect', '--task', 'scope the next release'], { cwd: spaced.root });
+    expect(lead.stdout).toContain('You are Dallas, the Lead');
   });
 });
 
@@ -179,8 +198,14 @@ async function checkSquad(root: string, name: string, dir: string): Promise<void
   expect(validate.data<{ skills: { path: string; valid: boolean }[] }>().skills.filter((skill) => !skill.valid)).toEqual([]);
 
   const doctor = await runCli(['doctor', '--json'], { cwd: root });
-  const findings = doctor.data<{ findings: { code: string; message: string }[] }>().findings;
-  expect(findings.filter((f) => ['charter-missing', 'two-squads', 'skill-original-style'].includes(f.code))).toEqual([]);
+  const report = doctor.data<{ findings: { code: string; message: string }[]; checked: { mcpServers: number } }>();
+  const findings = report.findings;
+  expect(findings.filter((f) => ['charter-missing', 'two-squads', 'skill-original-style', 'casting-member-unfinished'].includes(f.code))).toEqual([]);
+  // The original's skill tools are no MCP servers: none declared, no `{server}/*` tool on any member's agent.
+  expect(report.checked.mcpServers, name).toBe(0);
+  for (const agent of fs.readdirSync(path.join(root, '.github/agents')).filter((file) => file !== 'squad.agent.md'))
+    expect(/^tools: (.*)$/m.exec(read(root, `.github/agents/${agent}`))?.[1], `${name} ${agent}`).not.toMatch(/\/\*/);
+  expect(findUniverse(universe), universe).toBeDefined();
   // A member folder the roster never listed (squad-cli's Rai) is named, with its fix; a roster member never is.
   for (const finding of findings.filter((f) => f.code === 'member-not-in-roster')) expect(roster.map((m) => m.name)).not.toContain(finding.message.split(' ')[0]);
 

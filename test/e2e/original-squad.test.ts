@@ -77,14 +77,22 @@ describe('the original roster layout', () => {
     expect(parseRoster(team).map((m) => m.displayName)).toEqual(['Ripley', 'Parker', 'Lambert', data.member.name, 'Scribe', 'Dana']);
   });
 
-  it('hire accepts a custom universe the registry records, and overflows once its names are taken', async () => {
+  it("hire keeps a custom universe the registry records as the team's own: numbered names of it once its names are taken, never a name twice", async () => {
     const root = originalSquad('StarCraft');
     const hired = await runCli(['hire', 'Frontend Dev', '--json'], { cwd: root });
     expect(hired.code, hired.stderr).toBe(0);
-    const data = hired.data<{ universe: string; casting: string }>();
-    expect(data.casting).toBe('overflow');
+    expect(hired.data<{ universe: string; casting: string; member: { name: string } }>()).toMatchObject({
+      universe: 'StarCraft',
+      casting: 'overflow',
+      member: { name: 'Ripley 2' },
+    });
     const events = JSON.parse(read(root, squadPaths.castingHistory)).events as { note?: string }[];
-    expect(events.at(-1)!.note).toMatch(/"StarCraft" is a custom universe with no free name left/);
+    expect(events.at(-1)!.note).toMatch(/"StarCraft" is the team's own universe and has no free name left/);
+    const again = await runCli(['hire', 'Tester', '--json'], { cwd: root });
+    expect(again.data<{ universe: string; member: { name: string } }>()).toMatchObject({ universe: 'StarCraft', member: { name: 'Parker 2' } });
+    const named = await runCli(['hire', 'Designer', '--name', 'Zeratul', '--json'], { cwd: root });
+    expect(named.code, named.stderr).toBe(0);
+    expect((await runCli(['hire', 'Designer', '--name', 'Ripley 2'], { cwd: root })).code).toBe(1);
   });
 
   it('export keeps the original casting files, and import brings them back as they were', async () => {
@@ -253,7 +261,14 @@ describe("skills in the original Squad's style", () => {
       expect(read(root, converted[index]!.backup)).toBe(before[name]);
       expect(read(root, `.github/skills/${name}/SKILL.md`).endsWith(before[name]!.replace(/^---[\s\S]*?\n---\n/, ''))).toBe(true);
     }
-    expect(converted[0]!.changes).toContain('tools → metadata.mcp-servers');
+    // Its tools are named in a note the member reads, never made MCP servers (no table of servers, no `{server}/*` tools).
+    const dockSync = converted.find((c) => c.path.includes('/dock-sync/'))!;
+    expect(dockSync.changes).toContain('tools → a note before the body (tools and commands, not MCP servers)');
+    expect(read(root, '.github/skills/dock-sync/SKILL.md')).toMatch(/^---\n[\s\S]*?\n---\n> \*\*Tools this skill names\*\*/);
+    expect(read(root, '.github/skills/dock-sync/SKILL.md')).not.toMatch(/mcp-servers/);
+    const members = fs.readdirSync(path.join(root, '.github/agents')).filter((agent) => agent !== 'squad.agent.md');
+    expect(members.length).toBeGreaterThan(0);
+    for (const agent of members) expect(/^tools: (.*)$/m.exec(read(root, `.github/agents/${agent}`))?.[1], agent).not.toMatch(/\/\*/);
     const validate = await runCli(['skills', 'validate'], { cwd: root });
     expect(validate.code, validate.stdout).toBe(0);
     const after = await runCli(['doctor', '--json'], { cwd: root });

@@ -824,7 +824,7 @@ describe('import output', () => {
     expect(lines[1]).toBe(`✓ Imported 2 learned skills (${REACT_SKILL}, ${TEAM_SKILL})`);
     expect(lines[2]).toMatch(/^✓ Built-in skills applied: squad-casting, /);
     expect(result.stdout).toContain(
-      'Created outside .ai-team/: .github/agents/squad.agent.md, .github/skills/ (5 built-in skills), .ai-team-templates/ (10 files), .gitattributes (+5 lines)',
+      'Created outside .ai-team/: .github/agents/squad.agent.md, .github/hooks/squad.json, .github/skills/ (5 built-in skills), .ai-team-templates/ (10 files), .gitattributes (+5 lines)',
     );
     expect(result.stdout).toContain('.ai-team/team.md still describes "Dashboard"');
   });

@@ -186,7 +186,7 @@ describe('create-squad prompt', () => {
 
     const none = await runCli(['prompt', 'fenster', '--task', 'x'], { cwd: tempRepo() });
     expect(none.code).toBe(1);
-    expect(none.stderr).toMatch(/no squad found .* run "npx create-squad init" first/);
+    expect(none.stderr).toMatch(/no squad found .* run "npx create-squad@\d[^" ]* init" first/);
     expect(none.stdout).toBe('');
   });
 

@@ -118,7 +118,10 @@ describe('a SKILL.md linked to a file outside the repository', () => {
           severity: 'error',
           code: 'skill-file-outside',
           path: location,
-          message: `${location} is a symlink that leads outside the repository: the skill is not used (Copilot may still load it, as it follows links out of the repository)`,
+          // Only the project skills folders are the Copilot CLI's: what it does is said for those.
+          message: folder.startsWith('.ai-team/')
+            ? `${location} is a symlink that leads outside the repository: the skill is not used`
+            : `${location} is a symlink that leads outside the repository: create-squad does not use it, but the Copilot CLI still loads it: it follows links out of the repository`,
           fix: 'copy the skill into the repository (a symlink may point elsewhere in it), or remove the link',
         },
       ]);
@@ -150,7 +153,7 @@ describe('a SKILL.md linked to a file outside the repository', () => {
     });
   }
 
-  it('a skill folder linked out is refused the same way: skills list reports it, doctor says Copilot may still load it', async () => {
+  it('a skill folder linked out is refused the same way: skills list reports it, doctor says the Copilot CLI still loads it', async () => {
     const root = await initSquad();
     const elsewhere = tempDir();
     writeFiles(elsewhere, { 'deploy-notes/SKILL.md': validSkill('deploy-notes', `Use when deploying. ${SECRET}`) });
@@ -159,7 +162,12 @@ describe('a SKILL.md linked to a file outside the repository', () => {
     expect(list.data<SkillsListJson>().refused).toEqual([expect.objectContaining({ name: 'deploy-notes', scope: 'team', location: '.github/skills/deploy-notes' })]);
     const doctor = await runCli(['doctor', '--json'], { cwd: root });
     expect(doctor.data<DoctorJson>().findings).toContainEqual(
-      expect.objectContaining({ severity: 'error', code: 'skill-outside', path: '.github/skills/deploy-notes', message: expect.stringContaining('Copilot may still load it') }),
+      expect.objectContaining({
+        severity: 'error',
+        code: 'skill-outside',
+        path: '.github/skills/deploy-notes',
+        message: expect.stringContaining('the Copilot CLI still loads it'),
+      }),
     );
     expect(list.stdout + doctor.stdout).not.toContain(SECRET);
   });

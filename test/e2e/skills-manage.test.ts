@@ -89,8 +89,8 @@ describe('skills add from a folder of several skills', () => {
     ]);
     expect(two.recorded).toBe(SKILL_SOURCES_PATH);
     expect(hashTree(path.join(root, '.github/skills/testing'))).toBe(hashTree(path.join(dir, 'testing')));
-    const relative = path.relative(root, dir).split(path.sep).join('/');
-    expect(sources(root)['.github/skills/sql-style']).toEqual({ source: `${relative}/sql-style`, type: 'folder', path: `${relative}/sql-style` });
+    // A folder outside the repository is recorded as the absolute path it was added from.
+    expect(sources(root)['.github/skills/sql-style']).toEqual({ source: path.join(dir, 'sql-style'), type: 'folder', path: path.join(dir, 'sql-style') });
 
     // All of them: the two already there, file for file, are left as they are.
     const all = await run(root, ['skills', 'add', dir, '--all', '--agent', 'fenster']);
@@ -324,6 +324,66 @@ describe('skills update', () => {
       expect(hashTree(path.join(root, '.github/skills/api-style')), `k=${k}`).toBe(hashTree(path.join(dir, 'api-style')));
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
+  });
+});
+
+describe('skills update from a recorded folder', () => {
+  it('records a folder inside the repository relative to its root, so a copy of the repository updates from its own folder', async () => {
+    const root = await squad();
+    writeFiles(root, { 'vendor/skills/lint-rules/SKILL.md': validSkill('lint-rules') });
+    await run(root, ['skills', 'add', 'vendor/skills/lint-rules']);
+    expect(sources(root)['.github/skills/lint-rules']).toEqual({ source: 'vendor/skills/lint-rules', type: 'folder', path: 'vendor/skills/lint-rules' });
+
+    // A clone elsewhere (or the squad exported to another machine): the original folder is gone.
+    const copy = path.join(tempDir('squad-clone-'), 'repo');
+    fs.cpSync(root, copy, { recursive: true });
+    fs.rmSync(path.join(root, 'vendor'), { recursive: true });
+    writeFiles(copy, { 'vendor/skills/lint-rules/SKILL.md': validSkill('lint-rules', 'Use when linting (v2).') });
+    const data = (await run(copy, ['skills', 'update', 'lint-rules', '--json'])).data<SkillsUpdateData>();
+    expect(data).toMatchObject({ destination: '.github/skills/lint-rules', unchanged: false, source: { source: 'vendor/skills/lint-rules', path: 'vendor/skills/lint-rules' } });
+    expect(read(copy, '.github/skills/lint-rules/SKILL.md')).toContain('(v2)');
+    expect(sources(copy)['.github/skills/lint-rules']).toEqual({ source: 'vendor/skills/lint-rules', type: 'folder', path: 'vendor/skills/lint-rules' });
+  });
+
+  it('keeps the relative record through an export and an import into another repository', async () => {
+    const root = await squad();
+    writeFiles(root, { 'vendor/skills/lint-rules/SKILL.md': validSkill('lint-rules') });
+    await run(root, ['skills', 'add', 'vendor/skills/lint-rules', '--agent', 'fenster']);
+    const file = path.join(tempDir('squad-export-'), 'team.squad');
+    await run(root, ['export', '--out', file]);
+    const other = tempDir('squad-other-');
+    writeFiles(other, { 'vendor/skills/lint-rules/SKILL.md': validSkill('lint-rules', 'Use when linting (theirs).') });
+    await run(other, ['import', file]);
+    expect(sources(other)['.ai-team/agents/fenster/skills/lint-rules']).toEqual({ source: 'vendor/skills/lint-rules', type: 'folder', path: 'vendor/skills/lint-rules' });
+    await run(other, ['skills', 'update', 'lint-rules', '--agent', 'fenster']);
+    expect(read(other, '.ai-team/agents/fenster/skills/lint-rules/SKILL.md')).toContain('(theirs)');
+  });
+
+  it('refuses a recorded folder that is gone, naming it and the fix, writing nothing', async () => {
+    const root = await squad();
+    const outside = path.join(tempDir('squad-outside-'), 'pdf');
+    writeFiles(outside, { 'SKILL.md': validSkill('pdf') });
+    writeFiles(root, { 'vendor/docx/SKILL.md': validSkill('docx') });
+    await run(root, ['skills', 'add', outside]);
+    await run(root, ['skills', 'add', 'vendor/docx', '--agent', 'fenster']);
+    fs.rmSync(outside, { recursive: true });
+    fs.rmSync(path.join(root, 'vendor'), { recursive: true });
+    const before = hashTree(root);
+
+    const absolute = await runCli(['skills', 'update', 'pdf', '--json'], { cwd: root });
+    expect(absolute.code).toBe(1);
+    expect(JSON.parse(absolute.stdout).error).toEqual({
+      code: 'not-found',
+      message: `the recorded source of .github/skills/pdf, the folder ${outside}, does not exist`,
+      hint: `it was outside the repository, so ${SKILL_SOURCES_PATH} keeps its absolute path, which a move or another machine does not have: put the folder back there, or add the skill again from where it is now with "create-squad skills add <folder> --force"; nothing was written`,
+      file: SKILL_SOURCES_PATH,
+    });
+    const relative = await runCli(['skills', 'update', 'docx', '--agent', 'fenster'], { cwd: root });
+    expect(relative.code).toBe(1);
+    expect(relative.stderr.trim()).toBe(
+      `✗ the recorded source of .ai-team/agents/fenster/skills/docx, the folder ${path.join(root, 'vendor', 'docx')}, does not exist — it is recorded relative to the repository root (vendor/docx): restore it there, or add the skill again from where it is now with "create-squad skills add <folder> --force"; nothing was written`,
+    );
+    expect(hashTree(root)).toBe(before);
   });
 });
 

@@ -340,7 +340,7 @@ describe('upgrade refuses bad situations with nothing written', () => {
     const root = tempRepo();
     const result = await runCli(['upgrade'], { cwd: root });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^✗ no squad found in .* — run "npx create-squad init" first/);
+    expect(result.stderr).toMatch(/^✗ no squad found in .* — run "npx create-squad@\d[^" ]* init" first/);
     expect(fs.readdirSync(root)).toEqual(['.git']);
   });
 

@@ -234,7 +234,9 @@ describe("the original Squad's casting files", () => {
   });
 
   it('take the universe the registry records, else the history, else the default; the allow-list only orders the overflow', () => {
-    const allow = parsePolicy('{"casting_policy_version": "1.1", "allowlist_universes": ["Seinfeld", "firefly", "Alien"], "universe_capacity": {}}', { legacy: true });
+    const allow = parsePolicy('{"casting_policy_version": "1.1", "allowlist_universes": ["A Universe Nobody Ships", "firefly", "Alien"], "universe_capacity": {}}', {
+      legacy: true,
+    });
     expect(allow.state === 'ok' && allow.value.universe).toBe(defaultUniverseName());
     expect(allow.state === 'ok' && allow.value.overflow.slice(0, 2)).toEqual(['Firefly', 'Alien']);
     const members = [
@@ -251,7 +253,7 @@ describe("the original Squad's casting files", () => {
     expect(legacyPolicy({ universe: 'x' })).toBeUndefined();
   });
 
-  it('accept a custom universe: named by the registry, names from the policy and the registry, then overflow', () => {
+  it("accept a custom universe: named by the registry, names from the policy and the registry, then numbered names of it (never another universe's)", () => {
     const members = [
       { name: 'Raynor', folder: 'raynor', role: 'Lead', universe: 'StarCraft' },
       { name: 'Kerrigan', folder: 'kerrigan', role: 'Dev', universe: 'StarCraft' },
@@ -265,8 +267,10 @@ describe("the original Squad's casting files", () => {
     expect(nextCast('Tester', policy.value, taken)).toMatchObject({ entry: { name: 'Tassadar', universe: 'StarCraft' }, event: 'cast' });
     const full = { folders: new Set([...taken.folders, 'tassadar']), names: new Set([...taken.names, 'tassadar']) };
     const next = nextCast('Tester', policy.value, full);
-    expect(next).toMatchObject({ entry: { universe: 'Alien' }, event: 'overflow' });
-    expect(next.note).toMatch(/"StarCraft" is a custom universe with no free name left/);
+    expect(next).toMatchObject({ entry: { name: 'Raynor 2', folder: 'raynor-2', universe: 'StarCraft' }, event: 'overflow' });
+    expect(next.note).toMatch(/^"StarCraft" is the team's own universe and has no free name left \(3 known\): numbered name; give one of your own with --name/);
+    const team = castTeam(['A', 'B', 'C'], policy.value, full);
+    expect(team.map((r) => r.entry.name)).toEqual(['Raynor 2', 'Tassadar 2', 'Kerrigan 2']);
     expect(policyFromRecords(members)).toMatchObject({ universe: 'StarCraft', custom: [{ name: 'StarCraft', names: ['Raynor', 'Kerrigan'] }] });
     expect(JSON.parse(serializePolicy(policyFromRecords(members)))).not.toHaveProperty('custom');
     const own = parsePolicy('{"universe": "StarCraft", "overflow": [], "capacities": {}}', { members });

@@ -178,8 +178,12 @@ describe('the command table maps a command line to the options object of its com
       name: 'prompt',
       args: [{ agent: 'fenster', task: undefined, taskFile: 'task.md', mode: 'lightweight', skills: ['a', 'b'], skillsBudget: '500', allSkills: true }, 'ctx'],
     });
-    expect(await callOf(['route', 'fix the login page'])).toStrictEqual({ name: 'route', args: [{ task: 'fix the login page', taskFile: undefined }, 'ctx'] });
-    expect(await callOf(['route', '--task-file', 'task.md'])).toStrictEqual({ name: 'route', args: [{ task: undefined, taskFile: 'task.md' }, 'ctx'] });
+    expect(await callOf(['route', 'fix the login page'])).toStrictEqual({ name: 'route', args: [{ task: 'fix the login page', taskFile: undefined, labels: [] }, 'ctx'] });
+    expect(await callOf(['route', '--task-file', 'task.md'])).toStrictEqual({ name: 'route', args: [{ task: undefined, taskFile: 'task.md', labels: [] }, 'ctx'] });
+    expect(await callOf(['route', 'fix it', '--label', 'squad:baer', 'bug'])).toStrictEqual({
+      name: 'route',
+      args: [{ task: 'fix it', taskFile: undefined, labels: ['squad:baer', 'bug'] }, 'ctx'],
+    });
   });
 
   it('upgrade, export, import, doctor, mcp', async () => {

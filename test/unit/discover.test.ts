@@ -146,14 +146,8 @@ describe('discoverSkills', () => {
     const { skills, warnings, refused } = discoverSkills(root);
     expect(skills.map((s) => s.name)).toEqual(['good', 'inside']);
     expect(warnings.filter((w) => w.code === 'skill-outside').map((w) => [w.path, w.message])).toEqual([
-      [
-        '.ai-team/skills/evil',
-        '.ai-team/skills/evil is a symlink that leads outside the repository: the skill is not used (Copilot may still load it, as it follows links out of the repository)',
-      ],
-      [
-        '.ai-team/agents/fenster/skills',
-        '.ai-team/agents/fenster/skills is a symlink that leads outside the repository: its skills are not used (Copilot may still load it, as it follows links out of the repository)',
-      ],
+      ['.ai-team/skills/evil', '.ai-team/skills/evil is a symlink that leads outside the repository: the skill is not used'],
+      ['.ai-team/agents/fenster/skills', '.ai-team/agents/fenster/skills is a symlink that leads outside the repository: its skills are not used'],
     ]);
     expect(refused.map((r) => [r.name, r.scope, r.location])).toEqual([['evil', 'team', '.ai-team/skills/evil']]);
   });

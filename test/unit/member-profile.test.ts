@@ -8,7 +8,7 @@ import { memberProfilePath, memberTools, profileFolder, readProfileStamp, render
 import { roleTools, scribeTools } from '../../src/core/squad/agents/role-tools.js';
 import { splitFrontmatter, parseFrontmatterYaml } from '../../src/core/skills/frontmatter.js';
 import { rolePresets } from '../../src/core/roster/roles.js';
-import { collectMcpRequirements, renderMcpBlock } from '../../src/core/skills/mcp.js';
+import { MISSING_SERVER_RULE, collectMcpRequirements, renderMcpBlock } from '../../src/core/skills/mcp.js';
 
 const VERSION = '1.2.3';
 
@@ -74,9 +74,15 @@ describe('the member profile generator', () => {
     const spawnRule = /Before any work that needs it: .*STOP/;
     const noConfig = { sources: [], warnings: [], unread: [], incomplete: [] };
     const rows = collectMcpRequirements([{ name: 'db-migrations', mcpServers: [{ name: 'postgres', optional: false }] }], noConfig);
-    expect(await renderMcpBlock(rows)).toMatch(spawnRule);
+    const prompt = await renderMcpBlock(rows);
+    expect(prompt).toMatch(spawnRule);
+    // One rule, said by both: the spawn prompt's lines are the agent's sentences.
+    const promptLines = prompt.split('\n');
+    expect(promptLines).toEqual(expect.arrayContaining([MISSING_SERVER_RULE.required, MISSING_SERVER_RULE.optional]));
+    expect(prompt).not.toMatch(/unavailable, STOP/);
     for (const member of [input({ servers }), input({ folder: 'scribe', displayName: 'Scribe', role: 'Session Logger', scribe: true, servers })]) {
       const text = await renderMemberProfile(member, VERSION);
+      expect(text).toContain(`${MISSING_SERVER_RULE.required} ${MISSING_SERVER_RULE.optional}`);
       expect(text).toContain('A required server you do not have: before any work that needs it, stop, change nothing');
       expect(text).toContain('work that does not need it goes on.');
       expect(text).not.toMatch(/A required server you do not have: stop/);

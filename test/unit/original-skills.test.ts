@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitHistory } from '../../src/core/roster/history.js';
-import { convertOriginalSkill } from '../../src/core/squad/original/skills.js';
+import { convertOriginalSkill, legacyConversion } from '../../src/core/squad/original/skills.js';
 import { parseSkill } from '../../src/core/skills/skill.js';
 import { validateSkill } from '../../src/core/skills/validate.js';
 
@@ -27,7 +27,7 @@ describe('convertOriginalSkill', () => {
     expect(convertOriginalSkill('no title, no folder')).toBeUndefined();
   });
 
-  it("moves the original's fields under metadata, tools to metadata.mcp-servers, and normalises the name", () => {
+  it("moves the original's fields under metadata, its tools into a note before the body (never MCP servers), and normalises the name", () => {
     const text = [
       '---',
       'name: "Map Tile Caching"',
@@ -37,9 +37,11 @@ describe('convertOriginalSkill', () => {
       'agents: [parker, lambert]',
       'license: MIT',
       'tools:',
-      '  - name: "github-mcp-server"',
-      '    description: "Read the tile server repository"',
-      '    when: "Before changing the cache size"',
+      '  - name: "gh api"',
+      '    description: "Read the tile server\'s  settings"',
+      '    when: "Before changing\n      the cache size"',
+      '  - "tile-cli purge"',
+      '  - description: "an entry without a name is left out"',
       '---',
       '',
       '## Patterns',
@@ -47,20 +49,41 @@ describe('convertOriginalSkill', () => {
       '',
     ].join('\n');
     const converted = convertOriginalSkill(text, 'map-tiles')!;
-    expect(converted.changes).toEqual(['name "Map Tile Caching" → "map-tiles"', 'tools → metadata.mcp-servers', 'domain, confidence, agents → metadata']);
-    expect(converted.text.endsWith('---\n\n## Patterns\n- Cache the last three cities.\n')).toBe(true);
-    expect(parseSkill(converted.text).frontmatter).toEqual({
+    expect(converted.changes).toEqual([
+      'name "Map Tile Caching" → "map-tiles"',
+      'tools → a note before the body (tools and commands, not MCP servers)',
+      'domain, confidence, agents → metadata',
+    ]);
+    const body = '\n## Patterns\n- Cache the last three cities.\n';
+    const { frontmatter, body: written } = parseSkill(converted.text);
+    expect(written).toBe(
+      [
+        "> **Tools this skill names** (the original Squad's `tools:` field): tools and commands to use when you have them. They are not MCP servers; nothing here is installed or required.",
+        "> - `gh api`: Read the tile server's settings (when: Before changing the cache size)",
+        '> - `tile-cli purge`',
+        body,
+      ].join('\n'),
+    );
+    expect(frontmatter).toEqual({
       name: 'map-tiles',
       description: 'Caching map tiles on the phone',
       license: 'MIT',
-      metadata: {
-        domain: 'mobile',
-        confidence: '0.8',
-        agents: 'parker, lambert',
-        'mcp-servers': [{ name: 'github-mcp-server', reason: 'Read the tile server repository; when: Before changing the cache size', optional: true }],
-      },
+      metadata: { domain: 'mobile', confidence: '0.8', agents: 'parker, lambert' },
     });
     expect(issues(converted.text, 'map-tiles')).toEqual([]);
+  });
+
+  it('puts a blank line between the tools note and a body that starts right after the frontmatter, with its line endings', () => {
+    const converted = convertOriginalSkill('---\r\nname: quick\r\ntools: ["jq"]\r\n---\r\n## Steps\r\n- Run it.\r\n', 'quick')!;
+    expect(converted.text).toMatch(/\r\n> - `jq`\r\n\r\n## Steps\r\n- Run it\.\r\n$/);
+  });
+
+  it('legacyConversion is what the conversion before wrote: tools as metadata.mcp-servers (only to recognise it)', () => {
+    const text = '---\nname: scan\ndescription: Scan repos.\ntools:\n  - name: "gh search code"\n    description: "Search code"\n    when: "Private repos"\n---\n\nBody.\n';
+    const legacy = legacyConversion(text, 'scan')!;
+    expect(legacy.changes).toEqual(['tools → metadata.mcp-servers']);
+    expect(parseSkill(legacy.text).frontmatter.metadata).toEqual({ 'mcp-servers': [{ name: 'gh search code', reason: 'Search code; when: Private repos', optional: true }] });
+    expect(parseSkill(convertOriginalSkill(text, 'scan')!.text).frontmatter).toEqual({ name: 'scan', description: 'Scan repos.' });
   });
 
   it('leaves a standard skill, and one whose frontmatter is not valid YAML, alone', () => {

@@ -6,6 +6,7 @@ import { buildSpawnPrompt } from '../../src/core/prompt/spawn-prompt.js';
 import { namedSkills, rankSkills } from '../../src/core/squad/skill-rank.js';
 import { cleanupTempDirs, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
+import { packageVersion } from '../../src/core/fs/version.js';
 
 afterAll(cleanupTempDirs);
 
@@ -134,7 +135,7 @@ describe('buildSpawnPrompt with a skills budget', () => {
     expect(result.skillsLeftOut.length).toBe(202 - listed.length);
     expect(result.skillsLeftOut[0]).toMatchObject({ reason: 'over-budget' });
     expect(result.prompt).toContain(
-      `${result.skillsLeftOut.length} more skills are not listed here because they fit this task less. To see them all, run \`npx --no-install create-squad skills list --agent fenster\``,
+      `${result.skillsLeftOut.length} more skills are not listed here because they fit this task less. To see them all, run \`npx create-squad@${packageVersion()} skills list --agent fenster\``,
     );
     expect(result.warnings.map((w) => w.message)).toContain(
       `the prompt lists ${listed.length} of 202 skills, the most relevant to the task within the skills budget of ${DEFAULT_SKILLS_BUDGET} tokens (--skills-budget <tokens> changes it, --all-skills lists every skill)`,

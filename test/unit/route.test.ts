@@ -434,3 +434,66 @@ describe('routeTask', () => {
     expect(routeTask(root, 'anything')).toMatchObject({ agent: '', mode: 'standard', ranking: [] });
   });
 });
+
+describe('routeTask follows routing.md, then what distinguishes members', () => {
+  const team =
+    '| Name | Role | Charter | Status |\n|---|---|---|---|\n| Mercer | Lead | x | ✅ |\n| Okafor | Backend Dev | x | ✅ |\n| Lind | Frontend Dev | x | ✅ |\n| Priya | Product Owner | — | 👤 Human |\n';
+  const routing = [
+    '| Work Type | Route To | Examples |',
+    '|---|---|---|',
+    '| Billing, invoices | Okafor | refunds, ledgers |',
+    '| Screens and widgets | [Lind](https://example.org) 🎨 | date pickers, services page |',
+    '| Pricing approval | Priya 👤 | discounts |',
+  ].join('\n');
+  const squad = (charters: Record<string, string> = {}) => {
+    const root = tempDir();
+    writeFiles(root, {
+      '.ai-team/team.md': team,
+      '.ai-team/routing.md': `# Routing\n\n${routing}\n`,
+      '.ai-team/agents/mercer/charter.md': charters.mercer ?? '# Mercer\n',
+      '.ai-team/agents/okafor/charter.md': charters.okafor ?? '# Okafor\n',
+      '.ai-team/agents/lind/charter.md': charters.lind ?? '# Lind\n',
+    });
+    return root;
+  };
+
+  it("a one-word charter match in boilerplate decides nothing; what a charter says its member doesn't handle is no evidence", () => {
+    const root = squad({
+      lind: "# Lind\n\n## How I Work\n\nI ask for help when it gets hard.\n\n## Boundaries\n\n**I don't handle:** exports and webhooks\n",
+    });
+    const route = routeTask(root, 'Get the weekly exports working');
+    expect(route.agent).toBe('mercer');
+    expect(route.routedBy.source).toBe('default');
+  });
+
+  it('a row holding one word of the task yields to a lead question, and to a member whose own texts hold several', () => {
+    const root = squad({ okafor: '# Okafor\n\n## What I Own\n\n- Services: queues, workers and retries\n' });
+    const lead = routeTask(root, 'Decide whether to keep the ledgers');
+    expect(lead.agent).toBe('mercer');
+    expect(lead.reason).toContain('"Decide" is a question for Mercer (the lead)');
+    const owner = routeTask(root, 'Retries of the queue workers pile up in services');
+    expect(owner.agent).toBe('okafor');
+    expect(owner.routedBy).toMatchObject({ source: 'charter', words: ['queue', 'retries', 'services', 'workers'] });
+    const row = routeTask(root, 'The date pickers on the services page are off by one');
+    expect(row.agent).toBe('lind');
+    expect(row.routedBy).toMatchObject({ source: 'routing-table', row: { line: 6, workType: 'Screens and widgets', routeTo: 'Lind' } });
+  });
+
+  it('never routes to a row naming the coding agent, the Scribe or nobody on the roster', () => {
+    const root = squad();
+    writeFiles(root, {
+      '.ai-team/team.md': `${team}| Scribe | Session Logger | x | 📋 Silent |\n| @copilot | Coding Agent | — | 🤖 Coding Agent |\n`,
+      '.ai-team/agents/scribe/charter.md': '# Scribe\n',
+      '.ai-team/routing.md': `${routing}\n| Async chores, small bugs | @copilot 🤖 | lint fixes |\n| Session logging, small bugs | Scribe | lint fixes |\n| Lint fixes, small bugs | Zed | lint |\n`,
+    });
+    const route = routeTask(root, 'Lint fixes for small bugs');
+    expect(route.routedBy.source).toBe('default');
+    expect(route.agent).toBe('mercer');
+  });
+
+  it("a human's row answers ask, with nobody to spawn", () => {
+    const route = routeTask(squad(), 'Is the discount for schools approved? pricing approval needed');
+    expect(route).toMatchObject({ agent: '', mode: 'standard', skills: [], ask: { name: 'priya', displayName: 'Priya', role: 'Product Owner' } });
+    expect(route.routedBy.row?.workType).toBe('Pricing approval');
+  });
+});

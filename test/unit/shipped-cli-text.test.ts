@@ -24,7 +24,7 @@ import { packageVersion } from '../../src/core/fs/version.js';
 import { isRosterHeader } from '../../src/core/roster/roster.js';
 import { isRoutingHeader } from '../../src/core/scaffold/scaffold.js';
 import { SCOPE_PRECEDENCE, type SkillScope, discoverSkills } from '../../src/core/squad/discover.js';
-import { REPO_ROOT, cleanupTempDirs, initSquad, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { REPO_ROOT, cleanupTempDirs, initSquad, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
 
@@ -548,18 +548,79 @@ describe('squad-team-changes says where hire puts new roster and routing rows', 
 });
 
 // ---------------------------------------------------------------------------------------------
-// Pinned command lines
+// Pinned command lines (base/cli-invocation.ts: the one rule)
 
-describe('no shipped text or next step runs an unpinned npx create-squad', () => {
-  it('the coordinator and every template run npx only with --no-install or a pinned version', () => {
-    const unpinned = [coordinator, ...templates].flatMap((text) =>
-      commandLines(text)
-        .filter((line) => line.npx !== undefined && !/--no-install\b/.test(line.npx) && line.pinned === undefined)
-        .map((line) => `${line.source}: npx ${line.line}`),
-    );
-    expect(unpinned).toEqual([]);
-    // team.md tells the user how to hire: through the repository's own install.
-    expect(commandLines(templates.find((t) => t.source === 'templates/squad/team.md.hbs')!)).toEqual([expect.objectContaining({ npx: 'npx --no-install', rest: 'hire <role>' })]);
+/** The placeholder the install (coordinator.ts pinCliVersion) or the renderer (team.md's `{{version}}`) sets to the version writing the file. */
+const VERSION_PLACEHOLDER = /^\{\{?version\}\}?$/;
+
+/**
+ * What is wrong with how a command line runs create-squad through npx in `text`, or undefined:
+ * `@latest` (whatever the registry holds) anywhere; in text written into a squad (`intoSquad`), a
+ * version that is not the placeholder, no version at all, or `--no-install` outside the paragraph
+ * that defines the CLI as the repository's install else the pinned version (which fails where a
+ * one-off npx made the squad); elsewhere (README, docs), no version except for the first `init` of
+ * a user who has nothing yet.
+ */
+async function npxProblem(line: CommandLine, text: string, intoSquad: boolean): Promise<string | undefined> {
+  if (line.npx === undefined) return undefined;
+  if (line.pinned === 'latest') return '@latest runs whatever the registry holds';
+  if (intoSquad) {
+    if (/--no-install\b/.test(line.npx)) {
+      const at = text.indexOf(`${line.npx} ${PROGRAM_NAME} ${line.rest}`);
+      const paragraph = at < 0 ? '' : text.slice(text.lastIndexOf('\n\n', at) + 1, (text.indexOf('\n\n', at) + 1 || text.length + 1) - 1);
+      return /create-squad@\{version\}/.test(paragraph) ? undefined : '--no-install fails where no install is there: give the pinned form';
+    }
+    if (line.pinned === undefined) return 'unpinned: runs whatever the registry holds';
+    return VERSION_PLACEHOLDER.test(line.pinned) ? undefined : `pinned to ${line.pinned}, not to the version writing the file`;
+  }
+  if (line.pinned !== undefined || /--no-install\b/.test(line.npx)) return undefined;
+  return (await checkLine(line)).commands.has('init') ? undefined : 'unpinned: runs whatever the registry holds';
+}
+
+async function npxProblems(texts: readonly ShippedText[], intoSquad: boolean): Promise<string[]> {
+  const problems: string[] = [];
+  for (const text of texts) {
+    for (const line of commandLines(text)) {
+      const problem = await npxProblem(line, text.text, intoSquad);
+      if (problem !== undefined) problems.push(`${line.source}: ${line.npx} ${line.line} (${problem})`);
+    }
+  }
+  return problems;
+}
+
+describe('no shipped text or hint runs an unpinned npx create-squad, or @latest', () => {
+  it('the coordinator and every template pin the version that writes them; the README and docs pin all but the first init', async () => {
+    expect(await npxProblems([coordinator, ...templates], true)).toEqual([]);
+    expect(await npxProblems([readme, ...docs], false)).toEqual([]);
+    // The coordinator's own detection is the one place the repository's install is tried first.
+    expect(commandLines(coordinator).filter((line) => line.npx?.includes('--no-install')).length).toBeGreaterThan(0);
+  });
+
+  it('catches hostile lines: @latest, unpinned, --no-install without the pinned fallback, a version written by hand', async () => {
+    const intoSquad = [
+      'Hire with `npx create-squad@latest hire <role>`.',
+      'Hire with `npx create-squad hire <role>`.',
+      'Hire with `npx --no-install create-squad hire <role>`.',
+      'Hire with `npx create-squad@0.0.9 hire <role>`.',
+      'Run `npx --no-install create-squad doctor`, or else `npx --yes create-squad@{version} doctor`.',
+    ].join('\n\n');
+    expect((await npxProblems([{ source: 'squad.md', text: intoSquad }], true)).map((problem) => problem.replace(/^.*\((.*)\)$/, '$1'))).toEqual([
+      '@latest runs whatever the registry holds',
+      'unpinned: runs whatever the registry holds',
+      '--no-install fails where no install is there: give the pinned form',
+      'pinned to 0.0.9, not to the version writing the file',
+    ]);
+    const docsText = '```\n$ npx create-squad init\n$ npx create-squad my-app\n$ npx create-squad upgrade\n$ npx create-squad@0.1.0 upgrade\n$ npx create-squad@latest init\n```';
+    expect(await npxProblems([{ source: 'docs.md', text: docsText }], false)).toEqual([
+      'docs.md: npx create-squad upgrade (unpinned: runs whatever the registry holds)',
+      'docs.md: npx create-squad@latest init (@latest runs whatever the registry holds)',
+    ]);
+  });
+
+  it('team.md, as init writes it, tells the user to hire with the version that wrote it', async () => {
+    const root = await initSquad();
+    const team = fs.readFileSync(path.join(root, '.ai-team', 'team.md'), 'utf8');
+    expect(commandLines({ source: 'team.md', text: team })).toEqual([expect.objectContaining({ npx: 'npx', pinned: packageVersion(), rest: 'hire <role>' })]);
   });
 
   it("export's next step names the version that wrote the file", async () => {
@@ -568,5 +629,86 @@ describe('no shipped text or next step runs an unpinned npx create-squad', () =>
     const [next] = commandLines({ source: 'export', text: `"${/Import it in another repository with: (.*)/.exec(result.stdout)![1]}"` });
     expect(next).toEqual(expect.objectContaining({ npx: 'npx', pinned: packageVersion(), rest: 'import team.squad' }));
     expect((await checkLine(next!)).refused).toEqual([]);
+  });
+
+  it("init's, import's and the spawn prompt's next steps run where the user is: this version pinned, or the repository's install of it", async () => {
+    const pinned = (args: string) => `npx create-squad@${packageVersion()} ${args}`;
+    const local = (args: string) => `npx --no-install create-squad ${args}`;
+    const source = await initSquad();
+    await runOk(source, ['export', '--out', 'team.squad']);
+    const squadFile = path.join(source, 'team.squad');
+    const installed = () => {
+      const root = tempDir();
+      writeFiles(root, {
+        'node_modules/create-squad/package.json': JSON.stringify({ name: 'create-squad', version: packageVersion() }),
+        'node_modules/.bin/create-squad': '#!/usr/bin/env node\n',
+      });
+      return root;
+    };
+    const stepOf = (stdout: string, step: RegExp) => step.exec(stdout)?.[1];
+    const hire = /Add members first with: (.*)/;
+    const validate = /3\. Check the imported skills: (.*)/;
+    expect(stepOf((await runOk(tempDir(), ['init', '--yes', '--no-team'])).stdout, hire)).toBe(pinned('hire <role>'));
+    expect(stepOf((await runOk(installed(), ['init', '--yes', '--no-team'])).stdout, hire)).toBe(local('hire <role>'));
+    const context = /for this repository run\n\s+(.*?) {2}\(it updates/;
+    const importedBare = (await runOk(tempDir(), ['import', squadFile])).stdout;
+    expect(stepOf(importedBare, validate)).toBe(pinned('skills validate'));
+    expect(stepOf(importedBare, context)).toMatch(new RegExp(`^${pinned('init --project').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `));
+    const importedLocal = (await runOk(installed(), ['import', squadFile])).stdout;
+    expect(stepOf(importedLocal, validate)).toBe(local('skills validate'));
+    expect(stepOf(importedLocal, context)).toMatch(/^npx --no-install create-squad init --project /);
+    // The spawn prompt's pointer to the skills it leaves out, in a squad without and with the install.
+    const listAll = /To see them all, run `([^`]*)`/;
+    const withSkills = async (root: string) => {
+      writeFiles(root, { '.github/skills/api-style/SKILL.md': validSkill('api-style'), '.github/skills/sql-style/SKILL.md': validSkill('sql-style') });
+      return (await runOk(root, ['prompt', 'fenster', '--task', 'x', '--skills-budget', '300'])).stdout;
+    };
+    expect(stepOf(await withSkills(await initSquad()), listAll)).toBe(pinned('skills list --agent fenster'));
+    // A budget that lists none still says how to see them.
+    const none = await runOk(await initSquad(), ['prompt', 'fenster', '--task', 'x', '--skills-budget', '1']);
+    expect(none.stdout).toMatch(/^SKILLS: \d+ skills are not listed here: none fits this task within the skills budget\./m);
+    expect(stepOf(none.stdout, listAll)).toBe(pinned('skills list --agent fenster'));
+    const localSquad = installed();
+    fs.cpSync(await initSquad(), localSquad, { recursive: true });
+    expect(stepOf(await withSkills(localSquad), listAll)).toBe(local('skills list --agent fenster'));
+    for (const line of [`"npx create-squad@${packageVersion()} hire <role>"`, '"npx --no-install create-squad hire <role>"']) {
+      const [parsed] = commandLines({ source: 'init', text: line });
+      expect((await checkLine(parsed!)).refused).toEqual([]);
+    }
+  });
+});
+
+describe("upgrade pins team.md's hint on hiring to the version upgrading", () => {
+  it('rewrites the hint in each form create-squad wrote it, and not a byte of the team’s own text', async () => {
+    const root = await initSquad();
+    const teamPath = path.join(root, '.ai-team', 'team.md');
+    const written = fs.readFileSync(teamPath, 'utf8');
+    const current = `\`npx create-squad@${packageVersion()} hire <role>\``;
+    expect(written).toContain(`Add a member with ${current} (the name comes from the casting`);
+    // An earlier version's squad, edited by the team: the hint through --no-install (with its note); below, pinned to an old version and unpinned.
+    const older = `${written.replace(`${current} (the name`, "`npx --no-install create-squad hire <role>` (the repository's own install; the name")}\nOur note: hire with \`npx create-squad@0.0.9 hire <role>\` or \`npx create-squad hire <role>\`.\n`;
+    expect(older).toContain("(the repository's own install; the name comes from");
+    fs.writeFileSync(teamPath, older);
+    const upgraded = (await runOk(root, ['upgrade', '--json'])).data<{ migrations: { id: string; paths: string[] }[] }>();
+    expect(upgraded.migrations).toEqual([expect.objectContaining({ id: 'team-hire-hint', paths: ['.ai-team/team.md'] })]);
+    expect(fs.readFileSync(teamPath, 'utf8')).toBe(`${written}\nOur note: hire with ${current} or ${current}.\n`);
+    // Pinned already: nothing to do.
+    expect((await runOk(root, ['upgrade', '--json'])).data<{ migrations: unknown[] }>().migrations).toEqual([]);
+  });
+
+  it('leaves a team.md it cannot write (a link) as it is, and upgrades the rest', async () => {
+    const root = await initSquad();
+    const teamPath = path.join(root, '.ai-team', 'team.md');
+    // A link inside the repository, which the roster reads through and create-squad never writes.
+    const elsewhere = path.join(root, 'docs', 'team.md');
+    fs.mkdirSync(path.dirname(elsewhere));
+    fs.writeFileSync(elsewhere, fs.readFileSync(teamPath, 'utf8').replace(/create-squad@\S+ hire/, 'create-squad hire'));
+    fs.rmSync(teamPath);
+    fs.symlinkSync(path.join('..', 'docs', 'team.md'), teamPath);
+    const before = fs.readFileSync(elsewhere, 'utf8');
+    const upgraded = await runCli(['upgrade', '--json'], { cwd: root });
+    expect(upgraded.code, upgraded.stdout).toBe(0);
+    expect(upgraded.data<{ migrations: { id: string }[] }>().migrations.map((m) => m.id)).not.toContain('team-hire-hint');
+    expect(fs.readFileSync(elsewhere, 'utf8')).toBe(before);
   });
 });

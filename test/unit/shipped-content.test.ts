@@ -34,6 +34,7 @@ import {
   PACKAGE_COORDINATOR_SOURCE,
   SKILL_FILE,
   aiTeamSkillDir,
+  charterPath,
 } from '../../src/core/base/paths.js';
 import { defaultRoles } from '../../src/core/roster/roles.js';
 import { isRosterHeader } from '../../src/core/roster/roster.js';
@@ -42,6 +43,7 @@ import { parseSkill, skillMetadata, type ParsedSkill } from '../../src/core/skil
 import { renderTemplate, templatePath } from '../../src/core/fs/templates.js';
 import { validateSkill } from '../../src/core/skills/validate.js';
 import { isMapping } from '../../src/core/base/util.js';
+import { HOOKS_FILE_PATH } from '../../src/core/base/hook-events.js';
 
 const coordinatorSource = fs.readFileSync(PACKAGE_COORDINATOR_SOURCE, 'utf8');
 const stamped = stampCoordinator(coordinatorSource, '99.99.99');
@@ -122,7 +124,7 @@ describe('coordinator prompt (squad.agent.md)', () => {
     expect(body.startsWith('<!-- create-squad: 99.99.99 -->\n')).toBe(true);
   });
 
-  it("fits Copilot's prompt limit once stamped, and the 24,000-character target", () => {
+  it("fits Copilot's prompt limit once stamped, and the 16,000-character budget", () => {
     const length = coordinatorBodyLength(stamped);
     expect(length).toBeLessThanOrEqual(COPILOT_PROMPT_LIMIT);
     expect(length).toBeLessThanOrEqual(COORDINATOR_TARGET);
@@ -135,11 +137,27 @@ describe('coordinator prompt (squad.agent.md)', () => {
     expect(body).toContain('.ai-team-templates/');
   });
 
-  it('names the spawn tool, the agent types and the spawn-prompt command', () => {
-    for (const text of ['`task`', '`runSubagent`', 'general-purpose', 'explore', 'create-squad prompt', '<available_skills>', '| Skill | MCP Server | Required? | Purpose |']) {
+  it('names the spawn tool, the agent types and the spawn-prompt command, and leaves building a prompt by hand to squad-manual-spawn', () => {
+    for (const text of ['`task`', '`runSubagent`', 'general-purpose', 'explore', 'create-squad prompt', '`squad-manual-spawn`']) {
       expect(body).toContain(text);
     }
-    expect(body).toMatch(/<skill><name>.*<\/name><description>.*<\/description><location>.*<\/location><\/skill>/);
+    const manual = readBuiltin('squad-manual-spawn').body;
+    for (const text of ['<available_skills>', '| Skill | MCP Server | Required? | Purpose |']) expect(manual).toContain(text);
+    expect(manual).toMatch(/<skill><name>.*<\/name><description>.*<\/description><location>.*<\/location><\/skill>/);
+  });
+
+  it('states what the Copilot CLI hooks guarantee, and keeps the rules for hosts without them', () => {
+    const paragraph = /\*\*What the hooks guarantee \(Copilot CLI\)\.\*\*[^\n]*/.exec(body)?.[0] ?? '';
+    for (const text of [`\`${HOOKS_FILE_PATH}\``, '`create-squad prompt`', 'outside `.ai-team/` are refused', 'VS Code and the cloud agent']) expect(paragraph).toContain(text);
+    expect(body).toContain("**Route, don't build.**");
+  });
+
+  it("leaves init mode's phases to squad-init, which keeps the stop before any file is created", () => {
+    const init = readBuiltin('squad-init').body;
+    expect(body).toContain('skill `squad-init`');
+    expect(init).toMatch(/STOP\..*(create|write).*until the user confirms/is);
+    for (const text of ['create-squad init --dry-run --json --yes --roles', 'create-squad init --yes --roles', 'create-squad hire', '--no-team', '`squad-manual-setup`'])
+      expect(init).toContain(text);
   });
 
   it('describes all four response modes', () => {
@@ -360,6 +378,33 @@ describe('coordinator and built-in skills describe the files create-squad writes
     for (const [source, text] of shipped) {
       for (const match of text.matchAll(/["`]## ([A-Z][A-Za-z ]*)["`]/g)) expect(headings.has(match[1]!), `${source}: ## ${match[1]}`).toBe(true);
     }
+  });
+
+  it('squad-scribe gives the coordinator the Scribe prompt, with one manifest line per member', () => {
+    const scribe = readBuiltin('squad-scribe').body;
+    const prompt = fencedBlocks(scribe).find((block) => block.startsWith('You are Scribe'));
+    expect(prompt).toBeDefined();
+    expect(prompt).toContain(`Read ${charterPath(SCRIBE_MEMBER.folder)} and follow ${aiTeamSkillDir('squad-scribe')}/${SKILL_FILE}.`);
+    expect(prompt).toMatch(/^- \{member name\} \| \{standard or lightweight\} \| \{task\} \| \{outcome[^}]*\} \| \{files[^}]*\}$/m);
+    expect(scribe).toContain('description: "Scribe: log session and merge decisions"');
+    expect(body).toContain('description: "Scribe: log session and merge decisions"');
+  });
+
+  it('squad-orchestration keeps the rules the coordinator moved out: parallel batches, after-work duties, who writes what', () => {
+    const orchestration = readBuiltin('squad-orchestration').body;
+    for (const text of [
+      'Keep four or five members running at most',
+      'Shared memory files are never a reason to serialize',
+      '`## Project Learnings`',
+      '`## Portable Knowledge`',
+      'Never edit `decisions.md` directly',
+    ]) {
+      expect(orchestration).toContain(text);
+    }
+    const state = tableHeaders(orchestration).find((table) => table.columns.join('|') === 'path|written by');
+    expect(state).toBeDefined();
+    expect(orchestration).toMatch(/^\| `\.ai-team\/decisions\.md`, `log\/`, `orchestration-log\/` \| Scribe \|$/m);
+    expect(orchestration).toMatch(new RegExp(`^\\| .*\`${HOOKS_FILE_PATH.replace(/[.]/g, '\\.')}\` \\| create-squad only`, 'm'));
   });
 
   it("points Scribe's charter to the squad-scribe skill", () => {

@@ -94,10 +94,21 @@ describe('findRecord', () => {
   it('reads a record as it was written, and none for a skill without one', () => {
     expect(findRecord(file({ '.github/skills/pdf': good }), '.github/skills/pdf')).toEqual(good);
     expect(findRecord(file({}), '.github/skills/pdf')).toBeUndefined();
-    expect(recordedSpec('/repo', findRecord(file({ x: { source: '../shared/pdf', type: 'folder', path: '../shared/pdf' } }), 'x')!)).toEqual({
-      type: 'folder',
-      dir: path.resolve('/repo', '../shared/pdf'),
-    });
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'squad-recorded-'));
+    try {
+      const root = path.join(base, 'repo');
+      fs.mkdirSync(path.join(base, 'shared', 'pdf'), { recursive: true });
+      fs.mkdirSync(root);
+      // A relative record is resolved against the repository root, an absolute one taken as it is.
+      expect(recordedSpec(root, findRecord(file({ x: { source: '../shared/pdf', type: 'folder', path: '../shared/pdf' } }), 'x')!, 'x')).toEqual({
+        type: 'folder',
+        dir: path.join(base, 'shared', 'pdf'),
+      });
+      const absolute = path.join(base, 'shared', 'pdf');
+      expect(recordedSpec(root, findRecord(file({ x: { source: absolute, type: 'folder', path: absolute } }), 'x')!, 'x')).toEqual({ type: 'folder', dir: absolute });
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
   });
 
   it('holds every recorded field to the rule it obeys when typed, naming the file, the record and the field', () => {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rankDocuments, scoreTexts, stem, tokenize, type RankOptions, type RankedDocument, type TextDocument } from '../../src/core/base/text-match.js';
+import { rankDocuments, scoreTexts, stem, synonymTable, tokenize, type RankOptions, type RankedDocument, type TextDocument } from '../../src/core/base/text-match.js';
 import { compareCodePoints } from '../../src/core/base/util.js';
 
 function referenceRank(docs: readonly TextDocument[], query: string, options: RankOptions = {}): RankedDocument[] {
@@ -144,6 +144,34 @@ describe('rankDocuments', () => {
         expect(rankDocuments(collection, query, rankOptions)).toEqual(referenceRank(collection, query, rankOptions));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('synonyms no query word has, a phrase weight of 0 and no prefix fields rank exactly as without them', () => {
+    const unrelated = synonymTable([['zebra', 'okapi']]);
+    fc.assert(
+      fc.property(docs, text, options, (collection, query, rankOptions) => {
+        const plain = rankDocuments(collection, query, rankOptions);
+        expect(rankDocuments(collection, query, { ...rankOptions, synonyms: unrelated, phraseWeight: 0, prefixFields: [] })).toEqual(plain);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a phrase adds its weight times the rarer word's inverse document frequency, once per pair, in the query's order only", () => {
+    const collection: TextDocument[] = [
+      { id: 'together', fields: { body: 'code scanning code scanning' } },
+      { id: 'reversed', fields: { body: 'scanning code scanning code' } },
+      { id: 'other', fields: { body: 'release notes' } },
+    ];
+    const plain = new Map(rankDocuments(collection, 'code scanning').map((d) => [d.id, d.score]));
+    const phrased = new Map(rankDocuments(collection, 'code scanning', { phraseWeight: 2 }).map((d) => [d.id, d.score]));
+    const idf = Math.log(1 + (3 - 2 + 0.5) / (2 + 0.5));
+    expect(phrased.get('together')! - plain.get('together')!).toBeCloseTo(2 * idf, 12);
+    // "scanning code" holds the pair reversed; "code scanning" appears once in the middle.
+    expect(phrased.get('reversed')! - plain.get('reversed')!).toBeCloseTo(2 * idf, 12);
+    expect(rankDocuments(collection, 'scanning release', { phraseWeight: 2 }).find((d) => d.id === 'other')!.score).toBe(
+      rankDocuments(collection, 'scanning release').find((d) => d.id === 'other')!.score,
     );
   });
 

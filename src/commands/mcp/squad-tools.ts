@@ -74,18 +74,19 @@ export function registerSquadTools(server: McpServer, tools: ToolContext): void 
           .min(1)
           .max(1024 * 1024)
           .describe('The task, in the words of whoever asked for it.'),
+        labels: z.array(z.string().min(1).max(200)).max(50).optional().describe("The issue's labels: squad:{member} routes to that member."),
       },
       outputSchema: z.looseObject({
         ...okOutput,
         task: z.string(),
-        agent: z.string().describe("The suggested member's folder name; empty when the squad has no members."),
+        agent: z.string().describe("The suggested member's folder name; empty when the squad has no members, or when a human is to be asked (see ask)."),
         mode: z.enum(SPAWN_MODES),
         skills: z.array(z.looseObject({ name: z.string() })),
         reason: z.string(),
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ task }) => answer(async () => ({ structured: jsonDocument(await route({ task }, ctx)) })),
+    ({ task, labels }) => answer(async () => ({ structured: jsonDocument(await route({ task, labels: labels ?? [] }, ctx)) })),
   );
 
   server.registerTool(

@@ -1,10 +1,17 @@
 /**
- * How the messages of create-squad tell a person to run it: one rule for every hint and next step.
- * A hint names the version that printed it (`npx create-squad@<version> …`): it runs the
- * repository's install when that is the version, else fetches exactly it, and works whether or not
- * the squad was made by a one-off `npx`. Where the repository's install is known to be there (the
- * MCP server `init --mcp` registers over it), `--no-install` runs it and never downloads. Before the
- * first `init` the README's form stays. Imports nothing (the CLI shell may bundle it).
+ * How create-squad tells a person to run it: one rule for every hint, next step and squad file.
+ *   - A hint or next step a command prints names the version printing it (`npx create-squad@<version>
+ *     …`, which runs the repository's install when that is the version, else fetches exactly it), so
+ *     it works whether or not the squad was made by a one-off `npx`; where the repository installs
+ *     that very version, `npx --no-install create-squad …` runs it and never downloads (hintCommand;
+ *     fs/version.ts cliHint reads the install). A hint sending the user to another version (one that
+ *     wrote a newer squad) pins that version the same way.
+ *   - Text written into the squad's files (team.md, the coordinator, the built-in skills) pins the
+ *     version that wrote it, and `upgrade` refreshes the pin.
+ * Never an unpinned download, never `@latest`: either would run whatever the registry holds under the
+ * name (test/unit/shipped-cli-text.test.ts holds shipped text and hints to this). Only the README and
+ * `--help` show the plain `npx create-squad init` of a user who has nothing yet. Imports nothing (the
+ * CLI shell may bundle it).
  */
 
 /** The words that run the repository's own create-squad, never a download. */
@@ -20,5 +27,19 @@ export function localCommand(args: string): string {
   return `${SQUAD_CLI_WORDS.join(' ')} ${args}`;
 }
 
-/** The first `init`, where no squad (and maybe no install) exists yet: the README's form. */
-export const FIRST_INIT_COMMAND = 'npx create-squad init';
+/**
+ * The command line a printed hint gives for `args`: the repository's own install when it is
+ * `version` (`installedVersion`: what the repository installs, undefined for nothing), else `version` pinned.
+ */
+export function hintCommand(args: string, version: string, installedVersion: string | undefined): string {
+  return installedVersion === version ? localCommand(args) : squadCommand(args, version);
+}
+
+/**
+ * The command line a host runs unattended (a hook), pinned like text in the squad's files: npm's
+ * `--yes` so it never waits on a question no one sees; it runs the repository's install when that
+ * is the version.
+ */
+export function unattendedCommand(args: string, version: string): string {
+  return `npx --yes create-squad@${version} ${args}`;
+}

@@ -50,6 +50,9 @@ export const SQUAD_TOTAL_MAX_BYTES = 64 * MB;
 /** JSON nesting depth of a `.squad` document (a real one needs about 8). */
 export const SQUAD_MAX_DEPTH = 64;
 
+/** How deep below a project skills folder a skill is looked for (the Copilot CLI loads `.github/skills/group/x/SKILL.md`). */
+export const SKILL_NESTING_MAX_DEPTH = 8;
+
 /** One message to the MCP server, a line of JSON-RPC: the MCP SDK's own default. */
 export const MCP_MESSAGE_MAX_BYTES = 10 * MB;
 
@@ -68,6 +71,7 @@ export const LIMITS = {
   SQUAD_TOTAL_MAX_BYTES: { value: SQUAD_TOTAL_MAX_BYTES, unit: 'bytes' },
   SQUAD_MAX_FILES: { value: SQUAD_MAX_FILES, unit: 'files' },
   SQUAD_MAX_DEPTH: { value: SQUAD_MAX_DEPTH, unit: 'levels' },
+  SKILL_NESTING_MAX_DEPTH: { value: SKILL_NESTING_MAX_DEPTH, unit: 'levels' },
   MCP_MESSAGE_MAX_BYTES: { value: MCP_MESSAGE_MAX_BYTES, unit: 'bytes' },
 } as const satisfies Record<string, { value: number; unit: 'bytes' | 'characters' | 'files' | 'levels' }>;
 

@@ -1,6 +1,7 @@
 /**
  * Explainable text relevance: a small tokenizer, an English stemmer and BM25F over documents with
- * weighted fields.
+ * weighted fields; optionally synonyms of the query's words, a score for query words held side by
+ * side, and words run together in some fields met by their start (RankOptions).
  *
  * Used to route a task to a member and to pick the skills a task needs. Every score can be
  * explained by the query terms it matched in each field.
@@ -79,6 +80,62 @@ export interface RankOptions {
   ignoreSharedTerms?: boolean;
   /** Return only the documents that score above 0 (the others cost a record each for nothing). */
   matchedOnly?: boolean;
+  /**
+   * Other words that count as a query word (synonymTable): each occurrence of one counts as an
+   * occurrence of the query word, times `synonymWeight`. The query word's rarity is that of all its
+   * forms together, and a document that holds only a synonym holds the query word for coverage.
+   */
+  synonyms?: SynonymTable;
+  /** How much an occurrence of a synonym counts, against 1 for the query word itself (default 0.8). */
+  synonymWeight?: number;
+  /**
+   * A score added for each pair of query words that a document holds side by side, in the query's
+   * order, in one field ("code scanning" in "CodeQL code scanning"): times the rarer word's
+   * inverse document frequency. Stopwords in between do not separate words. 0 (default) for none.
+   */
+  phraseWeight?: number;
+  /**
+   * Fields whose words are often words run together ("dockerfile", "editorconfig"): there a word
+   * that begins with a query term of at least PREFIX_MIN_LENGTH letters counts as that term.
+   */
+  prefixFields?: readonly string[];
+}
+
+/** A query word's stem → the stems of the words that count as it (see RankOptions.synonyms). */
+export type SynonymTable = ReadonlyMap<string, readonly string[]>;
+
+/** A query term must be at least this long to match the start of a longer word in a prefix field. */
+export const PREFIX_MIN_LENGTH = 5;
+
+/**
+ * A synonym table from groups of words that mean the same (each word of a group counts for every
+ * other), and one-way entries (`from` counts as `to`, not the reverse). Words are stemmed as the
+ * query's words are; a word of several (e.g. "pull request") is left out, since a query word is one.
+ */
+export function synonymTable(groups: readonly (readonly string[])[], oneWay: readonly { from: string; to: readonly string[] }[] = []): SynonymTable {
+  const table = new Map<string, Set<string>>();
+  const add = (from: string, to: readonly string[]): void => {
+    const [key, ...rest] = tokenize(from);
+    if (key === undefined || rest.length > 0) return;
+    const targets = table.get(key) ?? new Set<string>();
+    for (const word of to) {
+      const stems = tokenize(word);
+      if (stems.length === 1 && stems[0] !== key) targets.add(stems[0]!);
+    }
+    if (targets.size > 0) table.set(key, targets);
+  };
+  for (const group of groups) for (const word of group) add(word, group);
+  for (const { from, to } of oneWay) add(from, to);
+  return new Map([...table].map(([key, targets]) => [key, [...targets]]));
+}
+
+/** Two tables as one: the words each gives for a query word, together. */
+export function mergeSynonyms(first: SynonymTable, second: SynonymTable): SynonymTable {
+  if (second.size === 0) return first;
+  if (first.size === 0) return second;
+  const merged = new Map<string, readonly string[]>(first);
+  for (const [key, targets] of second) merged.set(key, [...new Set([...(first.get(key) ?? []), ...targets])]);
+  return merged;
 }
 
 export interface RankedDocument {
@@ -99,15 +156,59 @@ export interface RankedDocument {
 
 const DEFAULT_K1 = 1.2;
 const DEFAULT_B = 0.75;
+const DEFAULT_SYNONYM_WEIGHT = 0.8;
 
-/** The query's terms (stems), each with the word the query first wrote for it. */
-function queryTerms(query: string): Map<string, string> {
-  const written = new Map<string, string>();
+/**
+ * The query's terms: its own stems first, one group each (in the order the query first writes
+ * them, with the word it wrote), then their synonyms' stems, each in the group of the query word
+ * it stands for (a synonym that is also a query term stays in its own group). `pairs` holds each
+ * two groups the query writes side by side (first × group count + second).
+ */
+interface QueryTerms {
+  /** Every stem to look for. */
+  terms: string[];
+  /** The group of each term, and how much an occurrence of it counts (1, or the synonym weight). */
+  groupOf: Int32Array;
+  termWeight: Float64Array;
+  /** Per group, the word the query wrote. */
+  written: string[];
+  pairs: Set<number>;
+}
+
+function queryTerms(query: string, synonyms: SynonymTable | undefined, synonymWeight: number): QueryTerms {
+  const groups = new Map<string, number>();
+  const written: string[] = [];
+  const sequence: number[] = [];
   for (const word of words(query)) {
     const term = stem(word);
-    if (!written.has(term)) written.set(term, word);
+    let group = groups.get(term);
+    if (group === undefined) {
+      group = written.length;
+      groups.set(term, group);
+      written.push(word);
+    }
+    sequence.push(group);
   }
-  return written;
+  const terms = [...groups.keys()];
+  const groupOf = terms.map((_, index) => index);
+  const weights = terms.map(() => 1);
+  if (synonyms !== undefined && synonyms.size > 0) {
+    const known = new Set(terms);
+    for (let group = 0; group < written.length; group += 1) {
+      for (const other of synonyms.get(terms[group]!) ?? []) {
+        if (known.has(other)) continue;
+        known.add(other);
+        terms.push(other);
+        groupOf.push(group);
+        weights.push(synonymWeight);
+      }
+    }
+  }
+  const pairs = new Set<number>();
+  for (let i = 1; i < sequence.length; i += 1) {
+    if (sequence[i - 1] !== sequence[i]) pairs.add(sequence[i - 1]! * written.length + sequence[i]!);
+  }
+  return { terms, groupOf: Int32Array.from(groupOf), termWeight: Float64Array.from(weights), written, pairs };
 }
 
 function fieldValue<T>(option: T | Record<string, T> | undefined, field: string, fallback: T): T {
@@ -318,27 +419,38 @@ export function scoreTexts(collection: TextCollection, query: string, options: O
  */
 function scoreCollection(collection: TextCollection, query: string, options: RankOptions, explain: boolean): CollectionScores {
   const k1 = options.k1 ?? DEFAULT_K1;
-  const written = queryTerms(query);
-  const terms = [...written.keys()];
+  const { terms, groupOf, termWeight, written, pairs } = queryTerms(query, options.synonyms, options.synonymWeight ?? DEFAULT_SYNONYM_WEIGHT);
   const termCount = terms.length;
+  const groupCount = written.length;
   const termIndex = new Map(terms.map((term, index) => [term, index]));
   const starts = termStarts(terms);
   const { fieldNames, size: docCount } = collection;
   const fieldCount = fieldNames.length;
+  const phraseWeight = options.phraseWeight ?? 0;
+  const findPhrases = phraseWeight > 0 && pairs.size > 0;
+  const prefixFields = new Set(options.prefixFields ?? []);
+  const prefixTerms = prefixFields.size === 0 ? [] : terms.map((term, index) => ({ term, index })).filter(({ term }) => term.length >= PREFIX_MIN_LENGTH);
 
   // Pass 1: every field's length in words, and the occurrences of query terms: for document d,
-  // hits[hitStart[d] .. hitStart[d + 1]) hold (field × termCount + term) and hitCounts the counts.
+  // hits[hitStart[d] .. hitStart[d + 1]) hold (field × termCount + term) and hitCounts the counts;
+  // phrases[phraseStart[d] .. phraseStart[d + 1]) the query's pairs of groups found side by side.
   const lengths = new Float64Array(docCount * fieldCount);
   const totals = new Float64Array(fieldCount);
   const hitStart = new Uint32Array(docCount + 1);
   const hits: number[] = [];
   const hitCounts: number[] = [];
-  const documentFrequency = new Uint32Array(termCount);
+  const phraseStart = findPhrases ? new Uint32Array(docCount + 1) : undefined;
+  const phrases: number[] = [];
+  const documentFrequency = new Uint32Array(groupCount);
   const scratch = new Uint32Array(Math.max(1, fieldCount * termCount));
-  const lastSeen = new Int32Array(termCount).fill(-1);
+  const lastSeen = new Int32Array(groupCount).fill(-1);
   let doc = 0;
   let base = 0;
   let length = 0;
+  let prefixField = false;
+  // The group of the field's previous word, when that word was a query term (-1 otherwise).
+  let previousGroup = -1;
+  let previousAt = -1;
   // A word of the field at `base` of document `doc`, found at [start, at) of `source`: counted
   // unless a stopword, and kept when it is a query term. `code` is its letters in base 27 when it
   // has only letters, else -1. Made once; both scans below call it.
@@ -348,27 +460,45 @@ function scoreCollection(collection: TextCollection, query: string, options: Ran
     if (code >= 0 && size <= LONGEST_STOPWORD && (STOPWORD_SHAPES[first - 96]! & (1 << size)) !== 0 && STOPWORD_CODES.has(code)) return;
     length += 1;
     if (!starts.mayStart(first, source.charCodeAt(start + 1))) return;
-    const found = source.slice(start, at);
-    const term = termIndex.get(stem(ascii ? found.toLowerCase() : found));
+    const found = ascii ? source.slice(start, at).toLowerCase() : source.slice(start, at);
+    let term = termIndex.get(stem(found));
+    if (term === undefined && prefixField) term = prefixTerm(found);
     if (term === undefined) return;
     if (scratch[base + term] === 0) {
       hits.push(base + term);
       hitCounts.push(0);
     }
     scratch[base + term] += 1;
-    if (lastSeen[term] !== doc) {
-      lastSeen[term] = doc;
-      documentFrequency[term] += 1;
+    const group = groupOf[term]!;
+    if (lastSeen[group] !== doc) {
+      lastSeen[group] = doc;
+      documentFrequency[group] += 1;
     }
+    if (findPhrases) {
+      if (previousAt === length - 1 && pairs.has(previousGroup * groupCount + group)) phrases.push(previousGroup * groupCount + group);
+      previousGroup = group;
+      previousAt = length;
+    }
+  };
+  // The longest query term a word of a prefix field begins with and goes on past ("dockerfile": docker).
+  const prefixTerm = (found: string): number | undefined => {
+    let best: number | undefined;
+    for (const { term, index } of prefixTerms) {
+      if (found.length > term.length && found.startsWith(term) && (best === undefined || term.length > terms[best]!.length)) best = index;
+    }
+    return best;
   };
   for (let d = 0; d < docCount; d += 1) {
     hitStart[d] = hits.length;
+    if (phraseStart) phraseStart[d] = phrases.length;
     doc = d;
     for (let f = 0; f < fieldCount; f += 1) {
       const text = collection.text(d, f);
       if (!text) continue;
       length = 0;
+      previousAt = -1;
       base = f * termCount;
+      prefixField = prefixFields.size > 0 && prefixFields.has(fieldNames[f]!);
       let firstHit = hits.length;
       if (isAscii(text)) scanAsciiWords(text, word);
       else scanWords(text.toLowerCase(), word);
@@ -381,18 +511,22 @@ function scoreCollection(collection: TextCollection, query: string, options: Ran
     }
   }
   hitStart[docCount] = hits.length;
+  if (phraseStart) phraseStart[docCount] = phrases.length;
 
   const averages = Array.from(totals, (total) => (docCount === 0 ? 0 : total / docCount));
   const weights = fieldNames.map((field) => fieldValue(options.weights, field, 1));
   const bs = fieldNames.map((field) => fieldValue(options.b, field, DEFAULT_B));
-  const idf = terms.map((_, t) => {
-    const n = documentFrequency[t]!;
+  const idf = written.map((_, g) => {
+    const n = documentFrequency[g]!;
     if (options.ignoreSharedTerms === true && docCount >= 2 && n === docCount) return 0;
     return Math.log(1 + (docCount - n + 0.5) / (n + 0.5));
   });
+  // Each group's terms: the query's own term, then its synonyms.
+  const groupTerms: number[][] = written.map(() => []);
+  for (let t = 0; t < termCount; t += 1) groupTerms[groupOf[t]!]!.push(t);
 
-  // Pass 2: score the documents that hold a query term, terms in query order and fields in order,
-  // so every sum adds up exactly as the formula reads.
+  // Pass 2: score the documents that hold a query term, groups in query order, each group's terms
+  // and then fields in order, so every sum adds up exactly as the formula reads.
   const scores = new Float64Array(docCount);
   const matchesOf: (Record<string, string[]> | undefined)[] | undefined = explain ? new Array(docCount) : undefined;
   const coverages = new Float64Array(docCount);
@@ -402,31 +536,48 @@ function scoreCollection(collection: TextCollection, query: string, options: Ran
     if (from === to) continue;
     for (let h = from; h < to; h += 1) scratch[hits[h]!] = hitCounts[h]!;
     let score = 0;
-    let matchedTerms = 0;
+    let matchedGroups = 0;
     let matches: Record<string, string[]> | undefined;
-    for (let t = 0; t < termCount; t += 1) {
-      const weight = idf[t]!;
+    for (let g = 0; g < groupCount; g += 1) {
+      const weight = idf[g]!;
       if (weight === 0) continue;
       let frequency = 0;
-      for (let f = 0; f < fieldCount; f += 1) {
-        const tf = scratch[f * termCount + t]!;
-        if (!tf) continue;
-        const b = bs[f]!;
-        const average = averages[f] || 1;
-        frequency += (weights[f]! * tf) / (1 - b + (b * lengths[d * fieldCount + f]!) / average);
-        if (explain) ((matches ??= {})[fieldNames[f]!] ??= []).push(written.get(terms[t]!)!);
+      for (const t of groupTerms[g]!) {
+        for (let f = 0; f < fieldCount; f += 1) {
+          const tf = scratch[f * termCount + t]!;
+          if (!tf) continue;
+          const b = bs[f]!;
+          const average = averages[f] || 1;
+          frequency += (termWeight[t]! * weights[f]! * tf) / (1 - b + (b * lengths[d * fieldCount + f]!) / average);
+          if (explain) {
+            const list = ((matches ??= {})[fieldNames[f]!] ??= []);
+            if (list[list.length - 1] !== written[g]) list.push(written[g]!);
+          }
+        }
       }
       if (frequency === 0) continue;
       score += (weight * frequency * (k1 + 1)) / (frequency + k1);
-      matchedTerms += 1;
+      matchedGroups += 1;
     }
     for (let h = from; h < to; h += 1) scratch[hits[h]!] = 0;
+    if (phraseStart) score += phraseScore(phrases, phraseStart[d]!, phraseStart[d + 1]!, groupCount, idf, phraseWeight);
     scores[d] = score;
-    coverages[d] = termCount > 0 ? matchedTerms / termCount : 0;
+    coverages[d] = groupCount > 0 ? matchedGroups / groupCount : 0;
     if (matches) {
       for (const list of Object.values(matches)) list.sort(compareCodePoints);
       matchesOf![d] = matches;
     }
   }
   return { scores, coverages, matches: matchesOf };
+}
+
+/** A document's phrase score: each pair of query words it holds side by side, once, times the rarer word's weight. */
+function phraseScore(phrases: readonly number[], from: number, to: number, groupCount: number, idf: readonly number[], phraseWeight: number): number {
+  let score = 0;
+  for (let p = from; p < to; p += 1) {
+    const pair = phrases[p]!;
+    if (phrases.indexOf(pair, from) !== p) continue;
+    score += phraseWeight * Math.min(idf[Math.floor(pair / groupCount)]!, idf[pair % groupCount]!);
+  }
+  return score;
 }

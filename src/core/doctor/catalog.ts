@@ -28,6 +28,8 @@ export const PROFILE_SYNC_FIX = 'run "create-squad upgrade": it writes the membe
 export const FINDING_CODES = {
   // squad and layout
   'two-squads': '.squad/ and .ai-team/ both hold a squad',
+  'squad-dir-recreated': '.squad/ was recreated beside the squad in .ai-team/ (it holds no team.md): its files belong in .ai-team/',
+  'squad-path-stale': "the team's text still names .squad/ paths, where the squad was before it moved to .ai-team/",
   'layout-missing': 'a file or folder of the layout is missing',
   'layout-blocked': 'something else stands where a file or folder of the layout goes',
   'read-refused': 'a squad file is a link leading outside the repository',
@@ -60,6 +62,8 @@ export const FINDING_CODES = {
   'standing-rules-too-large': 'a charter or rules.md over what teach keeps it to',
   'standing-rule-too-long': 'a standing rule longer than a rule may be',
   'control-characters': 'control or bidirectional characters in a charter or rules.md',
+  'hooks-invalid': "the squad's hooks file is not JSON: no host runs the squad's hooks",
+  'hooks-edited': "the squad's hooks file differs from the one create-squad writes",
   // members' Copilot agents
   'copilot-agent-blocked': "something stands where a member's agent goes",
   'copilot-agent-missing': 'a member has no Copilot agent',
@@ -70,11 +74,15 @@ export const FINDING_CODES = {
   'copilot-agent-orphan': 'the agent of someone not on the roster is still offered',
   // skills (also the validator's codes as skill-<code>, and discovery's warnings below)
   'skill-original-style': "a skill in the original Squad's style",
+  'skill-coordinator-only': "one of squad-cli's coordinator-only skills, not marked so: offered to every member",
   'no-skill-file': 'a skill folder without SKILL.md',
   'skill-file-case': 'a skill folder with skill.md instead of SKILL.md',
   'skill-overridden': 'a skill hidden by another of the same name',
   'skill-outside': 'a skills folder that leads outside the repository',
   'skill-file-outside': "a skill's SKILL.md that is a link leading outside the repository",
+  'skill-host-differs': 'a project skill a Copilot host reads differently from create-squad (nested, invalid, or hidden by a same-named one)',
+  'skill-set-aside': 'a project skill folder starting with "_": create-squad sets it aside, the Copilot CLI loads it',
+  'skills-folder-is-skill': 'a SKILL.md directly in a project skills folder: the Copilot CLI then loads none of the skills inside it',
   // MCP
   'mcp-config-unread': 'an MCP configuration file no Copilot host reads',
   'mcp-config-invalid': 'an MCP configuration file a host cannot use',

@@ -6,11 +6,11 @@
  */
 import { checkMemberAgents } from './checks/agents.js';
 import { checkCastingFiles, checkRegistryMembers } from './checks/casting.js';
-import { checkConfinedReads, checkLayout, checkRepositoryRoot, checkTwoSquads } from './checks/layout.js';
+import { checkConfinedReads, checkLayout, checkRepositoryRoot, checkStaleSquadPaths, checkTwoSquads } from './checks/layout.js';
 import { checkLeftovers } from './checks/leftovers.js';
 import { checkLock } from './checks/lock.js';
 import { checkMcp, declaredServerCount } from './checks/mcp.js';
-import { checkBuiltinPlaces, checkCoordinator, checkGitattributes, checkOwnedFiles, coordinatorStamp } from './checks/owned.js';
+import { checkBuiltinPlaces, checkCoordinator, checkGitattributes, checkHooksFile, checkOwnedFiles, coordinatorStamp } from './checks/owned.js';
 import { checkRoster, rosterMembers } from './checks/roster.js';
 import { checkLimits } from './checks/limits.js';
 import { checkSkills } from './checks/skills.js';
@@ -31,6 +31,7 @@ export interface DoctorReport {
 /** The check groups of a squad that exists, in the order their findings are reported. */
 export const SQUAD_CHECKS: readonly ((state: DoctorState) => Finding[])[] = [
   checkTwoSquads,
+  checkStaleSquadPaths,
   checkLayout,
   checkConfinedReads,
   checkRepositoryRoot,
@@ -38,6 +39,7 @@ export const SQUAD_CHECKS: readonly ((state: DoctorState) => Finding[])[] = [
   checkGitattributes,
   checkCoordinator,
   checkOwnedFiles,
+  checkHooksFile,
   checkBuiltinPlaces,
   checkRoster,
   checkLimits,

@@ -31,7 +31,10 @@ import { memberProfileText, squadSkillsOf, type ProfileMember } from '../squad/a
 import { activeMembersOf } from '../squad/agents/profile-sync.js';
 import { discoverSkills, type Discovery } from '../squad/discover.js';
 import { isConvertedLocation } from '../squad/original/skill-migration.js';
+import { cameFromSquadDir, readRecreatedSquadDir, readTeamTexts } from '../squad/original/squad-dir.js';
+import { isTeamTextPath, staleSquadPathLines } from '../squad/original/stale-paths.js';
 import { installedBuiltinSkillDirs, ownedFilesIn, type OwnedFile } from '../squad/owned.js';
+import { HOOKS_FILE_PATH } from '../base/hook-events.js';
 import { planBuiltinSkillMoves } from '../scaffold/upgrade-state.js';
 import { planGitattributes } from '../scaffold/scaffold.js';
 import { startRegisteredServers, type ServerStart } from './server-start.js';
@@ -68,6 +71,8 @@ export interface DoctorState {
   /** Facts of every path a check looks at: the squad's, the owned files', registry members' folders, the agents'. */
   paths: ReadonlyMap<string, PathFacts>;
   coordinatorText: string | undefined;
+  /** The squad's hooks file (`.github/hooks/squad.json`), as it stands. */
+  hooksText: string | undefined;
   /** The merge=union lines `.gitattributes` lacks (comment lines included, as init would add them). */
   gitattributesMissing: string[];
   owned: OwnedFile[];
@@ -98,6 +103,10 @@ export interface DoctorState {
   importUnfinished: boolean;
   /** What is at the squad lock's path, judged; and what killed writing commands left beside it (names at the root). */
   lock: { status: LockStatus; debris: string[] } | undefined;
+  /** The team's text that still names `.squad/` paths, in a squad that came from there (squad/original/stale-paths.ts), each with those lines. */
+  stalePaths: { path: string; lines: number[] }[];
+  /** The files of a `.squad/` beside `.ai-team/` that holds no team.md (recreated after the move); undefined otherwise. */
+  recreatedSquadDir: string[] | undefined;
 }
 
 function readText(root: string, relPath: string): string | undefined {
@@ -151,6 +160,7 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
       ...base,
       paths,
       coordinatorText: undefined,
+      hooksText: undefined,
       gitattributesMissing: [],
       owned: [],
       builtinsLeftBehind: [],
@@ -161,6 +171,8 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
       debris: [],
       importUnfinished: false,
       lock: undefined,
+      stalePaths: [],
+      recreatedSquadDir: undefined,
     };
   }
 
@@ -195,6 +207,7 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
     ...base,
     paths,
     coordinatorText: readTextIfExists(resolveIn(root, COORDINATOR_PATH)), // owned: read through a link (see confined.ts)
+    hooksText: readTextIfExists(resolveIn(root, HOOKS_FILE_PATH)),
     gitattributesMissing: (await planGitattributes(root)).added,
     owned,
     builtinsLeftBehind,
@@ -210,7 +223,18 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
     debris: findDebris(root),
     importUnfinished: existsInside(root, IMPORT_MARKER_PATH),
     lock,
+    stalePaths: cameFromSquadDir(root) ? readStalePaths(root, originalText) : [],
+    recreatedSquadDir: squad.originalSquadDir ? readRecreatedSquadDir(root) : undefined,
   };
+}
+
+/** The team's text in `.ai-team/`, and the team skills' SKILL.md read above, that name `.squad/` paths. */
+function readStalePaths(root: string, skillTexts: ReadonlyMap<string, string | undefined>): { path: string; lines: number[] }[] {
+  const outsideSquad = [...skillTexts].filter(([location]) => !location.startsWith(`${squadPaths.root}/`) && isTeamTextPath(location));
+  return [...readTeamTexts(root), ...outsideSquad.map(([location, text]) => ({ path: location, text }))].flatMap((file) => {
+    const lines = file.text === undefined ? [] : staleSquadPathLines(file.text);
+    return lines.length === 0 ? [] : [{ path: file.path, lines }];
+  });
 }
 
 /** A squad file held to a limit of base/limits.ts: its size, and for a charter or rules.md its text. */

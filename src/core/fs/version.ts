@@ -2,6 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../base/paths.js';
+import { hintCommand } from '../base/cli-invocation.js';
+import { isMapping } from '../base/util.js';
 
 let cached: string | undefined;
 
@@ -63,4 +65,36 @@ function parseVersion(text: string | undefined): { numbers: number[]; pre: strin
   const match = text === undefined ? null : VERSION_PATTERN.exec(text.trim());
   if (!match) return undefined;
   return { numbers: match[1]!.split('.').map(Number), pre: match[2] };
+}
+
+/** The executables npm links for create-squad in a repository (the second on Windows). */
+export const LOCAL_BINS = ['node_modules/.bin/create-squad', 'node_modules/.bin/create-squad.cmd'] as const;
+
+/** create-squad installed in the repository at `root`: the executable npm linked, and the installed version (each undefined when not there). */
+export function readRepositoryInstall(root: string): { bin: string | undefined; version: string | undefined } {
+  // existsSync follows links: a dangling .bin link, which cannot start, counts as none.
+  const bin = LOCAL_BINS.find((relPath) => fs.existsSync(path.join(root, ...relPath.split('/'))));
+  let version: string | undefined;
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'node_modules', 'create-squad', 'package.json'), 'utf8')) as unknown;
+    if (isMapping(manifest) && typeof manifest.version === 'string') version = manifest.version;
+  } catch {
+    // no install, or one npm did not finish: none
+  }
+  return { bin, version };
+}
+
+/**
+ * The command line a hint printed in the repository at `root` gives for `args` (base/cli-invocation.ts
+ * hintCommand): the repository's own install when it is `version` and can start, else `version`
+ * pinned. `version` is the one printing the hint unless the hint sends the user to another.
+ */
+export function cliHint(root: string, args: string, version = packageVersion()): string {
+  return hintCommand(args, version, startableInstallVersion(root));
+}
+
+/** The version of the create-squad the repository at `root` installs, when npx can start it there (its executable is linked); else undefined. */
+export function startableInstallVersion(root: string): string | undefined {
+  const install = readRepositoryInstall(root);
+  return install.bin === undefined ? undefined : install.version;
 }

@@ -67,7 +67,7 @@ import { parseJsonText } from './squad-json.js';
 import { serializeSquad } from './canonical-json.js';
 import { listTree, type Tree, type TreeFile } from '../fs/tree.js';
 import { compareCodePoints, formatBytes, isMapping } from '../base/util.js';
-import { STATE_FILE_MAX_BYTES } from '../base/limits.js';
+import { SKILL_NESTING_MAX_DEPTH, STATE_FILE_MAX_BYTES } from '../base/limits.js';
 import { packageVersion } from '../fs/version.js';
 
 export interface ExportOptions {
@@ -357,24 +357,53 @@ class Collector {
       if (list) list.push(file);
       else bySkill.set(head, [file]);
     }
-    const skills: [string, SquadSkill][] = [];
+    // Each skill folder (a nested one of a project folder too, as Copilot reads it), then the first by path of each name.
+    const found: { name: string; prefix: string }[] = [];
+    const nests = scope === 'team' && (NATIVE_SKILL_DIRS as readonly string[]).includes(relDir);
     for (const name of readDirNames(resolveIn(this.root, relDir))) {
       if (exclude?.has(name)) continue;
       const skillRel = `${relDir}/${name}`;
       const kind = this.kind(skillRel);
       if (kind === 'file' || kind === 'other') this.skip(skillRel, 'not a skill folder; not exported');
       if (kind !== 'dir') continue;
+      const files = bySkill.get(name) ?? [];
+      const nested = nests && !files.some((file) => file.path === `${name}/${SKILL_FILE}`) ? nestedSkillFolders(name, files) : [];
+      if (nested.length > 0) {
+        found.push(...nested.map((prefix) => ({ name: prefix.slice(prefix.lastIndexOf('/') + 1), prefix })));
+        continue;
+      }
       if (!isValidName(name)) {
         this.skip(skillRel, 'the folder name is not a valid skill name; not exported');
         continue;
       }
-      this.reportLeftOut(relDir, tree, name);
-      const skill = this.skill(skillRel, name, bySkill.get(name) ?? []);
+      found.push({ name, prefix: name });
+    }
+    const first = new Map<string, string>();
+    for (const { name, prefix } of found) if (!first.has(name) || compareCodePoints(prefix, first.get(name)!) < 0) first.set(name, prefix);
+    const skills: [string, SquadSkill][] = [];
+    for (const { name, prefix } of found) {
+      const skillRel = `${relDir}/${prefix}`;
+      if (!isValidName(name)) {
+        this.skip(skillRel, 'the folder name is not a valid skill name; not exported');
+        continue;
+      }
+      if (first.get(name) !== prefix) {
+        this.skip(skillRel, `the skill of that name at ${relDir}/${first.get(name)} comes first; not exported`);
+        continue;
+      }
+      this.reportLeftOut(relDir, tree, prefix);
+      const below = `${prefix}/`;
+      const skill = this.skill(
+        relDir,
+        prefix,
+        prefix === name ? (bySkill.get(name) ?? []) : bySkill.get(prefix.slice(0, prefix.indexOf('/')))!.filter((file) => file.path.startsWith(below)),
+      );
       if (!skill) continue;
       this.travelled.add(skillRel);
       skills.push([name, skill.skill]);
       this.skills.push({ name, scope, ...(agent === undefined ? {} : { agent }), files: skill.files });
     }
+    skills.sort(([a], [b]) => compareCodePoints(a, b));
     return Object.fromEntries(skills);
   }
 
@@ -408,12 +437,14 @@ class Collector {
     return present;
   }
 
-  private skill(skillRel: string, name: string, files: readonly TreeFile[]): { skill: SquadSkill; files: number } | undefined {
-    const skillFile = `${name}/${SKILL_FILE}`;
+  /** The skill in the folder `prefix` of `relDir` (its files as the walk of `relDir` lists them). */
+  private skill(relDir: string, prefix: string, files: readonly TreeFile[]): { skill: SquadSkill; files: number } | undefined {
+    const skillRel = `${relDir}/${prefix}`;
+    const skillFile = `${prefix}/${SKILL_FILE}`;
     const readFile = (file: TreeFile): Buffer => {
-      const rel = `${path.posix.dirname(skillRel)}/${file.path}`;
+      const rel = `${relDir}/${file.path}`;
       if (file.size > this.limits.fileBytes) throw cannotExport(rel, `it is ${formatBytes(file.size)}; a .squad file holds files up to ${formatBytes(this.limits.fileBytes)}`);
-      return fs.readFileSync(path.join(resolveIn(this.root, skillRel), ...file.path.slice(name.length + 1).split('/')));
+      return fs.readFileSync(path.join(resolveIn(this.root, skillRel), ...file.path.slice(prefix.length + 1).split('/')));
     };
     const main = files.find((file) => file.path === skillFile);
     if (!main) {
@@ -428,7 +459,7 @@ class Collector {
     const buckets: Record<SkillBucket, [string, FileEntry][]> = { references: [], scripts: [], assets: [], files: [] };
     for (const file of files) {
       if (file === main) continue;
-      const rel = file.path.slice(name.length + 1);
+      const rel = file.path.slice(prefix.length + 1);
       const problem = squadPathProblem(rel, this.limits);
       if (problem) throw cannotExport(`${skillRel}/${rel}`, problem);
       const { bucket, path: inBucket } = bucketOf(rel);
@@ -445,6 +476,21 @@ class Collector {
       files: files.length,
     };
   }
+}
+
+/**
+ * The skill folders grouped below the folder `name` of a project skills folder (its walked files):
+ * each nearest folder holding a SKILL.md, at most SKILL_NESTING_MAX_DEPTH levels down, as discovery
+ * and the Copilot CLI find them.
+ */
+function nestedSkillFolders(name: string, files: readonly TreeFile[]): string[] {
+  const holders = files
+    .filter((file) => file.path.endsWith(`/${SKILL_FILE}`))
+    .map((file) => file.path.slice(0, -SKILL_FILE.length - 1))
+    .filter((folder) => folder.split('/').length - 1 <= SKILL_NESTING_MAX_DEPTH && folder.startsWith(`${name}/`))
+    .sort(compareCodePoints);
+  // A folder inside a skill is that skill's, not a skill of its own.
+  return holders.filter((folder, i) => !holders.slice(0, i).some((outer) => folder.startsWith(`${outer}/`)));
 }
 
 function addCounts(total: RedactionCounts, counts: RedactionCounts): void {

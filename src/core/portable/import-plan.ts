@@ -84,6 +84,7 @@ import {
 } from '../roster/casting.js';
 import type { DiscoveredSkill } from '../squad/discover.js';
 import { demoteHeadings, tidyHistoryPart } from '../roster/history.js';
+import { charterIdentity } from '../roster/members.js';
 import { MANIFEST_SCHEMA, parseManifest, serializeManifest, type ManifestRead } from '../squad/manifest.js';
 import { decideBuiltinSkillMoves, decideTeamSkillMoves } from '../scaffold/migrations.js';
 import { builtinSkillDirsOf, type OwnedFile } from '../squad/owned.js';
@@ -245,15 +246,6 @@ function titleCase(folder: string): string {
     .join(' ');
 }
 
-/** Name and role as a charter states them ("- **Name:** Keaton", or the "# Keaton — Lead" title). */
-function charterIdentity(charter: string): { name?: string; role?: string } {
-  const field = (label: string) => new RegExp(`^\\s*-\\s*\\*\\*${label}:\\*\\*\\s*(.+?)\\s*$`, 'm').exec(charter)?.[1];
-  const title = /^#\s+(.+?)\s+[—–-]\s+(.+?)\s*$/m.exec(charter);
-  const name = field('Name') ?? title?.[1];
-  const role = field('Role') ?? title?.[2];
-  return { ...(name ? { name } : {}), ...(role ? { role } : {}) };
-}
-
 /**
  * The registry's members by folder, read by casting.ts as `hire` and `doctor` read it: its own
  * `members` list, and (`legacy`) the entries of an original Squad `agents` map it does not also list.
@@ -353,8 +345,10 @@ function castingTexts(document: SquadDocument, infos: Map<string, MemberInfo>, n
   }
   if (policy === undefined || parsePolicy(JSON.stringify(policy)).state !== 'ok') {
     const named = added.map((r) => r.entry.universe).find((u): u is string => u !== null);
-    const universe = (named === undefined ? undefined : findUniverse(named)) ?? resolveUniverse(undefined);
-    if (policy !== undefined || named !== undefined) texts.policy = serializeCasting({ ...(policy ?? {}), ...createPolicy(universe) });
+    const known = named === undefined ? undefined : findUniverse(named);
+    // A universe create-squad does not ship is the team's own (its names are the registry's): kept, never swapped for the default.
+    const custom = named !== undefined && known === undefined ? { universe: named } : {};
+    if (policy !== undefined || named !== undefined) texts.policy = serializeCasting({ ...(policy ?? {}), ...createPolicy(known ?? resolveUniverse(undefined)), ...custom });
   }
   return texts;
 }
@@ -542,9 +536,13 @@ function originalExportNotes(document: SquadDocument, original: OriginalExportCh
   const notes = [
     `a Squad 1.0 export: histories were split into portable knowledge and project learnings (its "## Learnings" travel as portable, as the original Squad's did), ${rebuilt}${carried.length > 0 ? `, and its ${carried.join(' and ')} too` : ''}`,
   ];
-  for (const { from, to } of original?.renamedAgents ?? [])
-    notes.push(`agent "${from}" is in ${agentDir(to)}/ (a folder name must be lowercase letters, digits and hyphens); "${from}" stays its name`);
+  const listedAs = new Set((original?.rosterFits ?? []).filter((fit) => fit.repointed).map((fit) => fit.folder));
+  for (const { from, to } of original?.renamedAgents ?? []) {
+    const name = listedAs.has(to) ? 'the roster row pointed at it names it' : `"${from}" stays its name`;
+    notes.push(`agent "${from}" is in ${agentDir(to)}/ (a folder name must be lowercase letters, digits and hyphens); ${name}`);
+  }
   for (const { name, reason } of original?.skippedAgents ?? []) notes.push(`agents.${name} was not imported as a member: ${reason}`);
+  for (const fit of original?.rosterFits ?? []) notes.push(`${squadPaths.team}: ${fit.note}`);
   for (const { where, name, changes } of original?.convertedSkills ?? [])
     notes.push(`skill ${name} (${where}) was in the original Squad's style and was made a standard skill: ${changes.join('; ')}`);
   return notes;

@@ -164,6 +164,8 @@ export interface OriginalExportChanges {
   convertedSkills: { where: string; name: string; changes: string[] }[];
   /** The squad's decisions.md, when the file has it (squad-cli's `decisions_md`). */
   decisions?: string;
+  /** What was done to its roster so that every member the file holds is listed once (fitRosterToAgents): the agent's folder, a row pointed at it (`repointed`) or added, in one phrase. */
+  rosterFits?: { folder: string; repointed: boolean; note: string }[];
 }
 
 export interface ValidatedSquad {

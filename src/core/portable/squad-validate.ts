@@ -2,13 +2,16 @@
  * Checking a parsed `.squad` document completely before anything is written, and reading the
  * original Squad's 1.0 export into the 1.1 model (see squad-format.ts).
  */
-import { parseHistory, parsePolicy, parseRegistry, registryEntryProblem, type CastingRead } from '../roster/casting.js';
+import { legacyRegistryMembers, parseHistory, parsePolicy, parseRegistry, registryEntryProblem, type CastEntry, type CastingRead } from '../roster/casting.js';
 import { SquadError } from '../base/errors.js';
 import { convertOriginalSkill } from '../squad/original/skills.js';
 import { parseSkill } from '../skills/skill.js';
 import { splitHistory } from '../roster/history.js';
+import { charterIdentity } from '../roster/members.js';
+import { insertRosterRecords, isRosterHeader, parseRoster, rosterCellText } from '../roster/roster.js';
+import { editTableRows } from '../base/md-table-edit.js';
 import { folderNameProblem, slugify } from '../base/names.js';
-import { SKILL_FILE } from '../base/paths.js';
+import { SCRIBE_AGENT, SKILL_FILE, charterPath } from '../base/paths.js';
 import { controlCharacterProblem, formatBytes, isMapping, jsonTypeName } from '../base/util.js';
 import {
   CASTING_FILES,
@@ -442,6 +445,75 @@ const LEGACY_DOCUMENTS: readonly [TeamFileKey, readonly string[]][] = [
   ['ceremonies_md', ['ceremonies_md', 'ceremonies']],
 ];
 
+/**
+ * A Squad 1.0 roster fitted to the agents the file holds, so that import lists each of them once
+ * and makes no member the file does not hold:
+ *   - a row naming a folder the file has no agent for (`.squad/agents/dallas/…`) is pointed at the
+ *     one agent the roster leaves out whose charter names that member (`- **Name:** Dallas`, or
+ *     the title): the folder was renamed, the member is the same; without exactly one such agent
+ *     the row stays as it is;
+ *   - an agent the roster leaves out (squad-cli's `Rai`) gets a row, with the name the file gives
+ *     its folder and the role its charter states, so it keeps both (a charter without a role:
+ *     left out, with the note import gives).
+ * Every other byte of the roster kept. Pure.
+ */
+function fitRosterToAgents(teamMd: string, agents: Readonly<Record<string, SquadAgent>>, registered: readonly CastEntry[], changes: OriginalExportChanges): string {
+  const roster = parseRoster(teamMd);
+  const listed = new Set(roster.map((member) => member.name));
+  const unlisted = Object.keys(agents).filter((folder) => folder !== SCRIBE_AGENT && !listed.has(folder));
+  const key = (name: string | undefined) => name?.trim().toLowerCase();
+  // The names an agent goes by: its charter's, and the casting registry's for its folder.
+  const namesOf = (folder: string) => [charterIdentity(agents[folder]?.charter ?? '').name, ...registered.filter((m) => m.folder === folder).map((m) => m.name)].map(key);
+  const fits: NonNullable<OriginalExportChanges['rosterFits']> = [];
+  let text = teamMd;
+  const claimed = new Set<string>();
+  for (const member of roster) {
+    if (member.human || member.noCharter || member.name === SCRIBE_AGENT || agents[member.name] !== undefined) continue;
+    const matches = unlisted.filter((folder) => !claimed.has(folder) && namesOf(folder).includes(key(member.displayName)));
+    if (matches.length > 1) {
+      throw new SquadFormatError(
+        'team_md',
+        `the roster names ${member.displayName} in ${member.charter}, which the file does not hold, and ${matches.map((folder) => `agents["${renamedKey(folder, changes)}"]`).join(' and ')} are each ${member.displayName}: keep one of them in the squad it came from (or point the roster row at it), then export again`,
+      );
+    }
+    if (matches.length === 0) continue;
+    const folder = matches[0]!;
+    const edited = editTableRows(text, isRosterHeader, (row) =>
+      rosterCellText(row.record.name ?? '') === member.displayName && row.record.charter !== undefined ? { ...row.record, charter: `\`${charterPath(folder)}\`` } : undefined,
+    );
+    if (edited === undefined || edited.changed.length !== 1) continue;
+    claimed.add(folder);
+    text = edited.text;
+    const note = `${member.displayName}'s row named ${member.charter}, which the file does not hold; agents["${renamedKey(folder, changes)}"] holds ${member.displayName}'s charter, so the row names ${charterPath(folder)}`;
+    fits.push({ folder, repointed: true, note });
+  }
+  const added = unlisted.flatMap((folder) => {
+    const role = claimed.has(folder) ? undefined : charterIdentity(agents[folder]?.charter ?? '').role?.trim();
+    return role ? [{ folder, name: renamedKey(folder, changes), role }] : [];
+  });
+  const withRows =
+    added.length === 0
+      ? undefined
+      : insertRosterRecords(
+          text,
+          added.map((m) => ({ name: m.name, role: m.role, charter: `\`${charterPath(m.folder)}\``, status: '✅ Active' })),
+        );
+  if (withRows !== undefined) {
+    text = withRows;
+    for (const member of added) {
+      const note = `agents["${renamedKey(member.folder, changes)}"] was not in the roster: it has a row now, as ${member.name} (${member.role}, from its charter)`;
+      fits.push({ folder: member.folder, repointed: false, note });
+    }
+  }
+  if (fits.length > 0) changes.rosterFits = fits;
+  return text;
+}
+
+/** The name the file gives an agent folder: the key it had before it was made a valid folder name. */
+function renamedKey(folder: string, changes: OriginalExportChanges): string {
+  return changes.renamedAgents.find((rename) => rename.to === folder)?.from ?? folder;
+}
+
 /** The original Squad's export, as the 1.1 model, and what reading its agents and skills changed. */
 function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: string): ValidatedSquad {
   const original: OriginalExportChanges = { renamedAgents: [], skippedAgents: [], convertedSkills: [] };
@@ -456,6 +528,8 @@ function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: 
     const found = legacyDocument(root, names, budget);
     if (found !== undefined) team[key] = found;
   }
+  const registry = isMapping(root.casting) && isMapping(root.casting.registry) ? legacyRegistryMembers(root.casting.registry) : [];
+  if (team.team_md !== undefined) team.team_md = fitRosterToAgents(team.team_md, agents, registry, original);
   const decisions = legacyDocument(root, ['decisions_md', 'decisions'], budget);
   if (decisions !== undefined) original.decisions = decisions;
   const document: SquadDocument = {

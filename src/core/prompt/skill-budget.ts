@@ -5,7 +5,7 @@
  * says how many it left out and how to find them.
  */
 import type { DiscoveredSkill } from '../squad/discover.js';
-import { namedSkills, skillScores } from '../squad/skill-rank.js';
+import { namedSkills, skillScores, type SkillRankContext } from '../squad/skill-rank.js';
 import { tokensOfLength } from '../base/tokens.js';
 import { skillEntryLength } from '../base/xml.js';
 
@@ -35,7 +35,7 @@ export function skillEntryTokens(skill: DiscoveredSkill): number {
  * is spent: the skills the task names (always listed, even past the budget), the agent's own
  * skills, then the others by relevance to the task, and those that match nothing in discovery order.
  */
-export function selectListedSkills(task: string, skills: readonly DiscoveredSkill[], agent: string, budget: number | undefined): SkillListing {
+export function selectListedSkills(task: string, skills: readonly DiscoveredSkill[], agent: string, budget: number | undefined, context: SkillRankContext = {}): SkillListing {
   // Each entry is weighed when first needed: over budget, only the skills that get listed (and the
   // first that does not fit) are, not every skill of a squad of thousands.
   const costs = new Map<DiscoveredSkill, number>();
@@ -62,6 +62,7 @@ export function selectListedSkills(task: string, skills: readonly DiscoveredSkil
     task,
     skills.filter((skill) => !named.has(skill)),
     agent,
+    context,
   );
   let next = 0;
   for (; next < rest.length; next += 1) {
@@ -74,8 +75,8 @@ export function selectListedSkills(task: string, skills: readonly DiscoveredSkil
 }
 
 /** The agent's own skills, then the others; within each, by relevance to the task, then in discovery order. */
-function priorityOrder(task: string, skills: readonly DiscoveredSkill[], agent: string): DiscoveredSkill[] {
-  const scores = skillScores(task, skills);
+function priorityOrder(task: string, skills: readonly DiscoveredSkill[], agent: string, context: SkillRankContext): DiscoveredSkill[] {
+  const scores = skillScores(task, skills, context);
   // Only the skills that match are sorted: the rest keep discovery order behind them, within
   // their group (thousands of skills, most of which match nothing, need no comparison each).
   const groups: { matched: number[]; rest: number[] }[] = [

@@ -30,8 +30,10 @@ import { detectBroadTask, otherMemberNames, promptableSkills } from '../squad/ro
 import { DEFAULT_SKILLS_BUDGET } from '../base/prompt-limits.js';
 import { selectListedSkills, type LeftOutReason, type SkillListing } from './skill-budget.js';
 import { activatedSkills, rankSkills, skillConfidence } from '../squad/skill-rank.js';
+import type { SynonymTable } from '../base/text-match.js';
 import { DEFAULT_SPAWN_MODE, type SpawnMode } from '../base/spawn-modes.js';
 import { renderTemplate } from '../fs/templates.js';
+import { hintCommand } from '../base/cli-invocation.js';
 import { estimateTokens } from '../base/tokens.js';
 import { MAX_BODY_LINES, MAX_DESCRIPTION_LENGTH } from '../skills/validate.js';
 import { renderAvailableSkills } from '../base/xml.js';
@@ -174,7 +176,7 @@ export function decideSpawn(state: SpawnState, options: Omit<SpawnPromptOptions,
   let inline: DiscoveredSkill[] = [];
   let candidates: DiscoveredSkill[] = [];
   if (requestedMode === 'lightweight') {
-    const chosen = chooseLightweightSkills(state.agents, agent, task, visible, discovery, options.skills, warnings);
+    const chosen = chooseLightweightSkills(state.agents, agent, task, visible, discovery, options.skills, warnings, state.skillSynonyms);
     if (chosen.skills) {
       inline = chosen.skills;
       candidates = chosen.candidates;
@@ -187,7 +189,7 @@ export function decideSpawn(state: SpawnState, options: Omit<SpawnPromptOptions,
   }
 
   const budget = mode === 'standard' && !options.allSkills ? (options.skillsBudget ?? DEFAULT_SKILLS_BUDGET) : undefined;
-  const listing = mode === 'standard' ? selectListedSkills(task, visible, agent, budget) : undefined;
+  const listing = mode === 'standard' ? selectListedSkills(task, visible, agent, budget, { synonyms: state.skillSynonyms }) : undefined;
   if (listing && listing.leftOut.length > 0) warnings.push(leftOutWarning(listing.listed.length, visible.length, budget!));
   const shown = listing ? listing.listed : inline;
   // No shown skill declares a server: nothing to look up (and no warning about a file that does not matter).
@@ -236,6 +238,7 @@ export async function renderSpawnPrompt(state: SpawnState, decision: SpawnDecisi
           teamRulesPath: TEAM_RULES_PATH,
           skillsBlock,
           leftOutCount: listing?.leftOut.length ?? 0,
+          listAllCommand: hintCommand(`skills list --agent ${agent}`, state.cli.version, state.cli.installedVersion),
           agentSkillsDir: agentSkillsDir(agent),
           decisionInbox: decisionInboxPath(agent, '{brief-slug}'),
           maxName: MAX_NAME_LENGTH,
@@ -302,11 +305,12 @@ function chooseLightweightSkills(
   discovery: Pick<Discovery, 'skills' | 'refused'>,
   requested: readonly string[] | undefined,
   warnings: Warning[],
+  synonyms: SynonymTable | undefined,
 ): LightweightChoice {
   const broad = detectBroadTask(task, otherMemberNames(agents, agent));
   if (broad) return { refusal: `${broad.reason}, which needs the full context of a standard spawn` };
 
-  const ranked = rankSkills(task, visible);
+  const ranked = rankSkills(task, visible, { synonyms });
   const othersThan = (chosen: readonly DiscoveredSkill[]): DiscoveredSkill[] =>
     ranked
       .map((m) => m.skill)

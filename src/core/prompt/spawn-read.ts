@@ -14,9 +14,12 @@ import { charterPath } from '../base/paths.js';
 import { detectMcpConfig, type McpConfigDetection } from '../skills/mcp.js';
 import { readSkillFile } from '../skills/skill.js';
 import { discoverSkills, type DiscoveredSkill, type Discovery } from '../squad/discover.js';
+import { readTeamSynonyms } from '../squad/team-synonyms.js';
+import type { SynonymTable } from '../base/text-match.js';
 import { agentNamed, listAgents, requireSquad, type Agent } from '../roster/roster.js';
 import { TEAM_RULES_PATH } from '../team/standing-rules.js';
 import { warning, type Warning } from '../base/warnings.js';
+import { packageVersion, startableInstallVersion } from '../fs/version.js';
 
 /** A SKILL.md larger than this is not inlined in a lightweight prompt; the agent reads it instead. */
 export const MAX_INLINED_SKILL_BYTES = 128 * 1024;
@@ -34,6 +37,10 @@ export interface SpawnState {
   charterText: string | undefined;
   /** The team's standing rules file (`.ai-team/rules.md`); undefined when missing. */
   teamRulesText: string | undefined;
+  /** The squad's own synonyms for ranking skills (`.ai-team/synonyms.md`); undefined when it keeps none. */
+  skillSynonyms?: SynonymTable | undefined;
+  /** For the command lines the prompt gives (base/cli-invocation.ts hintCommand): this create-squad's version, and the one the repository installs (undefined: none). */
+  cli: { version: string; installedVersion: string | undefined };
 }
 
 /** Why a lightweight prompt points to a skill instead of inlining its body. */
@@ -67,6 +74,8 @@ export function readSpawnState(root: string, agent: string): SpawnState {
     discovery: discoverSkills(root, { agent: member.name }),
     charterText: readStateText(root, charterPath(member.name)),
     teamRulesText: readStateText(root, TEAM_RULES_PATH),
+    skillSynonyms: readTeamSynonyms(root),
+    cli: { version: packageVersion(), installedVersion: startableInstallVersion(root) },
   };
 }
 

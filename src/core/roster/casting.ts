@@ -22,9 +22,10 @@
  *
  * The universe such a squad casts from is the one its registry (else its usage history) records:
  * the allow-list is the same in every original policy file and says nothing about the squad. A
- * universe create-squad does not ship is a custom universe: its names are the ones the policy's
- * `custom_universes` gives, and the ones the registry records (taken already, so casting goes on
- * in the overflow universes once the custom names run out).
+ * universe create-squad does not ship is a custom universe, the team's own: its names are the ones
+ * the policy's `custom_universes` gives and the ones the registry records. Casting never leaves it:
+ * once its names are taken, new members get numbered names of it ("Raynor 2"), with a note that
+ * `hire --name` gives one of the user's own.
  */
 import * as v from 'valibot';
 import { usageError } from '../base/errors.js';
@@ -229,8 +230,10 @@ export function adoptRoster(roster: readonly RosterMember[]): CastResult[] {
 export function nextCast(role: string, policy: CastingPolicy, taken: Taken, catalogUniverses: readonly Universe[] = universes()): CastResult {
   const isFree = (name: string, folder: string) =>
     folderNameProblem(folder) === undefined && folder !== SCRIBE_AGENT && !taken.folders.has(folder) && !taken.names.has(name.toLowerCase());
-  const order = [policy.universe, ...policy.overflow.filter((name) => name !== policy.universe)];
   const known = [...(policy.custom ?? []), ...catalogUniverses];
+  // A custom universe is the team's own: its members never get names from another universe.
+  const custom = isCustomUniverse(policy);
+  const order = custom ? [policy.universe] : [policy.universe, ...policy.overflow.filter((name) => name !== policy.universe)];
   for (const universeName of order) {
     const universe = known.find((u) => u.name === universeName);
     if (!universe) continue;
@@ -253,21 +256,24 @@ export function nextCast(role: string, policy: CastingPolicy, taken: Taken, cata
         return {
           entry: { name, folder, role, universe: policy.universe },
           event: 'overflow',
-          note: 'every universe of the casting policy is out of names; numbered name',
+          note: custom
+            ? `"${policy.universe}" is the team's own universe and has no free name left (${bases.length} known): numbered name; give one of your own with --name, or add names under "custom_universes" in ${squadPaths.castingPolicy}`
+            : 'every universe of the casting policy is out of names; numbered name',
         };
       }
     }
   }
 }
 
-/** Why a name came from `from` rather than the policy's universe. */
+/** Whether the policy's universe is a custom one (the team's own, not shipped). */
+function isCustomUniverse(policy: CastingPolicy): boolean {
+  return policy.custom?.some((u) => u.name === policy.universe) === true;
+}
+
+/** Why a name came from `from` rather than the policy's (shipped) universe. */
 function overflowNote(policy: CastingPolicy, known: readonly Universe[], from: string): string {
-  const primary = known.find((u) => u.name === policy.universe);
-  const custom = policy.custom?.some((u) => u.name === policy.universe) === true;
-  if (custom) {
-    return `"${policy.universe}" is a custom universe with no free name left (${primary?.names.length ?? 0} known); cast from "${from}" (give it more names under "custom_universes" in ${squadPaths.castingPolicy})`;
-  }
-  return `"${policy.universe}" has no free name left (capacity ${policy.capacities[policy.universe] ?? primary?.names.length ?? 0}); cast from "${from}"`;
+  const capacity = policy.capacities[policy.universe] ?? known.find((u) => u.name === policy.universe)?.names.length ?? 0;
+  return `"${policy.universe}" has no free name left (capacity ${capacity}); cast from "${from}"`;
 }
 
 /** Cast one member per role, in order. Pure: `taken` is not modified. */
@@ -398,6 +404,20 @@ function legacyAgents(raw: Record<string, unknown>): { entry: CastEntry; status:
     members.push({ entry, status: nonEmptyString(value.status)?.toLowerCase() });
   }
   return members;
+}
+
+/**
+ * The registry's text with the original Squad's `agents` entry of `folder` marked `status` (its
+ * other fields, and every other entry, kept), so that the original's tools read retire and rehire
+ * as create-squad does; undefined when there is no such entry or it is marked so already.
+ */
+export function withLegacyStatus(registry: CastingRead<CastingRegistry>, folder: string, status: 'active' | 'retired'): string | undefined {
+  if (registry.state !== 'ok' || !isMapping(registry.raw.agents)) return undefined;
+  const agents = registry.raw.agents;
+  const key = Object.keys(agents).find((name) => (isValidName(name) ? name : slugify(name)) === folder);
+  const entry = key === undefined ? undefined : agents[key];
+  if (key === undefined || !isMapping(entry) || nonEmptyString(entry.status)?.toLowerCase() === status) return undefined;
+  return serializeCasting({ ...registry.raw, agents: { ...agents, [key]: { ...entry, status } } });
 }
 
 /** The universes an original Squad history records using, oldest first (`universe_usage_history`). */

@@ -23,6 +23,17 @@ import { isRosterHeader, parseRoster, requireSquad, type RosterMember } from './
 import { foldLines } from '../base/util.js';
 import type { Change } from '../base/plan.js';
 
+// ---------------------------------------------------------------- a charter's own words
+
+/** Name and role as a charter states them ("- **Name:** Keaton", or the "# Keaton — Lead" title); the original Squad's charters say both. */
+export function charterIdentity(charter: string): { name?: string; role?: string } {
+  const field = (label: string) => new RegExp(`^\\s*-\\s*\\*\\*${label}:\\*\\*\\s*(.+?)\\s*$`, 'm').exec(charter)?.[1];
+  const title = /^#\s+(.+?)\s+[—–-]\s+(.+?)\s*$/m.exec(charter);
+  const name = field('Name') ?? title?.[1];
+  const role = field('Role') ?? title?.[2];
+  return { ...(name ? { name } : {}), ...(role ? { role } : {}) };
+}
+
 // ---------------------------------------------------------------- reading team.md
 
 /** team.md's text; not-found or invalid-input (with what to do) when it cannot be read. */

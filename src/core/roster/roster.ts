@@ -26,8 +26,7 @@ import { findTables, insertTableRecords, locatedRecords, splitTableRow, type Tab
 import { isValidName, slugify } from '../base/names.js';
 import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR, SCRIBE_AGENT, charterPath, resolveIn, squadPaths } from '../base/paths.js';
 import { escapeRegExp } from '../base/util.js';
-import { FIRST_INIT_COMMAND, squadCommand } from '../base/cli-invocation.js';
-import { packageVersion } from '../fs/version.js';
+import { cliHint } from '../fs/version.js';
 
 export interface RosterMember {
   /** Folder name under `.ai-team/agents/`. */
@@ -242,7 +241,7 @@ export function originalSquadDirError(root: string): SquadError {
     'no-squad',
     `the squad in ${root} is in ${ORIGINAL_SQUAD_DIR}/, where the original Squad (v0.5 and later) keeps it; create-squad reads a squad in ${AI_TEAM_DIR}/`,
     {
-      hint: `run "${squadCommand('upgrade', packageVersion())}" to move it to ${AI_TEAM_DIR}/ (--dry-run shows how; every file the team wrote is kept, and the ones it changes are backed up); do not run init, which would start a second, empty team`,
+      hint: `run "${cliHint(root, 'upgrade')}" to move it to ${AI_TEAM_DIR}/ (--dry-run shows how; every file the team wrote is kept, and the ones it changes are backed up); do not run init, which would start a second, empty team`,
     },
   );
 }
@@ -255,7 +254,7 @@ export function requireSquad(root: string): void {
     }
     if (hasOriginalSquadDir(root)) throw originalSquadDirError(root);
     throw new SquadError('no-squad', `no squad found in ${root} (there is no ${squadPaths.root}/ folder)`, {
-      hint: `run "${FIRST_INIT_COMMAND}" first, or pass --cwd <dir> to point at the repository`,
+      hint: `run "${cliHint(root, 'init')}" first, or pass --cwd <dir> to point at the repository`,
     });
   }
 }

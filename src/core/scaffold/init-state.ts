@@ -9,7 +9,7 @@ import path from 'node:path';
 import { attempt } from '../base/disk-facts.js';
 import { isMapping } from '../base/util.js';
 import { pathProblem, readTextIfExists, resolveInside } from '../fs/fs-safe.js';
-import { packageVersion } from '../fs/version.js';
+import { packageVersion, readRepositoryInstall } from '../fs/version.js';
 import type { McpHostId } from '../skills/mcp.js';
 import type { ContextState } from './context-plan.js';
 import { MCP_FILE_MAX_BYTES, mcpFilesOf, type LocalInstall, type McpFileState, type McpFiles, type McpRegistrationState } from './mcp-register.js';
@@ -59,14 +59,9 @@ function packageDescription(root: string): string {
 
 /** The package.json fields npm installs from, in the order a range is looked for. */
 const DEPENDENCY_FIELDS = ['devDependencies', 'dependencies', 'optionalDependencies'] as const;
-/** The executables npm links for create-squad (the second on Windows). */
-const LOCAL_BINS = ['node_modules/.bin/create-squad', 'node_modules/.bin/create-squad.cmd'] as const;
-
-/** create-squad in the repository at `root`: the executable npm installed, its version, and what package.json asks for. */
+/** create-squad in the repository at `root`: the executable npm installed, its version (fs/version.ts readRepositoryInstall), and what package.json asks for. */
 export function readLocalInstall(root: string): LocalInstall {
-  // existsSync follows links: a dangling .bin link, which cannot start, counts as none.
-  const bin = LOCAL_BINS.find((relPath) => fs.existsSync(path.join(root, ...relPath.split('/'))));
-  const installed = readJsonObject(root, 'node_modules/create-squad/package.json');
+  const { bin, version } = readRepositoryInstall(root);
   const pkg = readJsonObject(root, 'package.json');
   let declared: LocalInstall['declared'];
   for (const field of DEPENDENCY_FIELDS) {
@@ -77,7 +72,7 @@ export function readLocalInstall(root: string): LocalInstall {
       break;
     }
   }
-  return { bin, version: typeof installed?.version === 'string' ? installed.version : undefined, declared };
+  return { bin, version, declared };
 }
 
 /** What stands at each file the hosts of `--mcp` read in the repository at `root`. */

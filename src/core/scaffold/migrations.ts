@@ -3,7 +3,9 @@
  *
  * A step only ever adds (a folder the layout expects, lines a file lacks) or moves a folder whole
  * to where the layout now keeps it (one rename, so a kill leaves it in one place or the other).
- * It never rewrites or removes what is there. Each step is idempotent by construction: `plan` looks at the repository
+ * It never rewrites or removes what is there, with one exception: the command line create-squad
+ * itself wrote into team.md, which names the version that wrote it, is set to the new version
+ * (only while it stands as create-squad wrote it). Each step is idempotent by construction: `plan` looks at the repository
  * and returns the writes still missing, so a step that has run (fully, or partly before a crash)
  * asks for nothing more, or only for the rest. Nothing records which steps ran — the state on
  * disk is the record — so there is no ledger that could disagree with the files.
@@ -20,6 +22,8 @@ import { KEEP_FILE, KEEP_FOLDERS, planGitattributesFrom, planGitignoreFrom, type
 import type { ManifestRead } from '../squad/manifest.js';
 import type { AppendTarget } from './scaffold-state.js';
 import { compareVersions } from '../fs/version.js';
+import { squadCommand } from '../base/cli-invocation.js';
+import { COPILOT_SKILLS_DIR } from '../squad/original/stale-paths.js';
 
 export interface MigrationWrite {
   /** Repo-relative path. */
@@ -55,6 +59,8 @@ export interface Migration {
 
 /** What the migrations decide from, read once (upgrade-state.ts readUpgradeState). */
 export interface MigrationState {
+  /** The version upgraded to. */
+  version: string;
   /** What stands at the paths the steps look at, and their contents. */
   disk: DiskFacts;
   manifest: ManifestRead;
@@ -109,8 +115,16 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: '0.1.0',
+    id: 'team-hire-hint',
+    description: "pin team.md's hint on hiring to this version, so that it runs with or without an install of create-squad in the repository",
+    async plan(state) {
+      return planTeamHireHint(state);
+    },
+  },
+  {
+    version: '0.1.0',
     id: 'team-skills-native',
-    description: 'move team skills from .ai-team/skills/ to .github/skills/, where every Copilot host finds them',
+    description: "move team skills from .ai-team/skills/ (and squad-cli's .copilot/skills/) to .github/skills/, where every Copilot host finds them",
     async plan(state) {
       return decideTeamSkillMoves(state);
     },
@@ -126,8 +140,8 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 /**
- * Team skills still in `.ai-team/skills/` (every skill folder there but the built-ins) and their
- * place in `.github/skills/`. A name already taken there is left where it is, with a note: the
+ * Team skills still in `.ai-team/skills/` (every skill folder there but the built-ins) or in
+ * squad-cli's `.copilot/skills/`, and their place in `.github/skills/`. A name already taken there is left where it is, with a note: the
  * skill in `.github/skills/` wins, nothing is overwritten. Import uses this too, after its swap.
  */
 export function decideTeamSkillMoves(state: Pick<MigrationState, 'disk' | 'manifest' | 'shippedBuiltins'>): MigrationPlan {
@@ -143,6 +157,17 @@ export function decideTeamSkillMoves(state: Pick<MigrationState, 'disk' | 'manif
       continue;
     }
     moves.push({ from: aiTeamSkillDir(name), to });
+  }
+  // squad-cli's `squad import` keeps learned skills in .copilot/skills/: they move the same way.
+  for (const name of disk.names(COPILOT_SKILLS_DIR)) {
+    const from = `${COPILOT_SKILLS_DIR}/${name}`;
+    if (!disk.isFile(`${from}/${SKILL_FILE}`)) continue;
+    const to = nativeTeamSkillDir(name);
+    if (disk.exists(to) || moves.some((move) => move.to === to)) {
+      notes.push(`${from}/ stays where it is: ${to}/ already exists and is the one Copilot and create-squad use; merge the two by hand, then delete the older one`);
+      continue;
+    }
+    moves.push({ from, to });
   }
   return { writes: [], moves, notes };
 }
@@ -182,6 +207,31 @@ export function decideBuiltinSkillMoves(state: Pick<MigrationState, 'disk'>): Mi
 /** Why the member-facing built-in `name` stays in `.ai-team/skills/`: `taken` holds a skill of that name. */
 export function builtinKeptNote(name: string, taken: string): string {
   return `the built-in skill ${name} stays in ${aiTeamSkillDir(name)}/: ${taken}/ holds a skill of yours with that name (create-squad never writes over it, and Copilot would find two); rename or move yours, then run "create-squad upgrade" to move the built-in to ${nativeTeamSkillDir(name)}/`;
+}
+
+/**
+ * team.md's hint on hiring in each form create-squad has written it: pinned to a version, unpinned,
+ * or through the repository's install (with the note that said so). Text around it is the team's.
+ */
+const TEAM_HIRE_HINT = /`npx (?:--no-install )?create-squad(?:@[0-9A-Za-z.+-]+)? hire <role>`( \(the repository's own install; the name)?/g;
+
+/** `teamText` with create-squad's hint on hiring pinned to `version` (base/cli-invocation.ts squadCommand); unchanged when it has none. */
+function pinTeamHireHint(teamText: string, version: string): string {
+  return teamText.replace(TEAM_HIRE_HINT, (_match, note: string | undefined) => `\`${squadCommand('hire <role>', version)}\`${note === undefined ? '' : ' (the name'}`);
+}
+
+/**
+ * The write that pins team.md's hint on hiring to the version upgraded to; none when it is pinned
+ * already, or team.md is absent, not a regular file or not writable (a link, say): upgrade never
+ * refuses to run over a hint.
+ */
+function planTeamHireHint(state: Pick<MigrationState, 'disk' | 'version'>): MigrationPlan {
+  const { disk } = state;
+  if (disk.kind(squadPaths.team) !== 'file' || disk.blocked(squadPaths.team) !== undefined) return { writes: [], notes: [] };
+  const text = disk.bytes(squadPaths.team)?.toString('utf8');
+  if (text === undefined) return { writes: [], notes: [] };
+  const pinned = pinTeamHireHint(text, state.version);
+  return { writes: pinned === text ? [] : [{ path: squadPaths.team, content: pinned, update: true }], notes: [] };
 }
 
 /** The steps that belong to versions up to `version`, in version order (registry order on a tie). */

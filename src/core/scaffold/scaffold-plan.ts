@@ -481,7 +481,7 @@ export async function decideScaffold(state: ScaffoldState, options: ScaffoldOpti
   const manifest: Manifest = { schema: MANIFEST_SCHEMA, version, files: manifestFiles };
   add(squadPaths.manifest, serializeManifest(manifest), 'manifest');
 
-  add(squadPaths.team, await renderTemplate(STATE_TEMPLATES.team, data));
+  add(squadPaths.team, await renderTemplate(STATE_TEMPLATES.team, { ...data, version }));
 
   if (teamSource === 'roster' && roster!.length === 0 && wantTeam) {
     notes.push(`the roster in ${squadPaths.team} has no members yet; add them with "create-squad hire <role>"`);

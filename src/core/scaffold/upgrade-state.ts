@@ -31,6 +31,8 @@ import { decideBuiltinSkillMoves, decideTeamSkillMoves, type MigrationPlan, type
 import { builtinSkillCandidates, countLearnedSkills, shippedBuiltinSkills, shippedOwnedFiles, type OwnedFile } from '../squad/owned.js';
 import { KEEP_FILE, KEEP_FOLDERS } from './scaffold.js';
 import { readOriginalSkillFiles, type OriginalSkillFile } from '../squad/original/skill-migration.js';
+import { COPILOT_SKILLS_DIR } from '../squad/original/stale-paths.js';
+import { cameFromSquadDir } from '../squad/original/squad-dir.js';
 
 export interface UpgradeState extends MigrationState {
   root: string;
@@ -46,6 +48,8 @@ export interface UpgradeState extends MigrationState {
   learnedSkills: Recorded<number>;
   /** The SKILL.md files of the team's and the members' skills, which upgrade makes standard when they are in the original Squad's style (likewise). */
   originalSkills: Recorded<OriginalSkillFile[]>;
+  /** The squad came from the original Squad's `.squad/`: the skills' `.squad/` paths are pointed at `.ai-team/` (squad/original/stale-paths.ts). */
+  cameFromSquadDir: boolean;
 }
 
 /** What readUpgradeState needs of the upgrade's options. */
@@ -87,6 +91,7 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
     profiles,
     learnedSkills: attempt(() => countLearnedSkills(root)),
     originalSkills: attempt(() => readOriginalSkillFiles(root)),
+    cameFromSquadDir: cameFromSquadDir(root),
   };
 
   /** Ask now what the plan will ask; what reading throws (a file too large, nothing there) is recorded, and the plan meets it where it asks. */
@@ -114,10 +119,19 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
     ask(() => disk.bytes(shared));
     disk.blocked(shared);
   }
+  // team.md, whose hint on hiring names a version (migrations.ts planTeamHireHint).
+  disk.kind(squadPaths.team);
+  ask(() => disk.bytes(squadPaths.team));
+  disk.blocked(squadPaths.team);
   const builtinNames = builtinSkillCandidates(shippedBuiltins, manifest);
   for (const name of builtinNames) disk.exists(aiTeamSkillDir(name));
   for (const name of disk.names(squadPaths.aiTeamSkills)) {
     disk.isFile(`${aiTeamSkillDir(name)}/${SKILL_FILE}`);
+    disk.exists(nativeTeamSkillDir(name));
+    disk.blocked(nativeTeamSkillDir(name));
+  }
+  for (const name of disk.names(COPILOT_SKILLS_DIR)) {
+    disk.isFile(`${COPILOT_SKILLS_DIR}/${name}/${SKILL_FILE}`);
     disk.exists(nativeTeamSkillDir(name));
     disk.blocked(nativeTeamSkillDir(name));
   }

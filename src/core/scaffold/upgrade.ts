@@ -60,6 +60,7 @@ import { decideMemberProfiles, profileChanges, reportProfileChanges, type Profil
 import type { PendingSkill } from '../squad/agents/profile-input.js';
 import { carriedInstructions, readCoordinatorStamp } from '../squad/coordinator.js';
 import { SquadError } from '../base/errors.js';
+import { squadCommand } from '../base/cli-invocation.js';
 import { sha256 } from '../fs/fs-safe.js';
 import { MANIFEST_SCHEMA, serializeManifest, type Manifest } from '../squad/manifest.js';
 import { migrationsUpTo, type Migration } from './migrations.js';
@@ -277,7 +278,7 @@ export async function decideUpgrade(state: UpgradeState, options: UpgradeOptions
   for (const installed of installedVersions) {
     if (compareVersions(installed, to) > 0) {
       throw new SquadError('conflict', `this squad was set up by create-squad ${installed}, which is newer than this one (${to})`, {
-        hint: 'upgrade with the newer version: npx create-squad@latest upgrade',
+        hint: `upgrade with that version or a newer one: ${squadCommand('upgrade', installed)}`,
       });
     }
   }
@@ -309,7 +310,7 @@ export async function decideUpgrade(state: UpgradeState, options: UpgradeOptions
 
   // Skills in the original Squad's style, made standard first: a team skill a migration moves
   // travels converted. The members' agents below are planned with them as converted.
-  const conversions = decideOriginalSkillConversions(replay(state.originalSkills), { now });
+  const conversions = decideOriginalSkillConversions(replay(state.originalSkills), { now, cameFromSquadDir: state.cameFromSquadDir });
   parts.originalSkills.push(...conversionChanges(conversions));
 
   for (const migration of migrationsUpTo(to, options.migrations)) {

@@ -24,6 +24,17 @@ export type McpHostAnswer = 'configured' | 'built-in' | 'not-configured' | 'unkn
 export const MCP_CONFIG_MAX_BYTES = 1024 * 1024;
 export const MCP_BLOCK_TEMPLATE = 'prompts/mcp-requirements.md.hbs';
 
+/**
+ * What a member does when a server its skills declare is not among its tools: the one rule the
+ * spawn prompt's MCP block and every member's agent both state. A missing required server stops
+ * only the work that needs it, never the rest.
+ */
+export const MISSING_SERVER_RULE = {
+  required:
+    'A required server you do not have: before any work that needs it, stop, change nothing, and report which server is missing and which skill needs it; work that does not need it goes on.',
+  optional: "An optional server you do not have: go on without it, follow the skill's fallback and say so in your report.",
+} as const;
+
 /** How a kind of configuration file is written, as its host reads it. */
 interface ConfigFormat {
   /** The top-level key that holds the servers. */
@@ -530,6 +541,7 @@ export async function renderMcpBlock(rows: readonly McpRequirementRow[]): Promis
   const text = await renderTemplate(MCP_BLOCK_TEMPLATE, {
     rows: rows.map((row) => ({ ...row, seen: seenByCell(row) })),
     missing: missingRequiredServers(rows),
+    rule: MISSING_SERVER_RULE,
   });
   return text.trimEnd();
 }

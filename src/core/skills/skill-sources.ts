@@ -14,8 +14,10 @@
  *
  * Records live in .ai-team/skill-sources.json, keyed by the skill's folder in the repository:
  *   { "schema": 1, "skills": { ".github/skills/pdf": { "source": "…", "type": "git", … } } }
- * A folder source is recorded relative to the repository root; nothing time-dependent is recorded,
- * so adding the same skill again from the same place writes nothing.
+ * A folder inside the repository is recorded relative to the repository root (so the record holds
+ * in a clone, or after an export to another machine); a folder outside it as the absolute path it
+ * was added from, which `skills update` refuses with the fix once it is gone. Nothing time-dependent
+ * is recorded, so adding the same skill again from the same place writes nothing.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -60,7 +62,7 @@ export interface SourceRecord {
   /** The source as it can be typed again (`skills add <source>`). */
   source: string;
   type: 'folder' | 'git';
-  /** folder: relative to the repository root. */
+  /** folder: relative to the repository root when inside it (forward slashes), else absolute. */
   path?: string;
   url?: string;
   ref?: string;
@@ -552,8 +554,8 @@ export function recordWriteFailure(error: unknown, done: string, rerun: string, 
 /** The record for a skill added from `source`, found at `skillDir` (inside what was fetched). */
 export function sourceRecord(root: string, source: SkillSourceSpec, fetched: Fetched, skillDir: string): SourceRecord {
   if (source.type === 'folder') {
-    const relative = path.relative(root, skillDir).split(path.sep).join('/') || '.';
-    return { source: relative, type: 'folder', path: relative };
+    const recorded = isWithin(root, skillDir) ? path.relative(root, skillDir).split(path.sep).join('/') || '.' : skillDir;
+    return { source: recorded, type: 'folder', path: recorded };
   }
   const inside = skillDir === fetched.dir ? '' : path.relative(fetched.dir, skillDir).split(path.sep).join('/');
   const subpath = [source.subpath, inside].filter(Boolean).join('/');
@@ -568,8 +570,25 @@ export function sourceRecord(root: string, source: SkillSourceSpec, fetched: Fet
   };
 }
 
-/** The source a record (from findRecord: checked) names, to fetch again (a folder relative to `root`). */
-export function recordedSpec(root: string, record: SourceRecord): SkillSourceSpec {
-  if (record.type === 'folder') return { type: 'folder', dir: path.resolve(root, record.path ?? record.source) };
+/**
+ * The source a record (from findRecord: checked) names, to fetch again: a relative folder resolved
+ * against the repository root `root`, an absolute one as it is. not-found, naming the folder and
+ * the fix, when the folder of the skill at `destination` is no longer there.
+ */
+export function recordedSpec(root: string, record: SourceRecord, destination: string): SkillSourceSpec {
+  if (record.type === 'folder') {
+    const recorded = record.path ?? record.source;
+    const dir = path.resolve(root, recorded);
+    if (!isDirectory(dir)) {
+      const readd = `or add the skill again from where it is now with "create-squad skills add <folder> --force"; nothing was written`;
+      throw new SquadError('not-found', `the recorded source of ${destination}, the folder ${dir}, does not exist`, {
+        hint: path.isAbsolute(recorded)
+          ? `it was outside the repository, so ${SKILL_SOURCES_PATH} keeps its absolute path, which a move or another machine does not have: put the folder back there, ${readd}`
+          : `it is recorded relative to the repository root (${recorded}): restore it there, ${readd}`,
+        file: SKILL_SOURCES_PATH,
+      });
+    }
+    return { type: 'folder', dir };
+  }
   return { type: 'git', url: record.url ?? '', subpath: record.subpath ?? '', ...(record.ref ? { ref: record.ref } : {}) };
 }

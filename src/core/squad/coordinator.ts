@@ -14,8 +14,11 @@ import { normalizeNewlines, locateFrontmatter } from '../skills/frontmatter.js';
 
 /** Copilot's limit for a custom agent's prompt (the markdown body after the frontmatter). */
 export const COPILOT_PROMPT_LIMIT = 30_000;
-/** What we aim for, to leave room for growth. */
-export const COORDINATOR_TARGET = 24_000;
+/**
+ * Our budget for the body: Copilot re-reads it on every turn, so rarely needed procedures live in
+ * built-in skills the coordinator opens on demand (docs/budgets.md).
+ */
+export const COORDINATOR_TARGET = 16_000;
 
 const STAMP_LINE = /^<!-- create-squad: (\S+?) -->[ \t]*\n?/;
 

@@ -7,6 +7,7 @@
  *   team      .github/skills/*                   every agent sees these, and so does every Copilot host
  *             .agents/skills/*, .claude/skills/* kept by the user for other tools: read, never written
  *             .ai-team/skills/* (not built-in)   team skills of a squad not yet upgraded
+ *             .copilot/skills/*                  skills squad-cli's `squad import` learned (upgrade moves them)
  *   agent     .ai-team/agents/{name}/skills/*    learned by one agent
  *
  * Precedence, lowest first: built-in (wherever it lives), then team skills from the bottom of that
@@ -19,6 +20,7 @@
  * out of it is never opened (the check is made on the opened file: confined.ts openConfined), and
  * the skill is left out of every listing and prompt and reported as refused instead.
  */
+import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import { SquadError } from '../base/errors.js';
 import type { Warning } from '../base/warnings.js';
@@ -33,8 +35,11 @@ import { compareCodePoints } from '../base/util.js';
 import { LISTS_MANY_SKILLS, MANY_SKILLS, expectManyLongLivedObjects, noteManySkillsListed } from '../base/heap.js';
 import { isConvertedLocation } from './original/skill-migration.js';
 import { convertOriginalSkill } from './original/skills.js';
+import { COPILOT_SKILLS_DIR } from './original/stale-paths.js';
 import { builtinSkillsIn, installedBuiltinSkillDirs } from './owned.js';
-import { NATIVE_SKILL_DIRS, SKILL_FILE, agentSkillsDir, resolveIn, squadPaths } from '../base/paths.js';
+import { NATIVE_SKILL_DIRS, SKILL_FILE, TEAM_SKILLS_DIR, agentSkillsDir, resolveIn, squadPaths } from '../base/paths.js';
+import { SKILL_NESTING_MAX_DEPTH } from '../base/limits.js';
+import { describeHostView, hostViewOf, type HostView } from '../skills/host-view.js';
 import type { McpServerRequirement } from '../skills/skill-fields.js';
 
 export type SkillScope = 'builtin' | 'team' | 'agent';
@@ -62,10 +67,24 @@ export interface DiscoveredSkill extends Omit<SkillReport, 'frontmatter' | 'fiel
   author: string | undefined;
   mcpServers: McpServerRequirement[];
   disableModelInvocation: boolean;
+  /**
+   * A project skill (in `.github/`, `.agents/` or `.claude/skills/`) some host reads differently
+   * from create-squad: nested, invalid, or hidden from the Copilot CLI by one of the same name.
+   */
+  hosts?: HostView;
 }
 
 export interface DiscoveryWarning extends Warning {
-  code: 'no-skill-file' | 'skill-file-case' | 'skill-overridden' | 'skill-invalid' | 'skill-outside' | 'skill-file-outside';
+  code:
+    | 'no-skill-file'
+    | 'skill-file-case'
+    | 'skill-overridden'
+    | 'skill-invalid'
+    | 'skill-outside'
+    | 'skill-file-outside'
+    | 'skill-host-differs'
+    | 'skill-set-aside'
+    | 'skills-folder-is-skill';
   /** Repo-relative path the warning is about. */
   path: string;
   /** How to fix it, when the message does not say. */
@@ -73,8 +92,8 @@ export interface DiscoveryWarning extends Warning {
 }
 
 const OUTSIDE_FIX = 'copy the skill into the repository (a symlink may point elsewhere in it), or remove the link';
-/** What the Copilot CLI does with a skill linked out of the repository (1.0.102 loads a skill folder linked from outside). */
-const COPILOT_FOLLOWS_LINKS = 'Copilot may still load it, as it follows links out of the repository';
+/** What the Copilot CLI does with a project skill linked out of the repository (measured: 1.0.102 loads a folder or a SKILL.md linked from outside). */
+const COPILOT_FOLLOWS_LINKS = 'the Copilot CLI still loads it: it follows links out of the repository';
 
 /** A skill left unread because its folder or its SKILL.md is a link that leads outside the repository. */
 export interface RefusedSkill {
@@ -120,13 +139,15 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
   const builtinDirs = installedBuiltinSkillDirs(root);
   const builtin: DiscoveredSkill[] = [];
   const team: DiscoveredSkill[] = [];
-  for (const dir of [squadPaths.aiTeamSkills, ...[...NATIVE_SKILL_DIRS].reverse()]) {
+  for (const dir of [COPILOT_SKILLS_DIR, squadPaths.aiTeamSkills, ...[...NATIVE_SKILL_DIRS].reverse()]) {
     const builtinsHere = builtinSkillsIn(builtinDirs, dir);
     const scopeHere = (dirName: string): SkillScope => (builtinsHere.has(dirName) ? 'builtin' : 'team');
-    for (const skill of scanSkillFolder(root, dir, found, scopeHere)) {
+    const native = (NATIVE_SKILL_DIRS as readonly string[]).includes(dir);
+    for (const skill of scanSkillFolder(root, dir, found, scopeHere, undefined, native)) {
       (skill.scope === 'builtin' ? builtin : team).push(skill);
     }
   }
+  noteCopilotNameClashes(team);
   builtin.sort((a, b) => compareCodePoints(a.dirName, b.dirName));
 
   const agents = agent === undefined ? listAgentSkillOwners(root) : [agent];
@@ -155,6 +176,14 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Dis
 
   const skills = ordered.filter((s) => !overridden.includes(s));
   for (const skill of skills) {
+    if (skill.hosts !== undefined && (skill.valid || skill.hosts.copilotCli.loads)) {
+      warnings.push({
+        code: 'skill-host-differs',
+        path: skill.location,
+        message: `skill ${skill.location.slice(0, -SKILL_FILE.length - 1)}: ${describeHostView(skill.hosts, skill.dirName)}`,
+        fix: hostFix(skill),
+      });
+    }
     if (!skill.valid) {
       warnings.push({
         code: 'skill-invalid',
@@ -219,14 +248,14 @@ interface Found {
  * skipped with a warning, as export does, and so is a skill whose SKILL.md is such a link; each
  * skill left out so is refused.
  */
-function scanSkillFolder(root: string, relDir: string, { warnings, refused }: Found, scopeOf: (dirName: string) => SkillScope, agent?: string): DiscoveredSkill[] {
+function scanSkillFolder(root: string, relDir: string, { warnings, refused }: Found, scopeOf: (dirName: string) => SkillScope, agent?: string, native = false): DiscoveredSkill[] {
   const absDir = resolveIn(root, relDir);
   const found: DiscoveredSkill[] = [];
   const refuse = (dirName: string, rel: string, reason: string): void => {
     warnings.push({
       code: rel.endsWith(`/${SKILL_FILE}`) ? 'skill-file-outside' : 'skill-outside',
       path: rel,
-      message: `${reason}: the skill is not used (${COPILOT_FOLLOWS_LINKS})`,
+      message: native ? `${reason}: create-squad does not use it, but ${COPILOT_FOLLOWS_LINKS}` : `${reason}: the skill is not used`,
       fix: OUTSIDE_FIX,
     });
     refused.push({ name: dirName, scope: scopeOf(dirName), ...(agent === undefined ? {} : { agent }), location: rel, reason, fix: OUTSIDE_FIX });
@@ -234,11 +263,14 @@ function scanSkillFolder(root: string, relDir: string, { warnings, refused }: Fo
   const outside = (rel: string, dirName?: string): boolean => {
     const problem = pathProblem(root, rel, { allowFinalSymlink: true });
     if (problem === undefined || !problem.includes('outside')) return false;
-    if (dirName === undefined) warnings.push({ code: 'skill-outside', path: rel, message: `${problem}: its skills are not used (${COPILOT_FOLLOWS_LINKS})`, fix: OUTSIDE_FIX });
-    else refuse(dirName, rel, problem);
+    if (dirName === undefined) {
+      const message = native ? `${problem}: create-squad does not use its skills, but ${COPILOT_FOLLOWS_LINKS}` : `${problem}: its skills are not used`;
+      warnings.push({ code: 'skill-outside', path: rel, message, fix: OUTSIDE_FIX });
+    } else refuse(dirName, rel, problem);
     return true;
   };
   if (outside(relDir)) return [];
+  if (native) noteProjectFolderQuirks(absDir, relDir, warnings);
   // Each skill folder below is, as this listing sees it, a real folder here or a link checked to
   // stay inside: only a SKILL.md that is itself a link pays for a real-path check (no extra system
   // call for the thousands of plain files of a large listing).
@@ -253,32 +285,151 @@ function scanSkillFolder(root: string, relDir: string, { warnings, refused }: Fo
   // separator is "/") the repo-relative location are pieces, not strings of their own. A listing
   // of thousands keeps all three for every skill.
   const locationInFile = path.sep === '/' && absDir.endsWith(`/${relDir}`) ? absDir.length - relDir.length : -1;
-  for (const entry of entries) {
-    // Joined by hand: the folder is already normalised and a name from readdir holds no separator
-    // (path.join would normalise again, for each of thousands of skills).
-    const file = `${absDir}${path.sep}${entry.name}${path.sep}${SKILL_FILE}`;
-    const skillDir = file.slice(0, file.length - SKILL_FILE.length - 1);
-    if (!entry.isDirectory() && !(entry.isSymbolicLink() && isDirectory(skillDir))) continue;
-    if (entry.isSymbolicLink() && outside(`${relDir}/${entry.name}`, entry.name)) continue;
-    // Open SKILL.md directly (one system call in the common case); work out why only if it is missing.
-    const report = readsPlainHeads
-      ? inspectSkillForListing(file, skillDir, entry.name, confinedTo)
-      : inspectSkill(file, { readBody: false, dir: skillDir, dirName: entry.name, confinedTo });
-    if (!(report instanceof PlainSkillHead) && report.errors[0]?.code === READ_REFUSED) {
-      const rel = `${relDir}/${entry.name}/${SKILL_FILE}`;
-      refuse(entry.name, rel, `${rel} is a symlink that leads outside the repository`);
-      continue;
+
+  /** The skills of one folder of `relDir` (`depth` levels below it), or below it for a project folder. */
+  const scanEntries = (absHere: string, relHere: string, here: readonly Dirent[], depth: number): number => {
+    let count = 0;
+    for (const entry of here) {
+      // Joined by hand: the folder is already normalised and a name from readdir holds no separator
+      // (path.join would normalise again, for each of thousands of skills).
+      const file = `${absHere}${path.sep}${entry.name}${path.sep}${SKILL_FILE}`;
+      const skillDir = file.slice(0, file.length - SKILL_FILE.length - 1);
+      if (!entry.isDirectory() && !(entry.isSymbolicLink() && isDirectory(skillDir))) continue;
+      if (entry.isSymbolicLink() && outside(`${relHere}/${entry.name}`, entry.name)) continue;
+      // Open SKILL.md directly (one system call in the common case); work out why only if it is missing.
+      const report = readsPlainHeads
+        ? inspectSkillForListing(file, skillDir, entry.name, confinedTo)
+        : inspectSkill(file, { readBody: false, dir: skillDir, dirName: entry.name, confinedTo });
+      if (!(report instanceof PlainSkillHead) && report.errors[0]?.code === READ_REFUSED) {
+        const rel = `${relHere}/${entry.name}/${SKILL_FILE}`;
+        refuse(entry.name, rel, `${rel} is a symlink that leads outside the repository`);
+        continue;
+      }
+      if (!(report instanceof PlainSkillHead) && report.errors[0]?.code === FILE_MISSING) {
+        const shown = `${relHere}/${entry.name}`;
+        // As the Copilot CLI does, a project folder without SKILL.md may group skills in sub-folders.
+        if (native && depth < SKILL_NESTING_MAX_DEPTH && scanEntries(skillDir, shown, readDirEntries(skillDir), depth + 1) > 0) continue;
+        const missing = missingSkillFile(skillDir, shown) ?? { code: 'no-skill-file' as const, path: shown, message: `${shown} has no SKILL.md` };
+        const cli = native && missing.code === 'skill-file-case' ? ', skipped, as the Copilot CLI skips it' : ', skipped';
+        warnings.push({ ...missing, message: `${missing.message}${cli}` });
+        continue;
+      }
+      const location = depth === 0 && locationInFile !== -1 ? file.slice(locationInFile) : `${relHere}/${entry.name}/${SKILL_FILE}`;
+      const skill = toSkill(report, { file, dir: skillDir, dirName: entry.name, location }, scopeOf(entry.name), agent);
+      if (native && (depth > 0 || !(report instanceof PlainSkillHead))) {
+        // A plain head is a valid skill: its view depends only on where it is.
+        const hosts =
+          report instanceof PlainSkillHead
+            ? hostViewOf({ frontmatter: {}, errors: NO_ISSUES, valid: true, dirName: entry.name, nested: true })
+            : hostViewOf({ frontmatter: report.frontmatter, errors: report.errors, valid: report.valid, dirName: entry.name, nested: depth > 0 });
+        if (hosts !== undefined) skill.hosts = hosts;
+      }
+      found.push(skill);
+      count++;
     }
-    if (!(report instanceof PlainSkillHead) && report.errors[0]?.code === FILE_MISSING) {
-      const shown = `${relDir}/${entry.name}`;
-      const missing = missingSkillFile(skillDir, shown) ?? { code: 'no-skill-file' as const, path: shown, message: `${shown} has no SKILL.md` };
-      warnings.push({ ...missing, message: `${missing.message}, skipped` });
-      continue;
-    }
-    const location = locationInFile === -1 ? `${relDir}/${entry.name}/${SKILL_FILE}` : file.slice(locationInFile);
-    found.push(toSkill(report, { file, dir: skillDir, dirName: entry.name, location }, scopeOf(entry.name), agent));
+    return count;
+  };
+  scanEntries(absDir, relDir, entries, 0);
+  return native ? asCopilotLoadsFolder(relDir, found, warnings) : found;
+}
+
+/**
+ * A project folder as the Copilot CLI loads it: of two skills with one folder name (in different
+ * groups) the first by path (code points) is used, by create-squad too; under a SKILL.md at the
+ * folder's top it loads none of them.
+ */
+function asCopilotLoadsFolder(relDir: string, found: DiscoveredSkill[], warnings: DiscoveryWarning[]): DiscoveredSkill[] {
+  const first = firstByPath(found, (skill) => skill.dirName);
+  const kept = found.filter((skill) => first.get(skill.dirName) === skill);
+  for (const skill of found) {
+    if (first.get(skill.dirName) === skill) continue;
+    warnings.push({
+      code: 'skill-overridden',
+      path: skill.location,
+      message: `the team skill "${skill.dirName}" at ${first.get(skill.dirName)!.location} comes first, so the one here is not used (nor loaded by the Copilot CLI)`,
+    });
   }
-  return found;
+  if (found.length > 0 && warnings.some((w) => w.code === 'skills-folder-is-skill' && w.path === `${relDir}/${SKILL_FILE}`)) {
+    const why = `${relDir}/${SKILL_FILE} makes it load ${relDir}/ as one skill`;
+    for (const skill of kept) hideFromCopilot(skill, why);
+  }
+  return kept;
+}
+
+/**
+ * For each key (undefined: none), the skill the Copilot CLI takes first: the least location in
+ * code-point order. Linear; only names held by several skills are compared.
+ */
+function firstByPath(skills: readonly DiscoveredSkill[], keyOf: (skill: DiscoveredSkill) => string | undefined): Map<string, DiscoveredSkill> {
+  const first = new Map<string, DiscoveredSkill>();
+  for (const skill of skills) {
+    const key = keyOf(skill);
+    if (key === undefined) continue;
+    const held = first.get(key);
+    if (held === undefined || compareCodePoints(skill.location, held.location) < 0) first.set(key, skill);
+  }
+  return first;
+}
+
+/**
+ * What create-squad and the Copilot CLI read differently in a project skills folder: a SKILL.md at
+ * its top (the CLI then takes the whole folder for one skill and none of those inside it), and a
+ * folder create-squad sets aside by its leading "_" that the CLI still loads.
+ */
+function noteProjectFolderQuirks(absDir: string, relDir: string, warnings: DiscoveryWarning[]): void {
+  if (isFile(path.join(absDir, SKILL_FILE))) {
+    warnings.push({
+      code: 'skills-folder-is-skill',
+      path: `${relDir}/${SKILL_FILE}`,
+      message: `${relDir}/${SKILL_FILE} makes the Copilot CLI load all of ${relDir}/ as one skill and none of the skills inside it`,
+      fix: `move ${relDir}/${SKILL_FILE} into a folder of its own, such as ${relDir}/<name>/${SKILL_FILE}`,
+    });
+  }
+  for (const entry of readDirEntries(absDir, { includeIgnored: true })) {
+    if (!entry.name.startsWith('_') || !entry.isDirectory() || !isFile(path.join(absDir, entry.name, SKILL_FILE))) continue;
+    const rel = `${relDir}/${entry.name}`;
+    warnings.push({
+      code: 'skill-set-aside',
+      path: rel,
+      message: `${rel} is set aside by create-squad (its name starts with "_"), but the Copilot CLI loads it`,
+      fix: `rename the folder without the "_" to use it everywhere, or move it out of ${relDir}/ to set it aside everywhere`,
+    });
+  }
+}
+
+/**
+ * The Copilot CLI loads one skill per name, the first of its project folders in turn, within one
+ * the first by path: a team skill of a name it already loaded is hidden from it, though
+ * create-squad lists it by its folder.
+ */
+function noteCopilotNameClashes(team: readonly DiscoveredSkill[]): void {
+  const loadedAs = (skill: DiscoveredSkill) => (skill.hosts === undefined ? skill.dirName : skill.hosts.copilotCli.loads ? skill.hosts.copilotCli.as : undefined);
+  const firstOfName = new Map<string, DiscoveredSkill>();
+  for (const dir of NATIVE_SKILL_DIRS) {
+    const here = team.filter((skill) => skill.location.startsWith(`${dir}/`));
+    for (const [name, skill] of firstByPath(here, loadedAs)) if (!firstOfName.has(name)) firstOfName.set(name, skill);
+  }
+  for (const skill of team) {
+    const name = loadedAs(skill);
+    const first = name === undefined ? undefined : firstOfName.get(name);
+    // Discovery's own precedence already hides a skill of the same folder name (skill-overridden).
+    if (first === undefined || first === skill || first.dirName === skill.dirName) continue;
+    hideFromCopilot(skill, `another skill named "${name}" (${first.location}) loads first`);
+  }
+}
+
+/** Record that the Copilot CLI does not load `skill`, for `why`; what the other hosts do stays. */
+function hideFromCopilot(skill: DiscoveredSkill, why: string): void {
+  skill.hosts = { copilotCli: { loads: false, why }, vscode: skill.hosts?.vscode ?? { loads: true }, standard: skill.hosts?.standard ?? { valid: skill.valid } };
+}
+
+/** How to make a skill that some host reads differently read the same everywhere. */
+function hostFix(skill: DiscoveredSkill): string {
+  const dir = skill.location.slice(0, -SKILL_FILE.length - 1);
+  if (skill.hosts?.copilotCli.loads === false) return 'give one of the two skills another name';
+  if (!skill.valid) return `make it standard: "create-squad skills validate ${dir}" names each problem`;
+  const top = NATIVE_SKILL_DIRS.find((native) => dir.startsWith(`${native}/`)) ?? TEAM_SKILLS_DIR;
+  return `move it to ${top}/${skill.dirName}/ for VS Code, or keep it if the team uses only the Copilot CLI`;
 }
 
 /** A skill as read for the listing: its report, or (plain frontmatter, valid with nothing to say) its plain head. */

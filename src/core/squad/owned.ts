@@ -37,12 +37,13 @@ import {
   templateCopyPath,
 } from '../base/paths.js';
 import { compareCodePoints } from '../base/util.js';
+import { HOOKS_FILE_PATH, squadHooksFile } from '../base/hook-events.js';
 import { existsInside, isFile, readDirNames, sha256 } from '../fs/fs-safe.js';
 import { readManifest, type ManifestRead } from './manifest.js';
 import { listTree, modeFor } from '../fs/tree.js';
 import { packageVersion } from '../fs/version.js';
 
-export type OwnedKind = 'coordinator' | 'template' | 'builtin-skill';
+export type OwnedKind = 'coordinator' | 'hooks' | 'template' | 'builtin-skill';
 
 export interface OwnedFile {
   /** Repo-relative destination path. */
@@ -156,6 +157,7 @@ export async function shippedOwnedFiles(version: string = packageVersion(), plac
   const files: OwnedFile[] = [];
   const coordinator = stampCoordinator(fs.readFileSync(PACKAGE_COORDINATOR_SOURCE, 'utf8'), version);
   files.push({ path: COORDINATOR_PATH, content: Buffer.from(coordinator), mode: 0o644, kind: 'coordinator' });
+  files.push({ path: HOOKS_FILE_PATH, content: Buffer.from(squadHooksFile(version)), mode: 0o644, kind: 'hooks' });
 
   const templates = await listTree(PACKAGE_STATE_TEMPLATES_DIR);
   for (const file of templates.files) {

@@ -1,17 +1,22 @@
 /**
- * Skill-aware routing: which member fits a task, in which spawn mode, with which skills.
- * Everything here is explainable: BM25F text relevance over each member's role, charter and the
- * own skills the task calls for, a skill ranking with a confidence rule, and fixed word patterns
- * for tasks that must never get a lightweight spawn.
+ * Skill-aware routing that follows the team: which member fits a task (or which human to ask), in
+ * which spawn mode, with which skills. Everything here is explainable: routing.md's rows and label
+ * rules first (routing-table.ts), then the members' roles, charters and own skills by the words that
+ * distinguish them (member-rank.ts), a skill ranking with a confidence rule, and fixed word
+ * patterns for tasks that must never get a lightweight spawn.
  */
-import { readStateHead } from '../fs/confined.js';
+import { readStateHead, readStateText } from '../fs/confined.js';
 import { discoverSkills, type DiscoveredSkill } from './discover.js';
-import { charterPath, SCRIBE_AGENT } from '../base/paths.js';
+import { charterPath, SCRIBE_AGENT, squadPaths } from '../base/paths.js';
 import { findRolePreset } from '../roster/roles.js';
 import { listAgents, requireSquad, type Agent } from '../roster/roster.js';
+import { isNamed, nameKey } from '../roster/members.js';
+import { charterParts, MEMBER_FIELD_WEIGHTS, rankMembers, type MemberScore, type MemberTexts } from './member-rank.js';
+import { GENERIC_WORDS, matchRoutingRows, parseRoutingTable, routingTerms, taskWordCount, type LabelRule, type RoutingRow, type RowMatch } from './routing-table.js';
+import { readTeamSynonyms } from './team-synonyms.js';
 import { activatedSkills, rankSkills, skillConfidence, skillFields, type SkillConfidence, type SkillMatch } from './skill-rank.js';
 import type { SpawnMode } from '../base/spawn-modes.js';
-import { rankDocuments, type TextDocument } from '../base/text-match.js';
+import { tokenize } from '../base/text-match.js';
 import { hasWord, wholeWordPattern } from '../base/util.js';
 
 export { MAX_ACTIVATED_SKILLS, matchSkills, type SkillMatch } from './skill-rank.js';
@@ -134,6 +139,7 @@ export interface RankedSkill extends RoutedSkill {
 
 export interface RouteSuggestion {
   task: string;
+  /** The member to spawn; empty when there is none to spawn (no members, or a human to ask: see `ask`). */
   agent: string;
   displayName: string;
   role: string | undefined;
@@ -142,89 +148,151 @@ export interface RouteSuggestion {
   skills: RoutedSkill[];
   /** Why this member and this mode, in one or two sentences. */
   reason: string;
-  /** Whether any member matched the task at all. */
+  /** Whether a label, a routing.md row or a member's role, charter or skills matched the task. */
   matched: boolean;
+  /** What decided the member: a label, a routing.md row, distinguishing words, or the default. */
+  routedBy: RoutedBy;
   ranking: RankedMember[];
   /** The skills the chosen member sees that best match the task, best first (at most MAX_CANDIDATES). */
   candidates: RankedSkill[];
   /** How clearly the best skill wins; a lightweight spawn needs a clear winner. */
   confidence: SkillConfidence;
   /**
+   * A human member the task's routing.md row or label names: ask them, never spawn them (`agent`
+   * is then empty). Absent otherwise.
+   */
+  ask?: { name: string; displayName: string; role: string | undefined };
+  /**
    * Human members to ask (never spawned): every one when the task reads as a decision, else those
-   * whose name or role the task mentions. Absent when there are none.
+   * whose name or role the task mentions, and the one `ask` names. Absent when there are none.
    */
   humans?: { name: string; displayName: string; role: string | undefined }[];
+}
+
+export interface RoutedBy {
+  /**
+   * `label`: an issue label (`squad:{name}`, or a label rule of routing.md); `routing-table`: a row
+   * of routing.md's routing table; `charter`: the member's role, charter and own skills; `default`:
+   * nothing matched (or an architecture question), so the lead.
+   */
+  source: 'label' | 'routing-table' | 'charter' | 'default';
+  /** The label that decided (source `label`). */
+  label?: string;
+  /** The routing.md row that decided (source `routing-table`, or `label` from a label rule): its line, work type and Route To cell. */
+  row?: { line: number; workType: string; routeTo: string };
+  /** The task's words that decided: those the row holds, or those that distinguish the member. */
+  words: string[];
+  /** How clearly the choice leads the best choice of another member, as a share of its score (1: no other candidate; 0: a tie). */
+  margin: number;
 }
 
 /** At most this many ranked skills are reported as candidates. */
 export const MAX_CANDIDATES = 5;
 
-/**
- * Field weights for routing: a role match says most, the member's own skills that the task calls
- * for next, charter prose least.
- */
-const ROUTE_WEIGHTS = { role: 3, skills: 2, charter: 1 };
+/** Options of routeTask. */
+export interface RouteOptions {
+  /** The issue's labels (`squad:baer`): a label naming a member routes the task to them. */
+  labels?: readonly string[];
+}
+
+/** Someone a routing.md row, a label or the ranking can name: a member to spawn, or a human to ask. */
+type Target = Agent;
 
 /**
- * Suggest a member, a mode and skills for `task`. Members are ranked by BM25F over their role (with
- * the aliases and routing line of its preset), charter and the own skills the task activates
- * (memberRoutingDocument); words every member's text shares, such as the project's name, are no
- * evidence. Team skills are shared by everyone and so say nothing about who should do the work, but
- * they count when choosing skills. The Scribe is never suggested. With no match at all, the lead (a
- * role containing "lead"), else the first member. Lightweight mode needs a member that matched, a
- * task that is neither broad nor multi-agent, and a skill that clearly wins (skillConfidence).
+ * Suggest a member, a mode and skills for `task`, in this order of authority: an issue label that
+ * names a member (`squad:{name}`, or routing.md's label rules); the routing.md row the task matches
+ * (memberOfRow: its work type and examples, the words fewer rows hold counting more); the members'
+ * roles, charters and own skills, by what distinguishes them (rankMembers); an architecture
+ * question goes to the lead; with no match at all, the lead, else the first member. A human a row
+ * or label names is asked, never spawned. The Scribe is never suggested. Lightweight mode needs a
+ * member that matched, a task that is neither broad nor multi-agent, and a skill that clearly and
+ * specifically wins (skillConfidence and specificSkillWords).
  */
-export function routeTask(root: string, task: string): RouteSuggestion {
+/** A suggestion that spawns nobody (no member yet, or a human to ask): no agent, no skills. */
+function noSpawn(task: string, why: Pick<RouteSuggestion, 'reason' | 'matched' | 'routedBy' | 'ranking'> & Partial<Pick<RouteSuggestion, 'ask' | 'humans'>>): RouteSuggestion {
+  return { task, agent: '', displayName: '', role: undefined, mode: 'standard', skills: [], candidates: [], confidence: skillConfidence([]), ...why };
+}
+
+export function routeTask(root: string, task: string, options: RouteOptions = {}): RouteSuggestion {
   requireSquad(root);
   const everyone = listAgents(root);
   const members = everyone.filter((agent) => agent.hasFolder && agent.name !== SCRIBE_AGENT);
   if (members.length === 0) {
-    return {
-      task,
-      agent: '',
-      displayName: '',
-      role: undefined,
-      mode: 'standard',
-      skills: [],
-      reason: 'the squad has no members yet',
-      matched: false,
-      ranking: [],
-      candidates: [],
-      confidence: skillConfidence([]),
-    };
+    return noSpawn(task, { reason: 'the squad has no members yet', matched: false, routedBy: { source: 'default', words: [], margin: 0 }, ranking: [] });
   }
   const discovered = discoverSkills(root).skills;
-  const calledFor = activatedSkills(rankSkills(task, promptableSkills(discovered)));
-  const ranked = rankDocuments(
-    members.map((member) => memberRoutingDocument(root, member, calledFor)),
+  // The team's own synonyms (.ai-team/synonyms.md) rank skills here as in prompt.
+  const rankContext = { synonyms: readTeamSynonyms(root) };
+  const calledFor = activatedSkills(rankSkills(task, promptableSkills(discovered), rankContext));
+  const memberRanking = rankMembers(
+    members.map((member) => memberTexts(root, member, calledFor)),
     task,
-    { weights: ROUTE_WEIGHTS, ignoreSharedTerms: true },
   );
   const byName = new Map(members.map((m) => [m.name, m]));
-  const ranking: RankedMember[] = ranked.map((hit) => {
+  const ranking: RankedMember[] = memberRanking.map((hit) => {
     const member = byName.get(hit.id)!;
     return { agent: member.name, displayName: member.displayName, role: member.role, score: round(hit.score), matches: hit.matches };
   });
 
-  const matched = ranked[0]!.score > 0;
-  const chosen = matched ? byName.get(ranked[0]!.id)! : (members.find(isLead) ?? members[0]!);
-  const skillRanking = rankSkills(task, promptableSkills(agentView(discovered, chosen.name)));
+  const routing = parseRoutingTable(readStateText(root, squadPaths.routing) ?? '');
+  const targets = (names: readonly string[]) => names.map((name) => resolveTarget(name, everyone)).filter((t): t is Target => t !== undefined);
+  const lead = members.find(isLead);
+  const row = memberOfRow(task, routing.rows, targets, memberRanking);
+  const ranked = memberOfRanking(memberRanking, byName);
+  const leadQuestion = lead ? LEAD_QUESTION.exec(task) : null;
+  const decided =
+    memberOfLabel(options.labels ?? [], routing.labels, targets) ??
+    (row && !row.weak ? row : undefined) ??
+    (lead && leadQuestion
+      ? {
+          target: lead,
+          routedBy: { source: 'default' as const, words: [leadQuestion[0].toLowerCase()], margin: 0 },
+          why: `"${leadQuestion[0]}" is a question for ${lead.displayName} (the lead)`,
+        }
+      : undefined) ??
+    // A row that holds one word of the task yields to a member whose own texts hold several.
+    (ranked && (!row || taskWordCount(ranked.routedBy.words) >= 2) ? ranked : undefined) ??
+    row ??
+    ranked;
+  const fallback = lead ?? members[0]!;
+  const chosen = decided?.target ?? fallback;
+  const routedBy = decided?.routedBy ?? { source: 'default' as const, words: [], margin: 0 };
+  const matched = routedBy.source !== 'default';
+  const why =
+    decided?.why ?? `no routing.md row and no member's role, charter or skills match the task, so it goes to ${chosen.displayName}${isLead(chosen) ? ' (the lead) to triage' : ''}`;
+
+  if (chosen.human) {
+    const ask = { name: chosen.name, displayName: chosen.displayName, role: chosen.role };
+    const others = humansToAsk(task, everyone, detectBroadTask(task)).humans ?? [];
+    return noSpawn(task, {
+      reason: `${why}; ${chosen.displayName} is a human member: ask them, never spawn them.`,
+      matched,
+      routedBy,
+      ranking,
+      ask,
+      humans: [ask, ...others.filter((h) => h.name !== ask.name)],
+    });
+  }
+
+  const skillRanking = rankSkills(task, promptableSkills(agentView(discovered, chosen.name)), rankContext);
   const skillMatches = activatedSkills(skillRanking);
   const confidence = skillConfidence(skillRanking);
   const broad = detectBroadTask(task, otherMemberNames(everyone, chosen.name));
-  const mode: SpawnMode = matched && confidence.clear && !broad ? 'lightweight' : 'standard';
+  const specific = skillMatches[0] ? specificSkillWords(skillMatches[0]) : [];
+  // Strong: the skill holds two of the task's specific words, or the one it has.
+  const strong = specific.length > 0 && specific.length >= Math.min(2, taskWordCount(routingTerms(task).values()));
+  const mode: SpawnMode = matched && confidence.clear && strong && !broad ? 'lightweight' : 'standard';
 
-  const top = ranking.find((r) => r.agent === chosen.name)!;
-  const why = matched
-    ? `${chosen.displayName} matched ${describeMatches(top.matches)}`
-    : `no member's role, charter or skills match the task, so it goes to ${chosen.displayName}${isLead(chosen) ? ' (the lead) to triage' : ''}`;
+  const skillNames = skillMatches.map((m) => m.skill.name).join(', ');
   const modeWhy = broad
     ? `standard mode because ${broad.reason}`
     : !matched
       ? 'standard mode so it arrives with the full context'
-      : confidence.clear
-        ? `lightweight mode because the task is in a skilled domain (${skillMatches.map((m) => m.skill.name).join(', ')}, margin ${confidence.margin})`
-        : `standard mode because ${confidence.reason}`;
+      : !confidence.clear
+        ? `standard mode because ${confidence.reason}`
+        : !strong
+          ? `standard mode because the best skill (${skillNames}) matches only ${specific.length === 0 ? 'generic words' : `one word ("${specific[0]}")`} of the task, margin ${confidence.margin}`
+          : `lightweight mode because the task is in a skilled domain (${skillNames}: ${specific.map((w) => `"${w}"`).join(', ')}, margin ${confidence.margin})`;
   return {
     task,
     agent: chosen.name,
@@ -234,11 +302,127 @@ export function routeTask(root: string, task: string): RouteSuggestion {
     skills: skillMatches.map(routedSkill),
     reason: `${why}; ${modeWhy}.`,
     matched,
+    routedBy,
     ranking,
     candidates: skillRanking.slice(0, MAX_CANDIDATES).map((m) => ({ ...routedSkill(m), score: round(m.score) })),
     confidence,
     ...humansToAsk(task, everyone, broad),
   };
+}
+
+/**
+ * Questions the lead takes when no routing.md row clearly says otherwise, as the default routing
+ * table gives them: architecture, trade-offs, scope, priorities, technical decisions.
+ */
+const LEAD_QUESTION =
+  /\barchitect\w*|\bsystem design\b|\btrade-?offs?\b|\bdecid(?:e|es|ing)\b|\b(?:technical|architecture|architectural|design) decisions?\b|\btech(?:nology)? stack\b|\badrs?\b|\bscope\b|\bprioriti\w*|\broadmap\b/i;
+
+interface Decision {
+  target: Target;
+  /** A routing.md row that holds a single word of the task: a lead question, or a member whose own texts hold several, goes first. */
+  weak?: boolean;
+  routedBy: RoutedBy;
+  /** Why, as the start of the reason. */
+  why: string;
+}
+
+/**
+ * Who a name of routing.md stands for: the member whose folder or roster name it is (any case),
+ * else the one member whose role it is ("Lead"). Only someone routing can answer with: a member
+ * with a folder (not the Scribe) or a human; the coding agent and the monitor are not spawned.
+ */
+function resolveTarget(name: string, everyone: readonly Agent[]): Target | undefined {
+  const key = nameKey(name.replace(/^@/, ''));
+  const routable = everyone.filter((a) => a.human || (a.hasFolder && a.name !== SCRIBE_AGENT));
+  const named = routable.find((a) => isNamed(a, key));
+  if (named) return named;
+  if (everyone.some((a) => isNamed(a, key))) return undefined;
+  const byRole = routable.filter((a) => a.role !== undefined && nameKey(a.role) === key);
+  return byRole.length === 1 ? byRole[0] : undefined;
+}
+
+function who(target: Target): string {
+  return target.role ? `${target.displayName} (${target.role})` : target.displayName;
+}
+
+/** An issue label that names someone: a label rule of routing.md with that very label, else `squad:{name}`. */
+function memberOfLabel(labels: readonly string[], rules: readonly LabelRule[], targets: (names: readonly string[]) => Target[]): Decision | undefined {
+  for (const raw of labels) {
+    const label = raw.trim();
+    const rule = rules.find((r) => !/\{/.test(r.label) && r.label.toLowerCase() === label.toLowerCase());
+    const named = rule ? targets(rule.names)[0] : undefined;
+    if (rule && named) {
+      return {
+        target: named,
+        routedBy: { source: 'label', label, row: { line: rule.line, workType: rule.label, routeTo: rule.who }, words: [], margin: 1 },
+        why: `the label "${label}" goes to ${who(named)} (routing.md line ${rule.line})`,
+      };
+    }
+    const member = /^squad:(.+)$/i.exec(label)?.[1];
+    const target = member ? targets([member])[0] : undefined;
+    if (target) return { target, routedBy: { source: 'label', label, words: [], margin: 1 }, why: `the label "${label}" names ${who(target)}` };
+  }
+  return undefined;
+}
+
+/**
+ * The routing.md row the task falls under (matchRoutingRows), for the first routable name of its
+ * Route To cell. Rows of different members that tie are told apart by the members' ranking, else
+ * the first row in the file wins.
+ */
+function memberOfRow(task: string, rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[], memberRanking: readonly MemberScore[]): Decision | undefined {
+  const routable = rows.flatMap((row) => {
+    const [target] = targets(row.names);
+    return target ? [{ row, target }] : [];
+  });
+  const targetOf = new Map(routable.map(({ row, target }) => [row, target]));
+  const matches = matchRoutingRows(
+    task,
+    routable.map(({ row }) => row),
+  );
+  if (matches.length === 0) return undefined;
+  const top = matches[0]!.score;
+  const tied = matches.filter((m) => m.score === top);
+  const rank = (m: RowMatch) => {
+    const index = memberRanking.findIndex((r) => r.id === targetOf.get(m.row)!.name && r.score > 0);
+    return index < 0 ? Number.MAX_SAFE_INTEGER : index;
+  };
+  const best = tied.reduce((a, b) => (rank(b) < rank(a) ? b : a));
+  const target = targetOf.get(best.row)!;
+  const runnerUp = matches.find((m) => targetOf.get(m.row)!.name !== target.name);
+  const margin = runnerUp ? round((best.score - runnerUp.score) / best.score) : 1;
+  const { line, workType, routeTo } = best.row;
+  return {
+    target,
+    weak: taskWordCount(best.words) < 2,
+    routedBy: { source: 'routing-table', row: { line, workType, routeTo }, words: best.words, margin },
+    why: `routing.md line ${line} routes "${workType}" to ${routeTo} (matched ${best.words.map((w) => `"${w}"`).join(', ')}; margin ${margin})`,
+  };
+}
+
+/** The member whose role, charter and own skills hold the task's most distinguishing words. */
+function memberOfRanking(ranking: readonly MemberScore[], byName: ReadonlyMap<string, Agent>): Decision | undefined {
+  const [top, next] = ranking;
+  if (!top || top.score <= 0) return undefined;
+  // One word of charter boilerplate ("gets hard") is no evidence; the role, the ownership part or a skill is.
+  const { charter = [], ...owned } = top.matches;
+  if (Object.keys(owned).length === 0 && charter.length < 2) return undefined;
+  const target = byName.get(top.id)!;
+  const words = [...new Set(Object.values(top.matches).flat())].sort();
+  const margin = next ? round((top.score - next.score) / top.score) : 1;
+  return {
+    target,
+    routedBy: { source: 'charter', words, margin },
+    why: `${target.displayName} matched ${describeMatches(top.matches)} (words that distinguish them from the other members; margin ${margin})`,
+  };
+}
+
+/** The task words a skill matched that say something specific (not GENERIC_WORDS). */
+function specificSkillWords(match: SkillMatch): string[] {
+  return match.terms.filter((word) => {
+    const [term] = tokenize(word);
+    return term !== undefined && !GENERIC_WORDS.has(term);
+  });
 }
 
 /** The human members a task is for (see RouteSuggestion.humans), as the suggestion's `humans`. */
@@ -254,18 +438,19 @@ function routedSkill(match: SkillMatch): RoutedSkill {
 
 /**
  * What routing reads of one member: the role with its preset's aliases and routing line ("ci" and
- * "infrastructure" say DevOps), the charter, and the member's own skills among those the task calls
- * for. A member is credited for holding the skills a task needs, never for how many skills it holds.
+ * "infrastructure" say DevOps), the charter cut into its ownership part and the rest, and the
+ * member's own skills among those the task calls for. A member is credited for holding the skills
+ * a task needs, never for how many skills it holds.
  */
-export function memberRoutingDocument(root: string, member: Agent, calledFor: readonly SkillMatch[]): TextDocument {
+function memberTexts(root: string, member: Agent, calledFor: readonly SkillMatch[]): MemberTexts {
   const ownCalledFor = calledFor.filter((m) => m.skill.scope === 'agent' && m.skill.agent === member.name);
+  const { owns, rest } = charterParts(readCharter(root, member));
   return {
     id: member.name,
-    fields: {
-      role: roleText(member.role),
-      charter: readCharter(root, member),
-      skills: ownCalledFor.map((m) => Object.values(skillFields(m.skill)).join('\n')).join('\n'),
-    },
+    role: roleText(member.role),
+    owns,
+    charter: rest,
+    skills: ownCalledFor.map((m) => Object.values(skillFields(m.skill)).join('\n')).join('\n'),
   };
 }
 
@@ -292,7 +477,7 @@ export function agentView(all: readonly DiscoveredSkill[], agent: string): Disco
 
 function describeMatches(matches: Record<string, string[]>): string {
   return Object.entries(matches)
-    .sort(([a], [b]) => (ROUTE_WEIGHTS[b as keyof typeof ROUTE_WEIGHTS] ?? 0) - (ROUTE_WEIGHTS[a as keyof typeof ROUTE_WEIGHTS] ?? 0))
+    .sort(([a], [b]) => (MEMBER_FIELD_WEIGHTS[b as keyof typeof MEMBER_FIELD_WEIGHTS] ?? 0) - (MEMBER_FIELD_WEIGHTS[a as keyof typeof MEMBER_FIELD_WEIGHTS] ?? 0))
     .map(([field, terms]) => `${terms.map((t) => `"${t}"`).join(', ')} in ${field}`)
     .join(' and ');
 }

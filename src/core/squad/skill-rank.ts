@@ -4,8 +4,9 @@
  * and the standard prompt (which skills to list first when not all of them fit).
  */
 import type { DiscoveredSkill } from './discover.js';
-import { rankCollection, scoreTexts, type TextCollection } from '../base/text-match.js';
+import { mergeSynonyms, rankCollection, scoreTexts, synonymTable, type RankOptions, type SynonymTable, type TextCollection } from '../base/text-match.js';
 import { compareCodePoints, isAscii } from '../base/util.js';
+import { SPELLING_MARKS, SPELLINGS, SYNONYM_GROUPS, SYNONYM_ONE_WAY } from './skill-synonyms.js';
 
 /** At most this many skills are activated (inlined in a lightweight spawn) for one task. */
 export const MAX_ACTIVATED_SKILLS = 3;
@@ -13,17 +14,26 @@ export const MAX_ACTIVATED_SKILLS = 3;
 const ACTIVATION_SHARE = 0.5;
 
 /**
- * A skill's fields for ranking. The description is what the Agent Skills standard asks authors to
- * make precise and complete, so it is normalised for length only lightly; a name is a few words, and
- * one generic word in it ("sheet", "convert") must not outweigh a description's precise matches.
+ * A skill's fields for ranking. A name is a few words, and one generic word in it ("sheet",
+ * "convert") must not outweigh a description's precise matches. Descriptions run from one line to a
+ * paragraph of trigger phrases: full length normalisation (BM25's usual 0.75) keeps a long one from
+ * matching every task by its many words (measured on bench/route-eval's tuning half, 0.3 and 0.5
+ * rank worse). A "use when" clause weighted apart from the rest of the description ranked worse
+ * there too, weighted up or down, so the description stays one field.
  */
 const SKILL_WEIGHTS = { name: 1.5, description: 1 };
-const SKILL_LENGTH_NORMALISATION = { name: 0.5, description: 0.3 };
+const SKILL_LENGTH_NORMALISATION = { name: 0.5, description: 0.75 };
+/** A pair of task words a skill's name or description holds side by side scores once more their rarer word's weight. */
+const SKILL_PHRASE_WEIGHT = 1;
 
 /** The best skill clearly wins when it holds at least this share of the task's terms… */
 export const MIN_CLEAR_COVERAGE = 1 / 3;
-/** …and scores at least this share more than the runner-up. */
-export const MIN_CLEAR_MARGIN = 0.15;
+/**
+ * …and scores at least this share more than the runner-up. A lightweight spawn with the wrong skill
+ * costs a whole spawn: on bench/route-eval's tuning half, 0.15 let one clear winner in fifteen be
+ * the wrong skill, 0.25 about one in twenty-five.
+ */
+export const MIN_CLEAR_MARGIN = 0.25;
 
 export interface SkillMatch {
   skill: DiscoveredSkill;
@@ -65,11 +75,38 @@ function skillCollection(skills: readonly DiscoveredSkill[]): TextCollection {
   };
 }
 const SKILL_FIELD_NAMES = ['name', 'description'] as const;
-const SKILL_RANK_OPTIONS = { weights: SKILL_WEIGHTS, b: SKILL_LENGTH_NORMALISATION };
+/** Names often run words together ("multi-stage-dockerfile", "editorconfig"): a task's "docker" meets "dockerfile". */
+const SKILL_PREFIX_FIELDS = ['name'];
+
+/** The built-in synonyms (skill-synonyms.ts), made into a table on first use. */
+let builtInSynonyms: SynonymTable | undefined;
+export function builtInSkillSynonyms(): SynonymTable {
+  builtInSynonyms ??= synonymTable(SYNONYM_GROUPS, SYNONYM_ONE_WAY);
+  return builtInSynonyms;
+}
+
+/** How a task is matched against skills: the team's synonyms (if any) beside the built-in ones. */
+function skillRankOptions(teamSynonyms: SynonymTable | undefined): RankOptions {
+  const synonyms = teamSynonyms === undefined ? builtInSkillSynonyms() : mergeSynonyms(builtInSkillSynonyms(), teamSynonyms);
+  return { weights: SKILL_WEIGHTS, b: SKILL_LENGTH_NORMALISATION, synonyms, phraseWeight: SKILL_PHRASE_WEIGHT, prefixFields: SKILL_PREFIX_FIELDS };
+}
+
+/** The task as ranking reads it: spellings the tokenizer would lose written as skill names spell them. */
+export function skillQuery(task: string): string {
+  if (!SPELLING_MARKS.test(task)) return task;
+  let query = task;
+  for (const { pattern, as } of SPELLINGS) query = query.replace(pattern, as);
+  return query;
+}
+
+/** Options of skill ranking a caller may give: the squad's own synonyms (team-synonyms.ts). */
+export interface SkillRankContext {
+  synonyms?: SynonymTable;
+}
 
 /** Every skill that matches the task at all, best first (ties in the order given). */
-export function rankSkills(task: string, skills: readonly DiscoveredSkill[]): SkillMatch[] {
-  const ranked = rankCollection(skillCollection(skills), task, { ...SKILL_RANK_OPTIONS, matchedOnly: true });
+export function rankSkills(task: string, skills: readonly DiscoveredSkill[], context: SkillRankContext = {}): SkillMatch[] {
+  const ranked = rankCollection(skillCollection(skills), skillQuery(task), { ...skillRankOptions(context.synonyms), matchedOnly: true });
   return ranked.map((hit) => ({
     skill: skills[hit.index]!,
     score: hit.score,
@@ -82,8 +119,8 @@ export function rankSkills(task: string, skills: readonly DiscoveredSkill[]): Sk
  * Each skill's relevance to the task, in the order given: rankSkills' score, 0 for a skill that
  * matches nothing, without the explanation (what ordering thousands of skills needs).
  */
-export function skillScores(task: string, skills: readonly DiscoveredSkill[]): Float64Array {
-  return scoreTexts(skillCollection(skills), task, SKILL_RANK_OPTIONS);
+export function skillScores(task: string, skills: readonly DiscoveredSkill[], context: SkillRankContext = {}): Float64Array {
+  return scoreTexts(skillCollection(skills), skillQuery(task), skillRankOptions(context.synonyms));
 }
 
 /** The skills to activate from a ranking: at most MAX_ACTIVATED_SKILLS that score at least half the best. */
@@ -96,8 +133,8 @@ export function activatedSkills(ranked: readonly SkillMatch[]): SkillMatch[] {
  * The skills a task calls for: BM25F of the task against each skill's name and description,
  * keeping at most MAX_ACTIVATED_SKILLS that score at least half the best score.
  */
-export function matchSkills(task: string, skills: readonly DiscoveredSkill[]): SkillMatch[] {
-  return activatedSkills(rankSkills(task, skills));
+export function matchSkills(task: string, skills: readonly DiscoveredSkill[], context: SkillRankContext = {}): SkillMatch[] {
+  return activatedSkills(rankSkills(task, skills, context));
 }
 
 export interface SkillConfidence {

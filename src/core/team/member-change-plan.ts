@@ -28,12 +28,13 @@ import { isValidName } from '../base/names.js';
 import { SCRIBE_AGENT, agentDir, alumniDir, squadPaths } from '../base/paths.js';
 import type { Change, Plan } from '../base/plan.js';
 import { hasWord } from '../base/util.js';
-import { adoptRoster, appendCasting, type CastingState } from '../roster/casting.js';
+import { adoptRoster, appendCasting, withLegacyStatus, type CastingState } from '../roster/casting.js';
 import type { DiscoveredSkill } from '../squad/discover.js';
 import type { SquadSkills } from '../squad/agents/profile-input.js';
 import { activeMembersOf, decideMemberProfiles, profileChanges, reportProfileChanges, type ProfileChangeReport } from '../squad/agents/profile-sync.js';
 import {
   addAlumniLine,
+  charterIdentity,
   readText,
   alumniLine,
   alumniLines,
@@ -215,9 +216,15 @@ function reserveName(casting: CastingState, member: RosterMember, roster: readon
     const members = adoptRoster(roster).map((result) => result.entry);
     return [{ kind: 'create', path: squadPaths.castingRegistry, content: appendCasting(undefined, 'members', members) }];
   }
-  if (registry.value.members.some((entry) => entry.folder === member.name)) return [];
+  if (registry.value.members.some((entry) => entry.folder === member.name)) return legacyStatus(casting, member.name, 'retired');
   const entry = { name: member.displayName, folder: member.name, role: member.role, universe: null };
   return [{ kind: 'replace', path: squadPaths.castingRegistry, content: appendCasting(registry.raw, 'members', [entry]), base: registry.text }];
+}
+
+/** An original Squad registry's entry of the member marked retired or active again (withLegacyStatus); none for create-squad's own entries. */
+function legacyStatus(casting: CastingState, folder: string, status: 'active' | 'retired'): Change[] {
+  const content = withLegacyStatus(casting.registry, folder, status);
+  return content === undefined || casting.registry.state !== 'ok' ? [] : [{ kind: 'replace', path: squadPaths.castingRegistry, content, base: casting.registry.text }];
 }
 
 /** A record left in an active member's folder by a rehire that was stopped before its last write. */
@@ -304,13 +311,25 @@ export async function decideRehire(state: MemberChangeState, options: MemberChan
   if (active) {
     // Back already: finish what a stopped rehire left (the Alumni line, the record, the folder, the agent), else nothing to do.
     const stale = lines.filter((line) => isNamed(active, line.name)).map((line) => line.index);
-    const changes: Change[] = [];
+    const changes: Change[] = [...legacyStatus(state.casting, active.name, 'active')];
     if (stale.length > 0) changes.push({ kind: 'replace', path: squadPaths.team, content: removeAlumniLines(teamText, stale), base: teamText });
     changes.push(...folderBack(state, active.name, now));
     return withMemberAgent(state, { member: ref(active), changes, notes: [] }, now);
   }
   const alumnus = findAlumnus(state, wanted);
   if (!alumnus || alumnus.folder === '') {
+    // An original registry's retired entry whose files the squad does not hold (an export leaves them behind).
+    const registered = state.casting.registry.state === 'ok' ? state.casting.registry.value : undefined;
+    const filesLeft = registered?.members.find((m) => registered.retired?.includes(m.folder) && (m.folder === nameKey(wanted) || nameKey(m.name) === nameKey(wanted)));
+    if (filesLeft !== undefined) {
+      throw new SquadError(
+        'not-found',
+        `${filesLeft.name} is retired (${squadPaths.castingRegistry}), but the squad holds none of ${filesLeft.name}'s files: there is no ${alumniDir(filesLeft.folder)}/`,
+        {
+          hint: `copy ${filesLeft.name}'s folder from the squad it retired in (the original Squad keeps it in agents/_alumni/) to ${alumniDir(filesLeft.folder)}/, then run rehire again; nothing was written`,
+        },
+      );
+    }
     const retired = lines.map((line) => line.name);
     throw new SquadError('unknown-agent', `no retired member named "${wanted}" in this squad${didYouMean(wanted, retired)}`, {
       hint: retired.length ? `retired: ${retired.join(', ')}` : 'nobody has retired; see "create-squad members"',
@@ -334,14 +353,17 @@ export async function decideRehire(state: MemberChangeState, options: MemberChan
   const recordText = readText(state, recordPath);
   const record = recordText === undefined ? undefined : parseRetirementRecord(recordText, isRoutingHeader);
   const notes: string[] = [];
-  const role = record?.roster?.rows[0]?.record.role || alumnus.role;
+  // An original Squad's registry records no role: its charter says it (`- **Role:** …`, or the title).
+  const charterRole = charterIdentity(readText(state, `${inActive ? agentDir(folder) : alumniDir(folder)}/charter.md`) ?? '').role;
+  const role = record?.roster?.rows[0]?.record.role || alumnus.role || charterRole || '';
   const member = { name: alumnus.name, folder, role };
   const project = parseProjectContext(teamText);
   const { policy } = state.casting;
   const preset = await renderMemberRows(member, project, policy.state === 'ok' ? policy.value.universe : '');
   if (recordText === undefined) notes.push(`no retirement record in ${alumniDir(folder)}/: the roster and routing rows are made from the role ${role || '(none)'}`);
 
-  const changes: Change[] = [];
+  // The original Squad's registry says who is retired: it says active again first (a rerun finds it so).
+  const changes: Change[] = [...legacyStatus(state.casting, folder, 'active')];
   const { routingText } = state;
   if (routingText !== undefined) {
     const table = readTable(routingText, isRoutingHeader);

@@ -56,6 +56,8 @@ export function readMemberChangeState(root: string, command: MemberCommand, want
       disk.exists(kept);
       disk.blocked(kept);
       ask(() => disk.bytes(kept));
+      // rehire takes the role from the charter when nothing else records it (an original Squad's alumnus).
+      if (command === 'rehire') texts.set(`${dir}/charter.md`, readQuietly(root, `${dir}/charter.md`));
     }
     const profile = memberProfilePath(folder);
     disk.blocked(profile);
@@ -89,6 +91,15 @@ export function readMemberChangeState(root: string, command: MemberCommand, want
     alumniSkills: command === 'rehire' && folder !== undefined ? attempt(() => discoverOwnSkillsAt(root, alumniDir(folder), folder)) : undefined,
     version: packageVersion(),
   };
+}
+
+/** A text that only informs (a charter's role): undefined when it cannot be read, never a refusal. */
+function readQuietly(root: string, relPath: string): string | undefined {
+  try {
+    return readStateText(root, relPath);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Plan retiring `wanted` (folder or roster name). Reads only; refuses before anything is written. */

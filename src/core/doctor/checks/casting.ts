@@ -62,6 +62,8 @@ export function checkRegistryMembers(state: DoctorState): Finding[] {
   const { casting, teamText } = state.squad;
   if (casting.registry.state !== 'ok' || teamText === undefined) return [];
   const { members, legacy } = casting.registry.value;
+  // An original registry's `"status": "retired"` entry is an alumnus: no row and no folder is right for it.
+  const retired = new Set(casting.registry.value.retired ?? []);
   const roster = parseRoster(teamText);
   const notes = casting.history.state === 'ok' ? casting.history.value.events.map((e) => (isMapping(e) && typeof e.note === 'string' ? e.note : '')) : [];
   const lastOwn = members.filter((m) => !legacy.includes(m.folder)).at(-1);
@@ -69,6 +71,7 @@ export function checkRegistryMembers(state: DoctorState): Finding[] {
   for (const member of members) {
     const known =
       member.folder === SCRIBE_AGENT ||
+      retired.has(member.folder) ||
       roster.some((row) => row.name === member.folder || row.displayName.toLowerCase() === member.name.toLowerCase()) ||
       isFolderFact(factsAt(state, agentDir(member.folder))) ||
       isFolderFact(factsAt(state, alumniDir(member.folder))) ||

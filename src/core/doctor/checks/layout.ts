@@ -3,6 +3,7 @@ import path from 'node:path';
 import { COORDINATOR_PATH, ORIGINAL_SQUAD_DIR, SCRIBE_AGENT, charterPath, historyPath, squadPaths } from '../../base/paths.js';
 import { confinementFix } from '../../fs/confined.js';
 import { factsAt, isFileFact, isFolderFact, type PathFacts } from '../../squad/state.js';
+import { recreatedSquadDir } from '../../squad/original/squad-dir-plan.js';
 import { RECREATE_FIX, type Finding, type Severity } from '../catalog.js';
 import type { DoctorState } from '../read.js';
 
@@ -22,9 +23,15 @@ export const LAYOUT: { path: string; kind: 'file' | 'folder'; severity: Severity
   { path: charterPath(SCRIBE_AGENT), kind: 'file', severity: 'warning' },
 ];
 
-/** A squad the original Squad keeps in `.squad/`, beside the one in `.ai-team/`. */
+/**
+ * A squad the original Squad keeps in `.squad/`, beside the one in `.ai-team/`; or a `.squad/`
+ * recreated after the move (no team.md: its files are to be merged into `.ai-team/`, which stays).
+ */
 export function checkTwoSquads(state: DoctorState): Finding[] {
   if (!state.squad.originalSquadDir) return [];
+  if (state.recreatedSquadDir !== undefined) {
+    return [{ severity: 'error', code: 'squad-dir-recreated', path: ORIGINAL_SQUAD_DIR, ...recreatedSquadDir(state.recreatedSquadDir) }];
+  }
   return [
     {
       severity: 'error',
@@ -34,6 +41,20 @@ export function checkTwoSquads(state: DoctorState): Finding[] {
       fix: `keep one: move ${squadPaths.root}/ aside and run "create-squad upgrade" to move ${ORIGINAL_SQUAD_DIR}/ into its place, or move ${ORIGINAL_SQUAD_DIR}/ out of the repository`,
     },
   ];
+}
+
+/** Shown lines of one file that names `.squad/` paths; the rest are counted. */
+const SHOWN_LINES = 5;
+
+/** The team's text that still names `.squad/` paths: a member following one recreates `.squad/`. */
+export function checkStaleSquadPaths(state: DoctorState): Finding[] {
+  return state.stalePaths.map(({ path: relPath, lines }) => ({
+    severity: 'warning' as const,
+    code: 'squad-path-stale',
+    path: relPath,
+    message: `${relPath} still names ${ORIGINAL_SQUAD_DIR}/ paths (line${lines.length === 1 ? '' : 's'} ${lines.slice(0, SHOWN_LINES).join(', ')}${lines.length > SHOWN_LINES ? ` and ${lines.length - SHOWN_LINES} more` : ''}), where the squad was before it moved to ${squadPaths.root}/: a member following them recreates ${ORIGINAL_SQUAD_DIR}/`,
+    fix: `run "create-squad upgrade": it points them at ${squadPaths.root}/ (the old text backed up), or edit them by hand`,
+  }));
 }
 
 /** What stands at a path that is not what the layout expects: a description, and whether it is a link. */

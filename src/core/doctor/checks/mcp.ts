@@ -4,6 +4,7 @@
  * servers that did not start when the read step started them (mcp-server-not-starting).
  */
 import { quoted } from '../../base/util.js';
+import { localCommand } from '../../base/cli-invocation.js';
 import {
   UNREAD_MCP_CONFIG_FIX,
   collectMcpRequirements,
@@ -56,7 +57,7 @@ function serverNotCheckedFindings(state: DoctorState): Finding[] {
       code: 'mcp-server-not-checked',
       path: server.path,
       message: `the MCP server ${quoted(server.name)} that ${server.path} registers for ${hostNames(server.hosts)} was not started (${server.commandLine}): ${server.notStarted}`,
-      fix: "run doctor with the repository's own install (npx --no-install create-squad doctor) to start it, once you trust that install",
+      fix: `run doctor with the repository's own install (${localCommand('doctor')}) to start it, once you trust that install`,
     }));
 }
 

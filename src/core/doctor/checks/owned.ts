@@ -3,6 +3,7 @@ import path from 'node:path';
 import { COORDINATOR_PATH, nativeTeamSkillDir, squadPaths } from '../../base/paths.js';
 import { NEVER_WRITTEN, obstacleFix } from '../../fs/obstacles.js';
 import { compareVersions } from '../../fs/version.js';
+import { squadCommand } from '../../base/cli-invocation.js';
 import { parseFrontmatterYaml, splitFrontmatter } from '../../skills/frontmatter.js';
 import { COPILOT_PROMPT_LIMIT, coordinatorBodyLength, readCoordinatorStamp } from '../../squad/coordinator.js';
 import { factsAt, isFileFact } from '../../squad/state.js';
@@ -90,7 +91,7 @@ export function checkCoordinator(state: DoctorState): Finding[] {
       code: 'coordinator-newer',
       path: COORDINATOR_PATH,
       message: `the coordinator is from create-squad ${stamp}, newer than this ${current}`,
-      fix: 'update create-squad (npx create-squad@latest …) before running commands that write',
+      fix: `run the commands that write with create-squad ${stamp} or newer: "${squadCommand('<command>', stamp)}"`,
     });
   } else if (blocked !== undefined) {
     // An old or missing stamp is reported with the obstacle (checkOwnedFiles): upgrade cannot restamp it until it is cleared.
@@ -191,4 +192,37 @@ export function checkBuiltinPlaces(state: DoctorState): Finding[] {
         ? `rename or move ${taken}/ (a skill of yours with that name, which create-squad never writes over), then run "create-squad upgrade"`
         : `replace ${dir} with the real folder, then run "create-squad upgrade"`,
   }));
+}
+
+/**
+ * The squad's hooks file as create-squad writes it: one a host cannot read leaves every session
+ * without the coordinator's guard and the members' spawn prompts; an edited one may too.
+ */
+export function checkHooksFile(state: DoctorState): Finding[] {
+  const shipped = state.owned.find((file) => file.kind === 'hooks');
+  if (shipped === undefined || state.hooksText === undefined) return [];
+  const fix = `${UPGRADE_FIX}: it backs the file up and writes create-squad's`;
+  try {
+    JSON.parse(state.hooksText);
+  } catch {
+    return [
+      {
+        severity: 'error',
+        code: 'hooks-invalid',
+        path: shipped.path,
+        message: `${shipped.path} is not JSON: Copilot cannot read the squad's hooks, so the coordinator may do members' work and members start without their charters`,
+        fix,
+      },
+    ];
+  }
+  if (state.hooksText === shipped.content.toString('utf8')) return [];
+  return [
+    {
+      severity: 'warning',
+      code: 'hooks-edited',
+      path: shipped.path,
+      message: `${shipped.path} is not the one create-squad ${state.version} writes: the coordinator's guard and the members' spawn prompts may not run as documented`,
+      fix,
+    },
+  ];
 }

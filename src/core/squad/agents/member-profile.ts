@@ -21,6 +21,7 @@ import { sha256 } from '../../fs/fs-safe.js';
 import { NATIVE_SKILL_DIRS, agentSkillsDir, charterPath, decisionInboxPath, historyPath, squadPaths } from '../../base/paths.js';
 import { findRolePreset } from '../../roster/roles.js';
 import { renderTemplate } from '../../fs/templates.js';
+import { MISSING_SERVER_RULE } from '../../skills/mcp.js';
 import { mcpServerTools, roleTools, scribeTools } from './role-tools.js';
 
 /** Where Copilot hosts read a repository's custom agents. */
@@ -102,6 +103,7 @@ async function renderUnstamped(input: MemberProfileInput): Promise<string> {
     skills: input.ownSkills.filter((skill) => !skill.shadowed).map((skill) => skill.name),
     ownSkills: input.ownSkills,
     servers: input.servers,
+    missingServerRule: MISSING_SERVER_RULE,
     charterPath: charterPath(input.folder),
     historyPath: historyPath(input.folder),
     decisionsPath: squadPaths.decisions,

@@ -3,9 +3,10 @@
  * SKILL.md becomes and where its old text goes, from the files skill-migration.ts
  * readOriginalSkillFiles read. Reads nothing.
  */
-import { AI_TEAM_DIR, backupPathFor, folderTimestamp } from '../../base/paths.js';
+import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR, backupPathFor, folderTimestamp } from '../../base/paths.js';
 import type { Change } from '../../base/plan.js';
-import { convertOriginalSkill } from './skills.js';
+import { convertOriginalSkill, redoLegacyConversion, type EarlierOriginal } from './skills.js';
+import { markCoordinatorOnly, rewriteSquadPaths } from './stale-paths.js';
 
 export interface SkillConversion {
   /** The SKILL.md, repo-relative, as it is once the squad is in `.ai-team/`. */
@@ -34,21 +35,33 @@ function asAiTeamPath(dir: string, relPath: string): string {
 export interface OriginalSkillFile extends SkillFile {
   /** Undefined when it is missing or not a readable file. */
   text: string | undefined;
+  /** Its backups, newest first, when it declares MCP servers: an earlier upgrade may have made them from the original's `tools:` (redoLegacyConversion). */
+  earlier?: EarlierOriginal[];
 }
 
 /** planOriginalSkillConversions from the files read (readOriginalSkillFiles with the same `dir`): decides without touching the disk. */
-export function decideOriginalSkillConversions(files: readonly OriginalSkillFile[], options: { dir?: string; now?: Date } = {}): SkillConversion[] {
+/**
+ * `cameFromSquadDir`: the squad came from `.squad/` (or is moving out of it): the skills' `.squad/`
+ * paths are pointed at `.ai-team/` too (stale-paths.ts).
+ */
+export function decideOriginalSkillConversions(files: readonly OriginalSkillFile[], options: { dir?: string; now?: Date; cameFromSquadDir?: boolean } = {}): SkillConversion[] {
   const dir = options.dir ?? AI_TEAM_DIR;
   const timestamp = folderTimestamp(options.now ?? new Date());
   const conversions: SkillConversion[] = [];
   for (const file of files) {
     const { text } = file;
     if (text === undefined) continue;
-    const converted = convertOriginalSkill(text, file.folder);
-    if (converted === undefined) continue;
     const target = asAiTeamPath(dir, file.path);
+    // Made standard, marked coordinator-only (squad-cli's own procedures), its `.squad/` paths pointed at `.ai-team/`: one write (stale-paths.ts).
+    const converted = convertOriginalSkill(text, file.folder) ?? redoLegacyConversion(text, file.folder, file.earlier);
+    const marked = markCoordinatorOnly(target, converted?.text ?? text);
+    const kept = marked?.text ?? converted?.text ?? text;
+    const rewritten = options.cameFromSquadDir === true ? rewriteSquadPaths(kept) : { text: kept, count: 0 };
+    const changes = [...(converted?.changes ?? []), ...(marked?.changes ?? [])];
+    if (rewritten.count > 0) changes.push(`${rewritten.count} ${ORIGINAL_SQUAD_DIR}/ path${rewritten.count === 1 ? '' : 's'} → ${AI_TEAM_DIR}/`);
+    if (changes.length === 0) continue;
     // Backed up by the path it has once the squad is in `.ai-team/`: a dry run before the move names the real run's backup.
-    conversions.push({ path: target, backup: backupPathFor(timestamp, target), content: converted.text, base: text, changes: converted.changes });
+    conversions.push({ path: target, backup: backupPathFor(timestamp, target), content: rewritten.text, base: text, changes });
   }
   return conversions;
 }

@@ -3,18 +3,22 @@
  *
  * The original coordinator taught members to write skills its own way: some with no frontmatter at
  * all (a `# Title` and `**Confidence:** high` lines), others with frontmatter that has fields the
- * standard does not know (`domain`, `confidence`, `source`, `agents`, …), a `tools:` list of MCP
- * servers (`{ name, description, when }`), and names such as "Playwright E2E Patterns". A conversion
- * keeps the body byte for byte and writes a new frontmatter:
+ * standard does not know (`domain`, `confidence`, `source`, `agents`, …), a `tools:` list
+ * (`{ name, description, when }`) and names such as "Playwright E2E Patterns". A conversion keeps
+ * the body byte for byte and writes a new frontmatter:
  *
  *   - `name`: the skill's folder (when it is a valid name), else the name or the title, normalised;
  *   - `description`: the one it has, else the first paragraph of the body, else the title;
- *   - `tools:` → `metadata.mcp-servers` (`{ name, reason, optional: true }`: the original never
- *     made a skill depend on a server);
+ *   - `tools:` → a note between the frontmatter and the body (toolsNote). Its entries are tool
+ *     names and shell commands (`gh api`, `github-mcp-server-search_code`, `trello_*`), not MCP
+ *     servers: made `metadata.mcp-servers` they became servers nobody has, in every prompt and
+ *     agent. Nor `allowed-tools`, which hosts read as tools pre-approved to run without asking:
+ *     the original only named them;
  *   - every other field the standard does not know → `metadata` (a value that is not a string is
  *     written as text: a list joined with ", ");
  *   - the standard's own fields and create-squad's known extensions stay as they are.
- * Pure: text in, text out.
+ * Pure: text in, text out. `legacyConversion` is what create-squad wrote before (tools as MCP
+ * servers): it tells upgrade that a skill is still exactly that conversion, so it may redo it.
  */
 import { splitFrontmatter } from '../../skills/frontmatter.js';
 import { isValidName, slugify } from '../../base/names.js';
@@ -47,6 +51,22 @@ const DESCRIPTION_CHARS = 300;
  * YAML is left for `skills validate` to report).
  */
 export function convertOriginalSkill(text: string, folder?: string): OriginalSkillConversion | undefined {
+  return convert(text, folder, 'note');
+}
+
+/**
+ * What create-squad's conversion before this one wrote for `text` (the original's `tools:` as
+ * `metadata.mcp-servers`), or undefined when it wrote nothing. Only for recognising a skill that
+ * conversion wrote and nobody changed since (skill-migration-plan.ts): never written anew.
+ */
+export function legacyConversion(text: string, folder?: string): OriginalSkillConversion | undefined {
+  return convert(text, folder, 'mcp-servers');
+}
+
+/** Where the original's `tools:` go: a note before the body, or (the old conversion) `metadata.mcp-servers`. */
+type ToolsAs = 'note' | 'mcp-servers';
+
+function convert(text: string, folder: string | undefined, toolsAs: ToolsAs): OriginalSkillConversion | undefined {
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const raw = text.slice(bom.length);
   const split = rawFrontmatter(raw);
@@ -58,7 +78,7 @@ export function convertOriginalSkill(text: string, folder?: string): OriginalSki
     return undefined;
   }
   if (!ORIGINAL_FIELDS.some((field) => Object.hasOwn(frontmatter, field))) return undefined;
-  return fromFrontmatter(frontmatter, split.body, folder, split.eol);
+  return fromFrontmatter(frontmatter, split.body, folder, split.eol, toolsAs);
 }
 
 /** A skill with no frontmatter: one is written from its folder, title, first paragraph and bold fields. */
@@ -86,7 +106,7 @@ function fromBodyOnly(body: string, folder: string | undefined): OriginalSkillCo
 }
 
 /** A skill with frontmatter: its name normalised, its unknown fields moved under metadata. */
-function fromFrontmatter(frontmatter: Record<string, unknown>, body: string, folder: string | undefined, eol: string): OriginalSkillConversion | undefined {
+function fromFrontmatter(frontmatter: Record<string, unknown>, body: string, folder: string | undefined, eol: string, toolsAs: ToolsAs): OriginalSkillConversion | undefined {
   const changes: string[] = [];
   const given = typeof frontmatter.name === 'string' ? frontmatter.name.trim() : '';
   const name = validFolder(folder) ?? (isValidName(given) ? given : slugify(given));
@@ -101,11 +121,16 @@ function fromFrontmatter(frontmatter: Record<string, unknown>, body: string, fol
   const metadata: Record<string, unknown> = isMapping(frontmatter.metadata) ? { ...frontmatter.metadata } : {};
   const kept: Record<string, unknown> = {};
   const moved: string[] = [];
+  let note = '';
   for (const [key, value] of Object.entries(frontmatter)) {
     if (key === 'name' || key === 'description' || key === 'metadata') continue;
     if (KEPT_FIELDS.has(key)) {
       kept[key] = value;
-    } else if (key === 'tools' && Array.isArray(value)) {
+    } else if (key === 'tools' && Array.isArray(value) && toolsAs === 'note' && toolEntries(value).length > 0) {
+      // A blank line between the note and the body, unless the body starts with one.
+      note = `${toolsNote(toolEntries(value), eol)}${/^\r?\n/.test(body) ? '' : eol}`;
+      changes.push('tools → a note before the body (tools and commands, not MCP servers)');
+    } else if (key === 'tools' && Array.isArray(value) && toolsAs === 'mcp-servers') {
       const servers = mcpServers(value);
       if (servers.length > 0 && metadata['mcp-servers'] === undefined) {
         metadata['mcp-servers'] = servers;
@@ -122,7 +147,7 @@ function fromFrontmatter(frontmatter: Record<string, unknown>, body: string, fol
   if (moved.length > 0) changes.push(`${moved.join(', ')} → metadata`);
   if (changes.length === 0) return undefined;
   const head = renderFrontmatter({ name, description, ...kept, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) }, eol);
-  return { text: `${head}${body}`, name, changes };
+  return { text: `${head}${note}${body}`, name, changes };
 }
 
 /** The frontmatter of a raw text (line endings kept): the body after its closing `---` line; undefined without frontmatter. */
@@ -145,7 +170,37 @@ function validFolder(folder: string | undefined): string | undefined {
   return folder !== undefined && isValidName(folder) ? folder : undefined;
 }
 
-/** The original's `tools:` entries as mcp-servers entries; entries without a name are left out. */
+/** One entry of the original's `tools:`: a tool name or a command, what it is for, and when to use it. */
+interface ToolEntry {
+  name: string;
+  description: string;
+  when: string;
+}
+
+/** The original's `tools:` entries (a mapping with a name, or a bare name); entries without a name are left out. */
+function toolEntries(tools: readonly unknown[]): ToolEntry[] {
+  const text = (value: unknown) => (typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '');
+  return tools.flatMap((tool) => {
+    if (typeof tool === 'string') return tool.trim() === '' ? [] : [{ name: text(tool), description: '', when: '' }];
+    if (!isMapping(tool) || text(tool.name) === '') return [];
+    return [{ name: text(tool.name), description: text(tool.description), when: text(tool.when) }];
+  });
+}
+
+/**
+ * The note that keeps the original's `tools:` where a member reads them: a quoted block between
+ * the frontmatter and the body (the body stays byte for byte at the end), one line per tool.
+ */
+function toolsNote(tools: readonly ToolEntry[], eol: string): string {
+  const code = (name: string) => (name.includes('`') ? name : `\`${name}\``);
+  const lines = [
+    "> **Tools this skill names** (the original Squad's `tools:` field): tools and commands to use when you have them. They are not MCP servers; nothing here is installed or required.",
+    ...tools.map((tool) => `> - ${code(tool.name)}${tool.description ? `: ${tool.description}` : ''}${tool.when ? ` (when: ${tool.when})` : ''}`),
+  ];
+  return `${lines.join(eol)}${eol}`;
+}
+
+/** The old conversion's mcp-servers entries from the original's `tools:` (legacyConversion); entries without a name are left out. */
 function mcpServers(tools: readonly unknown[]): Record<string, unknown>[] {
   return tools.flatMap((tool) => {
     if (!isMapping(tool) || typeof tool.name !== 'string' || tool.name.trim() === '') return [];
@@ -211,4 +266,24 @@ function renderFrontmatter(fields: Record<string, unknown>, eol: string): string
 
 function yamlKey(key: string): string {
   return /^[A-Za-z0-9_][A-Za-z0-9_-]*$/.test(key) ? key : JSON.stringify(key);
+}
+
+/** A skill's original text as an earlier upgrade backed it up: where, and the text. */
+export interface EarlierOriginal {
+  backup: string;
+  text: string;
+}
+
+/**
+ * A skill an earlier create-squad converted with the original's `tools:` as MCP servers, converted
+ * again from its original text (`earlier`: its backups, newest first): only while the SKILL.md is
+ * still exactly what that conversion wrote from one of them. Undefined otherwise: a skill changed
+ * since is the team's own (doctor's MCP checks name the servers it declares).
+ */
+export function redoLegacyConversion(text: string, folder: string | undefined, earlier: readonly EarlierOriginal[] = []): OriginalSkillConversion | undefined {
+  const source = earlier.find((original) => legacyConversion(original.text, folder)?.text === text);
+  if (source === undefined) return undefined;
+  const fresh = convertOriginalSkill(source.text, folder);
+  if (fresh === undefined || fresh.text === text) return undefined;
+  return { ...fresh, changes: [`converted again from ${source.backup}: an earlier upgrade had made its tools MCP servers (metadata.mcp-servers)`] };
 }

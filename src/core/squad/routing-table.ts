@@ -1,0 +1,223 @@
+/**
+ * The team's routing.md as routing reads it: the routing table(s) (work type → who, with examples)
+ * and the issue-label rules (`squad:{name}` → who), from the file's text (this module reads no
+ * file). Both layouts are read: create-squad's (| Work Type | Route To | Role |) and the original
+ * Squad's (| Work Type | Route To | Examples |, with emoji, links, bold, "Name (role)" cells and
+ * several names in one cell; a `{Name}` placeholder row is a template row nobody filled in).
+ * Then the matcher: which row a task falls under, by the rows' own words.
+ */
+import { findTables, locatedRecords, type TableRecord } from '../base/md-table.js';
+import { tokenize } from '../base/text-match.js';
+
+export interface RoutingRow {
+  /** The row's line in routing.md, counted from 1. */
+  line: number;
+  /** The Work Type cell, as plain text (links, emphasis and emoji dropped). */
+  workType: string;
+  /** The Route To cell as plain text ("Baer", "Ripley (Backend Dev)", "Dallas, Kane"). */
+  routeTo: string;
+  /** The names the Route To cell holds, in order ("Name (role)" gives the name). */
+  names: string[];
+  /** The row's other cells (examples, role), as plain text. */
+  examples: string;
+}
+
+export interface LabelRule {
+  line: number;
+  /** The label as written, without backticks: "squad", "squad:{name}", "squad:copilot". */
+  label: string;
+  /** The Who cell as plain text. */
+  who: string;
+  names: string[];
+}
+
+export interface RoutingTable {
+  rows: RoutingRow[];
+  labels: LabelRule[];
+}
+
+/** Columns that name who a row routes to. */
+const WHO_COLUMNS = ['route to', 'who', 'owner', 'member', 'agent', 'assign to', 'assignee'];
+/** Columns that name the kind of work of a row. */
+const WORK_COLUMNS = ['work type', 'work', 'domain', 'area', 'type', 'task', 'tasks'];
+const LABEL_COLUMN = 'label';
+
+function whoColumn(columns: readonly string[]): string | undefined {
+  return WHO_COLUMNS.find((column) => columns.includes(column));
+}
+
+/** A cell as plain text: markdown links give their text, emphasis marks, backticks and emoji go. */
+export function plainText(cell: string): string {
+  return cell
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\*\*|__|`/g, '')
+    .replace(/\p{Extended_Pictographic}|\u{FE0F}|\u{200D}|[\u{1F3FB}-\u{1F3FF}]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A placeholder of an unfilled template: `{Name}`, `{domain 1}`. */
+const PLACEHOLDER = /\{[^}]*\}/;
+/** Between two names in one cell: a comma, a slash, "&", "+", ";", "and", "or", an arrow. */
+const NAME_SEPARATOR = /\s*(?:[,;/&+]|→|->|\band\b|\bor\b|\bthen\b)\s*/i;
+
+/**
+ * The names in a Route To cell, in order: "[Keaton](url)" → Keaton, "Brady 👤" → Brady,
+ * "Ripley (Backend Dev)" → Ripley, "**Dallas**, Kane" → Dallas and Kane. A placeholder names nobody.
+ */
+export function cellNames(cell: string): string[] {
+  const plain = plainText(cell).replace(/\([^)]*\)/g, ' ');
+  return plain
+    .split(NAME_SEPARATOR)
+    .filter((part) => !PLACEHOLDER.test(part))
+    .map((part) =>
+      part
+        .replace(/[^\p{L}\p{N}\s.'@_-]/gu, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((name) => /[\p{L}\p{N}]/u.test(name));
+}
+
+/**
+ * Every routing table of routing.md (a table with a Route To column, or Who/Owner/Member beside a
+ * Work Type column) and every label table (a Label column beside a Who/Route To column), rows in
+ * file order. Rows whose work type or Route To cell is an unfilled placeholder are left out.
+ */
+export function parseRoutingTable(text: string): RoutingTable {
+  const lines = text.split('\n').map((line) => line.replace(/\r$/, ''));
+  const rows: RoutingRow[] = [];
+  const labels: LabelRule[] = [];
+  const tables = findTables(lines, (columns) => whoColumn(columns) !== undefined);
+  for (const table of tables) {
+    const who = whoColumn(table.columns)!;
+    const records = locatedRecords(lines, table);
+    if (table.columns.includes(LABEL_COLUMN)) {
+      records.forEach((record, i) => {
+        const label = plainText(record[LABEL_COLUMN] ?? '');
+        if (label === '') return;
+        labels.push({ line: table.firstRow + i + 1, label, who: plainText(record[who] ?? ''), names: cellNames(record[who] ?? '') });
+      });
+      continue;
+    }
+    const work = WORK_COLUMNS.find((column) => table.columns.includes(column)) ?? table.columns.find((column) => column !== who);
+    if (work === undefined || (who !== 'route to' && !WORK_COLUMNS.includes(work))) continue;
+    records.forEach((record, i) => {
+      const row = routingRow(record, work, who, table.firstRow + i + 1);
+      if (row) rows.push(row);
+    });
+  }
+  return { rows, labels };
+}
+
+function routingRow(record: TableRecord, work: string, who: string, line: number): RoutingRow | undefined {
+  const workType = plainText(record[work] ?? '');
+  const names = cellNames(record[who] ?? '');
+  if (workType === '' || PLACEHOLDER.test(workType) || names.length === 0) return undefined;
+  const examples = Object.entries(record)
+    .filter(([column, cell]) => column !== work && column !== who && !PLACEHOLDER.test(cell))
+    .map(([, cell]) => plainText(cell))
+    .filter((cell) => cell !== '')
+    .join('; ');
+  return { line, workType, routeTo: plainText(record[who] ?? ''), names, examples };
+}
+
+// ---------------------------------------------------------------- the task's words
+
+/**
+ * Words that say nothing about who should do the work: the verbs of any task ("write", "check",
+ * "improve") and the filler of routing tables ("automatic", "never", "needs"). As stems.
+ */
+export const GENERIC_WORDS: ReadonlySet<string> = new Set(
+  tokenize(
+    'write writing written find check checks suggest improve improvement verify build create update change changes work works task tasks ' +
+      'get gets got set go goes make makes made do does done thing things stuff hard easy good better well defined matching small ' +
+      'automatic automatically never needs routing route next quick fast slow help look start run running item items ' +
+      'handle handles handling own owns keep keeps code codebase app application project repo repository file files team squad',
+  ),
+);
+
+/** A request line of HTTP (`GET /todos`): the task is about an API endpoint. */
+const HTTP_REQUEST = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+\/\S*/;
+
+/**
+ * The domain word that routing tables and roles use for the everyday words of a task: "table"
+ * and "queries" are database work, "dropdown" and "dark" are UI work. Each task word listed here
+ * adds its domain word (shown as "table→database").
+ */
+const DOMAIN_WORDS: Record<string, string> = {
+  database: 'table tables index indexes query queries sql schema schemas migration migrations postgres postgresql mysql sqlite orm',
+  api: 'endpoint endpoints rest graphql http request requests response responses',
+  ui: 'screen screens button buttons dropdown modal layout css styling theme dark component components frontend',
+  tests: 'coverage regression regressions flaky e2e',
+  security: 'secret secrets token tokens credential credentials vulnerability vulnerabilities xss csrf injection',
+  documentation: 'docs readme guide guides tutorial',
+};
+const DOMAIN_OF: ReadonlyMap<string, string> = new Map(Object.entries(DOMAIN_WORDS).flatMap(([domain, words]) => tokenize(words).map((term) => [term, domain] as const)));
+
+/**
+ * The task's words that can say who should do it: stems (stopwords and GENERIC_WORDS dropped), each
+ * with the word the task first wrote for it; then the domain words (DOMAIN_WORDS) they stand for,
+ * and "api" for an HTTP request line (`GET /todos`).
+ */
+export function routingTerms(task: string): Map<string, string> {
+  const terms = new Map<string, string>();
+  for (const word of task.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    const [term] = tokenize(word);
+    if (term === undefined || GENERIC_WORDS.has(term) || terms.has(term)) continue;
+    terms.set(term, word);
+  }
+  const domains: [string, string][] = [];
+  for (const [term, written] of terms) {
+    const domain = DOMAIN_OF.get(term);
+    if (domain !== undefined) domains.push([domain, `${written}→${domain}`]);
+  }
+  const request = HTTP_REQUEST.exec(task);
+  if (request) domains.push(['api', `${request[0]}→api`]);
+  for (const [domain, written] of domains) {
+    const [term] = tokenize(domain);
+    if (term !== undefined && !terms.has(term)) terms.set(term, written);
+  }
+  return terms;
+}
+
+/** How many of the task's own words `words` (as routingTerms writes them) hold: "table" and "table→database" are one. */
+export function taskWordCount(words: Iterable<string>): number {
+  return new Set([...words].map((word) => word.split('→')[0])).size;
+}
+
+// ---------------------------------------------------------------- matching a task to the rows
+
+export interface RowMatch {
+  row: RoutingRow;
+  score: number;
+  /** The task's words the row holds, as the task wrote them. */
+  words: string[];
+}
+
+/** A word in the Work Type cell says more than one among the examples. */
+const WORK_TYPE_WEIGHT = 2;
+
+/**
+ * The rows `task` matches, best first: each task word a row holds counts by how few rows hold it
+ * (a word of every row says nothing) and double in the Work Type cell. Rows that hold no word of the
+ * task are left out; equal scores keep file order.
+ */
+export function matchRoutingRows(task: string, rows: readonly RoutingRow[]): RowMatch[] {
+  const terms = routingTerms(task);
+  const rowTerms = rows.map((row) => ({ work: new Set(tokenize(row.workType)), all: new Set([...tokenize(row.workType), ...tokenize(row.examples)]) }));
+  const matches: RowMatch[] = [];
+  rows.forEach((row, i) => {
+    const { work, all } = rowTerms[i]!;
+    let score = 0;
+    const words: string[] = [];
+    for (const [term, written] of terms) {
+      if (!all.has(term)) continue;
+      const holding = rowTerms.filter((r) => r.all.has(term)).length;
+      score += Math.log(1 + rows.length / holding) * (work.has(term) ? WORK_TYPE_WEIGHT : 1);
+      words.push(written);
+    }
+    if (score > 0) matches.push({ row, score, words });
+  });
+  return matches.sort((a, b) => b.score - a.score);
+}
