@@ -222,9 +222,9 @@ describe('a squad-cli squad (our fixture): upgrade keeps function, doctor stays 
       observeWrites(undefined);
     }
     const expected = new Map([...fileContents(reference)].filter(([rel]) => !rel.startsWith('.ai-team/backups/')));
-    // The move, the rename, team.md and the team's text come first (22 writes): every fourth of them, then the middle and the last of
-    // the rest; every write with CREATE_SQUAD_MATRIX=full (.ci/run).
-    for (const k of matrixWrites(total, (last) => [1, 5, 9, 13, 17, 21, 22, Math.round((22 + last) / 2), last])) {
+    // The move, the rename, team.md and the team's text come first (22 writes): a few of them, then the middle and the last of the
+    // rest; every write with CREATE_SQUAD_MATRIX=full (.ci/run).
+    for (const k of matrixWrites(total, (last) => [1, 8, 15, 22, Math.round((22 + last) / 2), last])) {
       const root = squadCliFixture();
       const pristine = fileContents(root);
       const killed = await runCli(['upgrade'], { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } });

@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, runCli } from '../helpers/cli.js';
-import { HAS_ORIGINAL_DATA, noteMissingData, unpackOriginalSquad, type OriginalSquadName } from '../helpers/original-data.js';
+import { HAS_ORIGINAL_DATA, noteMissingData, upgradedOriginalSquad, type OriginalSquadName } from '../helpers/original-data.js';
 
 afterAll(cleanupTempDirs);
 noteMissingData("route's accuracy on the original squads");
@@ -110,9 +110,7 @@ describe.skipIf(!HAS_ORIGINAL_DATA)("route on the original Squad's real squads, 
   it.each(SQUADS.map(([name, cases]) => ({ name, cases })))(
     '$name: at least 90% of the tasks go to the member routing.md and the roster name; a human is asked, never spawned',
     async ({ name, cases }) => {
-      const root = unpackOriginalSquad(name);
-      const upgrade = await runCli(['upgrade'], { cwd: root });
-      expect(upgrade.code, upgrade.stderr).toBe(0);
+      const root = await upgradedOriginalSquad(name);
       const misses: string[] = [];
       for (const [task, expected] of cases) {
         const result = await runCli(['route', task, '--json'], { cwd: root });

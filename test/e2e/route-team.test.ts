@@ -51,6 +51,13 @@ describe('route on a fresh squad', () => {
     expect(paging.reason).toMatch(/^routing\.md line \d+ routes "APIs, services, data access, server-side logic" to \w+ \(matched "GET \/todos→api"; margin 1\)/);
   });
 
+  it('sends "fix …" to the row of bug fixes, though "fix" is a stopword for skills', async () => {
+    const root = await initSquad(['--yes']);
+    const crash = await route(root, 'Fix the crash when the config file is empty');
+    expect(crash.role).toBe('Core Dev');
+    expect(crash.routedBy).toMatchObject({ source: 'routing-table', words: ['fix'] });
+  });
+
   it('gives incidental words ("tests", "write") a standard spawn, and a strong specific skill match a lightweight one with its margin', async () => {
     const root = await fullSquad();
     const tests = await route(root, 'write tests for the login form');

@@ -8,7 +8,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { REPO_ROOT, listFiles, tempDir, tempRepo } from './cli.js';
+import os from 'node:os';
+import { REPO_ROOT, listFiles, runCli, tempDir, tempRepo } from './cli.js';
 
 export const ORIGINAL_DATA_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'data', 'original-squad');
 export const HAS_ORIGINAL_DATA = fs.existsSync(ORIGINAL_DATA_DIR);
@@ -26,6 +27,28 @@ export function unpackOriginalSquad(name: OriginalSquadName): string {
   const result = spawnSync('tar', ['-xzf', path.join(ORIGINAL_DATA_DIR, `${name}-pristine.tgz`), '-C', root], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`tar failed: ${result.stderr}`);
   return root;
+}
+
+/** Each squad as `upgrade` leaves it, made once per test worker and copied for each test that only reads it. */
+const upgradedTemplates = new Map<OriginalSquadName, string>();
+
+/** A fresh copy of the squad `name` after `upgrade` (for tests of what comes after, not of the upgrade itself). */
+export async function upgradedOriginalSquad(name: OriginalSquadName): Promise<string> {
+  let template = upgradedTemplates.get(name);
+  if (template === undefined) {
+    const root = unpackOriginalSquad(name);
+    const upgrade = await runCli(['upgrade'], { cwd: root });
+    if (upgrade.code !== 0) throw new Error(`upgrade of ${name} failed: ${upgrade.stderr}`);
+    // Outside the temporary folders each file removes when it ends: the next file of this worker reuses it.
+    template = fs.mkdtempSync(path.join(os.tmpdir(), `squad-upgraded-${name}-`));
+    fs.cpSync(root, template, { recursive: true, verbatimSymlinks: true });
+    const made = template;
+    process.once('exit', () => fs.rmSync(made, { recursive: true, force: true }));
+    upgradedTemplates.set(name, template);
+  }
+  const copy = tempDir('squad-upgraded-');
+  fs.cpSync(template, copy, { recursive: true, verbatimSymlinks: true });
+  return copy;
 }
 
 /** The path of an export file, a `.gz` one unpacked into a temporary folder first. */

@@ -137,6 +137,9 @@ export const GENERIC_WORDS: ReadonlySet<string> = new Set(
   ),
 );
 
+/** Words the skill ranking drops as stopwords that still tell members apart (a row's "bug fixes"). */
+const ROUTING_KEEPS: ReadonlySet<string> = new Set(['fix']);
+
 /** A request line of HTTP (`GET /todos`): the task is about an API endpoint. */
 const HTTP_REQUEST = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+\/\S*/;
 
@@ -163,7 +166,8 @@ const DOMAIN_OF: ReadonlyMap<string, string> = new Map(Object.entries(DOMAIN_WOR
 export function routingTerms(task: string): Map<string, string> {
   const terms = new Map<string, string>();
   for (const word of task.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    const [term] = tokenize(word);
+    // "fix" is a stopword for skills but says who fixes bugs; "fixes" in a row reaches the same stem.
+    const [term] = ROUTING_KEEPS.has(word) ? [word] : tokenize(word);
     if (term === undefined || GENERIC_WORDS.has(term) || terms.has(term)) continue;
     terms.set(term, word);
   }
