@@ -98,7 +98,11 @@ describe('hook preToolUse', () => {
     const file = path.join(root, '.github', 'hooks', 'squad.json');
     const written = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: number; hooks: Record<string, { bash: string; powershell: string }[]> };
     expect(written.version).toBe(1);
-    expect(written.hooks.preToolUse?.[0]?.bash).toMatch(/^npx --yes create-squad@\S+ hook preToolUse \|\| true$/);
+    // The repository's own install started directly when there is one, else exactly this version; always exit 0.
+    expect(written.hooks.preToolUse?.[0]?.bash).toMatch(
+      /^if \[ -x node_modules\/\.bin\/create-squad \]; then node_modules\/\.bin\/create-squad hook preToolUse; else npx --yes create-squad@\S+ hook preToolUse; fi \|\| true$/,
+    );
+    expect(written.hooks.preToolUse?.[0]?.powershell).toMatch(/; exit 0$/);
     const findings = async () =>
       (await runCli(['doctor', '--json'], { cwd: root })).data<{ findings: { code: string; severity: string }[] }>().findings.filter((f) => f.code.startsWith('hooks-'));
     expect(await findings()).toEqual([]);

@@ -14,6 +14,9 @@
  * CLI shell may bundle it).
  */
 
+/** The executables npm links for create-squad in a repository (the second on Windows). */
+export const LOCAL_BINS = ['node_modules/.bin/create-squad', 'node_modules/.bin/create-squad.cmd'] as const;
+
 /** The words that run the repository's own create-squad, never a download. */
 export const SQUAD_CLI_WORDS = ['npx', '--no-install', 'create-squad'] as const;
 
@@ -42,4 +45,18 @@ export function hintCommand(args: string, version: string, installedVersion: str
  */
 export function unattendedCommand(args: string, version: string): string {
   return `npx --yes create-squad@${version} ${args}`;
+}
+
+/**
+ * A hook's command lines (POSIX shell, PowerShell), run at the repository's root: the repository's
+ * own install when it has one, started directly (npx costs about 1.7 s on every tool call), else
+ * the pinned `unattendedCommand`.
+ */
+export function hookCommands(args: string, version: string): { posix: string; powershell: string } {
+  const [posixBin, windowsBin] = LOCAL_BINS;
+  const pinned = unattendedCommand(args, version);
+  return {
+    posix: `if [ -x ${posixBin} ]; then ${posixBin} ${args}; else ${pinned}; fi`,
+    powershell: `if (Test-Path ${windowsBin}) { & ${windowsBin} ${args} } else { ${pinned} }`,
+  };
 }

@@ -1,4 +1,4 @@
-import { unattendedCommand } from './cli-invocation.js';
+import { hookCommands } from './cli-invocation.js';
 
 /**
  * The Copilot hook events create-squad answers (`create-squad hook <event>`), under the names each
@@ -57,8 +57,8 @@ const HOOK_TIMEOUT_SEC = 30;
 export function squadHooksFile(version: string): string {
   const hooks = Object.fromEntries(
     (Object.keys(HOOK_EVENTS) as HookEvent[]).map((event) => {
-      const command = unattendedCommand(`hook ${event}`, version);
-      const [posix, windows] = [`${command} || true`, `${command}; exit 0`];
+      const commands = hookCommands(`hook ${event}`, version);
+      const [posix, windows] = [`${commands.posix} || true`, `${commands.powershell}; exit 0`];
       // `bash`/`powershell` are the Copilot CLI's fields; `command`/`windows` VS Code's (documented), which the CLI ignores (measured).
       return [event, [{ type: 'command', bash: posix, powershell: windows, command: posix, windows, timeoutSec: HOOK_TIMEOUT_SEC }]];
     }),

@@ -67,8 +67,9 @@ function parseVersion(text: string | undefined): { numbers: number[]; pre: strin
   return { numbers: match[1]!.split('.').map(Number), pre: match[2] };
 }
 
-/** The executables npm links for create-squad in a repository (the second on Windows). */
-export const LOCAL_BINS = ['node_modules/.bin/create-squad', 'node_modules/.bin/create-squad.cmd'] as const;
+import { LOCAL_BINS } from '../base/cli-invocation.js';
+
+export { LOCAL_BINS };
 
 /** create-squad installed in the repository at `root`: the executable npm linked, and the installed version (each undefined when not there). */
 export function readRepositoryInstall(root: string): { bin: string | undefined; version: string | undefined } {
