@@ -37,7 +37,7 @@ import { isConvertedLocation } from './original/skill-migration.js';
 import { convertOriginalSkill } from './original/skills.js';
 import { COPILOT_SKILLS_DIR } from './original/stale-paths.js';
 import { builtinSkillsIn, installedBuiltinSkillDirs } from './owned.js';
-import { NATIVE_SKILL_DIRS, SKILL_FILE, TEAM_SKILLS_DIR, agentSkillsDir, resolveIn, squadPaths } from '../base/paths.js';
+import { NATIVE_SKILL_DIRS, SKILL_FILE, TEAM_SKILLS_DIR, agentSkillsDir, isIgnoredEntry, resolveIn, squadPaths } from '../base/paths.js';
 import { SKILL_NESTING_MAX_DEPTH } from '../base/limits.js';
 import { describeHostView, hostViewOf, type HostView } from '../skills/host-view.js';
 import type { McpServerRequirement } from '../skills/skill-fields.js';
@@ -270,12 +270,14 @@ function scanSkillFolder(root: string, relDir: string, { warnings, refused }: Fo
     return true;
   };
   if (outside(relDir)) return [];
-  if (native) noteProjectFolderQuirks(absDir, relDir, warnings);
   // Each skill folder below is, as this listing sees it, a real folder here or a link checked to
   // stay inside: only a SKILL.md that is itself a link pays for a real-path check (no extra system
   // call for the thousands of plain files of a large listing).
   const confinedTo: ReadConfinement = { root, folderInside: true };
-  const entries = readDirEntries(absDir);
+  // One listing: a project folder's set-aside ("_") folders are looked at too, then left out.
+  const listed = readDirEntries(absDir, { includeIgnored: native });
+  const entries = native ? listed.filter((entry) => !isIgnoredEntry(entry.name)) : listed;
+  if (native) noteProjectFolderQuirks(absDir, relDir, listed, warnings);
   // Plain frontmatter is read from its bytes only in a folder of many skills, where it saves time;
   // in a small squad it would only wake the optimising compiler (docs/budgets.md, "Tuning notes").
   const readsPlainHeads = entries.length >= LISTS_MANY_SKILLS;
@@ -376,7 +378,7 @@ function firstByPath(skills: readonly DiscoveredSkill[], keyOf: (skill: Discover
  * its top (the CLI then takes the whole folder for one skill and none of those inside it), and a
  * folder create-squad sets aside by its leading "_" that the CLI still loads.
  */
-function noteProjectFolderQuirks(absDir: string, relDir: string, warnings: DiscoveryWarning[]): void {
+function noteProjectFolderQuirks(absDir: string, relDir: string, listed: readonly Dirent[], warnings: DiscoveryWarning[]): void {
   if (isFile(path.join(absDir, SKILL_FILE))) {
     warnings.push({
       code: 'skills-folder-is-skill',
@@ -385,7 +387,7 @@ function noteProjectFolderQuirks(absDir: string, relDir: string, warnings: Disco
       fix: `move ${relDir}/${SKILL_FILE} into a folder of its own, such as ${relDir}/<name>/${SKILL_FILE}`,
     });
   }
-  for (const entry of readDirEntries(absDir, { includeIgnored: true })) {
+  for (const entry of listed) {
     if (!entry.name.startsWith('_') || !entry.isDirectory() || !isFile(path.join(absDir, entry.name, SKILL_FILE))) continue;
     const rel = `${relDir}/${entry.name}`;
     warnings.push({
