@@ -24,11 +24,12 @@ const tmpdir = testTempDir();
 
 /** What every test run shares, the release checks' too (vitest.release.config.ts). */
 export const sharedTestOptions = {
-  // Commands run in-process (test/helpers/cli.ts), so files are cheap to start. Three workers on
-  // the 2-core CI machines: a few files spend seconds waiting on real processes and timers (the
-  // process, concurrency and MCP tests), and a third worker keeps both cores busy meanwhile
-  // (measured with isolated files: 2 workers 74.6 s, 3 workers 61.6 s, 4 workers 65.9 s).
-  maxWorkers: 3,
+  // Commands run in-process (test/helpers/cli.ts), so files are cheap to start. Two workers on the
+  // 2-core CI machines: a third once kept both cores busy while the process, concurrency and MCP
+  // tests wait on real processes, but with today's CPU-bound real-data files it only adds a third
+  // evaluation of the sources and contention (whole suite, no timings cached: 2 workers 97 s and
+  // 102 s, 3 workers 106 s, 108 s and 109 s, 4 workers 126 s).
+  maxWorkers: 2,
   // A worker evaluates the sources once for all the files it runs, not once per file: most files
   // import the whole CLI through test/helpers/cli.ts, and evaluating it again per file was half of
   // the unit tests' time (unit tests on 2 cores: 62 s isolated, 29 s not). Files share no state
