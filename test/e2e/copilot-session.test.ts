@@ -20,10 +20,7 @@ afterAll(cleanupTempDirs);
 const CHARTER_MARK = 'Fenster keeps every endpoint paginated by cursor';
 const SOURCE = 'export const health = () => "ok";\n';
 
-/**
- * A fresh squad whose repository installs this create-squad (linked, as npm would), so the hooks
- * file's pinned `npx --yes create-squad@<version>` runs it without the network.
- */
+/** A fresh squad whose repository installs this create-squad (linked, as npm would): the one the hooks file starts. */
 async function squad(options: { hooks: boolean }): Promise<string> {
   const root = tempRepo();
   expect((await runCli(['init', '--yes'], { cwd: root })).code).toBe(0);

@@ -98,10 +98,9 @@ describe('hook preToolUse', () => {
     const file = path.join(root, '.github', 'hooks', 'squad.json');
     const written = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: number; hooks: Record<string, { bash: string; powershell: string }[]> };
     expect(written.version).toBe(1);
-    // The repository's own install started directly when there is one, else exactly this version; always exit 0.
-    expect(written.hooks.preToolUse?.[0]?.bash).toMatch(
-      /^if \[ -x node_modules\/\.bin\/create-squad \]; then node_modules\/\.bin\/create-squad hook preToolUse; else npx --yes create-squad@\S+ hook preToolUse; fi \|\| true$/,
-    );
+    // Only the repository's own install, started directly: a host runs hooks unattended, so they never download; always exit 0.
+    expect(written.hooks.preToolUse?.[0]?.bash).toBe('if [ -x node_modules/.bin/create-squad ]; then node_modules/.bin/create-squad hook preToolUse; fi || true');
+    expect(JSON.stringify(written)).not.toContain('npx');
     expect(written.hooks.preToolUse?.[0]?.powershell).toMatch(/; exit 0$/);
     const findings = async () =>
       (await runCli(['doctor', '--json'], { cwd: root })).data<{ findings: { code: string; severity: string }[] }>().findings.filter((f) => f.code.startsWith('hooks-'));

@@ -39,24 +39,15 @@ export function hintCommand(args: string, version: string, installedVersion: str
 }
 
 /**
- * The command line a host runs unattended (a hook), pinned like text in the squad's files: npm's
- * `--yes` so it never waits on a question no one sees; it runs the repository's install when that
- * is the version.
- */
-export function unattendedCommand(args: string, version: string): string {
-  return `npx --yes create-squad@${version} ${args}`;
-}
-
-/**
  * A hook's command lines (POSIX shell, PowerShell), run at the repository's root: the repository's
- * own install when it has one, started directly (npx costs about 1.7 s on every tool call), else
- * the pinned `unattendedCommand`.
+ * own install, started directly, or nothing. A host runs hooks unattended on every tool call, so
+ * they never download: `npx create-squad@<version>` would run whatever the registry holds under
+ * that name, and npx costs about 1.7 s a call.
  */
-export function hookCommands(args: string, version: string): { posix: string; powershell: string } {
+export function hookCommands(args: string): { posix: string; powershell: string } {
   const [posixBin, windowsBin] = LOCAL_BINS;
-  const pinned = unattendedCommand(args, version);
   return {
-    posix: `if [ -x ${posixBin} ]; then ${posixBin} ${args}; else ${pinned}; fi`,
-    powershell: `if (Test-Path ${windowsBin}) { & ${windowsBin} ${args} } else { ${pinned} }`,
+    posix: `if [ -x ${posixBin} ]; then ${posixBin} ${args}; fi`,
+    powershell: `if (Test-Path ${windowsBin}) { & ${windowsBin} ${args} }`,
   };
 }

@@ -50,14 +50,14 @@ export const HOOKS_FILE_PATH = '.github/hooks/squad.json';
 const HOOK_TIMEOUT_SEC = 30;
 
 /**
- * The squad's hooks file, running create-squad `version` for each event.
+ * The squad's hooks file: for each event, the repository's own create-squad (see hookCommands).
  * The Copilot CLI denies the tool when a preToolUse hook exits non-zero (measured with 1.0.102), so
  * the command line always exits 0: a create-squad that cannot start leaves the session unlimited.
  */
-export function squadHooksFile(version: string): string {
+export function squadHooksFile(): string {
   const hooks = Object.fromEntries(
     (Object.keys(HOOK_EVENTS) as HookEvent[]).map((event) => {
-      const commands = hookCommands(`hook ${event}`, version);
+      const commands = hookCommands(`hook ${event}`);
       const [posix, windows] = [`${commands.posix} || true`, `${commands.powershell}; exit 0`];
       // `bash`/`powershell` are the Copilot CLI's fields; `command`/`windows` VS Code's (documented), which the CLI ignores (measured).
       return [event, [{ type: 'command', bash: posix, powershell: windows, command: posix, windows, timeoutSec: HOOK_TIMEOUT_SEC }]];

@@ -157,7 +157,7 @@ export async function shippedOwnedFiles(version: string = packageVersion(), plac
   const files: OwnedFile[] = [];
   const coordinator = stampCoordinator(fs.readFileSync(PACKAGE_COORDINATOR_SOURCE, 'utf8'), version);
   files.push({ path: COORDINATOR_PATH, content: Buffer.from(coordinator), mode: 0o644, kind: 'coordinator' });
-  files.push({ path: HOOKS_FILE_PATH, content: Buffer.from(squadHooksFile(version)), mode: 0o644, kind: 'hooks' });
+  files.push({ path: HOOKS_FILE_PATH, content: Buffer.from(squadHooksFile()), mode: 0o644, kind: 'hooks' });
 
   const templates = await listTree(PACKAGE_STATE_TEMPLATES_DIR);
   for (const file of templates.files) {
