@@ -7,7 +7,7 @@
  */
 import { SquadError, usageError } from '../core/base/errors.js';
 import type { Warning } from '../core/base/warnings.js';
-import { decidePreToolUse, hookAnswer, hostOf, toolUseOf } from '../core/hooks/decide-hook.js';
+import { decidePreToolUse, hookAnswer, hostOf, mayConcernCoordinator, toolUseOf } from '../core/hooks/decide-hook.js';
 import { DEFAULT_GUARD, GUARD_MODES, hookEventOf, type GuardMode } from '../core/base/hook-events.js';
 import { readHookFacts } from '../core/hooks/hook-state.js';
 import { buildSpawnPrompt } from '../core/prompt/spawn-prompt.js';
@@ -57,7 +57,8 @@ async function answerHook(options: HookOptions, ctx: CommandContext): Promise<Re
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new SquadError('invalid-input', 'the hook payload is not a JSON object');
   const use = toolUseOf(payload as Record<string, unknown>);
-  if (use === undefined) return {};
+  // Most calls (every member's, every read) concern no one: answered without reading the squad or the transcript.
+  if (use === undefined || !mayConcernCoordinator(use)) return {};
   const host = hostOf(payload as Record<string, unknown>, named.host);
   const decision = decidePreToolUse(use, readHookFacts(ctx.cwd, payload as Record<string, unknown>, ctx.env, ctx.home, guard));
   if (decision.kind !== 'complete-spawn') return hookAnswer(decision, host);

@@ -60,23 +60,31 @@ export function spawnPromptMarker(folder: string): string {
   return `YOUR CHARTER (${AI_TEAM_DIR}/agents/${folder}/charter.md)`;
 }
 
-export function decidePreToolUse(use: ToolUse, facts: HookFacts): HookDecision {
+/**
+ * Whether a tool call can concern the coordinator at all (the session's own agent starting a member
+ * or changing a file): for any other call a hook reads nothing and answers `{}`.
+ */
+export function mayConcernCoordinator(use: ToolUse): boolean {
   // Members, and any agent other than the session's own, are never limited.
-  if (use.agentType !== undefined) return { kind: 'pass' };
-  if (!facts.coordinatorActive) return { kind: 'pass' };
+  return use.agentType === undefined && (use.tool === SPAWN_TOOL || FILE_CHANGING_TOOLS.has(use.tool));
+}
+
+export function decidePreToolUse(use: ToolUse, facts: HookFacts): HookDecision {
+  if (!mayConcernCoordinator(use) || !facts.coordinatorActive) return { kind: 'pass' };
   if (use.tool === SPAWN_TOOL) {
     const member = typeof use.args.agent_type === 'string' ? use.args.agent_type : undefined;
     const prompt = typeof use.args.prompt === 'string' ? use.args.prompt : '';
     if (member === undefined || !facts.members.has(member) || prompt.includes(spawnPromptMarker(member))) return { kind: 'pass' };
     return { kind: 'complete-spawn', member, task: prompt.trim() || String(use.args.description ?? '').trim() || 'the task the coordinator gives you', args: use.args };
   }
-  if (!FILE_CHANGING_TOOLS.has(use.tool)) return { kind: 'pass' };
   const target = [use.args.path, use.args.filePath, use.args.file_path].find((value): value is string => typeof value === 'string');
-  if (target !== undefined && insideSquadState(facts.root, path.resolve(use.cwd || facts.root, target))) return { kind: 'pass' };
+  const absolute = target === undefined ? undefined : path.resolve(use.cwd || facts.root, target);
+  if (absolute !== undefined && insideSquadState(facts.root, absolute)) return { kind: 'pass' };
+  const what = absolute === undefined ? 'this change' : `a change to ${path.relative(facts.root, absolute) || target}`;
   return {
     kind: 'guard',
     mode: facts.guard,
-    reason: `The Squad coordinator delegates: ${target === undefined ? 'this change' : `a change to ${path.relative(facts.root, path.resolve(use.cwd || facts.root, target)) || target}`} is a member's work. Run \`create-squad route "<the task>"\` to pick the member, then start it with the task tool (agent_type = its folder); the coordinator writes only in ${AI_TEAM_DIR}/.`,
+    reason: `The Squad coordinator delegates: ${what} is a member's work. Run \`create-squad route "<the task>"\` to pick the member, then start it with the task tool (agent_type = its folder); the coordinator writes only in ${AI_TEAM_DIR}/.`,
   };
 }
 
@@ -93,11 +101,11 @@ export function hostOf(payload: Record<string, unknown>, named: HookHost): HookH
 /** The answer a host reads on stdout: the Copilot CLI's fields, or VS Code's `hookSpecificOutput`. */
 export function hookAnswer(decision: HookDecision, host: HookHost, prompt?: string): Record<string, unknown> {
   if (decision.kind === 'pass') return {};
-  const cli =
+  const permission =
     decision.kind === 'guard'
       ? { permissionDecision: decision.mode === 'warn' ? 'allow' : decision.mode, permissionDecisionReason: decision.reason }
-      : { permissionDecision: 'allow', modifiedArgs: { ...decision.args, prompt } };
-  if (host === 'copilot-cli') return cli;
-  const { modifiedArgs, ...rest } = cli as { modifiedArgs?: unknown; permissionDecision: string; permissionDecisionReason?: string };
-  return { hookSpecificOutput: { hookEventName: 'PreToolUse', ...rest, ...(modifiedArgs === undefined ? {} : { updatedInput: modifiedArgs }) } };
+      : { permissionDecision: 'allow' };
+  const args = decision.kind === 'complete-spawn' ? { ...decision.args, prompt } : undefined;
+  if (host === 'copilot-cli') return { ...permission, ...(args === undefined ? {} : { modifiedArgs: args }) };
+  return { hookSpecificOutput: { hookEventName: 'PreToolUse', ...permission, ...(args === undefined ? {} : { updatedInput: args }) } };
 }

@@ -277,7 +277,7 @@ function scanSkillFolder(root: string, relDir: string, { warnings, refused }: Fo
   // One listing: a project folder's set-aside ("_") folders are looked at too, then left out.
   const listed = readDirEntries(absDir, { includeIgnored: native });
   const entries = native ? listed.filter((entry) => !isIgnoredEntry(entry.name)) : listed;
-  if (native) noteProjectFolderQuirks(absDir, relDir, listed, warnings);
+  const wholeFolderSkill = native && noteProjectFolderQuirks(absDir, relDir, listed, warnings);
   // Plain frontmatter is read from its bytes only in a folder of many skills, where it saves time;
   // in a small squad it would only wake the optimising compiler (docs/budgets.md, "Tuning notes").
   const readsPlainHeads = entries.length >= LISTS_MANY_SKILLS;
@@ -332,7 +332,7 @@ function scanSkillFolder(root: string, relDir: string, { warnings, refused }: Fo
     return count;
   };
   scanEntries(absDir, relDir, entries, 0);
-  return native ? asCopilotLoadsFolder(relDir, found, warnings) : found;
+  return native ? asCopilotLoadsFolder(relDir, found, wholeFolderSkill, warnings) : found;
 }
 
 /**
@@ -340,7 +340,7 @@ function scanSkillFolder(root: string, relDir: string, { warnings, refused }: Fo
  * groups) the first by path (code points) is used, by create-squad too; under a SKILL.md at the
  * folder's top it loads none of them.
  */
-function asCopilotLoadsFolder(relDir: string, found: DiscoveredSkill[], warnings: DiscoveryWarning[]): DiscoveredSkill[] {
+function asCopilotLoadsFolder(relDir: string, found: DiscoveredSkill[], wholeFolderSkill: boolean, warnings: DiscoveryWarning[]): DiscoveredSkill[] {
   const first = firstByPath(found, (skill) => skill.dirName);
   const kept = found.filter((skill) => first.get(skill.dirName) === skill);
   for (const skill of found) {
@@ -351,7 +351,7 @@ function asCopilotLoadsFolder(relDir: string, found: DiscoveredSkill[], warnings
       message: `the team skill "${skill.dirName}" at ${first.get(skill.dirName)!.location} comes first, so the one here is not used (nor loaded by the Copilot CLI)`,
     });
   }
-  if (found.length > 0 && warnings.some((w) => w.code === 'skills-folder-is-skill' && w.path === `${relDir}/${SKILL_FILE}`)) {
+  if (wholeFolderSkill) {
     const why = `${relDir}/${SKILL_FILE} makes it load ${relDir}/ as one skill`;
     for (const skill of kept) hideFromCopilot(skill, why);
   }
@@ -375,11 +375,12 @@ function firstByPath(skills: readonly DiscoveredSkill[], keyOf: (skill: Discover
 
 /**
  * What create-squad and the Copilot CLI read differently in a project skills folder: a SKILL.md at
- * its top (the CLI then takes the whole folder for one skill and none of those inside it), and a
- * folder create-squad sets aside by its leading "_" that the CLI still loads.
+ * its top (the CLI then takes the whole folder for one skill and none of those inside it; returned),
+ * and a folder create-squad sets aside by its leading "_" that the CLI still loads.
  */
-function noteProjectFolderQuirks(absDir: string, relDir: string, listed: readonly Dirent[], warnings: DiscoveryWarning[]): void {
-  if (isFile(path.join(absDir, SKILL_FILE))) {
+function noteProjectFolderQuirks(absDir: string, relDir: string, listed: readonly Dirent[], warnings: DiscoveryWarning[]): boolean {
+  const wholeFolderSkill = isFile(path.join(absDir, SKILL_FILE));
+  if (wholeFolderSkill) {
     warnings.push({
       code: 'skills-folder-is-skill',
       path: `${relDir}/${SKILL_FILE}`,
@@ -397,6 +398,7 @@ function noteProjectFolderQuirks(absDir: string, relDir: string, listed: readonl
       fix: `rename the folder without the "_" to use it everywhere, or move it out of ${relDir}/ to set it aside everywhere`,
     });
   }
+  return wholeFolderSkill;
 }
 
 /**
