@@ -439,8 +439,8 @@ try {
   staticChecks.push({
     label: 'coordinator body (characters)',
     value: length,
-    budget: `<${coordinator.COPILOT_PROMPT_LIMIT} (aim ${coordinator.COORDINATOR_TARGET})`,
-    status: length < coordinator.COPILOT_PROMPT_LIMIT ? 'ok' : 'MISSED',
+    budget: `≤${coordinator.COORDINATOR_TARGET} (host limit ${coordinator.COPILOT_PROMPT_LIMIT})`,
+    status: length <= coordinator.COORDINATOR_TARGET ? 'ok' : 'MISSED',
   });
 } catch (error) {
   staticChecks.push({ label: 'coordinator body (characters)', status: 'n/a', note: String(error.message ?? error) });
