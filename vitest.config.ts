@@ -57,5 +57,8 @@ export default defineConfig({
   test: {
     ...sharedTestOptions,
     include: ['test/unit/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+    // A folder the workers share for the run: what is costly to make and only read (the original
+    // Squad's real squads after upgrade) is made once for the run, not once per worker.
+    globalSetup: ['test/helpers/global-setup.ts'],
   },
 });

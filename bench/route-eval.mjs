@@ -2,7 +2,7 @@
 /**
  * Routing and skill retrieval at the scale of real skill collections.
  *
- *   node bench/route-eval.mjs [--src | --lib <checkout>] [--corpus <file.tgz>] [--half tune|held-out] [--json] [--check]
+ *   node bench/route-eval.mjs [--src | --lib <checkout>] [--corpus <file.tgz>] [--half tune|held-out] [--members-only] [--json] [--check]
  *   npm run eval:route
  *
  * Unpacks the shared skills corpus (frontmatter of real public skills, kept outside the repository
@@ -22,15 +22,18 @@
  * Each task is in one half: `tune` (ranking may be tuned on it) or `held-out` (measured, never tuned
  * on); every metric is printed for both, and the targets hold on the held-out half.
  *
- *   member accuracy         for the memberTasks of the tasks file: the share that route gives to the
- *                           member expected (by role or name), or answers "ask" the human expected;
- *                           a fresh squad is the bare one, any other is a squad file of ../shared/data,
- *                           unpacked and upgraded by this checkout's CLI
+ *   member accuracy         for the memberTasks of the tasks file, per squad and per half: the share
+ *                           that route gives to the member expected (by role or name), or answers
+ *                           "ask" the human expected; the fresh squad is the bare one, the others are
+ *                           squad files of ../shared/data, unpacked and upgraded by this checkout's
+ *                           built CLI (test/e2e/route-original.test.ts routes the same tasks in-process)
  *
  * --src measures the sources (src/, loaded through vite, no build needed); --lib another checkout
  * (built: its index.js and dist/), e.g. an older commit; by default this checkout's build.
- * --check exits 1 when a metric of the held-out half misses its target (TARGETS). Without the corpus
- * it says so and exits 0, so the repository still builds and tests on its own.
+ * --check exits 1 when a skill metric of the held-out half misses its target (TARGETS), or a squad's
+ * member accuracy misses MEMBER_TARGET, or a task of a human's row is not answered "ask"
+ * (missedMemberTarget). --members-only measures the member tasks alone (no corpus needed). Without
+ * the corpus it says so and exits 0, so the repository still builds and tests on its own.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,7 +53,7 @@ const SHARED_DATA = path.resolve(REPO_ROOT, '..', 'shared', 'data');
 
 /** The targets --check enforces: shares of the held-out tasks. */
 export const TARGETS = { top1: 0.8, top3: 0.95, lightweightPrecision: 0.95, boundedRecall: 0.98 };
-/** The target for member accuracy (memberTasks), once the file holds tasks for the squads measured. */
+/** The target for member accuracy (memberTasks) on each squad. */
 export const MEMBER_TARGET = 0.9;
 
 function option(args, name, fallback) {
@@ -222,10 +225,11 @@ function percent(value) {
 // ---------------------------------------------------------------- member tasks
 
 /**
- * What route answered: the human to ask, when it answers that (never spawned), else the member it
- * spawns. A route that names humans beside a member it spawns answers the member.
+ * What route answered (routeTask's suggestion, or route's `--json` data): the human to ask, when it
+ * answers that (never spawned), else the member it spawns. A route that names humans beside a
+ * member it spawns answers the member.
  */
-function routeAnswer(route) {
+export function routeAnswer(route) {
   const ask = route.ask?.name ?? route.ask;
   if (typeof ask === 'string' && ask !== '') return { ask };
   if (route.agent === '' && route.humans?.length) return { ask: route.humans[0].name };
@@ -237,46 +241,73 @@ function sameName(a, b) {
 }
 
 /** Whether route's answer is the one a member task expects: a member by role or name, or "ask" a human. */
-function answerMatches(answer, expect) {
+export function answerMatches(answer, expect) {
   if (expect.ask !== undefined) return sameName(answer.ask, expect.ask);
   if (answer.ask !== undefined) return false;
   if (expect.role !== undefined) return sameName(answer.role, expect.role);
   return sameName(answer.member, expect.member) || sameName(answer.displayName, expect.member);
 }
 
-/** A squad file of ../shared/data unpacked into `dir` and upgraded by this checkout's CLI. */
-function originalSquad(checkout, squad, dir) {
-  const file = path.join(SHARED_DATA, squad);
-  if (!fs.existsSync(file)) return undefined;
-  unpack(file, dir);
+/** A squad file of ../shared/data unpacked into `dir` and upgraded by this checkout's CLI (built: `bin/`). */
+function originalSquad(checkout, file, dir) {
+  const source = path.join(SHARED_DATA, file);
+  if (!fs.existsSync(source)) return undefined;
+  unpack(source, dir);
   const cli = path.join(checkout, 'bin', 'create-squad.cjs');
   const result = spawnSync(process.execPath, [cli, 'upgrade', '--json'], { cwd: dir, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`upgrade of ${squad} failed: ${result.stderr.trim()}`);
+  if (result.status !== 0) throw new Error(`upgrade of ${file} failed: ${result.stderr.trim()}`);
   return dir;
 }
 
-/** memberTasks, each routed in its squad: the fresh squad is the bare one made above. */
-function measureMembers(lib, checkout, memberTasks, bare, work) {
-  const roots = new Map([['fresh', bare]]);
+/** The fresh squad's entry in the tasks file's `squads`: the bare squad made by init. */
+export const FRESH = 'init';
+
+function tally(rows) {
+  const right = rows.filter((r) => r.right).length;
+  return { tasks: rows.length, right, accuracy: share(right, rows.length) };
+}
+
+/** One member task routed in one squad: what route answered and whether it is the one expected. */
+export function memberRow(squad, { task, expect, half, from }, route) {
+  if (!HALVES.includes(half)) throw new Error(`route-eval-tasks.json: the member task "${task}" has no half (${HALVES.join(' or ')})`);
+  const answer = routeAnswer(route);
+  return { squad, half, task, expect, from, answer, right: answerMatches(answer, expect) };
+}
+
+/** Member rows counted: in all, per squad (over all its tasks and per half), and those of a human's row. */
+export function summarizeMembers(rows, skipped = []) {
+  const bySquad = {};
+  for (const squad of new Set(rows.map((r) => r.squad))) {
+    const own = rows.filter((r) => r.squad === squad);
+    bySquad[squad] = { ...tally(own), halves: Object.fromEntries(HALVES.map((h) => [h, tally(own.filter((r) => r.half === h))])) };
+  }
+  return { ...tally(rows), bySquad, ask: tally(rows.filter((r) => r.expect.ask !== undefined)), skipped, rows };
+}
+
+/**
+ * memberTasks, each routed in every squad it names (`squads`: names of the tasks file's `squads`,
+ * which give `init` for the fresh squad, the bare one made above, or a squad file of ../shared/data).
+ */
+function measureMembers(lib, checkout, squadFiles, memberTasks, bare, work) {
+  const roots = new Map();
+  const rootOf = (squad) => {
+    if (!roots.has(squad)) {
+      const file = squadFiles[squad];
+      if (file === undefined) throw new Error(`route-eval-tasks.json: the squad "${squad}" is not in "squads"`);
+      roots.set(squad, file === FRESH ? bare : originalSquad(checkout, file, path.join(work, `squad-${squad}`)));
+    }
+    return roots.get(squad);
+  };
   const rows = [];
   const skipped = new Set();
-  for (const { squad, task, expect } of memberTasks) {
-    if (!roots.has(squad)) roots.set(squad, originalSquad(checkout, squad, path.join(work, `squad-${roots.size}`)));
-    const root = roots.get(squad);
-    if (root === undefined) {
-      skipped.add(squad);
-      continue;
+  for (const memberTask of memberTasks) {
+    for (const squad of memberTask.squads) {
+      const root = rootOf(squad);
+      if (root === undefined) skipped.add(squad);
+      else rows.push(memberRow(squad, memberTask, lib.routeTask(root, memberTask.task)));
     }
-    const answer = routeAnswer(lib.routeTask(root, task));
-    rows.push({ squad, task, expect, answer, right: answerMatches(answer, expect) });
   }
-  const bySquad = {};
-  for (const row of rows) {
-    const counts = (bySquad[row.squad] ??= { tasks: 0, right: 0 });
-    counts.tasks += 1;
-    counts.right += row.right ? 1 : 0;
-  }
-  return { tasks: rows.length, accuracy: share(rows.filter((r) => r.right).length, rows.length), bySquad, skipped: [...skipped], rows };
+  return summarizeMembers(rows, [...skipped]);
 }
 
 function describeAnswer(answer) {
@@ -290,6 +321,26 @@ function describeExpectation(expect) {
 // ---------------------------------------------------------------- report
 
 function report({ halves, rows, members }) {
+  const lines = rows.length > 0 ? skillReport({ halves, rows }) : [];
+  if (members !== undefined) lines.push(...(lines.length > 0 ? [''] : []), ...memberReport(members));
+  return lines.join('\n');
+}
+
+function memberReport(members) {
+  const count = (c) => `${c.right}/${c.tasks}`;
+  const lines = [`member accuracy: ${percent(members.accuracy)} of ${members.tasks} member tasks (every squad a task names counts once)`, ''];
+  lines.push(`| squad | all | ${HALVES.join(' | ')} |`, `|---|---|${HALVES.map(() => '---|').join('')}`);
+  for (const [squad, c] of Object.entries(members.bySquad)) {
+    lines.push(`| ${squad} | ${count(c)} (${percent(c.accuracy)}) | ${HALVES.map((h) => `${count(c.halves[h])} (${percent(c.halves[h].accuracy)})`).join(' | ')} |`);
+  }
+  lines.push('', `a human's row answers "ask": ${count(members.ask)}`);
+  if (members.skipped.length > 0) lines.push(`  skipped, not in ../shared/data: ${members.skipped.join(', ')}`);
+  for (const r of members.rows.filter((m) => !m.right))
+    lines.push(`  ✗ ${r.squad} (${r.half}): expected ${describeExpectation(r.expect)}, got ${describeAnswer(r.answer)}  (${r.task})`);
+  return lines;
+}
+
+function skillReport({ halves, rows }) {
   const columns = HALVES.filter((half) => halves[half] !== undefined);
   const row = (label, value) => `| ${label} | ${columns.map((half) => value(halves[half])).join(' | ')} |`;
   const splitText = (s) => ROLES.map((role) => s[role]).join('/');
@@ -322,31 +373,36 @@ function report({ halves, rows, members }) {
       (s) => `${s.standardPrompt.medianSkillsListed}, ${s.standardPrompt.medianSkillTokens} / ${s.standardPrompt.maxSkillTokens}`,
     ),
   ];
-  if (members !== undefined) {
-    const squads = Object.entries(members.bySquad).map(([squad, c]) => `${squad} ${c.right}/${c.tasks}`);
-    lines.push('', `member accuracy: ${percent(members.accuracy)} of ${members.tasks} member tasks${squads.length > 0 ? ` (${squads.join(', ')})` : ''}`);
-    if (members.skipped.length > 0) lines.push(`  skipped, not in ../shared/data: ${members.skipped.join(', ')}`);
-    for (const r of members.rows.filter((m) => !m.right)) lines.push(`  ✗ ${r.squad}: expected ${describeExpectation(r.expect)}, got ${describeAnswer(r.answer)}  (${r.task})`);
-  }
   for (const half of columns) {
     const misses = rows.filter((r) => r.half === half && !r.top1);
     if (misses.length === 0) continue;
     lines.push('', `${half}: top-1 misses (intended ← ranked first three):`);
     for (const r of misses) lines.push(`  ${r.top3 ? '·' : '✗'} ${r.skill} ← ${r.ranked.join(', ') || '-'}  (${r.task})`);
   }
-  return lines.join('\n');
+  return lines;
 }
 
 // ---------------------------------------------------------------- main
 
+/** The tasks file: skill tasks, the squads member tasks name, member tasks. */
+export function readTasksFile() {
+  return JSON.parse(fs.readFileSync(TASKS_FILE, 'utf8'));
+}
+
 /**
- * Measures the tasks of the halves asked for (both by default) and, unless `members` is false, the
- * member tasks. `summary` is the held-out half's when it was measured (the targets hold there).
+ * Measures the skill tasks of the halves asked for (both by default; none when `skills` is false,
+ * which needs no corpus) and, unless `members` is false, the member tasks. `summary` is the
+ * held-out half's when it was measured (the targets hold there).
  */
-export async function evaluate({ lib, corpus, halves = HALVES, members = true, checkout = REPO_ROOT }) {
-  const file = JSON.parse(fs.readFileSync(TASKS_FILE, 'utf8'));
+export async function evaluate({ lib, corpus, halves = HALVES, members = true, skills = true, checkout = REPO_ROOT }) {
+  const file = readTasksFile();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'create-squad-route-eval-'));
   try {
+    if (!skills) {
+      const bare = await makeSquad(lib, path.join(work, 'bare'));
+      const memberResult = members ? measureMembers(lib, checkout, file.squads ?? {}, file.memberTasks ?? [], bare, work) : undefined;
+      return { summary: undefined, halves: {}, rows: [], members: memberResult };
+    }
     const corpusDir = path.join(work, 'corpus');
     unpack(corpus, corpusDir);
     checkTasks(file.tasks, corpusSkillNames(corpusDir));
@@ -361,7 +417,7 @@ export async function evaluate({ lib, corpus, halves = HALVES, members = true, c
     const ownSkills = corpusSkillNames(corpusDir, ['agent']);
     for (const task of tasks) rows.push(await measureTask(lib, squads, task, home, ownSkills));
     const summaries = Object.fromEntries(HALVES.filter((half) => halves.includes(half)).map((half) => [half, summarize(rows.filter((r) => r.half === half))]));
-    const memberResult = members ? measureMembers(lib, checkout, file.memberTasks ?? [], squads.bare, work) : undefined;
+    const memberResult = members ? measureMembers(lib, checkout, file.squads ?? {}, file.memberTasks ?? [], squads.bare, work) : undefined;
     return { summary: summaries['held-out'], halves: summaries, rows, members: memberResult };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
@@ -387,7 +443,8 @@ async function loadLibrary(args) {
 
 async function main(args) {
   const corpus = path.resolve(option(args, '--corpus', DEFAULT_CORPUS));
-  if (!fs.existsSync(corpus)) {
+  const skills = !args.includes('--members-only');
+  if (skills && !fs.existsSync(corpus)) {
     console.log(`route-eval skipped: no skills corpus at ${corpus} (it lives outside the repository, in ../shared/data)`);
     return 0;
   }
@@ -395,21 +452,39 @@ async function main(args) {
   if (half !== undefined && !HALVES.includes(half)) throw new Error(`--half takes ${HALVES.join(' or ')}`);
   const { lib, checkout, close } = await loadLibrary(args);
   try {
-    const result = await evaluate({ lib, corpus, checkout, halves: half === undefined ? HALVES : [half] });
+    const result = await evaluate({ lib, corpus, checkout, skills, halves: half === undefined ? HALVES : [half] });
     const missed = [...(result.summary ? missedTargets(result.summary) : []), ...missedMemberTarget(result.members)];
-    if (args.includes('--json')) console.log(JSON.stringify({ ...result, missed }, null, 2));
+    if (args.includes('--json')) console.log(JSON.stringify({ ...result, missed, heldOutBelowTarget: heldOutBelowTarget(result.members) }, null, 2));
     else console.log(report(result));
-    if (missed.length > 0 && !args.includes('--json')) console.error(`\nmissed on the held-out half: ${missed.join('; ')}`);
+    if (missed.length > 0 && !args.includes('--json')) console.error(`\nmissed: ${missed.join('; ')}`);
+    const below = heldOutBelowTarget(result.members);
+    if (below.length > 0 && !args.includes('--json')) console.log(`\nnot enforced by --check, below target: ${below.join('; ')}`);
     return args.includes('--check') && missed.length > 0 ? 1 : 0;
   } finally {
     await close();
   }
 }
 
-/** Member accuracy below MEMBER_TARGET, when there were member tasks to measure. */
+/**
+ * The member targets missed, as issue 29 sets them: on each squad measured, MEMBER_TARGET of its
+ * realistic tasks (both halves) go to the member expected, and every task of a human's row answers
+ * "ask". The held-out half's accuracy per squad is reported beside it (heldOutBelowTarget).
+ */
 export function missedMemberTarget(members) {
-  if (members === undefined || members.tasks === 0 || members.accuracy >= MEMBER_TARGET) return [];
-  return [`member accuracy ${percent(members.accuracy)} < ${percent(MEMBER_TARGET)}`];
+  if (members === undefined) return [];
+  const missed = Object.entries(members.bySquad)
+    .filter(([, c]) => c.accuracy < MEMBER_TARGET)
+    .map(([squad, c]) => `member accuracy on ${squad} ${percent(c.accuracy)} < ${percent(MEMBER_TARGET)}`);
+  if (members.ask.right < members.ask.tasks) missed.push(`"ask" answered for ${members.ask.right} of ${members.ask.tasks} tasks of a human's row`);
+  return missed;
+}
+
+/** The squads whose held-out member tasks alone fall below MEMBER_TARGET (reported, not a --check failure). */
+export function heldOutBelowTarget(members) {
+  if (members === undefined) return [];
+  return Object.entries(members.bySquad)
+    .filter(([, c]) => c.halves['held-out'].tasks > 0 && c.halves['held-out'].accuracy < MEMBER_TARGET)
+    .map(([squad, c]) => `held-out member accuracy on ${squad} ${percent(c.halves['held-out'].accuracy)} < ${percent(MEMBER_TARGET)}`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

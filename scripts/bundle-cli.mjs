@@ -73,10 +73,10 @@ await build({
 
 /**
  * Parts of the shell only some runs need (init's questions on a terminal, the check before a bare
- * run writes a squad): bundled on their own, required when needed, so the shell stays small to
+ * run writes a squad, the yes-or-no question after a skill's audit): bundled on their own, required when needed, so the shell stays small to
  * compile for every other run.
  */
-const LAZY_SHELL_PARTS = ['init-questions', 'default-command'];
+const LAZY_SHELL_PARTS = ['init-questions', 'default-command', 'confirm'];
 await build({
   ...shared,
   ...commonJsMeta,

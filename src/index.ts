@@ -194,6 +194,15 @@ export {
 export { planRoleChange } from './core/team/role-change.js';
 export { decideRoleChange, type RoleChangeOptions, type RoleChangePlan } from './core/team/role-change-plan.js';
 export {
+  decideMemberModel,
+  decideSquadModel,
+  type MemberModelPlan,
+  type ModelChangeOptions,
+  type SquadModelPlan,
+  type SquadModelState,
+} from './core/team/model-change.js';
+export { readSquadModelState } from './core/team/model-state.js';
+export {
   CASTING_SCHEMA,
   SCRIBE_NAME,
   UNIVERSES_DATA_FILE,
@@ -334,3 +343,6 @@ export { decidePreToolUse, hookAnswer, toolUseOf, type HookDecision, type HookFa
 export { readHookFacts } from './core/hooks/hook-state.js';
 export { readDoctorState } from './core/doctor/read.js';
 export { readSpawnState } from './core/prompt/spawn-read.js';
+export { readCompactState, type CompactTarget } from './core/context/compact-read.js';
+export { DEFAULT_KEEP, decideCompaction, type CompactPlan, type CompactState } from './core/context/compaction.js';
+export { measureContext, type ContextReport, type MemberContext } from './core/context/gauge.js';

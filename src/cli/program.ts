@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import type { AskInit } from '../commands/init.js';
+import type { Confirm } from '../commands/skills-audit.js';
 import { type TableEntry, command, dryRunOption, given, group, option, registerCommands, type ParsedOptions, type Precheck } from './command-table.js';
 import { Command } from './commander.js';
 import { usageError } from '../core/base/errors.js';
@@ -33,6 +34,9 @@ Exit codes: 0 success, 1 failure, 2 usage error. Set DEBUG=1 for stack traces, N
 
 /** init's questions on a terminal: `prompts` loads only when something is left to ask. */
 const askOnTerminal: AskInit = async (questions) => (await import('./init-questions.js')).askWithPrompts(questions);
+
+/** The question `skills add` and `skills update` ask after the audit found something to review: `prompts` loads only then. */
+const confirmOnTerminal: Confirm = async (question) => (await import('./confirm.js')).confirmWithPrompts(question);
 
 /**
  * `init` is the default command (`npx create-squad`, `npm init squad`): a mistyped command must not
@@ -106,10 +110,14 @@ Without the word init (npx create-squad, npm init squad):
     name: 'hire',
     arguments: '<role>',
     summary: 'add a member to the squad',
-    options: [option('--name <name>', 'member name (default: the next name from the casting universe)'), dryRunOption('would be created')],
+    options: [
+      option('--name <name>', 'member name (default: the next name from the casting universe)'),
+      option('--model <name...>', "the member's model, or a prioritized list (default: the squad's default, else the session's)"),
+      dryRunOption('would be created'),
+    ],
     writes: 'squad',
     load: () => import('../commands/hire.js'),
-    run: ({ hire }, { args: [role], opts, ctx }) => hire({ role, ...given({ name: opts.text('name') }), dryRun: opts.flag('dryRun') }, ctx),
+    run: ({ hire }, { args: [role], opts, ctx }) => hire({ role, ...given({ name: opts.text('name'), models: opts.list('model') }), dryRun: opts.flag('dryRun') }, ctx),
   }),
 
   command({
@@ -156,6 +164,28 @@ A charter you tailored keeps its text (only its title and Role line change, afte
 .ai-team/backups/); one create-squad wrote is written again for the new role.`,
     load: () => import('../commands/role.js'),
     run: ({ role }, { args: [member, words], opts, ctx }) => role({ member, role: words.join(' '), dryRun: opts.flag('dryRun') }, ctx),
+  }),
+
+  command({
+    name: 'model',
+    arguments: '[member] [model...]',
+    summary: "set the model a member runs on (a name or a prioritized list), or the squad's default",
+    options: [
+      option('--clear', "take the model out: the member inherits the squad's default, else the session's model"),
+      option('--effort <level>', 'reasoning effort: low, medium or high'),
+      option('--default', "set the squad's default (.ai-team/config.json) instead of a member's"),
+      dryRunOption('would change'),
+    ],
+    writes: 'squad',
+    help: `
+Examples: create-squad model fenster claude-sonnet-4.5 gpt-5   (first choice, then a fallback)
+          create-squad model scribe --effort low
+          create-squad model --default claude-sonnet-4.5
+Recorded in .ai-team/casting/registry.json (the squad's default in .ai-team/config.json) and written
+into each member's agent in .github/agents/; unset means the session's model.`,
+    load: () => import('../commands/model.js'),
+    run: ({ model }, { args: [member, models], opts, ctx }) =>
+      model({ ...given({ member, effort: opts.text('effort') }), models, clear: opts.flag('clear'), squadDefault: opts.flag('default'), dryRun: opts.flag('dryRun') }, ctx),
   }),
 
   group('skills', 'list, validate, add, update and remove Agent Skills', [
@@ -221,6 +251,7 @@ content or output) in .ai-team/usage-log.jsonl, which git ignores, and sends not
         option('--path <folder>', 'the folder inside the source that holds the skill or skills'),
         option('--agent <name>', "install into this agent's skills instead of the team's"),
         option('--force', 'replace an existing skill of the same name (it is backed up first)'),
+        option('-y, --yes', 'install even when the audit finds something to review (without a terminal it is refused otherwise)'),
         dryRunOption('would be installed'),
       ],
       writes: 'squad',
@@ -229,8 +260,11 @@ A source is a folder that exists here, else a git repository: a URL (https://, s
 git@host:owner/repo; #ref at the end for a branch or tag; a GitHub …/tree/<ref>/<path> page too) or
 github:owner/repo[/path] (owner/repo[/path] when no such folder exists). The repository is cloned with
 your git, shallow and without prompts, into a temporary folder; every skill is validated before
-anything is written. Where each skill came from is recorded in .ai-team/skill-sources.json, for
-"skills update". A skill already installed file for file is left as it is (no backup, even with --force).`,
+anything is written. Where each skill came from is recorded in skills-lock.json (the skills
+ecosystem's project lock), for "skills update" and "skills check". A skill already installed file
+for file is left as it is (no backup, even with --force).
+Before anything is written, the skills are audited (docs/skills.md, "The audit"): what needs review
+is shown, then asked about on a terminal; without one (CI, a script, --json) only --yes installs it.`,
       load: () => import('../commands/skills-add.js'),
       run: ({ skillsAdd }, { args: [source], opts, ctx }) =>
         skillsAdd(
@@ -239,9 +273,11 @@ anything is written. Where each skill came from is recorded in .ai-team/skill-so
             ...given({ agent: opts.nonEmpty('agent'), skills: opts.list('skill'), ref: opts.text('ref'), path: opts.text('path') }),
             all: opts.flag('all'),
             force: opts.flag('force'),
+            yes: opts.flag('yes'),
             dryRun: opts.flag('dryRun'),
           },
           ctx,
+          confirmOnTerminal,
         ),
     }),
 
@@ -259,10 +295,41 @@ anything is written. Where each skill came from is recorded in .ai-team/skill-so
       name: 'update',
       arguments: '<name>',
       summary: 'fetch a skill again from the source "skills add" recorded; the installed one is backed up first',
-      options: [option('--agent <name>', "update this agent's skill instead of the team's"), dryRunOption('would change')],
+      options: [
+        option('--agent <name>', "update this agent's skill instead of the team's"),
+        option('-y, --yes', 'update even when the audit finds something new to review (without a terminal it is refused otherwise)'),
+        dryRunOption('would change'),
+      ],
       writes: 'squad',
       load: () => import('../commands/skills-update.js'),
-      run: ({ skillsUpdate }, { args: [name], opts, ctx }) => skillsUpdate({ name, ...given({ agent: opts.nonEmpty('agent') }), dryRun: opts.flag('dryRun') }, ctx),
+      run: ({ skillsUpdate }, { args: [name], opts, ctx }) =>
+        skillsUpdate({ name, ...given({ agent: opts.nonEmpty('agent') }), yes: opts.flag('yes'), dryRun: opts.flag('dryRun') }, ctx, confirmOnTerminal),
+    }),
+
+    command({
+      name: 'audit',
+      arguments: '[names...]',
+      summary: 'what installed skills hold that a reviewer should see: scripts and what they run, hidden text, blobs, declared servers and tools',
+      writes: false,
+      help: `
+Every finding names its file and line. Rules and severities: docs/skills.md, "The audit"; no
+network. Exit code 1 when a finding is high or medium (what skills add asks consent for), 0 otherwise.`,
+      load: () => import('../commands/skills-audit.js'),
+      run: ({ skillsAudit }, { args: [names], ctx }) => skillsAudit({ names }, ctx),
+    }),
+
+    command({
+      name: 'check',
+      arguments: '[names...]',
+      summary: 'whether each skill in skills-lock.json is unchanged, modified here, has an update at its source, or lost its source',
+      writes: false,
+      help: `
+A name is a skill's name, or <member>/<name> for a member's own skill; default: every skill the lock
+records. Installed files are hashed as the lock hashes them (the files that differ are named); a
+folder source is hashed too (offline), a git source asked with "git ls-remote" for the commit its
+ref names now (offline for file://). Exit code 0 when every skill is unchanged, 1 otherwise.`,
+      load: () => import('../commands/skills-check.js'),
+      run: ({ skillsCheck }, { args: [names], ctx }) => skillsCheck({ names }, ctx),
     }),
   ]),
 
@@ -343,17 +410,18 @@ procedure (steps, a how-to, "when you release, …") becomes a skill members ope
   command({
     name: 'upgrade',
     summary: 'refresh the files create-squad owns; never touches what the team learned',
-    options: [dryRunOption('would change')],
+    options: [dryRunOption('would change'), option('--from-state-branch', 'bring the histories and decisions squad-cli keeps on its squad-state branch into .ai-team/')],
     writes: 'squad',
     load: () => import('../commands/upgrade.js'),
-    run: ({ upgrade }, { opts, ctx }) => upgrade({ dryRun: opts.flag('dryRun') }, ctx),
+    run: ({ upgrade }, { opts, ctx }) => upgrade({ dryRun: opts.flag('dryRun'), fromStateBranch: opts.flag('fromStateBranch') }, ctx),
   }),
 
   command({
     name: 'export',
     summary: 'write the squad to a portable .squad file',
     options: [
-      option('--out <file>', 'output file (default: squad-export.squad)'),
+      option('--out <file>', 'output file (default: squad-export.squad; squad-export.json with --format squad-cli)'),
+      option('--format <format>', 'squad (a .squad file, the default) or squad-cli (what squad-cli\'s "squad import" reads)'),
       option('--no-history', 'leave agent histories out'),
       option('--keep-private', 'do not redact e-mail addresses and credentials in histories'),
       option('--force', 'overwrite an existing output file'),
@@ -364,7 +432,7 @@ procedure (steps, a how-to, "when you release, …") becomes a skill members ope
     run: ({ exportCommand }, { opts, ctx }) =>
       exportCommand(
         {
-          ...given({ out: opts.text('out') }),
+          ...given({ out: opts.text('out'), format: opts.text('format') }),
           history: opts.unlessNegated('history'),
           keepPrivate: opts.flag('keepPrivate'),
           force: opts.flag('force'),
@@ -382,6 +450,34 @@ procedure (steps, a how-to, "when you release, …") becomes a skill members ope
     writes: 'squad',
     load: () => import('../commands/import.js'),
     run: ({ importCommand }, { args: [file], opts, ctx }) => importCommand({ file, force: opts.flag('force'), dryRun: opts.flag('dryRun') }, ctx),
+  }),
+
+  command({
+    name: 'context',
+    arguments: '[member]',
+    summary: "measure each member's spawn context (charter, rules, skills, history, decisions) against its model's window",
+    writes: false,
+    help: `
+Figures are the spawn prompt's own token estimates (about four characters per token) plus the files
+the prompt has the member read (history.md, decisions.md). Windows, thresholds and how to change
+them: docs/budgets.md, "Context windows".`,
+    load: () => import('../commands/context-gauge.js'),
+    run: ({ contextGauge }, { args: [member], ctx }) => contextGauge(given({ member }), ctx),
+  }),
+
+  command({
+    name: 'compact',
+    arguments: '[member]',
+    summary: 'move older history entries and decisions into archive files beside them, byte for byte; merge the decisions inbox',
+    options: [
+      option('--decisions', 'only decisions.md (and the inbox merge), no history'),
+      option('--keep <n>', 'entries kept in each history section and in decisions.md (default 20)'),
+      dryRunOption('would move'),
+    ],
+    writes: 'squad',
+    load: () => import('../commands/compact.js'),
+    run: ({ compact }, { args: [member], opts, ctx }) =>
+      compact({ ...given({ member, keep: opts.text('keep') }), decisions: opts.flag('decisions'), dryRun: opts.flag('dryRun') }, ctx),
   }),
 
   command({

@@ -1,11 +1,14 @@
 /**
- * `create-squad export [--out file.squad] [--no-history] [--keep-private] [--force]`: write the
- * squad to a portable .squad file.
+ * `create-squad export [--out file.squad] [--format squad|squad-cli] [--no-history] [--keep-private] [--force]`:
+ * write the squad to a portable .squad file, or (`--format squad-cli`) to the export squad-cli's
+ * `squad import` reads.
  */
 import path from 'node:path';
 import { exportSquad, isExpectedSkip, writeSquadFile, type ExportReport } from '../core/portable/export.js';
 import { formatBytes } from '../core/base/util.js';
 import { DEFAULT_EXPORT_FILE, SQUAD_FORMAT_VERSION } from '../core/portable/squad-format.js';
+import { SQUAD_CLI_EXPORT_FILE, SQUAD_CLI_FORMAT, toSquadCliExport, type SquadCliExportReport } from '../core/portable/squad-cli-export.js';
+import { SquadError } from '../core/base/errors.js';
 import { packageVersion } from '../core/fs/version.js';
 import { squadCommand } from '../core/base/cli-invocation.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -20,6 +23,8 @@ export interface ExportCommandOptions {
   force: boolean;
   /** Build and report the export, write nothing. */
   dryRun: boolean;
+  /** `squad` (default): a .squad file; `squad-cli`: the export squad-cli's `squad import` reads. */
+  format?: string;
 }
 
 export interface ExportData extends ExportReport {
@@ -27,7 +32,11 @@ export interface ExportData extends ExportReport {
   bytes: number;
   format: string;
   dryRun: boolean;
+  /** `--format squad-cli`: what squad-cli's format holds and what it has no place for. */
+  squadCli?: SquadCliExportReport;
 }
+
+const FORMATS = ['squad', SQUAD_CLI_FORMAT];
 
 function found(counts: { email: number; secret: number }): string {
   const parts = [];
@@ -47,13 +56,29 @@ function importArgument(shown: string): string {
 }
 
 export async function exportCommand(options: ExportCommandOptions, ctx: CommandContext): Promise<CommandResult<ExportData>> {
-  const absOut = options.out === undefined ? path.join(ctx.cwd, DEFAULT_EXPORT_FILE) : path.resolve(ctx.invocationDir, options.out);
+  const format = options.format ?? 'squad';
+  if (!FORMATS.includes(format)) {
+    throw new SquadError('usage', `unknown export format "${format}"`, {
+      hint: `use --format squad (a .squad file, the default) or --format ${SQUAD_CLI_FORMAT} (what squad-cli's "squad import" reads)`,
+    });
+  }
+  const forSquadCli = format === SQUAD_CLI_FORMAT;
+  const absOut = options.out === undefined ? path.join(ctx.cwd, forSquadCli ? SQUAD_CLI_EXPORT_FILE : DEFAULT_EXPORT_FILE) : path.resolve(ctx.invocationDir, options.out);
   const shown = displayPath(absOut, ctx);
   const result = await exportSquad(ctx.cwd, { history: options.history, redact: !options.keepPrivate, out: { path: absOut, shown, force: options.force } });
-  if (!options.dryRun) writeSquadFile(absOut, result.text, options.force);
+  const squadCli = forSquadCli ? toSquadCliExport(result.document) : undefined;
+  const text = squadCli?.text ?? result.text;
+  if (!options.dryRun) writeSquadFile(absOut, text, options.force);
 
   const report = result.report;
-  const data: ExportData = { file: shown, bytes: Buffer.byteLength(result.text), format: SQUAD_FORMAT_VERSION, ...report, dryRun: options.dryRun };
+  const data: ExportData = {
+    file: shown,
+    bytes: Buffer.byteLength(text),
+    format: forSquadCli ? SQUAD_CLI_FORMAT : SQUAD_FORMAT_VERSION,
+    ...report,
+    dryRun: options.dryRun,
+    ...(squadCli === undefined ? {} : { squadCli: squadCli.report }),
+  };
   return {
     data,
     exitCode: 0,
@@ -75,11 +100,21 @@ export async function exportCommand(options: ExportCommandOptions, ctx: CommandC
       const stays = report.skipped.filter((skip) => isExpectedSkip(skip)).map((skip) => skip.path);
       if (stays.length) ui.out(`  Stays with this repository (--json says why): ${listNames(stays)}`);
       for (const skip of report.skipped) if (!isExpectedSkip(skip)) ui.warn(`${skip.path}: ${skip.reason}`);
+      if (data.squadCli !== undefined) {
+        ui.out(
+          `  For squad-cli: the team's ${data.squadCli.paths} .ai-team/ path${data.squadCli.paths === 1 ? '' : 's'} pointed at .squad/, where squad-cli keeps the squad; members' skills travel as team skills`,
+        );
+        for (const left of data.squadCli.leftOut) ui.warn(`Left out for squad-cli: ${left.what} (${left.reason})`);
+      }
       if (options.dryRun) {
         ui.out('Dry run: nothing was written.');
         return;
       }
       ui.out(`  The file holds what the team learned about this project: look through it before you share it.`);
+      if (forSquadCli) {
+        ui.out(`  Import it with squad-cli in another repository: squad import ${importArgument(shown)}`);
+        return;
+      }
       // Another repository, which may not install create-squad: this version, pinned (it reads what it wrote).
       ui.out(`  Import it in another repository with: ${squadCommand(`import ${importArgument(shown)}`, packageVersion())}`);
     },

@@ -2,6 +2,7 @@
 import { listMembers, type MemberListing } from '../core/roster/members.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { plural } from './format.js';
+import { describeModel } from '../core/roster/models.js';
 
 export interface MembersData {
   members: MemberListing[];
@@ -16,11 +17,11 @@ export async function members(ctx: CommandContext): Promise<CommandResult<Member
       const current = listed.filter((m) => m.state !== 'retired');
       const alumni = listed.filter((m) => m.state === 'retired');
       if (current.length === 0) ui.out('The roster has no members yet. Add one with: create-squad hire <role>');
-      else ui.table(['NAME', 'ROLE', 'STATUS', 'SKILLS', 'FOLDER'], current.map(row));
+      else ui.table(['NAME', 'ROLE', 'STATUS', 'SKILLS', 'MODEL', 'FOLDER'], current.map(row));
       if (alumni.length > 0) {
         ui.out();
         ui.out(`Alumni (${alumni.length}; bring one back with: create-squad rehire <name>):`);
-        ui.table(['NAME', 'ROLE', 'STATUS', 'SKILLS', 'FOLDER'], alumni.map(row));
+        ui.table(['NAME', 'ROLE', 'STATUS', 'SKILLS', 'MODEL', 'FOLDER'], alumni.map(row));
       }
       const cast = current.filter((m) => m.state === 'active');
       ui.out();
@@ -34,5 +35,9 @@ export async function members(ctx: CommandContext): Promise<CommandResult<Member
 
 function row(member: MemberListing): string[] {
   const folder = member.folderless ? '—' : member.state === 'retired' ? `_alumni/${member.folder}` : member.folder;
-  return [member.name, member.role || '-', member.status || '-', member.folderless ? '-' : String(member.skills), folder];
+  return [member.name, member.role || '-', member.status || '-', member.folderless ? '-' : String(member.skills), member.folderless ? '-' : modelCell(member.model), folder];
+}
+
+function modelCell({ models, effort, source }: MemberListing['model']): string {
+  return describeModel({ models, source, ...(effort === null ? {} : { effort }) });
 }

@@ -28,7 +28,7 @@ export interface PromptOptions {
 /** What `prompt --json` reports: the spawn prompt and what went into it, without its inner parts. */
 export type PromptData = Pick<
   SpawnPrompt,
-  'agent' | 'mode' | 'requestedMode' | 'prompt' | 'skills' | 'candidates' | 'skillsBudget' | 'skillsLeftOut' | 'mcp' | 'mcpConfig' | 'standingRules' | 'tokens'
+  'agent' | 'mode' | 'requestedMode' | 'prompt' | 'skills' | 'candidates' | 'skillsBudget' | 'skillsLeftOut' | 'mcp' | 'mcpConfig' | 'standingRules' | 'archives' | 'tokens'
 >;
 
 const USAGE = `usage: create-squad prompt <agent> --task "<text>" [--mode ${SPAWN_MODES.join('|')}] (--task - reads stdin; --task-file <path> reads a file)`;
@@ -68,6 +68,7 @@ export async function prompt(options: PromptOptions, ctx: CommandContext): Promi
     mcp: built.mcp,
     mcpConfig: built.mcpConfig,
     standingRules: built.standingRules,
+    archives: built.archives,
     tokens: built.tokens,
   };
   return {

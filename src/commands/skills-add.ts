@@ -8,8 +8,8 @@ import path from 'node:path';
 import { reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
 import { requireSquad } from '../core/roster/roster.js';
 import { readSkillSource } from '../core/skills/skill-install.js';
+import { SKILL_LOCK_PATH, hashSkillFiles } from '../core/skills/skill-lock.js';
 import {
-  SKILL_SOURCES_PATH,
   fetchSource,
   findSkills,
   leftBehindWarnings,
@@ -31,6 +31,8 @@ import type { SkillIssue } from '../core/skills/validate.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { type ChangeReport, changeReport, renderChanges, runPlan } from './pipeline.js';
 import { plural } from './format.js';
+import { auditBeforeLanding, type Confirm, type LandingAudit } from './skills-audit.js';
+import type { SkillAudit } from '../core/skills/audit.js';
 
 export interface SkillsAddOptions {
   source: string;
@@ -44,6 +46,8 @@ export interface SkillsAddOptions {
   /** --path: folder inside the source. */
   path?: string;
   force: boolean;
+  /** --yes: install even when the audit finds something to review. */
+  yes?: boolean;
   dryRun: boolean;
 }
 
@@ -78,6 +82,8 @@ export interface SkillsAddData extends ChangeReport {
   recorded?: string;
   /** What happened to the members' Copilot agents (.github/agents/). */
   agentProfiles: ProfileChangeReport[];
+  /** What the audit found in each skill before it landed (skills-audit.ts auditBeforeLanding); always given. */
+  audit?: SkillAudit[];
 }
 
 /** Every skill to add, fetched and validated, before anything is written. */
@@ -89,7 +95,7 @@ async function pickedSkills(options: SkillsAddOptions, ctx: CommandContext, spec
     const read = await readSkillSource(shown, skill.dir, ctx.env);
     // A skill at the root of a cloned repository has the clone's own .git beside it: not the skill's.
     const source = spec.type === 'git' ? { ...read, tree: { ...read.tree, git: read.tree.git.filter((entry) => entry !== '.git') } } : read;
-    picked.push({ source, record: sourceRecord(ctx.cwd, spec, fetched, skill.dir) });
+    picked.push({ source, record: sourceRecord(ctx.cwd, spec, fetched, skill.dir, hashSkillFiles(read.dir, read.tree.files)) });
   }
   return picked;
 }
@@ -100,7 +106,7 @@ function shownFolder(given: string, root: string, dir: string): string {
   return inside === '' ? given : `${given.replace(/[\\/]+$/, '')}/${inside}`;
 }
 
-export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext): Promise<CommandResult<SkillsAddData>> {
+export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext, confirm?: Confirm): Promise<CommandResult<SkillsAddData>> {
   requireSquad(ctx.cwd);
   const spec = parseSkillSource(options.source, ctx.invocationDir, {
     ...(options.ref === undefined ? {} : { ref: options.ref }),
@@ -109,8 +115,11 @@ export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext):
   const fetched = await fetchSource(spec, ctx.env, ctx.cwd);
   let plan: SkillsAddPlan;
   let warnings: Warning[] = [];
+  let audited: LandingAudit;
   try {
     const picked = await pickedSkills(options, ctx, spec, fetched);
+    const landing = picked.map(({ source }) => ({ name: source.report.dirName, dir: source.dir, tree: source.tree }));
+    audited = await auditBeforeLanding('skills add', landing, options, ctx, confirm);
     let planned: SkillsAddPlan | undefined;
     try {
       plan = await runPlan(ctx, {
@@ -128,7 +137,8 @@ export async function skillsAdd(options: SkillsAddOptions, ctx: CommandContext):
     // After a good install a clone left behind is a warning; after a failure the failure is what counts.
     warnings = leftBehindWarnings(fetched.dispose());
   }
-  return { ...report(plan, options), warnings };
+  const result = report(plan, options);
+  return { ...result, data: { ...result.data, audit: audited.audits }, warnings: [...audited.warnings, ...warnings] };
 }
 
 /**
@@ -187,6 +197,8 @@ function rerunCommand(options: SkillsAddOptions): string {
   if (options.ref !== undefined) words.push('--ref', options.ref);
   if (options.path !== undefined) words.push('--path', options.path);
   if (options.agent !== undefined) words.push('--agent', options.agent);
+  // The audit's consent, given once, holds for the rerun too.
+  if (options.yes === true) words.push('--yes');
   return words.map(shellWord).join(' ');
 }
 
@@ -215,7 +227,7 @@ function report(plan: SkillsAddPlan, options: SkillsAddOptions): CommandResult<S
     git: first.git,
     warnings: first.warnings,
     skills,
-    ...(plan.recorded ? { recorded: SKILL_SOURCES_PATH } : {}),
+    ...(plan.recorded ? { recorded: SKILL_LOCK_PATH } : {}),
     agentProfiles: reportProfileChanges(plan.profiles),
     ...changeReport(plan, options.dryRun),
   };
@@ -238,7 +250,7 @@ function report(plan: SkillsAddPlan, options: SkillsAddOptions): CommandResult<S
         for (const entry of skill.git) ui.warn(`${entry} is git's own data; not copied`);
         for (const warning of skill.warnings) ui.warn(`${skill.name}: ${warning.message}`);
       }
-      if (plan.recorded && !options.dryRun) ui.out(`  Source recorded in ${SKILL_SOURCES_PATH}: "create-squad skills update <name>" fetches it again`);
+      if (plan.recorded && !options.dryRun) ui.out(`  Source recorded in ${SKILL_LOCK_PATH}: "create-squad skills update <name>" fetches it again`);
       renderChanges(ui, plan, options.dryRun, { message: `chore(squad): add skill${skills.length > 1 ? 's' : ''} ${names}${agent ? ` to ${agent.name}` : ''}` });
     },
   };

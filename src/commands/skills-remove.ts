@@ -1,7 +1,7 @@
 /** `create-squad skills remove <name> [--agent N]`: take a skill out, into the backups (never deleted). */
 import { reportProfileChanges, type ProfileChangeReport } from '../core/squad/agents/profile-sync.js';
 import type { InstalledSkill } from '../core/squad/skill-manage.js';
-import { SKILL_SOURCES_PATH } from '../core/skills/skill-sources.js';
+import { SKILL_LOCK_PATH } from '../core/skills/skill-lock.js';
 import { decideSkillsRemove } from '../core/team/skill-change-plan.js';
 import { readSkillsRemoveState } from '../core/team/skill-change-state.js';
 import type { CommandContext, CommandResult } from './context.js';
@@ -16,7 +16,7 @@ export interface SkillsRemoveOptions {
 export interface SkillsRemoveData extends InstalledSkill, ChangeReport {
   /** Where the skill was (or would be) moved. */
   backup: string;
-  /** Whether its source record was dropped from .ai-team/skill-sources.json (so `skills update` does not bring it back). */
+  /** Whether its source record was dropped from skills-lock.json (so `skills update` does not bring it back). */
   sourceForgotten: boolean;
   /** What happened to the members' Copilot agents (.github/agents/). */
   agentProfiles: ProfileChangeReport[];
@@ -45,7 +45,7 @@ export async function skillsRemove(options: SkillsRemoveOptions, ctx: CommandCon
       ui.success(`${options.dryRun ? 'Would remove' : 'Removed'} skill "${data.name}" from ${whose}: ${data.destination}/`);
       ui.out(`  ${options.dryRun ? 'Would move' : 'Moved'} it whole to ${data.backup}/ (move it back to restore it)`);
       if (data.sourceForgotten)
-        ui.out(`  ${options.dryRun ? 'Would forget' : 'Forgot'} its source in ${SKILL_SOURCES_PATH} ("skills update" will not bring it back; "skills add" records it again)`);
+        ui.out(`  ${options.dryRun ? 'Would forget' : 'Forgot'} its source in ${SKILL_LOCK_PATH} ("skills update" will not bring it back; "skills add" records it again)`);
       renderChanges(ui, plan, options.dryRun, { message: `chore(squad): remove skill ${data.name}` });
     },
   };

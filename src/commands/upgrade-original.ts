@@ -7,7 +7,8 @@
 import type { Ui } from '../cli/ui.js';
 import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR } from '../core/base/paths.js';
 import type { SkillConversion } from '../core/squad/original/skill-migration.js';
-import { readSquadDirState, type FolderMove, type SquadDirMigration, type SquadDirState } from '../core/squad/original/squad-dir.js';
+import { readSquadDirState, type FolderMove, type SquadDirMigration, type SquadDirReadOptions, type SquadDirState } from '../core/squad/original/squad-dir.js';
+import { STATE_BRANCH } from '../core/squad/original/state-branch.js';
 import { requireSquad } from '../core/roster/roster.js';
 
 /** What the move did (or, in a dry run, would do). */
@@ -19,6 +20,8 @@ export interface SquadDirReport {
   roster?: { path: string; backup: string };
   /** The team's text whose `.squad/` paths were pointed at `.ai-team/`, each with where its old text went. */
   stalePaths: { path: string; backup: string; paths: number }[];
+  /** Histories and decisions brought from squad-cli's `squad-state` branch (`--from-state-branch`). */
+  fromStateBranch?: { from: string; path: string; action: 'created' | 'replaced' | 'kept'; backup?: string }[];
   notes: string[];
 }
 
@@ -30,20 +33,23 @@ export interface SkillConversionReport {
 }
 
 /** What the move decides from; no-squad (or the `.squad/` error) when there is no squad at all. */
-export function readSquadDir(root: string): SquadDirState {
-  const state = readSquadDirState(root);
+export function readSquadDir(root: string, options: SquadDirReadOptions = {}): SquadDirState {
+  const state = readSquadDirState(root, options);
   if (!state.original) requireSquad(root);
   return state;
 }
 
 /** The report of a move that has something to do; undefined when it has nothing. */
 export function squadDirReport(plan: SquadDirMigration): SquadDirReport | undefined {
-  if (plan.changes.length === 0) return undefined;
+  if (plan.changes.length === 0 && plan.notes.length === 0) return undefined;
   return {
     ...(plan.move === undefined ? {} : { moved: plan.move }),
     renamed: plan.renames,
     ...(plan.roster === undefined ? {} : { roster: { path: plan.roster.path, backup: plan.roster.backup } }),
     stalePaths: plan.rewrites.map(({ path, backup, paths }) => ({ path, backup, paths })),
+    ...(plan.fromBranch.length === 0
+      ? {}
+      : { fromStateBranch: plan.fromBranch.map(({ from, path, action, backup }) => ({ from, path, action, ...(backup === undefined ? {} : { backup }) })) }),
     notes: plan.notes,
   };
 }
@@ -67,6 +73,21 @@ export function renderSquadDirMigration(ui: Ui, report: SquadDirReport, dryRun: 
       `  ${verb('Pointed', 'point')} the ${ORIGINAL_SQUAD_DIR}/ paths in ${report.stalePaths.length} file${report.stalePaths.length === 1 ? '' : 's'} of the team's text at ${AI_TEAM_DIR}/ (the old text ${dryRun ? 'would go' : 'is'} in the backups):`,
     );
     for (const file of report.stalePaths) ui.out(`    ${file.path}: ${file.paths} path${file.paths === 1 ? '' : 's'} (was: ${file.backup})`);
+  }
+  const brought = report.fromStateBranch ?? [];
+  if (brought.length > 0) {
+    ui.out(
+      `  ${verb('Brought', 'bring')} ${brought.length} file${brought.length === 1 ? '' : 's'} of histories and decisions from squad-cli's ${STATE_BRANCH} branch (read with git, no checkout):`,
+    );
+    for (const file of brought) {
+      const how =
+        file.action === 'created'
+          ? 'new'
+          : file.action === 'replaced'
+            ? `the branch continues it; was: ${file.backup}`
+            : 'both changed: the branch version set aside to merge by hand';
+      ui.out(`    ${STATE_BRANCH}:${file.from} → ${file.path} (${how})`);
+    }
   }
   for (const note of report.notes) ui.warn(note);
 }

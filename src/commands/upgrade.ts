@@ -34,6 +34,8 @@ import {
 
 export interface UpgradeCommandOptions {
   dryRun: boolean;
+  /** Bring the histories and decisions of squad-cli's `squad-state` branch into `.ai-team/`. */
+  fromStateBranch?: boolean;
 }
 
 /** The --json document: the plan's lists, plus where, whether adopted, the learned skills left alone, and every change. */
@@ -90,7 +92,13 @@ export async function upgrade(options: UpgradeCommandOptions, ctx: CommandContex
   const root = ctx.cwd;
   const { first: squadDir, second } = await runPlanThen(
     ctx,
-    { command: 'upgrade', activity: 'upgrading', dryRun, read: () => readSquadDir(root), decide: (state) => decideSquadDirMigration(state, now) },
+    {
+      command: 'upgrade',
+      activity: 'upgrading',
+      dryRun,
+      read: () => readSquadDir(root, { fromStateBranch: options.fromStateBranch === true }),
+      decide: (state) => decideSquadDirMigration(state, now),
+    },
     (moving): NextPlan<StageState, UpgradeStage> => ({
       // Only the move and the renames change where files are; a dry run without them plans the whole upgrade.
       read: () => readStage(root, now, dryRun && (moving.move !== undefined || moving.renames.length > 0) ? moving : undefined, moving),

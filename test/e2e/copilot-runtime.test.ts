@@ -23,6 +23,8 @@ const TITLE = 'against the real Copilot runtime';
 interface RuntimeAgent {
   id: string;
   name: string;
+  model?: string;
+  models?: string[];
   userInvocable?: boolean;
   tools?: string[] | null;
   skills?: string[];
@@ -172,6 +174,21 @@ describe.skipIf(!SDK_DIR)(
       expect((await expectDiscoveredAsCreateSquadSays(root)).agents.map((a) => a.id)).not.toContain('hockney');
       await run(root, ['rehire', 'hockney']);
       expect((await expectDiscoveredAsCreateSquadSays(root)).agents.map((a) => a.id)).toContain('hockney');
+    });
+
+    it("after hire --model and model: the runtime reads each member's model, a list as the prioritized list; none for a member without one", async () => {
+      const root = tempRepo();
+      await run(root, ['init', '--yes']);
+      const hired = (await run(root, ['hire', 'devops', '--model', 'claude-sonnet-4.5', 'gpt-5', '--json'])).data<{ member: { folder: string } }>().member.folder;
+      await run(root, ['model', 'fenster', 'gpt-5', '--effort', 'high']);
+      const found = await expectDiscoveredAsCreateSquadSays(root);
+      expect(agentOf(found, hired)).toMatchObject({ model: 'claude-sonnet-4.5', models: ['claude-sonnet-4.5', 'gpt-5'] });
+      expect(agentOf(found, 'fenster')).toMatchObject({ model: 'gpt-5', models: ['gpt-5'] });
+      expect(agentOf(found, 'keaton').model).toBeUndefined();
+      await run(root, ['model', '--default', 'claude-haiku-4.5']);
+      expect(agentOf(await discover(root), 'keaton')).toMatchObject({ model: 'claude-haiku-4.5' });
+      await run(root, ['model', 'fenster', '--clear']);
+      expect(agentOf(await discover(root), 'fenster')).toMatchObject({ model: 'claude-haiku-4.5' });
     });
 
     for (const fixture of ['original-squad', 'v0.0.1'] as UpgradeFixture[]) {

@@ -345,12 +345,12 @@ describe('init with bad input', () => {
     expect(fs.existsSync('/proc/create-squad-test')).toBe(false);
   });
 
-  it('rejects an unknown universe and an empty role list as usage errors, writing nothing', async () => {
+  it('rejects a name no universe can have and an empty role list as usage errors, writing nothing', async () => {
     const root = tempRepo();
     const before = hashTree(root);
-    const universe = await runCli(['init', '--yes', '--universe', 'Narnia'], { cwd: root });
+    const universe = await runCli(['init', '--yes', '--universe', '***'], { cwd: root });
     expect(universe.code).toBe(2);
-    expect(universe.stderr).toMatch(/^✗ unknown casting universe "Narnia" — universes: "The Usual Suspects", /);
+    expect(universe.stderr).toMatch(/^✗ "\*\*\*" cannot name a casting universe — give a universe create-squad ships \("The Usual Suspects", /);
     for (const roles of ['', ' , ,']) {
       const empty = await runCli(['init', '--yes', '--roles', roles], { cwd: root });
       expect(empty.code).toBe(2);

@@ -70,6 +70,18 @@ const builders: Record<string, () => Promise<string>> = {
     await runOk(root, ['skills', 'add', updateSource]);
     return root;
   },
+  crowded: async () => {
+    // What compact has to do: a long history, a long decisions file, two inbox files of one text.
+    const root = await squadWithUserFiles();
+    const entries = (count: number) => Array.from({ length: count }, (_, i) => `### 2026-01-${String(i + 1).padStart(2, '0')}: entry ${i}\n\nlearned ${i}\n\n`).join('');
+    fs.appendFileSync(path.join(root, '.ai-team/agents/fenster/history.md'), `\n${entries(5)}`);
+    fs.appendFileSync(path.join(root, '.ai-team/decisions.md'), `\n${entries(5)}`);
+    writeFiles(root, {
+      '.ai-team/decisions/inbox/fenster-tabs.md': '### 2026-02-01: Tabs\n\nUse tabs.\n',
+      '.ai-team/decisions/inbox/keaton-tabs.md': '### 2026-02-01: Tabs\n\nUse tabs.\n',
+    });
+    return root;
+  },
   older: async () => {
     // What upgrade has to do: squad-owned files missing, an edited built-in skill (backed up, then
     // replaced), ignore rules missing, a team skill where older versions kept them.
@@ -94,10 +106,13 @@ const CASES: MatrixCase[] = [
   { name: 'retire', prepare: fixture('squad'), args: ['retire', 'hockney'] },
   { name: 'rehire', prepare: fixture('retired'), args: ['rehire', 'hockney'] },
   { name: 'role', prepare: fixture('squad'), args: ['role', 'fenster', 'Backend', 'Dev'] },
+  { name: 'model', prepare: fixture('squad'), args: ['model', 'fenster', 'gpt-5', 'gpt-4.1', '--effort', 'high'] },
+  { name: 'model --default', prepare: fixture('squad'), args: ['model', '--default', 'claude-sonnet-4.5'] },
   { name: 'skills add', prepare: fixture('squad'), args: ['skills', 'add', '{skill}'] },
   { name: 'skills update', prepare: fixture('withSkill'), args: ['skills', 'update', 'changelog'] },
   { name: 'skills remove', prepare: fixture('withSkill'), args: ['skills', 'remove', 'pdf'] },
   { name: 'upgrade', prepare: fixture('older'), args: ['upgrade'] },
+  { name: 'compact', prepare: fixture('crowded'), args: ['compact', '--keep', '2'] },
   { name: 'export', prepare: fixture('withSkill'), args: ['export', '--out', 'team.squad'] },
   { name: 'import', prepare: fixture('empty'), args: ['import', '{squad}'] },
   { name: 'import --force', prepare: fixture('squad'), args: ['import', '{squad}', '--force'] },
@@ -110,7 +125,7 @@ beforeAll(async () => {
   fs.chmodSync(path.join(skillSource, 'scripts/run.sh'), 0o755);
   updateSource = path.join(sources, 'changelog');
   writeFiles(updateSource, { 'SKILL.md': validSkill('changelog'), 'references/format.md': '# format\n' });
-  for (const name of new Set(['empty', 'squad', 'retired', 'withSkill', 'older'])) made.set(name, await builders[name]!());
+  for (const name of new Set(['empty', 'squad', 'retired', 'withSkill', 'older', 'crowded'])) made.set(name, await builders[name]!());
   // skills update has something to fetch: the source changed since it was added.
   writeFiles(updateSource, { 'SKILL.md': validSkill('changelog', 'Use when writing the changelog (v2).'), 'references/style.md': '# style\n' });
   // The .squad file import reads: a squad with a learned skill of the team and one of a member.

@@ -90,17 +90,26 @@ describe('members', () => {
     writeFiles(root, { [`${agentDir('fenster')}/skills/sql-style/SKILL.md`]: validSkill('sql-style') });
     const text = await run(root, ['members']);
     expect(text.stdout.split('\n').slice(0, 6)).toEqual([
-      'NAME     ROLE            STATUS    SKILLS  FOLDER',
-      'Keaton   Lead            ✅ Active  0       keaton',
-      'Fenster  Core Dev        ✅ Active  1       fenster',
-      'Hockney  Tester          ✅ Active  0       hockney',
-      'McManus  DevOps          ✅ Active  0       mcmanus',
-      'Scribe   Session Logger  📋 Silent  0       scribe',
+      'NAME     ROLE            STATUS    SKILLS  MODEL          FOLDER',
+      'Keaton   Lead            ✅ Active  0       session model  keaton',
+      'Fenster  Core Dev        ✅ Active  1       session model  fenster',
+      'Hockney  Tester          ✅ Active  0       session model  hockney',
+      'McManus  DevOps          ✅ Active  0       session model  mcmanus',
+      'Scribe   Session Logger  📋 Silent  0       session model  scribe',
     ]);
     const listed = await run(root, ['members', '--json']);
     expect(listed.envelope().ok).toBe(true);
     const data = listed.data<MembersData>();
-    expect(data.members[1]).toEqual({ name: 'Fenster', folder: 'fenster', role: 'Core Dev', state: 'active', status: '✅ Active', skills: 1, folderless: false });
+    expect(data.members[1]).toEqual({
+      name: 'Fenster',
+      folder: 'fenster',
+      role: 'Core Dev',
+      state: 'active',
+      status: '✅ Active',
+      skills: 1,
+      folderless: false,
+      model: { models: [], effort: null, source: 'session' },
+    });
     expect(data.members).toHaveLength(5);
   });
 

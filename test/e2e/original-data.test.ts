@@ -14,8 +14,9 @@ import { parseRoster } from '../../src/core/roster/roster.js';
 import { findUniverse } from '../../src/core/roster/casting.js';
 import { charterPath, historyPath, nativeTeamSkillDir, squadPaths, SKILL_FILE } from '../../src/core/base/paths.js';
 import { cleanupTempDirs, runCli, tempDir, tempRepo } from '../helpers/cli.js';
-import { HAS_ORIGINAL_DATA, fileContents, lostFiles, noteMissingData, originalExport, unpackOriginalSquad } from '../helpers/original-data.js';
+import { HAS_ORIGINAL_DATA, type OriginalSquadName, lostFiles, noteMissingData, originalExport, originalUpgrade } from '../helpers/original-data.js';
 import { squadSchemaErrors } from '../helpers/squad-schema.js';
+import { rewriteSquadPaths } from '../../src/core/squad/original/stale-paths.js';
 
 afterAll(cleanupTempDirs);
 noteMissingData("the tests on the original Squad's real squads and exports");
@@ -84,7 +85,11 @@ describe.skipIf(!HAS_ORIGINAL_DATA)('importing every export the original Squad p
       expect(data.agents.map((a) => a.name).sort()).toEqual(members.map((key) => key.toLowerCase().replace(/ /g, '-')).sort());
       for (const agent of data.agents) {
         expect(agent.role, agent.name).not.toBe('');
-        expect(read(root, charterPath(agent.name))).toBe(Object.entries(json.agents).find(([key]) => key.toLowerCase().replace(/ /g, '-') === agent.name)![1].charter);
+        // Kept as exported, but for squad-cli's `.squad/` paths, which now point at `.ai-team/`.
+        const exported = Object.entries(json.agents).find(([key]) => key.toLowerCase().replace(/ /g, '-') === agent.name)![1].charter;
+        const charter = read(root, charterPath(agent.name));
+        expect(charter).toBe(rewriteSquadPaths(exported, (name) => name.toLowerCase().replace(/ /g, '-')).text);
+        expect(charter).not.toMatch(/\.squad\//);
         expect(read(root, historyPath(agent.name))).toMatch(/^📌 Imported from/);
       }
       expect(data.skills.length).toBe(json.skills.length);
@@ -155,25 +160,25 @@ describe.skipIf(!HAS_ORIGINAL_DATA)('importing every export the original Squad p
 });
 
 /**
- * doctor, prompt, route, then upgrade (nothing lost), hire, export and import on the squad at
- * `root`, whose squad folder is `dir` before the upgrade.
+ * upgrade (nothing lost), then doctor, prompt, route, hire, export and import on the real squad
+ * `name`, whose squad folder is `dir` before the upgrade. The upgrade and its dry run are those of
+ * `originalUpgrade` (made once for the run); this works on a copy of what they left.
  */
-async function checkSquad(root: string, name: string, dir: string): Promise<void> {
-  const roster = parseRoster(read(root, `${dir}/team.md`));
-  const registry = JSON.parse(read(root, `${dir}/casting/registry.json`)) as { agents: Record<string, { universe: string }> };
+async function checkSquad(name: OriginalSquadName, dir: string): Promise<void> {
+  const upgraded = await originalUpgrade(name);
+  const roster = parseRoster(read(upgraded.pristine, `${dir}/team.md`));
+  const registry = JSON.parse(read(upgraded.pristine, `${dir}/casting/registry.json`)) as { agents: Record<string, { universe: string }> };
   const universe = Object.values(registry.agents)[0]!.universe;
   const workers = roster.filter((m) => !m.noCharter && m.name !== 'scribe');
   expect(roster.map((m) => m.displayName)).not.toContain('Squad');
   expect(roster.map((m) => m.displayName)).not.toContain('Copilot');
 
-  const pristine = fileContents(root);
-  git(root, ['add', '-A']);
-  git(root, ['commit', '-q', '-m', 'the squad as the original Squad left it']);
-  const dry = await runCli(['upgrade', '--dry-run', '--json'], { cwd: root });
+  // Upgraded in a repository where the squad as unpacked was committed.
+  const { dryRun: dry, upgrade } = upgraded;
   expect(dry.code, dry.stderr).toBe(0);
-  const upgrade = await runCli(['upgrade', '--json'], { cwd: root });
   expect(upgrade.code, upgrade.stderr).toBe(0);
-  expect(lostFiles(pristine, root), name).toEqual([]);
+  const root = upgraded.upgradedCopy();
+  expect(lostFiles(upgraded.pristineFiles, root), name).toEqual([]);
   const planned = dry.data<UpgradeChanges>();
   const done = upgrade.data<UpgradeChanges>();
   // The dry run lists what the real run changed; a squad still in .squad/ lists its move (the rest is planned once it is moved).
@@ -241,21 +246,21 @@ describe.skipIf(!HAS_ORIGINAL_DATA)("the original Squad's real squads", () => {
   it.each(['s1', 's2real'] as const)(
     '%s (.ai-team/): upgrade loses nothing and its export meets the JSON Schema; doctor, prompt, route, hire, export and import see its members, roles, universe and skills',
     async (name) => {
-      const root = unpackOriginalSquad(name);
+      const root = (await originalUpgrade(name)).pristineCopy();
       const before = await runCli(['prompt', parseRoster(read(root, squadPaths.team))[0]!.name, '--task', 'x'], { cwd: root });
       expect(before.code, before.stderr).toBe(0);
-      await checkSquad(root, name, '.ai-team');
+      await checkSquad(name, '.ai-team');
     },
   );
 
   it.each(['v05', 'h1'] as const)(
     '%s (.squad/): every command says to upgrade; upgrade moves it and loses nothing, its export meets the JSON Schema; then every command sees it',
     async (name) => {
-      const root = unpackOriginalSquad(name);
+      const root = (await originalUpgrade(name)).pristineCopy();
       const route = await runCli(['route', 'x'], { cwd: root });
       expect(route.code).toBe(1);
       expect(route.stderr).toMatch(/is in \.squad\/.*run "npx create-squad@\d[^ ]* upgrade" to move it/);
-      await checkSquad(root, name, '.squad');
+      await checkSquad(name, '.squad');
     },
   );
 });

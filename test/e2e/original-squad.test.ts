@@ -182,7 +182,12 @@ describe("a squad in .squad/ (the original Squad's v0.5 and later)", () => {
     expect(lostFiles(pristine, root)).toEqual([]);
     const data = result.data<{ squadDir: { roster: { backup: string }; notes: string[] } }>();
     expect(read(root, data.squadDir.roster.backup)).toBe(team);
-    expect(read(root, squadPaths.team)).toBe(team.replace(/`\.squad\/agents\//g, '`.ai-team/agents/'));
+    // The Charter cells point at .ai-team/, and Wash, whom the roster left out, has a row with its charter's role.
+    const scribeRow = '| Scribe | Session Logger |';
+    expect(read(root, squadPaths.team)).toBe(
+      team.replace(/`\.squad\/agents\//g, '`.ai-team/agents/').replace(scribeRow, `| Wash | Pilot | \`.ai-team/agents/wash/charter.md\` | ✅ Active |\n${scribeRow}`),
+    );
+    expect(data.squadDir.notes).toContain('.ai-team/team.md: Wash was not in the roster: it has a row now, as Wash (Pilot, from its charter)');
     expect(data.squadDir.notes.join('\n')).toMatch(/1 file outside the squad still names \.squad\/ \(\.github\/workflows\/squad-triage\.yml\)/);
     expect(fs.existsSync(path.join(root, squadPaths.agents, 'wash', 'charter.md'))).toBe(true);
 

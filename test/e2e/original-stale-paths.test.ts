@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, listFiles, runCli, tempRepo, writeFiles } from '../helpers/cli.js';
-import { HAS_ORIGINAL_DATA, fileContents, lostFiles, noteMissingData, unpackOriginalSquad, type OriginalSquadName } from '../helpers/original-data.js';
+import { HAS_ORIGINAL_DATA, fileContents, lostFiles, noteMissingData, originalUpgrade, type OriginalSquadName } from '../helpers/original-data.js';
 import { hasStaleSquadPath } from '../../src/core/squad/original/stale-paths.js';
 import { observeWrites } from '../../src/core/fs/fs-safe.js';
 import { debrisLeft } from '../helpers/debris.js';
@@ -294,11 +294,13 @@ const REAL_SQUADS: [OriginalSquadName, boolean][] = [
 
 describe.skipIf(!HAS_ORIGINAL_DATA)("the original Squad's real squads: after upgrade no text of a moved team names .squad/", () => {
   it.each(REAL_SQUADS)('%s', async (name, moved) => {
-    const root = unpackOriginalSquad(name);
-    const before = fileContents(root);
-    const staleBefore = staleTexts(root);
-    const result = await runCli(['upgrade', '--json'], { cwd: root });
+    // The upgrade of the squad as unpacked, made once for the run (original-data and route-original share it).
+    const upgraded = await originalUpgrade(name);
+    const before = upgraded.pristineFiles;
+    const staleBefore = staleTexts(upgraded.pristine);
+    const result = upgraded.upgrade;
     expect(result.code, result.stderr).toBe(0);
+    const root = upgraded.upgradedCopy();
     // A squad that was never in .squad/ (s2real's own team discussed that move in its logs) keeps its text as it was.
     if (moved) expect(staleTexts(root)).toEqual([]);
     else {

@@ -116,6 +116,8 @@ const SCENARIOS: Scenario[] = [
     args: (root) => ['rehire', fs.readdirSync(path.join(root, ALUMNI_DIR)).sort()[0]!],
   },
   { name: 'role', setup: () => initSquad(), args: (root) => ['role', aMember(root), 'Security', 'Reviewer'] },
+  { name: 'model', setup: () => initSquad(), args: (root) => ['model', aMember(root), 'gpt-5', '--effort', 'low'] },
+  { name: 'model --default', setup: () => initSquad(), args: () => ['model', '--default', 'claude-sonnet-4.5'] },
   { name: 'teach a rule', setup: () => initSquad(), args: (root) => ['teach', aMember(root), 'Always run the linter before committing', '--rule'] },
   { name: 'teach the team a rule', setup: () => initSquad(), args: () => ['teach', '--team', 'Never push to main directly', '--rule'] },
   { name: 'teach a skill', setup: () => initSquad(), args: (root) => ['teach', aMember(root), 'When deploying, first run the smoke tests, then tag the release', '--skill'] },
@@ -138,6 +140,18 @@ const SCENARIOS: Scenario[] = [
     args: () => ['skills', 'update', 'release-notes'],
   },
   { name: 'skills remove', setup: async () => (await withAddedSkill()).root, args: () => ['skills', 'remove', 'release-notes'] },
+  {
+    name: 'compact',
+    setup: async () => {
+      const root = await initSquad();
+      const entries = Array.from({ length: 4 }, (_, i) => `### 2026-01-0${i + 1}: entry ${i}\n\nlearned ${i}\n\n`).join('');
+      fs.appendFileSync(path.join(root, squadPaths.decisions), `\n${entries}`);
+      fs.appendFileSync(path.join(root, `${squadPaths.agents}/${aMember(root)}/history.md`), `\n${entries}`);
+      writeFiles(root, { [`${squadPaths.decisionsInbox}/${aMember(root)}-tabs.md`]: '### 2026-02-01: Tabs\n\nUse tabs.\n' });
+      return root;
+    },
+    args: () => ['compact', '--keep', '1'],
+  },
   { name: 'upgrade an older create-squad squad', setup: async () => fixtureRepo('v0.0.1'), args: () => ['upgrade'] },
   { name: "upgrade the original Squad's .ai-team squad", setup: async () => fixtureRepo('original-squad'), args: () => ['upgrade'] },
   {

@@ -660,13 +660,20 @@ describe('import interrupted', () => {
   /** Kill after the k-th write. */
   const crashAfter = (k: number) => ({ CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) });
 
-  type ForcedImport = { template: string; run: MatrixCase; clean: Awaited<ReturnType<typeof cleanRun>> };
+  type ImportMatrix = { run: MatrixCase; clean: Awaited<ReturnType<typeof cleanRun>>; swap: number };
+  type ForcedImport = ImportMatrix & { template: string };
   let forced: Promise<ForcedImport> | undefined;
+  let fresh: Promise<ImportMatrix> | undefined;
+
+  /** A matrix case with its clean run (its number of writes, the state it leaves) and its swap write. */
+  async function importMatrix(run: MatrixCase): Promise<ImportMatrix> {
+    return { run, clean: await cleanRun(run), swap: await swapWrite(run) };
+  }
 
   /**
    * `import <file> --force` over a repository with its own squad (a Designer, a learned skill, a
-   * README), and the clean run of it (its number of writes, the state it leaves): made once for
-   * the tests below, each of which starts from fresh copies.
+   * README), and the clean run of it: made once for the tests below, each of which starts from
+   * fresh copies.
    */
   function forcedImport(): Promise<ForcedImport> {
     forced ??= (async () => {
@@ -682,9 +689,54 @@ describe('import interrupted', () => {
         },
         args: ['import', file, '--force'],
       };
-      return { template, run, clean: await cleanRun(run) };
+      return { template, ...(await importMatrix(run)) };
     })();
     return forced;
+  }
+
+  /** `import <file>` into a fresh repository holding only a README, and its clean run: made once for the tests below. */
+  function freshImport(): Promise<ImportMatrix> {
+    fresh ??= (async () => {
+      const file = await sourceExport();
+      return importMatrix({
+        name: 'import',
+        prepare: async () => {
+          const root = tempRepo();
+          writeFiles(root, { 'README.md': '# app\n' });
+          return root;
+        },
+        args: ['import', file],
+      });
+    })();
+    return fresh;
+  }
+
+  /** What a forced import killed after write k left, and the repository after the same command (with --json) ran again. */
+  type ForcedKill = { killed: CliResult; oldSquadWhole: boolean; readme: string; again: CliResult; root: string };
+  const forcedKills = new Map<number, Promise<ForcedKill>>();
+
+  /**
+   * The forced import killed after write k, then run again: once per k for both tests below that
+   * kill it (each asserts its own on the same runs).
+   */
+  function forcedKill(k: number): Promise<ForcedKill> {
+    let outcome = forcedKills.get(k);
+    if (outcome === undefined) {
+      outcome = (async () => {
+        const { template, run } = await forcedImport();
+        const oldSquad = hashTree(path.join(template, '.ai-team'));
+        const root = await run.prepare();
+        const killed = await runCli(run.args, { cwd: root, env: crashAfter(k) });
+        // The old squad is whole: still in place, or in its archive.
+        const archives = debris(root).filter((name) => name.startsWith('.ai-team-archive-'));
+        const oldSquadWhole = [path.join(root, '.ai-team'), ...archives.map((a) => path.join(root, a))].some((dir) => fs.existsSync(dir) && hashTree(dir) === oldSquad);
+        const readme = read(root, 'README.md');
+        const again = await runCli([...run.args, '--json'], { cwd: root });
+        return { killed, oldSquadWhole, readme, again, root };
+      })();
+      forcedKills.set(k, outcome);
+    }
+    return outcome;
   }
 
   it('never loses the old squad, and a rerun (with --force) completes the job', async () => {
@@ -693,23 +745,17 @@ describe('import interrupted', () => {
     const expectedSkill = skillTreeHash(source, reactDir);
 
     // A repository with its own squad, replaced with --force.
-    const { template, run, clean } = await forcedImport();
+    const { template, clean, swap } = await forcedImport();
     const oldSquad = hashTree(path.join(template, '.ai-team'));
     const total = clean.writes;
     expect(total).toBeGreaterThan(20);
-    const swap = await swapWrite(run);
     // The old squad moved to its archive (swap - 1), the new one renamed into place (swap).
     const ks = [...new Set([1, Math.floor(total / 2), swap - 1, swap, total - 2, total - 1, total])].filter((k) => k >= 1);
     for (const k of ks) {
-      const root = await run.prepare();
-      const killed = await runCli(run.args, { cwd: root, env: crashAfter(k) });
+      const { killed, oldSquadWhole, readme, again, root } = await forcedKill(k);
       expect(killed.code, `k=${k}`).not.toBe(0);
-      // The old squad is whole: still in place, or in its archive.
-      const archives = debris(root).filter((name) => name.startsWith('.ai-team-archive-'));
-      const intact = [path.join(root, '.ai-team'), ...archives.map((a) => path.join(root, a))].some((dir) => fs.existsSync(dir) && hashTree(dir) === oldSquad);
-      expect(intact, `k=${k}`).toBe(true);
-      expect(read(root, 'README.md')).toBe('# app\n');
-      const again = await runCli(run.args, { cwd: root });
+      expect(oldSquadWhole, `k=${k}`).toBe(true);
+      expect(readme).toBe('# app\n');
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
       expect(skillTreeHash(root, reactDir), `k=${k}`).toBe(expectedSkill);
       expect(parseRoster(read(root, squadPaths.team)).map((m) => m.name)).toEqual(['keaton', 'fenster', 'hockney', 'scribe']);
@@ -723,30 +769,19 @@ describe('import interrupted', () => {
   });
 
   it('into a fresh repository: killed after any write, the same command run again ends in the squad a clean run leaves', async () => {
-    const file = await sourceExport();
-    const run: MatrixCase = {
-      name: 'import',
-      prepare: async () => {
-        const root = tempRepo();
-        writeFiles(root, { 'README.md': '# app\n' });
-        return root;
-      },
-      args: ['import', file],
-    };
-    const clean = await cleanRun(run);
+    const { run, clean, swap } = await freshImport();
     expect(clean.writes).toBeGreaterThan(20);
-    for (const k of importKills(clean.writes, await swapWrite(run))) {
+    for (const k of importKills(clean.writes, swap)) {
       expect(await killAndRerun(run, k, clean.writes, clean.state), `k=${k} of ${clean.writes}`).toEqual({ lost: [], debris: [], different: [] });
     }
   });
 
   it('with --force, killed after its swap: the same command run again finishes it, never archiving the new squad or leaving a skill in two places', async () => {
-    const { run, clean } = await forcedImport();
+    const { clean, swap } = await forcedImport();
     // After its last write the import is whole: run again with --force, it would replace it, as --force says.
-    for (const k of importKills(clean.writes, await swapWrite(run)).filter((k) => k < clean.writes)) {
-      const root = await run.prepare();
-      expect((await runCli(run.args, { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(k) } })).code, `k=${k}`).toBe(-1);
-      const again = await runCli([...run.args, '--json'], { cwd: root });
+    for (const k of importKills(clean.writes, swap).filter((k) => k < clean.writes)) {
+      const { killed, again, root } = await forcedKill(k);
+      expect(killed.code, `k=${k}`).toBe(-1);
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
       expect(compareWithClean(root, clean.state), `k=${k} of ${clean.writes}`).toEqual({ lost: [], debris: [], different: [] });
       // One archive (the clean run's state has it, holding the old squad); the team skill in one place.
@@ -760,11 +795,10 @@ describe('import interrupted', () => {
   });
 
   it('a rerun after its swap says it finished the interrupted import; a dry run says it would, writing nothing', async () => {
-    const file = await sourceExport();
-    const run: MatrixCase = { name: 'import', prepare: async () => tempRepo(), args: ['import', file] };
-    const { writes } = await cleanRun(run);
-    const root = tempRepo();
-    expect((await runCli(run.args, { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(writes - 3) } })).code).toBe(-1);
+    const { run, clean } = await freshImport();
+    const file = run.args[1]!;
+    const root = await run.prepare();
+    expect((await runCli(run.args, { cwd: root, env: { CREATE_SQUAD_CRASH_AFTER_WRITES: String(clean.writes - 3) } })).code).toBe(-1);
     expect(fs.existsSync(path.join(root, IMPORT_MARKER_PATH))).toBe(true);
     const unfinished = async () =>
       (await runCli(['doctor', '--json'], { cwd: root })).data<{ findings: { code: string; fix: string }[] }>().findings.filter((f) => f.code === 'import-unfinished');

@@ -14,7 +14,7 @@ import type { ImportData } from '../../src/commands/import.js';
 import { agentSkillDir, aiTeamSkillDir, charterPath, historyPath, squadPaths } from '../../src/core/base/paths.js';
 import { CASTING_FILES, TEAM_FILES } from '../../src/core/portable/squad-format.js';
 import { SKILLS_ALLOWLIST_PATH } from '../../src/core/skills/script-plan.js';
-import { SKILL_SOURCES_PATH } from '../../src/core/skills/skill-sources.js';
+import { SKILL_LOCK_PATH } from '../../src/core/skills/skill-lock.js';
 import { cleanupTempDirs, initSquad, listFiles, runCli, runOk, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { HAS_ORIGINAL_DATA, ORIGINAL_DATA_DIR, noteMissingData, originalExport } from '../helpers/original-data.js';
 
@@ -97,9 +97,9 @@ describe('export → import → export', () => {
     expect(document.team.decisions_md).toBe(DECISIONS);
     expect(document.team.rules_md).toContain('Every change comes with a test.');
     expect(document.decisions_inbox).toEqual({ 'fenster-small-prs.md': INBOX });
-    expect(document.team_skills['api-style'].source).toMatchObject({ type: 'folder' });
+    expect(document.team_skills['api-style'].source).toMatchObject({ sourceType: 'local' });
     expect(document.team_skills['api-style'].references).toHaveProperty(['deep/er/notes.md']);
-    expect(document.agents.fenster.skills['db-notes'].source).toMatchObject({ type: 'folder' });
+    expect(document.agents.fenster.skills['db-notes'].source).toMatchObject({ sourceType: 'local' });
     // Everything under .ai-team/ that stays has its reason.
     const skipped = new Map(first.data.skipped.map((skip) => [skip.path, skip.reason]));
     expect(skipped.get(SKILLS_ALLOWLIST_PATH)).toMatch(/^trust stays with each repository/);
@@ -113,7 +113,6 @@ describe('export → import → export', () => {
     const travels = [
       ...Object.values(TEAM_FILES),
       ...Object.values(CASTING_FILES),
-      SKILL_SOURCES_PATH,
       ...Object.keys(document.decisions_inbox).map((name) => `${squadPaths.decisionsInbox}/${name}`),
       ...Object.keys(document.agents).flatMap((name) => [
         charterPath(name),
@@ -132,7 +131,7 @@ describe('export → import → export', () => {
     expect(read(trip.root, squadPaths.decisions)).toBe(DECISIONS);
     expect(read(trip.root, `${squadPaths.decisionsInbox}/fenster-small-prs.md`)).toBe(INBOX);
     expect(read(trip.root, squadPaths.rules)).toBe(read(root, squadPaths.rules));
-    expect(JSON.parse(read(trip.root, SKILL_SOURCES_PATH))).toEqual(JSON.parse(read(root, SKILL_SOURCES_PATH)));
+    expect(JSON.parse(read(trip.root, SKILL_LOCK_PATH))).toEqual(JSON.parse(read(root, SKILL_LOCK_PATH)));
     expect(fs.existsSync(path.join(trip.root, SKILLS_ALLOWLIST_PATH))).toBe(false);
     expect(trip.data.notes).toContain(
       `trust does not travel: no script of api-style (team) runs here until you read its scripts/ and allow it in ${SKILLS_ALLOWLIST_PATH} (docs/commands.md shows its shape)`,

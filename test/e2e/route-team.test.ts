@@ -143,6 +143,51 @@ describe('route on a fresh squad', () => {
     expect(none.role).toBe('Lead');
   });
 
+  it('sends implementation work nothing else matched to the implementation row, else the Core Dev by role, never to the lead', async () => {
+    const root = await initSquad(['--yes']);
+    // Only the HTTP request line says anything, and no row or member holds "api".
+    const paging = await route(root, 'Add pagination to GET /todos');
+    expect(paging.role).toBe('Core Dev');
+    expect(paging.routedBy).toMatchObject({ source: 'routing-table', row: { workType: 'Core implementation: features, refactoring, bug fixes' }, words: ['add'] });
+    const line = paging.routedBy.row!.line;
+    expect(paging.reason).toMatch(
+      new RegExp(`^"add" asks for implementation work, and routing\\.md line ${line} routes "Core implementation: features, refactoring, bug fixes" to Fenster;`),
+    );
+    const text = await runCli(['route', 'Add pagination to GET /todos'], { cwd: root });
+    expect(text.stdout).toContain(
+      `Why:    "add" asks for implementation work, and routing.md line ${line} routes "Core implementation: features, refactoring, bug fixes" to Fenster;`,
+    );
+
+    // Without that row, the one member whose role handles implementation.
+    appendTo(root, '.ai-team/routing.md', (t) => t.replace(/^\| Core implementation.*\n/m, ''));
+    const byRole = await route(root, 'Add pagination to GET /todos');
+    expect(byRole.role).toBe('Core Dev');
+    expect(byRole.routedBy).toEqual({ source: 'charter', words: ['add'], margin: 0 });
+    expect(byRole.reason).toMatch(/^"add" asks for implementation work, which Fenster \(Core Dev\) handles by role;/);
+
+    // A task that is no implementation work and matches nothing still goes to the lead to triage.
+    const none = await route(root, 'Pagination for GET /todos');
+    expect(none.role).toBe('Lead');
+    expect(none.routedBy.source).toBe('default');
+  });
+
+  it("sends review, planning and either-or decisions to the lead though they name a row's domain", async () => {
+    const root = await fullSquad();
+    const cases: [task: string, word: string][] = [
+      ['Look over the pull request that changes GET /todos', 'pull request'],
+      ['Which endpoints go into this sprint?', 'sprint'],
+      ['Should we keep REST or move the endpoints to GraphQL?', 'Should we keep REST or'],
+    ];
+    for (const [task, word] of cases) {
+      const got = await route(root, task);
+      expect(got.role, task).toBe('Lead');
+      expect(got.routedBy, task).toEqual({ source: 'default', words: [word.toLowerCase()], margin: 0 });
+      expect(got.reason, task).toMatch(new RegExp(`^"${word}" is a question for \\w+ \\(the lead\\)`));
+    }
+    // Without those words, the same domain goes to the Backend Dev's row.
+    expect((await route(root, 'Change GET /todos to return the newest first')).role).toBe('Backend Dev');
+  });
+
   it('sends at least 90% of realistic tasks to the role routing.md names', async () => {
     const root = await fullSquad();
     const cases: [string, string][] = [

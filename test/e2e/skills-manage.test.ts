@@ -11,7 +11,8 @@ import type { SkillsAddData } from '../../src/commands/skills-add.js';
 import type { SkillsRemoveData } from '../../src/commands/skills-remove.js';
 import type { SkillsUpdateData } from '../../src/commands/skills-update.js';
 import type { ChangeSummary } from '../../src/core/base/plan.js';
-import { SKILL_SOURCES_PATH } from '../../src/core/skills/skill-sources.js';
+import { findRecord, readSources, type SourceRecord } from '../../src/core/skills/skill-sources.js';
+import { SKILL_LOCK_PATH, parseLockKey } from '../../src/core/skills/skill-lock.js';
 import { observeWrites } from '../../src/core/fs/fs-safe.js';
 import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
@@ -66,8 +67,17 @@ function commitAndPush(work: string, files: Record<string, string>, branch = 'ma
   return git(work, 'rev-parse', 'HEAD');
 }
 
-function sources(root: string): Record<string, Record<string, string>> {
-  return JSON.parse(read(root, SKILL_SOURCES_PATH)).skills;
+/** The lock's records, by the folder of each skill, without the hash of its files. */
+function sources(root: string): Record<string, Omit<SourceRecord, 'hash'>> {
+  const lock = readSources(root);
+  return Object.fromEntries(
+    Object.keys(lock.entries).map((key) => {
+      const { name, agent } = parseLockKey(key);
+      const folder = agent === undefined ? `.github/skills/${name}` : `.ai-team/agents/${agent}/skills/${name}`;
+      const { hash: _hash, ...record } = findRecord(lock, folder)!;
+      return [folder, record];
+    }),
+  );
 }
 
 describe('skills add from a folder of several skills', () => {
@@ -87,7 +97,7 @@ describe('skills add from a folder of several skills', () => {
       ['sql-style', '.github/skills/sql-style', false],
       ['testing', '.github/skills/testing', false],
     ]);
-    expect(two.recorded).toBe(SKILL_SOURCES_PATH);
+    expect(two.recorded).toBe(SKILL_LOCK_PATH);
     expect(hashTree(path.join(root, '.github/skills/testing'))).toBe(hashTree(path.join(dir, 'testing')));
     // A folder outside the repository is recorded as the absolute path it was added from.
     expect(sources(root)['.github/skills/sql-style']).toEqual({ source: path.join(dir, 'sql-style'), type: 'folder', path: path.join(dir, 'sql-style') });
@@ -150,7 +160,7 @@ describe('skills add from a folder of several skills', () => {
       const again = await runCli(['skills', 'add', dir, '--all'], { cwd: root });
       expect(again.code, `k=${k}: ${again.stderr}`).toBe(0);
       expect(hashTree(path.join(root, '.github/skills')), `k=${k}`).toBe(expected);
-      expect(read(root, SKILL_SOURCES_PATH), `k=${k}`).toBe(read(reference, SKILL_SOURCES_PATH));
+      expect(read(root, SKILL_LOCK_PATH), `k=${k}`).toBe(read(reference, SKILL_LOCK_PATH));
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
   }, 180_000); // a kill after each write of a multi-skill install: slow on a loaded machine
@@ -192,7 +202,7 @@ describe('skills add --force over a team skill of a squad not yet upgraded', () 
       expect(hashTree(path.join(root, '.github/skills')), `k=${k}`).toBe(hashTree(path.join(reference, '.github/skills')));
       expect(fs.existsSync(path.join(root, '.ai-team/skills/api-style')), `k=${k}`).toBe(false);
       expect(backups(root), `k=${k}`).toEqual(backups(reference));
-      expect(read(root, SKILL_SOURCES_PATH), `k=${k}`).toBe(read(reference, SKILL_SOURCES_PATH));
+      expect(read(root, SKILL_LOCK_PATH), `k=${k}`).toBe(read(reference, SKILL_LOCK_PATH));
       expect(debrisLeft(root), `k=${k}`).toEqual([]);
     }
   });
@@ -211,8 +221,16 @@ describe('skills add from a git repository', () => {
     const result = await run(root, ['skills', 'add', url, '--skill', 'pdf', '--json']);
     const data = result.data<SkillsAddData>();
     expect(data).toMatchObject({ name: 'pdf', destination: '.github/skills/pdf', files: ['SKILL.md', 'scripts/run.sh'], git: [] });
-    expect(data.skills[0]!.source).toEqual({ source: `${url} --path skills/pdf`, type: 'git', url, subpath: 'skills/pdf', commit });
-    expect(sources(root)['.github/skills/pdf']).toEqual(data.skills[0]!.source);
+    expect(data.skills[0]!.source).toEqual({
+      source: `${url} --path skills/pdf`,
+      type: 'git',
+      url,
+      subpath: 'skills/pdf',
+      commit,
+      hash: expect.objectContaining({ computedHash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+    });
+    const { hash: _hash, ...recorded } = data.skills[0]!.source;
+    expect(sources(root)['.github/skills/pdf']).toEqual(recorded);
     expect(read(root, '.github/skills/pdf/SKILL.md')).toBe(validSkill('pdf'));
     expect(result.stderr).toBe('');
   });
@@ -375,8 +393,8 @@ describe('skills update from a recorded folder', () => {
     expect(JSON.parse(absolute.stdout).error).toEqual({
       code: 'not-found',
       message: `the recorded source of .github/skills/pdf, the folder ${outside}, does not exist`,
-      hint: `it was outside the repository, so ${SKILL_SOURCES_PATH} keeps its absolute path, which a move or another machine does not have: put the folder back there, or add the skill again from where it is now with "create-squad skills add <folder> --force"; nothing was written`,
-      file: SKILL_SOURCES_PATH,
+      hint: `it was outside the repository, so ${SKILL_LOCK_PATH} keeps its absolute path, which a move or another machine does not have: put the folder back there, or add the skill again from where it is now with "create-squad skills add <folder> --force"; nothing was written`,
+      file: SKILL_LOCK_PATH,
     });
     const relative = await runCli(['skills', 'update', 'docx', '--agent', 'fenster'], { cwd: root });
     expect(relative.code).toBe(1);
@@ -420,15 +438,15 @@ describe('skills remove', () => {
     await run(root, ['skills', 'add', dir, '--skill', 'api-style', 'testing']);
     await run(root, ['skills', 'add', dir, '--skill', 'sql-style', '--agent', 'fenster']);
     const dry = await run(root, ['skills', 'remove', 'api-style', '--dry-run']);
-    expect(dry.stdout).toContain(`  Would forget its source in ${SKILL_SOURCES_PATH} ("skills update" will not bring it back; "skills add" records it again)\n`);
+    expect(dry.stdout).toContain(`  Would forget its source in ${SKILL_LOCK_PATH} ("skills update" will not bring it back; "skills add" records it again)\n`);
     expect(Object.keys(sources(root))).toContain('.github/skills/api-style');
 
     const text = await run(root, ['skills', 'remove', 'api-style']);
-    expect(text.stdout).toContain(`  Forgot its source in ${SKILL_SOURCES_PATH} ("skills update" will not bring it back; "skills add" records it again)\n`);
+    expect(text.stdout).toContain(`  Forgot its source in ${SKILL_LOCK_PATH} ("skills update" will not bring it back; "skills add" records it again)\n`);
     expect(Object.keys(sources(root))).toEqual(['.ai-team/agents/fenster/skills/sql-style', '.github/skills/testing']);
     const agent = (await run(root, ['skills', 'remove', 'sql-style', '--agent', 'fenster', '--json'])).data<SkillsRemoveData>();
     expect(agent.sourceForgotten).toBe(true);
-    expect(agent.changes.replaced).toContain(SKILL_SOURCES_PATH);
+    expect(agent.changes.replaced).toContain(SKILL_LOCK_PATH);
     expect(Object.keys(sources(root))).toEqual(['.github/skills/testing']);
 
     // The source still holds the skill: update refuses to bring it back, and writes nothing.
@@ -441,11 +459,11 @@ describe('skills remove', () => {
 
     // A skill with no record (added by hand) is removed without touching the file.
     writeFiles(root, { '.github/skills/by-hand/SKILL.md': validSkill('by-hand') });
-    const recorded = read(root, SKILL_SOURCES_PATH);
+    const recorded = read(root, SKILL_LOCK_PATH);
     const byHand = (await run(root, ['skills', 'remove', 'by-hand', '--json'])).data<SkillsRemoveData>();
     expect(byHand.sourceForgotten).toBe(false);
-    expect(byHand.changes.replaced).not.toContain(SKILL_SOURCES_PATH);
-    expect(read(root, SKILL_SOURCES_PATH)).toBe(recorded);
+    expect(byHand.changes.replaced).not.toContain(SKILL_LOCK_PATH);
+    expect(read(root, SKILL_LOCK_PATH)).toBe(recorded);
   });
 
   it('refuses built-in skills, skills of other tools and unknown names, writing nothing', async () => {
@@ -517,11 +535,11 @@ describe('what skills add, update and remove say is what they do', () => {
     });
     writeFiles(root, { '.github/skills/api-style/SKILL.md': validSkill('api-style') });
     const real = await agree(root, ['skills', 'add', dir, '--all', '--force'], 'chore(squad): add skills api-style, db-notes');
-    expect(real.changes.created).toEqual([SKILL_SOURCES_PATH, '.github/skills/api-style', '.github/skills/db-notes']);
+    expect(real.changes.created).toEqual(['.github/skills/api-style', '.github/skills/db-notes', SKILL_LOCK_PATH]);
     expect(real.changes.moved).toEqual([{ from: '.github/skills/api-style', to: expect.stringMatching(/^\.ai-team\/backups\/[^/]+\/\.github\/skills\/api-style$/) }]);
     expect(real.changes.replaced.length).toBeGreaterThan(0);
     expect(real.changes.replaced.every((p) => p.startsWith('.github/agents/'))).toBe(true);
-    expect(real.commit).toEqual(['.ai-team', '.github/agents', '.github/skills']);
+    expect(real.commit).toEqual(['.ai-team', '.github/agents', '.github/skills', SKILL_LOCK_PATH]);
 
     // Again: nothing changes, and the run says so, with no commit hint.
     const again = await run(root, ['skills', 'add', dir, '--all']);
@@ -544,12 +562,13 @@ describe('what skills add, update and remove say is what they do', () => {
     await run(root, ['skills', 'add', dir, '--skill', 'api-style', '--agent', 'fenster']);
     writeFiles(dir, { 'api-style/SKILL.md': validSkill('api-style', 'Use when designing APIs (v2).') });
     const updated = await agree(root, ['skills', 'update', 'api-style', '--agent', 'fenster'], 'chore(squad): update skill api-style');
-    expect(updated.changes).toMatchObject({ created: ['.ai-team/agents/fenster/skills/api-style'], replaced: ['.github/agents/fenster.agent.md'], removed: [] });
+    // The lock's entry takes the new files' hash.
+    expect(updated.changes).toMatchObject({ created: ['.ai-team/agents/fenster/skills/api-style'], replaced: ['.github/agents/fenster.agent.md', SKILL_LOCK_PATH], removed: [] });
     expect(updated.changes.moved.map((m) => m.from)).toEqual(['.ai-team/agents/fenster/skills/api-style']);
 
     const removed = await agree(root, ['skills', 'remove', 'api-style', '--agent', 'fenster'], 'chore(squad): remove skill api-style');
     // The skill's source record is forgotten with it.
-    expect(removed.changes).toMatchObject({ created: [], replaced: ['.ai-team/skill-sources.json', '.github/agents/fenster.agent.md'], removed: [] });
+    expect(removed.changes).toMatchObject({ created: [], replaced: ['.github/agents/fenster.agent.md', SKILL_LOCK_PATH], removed: [] });
     expect(removed.changes.moved.map((m) => m.from)).toEqual(['.ai-team/agents/fenster/skills/api-style']);
   });
 });

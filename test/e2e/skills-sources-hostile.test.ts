@@ -14,7 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { SkillsAddData } from '../../src/commands/skills-add.js';
 import { SCRATCH_PATTERN } from '../../src/core/fs/debris.js';
-import { CLONE_PURPOSE, SKILL_SOURCES_PATH } from '../../src/core/skills/skill-sources.js';
+import { CLONE_PURPOSE, findRecord, readSources } from '../../src/core/skills/skill-sources.js';
+import { SKILL_LOCK_PATH, lockKey } from '../../src/core/skills/skill-lock.js';
 import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
 
@@ -68,14 +69,16 @@ function secretInside(root: string): boolean {
   return listFiles(root).some((rel) => fs.lstatSync(path.join(root, rel)).isFile() && fs.readFileSync(path.join(root, rel), 'utf8').includes('PRIVATE-KEY'));
 }
 
-function records(root: string): Record<string, Record<string, string>> {
-  return JSON.parse(fs.readFileSync(path.join(root, SKILL_SOURCES_PATH), 'utf8')).skills;
+/** The lock's record of the skill at `destination`. */
+function recordOf(root: string, destination: string) {
+  return findRecord(readSources(root), destination);
 }
 
+/** Change fields of the lock's entry of the skill at `destination`, as a hand (or a hostile commit) would. */
 function editRecord(root: string, destination: string, change: Record<string, unknown>): void {
-  const file = JSON.parse(fs.readFileSync(path.join(root, SKILL_SOURCES_PATH), 'utf8'));
-  file.skills[destination] = { ...file.skills[destination], ...change };
-  fs.writeFileSync(path.join(root, SKILL_SOURCES_PATH), `${JSON.stringify(file, null, 2)}\n`);
+  const file = JSON.parse(fs.readFileSync(path.join(root, SKILL_LOCK_PATH), 'utf8'));
+  file.skills[lockKey(destination)] = { ...file.skills[lockKey(destination)], ...change };
+  fs.writeFileSync(path.join(root, SKILL_LOCK_PATH), `${JSON.stringify(file, null, 2)}\n`);
 }
 
 function oneLine(stderr: string): string {
@@ -130,11 +133,14 @@ describe('skills add --force of a skill whose copy is refused', () => {
   });
 });
 
-/** Swap `file` for a link to `target` when the copy opens it (the seam where a racing process would). */
-function swapOnOpen(file: string, target: string): void {
+/**
+ * Swap `file` for a link to `target` when it is opened (the seam where a racing process would), once
+ * `ready` says so: the reads before anything is written (the audit, the lock's hash) can be let pass.
+ */
+function swapOnOpen(file: string, target: string, ready: () => boolean = () => true): void {
   const open = fs.openSync;
   vi.spyOn(fs, 'openSync').mockImplementation(((opened: fs.PathLike, flags: fs.OpenMode, mode?: fs.Mode | null) => {
-    if (opened === file && !fs.lstatSync(file).isSymbolicLink()) {
+    if (opened === file && ready() && !fs.lstatSync(file).isSymbolicLink()) {
       fs.rmSync(file);
       fs.symlinkSync(target, file);
     }
@@ -150,13 +156,14 @@ describe('skills add of several skills, one refused while it is copied', () => {
     const outside = path.join(tempDir('squad-outside-'), 'secret.txt');
     fs.writeFileSync(outside, `${SECRET}\n`);
     const swapped = path.join(collection, 'b-style', 'references', 'a.md');
-    swapOnOpen(swapped, outside);
+    // Once a-style has landed: b-style's copy meets the link.
+    swapOnOpen(swapped, outside, () => fs.existsSync(path.join(root, '.github/skills/a-style')));
     const result = await runCli(['skills', 'add', collection, '--all'], { cwd: root });
     expect(result.code).toBe(1);
     expect(oneLine(result.stderr)).toBe(
       `✗ installed a-style into .github/skills/a-style/; then ${swapped} changed after it was read: it is a symlink now; it was not copied — make sure nothing changes the source folder while the command runs, then run it again ("create-squad skills add ${collection} --all" adds the rest)`,
     );
-    expect(Object.keys(records(root))).toEqual(['.github/skills/a-style']);
+    expect(Object.keys(readSources(root).entries)).toEqual(['a-style']);
     expect(fs.existsSync(path.join(root, '.github/skills/b-style'))).toBe(false);
     expect(secretInside(root)).toBe(false);
     expect(debrisLeft(root)).toEqual([]);
@@ -169,7 +176,7 @@ describe('skills add of several skills, one refused while it is copied', () => {
       ['a-style', true],
       ['b-style', false],
     ]);
-    expect(Object.keys(records(root))).toEqual(['.github/skills/a-style', '.github/skills/b-style']);
+    expect(Object.keys(readSources(root).entries)).toEqual(['a-style', 'b-style']);
   });
 });
 
@@ -178,27 +185,27 @@ describe('skills update holds the recorded source to the rules of a typed one', 
     const url = pdfSource();
     const root = await initSquad();
     await runOk(root, ['skills', 'add', url]);
-    expect(records(root)['.github/skills/pdf']).toMatchObject({ subpath: 'skills/pdf' });
+    expect(recordOf(root, '.github/skills/pdf')).toMatchObject({ subpath: 'skills/pdf' });
     return { root, url };
   }
 
   const fix = (field: string) =>
-    `correct its "${field}", or remove that record and add the skill again with "create-squad skills add <source> --force" to record it anew; nothing was written`;
+    `correct its "${field}", or remove that entry and add the skill again with "create-squad skills add <source> --force" to record it anew; nothing was written`;
 
   it('refuses a recorded subpath that climbs out of the clone, installing nothing from outside', async () => {
     const { root } = await addedFromGit();
     // A path that climbs with .. is refused by the rule itself, wherever the clone lies.
     const outside = outsideSkill('pdf');
     const climb = `../../${path.relative(os.tmpdir(), outside).split(path.sep).join('/')}`;
-    editRecord(root, '.github/skills/pdf', { subpath: climb });
+    editRecord(root, '.github/skills/pdf', { skillPath: `${climb}/SKILL.md` });
     const before = hashTree(root);
     const result = await runCli(['skills', 'update', 'pdf'], { cwd: root });
     expect(result.code).toBe(1);
     expect(oneLine(result.stderr)).toBe(
-      `✗ ${SKILL_SOURCES_PATH}: the record of .github/skills/pdf: "subpath" ${JSON.stringify(climb)} climbs out of the source with ".." — ${fix('subpath')}`,
+      `✗ ${SKILL_LOCK_PATH}: the entry of "pdf": "skillPath" ${JSON.stringify(`${climb}/SKILL.md`)} climbs out of the source with ".." — ${fix('skillPath')}`,
     );
     const json = await runCli(['skills', 'update', 'pdf', '--json'], { cwd: root });
-    expect(json.error()).toMatchObject({ code: 'invalid-format', file: SKILL_SOURCES_PATH });
+    expect(json.error()).toMatchObject({ code: 'invalid-format', file: SKILL_LOCK_PATH });
     expect(hashTree(root)).toBe(before);
     expect(secretInside(root)).toBe(false);
   });
@@ -206,18 +213,18 @@ describe('skills update holds the recorded source to the rules of a typed one', 
   it('refuses an absolute recorded subpath, a bad URL and a bad ref the same way', async () => {
     const { root } = await addedFromGit();
     const cases: [Record<string, unknown>, string][] = [
-      [{ subpath: '/etc' }, `"subpath" "/etc" is absolute: a folder inside the source is given relative to its top — ${fix('subpath')}`],
-      [{ url: '-uupload-pack=touch' }, `"url" "-uupload-pack=touch" starts with "-" — ${fix('url')}`],
+      [{ skillPath: '/etc/SKILL.md' }, `"skillPath" "/etc/SKILL.md" is absolute: a folder inside the source is given relative to its top — ${fix('skillPath')}`],
+      [{ sourceUrl: '-uupload-pack=touch' }, `"sourceUrl" "-uupload-pack=touch" starts with "-" — ${fix('sourceUrl')}`],
       [{ ref: '--upload-pack=touch' }, `"ref" "--upload-pack=touch" starts with "-" — ${fix('ref')}`],
     ];
-    const original = fs.readFileSync(path.join(root, SKILL_SOURCES_PATH), 'utf8');
+    const original = fs.readFileSync(path.join(root, SKILL_LOCK_PATH), 'utf8');
     for (const [change, message] of cases) {
-      fs.writeFileSync(path.join(root, SKILL_SOURCES_PATH), original);
+      fs.writeFileSync(path.join(root, SKILL_LOCK_PATH), original);
       editRecord(root, '.github/skills/pdf', change);
       const before = hashTree(root);
       const result = await runCli(['skills', 'update', 'pdf'], { cwd: root });
       expect(result.code, JSON.stringify(change)).toBe(1);
-      expect(oneLine(result.stderr)).toBe(`✗ ${SKILL_SOURCES_PATH}: the record of .github/skills/pdf: ${message}`);
+      expect(oneLine(result.stderr)).toBe(`✗ ${SKILL_LOCK_PATH}: the entry of "pdf": ${message}`);
       expect(hashTree(root)).toBe(before);
     }
   });
@@ -239,7 +246,7 @@ describe('skills update holds the recorded source to the rules of a typed one', 
     // The link to a skill folder beside real ones is not taken for a skill either.
     const added = (await runOk(root, ['skills', 'add', url, '--all', '--json'])).data<SkillsAddData>();
     expect(added.skills.map((skill) => skill.name)).toEqual(['pdf']);
-    editRecord(root, '.github/skills/pdf', { subpath: 'escape/pdf' });
+    editRecord(root, '.github/skills/pdf', { skillPath: 'escape/pdf/SKILL.md' });
     const installed = hashTree(path.join(root, '.github/skills/pdf'));
     const recorded = await runCli(['skills', 'update', 'pdf'], { cwd: root });
     expect(recorded.code).toBe(1);
@@ -298,7 +305,7 @@ describe('an install whose record cannot be written says what happened', () => {
   function failRecordWrites(code = 'EROFS'): void {
     const write = fs.writeFileSync;
     vi.spyOn(fs, 'writeFileSync').mockImplementation(((file: fs.PathOrFileDescriptor, data: string | NodeJS.ArrayBufferView, options?: fs.WriteFileOptions) => {
-      if (typeof file === 'string' && path.basename(file).startsWith('.skill-sources.json.')) throw errno(code, 'open', file);
+      if (typeof file === 'string' && path.basename(file).startsWith('.skills-lock.json.')) throw errno(code, 'open', file);
       return write(file, data, options);
     }) as typeof fs.writeFileSync);
   }
@@ -316,23 +323,23 @@ describe('an install whose record cannot be written says what happened', () => {
     const result = await runCli(['skills', 'add', source], { cwd: root });
     expect(result.code).toBe(1);
     expect(oneLine(result.stderr)).toBe(
-      `✗ installed api-style into .github/skills/api-style/; could not record its source in ${SKILL_SOURCES_PATH}: permission denied (EROFS) — make ${SKILL_SOURCES_PATH} writable and run "create-squad skills add ${source}" again to record it`,
+      `✗ installed api-style into .github/skills/api-style/; could not record its source in ${SKILL_LOCK_PATH}: permission denied (EROFS) — make ${SKILL_LOCK_PATH} writable and run "create-squad skills add ${source}" again to record it`,
     );
     expect(hashTree(path.join(root, '.github/skills/api-style'))).toBe(hashTree(source));
-    expect(fs.existsSync(path.join(root, SKILL_SOURCES_PATH))).toBe(false);
+    expect(fs.existsSync(path.join(root, SKILL_LOCK_PATH))).toBe(false);
     const json = await runCli(['skills', 'add', source, '--json'], { cwd: root });
     expect(json.code).toBe(1);
     expect(json.error()).toMatchObject({
       code: 'bookkeeping-failed',
-      message: `api-style is in .github/skills/api-style/ already; could not record its source in ${SKILL_SOURCES_PATH}: permission denied (EROFS)`,
-      file: SKILL_SOURCES_PATH,
+      message: `api-style is in .github/skills/api-style/ already; could not record its source in ${SKILL_LOCK_PATH}: permission denied (EROFS)`,
+      file: SKILL_LOCK_PATH,
     });
 
     vi.restoreAllMocks();
     const again = await runOk(root, ['skills', 'add', source]);
     expect(again.stdout).toContain('Skill "api-style" is in the team skills already, file for file');
-    expect(again.stdout).toContain(`Source recorded in ${SKILL_SOURCES_PATH}`);
-    expect(records(root)['.github/skills/api-style']).toMatchObject({ type: 'folder' });
+    expect(again.stdout).toContain(`Source recorded in ${SKILL_LOCK_PATH}`);
+    expect(recordOf(root, '.github/skills/api-style')).toMatchObject({ type: 'folder' });
     expect(listFiles(root).filter((rel) => rel.startsWith('.ai-team/backups/'))).toEqual([]);
     expect(debrisLeft(root)).toEqual([]);
   });
@@ -345,11 +352,11 @@ describe('an install whose record cannot be written says what happened', () => {
     const result = await runCli(['skills', 'add', collection, '--all', '--agent', 'fenster'], { cwd: root });
     expect(result.code).toBe(1);
     expect(oneLine(result.stderr)).toBe(
-      `✗ installed a-style into .ai-team/agents/fenster/skills/a-style/, b-style into .ai-team/agents/fenster/skills/b-style/; could not record their sources in ${SKILL_SOURCES_PATH}: the disk is full — free some space and run "create-squad skills add ${collection} --all --agent fenster" again to record them`,
+      `✗ installed a-style into .ai-team/agents/fenster/skills/a-style/, b-style into .ai-team/agents/fenster/skills/b-style/; could not record their sources in ${SKILL_LOCK_PATH}: the disk is full — free some space and run "create-squad skills add ${collection} --all --agent fenster" again to record them`,
     );
     vi.restoreAllMocks();
     await runOk(root, ['skills', 'add', collection, '--all', '--agent', 'fenster']);
-    expect(Object.keys(records(root))).toEqual(['.ai-team/agents/fenster/skills/a-style', '.ai-team/agents/fenster/skills/b-style']);
+    expect(Object.keys(readSources(root).entries)).toEqual(['fenster/a-style', 'fenster/b-style']);
   });
 
   it('updated, not recorded: says so, and the update run again records the new commit', async () => {
@@ -357,11 +364,13 @@ describe('an install whose record cannot be written says what happened', () => {
     const root = await initSquad();
     await runOk(root, ['skills', 'add', source]);
     writeFiles(source, { 'references/a.md': '# a, second edition\n' });
-    const recorded = fs.readFileSync(path.join(root, SKILL_SOURCES_PATH), 'utf8');
+    const recorded = fs.readFileSync(path.join(root, SKILL_LOCK_PATH), 'utf8');
     failRecordWrites();
-    // A folder's record does not change on update: nothing to write, nothing to fail.
-    await runOk(root, ['skills', 'update', 'api-style']);
-    expect(fs.readFileSync(path.join(root, SKILL_SOURCES_PATH), 'utf8')).toBe(recorded);
+    // A folder's entry changes on update too: the new files' hash.
+    const folder = await runCli(['skills', 'update', 'api-style'], { cwd: root });
+    expect(folder.code).toBe(1);
+    expect(oneLine(folder.stderr)).toMatch(/^✗ updated api-style in \.github\/skills\/api-style\/; could not record its source in skills-lock\.json: /);
+    expect(fs.readFileSync(path.join(root, SKILL_LOCK_PATH), 'utf8')).toBe(recorded);
 
     const url = gitSource({ 'skills/pdf/SKILL.md': validSkill('pdf') });
     vi.restoreAllMocks();
@@ -376,29 +385,12 @@ describe('an install whose record cannot be written says what happened', () => {
     const result = await runCli(['skills', 'update', 'pdf'], { cwd: root });
     expect(result.code).toBe(1);
     expect(oneLine(result.stderr)).toBe(
-      `✗ updated pdf in .github/skills/pdf/; could not record its source in ${SKILL_SOURCES_PATH}: permission denied (EROFS) — make ${SKILL_SOURCES_PATH} writable and run "create-squad skills update pdf" again to record it`,
+      `✗ updated pdf in .github/skills/pdf/; could not record its source in ${SKILL_LOCK_PATH}: permission denied (EROFS) — make ${SKILL_LOCK_PATH} writable and run "create-squad skills update pdf" again to record it`,
     );
     expect(fs.existsSync(path.join(root, '.github/skills/pdf/references/new.md'))).toBe(true);
     vi.restoreAllMocks();
     await runOk(root, ['skills', 'update', 'pdf']);
-    expect(records(root)['.github/skills/pdf']!.commit).toBe(commit);
-  });
-
-  it.skipIf(process.getuid?.() === 0)('with a read-only .ai-team/ (a real one: not as root, where it does not stop a write)', async () => {
-    const root = await initSquad();
-    const source = skillFolder('api-style');
-    fs.chmodSync(path.join(root, '.ai-team'), 0o555);
-    try {
-      const result = await runCli(['skills', 'add', source], { cwd: root });
-      expect(result.code).toBe(1);
-      expect(oneLine(result.stderr)).toMatch(
-        /^✗ installed api-style into \.github\/skills\/api-style\/; could not record its source in \.ai-team\/skill-sources\.json: permission denied \(EACCES\) — /,
-      );
-    } finally {
-      fs.chmodSync(path.join(root, '.ai-team'), 0o755);
-    }
-    await runOk(root, ['skills', 'add', source]);
-    expect(records(root)['.github/skills/api-style']).toMatchObject({ type: 'folder' });
+    expect(recordOf(root, '.github/skills/pdf')!.commit).toBe(commit);
   });
 });
 

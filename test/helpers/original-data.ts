@@ -8,8 +8,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import os from 'node:os';
-import { REPO_ROOT, listFiles, runCli, tempDir, tempRepo } from './cli.js';
+import { REPO_ROOT, type CliResult, cliResult, listFiles, runCli, tempDir, tempRepo } from './cli.js';
+import { madeOncePerRun } from './shared-run.js';
 
 export const ORIGINAL_DATA_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'data', 'original-squad');
 export const HAS_ORIGINAL_DATA = fs.existsSync(ORIGINAL_DATA_DIR);
@@ -24,31 +24,95 @@ export type OriginalSquadName = 's1' | 's2real' | 'v05' | 'h1';
 /** A fresh git repository holding the squad `name` as its `.tgz` unpacks. */
 export function unpackOriginalSquad(name: OriginalSquadName): string {
   const root = tempRepo();
-  const result = spawnSync('tar', ['-xzf', path.join(ORIGINAL_DATA_DIR, `${name}-pristine.tgz`), '-C', root], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`tar failed: ${result.stderr}`);
+  untar(name, root);
   return root;
 }
 
-/** Each squad as `upgrade` leaves it, made once per test worker and copied for each test that only reads it. */
-const upgradedTemplates = new Map<OriginalSquadName, string>();
+function untar(name: OriginalSquadName, into: string): void {
+  const result = spawnSync('tar', ['-xzf', path.join(ORIGINAL_DATA_DIR, `${name}-pristine.tgz`), '-C', into], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`tar failed: ${result.stderr}`);
+}
+
+/** The squad `name` before and after `upgrade --json`, made once for the whole test run (see `originalUpgrade`). */
+export interface OriginalUpgrade {
+  /** The repository as unpacked, the squad committed (read it, never change it: `pristineCopy` gives a copy to work in). */
+  pristine: string;
+  /** Each file of the squad as unpacked (`.git` left out), by repo-relative path. */
+  pristineFiles: ReadonlyMap<string, Buffer>;
+  /** What `upgrade --dry-run --json` answered there. */
+  dryRun: CliResult;
+  /** What `upgrade --json` answered there, right after the dry run. */
+  upgrade: CliResult;
+  /** A fresh copy of the repository before the upgrade. */
+  pristineCopy(): string;
+  /** A fresh copy of the repository as the upgrade left it (its git index still that of the squad as unpacked). */
+  upgradedCopy(): string;
+}
+
+/**
+ * The squad `name` unpacked into a git repository and committed, then `upgrade --dry-run --json`
+ * and `upgrade --json` run on it: once per test run, whichever file and worker asks first (the
+ * others copy the trees: far cheaper than the upgrade, its dry run and the git commit). For the
+ * tests of the upgrade's outcome and of what comes after; the upgrade's own answers come with it.
+ */
+export function originalUpgrade(name: OriginalSquadName): Promise<OriginalUpgrade> {
+  let made = upgrades.get(name);
+  if (made === undefined) {
+    made = readOriginalUpgrade(name);
+    upgrades.set(name, made);
+  }
+  return made;
+}
+
+/** What this worker read of each shared upgrade (the trees stay on disk; each test takes its own copy). */
+const upgrades = new Map<OriginalSquadName, Promise<OriginalUpgrade>>();
+
+async function readOriginalUpgrade(name: OriginalSquadName): Promise<OriginalUpgrade> {
+  const dir = await madeOncePerRun(`original-upgrade-${name}`, async (into) => {
+    const pristine = path.join(into, 'pristine');
+    const upgraded = path.join(into, 'upgraded');
+    const initialised = spawnSync('git', ['init', '-q', pristine], { encoding: 'utf8' });
+    if (initialised.status !== 0) throw new Error(`git init failed: ${initialised.stderr}`);
+    untar(name, pristine);
+    for (const args of [
+      ['add', '-A'],
+      ['commit', '-q', '-m', 'the squad as the original Squad left it'],
+    ]) {
+      const git = spawnSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: pristine, encoding: 'utf8' });
+      if (git.status !== 0) throw new Error(`git ${args[0]} failed: ${git.stderr}`);
+    }
+    fs.cpSync(pristine, upgraded, { recursive: true, verbatimSymlinks: true });
+    const answers: Record<string, CliResult> = {};
+    for (const [key, args] of [
+      ['dryRun', ['upgrade', '--dry-run', '--json']],
+      ['upgrade', ['upgrade', '--json']],
+    ] as const) {
+      const result = await runCli([...args], { cwd: upgraded });
+      answers[key] = result;
+      if (result.code !== 0) throw new Error(`${args.join(' ')} of ${name} failed: ${result.stderr}`);
+    }
+    fs.writeFileSync(path.join(into, 'answers.json'), JSON.stringify(answers));
+  });
+  const answers = JSON.parse(fs.readFileSync(path.join(dir, 'answers.json'), 'utf8')) as Record<'dryRun' | 'upgrade', CliResult>;
+  const pristine = path.join(dir, 'pristine');
+  const copyOf = (tree: string) => () => {
+    const copy = tempDir('squad-repo-');
+    fs.cpSync(tree, copy, { recursive: true, verbatimSymlinks: true });
+    return copy;
+  };
+  return {
+    pristine,
+    pristineFiles: fileContents(pristine),
+    dryRun: cliResult(answers.dryRun.code, answers.dryRun.stdout, answers.dryRun.stderr),
+    upgrade: cliResult(answers.upgrade.code, answers.upgrade.stdout, answers.upgrade.stderr),
+    pristineCopy: copyOf(pristine),
+    upgradedCopy: copyOf(path.join(dir, 'upgraded')),
+  };
+}
 
 /** A fresh copy of the squad `name` after `upgrade` (for tests of what comes after, not of the upgrade itself). */
 export async function upgradedOriginalSquad(name: OriginalSquadName): Promise<string> {
-  let template = upgradedTemplates.get(name);
-  if (template === undefined) {
-    const root = unpackOriginalSquad(name);
-    const upgrade = await runCli(['upgrade'], { cwd: root });
-    if (upgrade.code !== 0) throw new Error(`upgrade of ${name} failed: ${upgrade.stderr}`);
-    // Outside the temporary folders each file removes when it ends: the next file of this worker reuses it.
-    template = fs.mkdtempSync(path.join(os.tmpdir(), `squad-upgraded-${name}-`));
-    fs.cpSync(root, template, { recursive: true, verbatimSymlinks: true });
-    const made = template;
-    process.once('exit', () => fs.rmSync(made, { recursive: true, force: true }));
-    upgradedTemplates.set(name, template);
-  }
-  const copy = tempDir('squad-upgraded-');
-  fs.cpSync(template, copy, { recursive: true, verbatimSymlinks: true });
-  return copy;
+  return (await originalUpgrade(name)).upgradedCopy();
 }
 
 /** The path of an export file, a `.gz` one unpacked into a temporary folder first. */

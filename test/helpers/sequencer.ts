@@ -14,7 +14,7 @@ const LONG_FOR_THEIR_SIZE = [
   'test/e2e/mcp-process.test.ts',
   'test/e2e/init-tty.test.ts',
   'test/e2e/route-eval.test.ts',
-  // Each upgrades the original Squad's real squads (../shared/data), several times.
+  // Each runs many commands on the original Squad's real squads (../shared/data), upgraded once for the run.
   'test/e2e/original-data.test.ts',
   'test/e2e/original-stale-paths.test.ts',
   'test/e2e/commit-hint.test.ts',

@@ -146,17 +146,23 @@ describe('the command table maps a command line to the options object of its com
       args: [{ name: 'lint', agent: 'keaton', case: 'empty' }, 'ctx'],
     });
     expect(await callOf(['skills', 'stats'])).toStrictEqual({ name: 'skillsStats', args: ['ctx'] });
-    expect(await callOf(['skills', 'add', './mine'])).toStrictEqual({ name: 'skillsAdd', args: [{ source: './mine', all: false, force: false, dryRun: false }, 'ctx'] });
-    const add = ['skills', 'add', 'github:o/r', '--skill', 'a', 'b', '--all', '--ref', 'v1', '--path', 'skills', '--agent', 'keaton', '--force', '--dry-run'];
+    expect(await callOf(['skills', 'add', './mine'])).toStrictEqual({
+      name: 'skillsAdd',
+      args: [{ source: './mine', all: false, force: false, yes: false, dryRun: false }, 'ctx', 'function'],
+    });
+    const add = ['skills', 'add', 'github:o/r', '--skill', 'a', 'b', '--all', '--ref', 'v1', '--path', 'skills', '--agent', 'keaton', '--force', '--yes', '--dry-run'];
     expect(await callOf(add)).toStrictEqual({
       name: 'skillsAdd',
-      args: [{ source: 'github:o/r', agent: 'keaton', skills: ['a', 'b'], ref: 'v1', path: 'skills', all: true, force: true, dryRun: true }, 'ctx'],
+      args: [{ source: 'github:o/r', agent: 'keaton', skills: ['a', 'b'], ref: 'v1', path: 'skills', all: true, force: true, yes: true, dryRun: true }, 'ctx', 'function'],
     });
     expect(await callOf(['skills', 'remove', 'lint', '--agent', 'keaton', '--dry-run'])).toStrictEqual({
       name: 'skillsRemove',
       args: [{ name: 'lint', agent: 'keaton', dryRun: true }, 'ctx'],
     });
-    expect(await callOf(['skills', 'update', 'lint'])).toStrictEqual({ name: 'skillsUpdate', args: [{ name: 'lint', dryRun: false }, 'ctx'] });
+    expect(await callOf(['skills', 'update', 'lint'])).toStrictEqual({ name: 'skillsUpdate', args: [{ name: 'lint', yes: false, dryRun: false }, 'ctx', 'function'] });
+    expect(await callOf(['skills', 'update', 'lint', '-y'])).toStrictEqual({ name: 'skillsUpdate', args: [{ name: 'lint', yes: true, dryRun: false }, 'ctx', 'function'] });
+    expect(await callOf(['skills', 'audit'])).toStrictEqual({ name: 'skillsAudit', args: [{ names: [] }, 'ctx'] });
+    expect(await callOf(['skills', 'audit', 'lint', 'sql-style'])).toStrictEqual({ name: 'skillsAudit', args: [{ names: ['lint', 'sql-style'] }, 'ctx'] });
   });
 
   it('teach, prompt and route', async () => {
@@ -187,11 +193,16 @@ describe('the command table maps a command line to the options object of its com
   });
 
   it('upgrade, export, import, doctor, mcp', async () => {
-    expect(await callOf(['upgrade', '--dry-run'])).toStrictEqual({ name: 'upgrade', args: [{ dryRun: true }, 'ctx'] });
+    expect(await callOf(['upgrade', '--dry-run'])).toStrictEqual({ name: 'upgrade', args: [{ dryRun: true, fromStateBranch: false }, 'ctx'] });
+    expect(await callOf(['upgrade', '--from-state-branch'])).toStrictEqual({ name: 'upgrade', args: [{ dryRun: false, fromStateBranch: true }, 'ctx'] });
     expect(await callOf(['export'])).toStrictEqual({ name: 'exportCommand', args: [{ history: true, keepPrivate: false, force: false, dryRun: false }, 'ctx'] });
     expect(await callOf(['export', '--out', 'team.squad', '--no-history', '--keep-private', '--force', '--dry-run'])).toStrictEqual({
       name: 'exportCommand',
       args: [{ out: 'team.squad', history: false, keepPrivate: true, force: true, dryRun: true }, 'ctx'],
+    });
+    expect(await callOf(['export', '--format', 'squad-cli'])).toStrictEqual({
+      name: 'exportCommand',
+      args: [{ format: 'squad-cli', history: true, keepPrivate: false, force: false, dryRun: false }, 'ctx'],
     });
     expect(await callOf(['import', 'team.squad', '--force'])).toStrictEqual({ name: 'importCommand', args: [{ file: 'team.squad', force: true, dryRun: false }, 'ctx'] });
     expect(await callOf(['doctor'])).toStrictEqual({ name: 'doctor', args: ['ctx'] });

@@ -12,7 +12,8 @@ import { readSkillSource, type SkillSource } from '../../src/core/skills/skill-i
 import { decideSkillInstall } from '../../src/core/skills/skill-install-plan.js';
 import { decideScriptCommand, decideSkillScript, normalizeScriptPath, scriptOfCommand } from '../../src/core/skills/script-plan.js';
 import { planScriptCommand, planSkillScript, readScriptFacts } from '../../src/core/skills/skill-scripts.js';
-import { SKILL_SOURCES_PATH, readSources, sourceRecord } from '../../src/core/skills/skill-sources.js';
+import { findRecord, readSources, sourceRecord } from '../../src/core/skills/skill-sources.js';
+import { SKILL_LOCK_PATH, hashSkillFiles } from '../../src/core/skills/skill-lock.js';
 import { decideSkillsAdd, decideSkillsRemove, decideSkillsUpdate, type SkillToAdd } from '../../src/core/team/skill-change-plan.js';
 import { readSkillsAddState, readSkillsRemoveState, readSkillsUpdateState } from '../../src/core/team/skill-change-state.js';
 import { cleanupTempDirs, initSquad, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
@@ -63,7 +64,7 @@ describe('skills add: read once, then decide off the disk', () => {
       'move .github/skills/api-style → .ai-team/backups/<time>/.github/skills/api-style',
       'tree .github/skills/api-style',
       'tree .github/skills/db-notes',
-      `create ${SKILL_SOURCES_PATH}`,
+      `create ${SKILL_LOCK_PATH}`,
     ]);
     // Every member sees a team skill: each agent now opens the server, written before the skills.
     expect(kinds.slice(0, kinds.length - 4).every((line) => line.startsWith('replace .github/agents/'))).toBe(true);
@@ -117,14 +118,15 @@ describe('skills update and remove: read once, then decide off the disk', () => 
     const copy = copyOf(root);
     const skillDir = path.join(dir, 'db-notes');
     const source = await readSkillSource(skillDir, skillDir);
-    const record = readSources(root);
-    const recorded = (record.raw.skills as Record<string, { source: string }>)['.ai-team/agents/fenster/skills/db-notes']!;
+    const recorded = findRecord(readSources(root), '.ai-team/agents/fenster/skills/db-notes')!;
     const state = await readSkillsUpdateState(root, { name: 'db-notes', agent: 'fenster' }, source, {
-      ...sourceRecord(root, { type: 'folder', dir: skillDir }, { dir: skillDir, dispose: () => undefined }, skillDir),
+      ...sourceRecord(root, { type: 'folder', dir: skillDir }, { dir: skillDir, dispose: () => undefined }, skillDir, hashSkillFiles(source.dir, source.tree.files)),
       source: recorded.source,
     });
     const plan = await withoutFileSystemAsync(() => decideSkillsUpdate(state));
-    expect(plan.changes.map((change) => change.kind)).toEqual(['replace', 'move', 'tree']);
+    // The lock's entry changes last: the new files' hash.
+    expect(plan.changes.map((change) => change.kind)).toEqual(['replace', 'move', 'tree', 'replace']);
+    expect(plan.changes[3]).toMatchObject({ path: SKILL_LOCK_PATH });
     expect(plan.changes[0]).toMatchObject({ path: '.github/agents/fenster.agent.md' });
     const whole = (await runOk(copy, ['skills', 'update', 'db-notes', '--agent', 'fenster', '--json'])).data<{ changes: ChangeSummary }>();
     expect(normalized(summarizeChanges(plan.changes))).toEqual(normalized(whole.changes));
@@ -137,7 +139,7 @@ describe('skills update and remove: read once, then decide off the disk', () => 
     const plan = await withoutFileSystemAsync(() => decideSkillsRemove(state));
     expect(plan.changes).toEqual([
       expect.objectContaining({ kind: 'replace', path: '.github/agents/fenster.agent.md' }),
-      expect.objectContaining({ kind: 'replace', path: '.ai-team/skill-sources.json' }),
+      expect.objectContaining({ kind: 'replace', path: SKILL_LOCK_PATH }),
       { kind: 'move', from: '.ai-team/agents/fenster/skills/db-notes', to: plan.backup },
     ]);
     const whole = (await runOk(copy, ['skills', 'remove', 'db-notes', '--agent', 'fenster', '--json'])).data<{ changes: ChangeSummary }>();

@@ -121,6 +121,16 @@ describe('routingTerms', () => {
     expect([...routingTerms('The orders table needs an index').values()]).toEqual(['orders', 'table', 'index', 'table→database']);
     expect([...routingTerms('Add paging to GET /orders').values()]).toEqual(['paging', 'orders', 'GET /orders→api']);
   });
+
+  it('leaves nothing of a contraction: "doesn\'t" is no word of the task', () => {
+    expect([...routingTerms("The worker doesn't stop and won't restart; it isn't logged").values()]).toEqual(['worker', 'stop', 'restart', 'logged']);
+  });
+
+  it('reads a pull or merge request as a PR to review, and a feature request as no API work', () => {
+    expect([...routingTerms('Look over the pull request for the ledger').values()]).toEqual(['pr', 'ledger', 'pr→review']);
+    expect([...routingTerms('Two merge-requests wait').values()]).toEqual(['two', 'pr', 'wait', 'pr→review']);
+    expect([...routingTerms('Sort the feature requests by votes').values()]).toEqual(['sort', 'feature', 'requests', 'votes']);
+  });
 });
 
 describe('matchRoutingRows', () => {
@@ -138,6 +148,15 @@ describe('matchRoutingRows', () => {
     const matches = matchRoutingRows('The reports are wrong', parseRoutingTable(text).rows);
     expect(matches.map((m) => m.row.names[0])).toEqual(['B', 'A', 'C']);
     expect(matches[0]!.score).toBeCloseTo(2 * matches[1]!.score);
+  });
+
+  it('counts a word and the domain word it stands for once, the better of the two', () => {
+    const text = '| Work Type | Route To | Examples |\n|---|---|---|\n| Database | A | table layouts |\n| Reports | B | weekly exports |\n';
+    const [both] = matchRoutingRows('The table is wrong', parseRoutingTable(text).rows);
+    const [alone] = matchRoutingRows('The database is wrong', parseRoutingTable(text).rows);
+    // "table" is an example (weight 1), "table→database" the work type (weight 2): the work type counts, once.
+    expect(both!.words).toEqual(['table→database']);
+    expect(both!.score).toBeCloseTo(alone!.score);
   });
 
   it('matches nothing on generic words alone', () => {
@@ -177,6 +196,16 @@ describe('rankMembers', () => {
     expect(top!.id).toBe('bo');
     expect(top!.matches).toEqual({ role: ['prompts'] });
     expect(others.every((o) => o.score === 0)).toBe(true);
+  });
+
+  it('counts a task word and the domain word it stands for once: a "readme" is not also documentation', () => {
+    const members = [member('ash', 'Documentation', 'readme', 'y'), member('bo', 'Designer', 'badges, social images, readme art', 'y'), member('cy', 'Tester', 'x', 'y')];
+    const [top, next] = rankMembers(members, 'Make a social image and a readme badge');
+    expect(top!.id).toBe('bo');
+    // The better of "readme" (ownership part) and "readme→documentation" (role), not both.
+    expect(next!.id).toBe('ash');
+    expect(next!.matches).toEqual({ role: ['readme→documentation'] });
+    expect(next!.score).toBeCloseTo(rankMembers(members, 'documentation').find((m) => m.id === 'ash')!.score);
   });
 
   it('the role counts more than the ownership part, and that more than the rest of the charter', () => {

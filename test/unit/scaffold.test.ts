@@ -115,7 +115,7 @@ describe('planScaffold on an empty folder', () => {
 
   it('rejects bad input before planning anything', async () => {
     const root = tempDir();
-    await expect(planScaffold(root, { universe: 'Narnia' })).rejects.toMatchObject({ code: 'usage' });
+    await expect(planScaffold(root, { universe: '***' })).rejects.toMatchObject({ code: 'usage' });
     await expect(planScaffold(root, { roles: [] })).rejects.toMatchObject({ code: 'usage' });
     await expect(planScaffold(root, { roles: ['Lead'], team: false })).rejects.toBeInstanceOf(SquadError);
   });

@@ -27,7 +27,7 @@ export function registerSquadTools(server: McpServer, tools: ToolContext): void 
     {
       title: 'Build a spawn prompt',
       description:
-        'The prompt to spawn one squad member for one task, exactly as "create-squad prompt" renders it: charter, the skills to use, MCP needs and the task. Standard mode lists the skills for the member to read; lightweight mode inlines the given skills.',
+        'The prompt to spawn one squad member for one task, exactly as "create-squad prompt" renders it: charter, the skills to use, MCP needs and the task. Standard mode lists the skills for the member to read; lightweight mode inlines the given skills. archives gives the paths of the older history and decisions "create-squad compact" archived (read on demand), never their content.',
       inputSchema: {
         agent: z.string().min(1).max(100).describe('The member (folder or roster name).'),
         task: z
@@ -51,6 +51,7 @@ export function registerSquadTools(server: McpServer, tools: ToolContext): void 
         agent: z.string(),
         mode: z.enum(SPAWN_MODES),
         prompt: z.string(),
+        archives: z.looseObject({ history: z.string().nullable(), decisions: z.string().nullable() }),
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -24,6 +24,8 @@ export type SquadErrorCode =
   | 'lock-obstructed'
   /** The change was made, but recording it (e.g. a skill's source) failed: the message says what landed. */
   | 'bookkeeping-failed'
+  /** The audit of a skill about to land found what needs review, and consent was declined or could not be asked (no terminal, no --yes). */
+  | 'needs-consent'
   | 'aborted';
 
 export interface SquadErrorOptions {

@@ -75,9 +75,13 @@ export const squadPaths = {
   team: `${AI_TEAM_DIR}/team.md`,
   routing: `${AI_TEAM_DIR}/routing.md`,
   decisions: `${AI_TEAM_DIR}/decisions.md`,
+  /** Where `compact` moves older decisions, byte for byte (read on demand; docs/state-layout.md). */
+  decisionsArchive: `${AI_TEAM_DIR}/decisions-archive.md`,
   /** The team's standing rules (`teach --team --rule`): every spawn sees them. */
   rules: `${AI_TEAM_DIR}/rules.md`,
   decisionsInbox: `${AI_TEAM_DIR}/decisions/inbox`,
+  /** The squad's settings (a JSON object): each command reads the keys it knows and keeps the others. */
+  config: `${AI_TEAM_DIR}/config.json`,
   ceremonies: `${AI_TEAM_DIR}/ceremonies.md`,
   casting: `${AI_TEAM_DIR}/casting`,
   castingPolicy: `${AI_TEAM_DIR}/casting/policy.json`,
@@ -114,6 +118,10 @@ export function charterPath(agent: string): string {
 }
 export function historyPath(agent: string): string {
   return `${agentDir(agent)}/history.md`;
+}
+/** Where `compact` moves a member's older history entries, byte for byte (read on demand). */
+export function historyArchivePath(agent: string): string {
+  return `${agentDir(agent)}/history-archive.md`;
 }
 export function agentSkillsDir(agent: string): string {
   return `${agentDir(agent)}/skills`;

@@ -22,7 +22,9 @@ const STOPWORDS = new Set(
     'me my no not of on or our so than that the their them then there these they this those to us use used uses ' +
     'using was we were what when where which while who why will with would you your all any each also just only ' +
     'should must may might please make sure some such via about after before up out over under new add fix ' +
-    'one every other more most own same like want need way etc eg ie re'
+    'one every other more most own same like want need way etc eg ie re ' +
+    // What is left of a contraction once the apostrophe splits it ("doesn't" → "doesn", "t").
+    'don doesn didn isn aren wasn weren won wouldn couldn shouldn hasn haven hadn ll ve'
   ).split(' '),
 );
 

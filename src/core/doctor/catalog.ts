@@ -30,6 +30,7 @@ export const FINDING_CODES = {
   'two-squads': '.squad/ and .ai-team/ both hold a squad',
   'squad-dir-recreated': '.squad/ was recreated beside the squad in .ai-team/ (it holds no team.md): its files belong in .ai-team/',
   'squad-path-stale': "the team's text still names .squad/ paths, where the squad was before it moved to .ai-team/",
+  'state-branch-not-brought': "histories and decisions on squad-cli's squad-state branch that .ai-team/ does not have",
   'layout-missing': 'a file or folder of the layout is missing',
   'layout-blocked': 'something else stands where a file or folder of the layout goes',
   'read-refused': 'a squad file is a link leading outside the repository',
@@ -83,6 +84,11 @@ export const FINDING_CODES = {
   'skill-host-differs': 'a project skill a Copilot host reads differently from create-squad (nested, invalid, or hidden by a same-named one)',
   'skill-set-aside': 'a project skill folder starting with "_": create-squad sets it aside, the Copilot CLI loads it',
   'skills-folder-is-skill': 'a SKILL.md directly in a project skills folder: the Copilot CLI then loads none of the skills inside it',
+  // the project lock (skills-lock.json)
+  'skill-lock-invalid': 'skills-lock.json cannot be read (not a lock, or a git conflict both sides of which changed one skill)',
+  'skill-lock-conflict': 'skills-lock.json holds git conflict markers, read with both sides joined',
+  'skill-lock-modified': 'an installed skill differs from what skills-lock.json records (edited here)',
+  'skill-lock-not-installed': 'skills-lock.json records a skill that is not installed',
   // MCP
   'mcp-config-unread': 'an MCP configuration file no Copilot host reads',
   'mcp-config-invalid': 'an MCP configuration file a host cannot use',
@@ -102,6 +108,8 @@ export const FINDING_CODES = {
   'lock-obstructed': 'something that is not a create-squad lock is at .create-squad.lock: every writing command refuses',
   'lock-other-host': 'the lock of a create-squad on another host, which is never taken over',
   'lock-debris': 'a file a killed writing command left beside the lock (the next writing command removes it)',
+  // context (context/gauge.ts)
+  'context-over-threshold': 'a member\'s spawn starts above the share of its model\'s window set as "over" (docs/budgets.md)',
 } as const;
 
 export type FindingCode = keyof typeof FINDING_CODES;

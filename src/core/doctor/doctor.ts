@@ -6,7 +6,7 @@
  */
 import { checkMemberAgents } from './checks/agents.js';
 import { checkCastingFiles, checkRegistryMembers } from './checks/casting.js';
-import { checkConfinedReads, checkLayout, checkRepositoryRoot, checkStaleSquadPaths, checkTwoSquads } from './checks/layout.js';
+import { checkConfinedReads, checkLayout, checkRepositoryRoot, checkStaleSquadPaths, checkStateBranch, checkTwoSquads } from './checks/layout.js';
 import { checkLeftovers } from './checks/leftovers.js';
 import { checkLock } from './checks/lock.js';
 import { checkMcp, declaredServerCount } from './checks/mcp.js';
@@ -14,6 +14,8 @@ import { checkBuiltinPlaces, checkCoordinator, checkGitattributes, checkHooksFil
 import { checkRoster, rosterMembers } from './checks/roster.js';
 import { checkLimits } from './checks/limits.js';
 import { checkSkills } from './checks/skills.js';
+import { checkSkillLock } from './checks/skill-lock.js';
+import { checkContext } from './checks/context.js';
 import type { Finding } from './catalog.js';
 import { readDoctorState, type DoctorOptions, type DoctorState } from './read.js';
 
@@ -32,6 +34,7 @@ export interface DoctorReport {
 export const SQUAD_CHECKS: readonly ((state: DoctorState) => Finding[])[] = [
   checkTwoSquads,
   checkStaleSquadPaths,
+  checkStateBranch,
   checkLayout,
   checkConfinedReads,
   checkRepositoryRoot,
@@ -46,7 +49,9 @@ export const SQUAD_CHECKS: readonly ((state: DoctorState) => Finding[])[] = [
   checkMemberAgents,
   checkRegistryMembers,
   checkSkills,
+  checkSkillLock,
   checkMcp,
+  checkContext,
   checkLeftovers,
   checkLock,
 ];

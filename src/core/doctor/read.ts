@@ -26,12 +26,16 @@ import { packageVersion } from '../fs/version.js';
 import { STATE_FILE_MAX_BYTES } from '../base/limits.js';
 import { inspectSkill, type SkillReport } from '../skills/inspect.js';
 import { detectMcpConfig, unreadMcpConfigFiles, type McpConfigDetection, type McpDetectOptions, type UnreadMcpConfig } from '../skills/mcp.js';
+import { readLockedSkills, type LockedSkill } from '../skills/skill-check.js';
+import { SKILL_LOCK_PATH, type SkillLock } from '../skills/skill-lock.js';
+import { readSources } from '../skills/skill-sources.js';
 import { AGENTS_DIR, memberProfilePath, profileFolder } from '../squad/agents/member-profile.js';
 import { memberProfileText, squadSkillsOf, type ProfileMember } from '../squad/agents/profile-input.js';
 import { activeMembersOf } from '../squad/agents/profile-sync.js';
 import { discoverSkills, type Discovery } from '../squad/discover.js';
 import { isConvertedLocation } from '../squad/original/skill-migration.js';
-import { cameFromSquadDir, readRecreatedSquadDir, readTeamTexts } from '../squad/original/squad-dir.js';
+import { cameFromSquadDir, planSquadDirMigration, readRecreatedSquadDir, readTeamTexts } from '../squad/original/squad-dir.js';
+import { usesStateBranch } from '../squad/original/state-branch.js';
 import { isTeamTextPath, staleSquadPathLines } from '../squad/original/stale-paths.js';
 import { installedBuiltinSkillDirs, ownedFilesIn, type OwnedFile } from '../squad/owned.js';
 import { HOOKS_FILE_PATH } from '../base/hook-events.js';
@@ -39,6 +43,8 @@ import { planBuiltinSkillMoves } from '../scaffold/upgrade-state.js';
 import { planGitattributes } from '../scaffold/scaffold.js';
 import { startRegisteredServers, type ServerStart } from './server-start.js';
 import { isFileFact, listFolder, probePath, readSquadState, type PathFacts, type SquadState } from '../squad/state.js';
+import { measureContextIfOver, type ContextReport } from '../context/gauge.js';
+import { readModelSources, withModels } from '../roster/models.js';
 
 export interface DoctorOptions {
   /** Home folder for the user's MCP configuration (~/.copilot/mcp-config.json). */
@@ -101,12 +107,18 @@ export interface DoctorState {
   debris: DebrisFound[];
   /** Whether `.ai-team/` holds an import's marker: its swap happened, its last steps did not. */
   importUnfinished: boolean;
+  /** The project lock (skills-lock.json): why it cannot be read, whether it was healed, and each skill it records with its installed files hashed. */
+  skillLock: { problem?: string; healed: boolean; skills: LockedSkill[] };
   /** What is at the squad lock's path, judged; and what killed writing commands left beside it (names at the root). */
   lock: { status: LockStatus; debris: string[] } | undefined;
   /** The team's text that still names `.squad/` paths, in a squad that came from there (squad/original/stale-paths.ts), each with those lines. */
   stalePaths: { path: string; lines: number[] }[];
   /** The files of a `.squad/` beside `.ai-team/` that holds no team.md (recreated after the move); undefined otherwise. */
   recreatedSquadDir: string[] | undefined;
+  /** Histories and decisions on squad-cli's `squad-state` branch that `upgrade --from-state-branch` would bring (squad/original/state-branch.ts), by where they land. */
+  stateBranchFiles: string[];
+  /** Each member's spawn context against its window (context/gauge.ts); undefined when no member can be over the threshold, or it could not be measured. */
+  context: ContextReport | undefined;
 }
 
 function readText(root: string, relPath: string): string | undefined {
@@ -122,6 +134,13 @@ async function readProfiles(root: string, squad: SquadState, discovery: Discover
   let members: ProfileMember[];
   try {
     members = activeMembersOf(squad.agents);
+    members = withModels(
+      members,
+      readModelSources(
+        root,
+        members.map((member) => member.folder),
+      ),
+    );
   } catch (error) {
     if (isSquadError(error)) return undefined;
     throw error;
@@ -170,9 +189,12 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
       limited: [],
       debris: [],
       importUnfinished: false,
+      skillLock: { healed: false, skills: [] },
       lock: undefined,
       stalePaths: [],
       recreatedSquadDir: undefined,
+      stateBranchFiles: [],
+      context: undefined,
     };
   }
 
@@ -222,10 +244,37 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
     limited: readLimitedFiles(root, squad, paths),
     debris: findDebris(root),
     importUnfinished: existsInside(root, IMPORT_MARKER_PATH),
+    skillLock: await readSkillLockState(root),
     lock,
     stalePaths: cameFromSquadDir(root) ? readStalePaths(root, originalText) : [],
     recreatedSquadDir: squad.originalSquadDir ? readRecreatedSquadDir(root) : undefined,
+    stateBranchFiles: !squad.originalSquadDir && usesStateBranch(root) ? readStateBranchFiles(root) : [],
+    context: await measureContextIfOver(root, where).catch(() => undefined),
   };
+}
+
+/** The project lock and the skills it records, hashed as installed now (no network: doctor compares with the lock only). */
+async function readSkillLockState(root: string): Promise<DoctorState['skillLock']> {
+  let lock: SkillLock;
+  try {
+    lock = readSources(root);
+  } catch (error) {
+    if (!isSquadError(error)) throw error;
+    return { problem: error.message.replace(`${SKILL_LOCK_PATH}: `, ''), healed: false, skills: [] };
+  }
+  if (lock.problem !== undefined) return { problem: lock.problem, healed: false, skills: [] };
+  return { healed: lock.healed, skills: await readLockedSkills(root, lock) };
+}
+
+/** What `upgrade --from-state-branch` would bring from squad-cli's branch into `.ai-team/` (not what it would set aside in the backups). */
+function readStateBranchFiles(root: string): string[] {
+  try {
+    return planSquadDirMigration(root, new Date(), { fromStateBranch: true })
+      .fromBranch.filter((file) => file.action !== 'kept')
+      .map((file) => file.path);
+  } catch {
+    return []; // a squad upgrade refuses: its own finding says why
+  }
 }
 
 /** The team's text in `.ai-team/`, and the team skills' SKILL.md read above, that name `.squad/` paths. */

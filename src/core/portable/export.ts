@@ -5,7 +5,7 @@
  * the casting files; every member's charter and history (split into portable knowledge and project
  * learnings, see history.ts; e-mail addresses and credentials redacted by default, see redact.ts);
  * and every learned skill, agent and team scope, whole: every file, byte for byte, binary files as
- * base64, executable bits kept, with the record of where it was added from (skill-sources.json).
+ * base64, executable bits kept, with the record of where it was added from (its skills-lock.json entry).
  * Every other file under `.ai-team/` is listed in `skipped` with its reason (STAYS_WITH_REPOSITORY:
  * the manifest, logs, backups, alumni, and the script allowlist, since trust is per repository). Built-in skills
  * (`squad-*` that this package ships or that the squad's manifest records as installed) do not
@@ -20,7 +20,7 @@ import { expectManyLongLivedObjects } from '../base/heap.js';
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SquadError } from '../base/errors.js';
+import { SquadError, isSquadError } from '../base/errors.js';
 import { notRegularFileError, pathProblem, readDirNames, sha256, specialKind, writeFileAtomic } from '../fs/fs-safe.js';
 import { splitHistory, type HistoryParts } from '../roster/history.js';
 import { readManifest } from '../squad/manifest.js';
@@ -33,13 +33,16 @@ import {
   AI_TEAM_DIR,
   SKILL_FILE,
   agentDir,
+  agentSkillDir,
   agentSkillsDir,
   charterPath,
   historyPath,
+  historyArchivePath,
   resolveIn,
   squadPaths,
 } from '../base/paths.js';
 import { SKILL_SOURCES_PATH } from '../skills/skill-sources.js';
+import { SKILL_LOCK_PATH, emptyLock, lockKey, parseLock, parseLockKey, type SkillLock } from '../skills/skill-lock.js';
 import { SKILLS_ALLOWLIST_PATH } from '../skills/script-plan.js';
 import { redactText, type RedactionCounts } from '../base/redact.js';
 import { parseRoster, requireSquad } from '../roster/roster.js';
@@ -66,7 +69,7 @@ import { castingFileProblem, inboxNameProblem, validateSquadDocument } from './s
 import { parseJsonText } from './squad-json.js';
 import { serializeSquad } from './canonical-json.js';
 import { listTree, type Tree, type TreeFile } from '../fs/tree.js';
-import { compareCodePoints, formatBytes, isMapping } from '../base/util.js';
+import { compareCodePoints, formatBytes, isMapping, quoted } from '../base/util.js';
 import { SKILL_NESTING_MAX_DEPTH, STATE_FILE_MAX_BYTES } from '../base/limits.js';
 import { packageVersion } from '../fs/version.js';
 
@@ -284,8 +287,35 @@ class Collector {
     return Object.fromEntries(files);
   }
 
-  /** The records of `.ai-team/skill-sources.json`, by skill folder; none (the file skipped, with the reason) when it is not the file `skills add` writes. */
+  /**
+   * The entries of the project lock (skills-lock.json), by the folder of the skill each names (a team
+   * skill's entry under each team skills folder, since the folder that wins carries it); for a squad
+   * not yet upgraded, the records of `.ai-team/skill-sources.json`. None (the file skipped, with the
+   * reason) when it is not a lock, or not the file `skills add` wrote.
+   */
   sourceRecords(): Map<string, Record<string, unknown>> {
+    const lockText = this.kind(SKILL_LOCK_PATH) === 'file' ? this.text(SKILL_LOCK_PATH) : undefined;
+    if (lockText !== undefined) {
+      let lock: SkillLock;
+      try {
+        lock = parseLock(lockText);
+      } catch (error) {
+        if (!isSquadError(error)) throw error;
+        lock = { ...emptyLock(), problem: error.message.replace(`${SKILL_LOCK_PATH}: `, '') };
+      }
+      if (lock.problem !== undefined) {
+        this.travelled.delete(SKILL_LOCK_PATH);
+        this.skip(SKILL_LOCK_PATH, `${lock.problem}; left out (skills update needs the sources added again)`);
+        return new Map();
+      }
+      const teamDirs = [squadPaths.aiTeamSkills, ...NATIVE_SKILL_DIRS];
+      return new Map(
+        Object.entries(lock.entries).flatMap(([key, entry]) => {
+          const { name, agent } = parseLockKey(key);
+          return (agent === undefined ? teamDirs.map((dir) => `${dir}/${name}`) : [agentSkillDir(agent, name)]).map((folder) => [folder, entry] as const);
+        }),
+      );
+    }
     const text = this.text(SKILL_SOURCES_PATH);
     if (text === undefined) return new Map();
     let value: unknown;
@@ -586,13 +616,31 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
       history = redact ? { portable: cleaned.portable.text, project: cleaned.project.text } : parts;
     }
     if (!withHistory && collect.kind(historyPath(name)) === 'file') collect.skip(historyPath(name), 'left out (--no-history)');
-    const travels = new Set([charterPath(name), historyPath(name), agentSkillsDir(name)]);
+    // The archive compact made travels with the history, redacted the same way.
+    const archiveText = withHistory ? collect.text(historyArchivePath(name)) : undefined;
+    let historyArchive: string | undefined;
+    if (archiveText !== undefined) {
+      const cleaned = redactText(archiveText);
+      if (cleaned.counts.email + cleaned.counts.secret > 0 && !redaction.agents.includes(name)) redaction.agents.push(name);
+      addCounts(redaction, cleaned.counts);
+      historyArchive = redact ? cleaned.text : archiveText;
+    }
+    if (!withHistory && collect.kind(historyArchivePath(name)) === 'file') collect.skip(historyArchivePath(name), 'left out (--no-history)');
+    const travels = new Set([charterPath(name), historyPath(name), historyArchivePath(name), agentSkillsDir(name)]);
     for (const other of readDirNames(resolveIn(root, agentDir(name)))) {
       const relPath = `${agentDir(name)}/${other}`;
       if (!travels.has(relPath)) collect.skip(relPath, 'not part of a .squad file; not exported');
     }
     const skills = withSources(collect.skillsIn(agentSkillsDir(name), trees.get(agentSkillsDir(name)), 'agent', name), agentSkillsDir(name), records);
-    agents.push([name, { ...(charter === undefined ? {} : { charter }), ...(history === undefined ? {} : { history }), skills }]);
+    agents.push([
+      name,
+      {
+        ...(charter === undefined ? {} : { charter }),
+        ...(history === undefined ? {} : { history }),
+        ...(historyArchive === undefined ? {} : { history_archive: historyArchive }),
+        skills,
+      },
+    ]);
     const member = roster.get(name);
     exportedAgents.push({
       name,
@@ -628,8 +676,12 @@ export async function exportSquad(root: string, options: ExportOptions = {}): Pr
   // A record travels with its skill; one whose skill does not travel (shadowed, built-in, gone) is listed.
   const carried = new Set([...Object.entries(merged)].flatMap(([, skill]) => (skill.source ? [skill.source] : [])));
   for (const [, agent] of agents) for (const skill of Object.values(agent.skills)) if (skill.source) carried.add(skill.source);
+  const reported = new Set<Record<string, unknown>>();
   for (const [folder, record] of records) {
-    if (!carried.has(record)) collect.skip(SKILL_SOURCES_PATH, `the record of ${folder}: that skill is not exported, so its record is left out`);
+    if (carried.has(record) || reported.has(record)) continue;
+    reported.add(record);
+    const from = collect.kind(SKILL_LOCK_PATH) === 'file' ? SKILL_LOCK_PATH : SKILL_SOURCES_PATH;
+    collect.skip(from, `the record of ${from === SKILL_LOCK_PATH ? quoted(lockKey(folder)) : folder}: that skill is not exported, so its record is left out`);
   }
   const inbox = collect.inbox();
   collect.reportTheRest();

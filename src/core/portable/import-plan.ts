@@ -37,6 +37,7 @@
  * that name, it is kept as it is, with a note). Each imported SKILL.md is checked as `skills
  * validate` checks it: an invalid one is imported all the same, with a note naming its first error.
  */
+import { SQUAD_CONFIG_PATH, parseConfig, withModels } from '../roster/models.js';
 import type { DiskFacts } from '../base/disk-facts.js';
 import { SquadError } from '../base/errors.js';
 import { MAX_NAME_LENGTH } from '../base/names.js';
@@ -56,6 +57,7 @@ import {
   charterPath,
   folderTimestamp,
   historyPath,
+  historyArchivePath,
   nativeTeamSkillDir,
   squadPaths,
 } from '../base/paths.js';
@@ -118,7 +120,8 @@ import {
   type ValidatedSquad,
 } from './squad-format.js';
 import { checkStateFileSizes } from './squad-validate.js';
-import { SKILL_SOURCES_PATH, SKILL_SOURCES_SCHEMA, recordSources, type SourceRecord } from '../skills/skill-sources.js';
+import { lockEntry, type SourceRecord } from '../skills/skill-sources.js';
+import { SKILL_LOCK_PATH, lockKey, lockWith, type SkillLock } from '../skills/skill-lock.js';
 import { SKILLS_ALLOWLIST_PATH } from '../skills/script-plan.js';
 
 export const IMPORTED_HISTORY_TEMPLATE = 'import/history.md.hbs';
@@ -464,6 +467,7 @@ async function buildOverlay(
       });
       overlay.files.push({ path: historyPath(folder), entry: history, kind: 'state' });
     }
+    if (agent.history_archive !== undefined) overlay.files.push({ path: historyArchivePath(folder), entry: agent.history_archive, kind: 'state' });
     place(agent.skills, 'agent', folder);
   }
   place(document.team_skills, 'team');
@@ -543,6 +547,13 @@ function originalExportNotes(document: SquadDocument, original: OriginalExportCh
   }
   for (const { name, reason } of original?.skippedAgents ?? []) notes.push(`agents.${name} was not imported as a member: ${reason}`);
   for (const fit of original?.rosterFits ?? []) notes.push(`${squadPaths.team}: ${fit.note}`);
+  const stale = original?.stalePaths ?? [];
+  if (stale.length > 0) {
+    const total = stale.reduce((sum, entry) => sum + entry.paths, 0);
+    notes.push(
+      `the squad lived in ${ORIGINAL_SQUAD_DIR}/: ${total} ${ORIGINAL_SQUAD_DIR}/ path${total === 1 ? '' : 's'} of its text ${total === 1 ? 'was' : 'were'} pointed at ${AI_TEAM_DIR}/, as upgrade does (${stale.map((entry) => `${entry.where}: ${entry.paths}`).join(', ')})`,
+    );
+  }
   for (const { where, name, changes } of original?.convertedSkills ?? [])
     notes.push(`skill ${name} (${where}) was in the original Squad's style and was made a standard skill: ${changes.join('; ')}`);
   return notes;
@@ -591,6 +602,8 @@ export interface ImportState {
   owned: readonly OwnedFile[];
   /** What stands where the squad-owned files outside `.ai-team/` go. */
   outside: OwnedState;
+  /** The project lock here (skills-lock.json): the carried records join its entries. */
+  lock: SkillLock;
   gitattributes: AppendTarget;
   gitignore: AppendTarget;
   /** The disk's answers to what the decision asks (recorded by the read step). */
@@ -615,14 +628,19 @@ export interface ImportPlan extends Plan {
   report: Omit<ImportReport, 'dryRun'>;
 }
 
-/** `.ai-team/skill-sources.json` for the carried records, each under the folder its skill ends in; undefined when none travelled. */
-function sourcesText(carried: readonly CarriedSource[], moves: readonly { from: string; to: string }[]): string | undefined {
-  if (carried.length === 0) return undefined;
+/**
+ * The project lock with the carried records, each under the key of the folder its skill ends in
+ * (`lock`: the lock as it stands here, its other entries kept); a record in the older shape
+ * (`.ai-team/skill-sources.json`'s) becomes a lock entry. No change when none travelled or the lock
+ * holds them already.
+ */
+function lockChanges(lock: SkillLock, carried: readonly CarriedSource[], moves: readonly { from: string; to: string }[]): Change[] {
+  if (carried.length === 0 || lock.problem !== undefined) return [];
   const endsIn = (placed: string) => moves.find((move) => move.from === placed)?.to ?? placed;
-  return recordSources(
-    { text: undefined, raw: { schema: SKILL_SOURCES_SCHEMA, skills: {} } },
-    Object.fromEntries(carried.map(({ placed, record }) => [endsIn(placed), record as unknown as SourceRecord])),
-  );
+  const entry = (record: Record<string, unknown>) => (typeof record.sourceType === 'string' ? record : lockEntry(record as unknown as SourceRecord));
+  const text = lockWith(lock, Object.fromEntries(carried.map(({ placed, record }) => [lockKey(endsIn(placed)), entry(record)])));
+  if (text === undefined) return [];
+  return [lock.text === undefined ? { kind: 'create', path: SKILL_LOCK_PATH, content: text } : { kind: 'replace', path: SKILL_LOCK_PATH, content: text, base: lock.text }];
 }
 
 /** What the imported skills' scripts need here: trust does not travel (export leaves the allowlist behind). */
@@ -674,7 +692,16 @@ function profileStateAfter(disk: DiskFacts, changes: readonly Change[], state: I
   const planned = plannedFiles(changes);
   const team = planned.get(squadPaths.team);
   const roster = team === undefined ? [] : parseRoster(typeof team === 'string' ? team : Buffer.from(team).toString('utf8'));
-  const members = activeMembersOf(agentsOf(roster, disk.names(squadPaths.agents)));
+  // Each member's model as the imported registry and charters record it (roster/models.ts).
+  const textOf = (relPath: string) => {
+    const content = planned.get(relPath);
+    return content === undefined ? undefined : typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
+  };
+  const members = withModels(activeMembersOf(agentsOf(roster, disk.names(squadPaths.agents))), {
+    registry: parseConfig(textOf(squadPaths.castingRegistry)),
+    config: parseConfig(textOf(SQUAD_CONFIG_PATH)),
+    charter: (folder) => textOf(charterPath(folder)),
+  });
   const builtins = builtinSkillDirsOf(state.shippedBuiltins, manifest, (relPath) => disk.exists(relPath));
   return { members, squad: squadSkillsAfter({ disk, planned, kept: state.keptSkills, builtins }) };
 }
@@ -757,12 +784,9 @@ export async function decideImport(state: ImportState, input: ImportInput = {}):
     ...(decideTeamSkillMoves({ disk: beforeMoves, manifest, shippedBuiltins: state.shippedBuiltins }).moves ?? []),
     ...(decideBuiltinSkillMoves({ disk: beforeMoves }).moves ?? []),
   ];
-  // The skills' source records, keyed by where each skill ends (moves followed), written with the
-  // new squad: they change nothing the moves were decided on.
-  const treeAt = changes.findIndex((change) => change.kind === 'tree');
-  const tree = changes[treeAt];
-  const sources = sourcesText(overlay.sources, moves);
-  if (tree?.kind === 'tree' && sources !== undefined) changes[treeAt] = { ...tree, files: [...tree.files, { path: inSquadDir(SKILL_SOURCES_PATH), content: sources }] };
+  // The skills' source records, keyed by where each skill ends (moves followed), into the project
+  // lock: they change nothing the moves were decided on.
+  changes.push(...lockChanges(state.lock, overlay.sources, moves));
   for (const move of moves) changes.push({ kind: 'move', from: move.from, to: move.to });
   // 5. The members' Copilot agents, from the roster and skills as they will be.
   const after = factsAfter(disk, changes);
@@ -803,7 +827,7 @@ export async function decideImport(state: ImportState, input: ImportInput = {}):
       gitignoreAdded: gitignore.added,
       leftovers: target.leftovers,
       notes,
-      files: overlay.files.length + squad.files.length + 1 + (sources === undefined ? 0 : 1),
+      files: overlay.files.length + squad.files.length + 1 + (changes.some((change) => change.kind !== 'move' && change.path === SKILL_LOCK_PATH) ? 1 : 0),
     },
   };
 }

@@ -5,6 +5,7 @@
  * header says what the plan does, in which order, and why a kill at any write loses nothing);
  * `applyPlan` carries it out. `importSquad` is the three for the library.
  */
+import { readSources } from '../skills/skill-sources.js';
 import { expectManyLongLivedObjects } from '../base/heap.js';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -219,6 +220,7 @@ export async function readImportState(root: string, file: string, options: Impor
     shippedBuiltins: shippedBuiltinSkills(),
     owned,
     outside,
+    lock: readSources(root),
     gitattributes,
     gitignore,
     disk: reader,

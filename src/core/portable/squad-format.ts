@@ -32,6 +32,7 @@
 import { SquadError } from '../base/errors.js';
 import { entryPath } from '../base/schema.js';
 import { SKILL_RESOURCE_DIRS, squadPaths } from '../base/paths.js';
+import { SQUAD_CONFIG_PATH } from '../roster/models.js';
 import {
   SKILL_PATH_MAX_CHARS,
   SKILL_PATH_SEGMENT_MAX_BYTES,
@@ -95,7 +96,7 @@ export interface SquadSkill {
   scripts: SquadFiles;
   assets: SquadFiles;
   files: SquadFiles;
-  /** Where the skill was added from: its record in `.ai-team/skill-sources.json`, as it is (`skills update` fetches from it). */
+  /** Where the skill was added from: its entry in `skills-lock.json` (or, from an older create-squad, its record of `.ai-team/skill-sources.json`), as it is (`skills update` fetches from it). */
   source?: Record<string, unknown>;
 }
 
@@ -107,6 +108,8 @@ export interface SquadHistory {
 export interface SquadAgent {
   charter?: string;
   history?: SquadHistory;
+  /** Its history-archive.md (older entries `compact` moved), as it is. */
+  history_archive?: string;
   skills: Record<string, SquadSkill>;
 }
 
@@ -117,6 +120,8 @@ export const TEAM_FILES = {
   ceremonies_md: squadPaths.ceremonies,
   rules_md: squadPaths.rules,
   decisions_md: squadPaths.decisions,
+  decisions_archive_md: squadPaths.decisionsArchive,
+  config_json: SQUAD_CONFIG_PATH,
 } as const;
 /** The files of `casting`, by key. */
 export const CASTING_FILES = { policy: squadPaths.castingPolicy, registry: squadPaths.castingRegistry, history: squadPaths.castingHistory } as const;
@@ -166,6 +171,8 @@ export interface OriginalExportChanges {
   decisions?: string;
   /** What was done to its roster so that every member the file holds is listed once (fitRosterToAgents): the agent's folder, a row pointed at it (`repointed`) or added, in one phrase. */
   rosterFits?: { folder: string; repointed: boolean; note: string }[];
+  /** The texts whose `.squad/` paths were pointed at `.ai-team/` (an export of a squad that lived in `.squad/`): where each is in the file, and how many paths. */
+  stalePaths?: { where: string; paths: number }[];
 }
 
 export interface ValidatedSquad {

@@ -99,7 +99,7 @@ const skill = () =>
       source: v.nullish(
         v.pipe(
           v.custom<Record<string, unknown>>(isMapping, mustBe('an object')),
-          v.description('where the skill was added from: its record in .ai-team/skill-sources.json (skills update fetches from it)'),
+          v.description('where the skill was added from: its entry in skills-lock.json, the project lock (skills update fetches from it)'),
         ),
       ),
     },
@@ -132,6 +132,8 @@ export const squadDocumentSchema = lazySchema(() =>
                 ceremonies_md: optionalText('.ai-team/ceremonies.md'),
                 rules_md: optionalText('.ai-team/rules.md'),
                 decisions_md: optionalText('.ai-team/decisions.md'),
+                decisions_archive_md: optionalText('.ai-team/decisions-archive.md: older decisions compact moved out of decisions.md'),
+                config_json: optionalText(".ai-team/config.json, as text: the squad's settings (its default model)"),
               },
               'the team files',
             ),
@@ -163,6 +165,7 @@ export const squadDocumentSchema = lazySchema(() =>
                       "the member's history.md, in two parts",
                     ),
                   ),
+                  history_archive: optionalText("the member's history-archive.md: older history entries compact moved, as they are"),
                   skills: skills("the member's own skills, by name"),
                 },
                 'a member',

@@ -5,13 +5,12 @@
 import { legacyRegistryMembers, parseHistory, parsePolicy, parseRegistry, registryEntryProblem, type CastEntry, type CastingRead } from '../roster/casting.js';
 import { SquadError } from '../base/errors.js';
 import { convertOriginalSkill } from '../squad/original/skills.js';
+import { hasStaleSquadPath, rewriteSquadPaths } from '../squad/original/stale-paths.js';
+import { fitRosterToAgents as fitRoster } from '../squad/original/roster-fit.js';
 import { parseSkill } from '../skills/skill.js';
 import { splitHistory } from '../roster/history.js';
-import { charterIdentity } from '../roster/members.js';
-import { insertRosterRecords, isRosterHeader, parseRoster, rosterCellText } from '../roster/roster.js';
-import { editTableRows } from '../base/md-table-edit.js';
 import { folderNameProblem, slugify } from '../base/names.js';
-import { SCRIBE_AGENT, SKILL_FILE, charterPath } from '../base/paths.js';
+import { SKILL_FILE, charterPath } from '../base/paths.js';
 import { controlCharacterProblem, formatBytes, isMapping, jsonTypeName } from '../base/util.js';
 import {
   CASTING_FILES,
@@ -284,9 +283,11 @@ function checkVersion11(root: Record<string, unknown>, budget: Budget): SquadDoc
       portable: counted(agent.history.portable, entryPath(historyWhere, 'portable'), budget) ?? '',
       project: counted(agent.history.project, entryPath(historyWhere, 'project'), budget) ?? '',
     };
+    const historyArchive = counted(agent.history_archive, entryPath(where, 'history_archive'), budget);
     const value: SquadAgent = {
       ...(charter === undefined ? {} : { charter }),
       ...(history ? { history } : {}),
+      ...(historyArchive === undefined ? {} : { history_archive: historyArchive }),
       skills: checkSkills(agent.skills, entryPath(where, 'skills'), budget),
     };
     Object.defineProperty(agents, name, { value, enumerable: true, writable: true, configurable: true });
@@ -446,67 +447,67 @@ const LEGACY_DOCUMENTS: readonly [TeamFileKey, readonly string[]][] = [
 ];
 
 /**
- * A Squad 1.0 roster fitted to the agents the file holds, so that import lists each of them once
- * and makes no member the file does not hold:
- *   - a row naming a folder the file has no agent for (`.squad/agents/dallas/…`) is pointed at the
- *     one agent the roster leaves out whose charter names that member (`- **Name:** Dallas`, or
- *     the title): the folder was renamed, the member is the same; without exactly one such agent
- *     the row stays as it is;
- *   - an agent the roster leaves out (squad-cli's `Rai`) gets a row, with the name the file gives
- *     its folder and the role its charter states, so it keeps both (a charter without a role:
- *     left out, with the note import gives).
- * Every other byte of the roster kept. Pure.
+ * A Squad 1.0 roster fitted to the agents the file holds (squad/original/roster-fit.ts, the rule
+ * upgrade follows too), each change noted; two agents that are one row's member: refused.
  */
 function fitRosterToAgents(teamMd: string, agents: Readonly<Record<string, SquadAgent>>, registered: readonly CastEntry[], changes: OriginalExportChanges): string {
-  const roster = parseRoster(teamMd);
-  const listed = new Set(roster.map((member) => member.name));
-  const unlisted = Object.keys(agents).filter((folder) => folder !== SCRIBE_AGENT && !listed.has(folder));
-  const key = (name: string | undefined) => name?.trim().toLowerCase();
-  // The names an agent goes by: its charter's, and the casting registry's for its folder.
-  const namesOf = (folder: string) => [charterIdentity(agents[folder]?.charter ?? '').name, ...registered.filter((m) => m.folder === folder).map((m) => m.name)].map(key);
-  const fits: NonNullable<OriginalExportChanges['rosterFits']> = [];
-  let text = teamMd;
-  const claimed = new Set<string>();
-  for (const member of roster) {
-    if (member.human || member.noCharter || member.name === SCRIBE_AGENT || agents[member.name] !== undefined) continue;
-    const matches = unlisted.filter((folder) => !claimed.has(folder) && namesOf(folder).includes(key(member.displayName)));
-    if (matches.length > 1) {
-      throw new SquadFormatError(
-        'team_md',
-        `the roster names ${member.displayName} in ${member.charter}, which the file does not hold, and ${matches.map((folder) => `agents["${renamedKey(folder, changes)}"]`).join(' and ')} are each ${member.displayName}: keep one of them in the squad it came from (or point the roster row at it), then export again`,
-      );
-    }
-    if (matches.length === 0) continue;
-    const folder = matches[0]!;
-    const edited = editTableRows(text, isRosterHeader, (row) =>
-      rosterCellText(row.record.name ?? '') === member.displayName && row.record.charter !== undefined ? { ...row.record, charter: `\`${charterPath(folder)}\`` } : undefined,
+  const fitted = fitRoster(teamMd, agents, registered, (folder) => renamedKey(folder, changes));
+  if (fitted.ambiguous !== undefined) {
+    const { member, charter, folders } = fitted.ambiguous;
+    throw new SquadFormatError(
+      'team_md',
+      `the roster names ${member} in ${charter}, which the file does not hold, and ${folders.map((folder) => `agents["${renamedKey(folder, changes)}"]`).join(' and ')} are each ${member}: keep one of them in the squad it came from (or point the roster row at it), then export again`,
     );
-    if (edited === undefined || edited.changed.length !== 1) continue;
-    claimed.add(folder);
-    text = edited.text;
-    const note = `${member.displayName}'s row named ${member.charter}, which the file does not hold; agents["${renamedKey(folder, changes)}"] holds ${member.displayName}'s charter, so the row names ${charterPath(folder)}`;
-    fits.push({ folder, repointed: true, note });
   }
-  const added = unlisted.flatMap((folder) => {
-    const role = claimed.has(folder) ? undefined : charterIdentity(agents[folder]?.charter ?? '').role?.trim();
-    return role ? [{ folder, name: renamedKey(folder, changes), role }] : [];
-  });
-  const withRows =
-    added.length === 0
-      ? undefined
-      : insertRosterRecords(
-          text,
-          added.map((m) => ({ name: m.name, role: m.role, charter: `\`${charterPath(m.folder)}\``, status: '✅ Active' })),
-        );
-  if (withRows !== undefined) {
-    text = withRows;
-    for (const member of added) {
-      const note = `agents["${renamedKey(member.folder, changes)}"] was not in the roster: it has a row now, as ${member.name} (${member.role}, from its charter)`;
-      fits.push({ folder: member.folder, repointed: false, note });
+  const fits: NonNullable<OriginalExportChanges['rosterFits']> = fitted.fits.map((fit) => ({
+    folder: fit.folder,
+    repointed: fit.repointed,
+    note: fit.repointedFrom
+      ? `${fit.repointedFrom.member}'s row named ${fit.repointedFrom.charter}, which the file does not hold; agents["${renamedKey(fit.folder, changes)}"] holds ${fit.repointedFrom.member}'s charter, so the row names ${charterPath(fit.folder)}`
+      : `agents["${renamedKey(fit.folder, changes)}"] was not in the roster: it has a row now, as ${fit.added!.name} (${fit.added!.role}, from its charter)`,
+  }));
+  if (fits.length > 0) changes.rosterFits = fits;
+  return fitted.text;
+}
+
+/**
+ * An export of a squad that lived in `.squad/` (squad-cli's: its roster, routing or a charter
+ * names `.squad/` paths) has every `.squad/` path of its text pointed at `.ai-team/`, a renamed
+ * member folder by its new name, as upgrade does to a squad it moves (stale-paths.ts, one rule):
+ * the roster, routing, ceremonies, decisions, charters, histories and SKILL.md files. Each text
+ * changed is listed in `stalePaths`. An export that never lived there keeps its text.
+ */
+function pointTextAtAiTeam(team: SquadTeam, agents: Record<string, SquadAgent>, skills: Record<string, SquadSkill>, changes: OriginalExportChanges): void {
+  const instructions = [team.team_md, team.routing_md, team.ceremonies_md, ...Object.values(agents).map((agent) => agent.charter)];
+  if (!instructions.some((text) => text !== undefined && hasStaleSquadPath(text))) return;
+  const renamed = new Map(changes.renamedAgents.map((rename) => [rename.from, rename.to]));
+  const memberFolder = (name: string) => renamed.get(name) ?? (folderNameProblem(name) === undefined ? name : slugify(name));
+  const stale: NonNullable<OriginalExportChanges['stalePaths']> = [];
+  const point = (where: string, text: string): string => {
+    const { text: pointed, count } = rewriteSquadPaths(text, memberFolder);
+    if (count > 0) stale.push({ where, paths: count });
+    return pointed;
+  };
+  for (const key of Object.keys(team) as TeamFileKey[]) team[key] = point(key, team[key]!);
+  if (changes.decisions !== undefined) changes.decisions = point('decisions_md', changes.decisions);
+  for (const [folder, agent] of Object.entries(agents)) {
+    const where = entryPath('agents', renamedKey(folder, changes));
+    if (agent.charter !== undefined) agent.charter = point(entryPath(where, 'charter'), agent.charter);
+    if (agent.history !== undefined) {
+      const portable = point(entryPath(where, 'history'), agent.history.portable);
+      const project = point(entryPath(where, 'history'), agent.history.project);
+      agent.history = { portable, project };
     }
   }
-  if (fits.length > 0) changes.rosterFits = fits;
-  return text;
+  for (const [name, skill] of Object.entries(skills)) skill.skill_md = point(`skills (${name})`, skill.skill_md);
+  if (stale.length > 0) changes.stalePaths = mergeCounts(stale);
+}
+
+/** One entry per place, its counts added. */
+function mergeCounts(entries: readonly { where: string; paths: number }[]): { where: string; paths: number }[] {
+  const merged = new Map<string, number>();
+  for (const { where, paths } of entries) merged.set(where, (merged.get(where) ?? 0) + paths);
+  return [...merged].map(([where, paths]) => ({ where, paths }));
 }
 
 /** The name the file gives an agent folder: the key it had before it was made a valid folder name. */
@@ -532,6 +533,7 @@ function checkLegacy(root: Record<string, unknown>, budget: Budget, sourceName: 
   if (team.team_md !== undefined) team.team_md = fitRosterToAgents(team.team_md, agents, registry, original);
   const decisions = legacyDocument(root, ['decisions_md', 'decisions'], budget);
   if (decisions !== undefined) original.decisions = decisions;
+  pointTextAtAiTeam(team, agents, skills, original);
   const document: SquadDocument = {
     squad_format_version: SQUAD_FORMAT_VERSION,
     exported_at: plainString(root.exported_at, 'exported_at') ?? '',

@@ -90,8 +90,13 @@ export interface LeftOutSkill {
 
 export interface SpawnPromptTokens {
   charter: number;
+  /** The standing rules the prompt lists on their own (a standard prompt's member rules are in its charter). */
+  standingRules: number;
   skills: number;
   mcp: number;
+  task: number;
+  /** The rest of the prompt's text: its instructions and headings (total less the parts above). */
+  other: number;
   total: number;
 }
 
@@ -116,6 +121,8 @@ export interface SpawnPrompt {
   mcpConfig: McpConfigSource[];
   /** The standing rules the prompt carries: the team's (.ai-team/rules.md) and the member's own (its charter). */
   standingRules: StandingRules;
+  /** The archives `compact` made (older history, older decisions): their paths, which a standard prompt names; null when there is none. */
+  archives: { history: string | null; decisions: string | null };
   warnings: Warning[];
   tokens: SpawnPromptTokens;
 }
@@ -225,6 +232,8 @@ export async function renderSpawnPrompt(state: SpawnState, decision: SpawnDecisi
     mcpBlock,
     historyPath: historyPath(agent),
     decisionsPath: squadPaths.decisions,
+    historyArchive: state.archives.history,
+    decisionsArchive: state.archives.decisions,
     maxLines: MAX_BODY_LINES,
   };
   const prompt =
@@ -276,16 +285,25 @@ export async function renderSpawnPrompt(state: SpawnState, decision: SpawnDecisi
     mcp,
     mcpConfig: detection?.sources ?? [],
     standingRules,
+    archives: { history: state.archives.history ?? null, decisions: state.archives.decisions ?? null },
   });
   const { parts } = shownPrompt;
+  const shownRules = shownPrompt.standingRules;
+  const listedRules = mode === 'standard' ? shownRules.team : [...shownRules.team, ...shownRules.member];
+  const tokens = {
+    charter: estimateTokens(parts.charter),
+    standingRules: estimateTokens(listedRules.map((rule) => `- ${rule}\n`).join('')),
+    skills: estimateTokens(parts.skills),
+    mcp: estimateTokens(parts.mcp),
+    task: estimateTokens(parts.task),
+    total: estimateTokens(shownPrompt.prompt),
+  };
   return {
     ...shownPrompt,
     warnings,
     tokens: {
-      charter: estimateTokens(parts.charter),
-      skills: estimateTokens(parts.skills),
-      mcp: estimateTokens(parts.mcp),
-      total: estimateTokens(shownPrompt.prompt),
+      ...tokens,
+      other: Math.max(0, tokens.total - tokens.charter - tokens.standingRules - tokens.skills - tokens.mcp - tokens.task),
     },
   };
 }

@@ -10,7 +10,8 @@
  */
 import fs from 'node:fs';
 import { readStateText } from '../fs/confined.js';
-import { charterPath } from '../base/paths.js';
+import { existsInside } from '../fs/fs-safe.js';
+import { charterPath, historyArchivePath, squadPaths } from '../base/paths.js';
 import { detectMcpConfig, type McpConfigDetection } from '../skills/mcp.js';
 import { readSkillFile } from '../skills/skill.js';
 import { discoverSkills, type DiscoveredSkill, type Discovery } from '../squad/discover.js';
@@ -39,6 +40,8 @@ export interface SpawnState {
   teamRulesText: string | undefined;
   /** The squad's own synonyms for ranking skills (`.ai-team/synonyms.md`); undefined when it keeps none. */
   skillSynonyms?: SynonymTable | undefined;
+  /** The archives `compact` made beside the member's history and the decisions: their paths, when they exist (the prompt names them, never inlines them). */
+  archives: { history: string | undefined; decisions: string | undefined };
   /** For the command lines the prompt gives (base/cli-invocation.ts hintCommand): this create-squad's version, and the one the repository installs (undefined: none). */
   cli: { version: string; installedVersion: string | undefined };
 }
@@ -75,6 +78,10 @@ export function readSpawnState(root: string, agent: string): SpawnState {
     charterText: readStateText(root, charterPath(member.name)),
     teamRulesText: readStateText(root, TEAM_RULES_PATH),
     skillSynonyms: readTeamSynonyms(root),
+    archives: {
+      history: existsInside(root, historyArchivePath(member.name)) ? historyArchivePath(member.name) : undefined,
+      decisions: existsInside(root, squadPaths.decisionsArchive) ? squadPaths.decisionsArchive : undefined,
+    },
     cli: { version: packageVersion(), installedVersion: startableInstallVersion(root) },
   };
 }

@@ -164,8 +164,41 @@ export function resolveUniverse(given: string | undefined): Universe {
   return universe;
 }
 
-/** A new squad's policy: the chosen universe, then every other one as overflow. */
+/** The longest name a custom universe given to `init --universe` may have. */
+const CUSTOM_UNIVERSE_MAX_CHARS = 80;
+
+/**
+ * The universe `init --universe` names: a shipped one, or (a name create-squad does not ship) a
+ * custom universe, the team's own, with no names yet (custom_universes in the policy gives them;
+ * until then members get numbered names of it). A usage error for a name no universe can have.
+ */
+export function chooseUniverse(given: string | undefined): Universe {
+  if (given === undefined || findUniverse(given) !== undefined) return resolveUniverse(given);
+  const name = given.trim().replace(/\s+/g, ' ');
+  if (universeKey(name) === '' || name.length > CUSTOM_UNIVERSE_MAX_CHARS || /\p{Cc}/u.test(name)) {
+    throw usageError(
+      `"${given.slice(0, CUSTOM_UNIVERSE_MAX_CHARS)}" cannot name a casting universe`,
+      `give a universe create-squad ships (${universes()
+        .slice(0, 5)
+        .map((u) => `"${u.name}"`)
+        .join(', ')}, …) or a name of your own of letters or digits, at most ${CUSTOM_UNIVERSE_MAX_CHARS} characters`,
+    );
+  }
+  return { name, names: [] };
+}
+
+/** A new squad's policy: the chosen universe, then every other one as overflow; a custom universe alone, the team's own. */
 export function createPolicy(universe: Universe, catalogUniverses: readonly Universe[] = universes()): CastingPolicy {
+  if (findUniverse(universe.name, catalogUniverses) === undefined) {
+    // A custom universe never overflows to another one: its names are never reused, then numbered.
+    return {
+      schema: CASTING_SCHEMA,
+      universe: universe.name,
+      overflow: [],
+      capacities: { [universe.name]: universe.names.length },
+      custom: [{ name: universe.name, names: [...universe.names] }],
+    };
+  }
   const overflow = catalogUniverses.filter((u) => u.name !== universe.name);
   const capacities: Record<string, number> = {};
   for (const u of [universe, ...overflow]) capacities[u.name] = u.names.length;
@@ -186,8 +219,10 @@ export function policyFromRecords(members: readonly CastEntry[], used: readonly 
 
 /** A policy file's text: custom universes known only from the registry are not written (they are read from it again). */
 export function serializePolicy(policy: CastingPolicy): string {
-  const { custom: _custom, ...written } = policy;
-  return serializeCasting(written);
+  const { custom, ...written } = policy;
+  // The team's own universe with no names known anywhere (init --universe): written, or it would be forgotten.
+  const own = custom?.find((u) => u.name === policy.universe && u.names.length === 0);
+  return serializeCasting(own === undefined ? written : { ...written, custom_universes: { [own.name]: [] } });
 }
 
 export interface CastResult {
@@ -246,9 +281,11 @@ export function nextCast(role: string, policy: CastingPolicy, taken: Taken, cata
     }
   }
   // Every universe is out of names: number the primary universe's names ("Keaton 2", "Fenster 2", …).
-  const bases = known.find((u) => u.name === policy.universe)?.names ?? [];
-  const pool = bases.length > 0 ? bases : ['Agent'];
-  for (let round = 2; ; round += 1) {
+  // A custom universe with no names of its own numbers its own name ("StarCraft 1"), which the registry then records.
+  const numbered = (name: string) => name.startsWith(`${policy.universe} `) && /^\d+$/.test(name.slice(policy.universe.length + 1));
+  const bases = (known.find((u) => u.name === policy.universe)?.names ?? []).filter((name) => !(custom && numbered(name)));
+  const pool = bases.length > 0 ? bases : [custom ? policy.universe : 'Agent'];
+  for (let round = bases.length > 0 || !custom ? 2 : 1; ; round += 1) {
     for (const base of pool) {
       const name = `${base} ${round}`;
       const folder = slugify(name);

@@ -48,8 +48,8 @@ const IMPORT_NOTE = /^📌 Imported from ".*" on \d{4}-\d{2}-\d{2} by create-squ
 /** The section of an imported history that holds the project learnings it carried (heading one level down). */
 const CARRIED_HEADING = /^project learnings \(from .*\)$/i;
 
-/** Tracks fenced code blocks line by line. */
-class Fences {
+/** Tracks fenced code blocks line by line (also how compaction tells entries apart: core/context/entries.ts). */
+export class Fences {
   private open: string | undefined;
 
   /** True when `line` is inside a fence or opens/closes one (so it is not markdown structure). */

@@ -22,6 +22,7 @@ import { ALUMNI_DIR, SKILL_FILE, agentDir, agentSkillsDir, alumniDir, backupPath
 import { isRosterHeader, parseRoster, requireSquad, type RosterMember } from './roster.js';
 import { foldLines } from '../base/util.js';
 import type { Change } from '../base/plan.js';
+import { readModelSources, resolveModel, type ModelSource, type ReasoningEffort } from './models.js';
 
 // ---------------------------------------------------------------- a charter's own words
 
@@ -232,7 +233,12 @@ export interface MemberListing {
   skills: number;
   /** A person, or a member without files (no folder, never spawned). */
   folderless: boolean;
+  /** The model it runs on, first choice first ([]: the session's), its reasoning effort, and where that is recorded (models.ts). */
+  model: { models: string[]; effort: ReasoningEffort | null; source: ModelSource };
 }
+
+/** Until resolved: the session's model. */
+const SESSION_MODEL: MemberListing['model'] = { models: [], effort: null, source: 'session' };
 
 /** How many skill folders (holding a SKILL.md) `relDir` has. */
 function countSkills(root: string, relDir: string): number {
@@ -252,12 +258,31 @@ export function listMembers(root: string): MemberListing[] {
     status: member.status,
     skills: countSkills(root, agentSkillsDir(member.name)),
     folderless: isFolderless(member),
+    model: SESSION_MODEL,
   }));
   for (const folder of folders) {
     if (roster.some((member) => member.name === folder)) continue;
-    listed.push({ name: folder, folder, role: '', state: 'unlisted', status: 'not in the roster', skills: countSkills(root, agentSkillsDir(folder)), folderless: false });
+    listed.push({
+      name: folder,
+      folder,
+      role: '',
+      state: 'unlisted',
+      status: 'not in the roster',
+      skills: countSkills(root, agentSkillsDir(folder)),
+      folderless: false,
+      model: SESSION_MODEL,
+    });
   }
-  return [...listed, ...listAlumni(root, teamText, roster)];
+  const all = [...listed, ...listAlumni(root, teamText, roster)];
+  const sources = readModelSources(
+    root,
+    all.filter((member) => member.state !== 'retired').map((member) => member.folder),
+  );
+  for (const member of all) {
+    const { models, effort, source } = resolveModel(member.folder, sources);
+    member.model = { models, effort: effort ?? null, source };
+  }
+  return all;
 }
 
 /** Retired members: the folders in agents/_alumni/, and the names the Alumni section lists. */
@@ -278,6 +303,7 @@ export function listAlumni(root: string, teamText: string, roster: readonly Rost
       status: line?.retired ? `retired ${line.retired}` : 'retired',
       skills: countSkills(root, `${alumniDir(folder)}/skills`),
       folderless: false,
+      model: SESSION_MODEL,
     });
   }
   for (const line of lines) {
@@ -291,6 +317,7 @@ export function listAlumni(root: string, teamText: string, roster: readonly Rost
       status: line.retired ? `retired ${line.retired}` : 'retired',
       skills: 0,
       folderless: true,
+      model: SESSION_MODEL,
     });
   }
   return alumni;

@@ -237,11 +237,30 @@ export function hasOriginalSquadDir(root: string): boolean {
  * every command says what to do (upgrade moves it), never to run init (a second, empty team).
  */
 export function originalSquadDirError(root: string): SquadError {
+  const sdkConfig = SDK_CONFIG_FILES.find((file) => fs.existsSync(path.join(root, file)));
+  if (sdkConfig !== undefined) return sdkModeError(sdkConfig);
   return new SquadError(
     'no-squad',
     `the squad in ${root} is in ${ORIGINAL_SQUAD_DIR}/, where the original Squad (v0.5 and later) keeps it; create-squad reads a squad in ${AI_TEAM_DIR}/`,
     {
       hint: `run "${cliHint(root, 'upgrade')}" to move it to ${AI_TEAM_DIR}/ (--dry-run shows how; every file the team wrote is kept, and the ones it changes are backed up); do not run init, which would start a second, empty team`,
+    },
+  );
+}
+
+/** squad-cli's SDK config files at the repository root (`squad init --sdk`): squad-cli's build writes `.squad/` from them. */
+export const SDK_CONFIG_FILES = ['squad.config.ts', 'squad.config.js'];
+
+/**
+ * A squad in `.squad/` defined by squad-cli's SDK config: its build writes `.squad/` from the
+ * config again, so a squad moved to `.ai-team/` would come back beside it as a second team.
+ */
+export function sdkModeError(config: string): SquadError {
+  return new SquadError(
+    'conflict',
+    `this squad is defined by ${config} (squad-cli's SDK mode): squad-cli's build writes ${ORIGINAL_SQUAD_DIR}/ from it, so moving the squad to ${AI_TEAM_DIR}/ would leave two teams`,
+    {
+      hint: `choose one: keep squad-cli (leave the squad as it is), or make ${ORIGINAL_SQUAD_DIR}/ the source with "squad migrate --to markdown" (it sets ${config} aside as ${config}.bak) and run "create-squad upgrade" again; nothing was written`,
     },
   );
 }

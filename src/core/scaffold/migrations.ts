@@ -24,6 +24,8 @@ import type { AppendTarget } from './scaffold-state.js';
 import { compareVersions } from '../fs/version.js';
 import { squadCommand } from '../base/cli-invocation.js';
 import { COPILOT_SKILLS_DIR } from '../squad/original/stale-paths.js';
+import { SKILL_LOCK_PATH, lockWith } from '../skills/skill-lock.js';
+import { SKILL_SOURCES_PATH, type LegacySources } from '../skills/skill-sources.js';
 
 export interface MigrationWrite {
   /** Repo-relative path. */
@@ -66,6 +68,8 @@ export interface MigrationState {
   manifest: ManifestRead;
   /** The names of the built-in skills this package ships. */
   shippedBuiltins: readonly string[];
+  /** `.ai-team/skill-sources.json`'s records as lock entries, and where the file is backed up (upgrade-state.ts); undefined when there is none. */
+  legacySources?: LegacySources & { backup: string };
 }
 
 /** What stands at a shared file (.gitattributes, .gitignore) and its text, as scaffold-state.ts readAppendTarget reads it. */
@@ -127,6 +131,14 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "move team skills from .ai-team/skills/ (and squad-cli's .copilot/skills/) to .github/skills/, where every Copilot host finds them",
     async plan(state) {
       return decideTeamSkillMoves(state);
+    },
+  },
+  {
+    version: '0.1.0',
+    id: 'skills-lock',
+    description: "move the skills' source records from .ai-team/skill-sources.json into skills-lock.json, the skills ecosystem's project lock (the old file is backed up)",
+    async plan(state) {
+      return planSkillsLock(state);
     },
   },
   {
@@ -232,6 +244,28 @@ function planTeamHireHint(state: Pick<MigrationState, 'disk' | 'version'>): Migr
   if (text === undefined) return { writes: [], notes: [] };
   const pinned = pinTeamHireHint(text, state.version);
   return { writes: pinned === text ? [] : [{ path: squadPaths.team, content: pinned, update: true }], notes: [] };
+}
+
+/**
+ * The records of `.ai-team/skill-sources.json` written into the project lock (an entry the lock has
+ * already wins: it is the newer), then the old file moved into this run's backups. A rerun after a
+ * kill between the two finds the lock holding them and only moves the file.
+ */
+function planSkillsLock(state: Pick<MigrationState, 'legacySources'>): MigrationPlan {
+  const legacy = state.legacySources;
+  if (legacy === undefined) return { writes: [], notes: [] };
+  const { lock } = legacy;
+  const notes = legacy.skipped.map((skipped) => `${SKILL_SOURCES_PATH}: ${skipped}; left out of ${SKILL_LOCK_PATH}`);
+  if (lock.problem !== undefined) {
+    return { writes: [], notes: [...notes, `${SKILL_SOURCES_PATH} stays where it is: ${SKILL_LOCK_PATH} ${lock.problem}; correct it, then run "create-squad upgrade" again`] };
+  }
+  const added = Object.fromEntries(Object.entries(legacy.entries).filter(([key]) => !Object.hasOwn(lock.entries, key)));
+  const text = lockWith(lock, added);
+  return {
+    writes: text === undefined ? [] : [{ path: SKILL_LOCK_PATH, content: text, update: lock.text !== undefined }],
+    moves: [{ from: SKILL_SOURCES_PATH, to: legacy.backup }],
+    notes: [...notes, `the skills' source records moved into ${SKILL_LOCK_PATH}; ${SKILL_SOURCES_PATH} is backed up to ${legacy.backup}`],
+  };
 }
 
 /** The steps that belong to versions up to `version`, in version order (registry order on a tie). */

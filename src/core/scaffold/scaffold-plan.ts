@@ -25,7 +25,7 @@ import {
   createPolicy,
   legacyUsedUniverses,
   policyFromRecords,
-  resolveUniverse,
+  chooseUniverse,
   serializePolicy,
   takenNamesFrom,
   type CastEntry,
@@ -343,7 +343,7 @@ export async function decideScaffold(state: ScaffoldState, options: ScaffoldOpti
     throw usageError('--roles and --no-team contradict each other', 'give roles to cast a team, or --no-team for infrastructure only');
   }
   // Validate every input first, even when the existing squad means it will not be used.
-  const chosenUniverse = resolveUniverse(options.universe);
+  const chosenUniverse = chooseUniverse(options.universe);
   const roleList = wantTeam ? checkRoleList(options.roles ?? defaultRoles(), { allowDuplicates: options.allowDuplicateRoles === true }) : { roles: [], notes: [] };
   const { roles } = roleList;
 

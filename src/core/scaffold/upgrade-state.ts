@@ -33,6 +33,8 @@ import { KEEP_FILE, KEEP_FOLDERS } from './scaffold.js';
 import { readOriginalSkillFiles, type OriginalSkillFile } from '../squad/original/skill-migration.js';
 import { COPILOT_SKILLS_DIR } from '../squad/original/stale-paths.js';
 import { cameFromSquadDir } from '../squad/original/squad-dir.js';
+import { SKILL_LOCK_PATH } from '../skills/skill-lock.js';
+import { SKILL_SOURCES_PATH, readLegacySources } from '../skills/skill-sources.js';
 
 export interface UpgradeState extends MigrationState {
   root: string;
@@ -81,6 +83,7 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
   const shipped = options.owned ?? (await shippedOwnedFiles(version));
   // What may throw is recorded, so the plan meets it where it did when it read as it went (after a conflict, say).
   const profiles = attempt(() => readProfileState(root));
+  const legacySources = await readLegacySources(root);
   const state = {
     root,
     version,
@@ -92,6 +95,7 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
     learnedSkills: attempt(() => countLearnedSkills(root)),
     originalSkills: attempt(() => readOriginalSkillFiles(root)),
     cameFromSquadDir: cameFromSquadDir(root),
+    ...(legacySources === undefined ? {} : { legacySources: { ...legacySources, backup: backupPathFor(timestamp, SKILL_SOURCES_PATH) } }),
   };
 
   /** Ask now what the plan will ask; what reading throws (a file too large, nothing there) is recorded, and the plan meets it where it asks. */
@@ -118,6 +122,12 @@ export async function readUpgradeState(root: string, options: UpgradeReadOptions
     disk.kind(shared);
     ask(() => disk.bytes(shared));
     disk.blocked(shared);
+  }
+  // The skills' source records moving into the project lock (migrations.ts planSkillsLock).
+  if (legacySources !== undefined) {
+    readFile(SKILL_LOCK_PATH);
+    disk.blocked(SKILL_LOCK_PATH);
+    disk.blocked(backupPathFor(timestamp, SKILL_SOURCES_PATH));
   }
   // team.md, whose hint on hiring names a version (migrations.ts planTeamHireHint).
   disk.kind(squadPaths.team);

@@ -12,12 +12,14 @@
  * temporary folder, removed afterwards; nothing is written to the squad before the skills in it are
  * found and validated.
  *
- * Records live in .ai-team/skill-sources.json, keyed by the skill's folder in the repository:
- *   { "schema": 1, "skills": { ".github/skills/pdf": { "source": "…", "type": "git", … } } }
- * A folder inside the repository is recorded relative to the repository root (so the record holds
- * in a clone, or after an export to another machine); a folder outside it as the absolute path it
- * was added from, which `skills update` refuses with the fix once it is gone. Nothing time-dependent
- * is recorded, so adding the same skill again from the same place writes nothing.
+ * Records live in the project lock, skills-lock.json at the repository root (skill-lock.ts: the
+ * skills ecosystem's format), one entry per installed skill: its source, ref, path inside the
+ * repository and the hash of its files. A folder inside the repository is recorded relative to the
+ * repository root (so the record holds in a clone, or after an export to another machine); a folder
+ * outside it as the absolute path it was added from, which `skills update` refuses with the fix once
+ * it is gone. Nothing time-dependent is recorded, so adding the same skill again from the same place
+ * writes nothing. The records of older squads (.ai-team/skill-sources.json) move into the lock at
+ * `upgrade`.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,17 +28,19 @@ import { promisify } from 'node:util';
 import { readStateText } from '../fs/confined.js';
 import { SquadError, isSquadError, usageError } from '../base/errors.js';
 import { warning, type Warning } from '../base/warnings.js';
-import { isDirectory, isWithin } from '../fs/fs-safe.js';
+import { existsInside, isDirectory, isWithin, resolveInside } from '../fs/fs-safe.js';
 import { makeRepoScratch } from '../fs/debris.js';
 import { readSkillFrontmatter } from './skill.js';
-import { NATIVE_SKILL_DIRS, SKILL_FILE, AI_TEAM_DIR } from '../base/paths.js';
+import { NATIVE_SKILL_DIRS, SKILL_FILE, AI_TEAM_DIR, nativeTeamSkillDir } from '../base/paths.js';
 import type { Change } from '../base/plan.js';
 import { controlCharacterProblem, isMapping, quoted } from '../base/util.js';
+import { CREATE_SQUAD_FIELD, SKILL_LOCK_PATH, hashSkillFiles, lockKey, lockWith, parseLock, type SkillHash, type SkillLock } from './skill-lock.js';
+import { listTree } from '../fs/tree.js';
 
+/** Where create-squad recorded sources before the project lock: `upgrade` moves its records into the lock. */
 export const SKILL_SOURCES_PATH = `${AI_TEAM_DIR}/skill-sources.json`;
-/** The version of the file's shape. */
+/** The version of that file's shape. */
 export const SKILL_SOURCES_SCHEMA = 1;
-const SCHEMA = SKILL_SOURCES_SCHEMA;
 
 export interface FolderSource {
   type: 'folder';
@@ -70,6 +74,8 @@ export interface SourceRecord {
   subpath?: string;
   /** git: the commit it was installed from. */
   commit?: string;
+  /** What the skill's files hashed to when it was installed (the lock's computedHash, and each file's). */
+  hash?: SkillHash;
 }
 
 const URL_SCHEME = /^(?:https?|ssh|git|file):\/\//i;
@@ -225,7 +231,7 @@ export function leftBehindWarnings(left: LeftBehind | undefined): Warning[] {
 const run = promisify(execFile);
 
 /** The environment git runs in: never asks for a password or a passphrase, messages in English. */
-function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', SSH_ASKPASS: 'echo', LC_ALL: 'C' };
 }
 
@@ -409,128 +415,143 @@ export function pickSkills(found: readonly FoundSkill[], given: string, names: r
 
 // ---------------------------------------------------------------- records
 
-export interface SourcesFile {
-  /** The file's text; undefined when there is none. */
-  text: string | undefined;
-  raw: Record<string, unknown>;
-  /** Why the text is not a JSON object, when it is not: reading a record then refuses, naming the file. */
-  problem?: string;
-}
-
 /**
- * The recorded sources. A file that is not a JSON object reads as none for adding (the next add
- * writes it again) and is refused when a record is read from it (findRecord).
+ * The records of where skills came from: the project lock (skill-lock.ts), read once. A file that
+ * is not a lock reads as none for adding (the next add writes it again) and is refused when a
+ * record is read from it (findRecord); one with git conflict markers is healed, or refused naming
+ * the skill both sides changed.
  */
+export type SourcesFile = SkillLock;
+
 export function readSources(root: string): SourcesFile {
-  const text = readStateText(root, SKILL_SOURCES_PATH);
-  if (text === undefined) return { text, raw: { schema: SCHEMA, skills: {} } };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text) as unknown;
-  } catch {
-    // The parser's message quotes the text, which may hold terminal escapes: not repeated.
-    return { text, raw: { schema: SCHEMA, skills: {} }, problem: 'is not valid JSON' };
-  }
-  return isMapping(parsed) ? { text, raw: parsed } : { text, raw: { schema: SCHEMA, skills: {} }, problem: 'is not a JSON object' };
+  return parseLock(readStateText(root, SKILL_LOCK_PATH));
 }
 
-function recordedSkills(file: SourcesFile): Record<string, unknown> {
-  return isMapping(file.raw.skills) ? file.raw.skills : {};
-}
-
-/** Whether the file keeps a record (valid or not) for the skill at `destination`. */
+/** Whether the lock keeps an entry (valid or not) for the skill at `destination`. */
 export function hasRecord(file: SourcesFile, destination: string): boolean {
-  return Object.hasOwn(recordedSkills(file), destination);
+  return Object.hasOwn(file.entries, lockKey(destination));
 }
 
 const COMMIT = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+const HASH = /^[0-9a-f]{64}$/;
+const GITHUB_HTTPS = /^https:\/\/github\.com\/([A-Za-z0-9][\w.-]*)\/([\w.-]+?)(?:\.git)?$/;
+const OWNER_REPO = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
 
 /** Why a recorded one-line text (the source as typed, a folder's path) cannot be used, or undefined. */
 function textProblem(value: string): string | undefined {
   return value.trim() === '' ? 'is empty' : controlCharacterProblem(value);
 }
 
+/** A folder as the lock keeps it: `./path` inside the repository, `.` for its root, else absolute (forward slashes). */
+function lockFolder(recorded: string): string {
+  if (path.isAbsolute(recorded)) return recorded.split(path.sep).join('/');
+  return recorded === '.' || recorded.startsWith('../') ? recorded : `./${recorded}`;
+}
+
+/** The lock's entry for `record`: the ecosystem's fields, and create-squad's (the commit, each file's hash) under createSquad. */
+export function lockEntry(record: SourceRecord): Record<string, unknown> {
+  const own = { ...(record.commit ? { commit: record.commit } : {}), ...(record.hash ? { files: record.hash.files } : {}) };
+  const common = { computedHash: record.hash?.computedHash ?? '', ...(Object.keys(own).length > 0 ? { [CREATE_SQUAD_FIELD]: own } : {}) };
+  if (record.type === 'folder') return { source: lockFolder(record.path ?? record.source), sourceType: 'local', ...common };
+  const url = record.url ?? '';
+  const github = GITHUB_HTTPS.exec(url);
+  const skillPath = record.subpath ? `${record.subpath}/${SKILL_FILE}` : SKILL_FILE;
+  return {
+    ...(github ? { source: `${github[1]}/${github[2]}`, sourceType: 'github' } : { source: url, sourceUrl: url, sourceType: 'git' }),
+    ...(record.ref ? { ref: record.ref } : {}),
+    skillPath,
+    ...common,
+  };
+}
+
 /**
- * The record of the skill at `destination`, undefined when there is none. Read from a file anyone
- * can edit, so every field is held to the rule it obeys when typed (subpathProblem for the path
- * inside a repository, gitUrlProblem, refProblem): a record that breaks one is refused
- * (invalid-format) naming the file, the skill and the field, before anything is fetched or written.
+ * The record of the skill at `destination`, undefined when the lock has none. Read from a file anyone
+ * (and any tool) can edit, so every field is held to the rule it obeys when typed (subpathProblem for
+ * the path inside a repository, gitUrlProblem, refProblem): an entry that breaks one, or names a
+ * source create-squad cannot fetch (a well-known URL, a package), is refused (invalid-format) naming
+ * the file, the skill and the field, before anything is fetched or written.
  */
 export function findRecord(file: SourcesFile, destination: string): SourceRecord | undefined {
-  const refuse = (what: string, fix: string) =>
-    new SquadError('invalid-format', `${SKILL_SOURCES_PATH}: ${what}`, { hint: `${fix}; nothing was written`, file: SKILL_SOURCES_PATH });
+  const refuse = (what: string, fix: string) => new SquadError('invalid-format', `${SKILL_LOCK_PATH}: ${what}`, { hint: `${fix}; nothing was written`, file: SKILL_LOCK_PATH });
   if (file.problem !== undefined) {
     throw refuse(`the file ${file.problem}`, 'correct it, or remove it and add the skills again with "create-squad skills add <source> --force" to record their sources');
   }
-  if (!hasRecord(file, destination)) return undefined;
-  const value = recordedSkills(file)[destination];
-  const where = `the record of ${destination}`;
+  const key = lockKey(destination);
+  if (!Object.hasOwn(file.entries, key)) return undefined;
+  const value = file.entries[key]!;
+  const where = `the entry of ${quoted(key)}`;
   const readd = `add the skill again with "create-squad skills add <source> --force" to record it anew`;
-  if (!isMapping(value)) throw refuse(`${where} is not an object`, `remove that record and ${readd}`);
-  const field = (name: string, rule: (text: string) => string | undefined, required = false): string | undefined => {
-    const given = value[name];
+  const field = (from: Record<string, unknown>, name: string, rule: (text: string) => string | undefined, required = false): string | undefined => {
+    const given = from[name];
     if (given === undefined && !required) return undefined;
     const problem = typeof given !== 'string' ? (given === undefined ? 'is missing' : 'is not text') : rule(given);
     if (problem === undefined) return given as string;
     const shown = typeof given === 'string' ? ` ${quoted(given.length > 80 ? `${given.slice(0, 80)}…` : given)}` : '';
-    throw refuse(`${where}: "${name}"${shown} ${problem}`, `correct its "${name}", or remove that record and ${readd}`);
+    throw refuse(`${where}: "${name}"${shown} ${problem}`, `correct its "${name}", or remove that entry and ${readd}`);
   };
-  const type = field('type', (text) => (text === 'folder' || text === 'git' ? undefined : 'is neither "folder" nor "git"'), true) as 'folder' | 'git';
-  const source = field('source', textProblem, true)!;
-  if (type === 'folder') {
-    const folder = field('path', textProblem);
-    return { source, type, ...(folder === undefined ? {} : { path: folder }) };
+  const own = isMapping(value[CREATE_SQUAD_FIELD]) ? value[CREATE_SQUAD_FIELD] : {};
+  const sourceType = field(value, 'sourceType', textProblem, true)!;
+  const source = field(value, 'source', textProblem, true)!;
+  // An empty hash is none (a record carried from an older create-squad's export): the next update records one.
+  const computedHash = field(value, 'computedHash', (text) => (text === '' || HASH.test(text) ? undefined : 'is not a SHA-256 hash (64 lowercase hex digits)')) || undefined;
+  const files = isMapping(own.files)
+    ? Object.fromEntries(Object.entries(own.files).filter((pair): pair is [string, string] => typeof pair[1] === 'string' && HASH.test(pair[1])))
+    : undefined;
+  const hash = computedHash === undefined ? {} : { hash: { computedHash, ...(files === undefined ? { files: {} } : { files }) } };
+  if (sourceType === 'local') {
+    const folder = source.replace(/^\.\/(?=.)/, '');
+    return { source: folder, type: 'folder', path: folder, ...hash };
   }
-  const url = field('url', gitUrlProblem, true)!;
-  const ref = field('ref', refProblem);
-  const subpath = field('subpath', subpathProblem);
-  const commit = field('commit', (text) => (COMMIT.test(text) ? undefined : 'is not a commit id (40 or 64 lowercase hex digits)'));
+  if (sourceType !== 'github' && sourceType !== 'git' && sourceType !== 'gitlab') {
+    throw refuse(
+      `${where} has the source type ${quoted(sourceType)}: create-squad fetches folders and git repositories only`,
+      'update that skill with the tool that added it (npx skills update)',
+    );
+  }
+  const githubSource = (text: string) => (OWNER_REPO.test(text) || gitUrlProblem(text) === undefined ? undefined : 'is neither owner/repo nor a git URL');
+  const url =
+    sourceType === 'github' ? githubUrl(field(value, 'source', githubSource, true)!) : (field(value, 'sourceUrl', gitUrlProblem) ?? field(value, 'source', gitUrlProblem, true)!);
+  const ref = field(value, 'ref', refProblem);
+  const skillPath = field(value, 'skillPath', (text) => subpathProblem(text.replace(/(?:^|\/)SKILL\.md$/, '')));
+  const subpath = skillPath === undefined ? '' : cleanSubpath(skillPath.replace(/(?:^|\/)SKILL\.md$/, ''));
+  const commit = field(own, 'commit', (text) => (COMMIT.test(text) ? undefined : 'is not a commit id (40 or 64 lowercase hex digits)'));
+  const spec: GitSource = { type: 'git', url, subpath, ...(ref === undefined ? {} : { ref }) };
   return {
-    source,
-    type,
+    source: describeGitSource(spec),
+    type: 'git',
     url,
     ...(ref === undefined ? {} : { ref }),
-    ...(subpath === undefined ? {} : { subpath: cleanSubpath(subpath) }),
+    subpath,
     ...(commit === undefined ? {} : { commit }),
+    ...hash,
   };
 }
 
-/** The file's text with `changes` (destination → record, or null to forget the record) made; undefined when nothing changes. */
-export function recordSources(file: SourcesFile, changes: Readonly<Record<string, SourceRecord | null>>): string | undefined {
-  const skills = { ...recordedSkills(file) };
-  for (const [destination, record] of Object.entries(changes)) {
-    if (record === null) delete skills[destination];
-    else skills[destination] = record;
-  }
-  const sorted = Object.fromEntries(
-    Object.keys(skills)
-      .sort()
-      .map((key) => [key, skills[key]]),
-  );
-  const text = `${JSON.stringify({ ...file.raw, schema: file.raw.schema ?? SCHEMA, skills: sorted }, null, 2)}\n`;
-  return text === file.text ? undefined : text;
+function githubUrl(source: string): string {
+  return OWNER_REPO.test(source) ? `https://github.com/${source.replace(/\.git$/, '')}.git` : source;
 }
 
 /**
- * The change that records `records` (destination → record) in the file: created when there is none,
+ * The change that records `records` (destination → record) in the lock: created when there is none,
  * else replaced while it still holds what was read; none when nothing changes (or there is nothing
  * to record). Pure.
  */
 export function recordChanges(file: SourcesFile, records: Readonly<Record<string, SourceRecord>>): Change[] {
   if (Object.keys(records).length === 0) return [];
-  const text = recordSources(file, records);
+  const text = lockWith(file, Object.fromEntries(Object.entries(records).map(([destination, record]) => [lockKey(destination), lockEntry(record)])));
   if (text === undefined) return [];
-  return [file.text === undefined ? { kind: 'create', path: SKILL_SOURCES_PATH, content: text } : { kind: 'replace', path: SKILL_SOURCES_PATH, content: text, base: file.text }];
+  return [file.text === undefined ? { kind: 'create', path: SKILL_LOCK_PATH, content: text } : { kind: 'replace', path: SKILL_LOCK_PATH, content: text, base: file.text }];
 }
 
 /**
- * The change that forgets the record of the skill at `destination` (a removed skill, so that
- * `skills update` never fetches it back); none when the file keeps no record of it. Pure.
+ * The change that drops the lock's entry of the skill at `destination` (a removed skill, so that
+ * `skills update` never fetches it back and other tools do not restore it); none when the lock has
+ * no entry for it. Pure.
  */
 export function forgetRecordChanges(file: SourcesFile, destination: string): Change[] {
   if (file.text === undefined || file.problem !== undefined || !hasRecord(file, destination)) return [];
-  const text = recordSources(file, { [destination]: null });
-  return text === undefined ? [] : [{ kind: 'replace', path: SKILL_SOURCES_PATH, content: text, base: file.text }];
+  const text = lockWith(file, { [lockKey(destination)]: null });
+  return text === undefined ? [] : [{ kind: 'replace', path: SKILL_LOCK_PATH, content: text, base: file.text }];
 }
 
 /**
@@ -541,21 +562,22 @@ export function forgetRecordChanges(file: SourcesFile, destination: string): Cha
  * conflict (the file changed since it was read: the applier says what was written).
  */
 export function recordWriteFailure(error: unknown, done: string, rerun: string, several = false): SquadError | undefined {
-  if (!isSquadError(error) || error.code === 'conflict' || !error.message.includes(SKILL_SOURCES_PATH)) return undefined;
-  const reason = error.message.replace(`cannot write ${SKILL_SOURCES_PATH}: `, '');
-  const fix = /disk is full|ENOSPC/.test(reason) ? 'free some space' : /EROFS|EACCES|EPERM|permission/.test(reason) ? `make ${SKILL_SOURCES_PATH} writable` : 'put that right';
-  return new SquadError('bookkeeping-failed', `${done}; could not record ${several ? 'their sources' : 'its source'} in ${SKILL_SOURCES_PATH}: ${reason}`, {
+  if (!isSquadError(error) || error.code === 'conflict' || !error.message.includes(SKILL_LOCK_PATH)) return undefined;
+  const reason = error.message.replace(`cannot write ${SKILL_LOCK_PATH}: `, '');
+  const fix = /disk is full|ENOSPC/.test(reason) ? 'free some space' : /EROFS|EACCES|EPERM|permission/.test(reason) ? `make ${SKILL_LOCK_PATH} writable` : 'put that right';
+  return new SquadError('bookkeeping-failed', `${done}; could not record ${several ? 'their sources' : 'its source'} in ${SKILL_LOCK_PATH}: ${reason}`, {
     hint: `${fix} and run "${rerun}" again to record ${several ? 'them' : 'it'}`,
-    file: SKILL_SOURCES_PATH,
+    file: SKILL_LOCK_PATH,
     cause: error,
   });
 }
 
-/** The record for a skill added from `source`, found at `skillDir` (inside what was fetched). */
-export function sourceRecord(root: string, source: SkillSourceSpec, fetched: Fetched, skillDir: string): SourceRecord {
+/** The record for a skill added from `source`, found at `skillDir` (inside what was fetched), whose files hash to `hash`. */
+export function sourceRecord(root: string, source: SkillSourceSpec, fetched: Fetched, skillDir: string, hash?: SkillHash): SourceRecord {
+  const hashed = hash === undefined ? {} : { hash };
   if (source.type === 'folder') {
     const recorded = isWithin(root, skillDir) ? path.relative(root, skillDir).split(path.sep).join('/') || '.' : skillDir;
-    return { source: recorded, type: 'folder', path: recorded };
+    return { source: recorded, type: 'folder', path: recorded, ...hashed };
   }
   const inside = skillDir === fetched.dir ? '' : path.relative(fetched.dir, skillDir).split(path.sep).join('/');
   const subpath = [source.subpath, inside].filter(Boolean).join('/');
@@ -567,6 +589,7 @@ export function sourceRecord(root: string, source: SkillSourceSpec, fetched: Fet
     ...(source.ref ? { ref: source.ref } : {}),
     subpath,
     ...(fetched.commit ? { commit: fetched.commit } : {}),
+    ...hashed,
   };
 }
 
@@ -583,12 +606,92 @@ export function recordedSpec(root: string, record: SourceRecord, destination: st
       const readd = `or add the skill again from where it is now with "create-squad skills add <folder> --force"; nothing was written`;
       throw new SquadError('not-found', `the recorded source of ${destination}, the folder ${dir}, does not exist`, {
         hint: path.isAbsolute(recorded)
-          ? `it was outside the repository, so ${SKILL_SOURCES_PATH} keeps its absolute path, which a move or another machine does not have: put the folder back there, ${readd}`
+          ? `it was outside the repository, so ${SKILL_LOCK_PATH} keeps its absolute path, which a move or another machine does not have: put the folder back there, ${readd}`
           : `it is recorded relative to the repository root (${recorded}): restore it there, ${readd}`,
-        file: SKILL_SOURCES_PATH,
+        file: SKILL_LOCK_PATH,
       });
     }
     return { type: 'folder', dir };
   }
   return { type: 'git', url: record.url ?? '', subpath: record.subpath ?? '', ...(record.ref ? { ref: record.ref } : {}) };
+}
+
+// ---------------------------------------------------------------- the records before the lock
+
+/** The records of `.ai-team/skill-sources.json` (squads before the project lock), as lock entries for `upgrade` to move into the lock. */
+export interface LegacySources {
+  /** The lock entries, by key, each hashed as its skill is installed now. */
+  entries: Record<string, Record<string, unknown>>;
+  /** Records left out, each with why. */
+  skipped: string[];
+  /** The lock as it stands (its entries win over a record of the same key: they are the newer). */
+  lock: SkillLock;
+}
+
+/**
+ * Read `.ai-team/skill-sources.json`, when there is one: each record held to the rules of its fields
+ * (a record that breaks one is left out, with why), its skill found where it is installed (a team
+ * skill in `.ai-team/skills/` or `.github/skills/`) and hashed. Undefined when there is no file.
+ */
+export async function readLegacySources(root: string): Promise<LegacySources | undefined> {
+  const text = readStateText(root, SKILL_SOURCES_PATH);
+  if (text === undefined) return undefined;
+  const lock = readSources(root);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text) as unknown;
+  } catch {
+    parsed = undefined;
+  }
+  const skills = isMapping(parsed) && isMapping(parsed.skills) ? parsed.skills : undefined;
+  if (skills === undefined) return { entries: {}, skipped: [`${SKILL_SOURCES_PATH} is not a JSON object with "skills": no record moved`], lock };
+  const entries: Record<string, Record<string, unknown>> = {};
+  const skipped: string[] = [];
+  for (const [destination, value] of Object.entries(skills)) {
+    const problem = legacyRecordProblem(value);
+    if (problem !== undefined) {
+      skipped.push(`the record of ${destination} ${problem}`);
+      continue;
+    }
+    const record = value as unknown as SourceRecord;
+    const name = path.posix.basename(destination);
+    const folder = [destination, nativeTeamSkillDir(name)].find((candidate) => existsInside(root, candidate) && isDirectory(resolveInside(root, candidate)));
+    if (folder === undefined) {
+      skipped.push(`the record of ${destination}: that skill is no longer installed`);
+      continue;
+    }
+    const dir = resolveInside(root, folder);
+    const hash = hashSkillFiles(dir, (await listTree(dir)).files);
+    const commit = typeof record.commit === 'string' && COMMIT.test(record.commit) ? { commit: record.commit } : {};
+    const kept: SourceRecord = {
+      source: record.source,
+      type: record.type,
+      ...(record.path === undefined ? {} : { path: record.path }),
+      ...(record.url === undefined ? {} : { url: record.url }),
+      ...(record.ref === undefined ? {} : { ref: record.ref }),
+      ...(record.subpath === undefined ? {} : { subpath: cleanSubpath(record.subpath) }),
+      ...commit,
+      hash,
+    };
+    entries[lockKey(folder)] = lockEntry(kept);
+  }
+  return { entries, skipped, lock };
+}
+
+/** Why a record of `.ai-team/skill-sources.json` cannot become a lock entry, or undefined. */
+function legacyRecordProblem(value: unknown): string | undefined {
+  if (!isMapping(value)) return 'is not an object';
+  const text = (name: string, rule: (given: string) => string | undefined, required = false): string | undefined => {
+    const given = value[name];
+    if (given === undefined) return required ? `has no "${name}"` : undefined;
+    if (typeof given !== 'string') return `has a "${name}" that is not text`;
+    const problem = rule(given);
+    return problem === undefined ? undefined : `has a "${name}" that ${problem}`;
+  };
+  if (value.type !== 'folder' && value.type !== 'git') return 'has a "type" that is neither "folder" nor "git"';
+  const checks =
+    value.type === 'folder'
+      ? [text('source', textProblem, true), text('path', textProblem)]
+      : [text('source', textProblem, true), text('url', gitUrlProblem, true), text('ref', refProblem), text('subpath', subpathProblem)];
+  return checks.find((problem) => problem !== undefined);
 }

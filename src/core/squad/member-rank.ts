@@ -6,7 +6,7 @@
  * charter boilerplate least; what a charter says its member does not handle is no evidence.
  */
 import { tokenize } from '../base/text-match.js';
-import { routingTerms } from './routing-table.js';
+import { routingTerms, termsBySource } from './routing-table.js';
 
 /** What routing reads of one member, as text. */
 export interface MemberTexts {
@@ -40,6 +40,21 @@ function rarity(holders: number, count: number): number {
   return Math.log(1 + (count - holders + 0.5) / (holders + 0.5));
 }
 
+/** Term sets of texts recently ranked: a squad's charters are the same for every task routed in one process (tests, the MCP server). */
+const termSets = new Map<string, ReadonlySet<string>>();
+const TERM_SETS_KEPT = 256;
+
+/** The stems of `text` as a set, kept for the next task (the oldest dropped past TERM_SETS_KEPT texts). */
+function termSet(text: string): ReadonlySet<string> {
+  let set = termSets.get(text);
+  if (set === undefined) {
+    set = new Set(tokenize(text));
+    if (termSets.size >= TERM_SETS_KEPT) termSets.delete(termSets.keys().next().value!);
+    termSets.set(text, set);
+  }
+  return set;
+}
+
 /**
  * Members ranked for `task`, best first (equal scores keep input order). A word in the role, the
  * own skills and the charter counts in each; in the charter it counts once, at the ownership
@@ -47,60 +62,64 @@ function rarity(holders: number, count: number): number {
  * charters (ownership part and rest together) among charters, skills among skills.
  */
 export function rankMembers(members: readonly MemberTexts[], task: string): MemberScore[] {
-  const terms = routingTerms(task);
+  const bySource = termsBySource(routingTerms(task));
   const sets = members.map((m) => ({
-    role: new Set(tokenize(m.role)),
-    owns: new Set(tokenize(m.owns)),
-    charter: new Set(tokenize(m.charter)),
-    skills: new Set(tokenize(m.skills)),
+    role: termSet(m.role),
+    owns: termSet(m.owns),
+    charter: termSet(m.charter),
+    skills: termSet(m.skills),
   }));
   const count = members.length;
   const holders = (has: (i: number) => boolean) => sets.filter((_, i) => has(i)).length;
   const scored = members.map((member, i) => {
     const own = sets[i]!;
-    let score = 0;
-    const matches: Partial<Record<Field, string[]>> = {};
-    // A word every member holds in that kind of text weighs nothing, and explains nothing either.
-    const credit = (field: Field, weight: number, written: string) => {
-      if (weight <= 0) return;
-      score += weight;
-      (matches[field] ??= []).push(written);
-    };
-    for (const [term, written] of terms) {
-      if (own.role.has(term)) {
-        credit(
+    // Each term's credits: a word every member holds in that kind of text weighs nothing, and explains nothing either.
+    const creditsOf = (term: string): [Field, number][] => {
+      const credits: [Field, number][] = [];
+      if (own.role.has(term))
+        credits.push([
           'role',
           MEMBER_FIELD_WEIGHTS.role *
             rarity(
               holders((j) => sets[j]!.role.has(term)),
               count,
             ),
-          written,
-        );
-      }
+        ]);
       if (own.owns.has(term) || own.charter.has(term)) {
         const field = own.owns.has(term) ? 'owns' : 'charter';
-        credit(
+        credits.push([
           field,
           MEMBER_FIELD_WEIGHTS[field] *
             rarity(
               holders((j) => sets[j]!.owns.has(term) || sets[j]!.charter.has(term)),
               count,
             ),
-          written,
-        );
+        ]);
       }
-      if (own.skills.has(term)) {
-        credit(
+      if (own.skills.has(term))
+        credits.push([
           'skills',
           MEMBER_FIELD_WEIGHTS.skills *
             rarity(
               holders((j) => sets[j]!.skills.has(term)),
               count,
             ),
-          written,
-        );
+        ]);
+      return credits.filter(([, weight]) => weight > 0);
+    };
+    let score = 0;
+    const matches: Partial<Record<Field, string[]>> = {};
+    // A task word and the domain word it stands for ("table" and "table→database") are one piece of evidence: the better counts.
+    for (const variants of bySource.values()) {
+      let best: { written: string; credits: [Field, number][]; total: number } | undefined;
+      for (const [term, written] of variants) {
+        const credits = creditsOf(term);
+        const total = credits.reduce((sum, [, weight]) => sum + weight, 0);
+        if (total > 0 && (best === undefined || total > best.total)) best = { written, credits, total };
       }
+      if (best === undefined) continue;
+      score += best.total;
+      for (const [field] of best.credits) (matches[field] ??= []).push(best.written);
     }
     for (const words of Object.values(matches)) words.sort();
     return { id: member.id, score, matches: matches as Record<string, string[]> };

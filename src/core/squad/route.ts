@@ -202,8 +202,9 @@ type Target = Agent;
  * Suggest a member, a mode and skills for `task`, in this order of authority: an issue label that
  * names a member (`squad:{name}`, or routing.md's label rules); the routing.md row the task matches
  * (memberOfRow: its work type and examples, the words fewer rows hold counting more); the members'
- * roles, charters and own skills, by what distinguishes them (rankMembers); an architecture
- * question goes to the lead; with no match at all, the lead, else the first member. A human a row
+ * roles, charters and own skills, by what distinguishes them (rankMembers); a question for the lead
+ * (LEAD_QUESTION) goes to the lead; with no match at all, implementation work goes to the
+ * implementation row or role (memberOfImplementation), anything else to the lead, else the first member. A human a row
  * or label names is asked, never spawned. The Scribe is never suggested. Lightweight mode needs a
  * member that matched, a task that is neither broad nor multi-agent, and a skill that clearly and
  * specifically wins (skillConfidence and specificSkillWords).
@@ -253,7 +254,8 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
     // A row that holds one word of the task yields to a member whose own texts hold several.
     (ranked && (!row || taskWordCount(ranked.routedBy.words) >= 2) ? ranked : undefined) ??
     row ??
-    ranked;
+    ranked ??
+    memberOfImplementation(task, routing.rows, targets, members);
   const fallback = lead ?? members[0]!;
   const chosen = decided?.target ?? fallback;
   const routedBy = decided?.routedBy ?? { source: 'default' as const, words: [], margin: 0 };
@@ -312,10 +314,12 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
 
 /**
  * Questions the lead takes when no routing.md row clearly says otherwise, as the default routing
- * table gives them: architecture, trade-offs, scope, priorities, technical decisions.
+ * table gives them: architecture, trade-offs, scope and priorities (what a sprint, the backlog or a
+ * milestone takes), technical decisions ("should we keep X or move to Y"), code review (a pull
+ * request to look over is review, whatever the code in it is about).
  */
 const LEAD_QUESTION =
-  /\barchitect\w*|\bsystem design\b|\btrade-?offs?\b|\bdecid(?:e|es|ing)\b|\b(?:technical|architecture|architectural|design) decisions?\b|\btech(?:nology)? stack\b|\badrs?\b|\bscope\b|\bprioriti\w*|\broadmap\b/i;
+  /\barchitect\w*|\bsystem design\b|\btrade-?offs?\b|\bdecid(?:e|es|ing)\b|\b(?:technical|architecture|architectural|design) decisions?\b|\btech(?:nology)? stack\b|\badrs?\b|\bscope\b|\bprioriti\w*|\broadmap\b|\bsprints?\b|\bbacklog\b|\bmilestones?\b|\bshould (?:we|i)\b[^.?!]*\bor\b|\bcode reviews?\b|\b(?:pull|merge)[- ]requests?\b|\bPRs?\b/i;
 
 interface Decision {
   target: Target;
@@ -397,6 +401,44 @@ function memberOfRow(task: string, rows: readonly RoutingRow[], targets: (names:
     weak: taskWordCount(best.words) < 2,
     routedBy: { source: 'routing-table', row: { line, workType, routeTo }, words: best.words, margin },
     why: `routing.md line ${line} routes "${workType}" to ${routeTo} (matched ${best.words.map((w) => `"${w}"`).join(', ')}; margin ${margin})`,
+  };
+}
+
+/**
+ * A task that asks for something to be built or changed (it starts with an implementation verb:
+ * "Add pagination", "Implement the export"), when nothing else matched.
+ */
+const IMPLEMENTATION_WORK = /^\W*(?:please\s+)?(?:add|implement|build|create|fix|refactor|support|integrate|extend|port|wire up)\b/i;
+/** The stem a routing.md work type or a role holds when it takes implementation work. */
+const [IMPLEMENTATION_TERM] = tokenize('implementation') as [string];
+
+/**
+ * Implementation work nothing else matched goes to whoever routing.md's "implementation" row names,
+ * else to the one member whose role handles implementation (the Core Dev), not to the lead: the
+ * lead takes architecture, scope and review.
+ */
+function memberOfImplementation(task: string, rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[], members: readonly Agent[]): Decision | undefined {
+  const verb = IMPLEMENTATION_WORK.exec(task);
+  if (!verb) return undefined;
+  const word = verb[0].replace(/^\W*(?:please\s+)?/i, '').toLowerCase();
+  // A member to spawn: implementation work is never a question for a human.
+  const spawnable = (r: RoutingRow) => targets(r.names).find((t) => !t.human);
+  const row = rows.find((r) => tokenize(r.workType).includes(IMPLEMENTATION_TERM) && spawnable(r) !== undefined);
+  if (row) {
+    const target = spawnable(row)!;
+    return {
+      target,
+      routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words: [word], margin: 0 },
+      why: `"${word}" asks for implementation work, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
+    };
+  }
+  const implementers = members.filter((m) => !isLead(m) && tokenize(roleText(m.role)).includes(IMPLEMENTATION_TERM));
+  if (implementers.length !== 1) return undefined;
+  const target = implementers[0]!;
+  return {
+    target,
+    routedBy: { source: 'charter', words: [word], margin: 0 },
+    why: `"${word}" asks for implementation work, which ${who(target)} handles by role`,
   };
 }
 

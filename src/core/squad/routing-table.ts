@@ -142,6 +142,8 @@ const ROUTING_KEEPS: ReadonlySet<string> = new Set(['fix']);
 
 /** A request line of HTTP (`GET /todos`): the task is about an API endpoint. */
 const HTTP_REQUEST = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+\/\S*/;
+/** A pull (or merge) request is a PR to review, not an HTTP request: routing tables write "PRs". */
+const PULL_REQUEST = /\b(?:pull|merge)[- ]requests?\b/gi;
 
 /**
  * The domain word that routing tables and roles use for the everyday words of a task: "table"
@@ -150,11 +152,12 @@ const HTTP_REQUEST = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+\/\S*/;
  */
 const DOMAIN_WORDS: Record<string, string> = {
   database: 'table tables index indexes query queries sql schema schemas migration migrations postgres postgresql mysql sqlite orm',
-  api: 'endpoint endpoints rest graphql http request requests response responses',
+  api: 'endpoint endpoints rest graphql http response responses',
   ui: 'screen screens button buttons dropdown modal layout css styling theme dark component components frontend',
   tests: 'coverage regression regressions flaky e2e',
   security: 'secret secrets token tokens credential credentials vulnerability vulnerabilities xss csrf injection',
   documentation: 'docs readme guide guides tutorial',
+  review: 'pr prs',
 };
 const DOMAIN_OF: ReadonlyMap<string, string> = new Map(Object.entries(DOMAIN_WORDS).flatMap(([domain, words]) => tokenize(words).map((term) => [term, domain] as const)));
 
@@ -165,7 +168,10 @@ const DOMAIN_OF: ReadonlyMap<string, string> = new Map(Object.entries(DOMAIN_WOR
  */
 export function routingTerms(task: string): Map<string, string> {
   const terms = new Map<string, string>();
-  for (const word of task.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+  for (const word of task
+    .replace(PULL_REQUEST, 'PR')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)) {
     // "fix" is a stopword for skills but says who fixes bugs; "fixes" in a row reaches the same stem.
     const [term] = ROUTING_KEEPS.has(word) ? [word] : tokenize(word);
     if (term === undefined || GENERIC_WORDS.has(term) || terms.has(term)) continue;
@@ -190,6 +196,21 @@ export function taskWordCount(words: Iterable<string>): number {
   return new Set([...words].map((word) => word.split('→')[0])).size;
 }
 
+/**
+ * The task's terms (routingTerms) grouped by the word the task wrote: "table" with "table→database",
+ * "GET /todos→api" alone. Each group is one piece of evidence.
+ */
+export function termsBySource(terms: ReadonlyMap<string, string>): Map<string, [term: string, written: string][]> {
+  const groups = new Map<string, [string, string][]>();
+  for (const [term, written] of terms) {
+    const source = written.split('→')[0]!;
+    const group = groups.get(source);
+    if (group) group.push([term, written]);
+    else groups.set(source, [[term, written]]);
+  }
+  return groups;
+}
+
 // ---------------------------------------------------------------- matching a task to the rows
 
 export interface RowMatch {
@@ -204,22 +225,29 @@ const WORK_TYPE_WEIGHT = 2;
 
 /**
  * The rows `task` matches, best first: each task word a row holds counts by how few rows hold it
- * (a word of every row says nothing) and double in the Work Type cell. Rows that hold no word of the
+ * (a word of every row says nothing) and double in the Work Type cell; a word and the domain word
+ * it stands for count once. Rows that hold no word of the
  * task are left out; equal scores keep file order.
  */
 export function matchRoutingRows(task: string, rows: readonly RoutingRow[]): RowMatch[] {
-  const terms = routingTerms(task);
+  const bySource = termsBySource(routingTerms(task));
   const rowTerms = rows.map((row) => ({ work: new Set(tokenize(row.workType)), all: new Set([...tokenize(row.workType), ...tokenize(row.examples)]) }));
+  const weight = (term: string, i: number) => {
+    const { work, all } = rowTerms[i]!;
+    if (!all.has(term)) return 0;
+    const holding = rowTerms.filter((r) => r.all.has(term)).length;
+    return Math.log(1 + rows.length / holding) * (work.has(term) ? WORK_TYPE_WEIGHT : 1);
+  };
   const matches: RowMatch[] = [];
   rows.forEach((row, i) => {
-    const { work, all } = rowTerms[i]!;
     let score = 0;
     const words: string[] = [];
-    for (const [term, written] of terms) {
-      if (!all.has(term)) continue;
-      const holding = rowTerms.filter((r) => r.all.has(term)).length;
-      score += Math.log(1 + rows.length / holding) * (work.has(term) ? WORK_TYPE_WEIGHT : 1);
-      words.push(written);
+    // A task word and the domain word it stands for count once, the better of the two.
+    for (const variants of bySource.values()) {
+      const [best] = variants.map(([term, written]) => ({ written, weight: weight(term, i) })).sort((a, b) => b.weight - a.weight);
+      if (best === undefined || best.weight === 0) continue;
+      score += best.weight;
+      words.push(best.written);
     }
     if (score > 0) matches.push({ row, score, words });
   });

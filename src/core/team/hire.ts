@@ -39,7 +39,8 @@ import { memberNameProblem, slugify } from '../base/names.js';
 import { SCRIBE_AGENT, agentDir, squadPaths } from '../base/paths.js';
 import type { Change, Plan } from '../base/plan.js';
 import { checkRoles, roleAliasNote } from '../roster/roles.js';
-import { hasWord, quoted } from '../base/util.js';
+import { hasWord, isMapping, quoted } from '../base/util.js';
+import { parseConfig, recordWithModel, recordedChoice, withModels } from '../roster/models.js';
 import { insertRosterRecords, parseRoster, type RosterMember } from '../roster/roster.js';
 import {
   SCRIBE_MEMBER,
@@ -56,6 +57,8 @@ export interface HireOptions {
   role: string;
   /** Roster name; the next casting name when absent. */
   name?: string;
+  /** The member's model, first choice first (checked: roster/models.ts); absent: the squad's default, else the session's. */
+  models?: string[];
   now?: Date;
 }
 
@@ -65,6 +68,8 @@ export interface HirePlan extends Plan {
   /** The casting universe the name came from; null for a name given by hand. */
   universe: string | null;
   event: CastResult['event'];
+  /** The member's own model (`--model`), first choice first; [] for none. */
+  models: string[];
   /** True when this finishes an interrupted hire (the member was already in the casting registry). */
   resumed: boolean;
   /** In order: casting files, the member's files, routing, roster last. */
@@ -114,9 +119,18 @@ function roleNotes(typed: string, member: ScaffoldMember, roster: readonly Roste
   ];
 }
 
-/** What a hire decides from: the squad's tree and state files, and routing.md's text. */
+/** What a hire decides from: the squad's tree and state files, routing.md's and config.json's texts. */
 export interface HireState extends ScaffoldState {
   routingText: string | undefined;
+  /** `.ai-team/config.json` (the squad's default model); undefined: none. */
+  configText?: string;
+}
+
+/** The registry entry an interrupted hire left for `folder` (its model is the one to finish with). */
+function pendingEntry(raw: Record<string, unknown> | undefined, folder: string): Record<string, unknown> {
+  const members = Array.isArray(raw?.members) ? (raw.members as unknown[]) : [];
+  const entry = members.findLast((m) => isMapping(m) && m.folder === folder);
+  return isMapping(entry) ? entry : {};
 }
 
 /** planHire from what was read: decides without touching the disk. */
@@ -192,10 +206,11 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
   // The registry adopts the roster's members when it does not exist yet, so it stays complete.
   const adopted = registryRead ? [] : adoptRoster(roster);
   const joined = pending ? [] : [...adopted, result];
+  const modelChoice = { models: options.models ?? [] };
   const registryText = appendCasting(
     registryRead?.raw,
     'members',
-    joined.map((r) => r.entry),
+    joined.map((r) => (r === result ? recordWithModel({ ...r.entry }, modelChoice) : r.entry)),
   );
   if (!registryRead) create(squadPaths.castingRegistry, registryText);
   else if (joined.length > 0) rewrite(squadPaths.castingRegistry, registryRead.text, registryText);
@@ -206,7 +221,13 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
   else if (events.length > 0) rewrite(squadPaths.castingHistory, historyRead.text, historyText);
 
   for (const file of await renderMemberFiles(member, project)) create(file.path, file.content);
-  create(memberProfilePath(member.folder), await memberProfileText(root, { folder: member.folder, displayName: member.name, role: member.role }, { squad: state.squadSkills }));
+  // The agent runs on the member's model, else the squad's default (what the registry entry and config.json say).
+  const [profileMember] = withModels([{ folder: member.folder, displayName: member.name, role: member.role }], {
+    registry: { members: [recordWithModel({ folder: member.folder }, pending ? recordedChoice(pendingEntry(registryRead?.raw, member.folder)) : modelChoice)] },
+    config: parseConfig(state.configText),
+    charter: () => undefined,
+  });
+  create(memberProfilePath(member.folder), await memberProfileText(root, profileMember!, { squad: state.squadSkills }));
 
   const rows = await renderMemberRows(member, project, policy.universe);
   const routingText = state.routingText;
@@ -235,6 +256,7 @@ export async function decideHire(state: HireState, options: HireOptions): Promis
   return {
     root,
     member,
+    models: modelChoice.models,
     universe: result.entry.universe,
     event: result.event,
     resumed: pending !== undefined,

@@ -52,10 +52,11 @@ import {
   routesTo,
   rowMember,
 } from '../roster/members.js';
+import { sourcesAfter, withModels, type ModelSources } from '../roster/models.js';
 import { agentsOf, isRosterHeader, parseRoster, staysLastInRoster, type RosterMember } from '../roster/roster.js';
 import { SCRIBE_MEMBER, isRoutingHeader, parseProjectContext, renderMemberRows } from '../scaffold/scaffold-plan.js';
 
-export type MemberCommand = 'retire' | 'rehire' | 'role';
+export type MemberCommand = 'retire' | 'rehire' | 'role' | 'model';
 
 /** What retire, rehire and role decide from, read once (retire.ts readMemberChangeState). */
 export interface MemberChangeState {
@@ -76,6 +77,8 @@ export interface MemberChangeState {
   backupStamps: string[];
   /** What stands at the member's folders, its records and its agent's places, as the read step saw it. */
   disk: DiskFacts;
+  /** What the members' models are read from (roster/models.ts), as read. */
+  models: ModelSources;
   /** The squad's skills (or what reading them threw: met only where a member's agent needs them). */
   skills: Recorded<SquadSkills>;
   /** The member's own skills in its folder among the alumni, placed where they will be once it is back. */
@@ -170,7 +173,10 @@ export async function withMemberAgent(state: MemberChangeState, change: MemberCh
   if (!isValidName(folder)) return { ...base, done: change.changes.length === 0, changes: change.changes, agentProfiles: [] };
   const after = factsAfter(state.disk, change.changes);
   const team = change.changes.findLast((c): c is Extract<Change, { kind: 'replace' }> => c.kind === 'replace' && c.path === squadPaths.team);
-  const members = activeMembersOf(agentsOf(parseRoster(team === undefined ? state.teamText : String(team.content)), after.names(squadPaths.agents)));
+  const members = withModels(
+    activeMembersOf(agentsOf(parseRoster(team === undefined ? state.teamText : String(team.content)), after.names(squadPaths.agents))),
+    sourcesAfter(state.models, change.changes),
+  );
   const active = members.some((member) => member.folder === folder);
   let squad = NO_SKILLS;
   if (active) {

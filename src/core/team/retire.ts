@@ -7,7 +7,8 @@
  * `planRetire`, `planRehire` (and role-change.ts `planRoleChange`) decide from that at once.
  */
 import { attempt, factsFrom } from '../base/disk-facts.js';
-import { ALUMNI_DIR, agentDir, alumniDir, historyPath, resolveIn, squadPaths } from '../base/paths.js';
+import { ALUMNI_DIR, agentDir, alumniDir, charterPath, historyPath, resolveIn, squadPaths } from '../base/paths.js';
+import { readModelSources, type ModelSources } from '../roster/models.js';
 import { readStateText } from '../fs/confined.js';
 import { DiskReader } from '../fs/disk-reader.js';
 import { readDirNames, readTextIfExists } from '../fs/fs-safe.js';
@@ -32,7 +33,7 @@ export function readMemberChangeState(root: string, command: MemberCommand, want
   const disk = new DiskReader(root);
   const texts = new Map<string, string | undefined>();
   const readState = (relPath: string) => texts.set(relPath, readStateText(root, relPath));
-  const backupStamps = command === 'role' ? readDirNames(resolveIn(root, squadPaths.backups)) : [];
+  const backupStamps = command === 'role' || command === 'model' ? readDirNames(resolveIn(root, squadPaths.backups)) : [];
   /** Ask now what the plan will ask; what reading throws (a file too large) is recorded, and the plan meets it where it asks. */
   const ask = (question: () => unknown) => {
     try {
@@ -62,7 +63,7 @@ export function readMemberChangeState(root: string, command: MemberCommand, want
     const profile = memberProfilePath(folder);
     disk.blocked(profile);
     ask(() => disk.bytes(profile));
-    const member = command === 'role' ? parseRoster(teamText).find((m) => isNamed(m, wanted)) : undefined;
+    const member = command === 'role' || command === 'model' ? parseRoster(teamText).find((m) => isNamed(m, wanted)) : undefined;
     if (member !== undefined) {
       // The charter (and the backups that may already hold it) and the history.
       const charter = charterOf(member);
@@ -81,6 +82,7 @@ export function readMemberChangeState(root: string, command: MemberCommand, want
     teamText,
     routingText: readStateText(root, squadPaths.routing),
     casting,
+    models: memberModelSources(root, folder, texts),
     alumniFolders,
     folder,
     texts,
@@ -91,6 +93,18 @@ export function readMemberChangeState(root: string, command: MemberCommand, want
     alumniSkills: command === 'rehire' && folder !== undefined ? attempt(() => discoverOwnSkillsAt(root, alumniDir(folder), folder)) : undefined,
     version: packageVersion(),
   };
+}
+
+/** The model sources for `folder`'s agent: its charter as read (in its folder or among the alumni), the registry and the config. */
+function memberModelSources(root: string, folder: string | undefined, texts: ReadonlyMap<string, string | undefined>): ModelSources {
+  const read = readModelSources(root, []);
+  if (folder === undefined) return read;
+  const charter =
+    texts.get(charterPath(folder)) ??
+    texts.get(`${alumniDir(folder)}/charter.md`) ??
+    readQuietly(root, charterPath(folder)) ??
+    readQuietly(root, `${alumniDir(folder)}/charter.md`);
+  return { ...read, charter: (wanted) => (wanted === folder ? charter : undefined) };
 }
 
 /** A text that only informs (a charter's role): undefined when it cannot be read, never a refusal. */

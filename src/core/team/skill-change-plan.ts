@@ -6,7 +6,7 @@
  *   2. add, update: per skill, the new one placed whole and the skill it replaces moved whole into
  *      the backups (skill-install-plan.ts decideSkillInstall); remove: the skill moved whole into
  *      the backups (never deleted file by file, so moving it back restores it);
- *   3. add, update: the record of each skill's source (.ai-team/skill-sources.json), last, so a
+ *   3. add, update: the record of each skill's source (its entry in skills-lock.json), last, so a
  *      record never names a skill that did not land; remove: the skill's record is forgotten before
  *      the skill moves (2), so a later `skills update` never fetches the removed skill back and a
  *      rerun after a kill still finds the skill to finish with.

@@ -25,6 +25,7 @@ import { formatBytes } from '../base/util.js';
 import type { Change, Plan } from '../base/plan.js';
 import { warning, type Warning } from '../base/warnings.js';
 import { normalizeNewlines } from '../skills/frontmatter.js';
+import { SUSPICIOUS_INSTRUCTIONS } from '../skills/audit-rules.js';
 import type { Agent } from '../roster/roster.js';
 
 export type InstructionKind = 'rule' | 'procedure';
@@ -118,30 +119,6 @@ function oneLine(text: string): string {
 
 /** A complete terminal escape sequence (CSI such as `ESC[31m`, or OSC ending in BEL or `ESC\\`): removed whole, not only its ESC. */
 const ESCAPE_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?)/g;
-
-/**
- * Text that reads as an order aimed at the agent rather than a rule of the user's: each with what
- * the warning says it does. A match is only warned about (the user may mean it); a prohibition
- * ("never send tokens to the client") does not match the sending pattern.
- */
-export const SUSPICIOUS_INSTRUCTIONS: readonly { pattern: RegExp; says: string }[] = [
-  {
-    pattern: /\b(?:ignore|disregard|forget|override)\b[^.!?\n]{0,40}?\b(?:instructions?|rules|prompts?|guidelines|directions|system message)\b/i,
-    says: 'it tells the agent to ignore other instructions',
-  },
-  {
-    pattern:
-      /(?<!\b(?:never|not|don'?t|no|avoid|without)\s+(?:\w+\s+)?)\b(?:send|upload|post|e-?mail|transmit|forward|leak|share|pipe|curl|wget)\b[^.!?\n]{0,80}?(?:\.env\b|\bsecrets?\b|\btokens?\b|\bcredentials?\b|\bpasswords?\b|\bapi[ _-]?keys?\b|\bprivate keys?\b|~\/\.ssh|\.ssh\/|\bid_rsa\b|\.npmrc\b|\.aws\/)/i,
-    says: 'it tells the agent to send secrets or credentials somewhere',
-  },
-  { pattern: /\bexfiltrat/i, says: 'it speaks of exfiltrating data' },
-  {
-    pattern:
-      /\b(?:do not|don'?t|never)\s+(?:tell|inform|notify|alert|warn)\s+(?:the\s+)?(?:user|owner|human|maintainers?)\b|\bwithout\s+(?:telling|informing)\s+(?:the\s+)?(?:user|owner|human)\b|\bhide\s+(?:this|it|that)\s+from\s+(?:the\s+)?(?:user|owner|human)\b/i,
-    says: 'it tells the agent to keep something from the user',
-  },
-  { pattern: /\b(?:reveal|print|show|repeat|dump)\b[^.!?\n]{0,30}?\bsystem prompt\b/i, says: 'it tells the agent to reveal its system prompt' },
-];
 
 /** An instruction made safe to store, and what was found in it. */
 export interface CheckedInstruction {

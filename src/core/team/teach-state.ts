@@ -5,6 +5,7 @@
  * agents (`readTeachState`, decided by teach.ts decideTeach). What reading throws is recorded where
  * the decision would meet it, so a refusal of the instruction itself still comes first.
  */
+import { readModelSources, withModels } from '../roster/models.js';
 import { attempt, factsFrom, replay } from '../base/disk-facts.js';
 import { isValidName } from '../base/names.js';
 import { SKILL_FILE, alumniDir } from '../base/paths.js';
@@ -34,7 +35,7 @@ export function planStandingRule(root: string, instruction: string, agentName: s
 }
 
 /** Ask `disk` now what decideMemberProfiles will ask about the agents of `members` (folders). */
-function readProfileFacts(disk: DiskReader, members: readonly string[]): void {
+export function readProfileFacts(disk: DiskReader, members: readonly string[]): void {
   const ask = (question: () => unknown) => {
     try {
       question();
@@ -66,7 +67,19 @@ export function readTeachState(root: string, options: TeachOptions): TeachState 
   requireSquad(root);
   const agents = attempt(() => listAgents(root));
   const agent = options.agent === undefined ? undefined : agentNamed(replay(agents), options.agent);
-  const profiles = attempt((): ProfileState => ({ members: activeMembersOf(replay(agents)), squad: readSquadSkills(root) }));
+  const profiles = attempt((): ProfileState => {
+    const members = activeMembersOf(replay(agents));
+    return {
+      members: withModels(
+        members,
+        readModelSources(
+          root,
+          members.map((member) => member.folder),
+        ),
+      ),
+      squad: readSquadSkills(root),
+    };
+  });
   const disk = new DiskReader(root);
   let destination: TeachState['destination'];
   try {

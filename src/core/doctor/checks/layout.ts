@@ -43,6 +43,22 @@ export function checkTwoSquads(state: DoctorState): Finding[] {
   ];
 }
 
+/** Histories and decisions squad-cli keeps on its `squad-state` branch that `.ai-team/` does not have: upgrade brings them, with consent. */
+export function checkStateBranch(state: DoctorState): Finding[] {
+  const files = state.stateBranchFiles;
+  if (files.length === 0) return [];
+  const shown = files.slice(0, 5).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '');
+  return [
+    {
+      severity: 'warning',
+      code: 'state-branch-not-brought',
+      path: squadPaths.root,
+      message: `squad-cli keeps ${files.length} file${files.length === 1 ? '' : 's'} of this team's histories and decisions on its squad-state branch that ${squadPaths.root}/ does not have (${shown}): the members do not see them`,
+      fix: `run "create-squad upgrade --from-state-branch": it reads the branch with git (no checkout) and brings them into ${squadPaths.root}/, backing up any file it replaces`,
+    },
+  ];
+}
+
 /** Shown lines of one file that names `.squad/` paths; the rest are counted. */
 const SHOWN_LINES = 5;
 
@@ -71,6 +87,7 @@ export function checkLayout(state: DoctorState): Finding[] {
   for (const entry of LAYOUT) {
     const facts = factsAt(state, entry.path);
     if ((entry.kind === 'file' ? isFileFact : isFolderFact)(facts)) continue;
+    if (facts.kind === 'missing' && state.stateBranchFiles.includes(entry.path)) continue; // on squad-cli's branch: checkStateBranch says so
     if (facts.kind === 'missing') {
       findings.push({
         severity: entry.severity,

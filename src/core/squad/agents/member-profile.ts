@@ -22,6 +22,7 @@ import { NATIVE_SKILL_DIRS, agentSkillsDir, charterPath, decisionInboxPath, hist
 import { findRolePreset } from '../../roster/roles.js';
 import { renderTemplate } from '../../fs/templates.js';
 import { MISSING_SERVER_RULE } from '../../skills/mcp.js';
+import { frontmatterModel, type ModelChoice } from '../../roster/models.js';
 import { mcpServerTools, roleTools, scribeTools } from './role-tools.js';
 
 /** Where Copilot hosts read a repository's custom agents. */
@@ -72,6 +73,8 @@ export interface MemberProfileInput {
   displayName: string;
   role: string;
   scribe: boolean;
+  /** The model the member runs on (roster/models.ts); absent: the session's. */
+  model?: ModelChoice;
   /** The member's own skills, as `prompt` lists them. */
   ownSkills: ProfileSkill[];
   /** MCP servers the skills the member sees declare. */
@@ -100,6 +103,7 @@ async function renderUnstamped(input: MemberProfileInput): Promise<string> {
     scribe: input.scribe,
     description: await describeMember(input, role),
     tools: memberTools(input),
+    model: frontmatterModel(input.model),
     skills: input.ownSkills.filter((skill) => !skill.shadowed).map((skill) => skill.name),
     ownSkills: input.ownSkills,
     servers: input.servers,

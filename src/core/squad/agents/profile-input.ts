@@ -13,13 +13,15 @@ import type { SkillReport } from '../../skills/inspect.js';
 import type { McpServerRequirement } from '../../skills/skill-fields.js';
 import { compareCodePoints } from '../../base/util.js';
 import { packageVersion } from '../../fs/version.js';
+import type { ModelChoice } from '../../roster/models.js';
 import { renderMemberProfile, type MemberProfileInput, type ProfileServer, type ProfileSkill } from './member-profile.js';
 
-/** A member who gets an agent: roster name, role, folder. */
+/** A member who gets an agent: roster name, role, folder, and its model when it has one (roster/models.ts). */
 export interface ProfileMember {
   folder: string;
   displayName: string;
   role: string;
+  model?: ModelChoice;
 }
 
 /** A skill about to be written (teach, skills add), planned as if it were there already. */
@@ -163,6 +165,7 @@ export function readMemberProfileInput(root: string, member: ProfileMember, chan
     displayName: member.displayName,
     role: member.role,
     scribe: member.folder === SCRIBE_AGENT,
+    ...(member.model === undefined ? {} : { model: member.model }),
     ownSkills,
     servers: declaredServers(skills),
   };

@@ -25,14 +25,22 @@
 import { DiskReader } from '../../fs/disk-reader.js';
 import { packageVersion } from '../../fs/version.js';
 import { listAgents } from '../../roster/roster.js';
+import { readModelSources, withModels } from '../../roster/models.js';
 import { readSquadSkills, type ProfileMember, type SkillChanges } from './profile-input.js';
 import { activeMembersOf, decideMemberProfiles, type ProfilePlan, type ProfileState, type ProfileSyncOptions } from './profile-plan.js';
 
 export * from './profile-plan.js';
 
-/** The members who get an agent: roster members with a folder (humans have none), and the Scribe. */
+/** The members who get an agent: roster members with a folder (humans have none), and the Scribe; each with its model. */
 export function activeMembers(root: string): ProfileMember[] {
-  return activeMembersOf(listAgents(root));
+  const members = activeMembersOf(listAgents(root));
+  return withModels(
+    members,
+    readModelSources(
+      root,
+      members.map((member) => member.folder),
+    ),
+  );
 }
 
 export function readProfileState(root: string): ProfileState {

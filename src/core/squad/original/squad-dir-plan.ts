@@ -6,8 +6,12 @@ import { SquadError } from '../../base/errors.js';
 import { folderNameProblem, slugify } from '../../base/names.js';
 import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR, backupPathFor, folderTimestamp, squadPaths } from '../../base/paths.js';
 import type { Change, Plan } from '../../base/plan.js';
-import { retargetRosterCharters } from '../../roster/roster.js';
-import { rewriteSquadPaths } from './stale-paths.js';
+import { retargetRosterCharters, sdkModeError } from '../../roster/roster.js';
+import { hasStaleSquadPath, rewriteSquadPaths } from './stale-paths.js';
+import { fitRosterToAgents } from './roster-fit.js';
+import { charterIdentity } from '../../roster/members.js';
+import type { CastEntry } from '../../roster/casting.js';
+import { STATE_BRANCH, type StateBranch } from './state-branch.js';
 
 export interface FolderMove {
   from: string;
@@ -26,6 +30,13 @@ export interface SquadDirMigration extends Plan {
    * stale paths are rewritten with its Charter cells, in `roster`). Paths as they are once moved.
    */
   rewrites: TextRewrite[];
+  /**
+   * Histories and decisions brought from squad-cli's `squad-state` branch (with the user's
+   * consent): created where `.ai-team/` lacks them, replaced (backed up first) where the branch
+   * continues what `.ai-team/` holds; `copy` is a branch version set down in the backups beside a
+   * file both changed. Paths as they are once moved.
+   */
+  fromBranch: BranchFile[];
   /** What the user should know: folders left as they are, files outside the squad that name `.squad/`. */
   notes: string[];
   /** The above as changes, in order (squadDirChanges). */
@@ -40,6 +51,19 @@ export interface TextRewrite {
   base: string;
   /** How many `.squad/` paths were rewritten. */
   paths: number;
+}
+
+/** A file of the `squad-state` branch brought into the squad. */
+export interface BranchFile {
+  /** Its path on the branch. */
+  from: string;
+  /** Where it lands: in `.ai-team/`, or (`kept`) in the backups beside a file both changed. */
+  path: string;
+  action: 'created' | 'replaced' | 'kept';
+  content: string;
+  /** replaced: the text it replaces, and where that goes. */
+  base?: string;
+  backup?: string;
 }
 
 /** The `.ai-team/` path of a path in the squad folder `dir`. */
@@ -59,6 +83,10 @@ export interface SquadDirState {
   teamText: string | undefined;
   /** Files outside the squad that may name `.squad/`, with their texts (read only while the squad is in `.squad/`). */
   outside: { path: string; text: string | undefined }[];
+  /** Each member folder's charter (by the folder's name on disk; undefined: none, or unreadable): the roster is fitted to them (roster-fit.ts). */
+  charters?: Record<string, string | undefined>;
+  /** The casting registry's members (an original registry's `agents` too). */
+  registered?: CastEntry[];
   /** The team's text in the squad folder (stale-paths.ts isTeamTextPath, SKILL.md files left to upgrade's skill step), by path in that folder. */
   teamTexts: { path: string; text: string | undefined }[];
   /**
@@ -68,14 +96,25 @@ export interface SquadDirState {
   recreated?: string[];
   /** A squad in `.ai-team/` that came from `.squad/` (stale-paths.ts): its text is pointed at `.ai-team/` too. */
   cameFromSquadDir?: boolean;
+  /** squad-cli's SDK config at the repository root (`squad.config.ts`), when the squad is still in `.squad/`. */
+  sdkConfig?: string;
+  /** squad-cli's `squad-state` branch (state-branch.ts), read when its config names that backend or the user asked. */
+  stateBranch?: StateBranch;
+  /** The texts in the squad folder at the paths the branch's files land on, by path on the branch (undefined: no file there). */
+  branchTargets?: Record<string, string | undefined>;
+  /** The user consented to bringing the branch's histories and decisions (`--from-state-branch`). */
+  fromStateBranch?: boolean;
+  /** squad-cli's git hooks (state-branch.ts readSquadCliHooks), repo-relative. */
+  squadCliHooks?: string[];
 }
 
 /** planSquadDirMigration from what readSquadDirState read: decides without touching the disk. */
 export function decideSquadDirMigration(state: SquadDirState, now: Date = new Date()): SquadDirMigration {
   const { original, ours } = state;
   if (original && ours) throw state.recreated === undefined ? twoSquadsError() : recreatedSquadDirError(state.recreated);
+  if (original && state.sdkConfig !== undefined) throw sdkModeError(state.sdkConfig);
   const dir = original ? ORIGINAL_SQUAD_DIR : AI_TEAM_DIR;
-  const plan: SquadDirMigration = { renames: [], rewrites: [], notes: [], changes: [] };
+  const plan: SquadDirMigration = { renames: [], rewrites: [], fromBranch: [], notes: [], changes: [] };
   if (original) plan.move = { from: ORIGINAL_SQUAD_DIR, to: AI_TEAM_DIR };
   else if (!ours) return plan;
 
@@ -102,7 +141,12 @@ export function decideSquadDirMigration(state: SquadDirState, now: Date = new Da
   // Only a squad that came from .squad/ has its text pointed at .ai-team/ (stale-paths.ts).
   const rewriting = original || state.cameFromSquadDir === true;
   const teamRewrite = team === undefined || !rewriting ? undefined : rewriteSquadPaths(retargeted ?? team, memberFolder);
-  const rosterText = teamRewrite === undefined || teamRewrite.count === 0 ? retargeted : teamRewrite.text;
+  let rosterText = teamRewrite === undefined || teamRewrite.count === 0 ? retargeted : teamRewrite.text;
+  // The roster fitted to the member folders, once: while the squad moves (or a killed move left team.md naming .squad/).
+  if (team !== undefined && (original || hasStaleSquadPath(team))) {
+    const fitted = fitRoster(rosterText ?? team, state, memberFolder, plan.notes);
+    if (fitted !== (rosterText ?? team)) rosterText = fitted;
+  }
   if (team !== undefined && rosterText !== undefined && rosterText !== team) {
     plan.roster = { path: squadPaths.team, backup: backupPathFor(timestamp, teamPath), content: rosterText, base: team };
   }
@@ -113,9 +157,109 @@ export function decideSquadDirMigration(state: SquadDirState, now: Date = new Da
     const target = afterRenames(inAiTeam(dir, file.path), plan.renames);
     plan.rewrites.push({ path: target, backup: backupPathFor(timestamp, target), content: text, base: file.text, paths: count });
   }
+  if (state.stateBranch !== undefined) decideFromBranch(state, plan, { memberFolder, timestamp });
   if (original) plan.notes.push(...outsideMentions(state.outside));
+  if ((original || state.fromStateBranch === true) && (state.squadCliHooks ?? []).length > 0) plan.notes.push(hooksNote(state.squadCliHooks!));
   plan.changes = squadDirChanges(plan);
   return plan;
+}
+
+/**
+ * The branch's histories and decisions brought into the squad (with consent), or a note of what
+ * is there and how to bring it. A file lands at its path in the squad folder (a member folder by
+ * its new name; its `.squad/` paths pointed at `.ai-team/`, as all the team's text): created where
+ * there is none; replacing (backed up first) a file the branch's version continues (squad-cli
+ * copied the working tree's files onto the branch, then wrote only there); left alone where it
+ * already holds the branch's version, or continues it (brought by an earlier run); where both
+ * changed, the branch's version is set down in the backups, to merge by hand. A history of a
+ * member with no folder here stays on the branch, named in a note.
+ */
+function decideFromBranch(state: SquadDirState, plan: SquadDirMigration, { memberFolder, timestamp }: { memberFolder: (name: string) => string; timestamp: string }): void {
+  const branch = state.stateBranch!;
+  const folders = new Set(state.agentFolders.map(memberFolder));
+  const homeless: string[] = [];
+  const wanted: BranchFile[] = [];
+  for (const file of branch.files) {
+    const segments = file.path.split('/');
+    const isHistory = segments[0] === 'agents';
+    if (isHistory && !folders.has(memberFolder(segments[1]!))) {
+      homeless.push(file.path);
+      continue;
+    }
+    const target = isHistory ? `${AI_TEAM_DIR}/agents/${memberFolder(segments[1]!)}/${segments.slice(2).join('/')}` : `${AI_TEAM_DIR}/${file.path}`;
+    const content = rewriteSquadPaths(file.text, memberFolder).text;
+    const rewrite = plan.rewrites.find((r) => r.path === target);
+    const onDisk = state.branchTargets?.[file.path];
+    const ours = rewrite?.content ?? onDisk;
+    if (ours === undefined) wanted.push({ from: file.path, path: target, action: 'created', content });
+    else if (ours === content || ours.startsWith(content)) continue;
+    else if (content.startsWith(ours))
+      wanted.push({ from: file.path, path: target, action: 'replaced', content, base: rewrite?.base ?? onDisk!, backup: backupPathFor(timestamp, target) });
+    else wanted.push({ from: file.path, path: backupPathFor(timestamp, `${STATE_BRANCH}/${file.path}`), action: 'kept', content });
+  }
+  const shown = (paths: readonly string[]) => paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
+  if (state.fromStateBranch !== true) {
+    if (wanted.length > 0) {
+      plan.notes.push(
+        `squad-cli keeps ${wanted.length} file${wanted.length === 1 ? '' : 's'} of this team's histories and decisions on the ${STATE_BRANCH} branch (${shown(wanted.map((w) => w.from))}), which ${AI_TEAM_DIR}/ does not have: run "create-squad upgrade --from-state-branch" to bring ${wanted.length === 1 ? 'it' : 'them'} into ${AI_TEAM_DIR}/ (read with git, no checkout; every file it replaces is backed up first)`,
+      );
+    }
+    return;
+  }
+  for (const file of wanted) {
+    if (file.action === 'replaced') plan.rewrites = plan.rewrites.filter((r) => r.path !== file.path);
+  }
+  plan.fromBranch = wanted;
+  const kept = wanted.filter((w) => w.action === 'kept');
+  if (kept.length > 0) {
+    plan.notes.push(
+      `${kept.length} file${kept.length === 1 ? '' : 's'} of the ${STATE_BRANCH} branch and ${AI_TEAM_DIR}/ both changed (${shown(kept.map((k) => k.from))}): ${AI_TEAM_DIR}/ keeps its own, and the branch's version is in ${backupPathFor(timestamp, STATE_BRANCH)}/ to merge by hand`,
+    );
+  }
+  if (homeless.length > 0) {
+    plan.notes.push(
+      `the ${STATE_BRANCH} branch holds the histories of members with no folder here (${shown(homeless)}): they stay on the branch (git show ${STATE_BRANCH}:<path> prints one)`,
+    );
+  }
+  if (branch.unread.length > 0) plan.notes.push(`${shown(branch.unread)} on the ${STATE_BRANCH} branch could not be read as text (too large, or not a file): left on the branch`);
+}
+
+/** squad-cli's git hooks stay: they are the repository's, and harmless once the squad is in `.ai-team/`. */
+function hooksNote(hooks: readonly string[]): string {
+  return `squad-cli's git hooks stay in place (${hooks.join(', ')}): they sync the ${STATE_BRANCH} branch and guard ${ORIGINAL_SQUAD_DIR}/ paths, and call squad-cli when it is installed; delete them once you no longer use squad-cli`;
+}
+
+/**
+ * The roster fitted to the member folders as they are once renamed (roster-fit.ts, the rule import
+ * follows): a member the roster leaves out (squad-cli's `Rai`) gets a row with its name and its
+ * charter's role; a row naming a renamed folder is pointed at it. Each change noted.
+ */
+function fitRoster(teamMd: string, state: SquadDirState, memberFolder: (name: string) => string, notes: string[]): string {
+  const agents: Record<string, { charter?: string }> = {};
+  const displayNames = new Map<string, string>();
+  for (const name of state.agentFolders) {
+    const folder = memberFolder(name);
+    if (name.startsWith('_') || name.startsWith('.') || folderNameProblem(folder) !== undefined) continue;
+    const charter = state.charters?.[name];
+    agents[folder] = charter === undefined ? {} : { charter };
+    // The name the squad gave the folder: its own (before the rename), else its charter's when that is the same member.
+    const named = name !== folder ? name : charterIdentity(charter ?? '').name;
+    displayNames.set(folder, named !== undefined && slugify(named) === folder ? named : folder);
+  }
+  const fitted = fitRosterToAgents(teamMd, agents, state.registered ?? [], (folder) => displayNames.get(folder) ?? folder);
+  if (fitted.ambiguous !== undefined) {
+    const { member, folders } = fitted.ambiguous;
+    notes.push(`the roster names ${member}, whose folder is not here, and ${folders.join(' and ')} are each ${member}: point the roster row at the right one by hand`);
+    return teamMd;
+  }
+  for (const fit of fitted.fits) {
+    notes.push(
+      fit.added
+        ? `${squadPaths.team}: ${displayNames.get(fit.folder) ?? fit.folder} was not in the roster: it has a row now, as ${fit.added.name} (${fit.added.role}, from its charter)`
+        : `${squadPaths.team}: ${fit.repointedFrom!.member}'s row named ${fit.repointedFrom!.charter}, which is not here; ${fit.folder} holds ${fit.repointedFrom!.member}'s charter, so the row names its charter`,
+    );
+  }
+  return fitted.text;
 }
 
 /** `relPath` (in `.ai-team/`) once the member folders are renamed. */
@@ -140,6 +284,14 @@ export function squadDirChanges(plan: Omit<SquadDirMigration, 'changes'>): Chang
       { kind: 'backup', path: rewrite.backup, of: rewrite.path, content: rewrite.base },
       { kind: 'replace', path: rewrite.path, content: rewrite.content, base: rewrite.base },
     ]),
+    ...plan.fromBranch.flatMap((file): Change[] =>
+      file.action === 'replaced'
+        ? [
+            { kind: 'backup', path: file.backup!, of: file.path, content: file.base! },
+            { kind: 'replace', path: file.path, content: file.content, base: file.base! },
+          ]
+        : [{ kind: 'create', path: file.path, content: file.content }],
+    ),
   ];
 }
 

@@ -26,16 +26,33 @@ import { AI_TEAM_DIR, ORIGINAL_SQUAD_DIR, SKILL_FILE, resolveIn, squadPaths } fr
 import { SQUAD_MAX_DEPTH, SQUAD_MAX_FILES } from '../../base/limits.js';
 import { compareCodePoints } from '../../base/util.js';
 import { hasStaleSquadPath, isInstructionPath, isTeamTextPath } from './stale-paths.js';
-import { hasOriginalSquadDir, hasSquad } from '../../roster/roster.js';
+import { SDK_CONFIG_FILES, hasOriginalSquadDir, hasSquad } from '../../roster/roster.js';
 import { decideSquadDirMigration, type SquadDirMigration, type SquadDirState } from './squad-dir-plan.js';
+import { readSquadCliHooks, readStateBranch, usesStateBranch } from './state-branch.js';
+import { slugify } from '../../base/names.js';
+import { parseRegistry } from '../../roster/casting.js';
 
-export { decideSquadDirMigration, isSquadDirMigrationDone, squadDirChanges, type FolderMove, type SquadDirMigration, type SquadDirState } from './squad-dir-plan.js';
+export {
+  decideSquadDirMigration,
+  isSquadDirMigrationDone,
+  squadDirChanges,
+  type BranchFile,
+  type FolderMove,
+  type SquadDirMigration,
+  type SquadDirState,
+} from './squad-dir-plan.js';
 
 /** Files outside the squad, by repo-relative path or folder, that may name `.squad/`. */
 const OUTSIDE_FILES = ['.gitignore', '.gitattributes', '.github/copilot-instructions.md', '.github/workflows'];
 
+/** What reading the move needs of the command's options. */
+export interface SquadDirReadOptions {
+  /** Bring the histories and decisions of squad-cli's `squad-state` branch (`--from-state-branch`). */
+  fromStateBranch?: boolean;
+}
+
 /** Read what planSquadDirMigration decides from. Reads nothing more once it knows there are two squads, or none. */
-export function readSquadDirState(root: string): SquadDirState {
+export function readSquadDirState(root: string, options: SquadDirReadOptions = {}): SquadDirState {
   const original = hasOriginalSquadDir(root);
   const ours = hasSquad(root);
   const state: SquadDirState = { original, ours, agentFolders: [], teamText: undefined, outside: [], teamTexts: [] };
@@ -46,10 +63,40 @@ export function readSquadDirState(root: string): SquadDirState {
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
   state.teamText = readTextIfExists(resolveIn(root, `${dir}/team.md`));
+  state.charters = Object.fromEntries(state.agentFolders.map((name) => [name, readQuietly(root, `${dir}/agents/${name}/charter.md`)]));
+  const registry = readQuietly(root, `${dir}/casting/registry.json`);
+  const parsed = registry === undefined ? undefined : parseRegistry(registry, { legacy: true });
+  state.registered = parsed?.state === 'ok' ? parsed.value.members : [];
   if (original) state.outside = readOutsideFiles(root);
   if (ours) state.cameFromSquadDir = cameFromSquadDir(root);
   if (original || state.cameFromSquadDir) state.teamTexts = readTeamTexts(root, dir).filter((file) => !isSkillFile(file.path));
+  if (original) {
+    const sdkConfig = SDK_CONFIG_FILES.find((file) => isFile(resolveIn(root, file)));
+    if (sdkConfig !== undefined) return { ...state, sdkConfig };
+  }
+  const fromStateBranch = options.fromStateBranch === true;
+  if (fromStateBranch || usesStateBranch(root)) {
+    const branch = readStateBranch(root);
+    if (branch !== undefined) {
+      state.stateBranch = branch;
+      state.branchTargets = Object.fromEntries(branch.files.map((file) => [file.path, readBranchTarget(root, dir, file.path)]));
+    }
+  }
+  state.fromStateBranch = fromStateBranch;
+  if (original || fromStateBranch) state.squadCliHooks = readSquadCliHooks(root);
   return state;
+}
+
+/** The text in the squad folder `dir` where a file of the `squad-state` branch lands (a member folder by either name), if any. */
+function readBranchTarget(root: string, dir: string, branchPath: string): string | undefined {
+  const segments = branchPath.split('/');
+  const candidates =
+    segments[0] === 'agents' ? [segments[1]!, slugify(segments[1]!)].map((folder) => `${dir}/agents/${folder}/${segments.slice(2).join('/')}`) : [`${dir}/${branchPath}`];
+  for (const relPath of candidates) {
+    const text = readQuietly(root, relPath);
+    if (text !== undefined) return text;
+  }
+  return undefined;
 }
 
 /**
@@ -133,8 +180,8 @@ function readQuietly(root: string, relPath: string): string | undefined {
  * there is nothing left to do. Reads only. Throws conflict when `.squad/` and `.ai-team/` both hold
  * a squad.
  */
-export function planSquadDirMigration(root: string, now: Date = new Date()): SquadDirMigration {
-  return decideSquadDirMigration(readSquadDirState(root), now);
+export function planSquadDirMigration(root: string, now: Date = new Date(), options: SquadDirReadOptions = {}): SquadDirMigration {
+  return decideSquadDirMigration(readSquadDirState(root, options), now);
 }
 
 /** The files outside the squad that may name `.squad/`, with their texts. */

@@ -57,6 +57,23 @@ export function rewriteSquadPaths(text: string, memberFolder: (name: string) => 
   return { text: rewritten, count };
 }
 
+/** `.ai-team/` as a path, by the same rule as `.squad/` above. */
+const AI_TEAM_PATH = /(?<![A-Za-z0-9.\\/-])\.ai-team\//g;
+
+/**
+ * `text` with every `.ai-team/` path pointed at `.squad/`, and how many were: the team's text as
+ * squad-cli, which keeps the squad in `.squad/`, reads it (an export for squad-cli). The inverse
+ * of rewriteSquadPaths, by the same rule.
+ */
+export function pointAtSquadDir(text: string): { text: string; count: number } {
+  let count = 0;
+  const rewritten = text.replace(AI_TEAM_PATH, () => {
+    count++;
+    return '.squad/';
+  });
+  return { text: rewritten, count };
+}
+
 /** The 1-based numbers of the lines of `text` that name a `.squad/` path. */
 export function staleSquadPathLines(text: string): number[] {
   const lines: number[] = [];
