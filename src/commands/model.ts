@@ -114,10 +114,12 @@ async function squadModel(options: ModelCommandOptions, change: ModelChangeOptio
     render(ui) {
       for (const note of plan.notes) ui.warn(note);
       if (plan.changes.length === 0) {
-        ui.success(`The squad's default is ${describeModel(plan.to)} already; nothing to do`);
+        ui.success(`The squad's default is ${describeModel({ ...plan.to, source: undefined })} already; nothing to do`);
         return;
       }
-      ui.success(`${options.dryRun ? 'Would set' : 'Set'} the squad's default to ${describeModel(plan.to)} (was ${describeModel(plan.from)})`);
+      ui.success(
+        `${options.dryRun ? 'Would set' : 'Set'} the squad's default to ${describeModel({ ...plan.to, source: undefined })} (was ${describeModel({ ...plan.from, source: undefined })})`,
+      );
       renderChanges(ui, plan, options.dryRun, { message: `chore(squad): default model ${plan.to.models[0] ?? 'the session model'}` });
       if (!options.dryRun) ui.out('  Members with a model of their own keep it.');
     },

@@ -88,7 +88,7 @@ describe.skipIf(!HAS_ORIGINAL_DATA)('importing every export the original Squad p
         // Kept as exported, but for squad-cli's `.squad/` paths, which now point at `.ai-team/`.
         const exported = Object.entries(json.agents).find(([key]) => key.toLowerCase().replace(/ /g, '-') === agent.name)![1].charter;
         const charter = read(root, charterPath(agent.name));
-        expect(charter).toBe(rewriteSquadPaths(exported, (name) => name.toLowerCase().replace(/ /g, '-')).text);
+        expect(charter).toBe(rewriteSquadPaths(exported ?? '', (name) => name.toLowerCase().replace(/ /g, '-')).text);
         expect(charter).not.toMatch(/\.squad\//);
         expect(read(root, historyPath(agent.name))).toMatch(/^📌 Imported from/);
       }
