@@ -126,6 +126,14 @@ describe('members', () => {
     expect(text.stderr).toContain('⚠ .ai-team/agents/stray/ has no roster row');
   });
 
+  it("gives an original Squad's alumnus (no Alumni line, no role recorded) the role its charter names, as rehire does", async () => {
+    const root = await squad();
+    writeFiles(root, { [`${alumniDir('parker')}/charter.md`]: '# Parker — Release Engineer\n\n> Ships on Fridays.\n' });
+    const data = (await run(root, ['members', '--json'])).data<MembersData>();
+    expect(data.members.find((m) => m.folder === 'parker')).toMatchObject({ name: 'parker', role: 'Release Engineer', state: 'retired' });
+    expect((await run(root, ['rehire', 'parker', '--dry-run'])).stdout).toContain('as Release Engineer');
+  });
+
   it('refuses without a squad, in one line', async () => {
     const result = await runCli(['members'], { cwd: tempRepo() });
     expect(result.code).toBe(1);

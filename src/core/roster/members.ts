@@ -298,7 +298,8 @@ export function listAlumni(root: string, teamText: string, roster: readonly Rost
     alumni.push({
       name: entry?.name ?? line?.name ?? folder,
       folder,
-      role: line?.role ?? entry?.role ?? '',
+      // An original Squad's alumnus has no Alumni line and no role in its registry: its charter says it, as rehire reads it.
+      role: line?.role || entry?.role || charterIdentity(readStateText(root, `${alumniDir(folder)}/charter.md`) ?? '').role || '',
       state: 'retired',
       status: line?.retired ? `retired ${line.retired}` : 'retired',
       skills: countSkills(root, `${alumniDir(folder)}/skills`),
