@@ -383,7 +383,7 @@ describe('routeTask', () => {
       '.ai-team/agents/fenster/charter.md': charter('Fenster', 'Features and fixes'),
       '.ai-team/agents/hockney/charter.md': charter('Hockney', 'Flaky tests'),
     });
-    const route = routeTask(root, 'Speed up the React pages of the orders web app');
+    const route = routeTask(root, 'Look into the React pages of the orders web app');
     expect(route.matched).toBe(false);
     expect(route.agent).toBe('keaton');
     expect(route.ranking.every((r) => Object.keys(r.matches).length === 0)).toBe(true);
@@ -489,6 +489,48 @@ describe('routeTask follows routing.md, then what distinguishes members', () => 
     const route = routeTask(root, 'Lint fixes for small bugs');
     expect(route.routedBy.source).toBe('default');
     expect(route.agent).toBe('mercer');
+  });
+
+  it('members tied at the top are told apart by the row the task matches, else nobody takes it but the lead, never the roster order', () => {
+    const owns = '# X\n\n## What I Own\n\n- Calendar sync\n';
+    const root = squad({ okafor: owns, lind: owns });
+    const row = routeTask(root, 'Calendar sync widgets are late');
+    expect(row.ranking.slice(0, 2).map((r) => r.score)).toEqual([row.ranking[0]!.score, row.ranking[0]!.score]);
+    expect(row.agent).toBe('lind');
+    expect(row.reason).toContain('the tie goes to them because routing.md line 6 ("Screens and widgets") holds "widgets"');
+    const none = routeTask(root, 'Calendar sync is late again');
+    expect(none.agent).toBe('mercer');
+    expect(none.routedBy.source).toBe('default');
+  });
+
+  it('a human the task names and asks for a yes is asked; a mention alone is not a question for them', () => {
+    const root = squad();
+    expect(routeTask(root, 'Priya has to approve the onboarding copy')).toMatchObject({ agent: '', ask: { name: 'priya' } });
+    expect(routeTask(root, 'We need a green light from Priya on the services page')).toMatchObject({ agent: '', ask: { name: 'priya' } });
+    expect(routeTask(root, "Priya's services page has a typo").ask).toBeUndefined();
+  });
+
+  it('what goes into a release, and what waits, is a question for the lead', () => {
+    const route = routeTask(squad(), 'Which refunds fixes go into the next release?');
+    expect(route.agent).toBe('mercer');
+    expect(route.reason).toContain('is a question for Mercer (the lead)');
+  });
+
+  it("a role title naming two of the task's words wins over a row that holds them only among its examples", () => {
+    const root = tempDir();
+    writeFiles(root, {
+      '.ai-team/team.md':
+        '| Name | Role | Charter | Status |\n|---|---|---|---|\n| Mercer | Lead | x | ✅ |\n| Okafor | Runtime Dev | x | ✅ |\n| Quinn | Payments SDK Expert | x | ✅ |\n',
+      '.ai-team/routing.md': '| Work Type | Route To | Examples |\n|---|---|---|\n| Runtime and streaming | Okafor | SDK sessions, event loop |\n',
+      '.ai-team/agents/mercer/charter.md': '# Mercer\n',
+      '.ai-team/agents/okafor/charter.md': '# Okafor\n',
+      '.ai-team/agents/quinn/charter.md': '# Quinn\n',
+    });
+    const titled = routeTask(root, 'How do we use the payments SDK session object?');
+    expect(titled.agent).toBe('quinn');
+    expect(titled.reason).toContain('role names "payments", "sdk"');
+    // The row's Work Type holds a word of the task: the row decides.
+    expect(routeTask(root, 'The payments SDK session stalls the runtime').agent).toBe('okafor');
   });
 
   it("a human's row answers ask, with nobody to spawn", () => {

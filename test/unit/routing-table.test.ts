@@ -116,20 +116,41 @@ describe('cellNames', () => {
 });
 
 describe('routingTerms', () => {
+  const written = (terms: readonly (readonly [string, string])[]) => terms.map(([, word]) => word);
+
   it('drops generic words and adds the domain word of everyday ones and of an HTTP request line', () => {
-    expect([...routingTerms('Write a check that gets the invoice').values()]).toEqual(['invoice']);
-    expect([...routingTerms('The orders table needs an index').values()]).toEqual(['orders', 'table', 'index', 'table→database']);
-    expect([...routingTerms('Add paging to GET /orders').values()]).toEqual(['paging', 'orders', 'GET /orders→api']);
+    expect(written(routingTerms('Write a check that gets the invoice'))).toEqual(['invoice']);
+    expect(written(routingTerms('The orders table needs an index'))).toEqual(['orders', 'table', 'index', 'table→database', 'index→database']);
+    expect(written(routingTerms('Add paging to GET /orders'))).toEqual(['paging', 'orders', 'GET /orders→api']);
+  });
+
+  it('reads whole families of words per work domain, each task word for itself, and a phrase by its last word', () => {
+    const readings = (task: string) => written(routingTerms(task)).filter((word) => word.includes('→'));
+    expect(readings('The checkout button overlaps the spinner')).toEqual(['button→ui', 'button→frontend', 'spinner→ui', 'spinner→frontend']);
+    expect(readings('Link invoices to customers with a foreign key')).toEqual(['key→database']);
+    expect(readings('Rotate the signing key')).toEqual([]);
+    expect(readings('Try to break the parser')).toEqual(['break→tests']);
+    expect(readings('Rename the helpers in the billing module')).toEqual(['rename→refactoring']);
+    expect(readings('Announce the plugin on our blog')).toEqual(['announce→documentation', 'blog→documentation']);
+    expect(readings('Keep user names out of the crash reports')).toEqual(['names→privacy', 'names→pii']);
+    // A domain name the task writes itself is no second reading; "personality" is not personal data.
+    expect(readings('The database table is locked')).toEqual([]);
+    expect(readings('Give the bot more personality')).toEqual([]);
+  });
+
+  it('reads an HTTP method before a route or endpoint as API work', () => {
+    expect(written(routingTerms('Add a PATCH route for carts'))).toContain('PATCH route→api');
+    expect(written(routingTerms('Patch the route planner'))).not.toContain('PATCH route→api');
   });
 
   it('leaves nothing of a contraction: "doesn\'t" is no word of the task', () => {
-    expect([...routingTerms("The worker doesn't stop and won't restart; it isn't logged").values()]).toEqual(['worker', 'stop', 'restart', 'logged']);
+    expect(written(routingTerms("The worker doesn't stop and won't restart; it isn't logged"))).toEqual(['worker', 'stop', 'restart', 'logged']);
   });
 
   it('reads a pull or merge request as a PR to review, and a feature request as no API work', () => {
-    expect([...routingTerms('Look over the pull request for the ledger').values()]).toEqual(['pr', 'ledger', 'pr→review']);
-    expect([...routingTerms('Two merge-requests wait').values()]).toEqual(['two', 'pr', 'wait', 'pr→review']);
-    expect([...routingTerms('Sort the feature requests by votes').values()]).toEqual(['sort', 'feature', 'requests', 'votes']);
+    expect(written(routingTerms('Look over the pull request for the ledger'))).toEqual(['pr', 'ledger', 'pr→review']);
+    expect(written(routingTerms('Two merge-requests wait'))).toEqual(['two', 'pr', 'wait', 'pr→review']);
+    expect(written(routingTerms('Sort the feature requests by votes'))).toEqual(['sort', 'feature', 'requests', 'votes']);
   });
 });
 

@@ -12,7 +12,7 @@ import { findRolePreset } from '../roster/roles.js';
 import { listAgents, requireSquad, type Agent } from '../roster/roster.js';
 import { isNamed, nameKey } from '../roster/members.js';
 import { charterParts, MEMBER_FIELD_WEIGHTS, rankMembers, type MemberScore, type MemberTexts } from './member-rank.js';
-import { GENERIC_WORDS, matchRoutingRows, parseRoutingTable, routingTerms, taskWordCount, type LabelRule, type RoutingRow, type RowMatch } from './routing-table.js';
+import { GENERIC_WORDS, matchRoutingRows, parseRoutingTable, routingTerms, taskWordCount, termsBySource, type LabelRule, type RoutingRow, type RowMatch } from './routing-table.js';
 import { readTeamSynonyms } from './team-synonyms.js';
 import { activatedSkills, rankSkills, skillConfidence, skillFields, type SkillConfidence, type SkillMatch } from './skill-rank.js';
 import type { SpawnMode } from '../base/spawn-modes.js';
@@ -200,9 +200,11 @@ type Target = Agent;
 
 /**
  * Suggest a member, a mode and skills for `task`, in this order of authority: an issue label that
- * names a member (`squad:{name}`, or routing.md's label rules); the routing.md row the task matches
+ * names a member (`squad:{name}`, or routing.md's label rules); a human the task names and asks for
+ * a yes (humanAskedToApprove); a member whose role title names the task where the row it matched
+ * holds it only in examples (memberOfRoleTitle); the routing.md row the task matches
  * (memberOfRow: its work type and examples, the words fewer rows hold counting more); the members'
- * roles, charters and own skills, by what distinguishes them (rankMembers); a question for the lead
+ * roles, charters and own skills, by what distinguishes them (rankMembers, ties broken by breakTie); a question for the lead
  * (LEAD_QUESTION) goes to the lead; with no match at all, implementation work goes to the
  * implementation row or role (memberOfImplementation), anything else to the lead, else the first member. A human a row
  * or label names is asked, never spawned. The Scribe is never suggested. Lightweight mode needs a
@@ -238,11 +240,15 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
   const routing = parseRoutingTable(readStateText(root, squadPaths.routing) ?? '');
   const targets = (names: readonly string[]) => names.map((name) => resolveTarget(name, everyone)).filter((t): t is Target => t !== undefined);
   const lead = members.find(isLead);
-  const row = memberOfRow(task, routing.rows, targets, memberRanking);
-  const ranked = memberOfRanking(memberRanking, byName);
+  const rowMatches = routableRowMatches(task, routing.rows, targets);
+  const row = memberOfRow(rowMatches, memberRanking);
+  const ranked = memberOfRanking(memberRanking, byName, (ids) => breakTie(ids, task, rowMatches, byName));
+  const titled = row && !row.weak ? memberOfRoleTitle(task, row, members) : undefined;
   const leadQuestion = lead ? LEAD_QUESTION.exec(task) : null;
   const decided =
     memberOfLabel(options.labels ?? [], routing.labels, targets) ??
+    humanAskedToApprove(task, everyone) ??
+    titled ??
     (row && !row.weak ? row : undefined) ??
     (lead && leadQuestion
       ? {
@@ -282,7 +288,7 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
   const broad = detectBroadTask(task, otherMemberNames(everyone, chosen.name));
   const specific = skillMatches[0] ? specificSkillWords(skillMatches[0]) : [];
   // Strong: the skill holds two of the task's specific words, or the one it has.
-  const strong = specific.length > 0 && specific.length >= Math.min(2, taskWordCount(routingTerms(task).values()));
+  const strong = specific.length > 0 && specific.length >= Math.min(2, taskWordCount(routingTerms(task).map(([, written]) => written)));
   const mode: SpawnMode = matched && confidence.clear && strong && !broad ? 'lightweight' : 'standard';
 
   const skillNames = skillMatches.map((m) => m.skill.name).join(', ');
@@ -315,16 +321,19 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
 /**
  * Questions the lead takes when no routing.md row clearly says otherwise, as the default routing
  * table gives them: architecture, trade-offs, scope and priorities (what a sprint, the backlog or a
- * milestone takes), technical decisions ("should we keep X or move to Y"), code review (a pull
- * request to look over is review, whatever the code in it is about).
+ * milestone takes, what goes into a release and what waits or is deferred, what to build next),
+ * technical decisions ("should we keep X or move to Y"), code review (a pull request to look over
+ * is review, whatever the code in it is about).
  */
 const LEAD_QUESTION =
-  /\barchitect\w*|\bsystem design\b|\btrade-?offs?\b|\bdecid(?:e|es|ing)\b|\b(?:technical|architecture|architectural|design) decisions?\b|\btech(?:nology)? stack\b|\badrs?\b|\bscope\b|\bprioriti\w*|\broadmap\b|\bsprints?\b|\bbacklog\b|\bmilestones?\b|\bshould (?:we|i)\b[^.?!]*\bor\b|\bcode reviews?\b|\b(?:pull|merge)[- ]requests?\b|\bPRs?\b/i;
+  /\barchitect\w*|\bsystem design\b|\btrade-?offs?\b|\bdecid(?:e|es|ing)\b|\b(?:technical|architecture|architectural|design) decisions?\b|\btech(?:nology)? stack\b|\badrs?\b|\bscope\b|\bprioriti\w*|\broadmap\b|\bsprints?\b|\bbacklog\b|\bmilestones?\b|\bshould (?:we|i|the|our|this|it)\b[^.?!]*\bor\b|\bcode reviews?\b|\b(?:pull|merge)[- ]requests?\b|\bPRs?\b|\b(?:go|goes|get|gets|make it|makes it|belongs?) in(?:to)? (?:the |this |our )?(?:next |upcoming |coming |first )?(?:release|version|iteration|cycle)\b|\b(?:defer|postpone|punt)\w*|\bwhat (?:to|should we|do we|we should) (?:build|ship|tackle|cut|drop) (?:next|first)\b/i;
 
 interface Decision {
   target: Target;
   /** A routing.md row that holds a single word of the task: a lead question, or a member whose own texts hold several, goes first. */
   weak?: boolean;
+  /** For a routing.md row: the task words its Work Type cell holds (the others are in its examples). */
+  inWorkType?: string[];
   routedBy: RoutedBy;
   /** Why, as the start of the reason. */
   why: string;
@@ -369,12 +378,13 @@ function memberOfLabel(labels: readonly string[], rules: readonly LabelRule[], t
   return undefined;
 }
 
-/**
- * The routing.md row the task falls under (matchRoutingRows), for the first routable name of its
- * Route To cell. Rows of different members that tie are told apart by the members' ranking, else
- * the first row in the file wins.
- */
-function memberOfRow(task: string, rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[], memberRanking: readonly MemberScore[]): Decision | undefined {
+/** The routing.md rows the task matches (matchRoutingRows) among those that name someone routable, best first, each with that someone. */
+interface RowTargets {
+  matches: RowMatch[];
+  targetOf: ReadonlyMap<RoutingRow, Target>;
+}
+
+function routableRowMatches(task: string, rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[]): RowTargets {
   const routable = rows.flatMap((row) => {
     const [target] = targets(row.names);
     return target ? [{ row, target }] : [];
@@ -384,6 +394,15 @@ function memberOfRow(task: string, rows: readonly RoutingRow[], targets: (names:
     task,
     routable.map(({ row }) => row),
   );
+  return { matches, targetOf };
+}
+
+/**
+ * The routing.md row the task falls under, for the first routable name of its Route To cell. Rows
+ * of different members that tie are told apart by the members' ranking, else the first row in the
+ * file wins.
+ */
+function memberOfRow({ matches, targetOf }: RowTargets, memberRanking: readonly MemberScore[]): Decision | undefined {
   if (matches.length === 0) return undefined;
   const top = matches[0]!.score;
   const tied = matches.filter((m) => m.score === top);
@@ -398,17 +417,30 @@ function memberOfRow(task: string, rows: readonly RoutingRow[], targets: (names:
   const { line, workType, routeTo } = best.row;
   return {
     target,
-    weak: taskWordCount(best.words) < 2,
+    weak: rowEvidence(best.words) < 2,
+    inWorkType: best.words.filter((word) => tokenize(word.split('→').pop()!).some((term) => tokenize(workType).includes(term))),
     routedBy: { source: 'routing-table', row: { line, workType, routeTo }, words: best.words, margin },
     why: `routing.md line ${line} routes "${workType}" to ${routeTo} (matched ${best.words.map((w) => `"${w}"`).join(', ')}; margin ${margin})`,
   };
 }
 
 /**
+ * How many pieces of evidence a row's matched words are for its strength: each word the row holds
+ * as the task wrote it, and each domain the others reach it through once ("rest→api" and
+ * "graphql→api" are one: several words of one family name one kind of work).
+ */
+function rowEvidence(words: readonly string[]): number {
+  const own = words.filter((word) => !word.includes('→'));
+  const domains = new Set(words.filter((word) => word.includes('→') && !own.includes(word.split('→')[0]!)).map((word) => word.split('→').pop()));
+  return own.length + domains.size;
+}
+
+/**
  * A task that asks for something to be built or changed (it starts with an implementation verb:
  * "Add pagination", "Implement the export"), when nothing else matched.
  */
-const IMPLEMENTATION_WORK = /^\W*(?:please\s+)?(?:add|implement|build|create|fix|refactor|support|integrate|extend|port|wire up)\b/i;
+const IMPLEMENTATION_WORK =
+  /^\W*(?:please\s+)?(?:add|implement|build|create|fix|patch|refactor|rewrite|extract|rename|support|integrate|extend|port|wire up|hook up|connect|enable|allow|let|change|update|upgrade|replace|remove|delete|move|convert|speed up|optimi[sz]e|paginate|validate|store|save|show|display|render|return|send|sort|filter)\b/i;
 /** The stem a routing.md work type or a role holds when it takes implementation work. */
 const [IMPLEMENTATION_TERM] = tokenize('implementation') as [string];
 
@@ -442,20 +474,117 @@ function memberOfImplementation(task: string, rows: readonly RoutingRow[], targe
   };
 }
 
-/** The member whose role, charter and own skills hold the task's most distinguishing words. */
-function memberOfRanking(ranking: readonly MemberScore[], byName: ReadonlyMap<string, Agent>): Decision | undefined {
-  const [top, next] = ranking;
-  if (!top || top.score <= 0) return undefined;
+/** Words that ask someone for a yes: an approval, a sign-off, a go-ahead, a green light, a go-live. */
+const APPROVAL = /\bapprov\w*|\bsign[- ]?offs?\b|\bsay(?:s)? yes\b|\bgreen[- ]light\b|\bgo[- ]ahead\b|\bgo live\b|\bblessing\b/i;
+
+/**
+ * A task that names a human member and asks for a yes (APPROVAL) is a question for that human,
+ * whatever its other words: ask them, never spawn anyone for it. Only when one human is named.
+ */
+function humanAskedToApprove(task: string, everyone: readonly Agent[]): Decision | undefined {
+  const approval = APPROVAL.exec(task);
+  if (!approval) return undefined;
+  const named = everyone.filter((agent) => agent.human && hasWord(task, agent.displayName));
+  if (named.length !== 1) return undefined;
+  const human = named[0]!;
+  return {
+    target: human,
+    routedBy: { source: 'default', words: [human.displayName.toLowerCase(), approval[0].toLowerCase()], margin: 1 },
+    why: `the task names ${who(human)} and asks for a yes ("${approval[0]}")`,
+  };
+}
+
+/**
+ * The member whose role, charter and own skills hold the task's most distinguishing words. Members
+ * that tie at the top are told apart by `breakTie`; a tie it cannot break decides nothing (never the
+ * roster's order).
+ */
+function memberOfRanking(ranking: readonly MemberScore[], byName: ReadonlyMap<string, Agent>, breakTie: (ids: string[]) => BrokenTie | undefined): Decision | undefined {
+  const [first] = ranking;
+  if (!first || first.score <= 0) return undefined;
+  const tied = ranking.filter((m) => sameScore(m.score, first.score));
+  const broken = tied.length > 1 ? breakTie(tied.map((m) => m.id)) : undefined;
+  if (tied.length > 1 && broken === undefined) return undefined;
+  const top = broken ? tied.find((m) => m.id === broken.id)! : first;
   // One word of charter boilerplate ("gets hard") is no evidence; the role, the ownership part or a skill is.
   const { charter = [], ...owned } = top.matches;
   if (Object.keys(owned).length === 0 && charter.length < 2) return undefined;
   const target = byName.get(top.id)!;
   const words = [...new Set(Object.values(top.matches).flat())].sort();
+  const next = ranking.find((m) => m.id !== top.id);
   const margin = next ? round((top.score - next.score) / top.score) : 1;
   return {
     target,
     routedBy: { source: 'charter', words, margin },
-    why: `${target.displayName} matched ${describeMatches(top.matches)} (words that distinguish them from the other members; margin ${margin})`,
+    why: `${target.displayName} matched ${describeMatches(top.matches)} (words that distinguish them from the other members; margin ${margin}${broken ? `; the tie goes to them because ${broken.because}` : ''})`,
+  };
+}
+
+function sameScore(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
+}
+
+interface BrokenTie {
+  id: string;
+  /** Why this member, as the end of a sentence. */
+  because: string;
+}
+
+/**
+ * Which of the members that tie in the ranking takes the task: the one whose routing.md row
+ * matches the task best (the team said the work is theirs), else the one member whose role title
+ * holds a word of the task. Otherwise nobody: the task goes on down the order of authority (a row,
+ * implementation work, the lead to triage) rather than to whoever the roster lists first.
+ */
+function breakTie(ids: readonly string[], task: string, { matches, targetOf }: RowTargets, byName: ReadonlyMap<string, Agent>): BrokenTie | undefined {
+  const rowMatch = matches.find((m) => ids.includes(targetOf.get(m.row)!.name));
+  if (rowMatch)
+    return {
+      id: targetOf.get(rowMatch.row)!.name,
+      because: `routing.md line ${rowMatch.row.line} ("${rowMatch.row.workType}") holds ${rowMatch.words.map((w) => `"${w}"`).join(', ')}`,
+    };
+  const titled = ids.filter((id) => roleTitleWords(byName.get(id)!, task).length > 0);
+  if (titled.length === 1) {
+    const member = byName.get(titled[0]!)!;
+    return {
+      id: member.name,
+      because: `their role (${member.role}) names ${roleTitleWords(member, task)
+        .map((w) => `"${w}"`)
+        .join(', ')}`,
+    };
+  }
+  return undefined;
+}
+
+/** The task's words (their own or a domain reading, as routingTerms writes them) that a member's role title holds, one per task word. */
+function roleTitleWords(member: Agent, task: string): string[] {
+  const title = new Set(tokenize(member.role ?? ''));
+  if (title.size === 0) return [];
+  return [...termsBySource(routingTerms(task)).values()].flatMap((variants) => {
+    const held = variants.find(([term]) => title.has(term));
+    return held ? [held[1]] : [];
+  });
+}
+
+/**
+ * A member whose role title holds two of the task's words or more, when the routing.md row the task
+ * matched holds none of them in its Work Type (only among its examples): a title naming the very
+ * subject ("Copilot SDK Expert") says more than an example of another row.
+ */
+function memberOfRoleTitle(task: string, row: Decision, members: readonly Agent[]): Decision | undefined {
+  if ((row.inWorkType ?? []).length > 0) return undefined;
+  const titled = members
+    .filter((m) => m.name !== row.target.name)
+    .map((member) => ({ member, words: roleTitleWords(member, task) }))
+    .filter(({ words }) => taskWordCount(words) >= 2)
+    .sort((a, b) => b.words.length - a.words.length);
+  const [best, next] = titled;
+  if (!best || (next && next.words.length === best.words.length)) return undefined;
+  const margin = round((best.words.length - (next?.words.length ?? 0)) / best.words.length);
+  return {
+    target: best.member,
+    routedBy: { source: 'charter', words: best.words, margin },
+    why: `${who(best.member)}'s role names ${best.words.map((w) => `"${w}"`).join(', ')}, and routing.md line ${row.routedBy.row!.line} ("${row.routedBy.row!.workType}") holds the task's words only among its examples`,
   };
 }
 

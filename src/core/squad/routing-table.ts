@@ -141,54 +141,141 @@ export const GENERIC_WORDS: ReadonlySet<string> = new Set(
 const ROUTING_KEEPS: ReadonlySet<string> = new Set(['fix']);
 
 /** A request line of HTTP (`GET /todos`): the task is about an API endpoint. */
-const HTTP_REQUEST = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+\/\S*/;
+const HTTP_REQUEST = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:\/\S*|(?:routes?|endpoints?|requests?|handlers?|calls?)\b)/;
 /** A pull (or merge) request is a PR to review, not an HTTP request: routing tables write "PRs". */
 const PULL_REQUEST = /\b(?:pull|merge)[- ]requests?\b/gi;
 
 /**
- * The domain word that routing tables and roles use for the everyday words of a task: "table"
- * and "queries" are database work, "dropdown" and "dark" are UI work. Each task word listed here
- * adds its domain word (shown as "table→database").
+ * Work domains: the words routing tables, roles and charters use for a kind of work (`names`), and
+ * the everyday words (`words`) and phrases of several words (`phrases`) tasks use for it: "spinner"
+ * and "cards" are UI work, "foreign key" is database work, "try to break" is testing. Each task word
+ * of a domain, and the last word of each phrase of it, adds the domain's names as other readings of
+ * that word (shown as "spinner→ui"), so a task finds the member whose row or role names the domain
+ * even when it shares no word with them. A word may belong to several domains ("icon": UI and visual
+ * design); whichever reading a row or member holds counts, once per task word.
  */
-const DOMAIN_WORDS: Record<string, string> = {
-  database: 'table tables index indexes query queries sql schema schemas migration migrations postgres postgresql mysql sqlite orm',
-  api: 'endpoint endpoints rest graphql http response responses',
-  ui: 'screen screens button buttons dropdown modal layout css styling theme dark component components frontend',
-  tests: 'coverage regression regressions flaky e2e',
-  security: 'secret secrets token tokens credential credentials vulnerability vulnerabilities xss csrf injection',
-  documentation: 'docs readme guide guides tutorial',
-  review: 'pr prs',
-};
-const DOMAIN_OF: ReadonlyMap<string, string> = new Map(Object.entries(DOMAIN_WORDS).flatMap(([domain, words]) => tokenize(words).map((term) => [term, domain] as const)));
+const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly string[] }[] = [
+  {
+    names: 'database',
+    words:
+      'table tables index indexes query queries sql schema schemas migration migrations postgres postgresql mysql sqlite mariadb orm column columns ' +
+      'constraint constraints join joins transaction transactions prisma typeorm sequelize knex drizzle mongo mongodb redis dynamodb db nosql',
+    phrases: ['foreign key', 'primary key', 'stored procedure'],
+  },
+  { names: 'api', words: 'endpoint endpoints rest graphql http response responses webhook webhooks grpc', phrases: ['status code'] },
+  {
+    names: 'ui frontend',
+    words:
+      'screen screens button buttons dropdown modal dialog tooltip toast navbar menu tab tabs card cards spinner loader layout css html ' +
+      'style styles styling restyle stylesheet theme dark component components responsive mobile animation animations hover click drag checkbox ' +
+      'accessibility a11y aria browser icon icons color colors colour colours font fonts view views autocomplete keyboard keystroke keystrokes input inputs scroll scrolling printable',
+  },
+  {
+    names: 'tests',
+    words: 'coverage regression regressions flaky e2e spec specs fuzz fuzzing mock mocks stub stubs fixture fixtures assertion assertions qa repro reproduce',
+    phrases: ['edge case', 'corner case', 'try to break', 'invalid input', 'bad input'],
+  },
+  {
+    names: 'security',
+    words:
+      'secret secrets token tokens credential credentials vulnerability vulnerabilities vulnerable xss csrf injection auth authentication ' +
+      'authorization password passwords permission permissions encrypt encryption encrypted cve exploit exploits attacker threat threats sanitize sanitise',
+    phrases: ['access token', 'api key'],
+  },
+  {
+    names: 'privacy pii',
+    words: 'pii gdpr ccpa consent cookie cookies telemetry tracking tracker anonymize anonymise anonymous redact redaction',
+    phrases: ['user names', 'user data', 'personal data', 'personal emails', 'personal information', 'email addresses', 'ip addresses', 'phone numbers'],
+  },
+  {
+    names: 'compliance',
+    words: 'legal license licenses licensing licence policy policies',
+    phrases: ['terms of service', 'terms of use'],
+  },
+  {
+    names: 'documentation',
+    words:
+      'docs readme readmes guide guides tutorial tutorials blog article articles announcement announcements announce newsletter walkthrough screencast faq quickstart handbook wiki',
+    phrases: ['getting started', 'quick start'],
+  },
+  { names: 'release', words: 'release releases changelog semver hotfix', phrases: ['release notes'] },
+  {
+    names: 'ci devops',
+    words: 'pipeline pipelines workflow workflows deploy deployment deployments docker dockerfile kubernetes k8s helm terraform infrastructure',
+    phrases: ['github actions'],
+  },
+  {
+    names: 'performance',
+    words:
+      'latency throughput memory profiling profiler cpu bottleneck bottlenecks perf benchmark benchmarks optimize optimise optimization speed freeze freezes frozen stall stalls hang hangs lag',
+  },
+  { names: 'refactoring', words: 'refactor rename renaming renames cleanup tidy simplify readability readable', phrases: ['clean up', 'dead code'] },
+  {
+    names: 'visual graphic',
+    words:
+      'draw drawing illustration illustrations illustrate logo logos icon icons badge badges banner artwork graphics mascot palette color colors colour colours ' +
+      'font fonts typography branding brand svg avatar avatars sketch mockup mockups wireframe wireframes',
+  },
+  { names: 'typescript', words: 'type types typing typings typecheck typechecking tsc', phrases: ['type error', 'compile error', 'compiler error'] },
+  { names: 'review', words: 'pr prs' },
+];
+
+/** A task word's stem → the names of its domains' readings (stems, with the name as written). */
+const DOMAIN_OF: ReadonlyMap<string, readonly (readonly [stem: string, name: string])[]> = (() => {
+  const of = new Map<string, [string, string][]>();
+  for (const { names, words } of WORK_DOMAINS) {
+    const readings = names.split(' ').map((name) => [tokenize(name)[0]!, name] as [string, string]);
+    for (const term of tokenize(words)) of.set(term, [...(of.get(term) ?? []), ...readings.filter(([r]) => r !== term)]);
+  }
+  return of;
+})();
+
+/** The domains' phrases as stems, each with its domain's readings. */
+const DOMAIN_PHRASES: readonly { stems: readonly string[]; readings: readonly (readonly [string, string])[] }[] = WORK_DOMAINS.flatMap(({ names, phrases = [] }) =>
+  phrases.map((phrase) => ({ stems: tokenize(phrase), readings: names.split(' ').map((name) => [tokenize(name)[0]!, name] as const) })).filter(({ stems }) => stems.length > 0),
+);
+
+/** One task word's readings: its own stem (as the task wrote the word), and the domain names it stands for. */
+export type RoutingTerm = readonly [term: string, written: string];
 
 /**
  * The task's words that can say who should do it: stems (stopwords and GENERIC_WORDS dropped), each
- * with the word the task first wrote for it; then the domain words (DOMAIN_WORDS) they stand for,
- * and "api" for an HTTP request line (`GET /todos`).
+ * with the word the task first wrote for it; then, for each of those words, the domain names it or a
+ * phrase it ends stands for (WORK_DOMAINS, written "table→database"), and "api" for an HTTP request
+ * line (`GET /todos`). A domain name the task writes itself is no extra reading.
  */
-export function routingTerms(task: string): Map<string, string> {
-  const terms = new Map<string, string>();
+export function routingTerms(task: string): RoutingTerm[] {
+  const own = new Map<string, string>();
+  // Every word's stem in order (stopwords dropped, generic words kept), with the word as written: phrases span them.
+  const sequence: [term: string, written: string][] = [];
   for (const word of task
     .replace(PULL_REQUEST, 'PR')
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)) {
     // "fix" is a stopword for skills but says who fixes bugs; "fixes" in a row reaches the same stem.
     const [term] = ROUTING_KEEPS.has(word) ? [word] : tokenize(word);
-    if (term === undefined || GENERIC_WORDS.has(term) || terms.has(term)) continue;
-    terms.set(term, word);
+    if (term === undefined) continue;
+    sequence.push([term, word]);
+    if (GENERIC_WORDS.has(term) || own.has(term)) continue;
+    own.set(term, word);
   }
-  const domains: [string, string][] = [];
-  for (const [term, written] of terms) {
-    const domain = DOMAIN_OF.get(term);
-    if (domain !== undefined) domains.push([domain, `${written}→${domain}`]);
+  const terms: RoutingTerm[] = [...own];
+  const readings: [string, string][] = [];
+  const add = (written: string, domains: readonly (readonly [string, string])[]) => {
+    for (const [term, name] of domains) {
+      const label = `${written}→${name}`;
+      if (!own.has(term) && !readings.some(([t, w]) => t === term && w.split('→')[0] === written)) readings.push([term, label]);
+    }
+  };
+  for (const [term, written] of own) add(written, DOMAIN_OF.get(term) ?? []);
+  for (const { stems, readings: domains } of DOMAIN_PHRASES) {
+    for (let at = 0; at + stems.length <= sequence.length; at += 1) {
+      if (stems.every((s, i) => sequence[at + i]![0] === s)) add(own.get(sequence[at + stems.length - 1]![0]) ?? sequence[at + stems.length - 1]![1], domains);
+    }
   }
   const request = HTTP_REQUEST.exec(task);
-  if (request) domains.push(['api', `${request[0]}→api`]);
-  for (const [domain, written] of domains) {
-    const [term] = tokenize(domain);
-    if (term !== undefined && !terms.has(term)) terms.set(term, written);
-  }
-  return terms;
+  if (request) add(request[0], [[tokenize('api')[0]!, 'api']]);
+  return [...terms, ...readings];
 }
 
 /** How many of the task's own words `words` (as routingTerms writes them) hold: "table" and "table→database" are one. */
@@ -200,8 +287,8 @@ export function taskWordCount(words: Iterable<string>): number {
  * The task's terms (routingTerms) grouped by the word the task wrote: "table" with "table→database",
  * "GET /todos→api" alone. Each group is one piece of evidence.
  */
-export function termsBySource(terms: ReadonlyMap<string, string>): Map<string, [term: string, written: string][]> {
-  const groups = new Map<string, [string, string][]>();
+export function termsBySource(terms: readonly RoutingTerm[]): Map<string, RoutingTerm[]> {
+  const groups = new Map<string, RoutingTerm[]>();
   for (const [term, written] of terms) {
     const source = written.split('→')[0]!;
     const group = groups.get(source);
