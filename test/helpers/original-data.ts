@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { REPO_ROOT, type CliResult, cliResult, listFiles, runCli, tempDir, tempRepo } from './cli.js';
+import { REPO_ROOT, type CliResult, cliResult, copyTree, listFiles, runCli, tempDir, tempRepo } from './cli.js';
 import { madeOncePerRun } from './shared-run.js';
 
 export const ORIGINAL_DATA_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'data', 'original-squad');
@@ -81,7 +81,7 @@ async function readOriginalUpgrade(name: OriginalSquadName): Promise<OriginalUpg
       const git = spawnSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: pristine, encoding: 'utf8' });
       if (git.status !== 0) throw new Error(`git ${args[0]} failed: ${git.stderr}`);
     }
-    fs.cpSync(pristine, upgraded, { recursive: true, verbatimSymlinks: true });
+    copyTree(pristine, upgraded);
     const answers: Record<string, CliResult> = {};
     for (const [key, args] of [
       ['dryRun', ['upgrade', '--dry-run', '--json']],
@@ -97,7 +97,7 @@ async function readOriginalUpgrade(name: OriginalSquadName): Promise<OriginalUpg
   const pristine = path.join(dir, 'pristine');
   const copyOf = (tree: string) => () => {
     const copy = tempDir('squad-repo-');
-    fs.cpSync(tree, copy, { recursive: true, verbatimSymlinks: true });
+    copyTree(tree, copy);
     return copy;
   };
   return {

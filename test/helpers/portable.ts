@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ARCHIVE_PREFIX, IMPORT_STAGING_PREFIX, agentSkillDir, historyPath, nativeTeamSkillDir } from '../../src/core/base/paths.js';
-import { hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles } from './cli.js';
+import { copyTree, hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles } from './cli.js';
 
 /** Bytes that are not UTF-8 (a PNG header and random bytes from a fixed seed). */
 export const BINARY_ASSET = Buffer.concat([
@@ -25,7 +25,7 @@ export const TEAM_SKILL = 'api-design';
 export async function sourceSquad(): Promise<string> {
   if (sourceTemplate === undefined || !fs.existsSync(sourceTemplate)) sourceTemplate = await makeSourceSquad();
   const dir = tempDir('squad-repo-');
-  fs.cpSync(sourceTemplate, dir, { recursive: true, verbatimSymlinks: true });
+  copyTree(sourceTemplate, dir);
   return dir;
 }
 

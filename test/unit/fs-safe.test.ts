@@ -269,6 +269,19 @@ describe('pathProblem, existsInside, removeInside', async () => {
     expect(pathProblem(root, 'out')).toMatch(/is a symlink/);
   });
 
+  it('judges links against the real root when the root itself is reached through a link', () => {
+    const real = tempDir();
+    const outside = tempDir();
+    const root = path.join(tempDir(), 'repo-link');
+    fs.symlinkSync(real, root);
+    fs.mkdirSync(path.join(real, 'docs'));
+    fs.symlinkSync(path.join(real, 'docs'), path.join(real, 'inside'));
+    fs.symlinkSync(outside, path.join(real, 'out'));
+    expect(pathProblem(root, 'inside/x.md')).toBeUndefined();
+    expect(pathProblem(root, 'out/x.md')).toBe('out is a symlink that leads outside the repository');
+    expect(resolveInside(root, 'inside/x.md')).toBe(path.join(real, 'inside', 'x.md'));
+  });
+
   it('treats a folder named "..cache" as inside', () => {
     expect(isWithin('/repo', '/repo/..cache/x')).toBe(true);
     expect(isWithin('/repo', '/other')).toBe(false);

@@ -401,6 +401,18 @@ describe('blockedReason', () => {
     expect(blockedReason(root, '.ai-team/other/x.md')).toBeUndefined();
   });
 
+  it('names a folder where the file must be, and walks through a folder link that stays inside', () => {
+    const root = tempDir();
+    writeFiles(root, { '.ai-team/team.md': '# Team\n', '.ai-team/decisions.md/x': 'x', 'docs/a.md': 'a' });
+    fs.symlinkSync(path.join(root, 'docs'), path.join(root, '.ai-team/docs'));
+    fs.symlinkSync(path.join(root, '.ai-team/team.md'), path.join(root, '.ai-team/team-link'));
+    expect(blockedReason(root, '.ai-team/decisions.md')).toBe('.ai-team/decisions.md is not a regular file');
+    expect(blockedReason(root, '.ai-team/docs/a.md')).toBeUndefined();
+    expect(blockedReason(root, '.ai-team/docs/new/b.md')).toBeUndefined();
+    expect(blockedReason(root, '.ai-team/team-link/x.md')).toBe('.ai-team/team-link is a file, not a folder');
+    expect(blockedReason(root, '.ai-team/team.md/x.md')).toBe('.ai-team/team.md is a file, not a folder');
+  });
+
   it("gives fs-safe's reason for a path that is unsafe to write", () => {
     const root = tempDir();
     const outside = tempDir();

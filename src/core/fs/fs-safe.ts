@@ -210,37 +210,64 @@ export interface InsideOptions {
   allowFinalSymlink?: boolean;
 }
 
+/** What pathProblem and blockedReason (obstacles.ts) walk: each segment of a path from the root, as lstat sees it. */
+export interface WalkedSegment {
+  /** The path so far, repo-relative. */
+  shown: string;
+  /** The path so far, absolute. */
+  abs: string;
+  stat: fs.Stats;
+  last: boolean;
+}
+
 /**
- * Why `relPath` under `root` is unsafe to read or write, or undefined when it is safe: a bad path,
- * a symlinked folder on the way that points outside (or nowhere), or (unless `allowFinalSymlink`)
- * a symlink as the final component. Never throws.
+ * Walk `relPath` (already checked by relativePathProblem) below `root` one segment at a time,
+ * stopping at the first that does not exist (nothing below it can be a link): a symlink on the
+ * way is a problem unless it is a folder link that stays inside the root (or, with
+ * `allowFinalSymlink`, the final component). `visit` sees every other segment and may name a
+ * problem of its own. The root's real path is only needed to judge a link, so it is resolved
+ * only when one is met: most paths have none, and this runs for every path read or written.
  */
-export function pathProblem(root: string, relPath: string, options: InsideOptions = {}): string | undefined {
-  const problem = relativePathProblem(relPath);
-  if (problem) return problem;
-  const base = realRoot(root);
+export function walkInside(root: string, relPath: string, options: InsideOptions, visit?: (segment: WalkedSegment) => string | undefined): string | undefined {
   const segments = relPath.split('/');
-  let current = base;
+  let current = path.resolve(root);
+  let base: string | undefined;
+  let end = -1;
   for (let i = 0; i < segments.length; i += 1) {
     current = path.join(current, segments[i]!);
+    end += segments[i]!.length + 1;
     let stat: fs.Stats;
     try {
       stat = fs.lstatSync(current);
     } catch {
       return undefined; // does not exist yet: nothing below it can be a link
     }
-    if (!stat.isSymbolicLink()) continue;
-    const shown = segments.slice(0, i + 1).join('/');
-    if (i === segments.length - 1 && !options.allowFinalSymlink) return `${shown} is a symlink`;
-    let target: string;
-    try {
-      target = fs.realpathSync(current);
-    } catch {
-      return `${shown} is a dangling symlink`;
+    const last = i === segments.length - 1;
+    const shown = relPath.slice(0, end);
+    if (stat.isSymbolicLink()) {
+      if (last && !options.allowFinalSymlink) return `${shown} is a symlink`;
+      let target: string;
+      try {
+        target = fs.realpathSync(current);
+      } catch {
+        return `${shown} is a dangling symlink`;
+      }
+      base ??= realRoot(root);
+      if (!isWithin(base, target)) return `${shown} is a symlink that leads outside the repository`;
     }
-    if (!isWithin(base, target)) return `${shown} is a symlink that leads outside the repository`;
+    const problem = visit?.({ shown, abs: current, stat, last });
+    if (problem !== undefined) return problem;
   }
   return undefined;
+}
+
+/**
+ * Why `relPath` under `root` is unsafe to read or write, or undefined when it is safe: a bad path,
+ * a symlinked folder on the way that points outside (or nowhere), or (unless `allowFinalSymlink`)
+ * a symlink as the final component. Never throws.
+ */
+export function pathProblem(root: string, relPath: string, options: InsideOptions = {}): string | undefined {
+  return relativePathProblem(relPath) ?? walkInside(root, relPath, options);
 }
 
 /**

@@ -3,24 +3,32 @@
  * symlink, a file where a folder must be, a folder where the file must be), said once for upgrade,
  * the members' agents and doctor.
  */
-import { existsInside, isDirectory, isFile, pathProblem } from './fs-safe.js';
-import { resolveIn } from '../base/paths.js';
+import fs from 'node:fs';
+import { relativePathProblem, walkInside } from './fs-safe.js';
 
 /**
  * Why `relPath` cannot be written as a regular file, or undefined when it can: a symlink (on the
  * way out of the repository, or as the file itself), a file where a folder must be, a folder where
- * the file must be.
+ * the file must be. One walk from the root (fs-safe.ts walkInside): upgrade asks this of every
+ * file it may write and of each one's backup.
  */
 export function blockedReason(root: string, relPath: string): string | undefined {
-  const unsafe = pathProblem(root, relPath);
-  if (unsafe !== undefined) return unsafe;
-  const segments = relPath.split('/');
-  for (let i = segments.length - 1; i > 0; i -= 1) {
-    const parent = segments.slice(0, i).join('/');
-    if (existsInside(root, parent) && !isDirectory(resolveIn(root, parent))) return `${parent} is a file, not a folder`;
+  return (
+    relativePathProblem(relPath) ??
+    walkInside(root, relPath, {}, ({ shown, abs, stat, last }) => {
+      if (last) return stat.isFile() ? undefined : `${relPath} is not a regular file`;
+      // A folder link that stays inside is walked through, as a write would.
+      return (stat.isSymbolicLink() ? isDirectoryAt(abs) : stat.isDirectory()) ? undefined : `${shown} is a file, not a folder`;
+    })
+  );
+}
+
+function isDirectoryAt(abs: string): boolean {
+  try {
+    return fs.statSync(abs).isDirectory();
+  } catch {
+    return false;
   }
-  if (existsInside(root, relPath) && !isFile(resolveIn(root, relPath))) return `${relPath} is not a regular file`;
-  return undefined;
 }
 
 /** What an obstacle blockedReason names means: upgrade leaves the path as it is. */

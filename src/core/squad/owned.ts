@@ -154,30 +154,20 @@ export function builtinSkillsIn(dirs: BuiltinPlacement, dir: string): Set<string
  * `placement` puts it (by default where a new squad gets it; ownedFilesIn: where a squad keeps it).
  */
 export async function shippedOwnedFiles(version: string = packageVersion(), placement: BuiltinPlacement = new Map()): Promise<OwnedFile[]> {
+  const shippedFiles = await readPackageFiles();
   const files: OwnedFile[] = [];
-  const coordinator = stampCoordinator(fs.readFileSync(PACKAGE_COORDINATOR_SOURCE, 'utf8'), version);
+  const coordinator = stampCoordinator(shippedFiles.coordinator, version);
   files.push({ path: COORDINATOR_PATH, content: Buffer.from(coordinator), mode: 0o644, kind: 'coordinator' });
   files.push({ path: HOOKS_FILE_PATH, content: Buffer.from(squadHooksFile()), mode: 0o644, kind: 'hooks' });
-
-  const templates = await listTree(PACKAGE_STATE_TEMPLATES_DIR);
-  for (const file of templates.files) {
-    files.push({
-      path: templateCopyPath(`${STATE_TEMPLATES_FOLDER}/${file.path}`),
-      content: fs.readFileSync(path.join(PACKAGE_STATE_TEMPLATES_DIR, ...file.path.split('/'))),
-      mode: 0o644,
-      kind: 'template',
-    });
+  for (const file of shippedFiles.templates) {
+    files.push({ path: templateCopyPath(`${STATE_TEMPLATES_FOLDER}/${file.path}`), content: file.content, mode: 0o644, kind: 'template' });
   }
-
-  for (const skill of shippedBuiltinSkills()) {
+  for (const [skill, skillFiles] of shippedFiles.skills) {
     const skillDir = placement.get(skill) ?? shippedBuiltinSkillDir(skill);
-    const dir = path.join(PACKAGE_BUILTIN_SKILLS_DIR, skill);
-    const tree = await listTree(dir);
-    for (const file of tree.files) {
-      const content = fs.readFileSync(path.join(dir, ...file.path.split('/')));
+    for (const file of skillFiles) {
       files.push({
         path: `${skillDir}/${file.path}`,
-        content: file.path.endsWith('.md') ? Buffer.from(pinCliVersion(content.toString('utf8'), version)) : content,
+        content: file.path.endsWith('.md') ? Buffer.from(pinCliVersion(file.content.toString('utf8'), version)) : file.content,
         mode: modeFor(file.executable),
         kind: 'builtin-skill',
         skill,
@@ -186,6 +176,35 @@ export async function shippedOwnedFiles(version: string = packageVersion(), plac
     }
   }
   return files;
+}
+
+/** A file of the package's templates or built-in skills, as read from the package. */
+interface PackageFile {
+  path: string;
+  content: Buffer;
+  executable: boolean;
+}
+
+let packageFiles: Promise<{ coordinator: string; templates: PackageFile[]; skills: [string, PackageFile[]][] }> | undefined;
+
+/**
+ * The package's own files that shippedOwnedFiles installs, read once per process as the list of
+ * built-in names is: they are part of the running program, and init, upgrade, doctor, export and
+ * import each ask for all of them (a walk of a dozen folders and a read of every file each time).
+ */
+function readPackageFiles(): NonNullable<typeof packageFiles> {
+  packageFiles ??= (async () => {
+    const readTree = async (dir: string): Promise<PackageFile[]> =>
+      (await listTree(dir)).files.map((file) => ({ path: file.path, content: fs.readFileSync(path.join(dir, ...file.path.split('/'))), executable: file.executable }));
+    const skills: [string, PackageFile[]][] = [];
+    for (const skill of shippedBuiltinSkills()) skills.push([skill, await readTree(path.join(PACKAGE_BUILTIN_SKILLS_DIR, skill))]);
+    return { coordinator: fs.readFileSync(PACKAGE_COORDINATOR_SOURCE, 'utf8'), templates: await readTree(PACKAGE_STATE_TEMPLATES_DIR), skills };
+  })();
+  // A failed read (a broken install) is not kept: the next call reads again and fails the same way.
+  packageFiles.catch(() => {
+    packageFiles = undefined;
+  });
+  return packageFiles;
 }
 
 /** Owned files placed as `placement` says: each built-in skill's files moved to its folder there (the rest as they are). */
