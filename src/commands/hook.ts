@@ -61,7 +61,7 @@ async function answerHook(options: HookOptions, ctx: CommandContext): Promise<Re
   if (use === undefined || !mayConcernCoordinator(use)) return {};
   const host = hostOf(payload as Record<string, unknown>, named.host);
   const decision = decidePreToolUse(use, readHookFacts(ctx.cwd, payload as Record<string, unknown>, ctx.env, ctx.home, guard));
-  if (decision.kind !== 'complete-spawn') return hookAnswer(decision, host);
+  if (decision.kind !== 'complete-spawn' || decision.task === undefined) return hookAnswer(decision, host);
   const spawn = await buildSpawnPrompt({ root: ctx.cwd, agent: decision.member, task: decision.task, home: ctx.home, env: ctx.env });
   return hookAnswer(decision, host, spawn.prompt);
 }

@@ -17,7 +17,9 @@ import { defaultRoles, isLeadRole, rolePresets, splitRoleList, type RolePreset }
 import { MCP_SERVER_COMMAND, parseMcpHosts, type McpRegistration, type McpRegistrationPlan } from '../core/scaffold/mcp-register.js';
 import type { McpHostId } from '../core/skills/mcp.js';
 import { decideInit, type InitInput, type InitPlan } from '../core/scaffold/init-plan.js';
-import { readInitState, type InitRequest, type InitState } from '../core/scaffold/init-state.js';
+import { readInitState, readLocalInstall, type InitRequest, type InitState } from '../core/scaffold/init-state.js';
+import { HOOKS_FILE_PATH, HOOKS_NOT_INSTALLED, HOOKS_INSTALL_FIX, hooksCanRun } from '../core/base/hook-events.js';
+import { existsInside } from '../core/fs/fs-safe.js';
 import { plannedChanges, type ProjectContext } from '../core/scaffold/scaffold-plan.js';
 import type { CommandContext, CommandResult } from './context.js';
 import { sweepRepositoryDebris } from '../core/fs/debris.js';
@@ -221,7 +223,8 @@ export async function init(options: InitOptions, ctx: CommandContext, ask: AskIn
   };
   // Read now, so the text names the install that is there when init ends.
   const hireCommand = cliHint(root, 'hire <role>');
-  return { data, exitCode: 0, render: (ui) => renderInit(ui, plan, data, hireCommand) };
+  const hooksIdle = !options.dryRun && existsInside(root, HOOKS_FILE_PATH) && !hooksCanRun(readLocalInstall(root));
+  return { data, exitCode: 0, render: (ui) => renderInit(ui, plan, data, hireCommand, hooksIdle) };
 }
 
 /** The commit message of what the plan writes. */
@@ -345,7 +348,7 @@ function renderNextSteps(ui: Ui, plan: InitPlan, hint: string, hireCommand: stri
  * The report of a plan: notes, the context change, the scaffold, the MCP servers; then the dry
  * run's note, or the commit hint of exactly what was written (nothing of the kind when nothing was).
  */
-function renderInit(ui: Ui, plan: InitPlan, data: InitData, hireCommand: string): void {
+function renderInit(ui: Ui, plan: InitPlan, data: InitData, hireCommand: string, hooksIdle: boolean): void {
   for (const note of data.notes) ui.warn(note);
   renderContext(ui, plan, data);
   renderScaffold(ui, plan, data);
@@ -362,4 +365,6 @@ function renderInit(ui: Ui, plan: InitPlan, data: InitData, hireCommand: string)
     ui.out(`  Commit it: ${hint}`);
     for (const line of mcpSteps(plan)) ui.out(`    ${line}`);
   }
+  // The hooks hold the coordinator to delegating; one line, so a squad without them is not mistaken for a guarded one.
+  if (hooksIdle) ui.out(`  Note: ${HOOKS_NOT_INSTALLED}; ${HOOKS_INSTALL_FIX}.`);
 }

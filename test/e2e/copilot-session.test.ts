@@ -96,4 +96,32 @@ describe.skipIf(!COPILOT_CLI)('real Copilot CLI sessions in a squad', () => {
     expect(session.code, session.stderr).toBe(0);
     expect(fs.readFileSync(target, 'utf8')).toBe(SOURCE);
   }, 180_000);
+
+  it("a member's recorded model and effort reach its spawn through the hook; a model the coordinator names is kept", async () => {
+    const run = async (hooks: boolean) => {
+      const root = await squad({ hooks });
+      expect((await runCli(['model', 'fenster', 'member-first', 'member-fallback', '--effort', 'high'], { cwd: root })).code).toBe(0);
+      const spawn = { description: 'Review', name: 'fenster', agent_type: 'fenster', prompt: 'Review the parser.' };
+      const script: SessionScript = {
+        agentOf: squadAgentOf(['fenster']),
+        // Two spawns: one naming no model (the coordinator forgot), one naming its own pick.
+        steps: { root: [{ tool: 'task', args: spawn }, { tool: 'task', args: { ...spawn, model: 'coordinator-pick' } }, { text: 'Done.' }], fenster: [{ text: 'Reviewed.' }] },
+      };
+      const session = await runSession({ repo: root, agent: 'squad', prompt: 'Review the parser', script, env: { npm_config_offline: 'true' } });
+      expect(session.code, session.stderr).toBe(0);
+      const members = session.requests.filter((r) => r.agent === 'fenster');
+      return members.map((r) => ({ model: r.model, effort: r.reasoningEffort, charter: everything(r).includes('YOUR CHARTER (.ai-team/agents/fenster/charter.md)') }));
+    };
+    // With the hook: the first choice of the member's list and its effort; the coordinator's own pick wins, the effort still added.
+    // The second spawn is completed too: the hook still knows the session runs the coordinator after a member ran.
+    expect(await run(true)).toEqual([
+      { model: 'member-first', effort: 'high', charter: true },
+      { model: 'coordinator-pick', effort: 'high', charter: true },
+    ]);
+    // Without it the CLI still starts Fenster on his agent's `model` (its first), but the effort never reaches him.
+    expect(await run(false)).toEqual([
+      { model: 'member-first', effort: undefined, charter: false },
+      { model: 'coordinator-pick', effort: undefined, charter: false },
+    ]);
+  }, 240_000);
 });

@@ -32,6 +32,9 @@ export interface ModelRequest {
   system: string;
   messages: ChatMessage[];
   tools: string[];
+  /** The model the CLI asked for (the session's, or the one its agent or spawn chose) and the effort, when it sent one. */
+  model: string;
+  reasoningEffort?: string;
 }
 
 /** What the scripted model answers: text, or one tool call (then the CLI runs it and asks again). */
@@ -81,11 +84,18 @@ export async function startStandIn(script: SessionScript): Promise<StandIn> {
         res.writeHead(413).end();
         return;
       }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: ChatMessage[]; tools?: { function: { name: string } }[] };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        model: string;
+        reasoning_effort?: string;
+        messages: ChatMessage[];
+        tools?: { function: { name: string } }[];
+      };
       const parsed = {
         system: body.messages[0]?.role === 'system' ? textOf(body.messages[0]) : '',
         messages: body.messages,
         tools: (body.tools ?? []).map((t) => t.function.name),
+        model: body.model,
+        ...(body.reasoning_effort === undefined ? {} : { reasoningEffort: body.reasoning_effort }),
       };
       const agent = script.agentOf(parsed);
       requests.push({ agent, ...parsed });

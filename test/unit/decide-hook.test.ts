@@ -1,12 +1,19 @@
 /** What `hook preToolUse` decides, from the payload and the squad, with the file system switched off. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decidePreToolUse, hookAnswer, hostOf, spawnPromptMarker, toolUseOf, type HookFacts } from '../../src/core/hooks/decide-hook.js';
+import { decidePreToolUse, hookAnswer, hostOf, spawnModelArgs, spawnPromptMarker, toolUseOf, type HookFacts } from '../../src/core/hooks/decide-hook.js';
 import { hookEventOf } from '../../src/core/base/hook-events.js';
 import { withoutFileSystem } from '../helpers/no-fs.js';
 
 const ROOT = path.resolve('/repo');
-const facts = (over: Partial<HookFacts> = {}): HookFacts => ({ root: ROOT, members: new Set(['fenster', 'scribe']), coordinatorActive: true, guard: 'deny', ...over });
+const facts = (over: Partial<HookFacts> = {}): HookFacts => ({
+  root: ROOT,
+  members: new Set(['fenster', 'scribe']),
+  coordinatorActive: true,
+  guard: 'deny',
+  models: new Map(),
+  ...over,
+});
 const decide = (payload: Record<string, unknown>, over: Partial<HookFacts> = {}) => withoutFileSystem(() => decidePreToolUse(toolUseOf(payload)!, facts(over)));
 const create = (file: string, extra: Record<string, unknown> = {}) => ({ sessionId: 's', cwd: ROOT, toolName: 'create', toolArgs: { path: file, file_text: 'x' }, ...extra });
 
@@ -47,7 +54,7 @@ describe("a member's spawn", () => {
 
   it('is completed with its spawn prompt when the coordinator sent only its own words', () => {
     const decision = decide(task({ agent_type: 'fenster', prompt: 'Add a health endpoint.' }));
-    expect(decision).toEqual({ kind: 'complete-spawn', member: 'fenster', task: 'Add a health endpoint.', args: expect.objectContaining({ agent_type: 'fenster' }) });
+    expect(decision).toEqual({ kind: 'complete-spawn', member: 'fenster', task: 'Add a health endpoint.', set: {}, args: expect.objectContaining({ agent_type: 'fenster' }) });
     expect(hookAnswer(decision, 'copilot-cli', 'THE PROMPT')).toEqual({
       permissionDecision: 'allow',
       modifiedArgs: { description: 'Health endpoint', name: 'fenster', agent_type: 'fenster', prompt: 'THE PROMPT' },
@@ -62,6 +69,44 @@ describe("a member's spawn", () => {
 
   it('takes the description as the task when the prompt is empty', () => {
     expect(decide(task({ agent_type: 'fenster', prompt: '' }))).toMatchObject({ kind: 'complete-spawn', task: 'Health endpoint' });
+  });
+});
+
+describe("a member's model on its spawn", () => {
+  const task = (args: Record<string, unknown>) => ({ cwd: ROOT, toolName: 'task', toolArgs: { description: 'Review', name: 'fenster', agent_type: 'fenster', ...args } });
+  const onModel = { models: new Map([['fenster', { models: ['model-first', 'model-fallback'], effort: 'high' as const }]]) };
+  const complete = `${spawnPromptMarker('fenster')}:\n…`;
+
+  it("a call that names no model gets the first of the member's list and its effort, beside the completed prompt", () => {
+    const decision = decide(task({ prompt: 'Review the parser.' }), onModel);
+    expect(decision).toMatchObject({ kind: 'complete-spawn', task: 'Review the parser.', set: { model: 'model-first', reasoning_effort: 'high' } });
+    expect(hookAnswer(decision, 'copilot-cli', 'THE PROMPT')).toEqual({
+      permissionDecision: 'allow',
+      modifiedArgs: { description: 'Review', name: 'fenster', agent_type: 'fenster', prompt: 'THE PROMPT', model: 'model-first', reasoning_effort: 'high' },
+    });
+  });
+
+  it('a call that already carries the spawn prompt gains only the model: its prompt is left as it is', () => {
+    const decision = decide(task({ prompt: complete }), onModel);
+    expect(decision).toMatchObject({ kind: 'complete-spawn', task: undefined });
+    expect(hookAnswer(decision, 'copilot-cli')).toEqual({
+      permissionDecision: 'allow',
+      modifiedArgs: { description: 'Review', name: 'fenster', agent_type: 'fenster', prompt: complete, model: 'model-first', reasoning_effort: 'high' },
+    });
+  });
+
+  it('a model or effort the call chose is kept, each on its own; an empty one counts as none', () => {
+    expect(decide(task({ prompt: complete, model: 'chosen', reasoning_effort: 'low' }), onModel)).toEqual({ kind: 'pass' });
+    expect(decide(task({ prompt: complete, model: 'chosen' }), onModel)).toMatchObject({ set: { reasoning_effort: 'high' } });
+    expect(decide(task({ prompt: complete, reasoning_effort: 'low' }), onModel)).toMatchObject({ set: { model: 'model-first' } });
+    expect(decide(task({ prompt: complete, model: '  ' }), onModel)).toMatchObject({ set: { model: 'model-first', reasoning_effort: 'high' } });
+  });
+
+  it("a member on the session's model, a member with an effort only, and a call outside the coordinator", () => {
+    expect(decide(task({ prompt: complete }))).toEqual({ kind: 'pass' });
+    expect(decide(task({ prompt: complete }), { models: new Map([['fenster', { models: [], effort: 'low' as const }]]) })).toMatchObject({ set: { reasoning_effort: 'low' } });
+    expect(decide(task({ prompt: 'x' }), { ...onModel, coordinatorActive: false })).toEqual({ kind: 'pass' });
+    expect(spawnModelArgs({ model: 7 }, { models: ['m'] })).toEqual({ model: 'm' });
   });
 });
 

@@ -65,3 +65,17 @@ export function squadHooksFile(): string {
   );
   return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
 }
+
+/**
+ * Whether the repository has what the hooks file starts: create-squad's executable, or a
+ * package.json entry that `npm install` links (a fresh clone before its install). Without either,
+ * every hook does nothing: the coordinator is not held to delegating, spawns are not completed.
+ */
+export function hooksCanRun(install: { bin: string | undefined; declared: unknown }): boolean {
+  return install.bin !== undefined || install.declared !== undefined;
+}
+
+/** What init and doctor say when the hooks cannot run, and the fix. */
+export const HOOKS_NOT_INSTALLED = `${HOOKS_FILE_PATH} runs only this repository's own create-squad (node_modules/.bin/create-squad), which is not installed: the squad's hooks do nothing until it is`;
+export const HOOKS_INSTALL_FIX =
+  "install create-squad as a devDependency: npm install -D create-squad, or from a tarball or a git URL while it is not on the registry (create-squad's docs/install.md)";

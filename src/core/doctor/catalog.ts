@@ -65,6 +65,7 @@ export const FINDING_CODES = {
   'control-characters': 'control or bidirectional characters in a charter or rules.md',
   'hooks-invalid': "the squad's hooks file is not JSON: no host runs the squad's hooks",
   'hooks-edited': "the squad's hooks file differs from the one create-squad writes",
+  'hooks-not-installed': "the repository does not install create-squad, which the squad's hooks file runs: the hooks do nothing",
   // members' Copilot agents
   'copilot-agent-blocked': "something stands where a member's agent goes",
   'copilot-agent-missing': 'a member has no Copilot agent',

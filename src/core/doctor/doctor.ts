@@ -12,6 +12,7 @@ import { checkLock } from './checks/lock.js';
 import { checkMcp, declaredServerCount } from './checks/mcp.js';
 import { checkBuiltinPlaces, checkCoordinator, checkGitattributes, checkHooksFile, checkOwnedFiles, coordinatorStamp } from './checks/owned.js';
 import { checkRoster, rosterMembers } from './checks/roster.js';
+import { checkHooksInstall } from './checks/hooks.js';
 import { checkLimits } from './checks/limits.js';
 import { checkSkills } from './checks/skills.js';
 import { checkSkillLock } from './checks/skill-lock.js';
@@ -43,6 +44,7 @@ export const SQUAD_CHECKS: readonly ((state: DoctorState) => Finding[])[] = [
   checkCoordinator,
   checkOwnedFiles,
   checkHooksFile,
+  checkHooksInstall,
   checkBuiltinPlaces,
   checkRoster,
   checkLimits,

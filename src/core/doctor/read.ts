@@ -41,6 +41,7 @@ import { installedBuiltinSkillDirs, ownedFilesIn, type OwnedFile } from '../squa
 import { HOOKS_FILE_PATH } from '../base/hook-events.js';
 import { planBuiltinSkillMoves } from '../scaffold/upgrade-state.js';
 import { planGitattributes } from '../scaffold/scaffold.js';
+import { readLocalInstall } from '../scaffold/init-state.js';
 import { startRegisteredServers, type ServerStart } from './server-start.js';
 import { isFileFact, listFolder, probePath, readSquadState, type PathFacts, type SquadState } from '../squad/state.js';
 import { measureContextIfOver, type ContextReport } from '../context/gauge.js';
@@ -79,6 +80,8 @@ export interface DoctorState {
   coordinatorText: string | undefined;
   /** The squad's hooks file (`.github/hooks/squad.json`), as it stands. */
   hooksText: string | undefined;
+  /** create-squad in the repository, which the hooks file starts, and whether it has a package.json (read only when there is a hooks file). */
+  hooksInstall?: { bin: string | undefined; declared: unknown; packageJson: boolean };
   /** The merge=union lines `.gitattributes` lacks (comment lines included, as init would add them). */
   gitattributesMissing: string[];
   owned: OwnedFile[];
@@ -224,12 +227,14 @@ export async function readDoctorState(root: string, options: DoctorOptions = {})
   const usesMcp = discovery.skills.some((skill) => skill.valid && skill.mcpServers.length > 0);
   // Never opened unless a regular file, never through a link: a FIFO there cannot hang doctor.
   const lock = { status: lockStatus(path.join(root, LOCK_FILE)), debris: findLockDebris(root) };
+  const hooksText = readTextIfExists(resolveIn(root, HOOKS_FILE_PATH));
 
   return {
     ...base,
     paths,
     coordinatorText: readTextIfExists(resolveIn(root, COORDINATOR_PATH)), // owned: read through a link (see confined.ts)
-    hooksText: readTextIfExists(resolveIn(root, HOOKS_FILE_PATH)),
+    hooksText,
+    ...(hooksText === undefined ? {} : { hooksInstall: { ...readLocalInstall(root), packageJson: existsInside(root, 'package.json') } }),
     gitattributesMissing: (await planGitattributes(root)).added,
     owned,
     builtinsLeftBehind,

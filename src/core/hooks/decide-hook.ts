@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { AI_TEAM_DIR } from '../base/paths.js';
 import { FILE_CHANGING_TOOLS, SPAWN_TOOL, type GuardMode, type HookHost } from '../base/hook-events.js';
+import type { ModelChoice } from '../roster/models.js';
 
 /** The squad as a hook sees it. */
 export interface HookFacts {
@@ -16,6 +17,8 @@ export interface HookFacts {
   /** Whether the session's own agent is the squad's coordinator (read from the session's transcript). */
   coordinatorActive: boolean;
   guard: GuardMode;
+  /** The model each member a call may start runs on (roster/models.ts resolveModel); absent: the session's. */
+  models: ReadonlyMap<string, ModelChoice>;
 }
 
 /** A preToolUse payload, in either host's field names. */
@@ -30,8 +33,18 @@ export interface ToolUse {
 export type HookDecision =
   | { kind: 'pass' }
   | { kind: 'guard'; mode: GuardMode; reason: string }
-  /** A member started without its spawn prompt: give it one, around the coordinator's words. */
-  | { kind: 'complete-spawn'; member: string; task: string; args: Record<string, unknown> };
+  /**
+   * A member started without its spawn prompt or its model: `task` (the coordinator's words) goes
+   * into its spawn prompt, undefined when the prompt is one already; `set` holds the `model` and
+   * `reasoning_effort` the call gains.
+   */
+  | { kind: 'complete-spawn'; member: string; task: string | undefined; set: SpawnModelArgs; args: Record<string, unknown> };
+
+/** What the Copilot CLI's `task` takes to pick a spawn's model: one name (a string, not a list) and an effort. */
+export interface SpawnModelArgs {
+  model?: string;
+  reasoning_effort?: string;
+}
 
 /** The fields of a preToolUse payload, wherever each host puts them; undefined when it is not one. */
 export function toolUseOf(payload: Record<string, unknown>): ToolUse | undefined {
@@ -74,8 +87,11 @@ export function decidePreToolUse(use: ToolUse, facts: HookFacts): HookDecision {
   if (use.tool === SPAWN_TOOL) {
     const member = typeof use.args.agent_type === 'string' ? use.args.agent_type : undefined;
     const prompt = typeof use.args.prompt === 'string' ? use.args.prompt : '';
-    if (member === undefined || !facts.members.has(member) || prompt.includes(spawnPromptMarker(member))) return { kind: 'pass' };
-    return { kind: 'complete-spawn', member, task: prompt.trim() || String(use.args.description ?? '').trim() || 'the task the coordinator gives you', args: use.args };
+    if (member === undefined || !facts.members.has(member)) return { kind: 'pass' };
+    const task = prompt.includes(spawnPromptMarker(member)) ? undefined : prompt.trim() || String(use.args.description ?? '').trim() || 'the task the coordinator gives you';
+    const set = spawnModelArgs(use.args, facts.models.get(member));
+    if (task === undefined && Object.keys(set).length === 0) return { kind: 'pass' };
+    return { kind: 'complete-spawn', member, task, set, args: use.args };
   }
   const target = [use.args.path, use.args.filePath, use.args.file_path].find((value): value is string => typeof value === 'string');
   const absolute = target === undefined ? undefined : path.resolve(use.cwd || facts.root, target);
@@ -85,6 +101,20 @@ export function decidePreToolUse(use: ToolUse, facts: HookFacts): HookDecision {
     kind: 'guard',
     mode: facts.guard,
     reason: `The Squad coordinator delegates: ${what} is a member's work. Run \`create-squad route "<the task>"\` to pick the member, then start it with the task tool (agent_type = its folder); the coordinator writes only in ${AI_TEAM_DIR}/.`,
+  };
+}
+
+/**
+ * The member's recorded model for a `task` call that names none: its first choice (`task` takes one
+ * name; the CLI also starts a listed agent on the first) and its effort. What the call gives is kept,
+ * each on its own: a model or effort the coordinator (or the user through it) chose wins.
+ */
+export function spawnModelArgs(args: Record<string, unknown>, choice: ModelChoice | undefined): SpawnModelArgs {
+  const given = (key: string) => typeof args[key] === 'string' && (args[key] as string).trim() !== '';
+  const model = choice?.models[0];
+  return {
+    ...(model !== undefined && !given('model') ? { model } : {}),
+    ...(choice?.effort !== undefined && !given('reasoning_effort') ? { reasoning_effort: choice.effort } : {}),
   };
 }
 
@@ -105,7 +135,7 @@ export function hookAnswer(decision: HookDecision, host: HookHost, prompt?: stri
     decision.kind === 'guard'
       ? { permissionDecision: decision.mode === 'warn' ? 'allow' : decision.mode, permissionDecisionReason: decision.reason }
       : { permissionDecision: 'allow' };
-  const args = decision.kind === 'complete-spawn' ? { ...decision.args, prompt } : undefined;
+  const args = decision.kind === 'complete-spawn' ? { ...decision.args, ...decision.set, ...(prompt === undefined ? {} : { prompt }) } : undefined;
   if (host === 'copilot-cli') return { ...permission, ...(args === undefined ? {} : { modifiedArgs: args }) };
   return { hookSpecificOutput: { hookEventName: 'PreToolUse', ...permission, ...(args === undefined ? {} : { updatedInput: args }) } };
 }
