@@ -122,7 +122,7 @@ Without the word init (npx create-squad, npm init squad):
 
   command({
     name: 'members',
-    summary: 'list the members: name, role, status, own skills; and who retired',
+    summary: 'list the members: name, role, model, status, own skills; and who retired',
     writes: false,
     load: () => import('../commands/members.js'),
     run: ({ members }, { ctx }) => members(ctx),
@@ -188,7 +188,7 @@ into each member's agent in .github/agents/; unset means the session's model.`,
       model({ ...given({ member, effort: opts.text('effort') }), models, clear: opts.flag('clear'), squadDefault: opts.flag('default'), dryRun: opts.flag('dryRun') }, ctx),
   }),
 
-  group('skills', 'list, validate, add, update and remove Agent Skills', [
+  group('skills', 'Agent Skills: list, add, update, remove, check, audit, validate, test and stats', [
     command({
       name: 'list',
       summary: 'list skills with scope, version, MCP servers and validity',
