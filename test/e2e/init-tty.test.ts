@@ -2,25 +2,16 @@
  * `init` in a real terminal: the built CLI runs in a pseudo-terminal driven by python3's pty
  * module, answering the questions with keystrokes (arrows, space, enter, Ctrl-C).
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { squadPaths } from '../../src/core/base/paths.js';
 import { parseRoster } from '../../src/core/roster/roster.js';
-import { BIN, REPO_ROOT, cleanupTempDirs, runCliProcessAsync, tempRepo } from '../helpers/cli.js';
+import { BIN, cleanupTempDirs, runCliProcessAsync, tempRepo } from '../helpers/cli.js';
+import { PTY_DRIVER as DRIVER, ptySkipReason as skipReason } from '../helpers/pty.js';
 import { spawnAsync } from '../helpers/spawn.js';
 
 afterAll(cleanupTempDirs);
-
-const DRIVER = path.join(REPO_ROOT, 'test', 'helpers', 'pty-drive.py');
-const python = spawnSync('python3', ['-c', 'import pty'], { encoding: 'utf8' });
-const skipReason =
-  process.platform === 'win32'
-    ? 'skipped: no pseudo-terminals on Windows'
-    : python.error || python.status !== 0
-      ? 'skipped: python3 (with its pty module) is not installed'
-      : undefined;
 
 const DOWN = '\u001b[B';
 const ENTER = '\r';

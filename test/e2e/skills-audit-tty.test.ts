@@ -3,23 +3,14 @@
  * built CLI in a pseudo-terminal (python3's pty module, as init-tty.test.ts drives init), answered
  * no (nothing written, exit 1) and yes (installed). Needs the build (`dist/`), as every real-process test.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, REPO_ROOT, cleanupTempDirs, hashTree, initSquad, tempDir } from '../helpers/cli.js';
+import { PTY_DRIVER as DRIVER, ptySkipReason as skipReason } from '../helpers/pty.js';
 import { spawnAsync } from '../helpers/spawn.js';
 
 afterAll(cleanupTempDirs);
-
-const DRIVER = path.join(REPO_ROOT, 'test', 'helpers', 'pty-drive.py');
-const python = spawnSync('python3', ['-c', 'import pty'], { encoding: 'utf8' });
-const skipReason =
-  process.platform === 'win32'
-    ? 'skipped: no pseudo-terminals on Windows'
-    : python.error || python.status !== 0
-      ? 'skipped: python3 (with its pty module) is not installed'
-      : undefined;
 
 /** A copy of the fixture skill that changes what runs later (a crontab line): high, needs consent. */
 function hostileSkill(): string {

@@ -5,13 +5,12 @@
  * of its states) and by doctor. Git sources are local bare repositories (file:// URLs): no network.
  */
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SkillsCheckData } from '../../src/commands/skills-check.js';
 import { type CliResult, cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { commitAndPush, git, gitSource } from '../helpers/git-source.js';
 
 afterAll(cleanupTempDirs);
 
@@ -26,37 +25,6 @@ const LOCK = 'skills-lock.json';
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 const lockOf = (root: string) => JSON.parse(read(root, LOCK)) as { version: number; skills: Record<string, Record<string, unknown>> };
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-
-function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout.trim();
-}
-
-/** A bare repository (file:// URL) with `files` on main; `work` is the clone to change it from. */
-function gitSource(files: Record<string, string>): { url: string; work: string; bare: string } {
-  const base = tempDir('squad-lock-git-');
-  const work = path.join(base, 'work');
-  fs.mkdirSync(work);
-  git(work, 'init', '-q', '-b', 'main');
-  git(work, 'config', 'user.email', 'test@example.com');
-  git(work, 'config', 'user.name', 'Test');
-  writeFiles(work, files);
-  git(work, 'add', '-A');
-  git(work, 'commit', '-qm', 'skills');
-  const bare = path.join(base, 'skills.git');
-  git(base, 'clone', '-q', '--bare', work, bare);
-  git(work, 'remote', 'add', 'origin', bare);
-  return { url: pathToFileURL(bare).href, work, bare };
-}
-
-function push(work: string, files: Record<string, string>): string {
-  writeFiles(work, files);
-  git(work, 'add', '-A');
-  git(work, 'commit', '-qm', 'change');
-  git(work, 'push', '-q', 'origin', 'HEAD:main');
-  return git(work, 'rev-parse', 'HEAD');
-}
 
 async function check(root: string, ...names: string[]) {
   const result = await runCli(['skills', 'check', ...names, '--json'], { cwd: root });
@@ -148,7 +116,7 @@ describe('skills check', () => {
     // Modified here: a file edited and one added in the installed copy.
     writeFiles(root, { '.github/skills/pdf/SKILL.md': `${validSkill('pdf')}\nLocal note.\n`, '.github/skills/pdf/extra.md': 'x\n' });
     // Update available: the git source's branch moved; the folder source's files changed.
-    const moved = push(work, { 'lint/SKILL.md': `${validSkill('lint')}\nMore.\n` });
+    const moved = commitAndPush(work, { 'lint/SKILL.md': `${validSkill('lint')}\nMore.\n` });
     writeFiles(root, { 'shared/docs/SKILL.md': `${validSkill('docs')}\nNewer.\n` });
     // Source gone: the folder it was added from is no more.
     fs.rmSync(path.join(outside, 'gone'), { recursive: true });

@@ -2,7 +2,6 @@
  * skills add from a folder of several skills and from git repositories (local ones, through
  * file:// URLs: no network), skills update from the recorded source, skills remove into the backups.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +14,7 @@ import { findRecord, readSources, type SourceRecord } from '../../src/core/skill
 import { SKILL_LOCK_PATH, parseLockKey } from '../../src/core/skills/skill-lock.js';
 import { observeWrites } from '../../src/core/fs/fs-safe.js';
 import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { commitAndPush, git, gitSource } from '../helpers/git-source.js';
 import { debrisLeft } from '../helpers/debris.js';
 import { sampledWrites } from '../helpers/kill-matrix.js';
 
@@ -36,35 +36,6 @@ function collection(): string {
   }
   writeFiles(dir, { 'README.md': '# Our skills\n' });
   return dir;
-}
-
-function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout.trim();
-}
-
-/** A bare repository (file:// URL) with `files` committed on main; `work` is the clone to change it from. */
-function gitSource(files: Record<string, string>): { url: string; work: string; bare: string } {
-  const base = tempDir('squad-git-');
-  const work = path.join(base, 'work');
-  fs.mkdirSync(work);
-  git(work, 'init', '-q', '-b', 'main');
-  writeFiles(work, files);
-  git(work, 'add', '-A');
-  git(work, 'commit', '-qm', 'skills');
-  const bare = path.join(base, 'skills.git');
-  git(base, 'clone', '-q', '--bare', work, bare);
-  git(work, 'remote', 'add', 'origin', bare);
-  return { url: pathToFileURL(bare).href, work, bare };
-}
-
-function commitAndPush(work: string, files: Record<string, string>, branch = 'main'): string {
-  writeFiles(work, files);
-  git(work, 'add', '-A');
-  git(work, 'commit', '-qm', 'change');
-  git(work, 'push', '-q', 'origin', `HEAD:${branch}`);
-  return git(work, 'rev-parse', 'HEAD');
 }
 
 /** The lock's records, by the folder of each skill, without the hash of its files. */

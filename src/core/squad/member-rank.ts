@@ -70,41 +70,20 @@ export function rankMembers(members: readonly MemberTexts[], task: string): Memb
     skills: termSet(m.skills),
   }));
   const count = members.length;
-  const holders = (has: (i: number) => boolean) => sets.filter((_, i) => has(i)).length;
   const scored = members.map((member, i) => {
     const own = sets[i]!;
     // Each term's credits: a word every member holds in that kind of text weighs nothing, and explains nothing either.
     const creditsOf = (term: string): [Field, number][] => {
+      const credit = (field: Field, holds: (set: (typeof sets)[number]) => boolean): [Field, number] => [
+        field,
+        MEMBER_FIELD_WEIGHTS[field] * rarity(sets.filter(holds).length, count),
+      ];
       const credits: [Field, number][] = [];
-      if (own.role.has(term))
-        credits.push([
-          'role',
-          MEMBER_FIELD_WEIGHTS.role *
-            rarity(
-              holders((j) => sets[j]!.role.has(term)),
-              count,
-            ),
-        ]);
+      if (own.role.has(term)) credits.push(credit('role', (set) => set.role.has(term)));
       if (own.owns.has(term) || own.charter.has(term)) {
-        const field = own.owns.has(term) ? 'owns' : 'charter';
-        credits.push([
-          field,
-          MEMBER_FIELD_WEIGHTS[field] *
-            rarity(
-              holders((j) => sets[j]!.owns.has(term) || sets[j]!.charter.has(term)),
-              count,
-            ),
-        ]);
+        credits.push(credit(own.owns.has(term) ? 'owns' : 'charter', (set) => set.owns.has(term) || set.charter.has(term)));
       }
-      if (own.skills.has(term))
-        credits.push([
-          'skills',
-          MEMBER_FIELD_WEIGHTS.skills *
-            rarity(
-              holders((j) => sets[j]!.skills.has(term)),
-              count,
-            ),
-        ]);
+      if (own.skills.has(term)) credits.push(credit('skills', (set) => set.skills.has(term)));
       return credits.filter(([, weight]) => weight > 0);
     };
     let score = 0;
