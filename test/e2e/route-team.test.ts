@@ -171,12 +171,38 @@ describe('route on a fresh squad', () => {
     expect(none.routedBy.source).toBe('default');
   });
 
+  it('routes by the kind of work the task asks for: testing to whoever tests, a bug report to whoever implements', async () => {
+    const root = await fullSquad();
+    // The subject is the API (the Backend Dev's row); the work asked for is testing.
+    const tried = await route(root, 'Try malformed JSON bodies on POST /todos and report what breaks');
+    expect(tried.role).toBe('Tester');
+    expect(tried.routedBy).toMatchObject({ source: 'routing-table', row: { workType: 'Tests, quality checks, edge cases, reproducing bugs' }, words: ['try malformed'] });
+    expect(tried.reason).toMatch(/^"Try malformed" asks for testing, and routing\.md line \d+ routes "Tests, quality checks, edge cases, reproducing bugs" to Hockney;/);
+    const confirmed = await route(root, 'A user says the todo count is sometimes wrong; confirm it and list the steps');
+    expect(confirmed.role).toBe('Tester');
+
+    // A bug report nothing else matched goes to the implementation row, not to the lead.
+    const bare = await initSquad(['--yes']);
+    const bug = await route(bare, 'Zero-length titles slip through validation; patch it');
+    expect(bug.role).toBe('Core Dev');
+    expect(bug.reason).toMatch(/^"slip through" reports a bug to fix, and routing\.md line \d+ routes "Core implementation: features, refactoring, bug fixes" to Fenster;/);
+    // The verb a task starts with counts in a role, not in a charter's everyday words ("send them back").
+    const send = await route(bare, 'Send a reminder when a todo is due');
+    expect(send.role).toBe('Core Dev');
+
+    // Without a testing row, the one member whose role title names testing.
+    appendTo(root, '.ai-team/routing.md', (t) => t.replace(/^\| Tests, quality checks.*\n/m, ''));
+    const byRole = await route(root, 'Write tests that an archived todo can be restored');
+    expect(byRole.role).toBe('Tester');
+    expect(byRole.routedBy).toEqual({ source: 'charter', words: ['write tests'], margin: 1 });
+    expect(byRole.reason).toMatch(/^"Write tests" asks for testing, which Hockney \(Tester\) does by role;/);
+  });
+
   it("sends review, planning and either-or decisions to the lead though they name a row's domain", async () => {
     const root = await fullSquad();
     const cases: [task: string, word: string][] = [
       ['Look over the pull request that changes GET /todos', 'pull request'],
       ['Which endpoints go into this sprint?', 'sprint'],
-      ['Should we keep REST or move the endpoints to GraphQL?', 'Should we keep REST or'],
     ];
     for (const [task, word] of cases) {
       const got = await route(root, task);
@@ -184,6 +210,17 @@ describe('route on a fresh squad', () => {
       expect(got.routedBy, task).toEqual({ source: 'default', words: [word.toLowerCase()], margin: 0 });
       expect(got.reason, task).toMatch(new RegExp(`^"${word}" is a question for \\w+ \\(the lead\\)`));
     }
+    // A question of judgement goes to the row of the team's decisions before the row of its subject: the subject is REST, the work a decision.
+    const decision = await route(root, 'Should we keep REST or move the endpoints to GraphQL?');
+    expect(decision.role).toBe('Lead');
+    expect(decision.routedBy).toMatchObject({
+      source: 'routing-table',
+      row: { workType: 'Architecture, scope, priorities, code review, technical decisions' },
+      words: ['should we'],
+    });
+    expect(decision.reason).toMatch(
+      /^"Should we" asks for a decision, and routing\.md line \d+ routes "Architecture, scope, priorities, code review, technical decisions" to \w+;/,
+    );
     // Without those words, the same domain goes to the Backend Dev's row.
     expect((await route(root, 'Change GET /todos to return the newest first')).role).toBe('Backend Dev');
   });

@@ -133,9 +133,12 @@ describe('routingTerms', () => {
     expect(readings('Rename the helpers in the billing module')).toEqual(['rename→refactoring']);
     expect(readings('Announce the plugin on our blog')).toEqual(['announce→documentation', 'blog→documentation']);
     expect(readings('Keep user names out of the crash reports')).toEqual(['names→privacy', 'names→pii']);
-    // A domain name the task writes itself is no second reading; "personality" is not personal data.
+    // A domain name the task writes itself is no second reading; "personality" is not personal data but prompt work.
     expect(readings('The database table is locked')).toEqual([]);
-    expect(readings('Give the bot more personality')).toEqual([]);
+    expect(readings('Give the bot more personality')).toEqual(['personality→prompt']);
+    // A phrase whose last word is a stopword is still the whole phrase: "cleanly" alone is no clean-up.
+    expect(readings('Clean up the billing module')).toEqual(['up→refactoring']);
+    expect(readings('Cancel in-flight requests cleanly when the user quits')).toEqual(['cancel→runtime', 'quits→runtime', 'flight→runtime']);
   });
 
   it('reads an HTTP method before a route or endpoint as API work', () => {

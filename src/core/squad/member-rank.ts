@@ -59,9 +59,10 @@ function termSet(text: string): ReadonlySet<string> {
  * Members ranked for `task`, best first (equal scores keep input order). A word in the role, the
  * own skills and the charter counts in each; in the charter it counts once, at the ownership
  * weight when the ownership part holds it. Rarity is measured per kind of text: roles among roles,
- * charters (ownership part and rest together) among charters, skills among skills.
+ * charters (ownership part and rest together) among charters, skills among skills. `roleOnlyTerms`
+ * (the verb a task starts with) count in the role alone.
  */
-export function rankMembers(members: readonly MemberTexts[], task: string): MemberScore[] {
+export function rankMembers(members: readonly MemberTexts[], task: string, roleOnlyTerms: readonly string[] = []): MemberScore[] {
   const bySource = termsBySource(routingTerms(task));
   const sets = members.map((m) => ({
     role: termSet(m.role),
@@ -80,6 +81,7 @@ export function rankMembers(members: readonly MemberTexts[], task: string): Memb
       ];
       const credits: [Field, number][] = [];
       if (own.role.has(term)) credits.push(credit('role', (set) => set.role.has(term)));
+      if (roleOnlyTerms.includes(term)) return credits.filter(([, weight]) => weight > 0);
       if (own.owns.has(term) || own.charter.has(term)) {
         credits.push(credit(own.owns.has(term) ? 'owns' : 'charter', (set) => set.owns.has(term) || set.charter.has(term)));
       }

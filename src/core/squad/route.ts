@@ -14,6 +14,7 @@ import { isNamed, nameKey } from '../roster/members.js';
 import { charterParts, MEMBER_FIELD_WEIGHTS, rankMembers, type MemberScore, type MemberTexts } from './member-rank.js';
 import { GENERIC_WORDS, matchRoutingRows, parseRoutingTable, routingTerms, taskWordCount, termsBySource, type LabelRule, type RoutingRow, type RowMatch } from './routing-table.js';
 import { readTeamSynonyms } from './team-synonyms.js';
+import { workKindPhrase } from './work-kind.js';
 import { activatedSkills, rankSkills, skillConfidence, skillFields, type SkillConfidence, type SkillMatch } from './skill-rank.js';
 import type { SpawnMode } from '../base/spawn-modes.js';
 import { tokenize } from '../base/text-match.js';
@@ -201,14 +202,17 @@ type Target = Agent;
 /**
  * Suggest a member, a mode and skills for `task`, in this order of authority: an issue label that
  * names a member (`squad:{name}`, or routing.md's label rules); a human the task names and asks for
- * a yes (humanAskedToApprove); a member whose role title names the task where the row it matched
- * holds it only in examples (memberOfRoleTitle); the routing.md row the task matches
- * (memberOfRow: its work type and examples, the words fewer rows hold counting more); the members'
- * roles, charters and own skills, by what distinguishes them (rankMembers, ties broken by breakTie); a question for the lead
- * (LEAD_QUESTION) goes to the lead; with no match at all, implementation work goes to the
- * implementation row or role (memberOfImplementation), anything else to the lead, else the first member. A human a row
- * or label names is asked, never spawned. The Scribe is never suggested. Lightweight mode needs a
- * member that matched, a task that is neither broad nor multi-agent, and a skill that clearly and
+ * a yes (humanAskedToApprove); the kind of work the task's phrasing asks for, whatever its subject
+ * (work-kind.ts): testing to whoever tests (memberOfTesting), a question of judgement to whoever
+ * decides (memberOfDecision); a member whose role title names the task where the row it matched
+ * holds it only in examples (memberOfRoleTitle); the routing.md row the task matches (memberOfRow:
+ * its work type and examples, the words fewer rows hold counting more); the members' roles,
+ * charters and own skills, by what distinguishes them (rankMembers, ties broken by breakTie); a
+ * question for the lead goes to the lead; with no match at all, implementation work or a bug report
+ * goes to the implementation row or role (memberOfImplementation), anything else to the lead, else
+ * the first member. A human a row or label names is asked, never spawned. The Scribe is never
+ * suggested. Lightweight mode needs a member that matched, a task that is neither broad nor
+ * multi-agent, and a skill that clearly and
  * specifically wins (skillConfidence and specificSkillWords).
  */
 /** A suggestion that spawns nobody (no member yet, or a human to ask): no agent, no skills. */
@@ -227,9 +231,13 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
   // The team's own synonyms (.ai-team/synonyms.md) rank skills here as in prompt.
   const rankContext = { synonyms: readTeamSynonyms(root) };
   const calledFor = activatedSkills(rankSkills(task, promptableSkills(discovered), rankContext));
+  // The implementation verb a task starts with says what kind of work it is: a role that takes that
+  // work holds it, but charters use the same verbs for anything ("send it back with reasons").
+  const verb = workKindPhrase(task, 'implementation');
   const memberRanking = rankMembers(
     members.map((member) => memberTexts(root, member, calledFor)),
     task,
+    verb === undefined ? [] : tokenize(verb),
   );
   const byName = new Map(members.map((m) => [m.name, m]));
   const ranking: RankedMember[] = memberRanking.map((hit) => {
@@ -244,17 +252,19 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
   const row = memberOfRow(rowMatches, memberRanking);
   const ranked = memberOfRanking(memberRanking, byName, (ids) => breakTie(ids, task, rowMatches, byName));
   const titled = row && !row.weak ? memberOfRoleTitle(task, row, members) : undefined;
-  const leadQuestion = lead ? LEAD_QUESTION.exec(task) : null;
+  const leadQuestion = lead ? workKindPhrase(task, 'lead-question') : undefined;
   const decided =
     memberOfLabel(options.labels ?? [], routing.labels, targets) ??
     humanAskedToApprove(task, everyone) ??
+    memberOfTesting(task, routing.rows, targets, members) ??
+    memberOfDecision(task, routing.rows, targets, lead) ??
     titled ??
     (row && !row.weak ? row : undefined) ??
     (lead && leadQuestion
       ? {
           target: lead,
-          routedBy: { source: 'default' as const, words: [leadQuestion[0].toLowerCase()], margin: 0 },
-          why: `"${leadQuestion[0]}" is a question for ${lead.displayName} (the lead)`,
+          routedBy: { source: 'default' as const, words: [leadQuestion.toLowerCase()], margin: 0 },
+          why: `"${leadQuestion}" is a question for ${lead.displayName} (the lead)`,
         }
       : undefined) ??
     // A row that holds one word of the task yields to a member whose own texts hold several.
@@ -317,16 +327,6 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
     ...humansToAsk(task, everyone, broad),
   };
 }
-
-/**
- * Questions the lead takes when no routing.md row clearly says otherwise, as the default routing
- * table gives them: architecture, trade-offs, scope and priorities (what a sprint, the backlog or a
- * milestone takes, what goes into a release and what waits or is deferred, what to build next),
- * technical decisions ("should we keep X or move to Y"), code review (a pull request to look over
- * is review, whatever the code in it is about).
- */
-const LEAD_QUESTION =
-  /\barchitect\w*|\bsystem design\b|\btrade-?offs?\b|\bdecid(?:e|es|ing)\b|\b(?:technical|architecture|architectural|design) decisions?\b|\btech(?:nology)? stack\b|\badrs?\b|\bscope\b|\bprioriti\w*|\broadmap\b|\bsprints?\b|\bbacklog\b|\bmilestones?\b|\bshould (?:we|i|the|our|this|it)\b[^.?!]*\bor\b|\bcode reviews?\b|\b(?:pull|merge)[- ]requests?\b|\bPRs?\b|\b(?:go|goes|get|gets|make it|makes it|belongs?) in(?:to)? (?:the |this |our )?(?:next |upcoming |coming |first )?(?:release|version|iteration|cycle)\b|\b(?:defer|postpone|punt)\w*|\bwhat (?:to|should we|do we|we should) (?:build|ship|tackle|cut|drop) (?:next|first)\b/i;
 
 interface Decision {
   target: Target;
@@ -435,24 +435,20 @@ function rowEvidence(words: readonly string[]): number {
   return own.length + domains.size;
 }
 
-/**
- * A task that asks for something to be built or changed (it starts with an implementation verb:
- * "Add pagination", "Implement the export"), when nothing else matched.
- */
-const IMPLEMENTATION_WORK =
-  /^\W*(?:please\s+)?(?:add|implement|build|create|fix|patch|refactor|rewrite|extract|rename|support|integrate|extend|port|wire up|hook up|connect|enable|allow|let|change|update|upgrade|replace|remove|delete|move|convert|speed up|optimi[sz]e|paginate|validate|store|save|show|display|render|return|send|sort|filter)\b/i;
 /** The stem a routing.md work type or a role holds when it takes implementation work. */
 const [IMPLEMENTATION_TERM] = tokenize('implementation') as [string];
 
 /**
- * Implementation work nothing else matched goes to whoever routing.md's "implementation" row names,
+ * Implementation work nothing else matched (work-kind.ts: an implementation verb first, or a bug
+ * report) goes to whoever routing.md's "implementation" row names,
  * else to the one member whose role handles implementation (the Core Dev), not to the lead: the
  * lead takes architecture, scope and review.
  */
 function memberOfImplementation(task: string, rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[], members: readonly Agent[]): Decision | undefined {
-  const verb = IMPLEMENTATION_WORK.exec(task);
-  if (!verb) return undefined;
-  const word = verb[0].replace(/^\W*(?:please\s+)?/i, '').toLowerCase();
+  const verb = workKindPhrase(task, 'implementation')?.replace(/^\W*(?:please\s+)?/i, '');
+  const word = (verb ?? workKindPhrase(task, 'bug-report'))?.toLowerCase();
+  if (word === undefined) return undefined;
+  const asks = verb !== undefined ? `"${word}" asks for implementation work` : `"${word}" reports a bug to fix`;
   // A member to spawn: implementation work is never a question for a human.
   const spawnable = (r: RoutingRow) => targets(r.names).find((t) => !t.human);
   const row = rows.find((r) => tokenize(r.workType).includes(IMPLEMENTATION_TERM) && spawnable(r) !== undefined);
@@ -461,7 +457,7 @@ function memberOfImplementation(task: string, rows: readonly RoutingRow[], targe
     return {
       target,
       routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words: [word], margin: 0 },
-      why: `"${word}" asks for implementation work, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
+      why: `${asks}, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
     };
   }
   const implementers = members.filter((m) => !isLead(m) && tokenize(roleText(m.role)).includes(IMPLEMENTATION_TERM));
@@ -470,8 +466,62 @@ function memberOfImplementation(task: string, rows: readonly RoutingRow[], targe
   return {
     target,
     routedBy: { source: 'charter', words: [word], margin: 0 },
-    why: `"${word}" asks for implementation work, which ${who(target)} handles by role`,
+    why: `${asks}, which ${who(target)} handles by role`,
   };
+}
+
+/** The stems a routing.md work type or a role title holds when it takes testing. */
+const TESTING_TERMS: ReadonlySet<string> = new Set(tokenize('tests testing tester qa'));
+/** The stems a routing.md row holds when it takes the team's decisions (not "architecture": a specialist's row may name theirs). */
+const DECISION_TERMS: ReadonlySet<string> = new Set(tokenize('decisions tradeoffs scope priorities'));
+
+/**
+ * A task phrased as testing (work-kind.ts: tests asked for, behaviour to try, confirm or
+ * reproduce) goes to whoever tests, whatever it tests: the member of the first routing.md row
+ * whose work type names testing, else the one member whose role title does.
+ */
+function memberOfTesting(task: string, rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[], members: readonly Agent[]): Decision | undefined {
+  const phrase = workKindPhrase(task, 'testing');
+  if (phrase === undefined) return undefined;
+  const words = [phrase.toLowerCase()];
+  const spawnable = (r: RoutingRow) => targets(r.names).find((t) => !t.human);
+  const row = rows.find((r) => tokenize(r.workType).some((term) => TESTING_TERMS.has(term)) && spawnable(r) !== undefined);
+  if (row) {
+    const target = spawnable(row)!;
+    return {
+      target,
+      routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words, margin: 1 },
+      why: `"${phrase}" asks for testing, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
+    };
+  }
+  const testers = members.filter((m) => tokenize(m.role ?? '').some((term) => TESTING_TERMS.has(term)));
+  if (testers.length !== 1) return undefined;
+  const target = testers[0]!;
+  return { target, routedBy: { source: 'charter', words, margin: 1 }, why: `"${phrase}" asks for testing, which ${who(target)} does by role` };
+}
+
+/**
+ * A question of judgement (work-kind.ts: whether, which, enough, worth it) goes to whoever the team
+ * gives its decisions: the one member (or human, to ask) that routing.md's rows of decisions,
+ * trade-offs, architecture or scope name, else the lead.
+ */
+function memberOfDecision(task: string, rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[], lead: Agent | undefined): Decision | undefined {
+  const phrase = workKindPhrase(task, 'decision');
+  if (phrase === undefined) return undefined;
+  const words = [phrase.toLowerCase()];
+  const deciding = rows.filter((r) => tokenize(`${r.workType} ${r.examples}`).some((term) => DECISION_TERMS.has(term)) && targets(r.names).length > 0);
+  const named = new Set(deciding.map((r) => targets(r.names)[0]!.name));
+  if (named.size === 1) {
+    const row = deciding[0]!;
+    const target = targets(row.names)[0]!;
+    return {
+      target,
+      routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words, margin: 1 },
+      why: `"${phrase}" asks for a decision, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
+    };
+  }
+  if (lead === undefined) return undefined;
+  return { target: lead, routedBy: { source: 'default', words, margin: 0 }, why: `"${phrase}" asks for a decision, which is ${lead.displayName}'s (the lead)` };
 }
 
 /** Words that ask someone for a yes: an approval, a sign-off, a go-ahead, a green light, a go-live. */

@@ -162,7 +162,19 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
       'constraint constraints join joins transaction transactions prisma typeorm sequelize knex drizzle mongo mongodb redis dynamodb db nosql',
     phrases: ['foreign key', 'primary key', 'stored procedure'],
   },
-  { names: 'api', words: 'endpoint endpoints rest graphql http response responses webhook webhooks grpc', phrases: ['status code'] },
+  {
+    names: 'api',
+    words: 'endpoint endpoints rest graphql http response responses webhook webhooks grpc json payload payloads',
+    phrases: ['status code'],
+  },
+  {
+    names: 'runtime',
+    words:
+      'quit quits quitting exit exits shutdown signal signals sigint sigterm cancel cancels cancelled canceled cancellation abort aborts aborted lifecycle stream streams streaming backpressure',
+    phrases: ['event loop', 'in flight', 'child process', 'graceful shutdown'],
+  },
+  { names: 'prompt', words: 'persona personas personality personalities tone voice wording phrasing greeting greetings reply replies' },
+  { names: 'extension', words: 'vscode ide editor editors sidebar webview', phrases: ['vs code', 'visual studio code', 'chat participant', 'command palette', 'status bar'] },
   {
     names: 'ui frontend',
     words:
@@ -230,9 +242,22 @@ const DOMAIN_OF: ReadonlyMap<string, readonly (readonly [stem: string, name: str
   return of;
 })();
 
-/** The domains' phrases as stems, each with its domain's readings. */
-const DOMAIN_PHRASES: readonly { stems: readonly string[]; readings: readonly (readonly [string, string])[] }[] = WORK_DOMAINS.flatMap(({ names, phrases = [] }) =>
-  phrases.map((phrase) => ({ stems: tokenize(phrase), readings: names.split(' ').map((name) => [tokenize(name)[0]!, name] as const) })).filter(({ stems }) => stems.length > 0),
+/** A word of a task or a phrase as phrases compare it: its stem, or the word itself when it is a stopword ("up" of "clean up"). */
+function phraseKey(word: string): string {
+  return tokenize(word)[0] ?? word;
+}
+
+/** The lowercased words of `text`, stopwords included: phrases span them. */
+function phraseWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+}
+
+/** The domains' phrases as keys (phraseKey), each with its domain's readings. */
+const DOMAIN_PHRASES: readonly { keys: readonly string[]; readings: readonly (readonly [string, string])[] }[] = WORK_DOMAINS.flatMap(({ names, phrases = [] }) =>
+  phrases.map((phrase) => ({ keys: phraseWords(phrase).map(phraseKey), readings: names.split(' ').map((name) => [tokenize(name)[0]!, name] as const) })),
 );
 
 /** One task word's readings: its own stem (as the task wrote the word), and the domain names it stands for. */
@@ -246,19 +271,15 @@ export type RoutingTerm = readonly [term: string, written: string];
  */
 export function routingTerms(task: string): RoutingTerm[] {
   const own = new Map<string, string>();
-  // Every word's stem in order (stopwords dropped, generic words kept), with the word as written: phrases span them.
-  const sequence: [term: string, written: string][] = [];
-  for (const word of task
-    .replace(PULL_REQUEST, 'PR')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)) {
+  const written = phraseWords(task.replace(PULL_REQUEST, 'PR'));
+  for (const word of written) {
     // "fix" is a stopword for skills but says who fixes bugs; "fixes" in a row reaches the same stem.
     const [term] = ROUTING_KEEPS.has(word) ? [word] : tokenize(word);
-    if (term === undefined) continue;
-    sequence.push([term, word]);
-    if (GENERIC_WORDS.has(term) || own.has(term)) continue;
+    if (term === undefined || GENERIC_WORDS.has(term) || own.has(term)) continue;
     own.set(term, word);
   }
+  // Every word in order, stopwords included, as phrases compare them.
+  const keys = written.map(phraseKey);
   const terms: RoutingTerm[] = [...own];
   const readings: [string, string][] = [];
   const add = (written: string, domains: readonly (readonly [string, string])[]) => {
@@ -268,9 +289,12 @@ export function routingTerms(task: string): RoutingTerm[] {
     }
   };
   for (const [term, written] of own) add(written, DOMAIN_OF.get(term) ?? []);
-  for (const { stems, readings: domains } of DOMAIN_PHRASES) {
-    for (let at = 0; at + stems.length <= sequence.length; at += 1) {
-      if (stems.every((s, i) => sequence[at + i]![0] === s)) add(own.get(sequence[at + stems.length - 1]![0]) ?? sequence[at + stems.length - 1]![1], domains);
+  for (const { keys: phrase, readings: domains } of DOMAIN_PHRASES) {
+    for (let at = 0; at + phrase.length <= keys.length; at += 1) {
+      if (phrase.every((key, i) => keys[at + i] === key)) {
+        const last = at + phrase.length - 1;
+        add(own.get(keys[last]!) ?? written[last]!, domains);
+      }
     }
   }
   const request = HTTP_REQUEST.exec(task);
