@@ -322,6 +322,7 @@ export {
   type ImportState,
   type ImportedAgent,
   type ImportedSkill,
+  type ScriptReview,
   type SkillRename,
   type SkillSkip,
 } from './core/portable/import.js';

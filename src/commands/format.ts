@@ -48,8 +48,5 @@ export function displayPath(absPath: string, ctx: CommandContext): string {
   return (rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : absPath).split(path.sep).join('/');
 }
 
-/** Names joined with ", ", at most `max` of them, then "and N more". */
-export function listNames(names: readonly string[], max = 8): string {
-  if (names.length <= max) return names.join(', ');
-  return `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
-}
+/** Names joined with ", ", at most `max` of them, then "and N more" (one rule with the notes core writes). */
+export { listNames } from '../core/base/util.js';

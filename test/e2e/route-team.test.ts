@@ -113,6 +113,12 @@ describe('route on a fresh squad', () => {
     expect(text.stdout).toContain('Ask:    Dana (Product Owner), a human member: never spawned');
     expect(text.stdout).toContain('Dana is a human member: ask them, never spawn them.');
     expect(text.stdout).not.toContain('Next: create-squad prompt');
+
+    // Asking for a yes without naming anyone: the row of approvals names who gives it.
+    const goAhead = await route(root, 'The beta is finished. Do we have the go-ahead to turn it on for all users?');
+    expect(goAhead.ask?.name).toBe('dana');
+    expect(goAhead.routedBy).toMatchObject({ source: 'routing-table', row: { workType: 'Release sign-off, go/no-go' }, words: ['go-ahead'] });
+    expect(goAhead.reason).toMatch(/^"go-ahead" asks for a yes, and routing\.md line \d+ routes "Release sign-off, go\/no-go" to Dana/);
   });
 
   it('routes by an issue label: squad:{name}, a label rule of routing.md, and a label naming a human', async () => {
@@ -165,10 +171,18 @@ describe('route on a fresh squad', () => {
     expect(byRole.routedBy).toEqual({ source: 'charter', words: ['add'], margin: 0 });
     expect(byRole.reason).toMatch(/^"add" asks for implementation work, which Fenster \(Core Dev\) handles by role;/);
 
-    // A task that is no implementation work and matches nothing still goes to the lead to triage.
-    const none = await route(root, 'Pagination for GET /todos');
-    expect(none.role).toBe('Lead');
-    expect(none.routedBy.source).toBe('default');
+    // Work to do that nothing else matched goes to the implementer too; a question or a plan stays with the lead to triage.
+    const work = await route(root, 'Pagination for GET /todos');
+    expect(work.role).toBe('Core Dev');
+    expect(work.routedBy).toEqual({ source: 'charter', words: [], margin: 0 });
+    expect(work.reason).toMatch(
+      /^no row, role or charter names the task, and it asks for work to be done, not a question or a plan for the lead, which Fenster \(Core Dev\) handles by role;/,
+    );
+    for (const task of ['Pagination for GET /todos?', 'Plan pagination for GET /todos']) {
+      const none = await route(root, task);
+      expect(none.role, task).toBe('Lead');
+      expect(none.routedBy.source, task).toBe('default');
+    }
   });
 
   it('routes by the kind of work the task asks for: testing to whoever tests, a bug report to whoever implements', async () => {
@@ -200,16 +214,22 @@ describe('route on a fresh squad', () => {
 
   it("sends review, planning and either-or decisions to the lead though they name a row's domain", async () => {
     const root = await fullSquad();
-    const cases: [task: string, word: string][] = [
-      ['Look over the pull request that changes GET /todos', 'pull request'],
-      ['Which endpoints go into this sprint?', 'sprint'],
-    ];
+    const cases: [task: string, word: string][] = [['Which endpoints go into this sprint?', 'sprint']];
     for (const [task, word] of cases) {
       const got = await route(root, task);
       expect(got.role, task).toBe('Lead');
       expect(got.routedBy, task).toEqual({ source: 'default', words: [word.toLowerCase()], margin: 0 });
       expect(got.reason, task).toMatch(new RegExp(`^"${word}" is a question for \\w+ \\(the lead\\)`));
     }
+    // A change to look over goes to the row of code review, whatever the change is about.
+    const review = await route(root, 'Look over the pull request that changes GET /todos');
+    expect(review.role).toBe('Lead');
+    expect(review.routedBy).toMatchObject({
+      source: 'routing-table',
+      row: { workType: 'Architecture, scope, priorities, code review, technical decisions' },
+      words: ['look over the pull request'],
+    });
+    expect(review.reason).toMatch(/^"Look over the pull request" asks for a code review, and routing\.md line \d+ routes/);
     // A question of judgement goes to the row of the team's decisions before the row of its subject: the subject is REST, the work a decision.
     const decision = await route(root, 'Should we keep REST or move the endpoints to GraphQL?');
     expect(decision.role).toBe('Lead');

@@ -245,11 +245,11 @@ describe('importSquad failing halfway', () => {
   it('a write that fails while staging leaves the target as it was', async () => {
     const target = await squadTarget();
     const before = hashTree(target);
-    const write = fs.writeFileSync;
-    vi.spyOn(fs, 'writeFileSync').mockImplementation((file, data, options) => {
-      // The staged a.bin, or the temporary file it is written through.
+    const open = fs.openSync;
+    vi.spyOn(fs, 'openSync').mockImplementation((file, flags, mode) => {
+      // The staged a.bin, or the temporary file it is written through, created on a full disk.
       if (/(^|\/)\.?a\.bin(\.\d+\.[0-9a-f]{8}\.tmp)?$/.test(String(file))) throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
-      return write(file, data, options);
+      return open(file, flags, mode);
     });
     const error = await rejection(importSquad(target, squadFile(document), { force: true }));
     expect(error.message).toMatch(/^cannot write \.staging-\.ai-team-[0-9]+-[0-9a-f]{8}\/agents\/fenster\/skills\/react\/assets\/a\.bin: the disk is full$/);

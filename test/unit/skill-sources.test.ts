@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SquadError, isSquadError } from '../../src/core/base/errors.js';
 import { SKILL_LOCK_PATH, emptyLock, parseLock } from '../../src/core/skills/skill-lock.js';
 import { findRecord, parseSkillSource, readSources, recordChanges, recordWriteFailure, recordedSpec, type SourcesFile } from '../../src/core/skills/skill-sources.js';
 
 const here = fs.mkdtempSync(path.join(os.tmpdir(), 'squad-sources-'));
 fs.mkdirSync(path.join(here, 'owner', 'repo'), { recursive: true });
+afterAll(() => fs.rmSync(here, { recursive: true, force: true }));
 
 describe('parseSkillSource', () => {
   it('reads GitHub shorthands, URLs, pages, refs and folders inside', () => {

@@ -2,7 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { WORK_KIND_PHRASES, workKindPhrase, type WorkKind } from '../../src/core/squad/work-kind.js';
 
 /** Tasks of each kind as a user types them, and look-alikes that are not that kind of work. */
-const CASES: Record<WorkKind, { is: [task: string, phrase: string][]; isNot: string[] }> = {
+const CASES: Partial<Record<WorkKind, { is: [task: string, phrase: string][]; isNot: string[] }>> = {
+  approval: {
+    is: [
+      ['Sharing is done. Do we have the go-ahead to turn it on?', 'go-ahead'],
+      ['Get a sign-off on the new pricing page', 'sign-off'],
+      ['Release go/no-go for Friday', 'go/no-go'],
+      ['Is the export ready for customers? We need a yes from product', 'yes'],
+      ['Scanning is built and tested. Can we get the thumbs-up to release it?', 'thumbs-up'],
+    ],
+    isNot: ['Go ahead and rename the module', 'Sign the release tarball', 'Answer yes or no in the dialog'],
+  },
+  review: {
+    is: [
+      ['The PR that rewrites the parser is ready. Review it and approve or reject it.', 'Review it'],
+      ['Look over the branch with the returns changes', 'Look over the branch'],
+      ['Someone opened a PR that swaps the date library. Give it a critical read.', 'Give it a critical read'],
+    ],
+    isNot: ['Write a security review of the install script', 'Review what data the analytics collect'],
+  },
   testing: {
     is: [
       ['Write tests that an archived invoice can still be downloaded', 'Write tests'],
@@ -11,12 +29,17 @@ const CASES: Record<WorkKind, { is: [task: string, phrase: string][]; isNot: str
       ['Try very long coupon codes and see what breaks', 'Try very long'],
       ['Try malformed CSV files on the importer', 'Try malformed'],
       ['Poke at the signup form', 'Poke at'],
-      ['What happens when two tabs submit the same cart?', 'What happens when'],
+      ['What happens when two tabs submit the same cart?', 'What happens'],
+      ['Add the same item fifty times and see what the cart makes of it', 'and see what'],
       ["Double-check that yesterday's tax change didn't touch refunds", 'Double-check'],
       ['Someone says totals are off; confirm it and list the steps', 'confirm it'],
       ['Reproduce the crash from the support ticket', 'Reproduce'],
       ['Make sure the export still works after the upgrade', 'still works'],
       ['Verify the fix for the double charge', 'Verify the fix'],
+      ['Nothing covers the refund states. Cover them.', 'Nothing covers'],
+      ['Nothing checks the sign-up flow on a small screen', 'Nothing checks'],
+      ['Are the webhook tests enough, or are there holes?', 'tests enough'],
+      ['Our browser tests stop after login; carry them on to checkout', 'browser tests'],
     ],
     isNot: [
       'Add a test button to the admin page',
@@ -35,16 +58,35 @@ const CASES: Record<WorkKind, { is: [task: string, phrase: string][]; isNot: str
       ['List the pros and cons of server-side rendering', 'pros and cons'],
       ['Is a rewrite worth it?', 'Is a rewrite worth it'],
       ['Which library should we pick for dates?', 'Which library should'],
+      ['Should the cart become a service, or stay in the app?', 'Should the'],
+      ['Do we finish the editor plugin or polish the CLI? Make the call.', 'Do we finish the editor plugin or'],
+      ['Pick one of the three designs and give us a direction', 'give us a direction'],
+      ['The devs disagree whether prices are cents or decimals; settle it', 'disagree whether'],
+      ['Find out whether we keep cents or move to decimals', 'whether we keep cents or'],
+      ['Where should the shared validation code live?', 'Where should'],
+      ['Two weeks: exports, dark mode, or both half done. What is the call?', 'What is the call'],
+      ['Would SQLite for self-hosters be a sane choice, or a trap?', 'Would SQLite for self-hosters be a sane'],
+      ['Are we building for solo developers or for whole companies?', 'Are we building for solo developers or'],
     ],
-    isNot: ['How should we call the SDK to stream replies?', 'Review what the analytics collect and whether we disclose it', 'The form should remember the last value'],
+    isNot: [
+      'Let two agents argue out a disagreement before a decision is recorded',
+      'How should we call the SDK to stream replies?',
+      'Review what the analytics collect and whether we disclose it',
+      'The form should remember the last value',
+    ],
   },
   'lead-question': {
     is: [
       ['Which endpoints go into this sprint?', 'sprint'],
       ['Look over the pull request for the cart', 'pull request'],
       ['Can the export wait? Defer it if so', 'Defer'],
+      ['Someone opened a PR that swaps the date library; give it a read', 'PR'],
+      ['The cart keeps growing: draw the line for version one', 'draw the line'],
+      ['We promised three features and cannot do all three. What goes?', 'What goes'],
+      ["Skim last week's merges and say where code quality is slipping", 'code quality'],
+      ['Read the branch and tell the author what must change before it can merge', 'the author'],
     ],
-    isNot: ['Speed up the cart page'],
+    isNot: ['Speed up the cart page', 'CI never runs the tests on pull requests from forks'],
   },
   implementation: {
     is: [
@@ -60,13 +102,29 @@ const CASES: Record<WorkKind, { is: [task: string, phrase: string][]; isNot: str
       ['The order count on the dashboard is sometimes wrong', 'is sometimes wrong'],
       ["The save button doesn't work on Safari", "doesn't work"],
       ['Totals round the wrong way for refunds — fix it', '— fix it'],
+      ["The 'Download' button does nothing in Safari. Get it working.", 'does nothing'],
+      ['Customers get logged out in a second tab. Sort that out.', 'Sort that out'],
     ],
     isNot: ['Show the order count on the dashboard', 'Send a receipt when an order ships'],
   },
 };
 
+// What nothing else matched stays with the lead to triage when it is a question or planning; other requests are work.
+CASES.triage = {
+  is: [
+    ['Pagination for the order list?', '?'],
+    ['How do refunds reach the ledger', 'How'],
+    ['Rank these for next month: tracking emails, bulk edits', 'Rank'],
+    ['Look over the returns branch before I merge', 'Look over'],
+    ['Sketch how the order and warehouse services talk', 'Sketch'],
+    ['Lay out the order in which we should ship returns', 'Lay out'],
+    ['Gift cards or multi-currency this cycle; pick one', 'pick one'],
+  ],
+  isNot: ['Resize the product photos to 800px and convert them to WebP', 'Pagination for the order list', 'Our Docker image is 1.2 GB; slim it down'],
+};
+
 describe('workKindPhrase', () => {
-  for (const [kind, { is, isNot }] of Object.entries(CASES) as [WorkKind, (typeof CASES)[WorkKind]][]) {
+  for (const [kind, { is, isNot }] of Object.entries(CASES) as [WorkKind, NonNullable<(typeof CASES)[WorkKind]>][]) {
     it(`finds ${kind} by its phrasing, and not in look-alikes`, () => {
       for (const [task, phrase] of is) expect(workKindPhrase(task, kind), task).toBe(phrase);
       for (const task of isNot) expect(workKindPhrase(task, kind), task).toBeUndefined();

@@ -11,9 +11,10 @@
 import type { DiskEntryKind, DiskFacts } from './disk-facts.js';
 import type { Change, FileContent, TreeFile } from './plan.js';
 
-/** A file the changes write: its bytes (undefined for one copied at apply time) and mode. */
+/** A file the changes write: its content (undefined for one copied at apply time), made bytes when first asked, and mode. */
 interface PlannedFile {
-  bytes: Buffer | undefined;
+  content: FileContent | undefined;
+  bytes?: Buffer;
   mode: number;
 }
 
@@ -34,8 +35,15 @@ function isUnder(relPath: string, folder: string): boolean {
 }
 
 function treeFile(file: TreeFile): PlannedFile {
-  if ('content' in file) return { bytes: toBytes(file.content), mode: file.mode ?? DEFAULT_FILE_MODE };
-  return { bytes: undefined, mode: file.copy.file.executable ? 0o755 : DEFAULT_FILE_MODE };
+  if ('content' in file) return { content: file.content, mode: file.mode ?? DEFAULT_FILE_MODE };
+  return { content: undefined, mode: file.copy.file.executable ? 0o755 : DEFAULT_FILE_MODE };
+}
+
+/** A planned file's bytes: converted once, on the first question (an import plans thousands of files and asks about a few). */
+function bytesOf(file: PlannedFile): Buffer | undefined {
+  if (file.content === undefined) return undefined;
+  file.bytes ??= toBytes(file.content);
+  return file.bytes;
 }
 
 /** The planned view: files written, paths that no longer hold what the disk has, disk folders moved. */
@@ -117,10 +125,10 @@ export function factsAfter(base: DiskFacts, changes: readonly Change[]): DiskFac
     switch (change.kind) {
       case 'create':
       case 'replace':
-        overlay.addFile(change.path, { bytes: toBytes(change.content), mode: change.mode ?? DEFAULT_FILE_MODE });
+        overlay.addFile(change.path, { content: change.content, mode: change.mode ?? DEFAULT_FILE_MODE });
         break;
       case 'backup':
-        overlay.addFile(change.path, { bytes: toBytes(change.content), mode: change.mode ?? DEFAULT_FILE_MODE });
+        overlay.addFile(change.path, { content: change.content, mode: change.mode ?? DEFAULT_FILE_MODE });
         break;
       case 'tree':
         overlay.place(change.path, change.files);
@@ -134,6 +142,25 @@ export function factsAfter(base: DiskFacts, changes: readonly Change[]): DiskFac
     }
   }
 
+  // The names the overlay puts in each folder, indexed once (the overlay no longer changes): a
+  // folder's listing then costs its own entries, not every planned path.
+  let children: Map<string, Set<string>> | undefined;
+  const plannedChildren = (): Map<string, Set<string>> => {
+    if (children !== undefined) return children;
+    const index = new Map<string, Set<string>>();
+    for (const path of [...overlay.files.keys(), ...overlay.folders]) {
+      // Every folder on the way lists the next one (a folder already listing it has its own way recorded).
+      for (let child = path, parent = parentOf(child); parent !== undefined; child = parent, parent = parentOf(child)) {
+        let names = index.get(parent);
+        if (names === undefined) index.set(parent, (names = new Set()));
+        const name = child.slice(parent.length + 1);
+        if (names.has(name)) break;
+        names.add(name);
+      }
+    }
+    children = index;
+    return index;
+  };
   const kind = (relPath: string): DiskEntryKind => {
     const where = locate(overlay, relPath);
     if ('disk' in where) return base.kind(where.disk);
@@ -147,10 +174,8 @@ export function factsAfter(base: DiskFacts, changes: readonly Change[]): DiskFac
       return 'planned' in child && child.planned === 'missing';
     };
     const found = new Set(onDisk === undefined ? [] : base.names(onDisk).filter((name) => !gone(name)));
+    for (const name of plannedChildren().get(relPath) ?? []) found.add(name);
     const prefix = `${relPath}/`;
-    for (const path of [...overlay.files.keys(), ...overlay.folders]) {
-      if (path.startsWith(prefix)) found.add(path.slice(prefix.length).split('/')[0]!);
-    }
     for (const move of overlay.moved) if (parentOf(move.to) === relPath) found.add(move.to.slice(prefix.length));
     return [...found];
   };
@@ -178,8 +203,9 @@ export function factsAfter(base: DiskFacts, changes: readonly Change[]): DiskFac
       const where = locate(overlay, relPath);
       if ('disk' in where) return base.bytes(where.disk);
       if (where.planned !== 'file') return undefined;
-      if (where.file.bytes === undefined) throw new Error(`internal error: ${relPath} is copied when the plan is applied; its bytes are not known before`);
-      return where.file.bytes;
+      const bytes = bytesOf(where.file);
+      if (bytes === undefined) throw new Error(`internal error: ${relPath} is copied when the plan is applied; its bytes are not known before`);
+      return bytes;
     },
     mode: (relPath) => {
       const where = locate(overlay, relPath);

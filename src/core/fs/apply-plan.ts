@@ -24,7 +24,8 @@ import {
   unsafePathError,
   workId,
   writeFileAtomic,
-  writeStagedFile,
+  stagingWriter,
+  type StagingWriter,
 } from './fs-safe.js';
 import { modeFor, openWalkedFile } from './tree.js';
 
@@ -65,12 +66,12 @@ function checkInside(root: string, change: Change): void {
   }
 }
 
-function writeTreeFile(root: string, dir: string, file: TreeFile): void {
+function writeTreeFile(root: string, dir: string, staged: StagingWriter, file: TreeFile): void {
   const target = `${dir}/${file.path}`;
   if ('content' in file) {
-    // The staging folder is private until it is renamed into place: no temporary file per file
-    // (import stages thousands; docs/budgets.md).
-    writeStagedFile(root, target, file.content, file.mode === undefined ? {} : { mode: file.mode });
+    // The staging folder is private until it is renamed into place: no temporary file per file,
+    // each folder made and checked once (import stages thousands; docs/budgets.md).
+    staged.write(file.path, file.content, file.mode === undefined ? {} : { mode: file.mode });
     return;
   }
   const fd = openWalkedFile(file.copy.dir, file.copy.file);
@@ -93,7 +94,8 @@ function placeTree(root: string, change: Extract<Change, { kind: 'tree' }>, move
   const staging = skillStagingDir(change.path, workId());
   const release = holdWorkPath(resolveIn(root, staging));
   try {
-    for (const file of change.files) writeTreeFile(root, staging, file);
+    const staged = stagingWriter(root, staging);
+    for (const file of change.files) writeTreeFile(root, staging, staged, file);
     if (movedAway) moveAside(root, movedAway, activity, true);
     try {
       moveInside(root, staging, change.path);

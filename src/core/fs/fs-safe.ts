@@ -460,24 +460,82 @@ function placeAtomically(root: string, relPath: string, options: WriteOptions, f
   countWrite();
 }
 
-/**
- * Create a new file inside a private staging folder: one this process created and nobody reads
- * until it is moved into place (import builds a whole squad this way). The file is written
- * directly, without the temporary file and rename, and refused if it exists; containment checks
- * and the write count are those of writeFileAtomic. Anything a reader may see goes through
- * writeFileAtomic instead.
- */
-export function writeStagedFile(root: string, relPath: string, data: string | Uint8Array, options: Pick<WriteOptions, 'mode'> = {}): void {
-  const target = resolveInside(root, relPath);
-  mkdirOrThrow(path.dirname(target), relPath);
+/** Writes new files into a private staging folder (see stagingWriter). */
+export interface StagingWriter {
+  /** Create `relPath` (inside the staging folder) with `data`; refused if anything stands there. */
+  write(relPath: string, data: string | Uint8Array, options?: Pick<WriteOptions, 'mode'>): void;
+}
+
+/** A checked repo-relative path with the platform's separators. */
+function nativeSeparators(relPath: string): string {
+  return path.sep === '/' ? relPath : relPath.split('/').join(path.sep);
+}
+
+function isRealFolder(absPath: string): boolean {
   try {
-    faultBeforeWrite();
-    fs.writeFileSync(target, data, { flag: 'wx', mode: options.mode ?? 0o644 });
-    if (options.mode !== undefined) fs.chmodSync(target, options.mode);
-  } catch (error) {
-    throw toWriteError(error, relPath);
+    return fs.lstatSync(absPath).isDirectory();
+  } catch {
+    return false;
   }
-  countWrite();
+}
+
+/**
+ * Create new files inside a private staging folder `stagingRel`: one this process creates and
+ * nobody reads until it is moved into place (import builds a whole squad this way). Its place is
+ * checked once (resolveInside), it is made on the first write, and every folder in it is made
+ * once by this writer (or found a real folder, never a link), so nothing on the way is a symlink:
+ * a file is then written directly, without the temporary file and rename, created exclusively
+ * (never through a link, never over anything). Each file counts as one write, as writeFileAtomic's
+ * do. Anything a reader may see goes through writeFileAtomic instead.
+ */
+export function stagingWriter(root: string, stagingRel: string): StagingWriter {
+  let base: string | undefined;
+  /** Folders this writer made, relative to the staging folder ('' for the folder itself), and their absolute paths. */
+  const made = new Map<string, string>();
+  const makeFolder = (rel: string, shown: string): string => {
+    const known = made.get(rel);
+    if (known !== undefined) return known;
+    base ??= resolveInside(root, stagingRel);
+    // Joined as strings: the segments are checked (relativePathProblem), nothing to normalise.
+    const abs = rel === '' ? base : `${base}${path.sep}${nativeSeparators(rel)}`;
+    if (rel === '') mkdirOrThrow(path.dirname(base), shown);
+    else makeFolder(rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', shown);
+    try {
+      fs.mkdirSync(abs);
+    } catch (error) {
+      // Already there: fine when it is a real folder (not a link), else a file is in the way.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw toWriteError(error, shown);
+      if (!isRealFolder(abs)) throw toWriteError(Object.assign(new Error(''), { code: 'ENOTDIR' }), shown);
+    }
+    made.set(rel, abs);
+    return abs;
+  };
+  return {
+    write(relPath, data, options = {}) {
+      const shown = `${stagingRel}/${relPath}`;
+      const problem = relativePathProblem(relPath);
+      if (problem !== undefined) throw unsafePathError(shown, problem);
+      const slash = relPath.lastIndexOf('/');
+      const dir = makeFolder(slash === -1 ? '' : relPath.slice(0, slash), shown);
+      const target = `${dir}${path.sep}${relPath.slice(slash + 1)}`;
+      try {
+        faultBeforeWrite();
+        // 'wx': O_CREAT | O_EXCL, which never follows a link and fails on anything standing there.
+        const fd = fs.openSync(target, 'wx', options.mode ?? 0o644);
+        try {
+          fs.writeFileSync(fd, data);
+          // The mode as asked, whatever the umask took from it (a script stays executable).
+          if (options.mode !== undefined) fs.fchmodSync(fd, options.mode);
+        } finally {
+          fs.closeSync(fd);
+        }
+      } catch (error) {
+        throw toWriteError(error, shown);
+      }
+      countWrite();
+    },
+  };
 }
 
 /** Rename within the root (a backup, an archive, a staging swap). Counts as one write. */

@@ -63,12 +63,11 @@ import {
 } from '../base/paths.js';
 import { type Change, type FileContent, type Plan, type TreeFile, summarizeChanges } from '../base/plan.js';
 import { factsAfter } from '../base/planned-facts.js';
-import { compareCodePoints, controlCharacterProblem, nonEmptyString } from '../base/util.js';
+import { compareCodePoints, controlCharacterProblem, listNames, nonEmptyString } from '../base/util.js';
 import { renderTemplate } from '../fs/templates.js';
 import { FrontmatterError } from '../skills/frontmatter.js';
 import { parseSkill } from '../skills/skill.js';
 import { skillFields } from '../skills/skill-fields.js';
-import { validateSkill } from '../skills/validate.js';
 import type { ProfileState } from '../squad/agents/profile-sync.js';
 import { activeMembersOf, decideMemberProfiles, profileChanges, reportProfileChanges, type ProfileChangeReport } from '../squad/agents/profile-sync.js';
 import {
@@ -103,7 +102,7 @@ import {
   type PlannedFile,
 } from '../scaffold/scaffold.js';
 import { scaffoldStateFromFiles, type AppendTarget, type OwnedState } from '../scaffold/scaffold-state.js';
-import { squadSkillsAfter } from './import-skills.js';
+import { skillReader, squadSkillsAfter, type SkillReader } from './import-skills.js';
 import { renameSkillText } from './skill-rename.js';
 import { decodeFile, skillFileEntries } from './squad-files.js';
 import {
@@ -165,6 +164,13 @@ export interface SkillRename {
   reason: string;
 }
 
+/** An imported skill with scripts, which run here only once allowed here (trust does not travel). */
+export interface ScriptReview {
+  name: string;
+  scope: SkillScope;
+  agent?: string;
+}
+
 export interface SkillSkip {
   scope: SkillScope;
   agent?: string;
@@ -182,6 +188,8 @@ export interface ImportReport {
   /** Imported members, Scribe left out. */
   agents: ImportedAgent[];
   skills: ImportedSkill[];
+  /** Every imported skill with scripts: none runs here until allowed here (the note names the first few). */
+  scriptsToReview: ScriptReview[];
   /** Built-in skills installed, as init installs them. */
   builtinSkills: string[];
   renamed: SkillRename[];
@@ -377,13 +385,24 @@ function nameNote(name: string, target: string, problem: string): string {
   return `${name}: ${problem}, so its name could not be rewritten to "${target}"; it was imported as it is (set "name: ${target}" in its ${SKILL_FILE} by hand)`;
 }
 
-/** The first error `skills validate` would report for this SKILL.md in the folder `dirName`, or undefined. */
-function skillError(skillMd: string, dirName: string): string | undefined {
-  try {
-    return validateSkill({ ...parseSkill(skillMd), dirName }).errors[0]?.message;
-  } catch (error) {
-    return error instanceof FrontmatterError ? error.detail : error instanceof Error ? error.message : String(error);
-  }
+/** The first error `skills validate` would report for this SKILL.md in the folder `dirName`, or undefined (the body's rules only warn). */
+function skillError(read: SkillReader, skillMd: string, dirName: string): string | undefined {
+  const reading = read(skillMd, dirName);
+  if ('validation' in reading) return reading.validation.errors[0]?.message;
+  const { error } = reading;
+  return error instanceof FrontmatterError ? error.detail : error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One SKILL.md reader per document read (import-skills.ts skillReader), kept for both decisions
+ * made on it (the read step's and the command's): each skill's frontmatter is then read once.
+ */
+const skillReaders = new WeakMap<ValidatedSquad, SkillReader>();
+
+function skillReaderFor(squad: ValidatedSquad): SkillReader {
+  let read = skillReaders.get(squad);
+  if (read === undefined) skillReaders.set(squad, (read = skillReader()));
+  return read;
 }
 
 /**
@@ -397,6 +416,7 @@ async function buildOverlay(
   now: Date,
   unnamed: ReadonlySet<string>,
   shippedBuiltins: readonly string[],
+  read: SkillReader,
   original?: OriginalExportChanges,
 ): Promise<Overlay> {
   const shipped = new Set(shippedBuiltins);
@@ -425,7 +445,7 @@ async function buildOverlay(
         noted ||= 'problem' in renamed;
         overlay.renamed.push({ scope, ...where(agent), from: name, to: target, reason: 'a built-in skill has this name' });
       }
-      const invalid = noted ? undefined : skillError(skillMd, target);
+      const invalid = noted ? undefined : skillError(read, skillMd, target);
       if (invalid !== undefined) {
         overlay.notes.push(
           `skill ${target} (${agent ?? 'team'}) is not valid: ${invalid}; it was imported as it is (fix its ${SKILL_FILE}; "create-squad skills validate" checks it)`,
@@ -643,15 +663,27 @@ function lockChanges(lock: SkillLock, carried: readonly CarriedSource[], moves: 
   return [lock.text === undefined ? { kind: 'create', path: SKILL_LOCK_PATH, content: text } : { kind: 'replace', path: SKILL_LOCK_PATH, content: text, base: lock.text }];
 }
 
-/** What the imported skills' scripts need here: trust does not travel (export leaves the allowlist behind). */
-function scriptReviewNote(document: SquadDocument, skills: readonly ImportedSkill[]): string | undefined {
-  const withScripts = skills.filter((skill) => {
+/** The imported skills that bring scripts: trust does not travel (export leaves the allowlist behind), so each needs a review here. */
+function skillsWithScripts(document: SquadDocument, skills: readonly ImportedSkill[]): ScriptReview[] {
+  return skills.flatMap((skill) => {
     const inFile = skill.agent === undefined ? document.team_skills : document.agents[skill.agent]?.skills;
-    return Object.keys(inFile?.[skill.renamedFrom ?? skill.name]?.scripts ?? {}).length > 0;
+    if (Object.keys(inFile?.[skill.renamedFrom ?? skill.name]?.scripts ?? {}).length === 0) return [];
+    return [{ name: skill.name, scope: skill.scope, ...(skill.agent === undefined ? {} : { agent: skill.agent }) }];
   });
-  if (withScripts.length === 0) return undefined;
-  const names = withScripts.map((skill) => `${skill.name} (${skill.agent ?? 'team'})`).join(', ');
-  return `trust does not travel: no script of ${names} runs here until you read its scripts/ and allow it in ${SKILLS_ALLOWLIST_PATH} (docs/commands.md shows its shape)`;
+}
+
+/** How many of those skills the note names: one line however many came (`--json` has them all). */
+const SCRIPT_REVIEW_SHOWN = 8;
+
+/** The note for the skills whose scripts need a review here, their names capped (listNames). */
+function scriptReviewNote(review: readonly ScriptReview[]): string | undefined {
+  if (review.length === 0) return undefined;
+  const names = listNames(
+    review.map((skill) => `${skill.name} (${skill.agent ?? 'team'})`),
+    SCRIPT_REVIEW_SHOWN,
+  );
+  const all = review.length > SCRIPT_REVIEW_SHOWN ? '; --json lists them all (scriptsToReview)' : '';
+  return `trust does not travel: no script of ${names} runs here until you read its scripts/ and allow it in ${SKILLS_ALLOWLIST_PATH} (docs/commands.md shows its shape)${all}`;
 }
 
 /** `relPath` (in `.ai-team/`) as a path inside the folder placed whole. */
@@ -703,7 +735,7 @@ function profileStateAfter(disk: DiskFacts, changes: readonly Change[], state: I
     charter: (folder) => textOf(charterPath(folder)),
   });
   const builtins = builtinSkillDirsOf(state.shippedBuiltins, manifest, (relPath) => disk.exists(relPath));
-  return { members, squad: squadSkillsAfter({ disk, planned, kept: state.keptSkills, builtins }) };
+  return { members, squad: squadSkillsAfter({ disk, planned, kept: state.keptSkills, builtins, read: skillReaderFor(state.squad) }) };
 }
 
 /** Decide an import from what was read (see the header): the plan, and the report derived from it. */
@@ -725,7 +757,7 @@ export async function decideImport(state: ImportState, input: ImportInput = {}):
   const source = document.source.project.trim() || 'another project';
   const infos = memberInfos(document, new Map(original?.renamedAgents.map((r) => [r.to, r.from])));
   const unnamed = new Set(legacySkills?.renamed.filter((r) => r.problem !== undefined).map((r) => r.to));
-  const overlay = await buildOverlay(document, infos, source, now, unnamed, state.shippedBuiltins, original);
+  const overlay = await buildOverlay(document, infos, source, now, unnamed, state.shippedBuiltins, skillReaderFor(state.squad), original);
   // A file the commands after import could not read is refused here, not written.
   checkStateFileSizes(overlay.files.filter((f) => f.kind === 'state'));
 
@@ -754,7 +786,8 @@ export async function decideImport(state: ImportState, input: ImportInput = {}):
   if (unfinished !== undefined) {
     notes.push(`${input.dryRun ? 'would finish' : 'finished'} the import of this file that was interrupted after its new ${AI_TEAM_DIR}/ was in place`);
   } else notes.push(...nativeTeamSkillNotes(disk, overlay.skills, archive !== undefined));
-  const review = scriptReviewNote(document, overlay.skills);
+  const scriptsToReview = skillsWithScripts(document, overlay.skills);
+  const review = scriptReviewNote(scriptsToReview);
   if (review !== undefined) notes.push(review);
 
   // 1–2. The old squad archived and the new one placed whole, unless this import's swap happened.
@@ -817,6 +850,7 @@ export async function decideImport(state: ImportState, input: ImportInput = {}):
           return { name: folder, displayName: member?.displayName ?? info.name, role: member?.role ?? info.role, skills: Object.keys(document.agents[folder]!.skills).length };
         }),
       skills: overlay.skills,
+      scriptsToReview,
       builtinSkills: [...state.shippedBuiltins],
       renamed: [...(legacySkills?.renamed ?? []).map(({ from, to, reason }) => ({ scope: 'team' as const, from, to, reason })), ...overlay.renamed],
       skipped: [...(legacySkills?.skipped ?? []).map(({ name, reason }) => ({ scope: 'team' as const, name, reason })), ...overlay.skipped],

@@ -14,7 +14,7 @@ import { compareCodePoints } from '../base/util.js';
 import { FrontmatterError } from '../skills/frontmatter.js';
 import { parseSkill } from '../skills/skill.js';
 import { skillFields } from '../skills/skill-fields.js';
-import { validateSkill } from '../skills/validate.js';
+import { validateSkill, type SkillValidation } from '../skills/validate.js';
 import type { DiscoveredSkill, SkillScope } from '../squad/discover.js';
 import { builtinSkillsIn, type BuiltinPlacement } from '../squad/owned.js';
 import { squadSkillsOf, type SquadSkills } from '../squad/agents/profile-input.js';
@@ -23,13 +23,42 @@ function text(content: FileContent): string {
   return typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
 }
 
+/** A SKILL.md's frontmatter checked as `skills validate` checks it in the folder `dirName`, or what reading it threw. */
+export type SkillReading = { validation: SkillValidation } | { error: unknown };
+
+/** Reads a SKILL.md text for a folder name (see skillReader). */
+export type SkillReader = (skillMd: string, dirName: string) => SkillReading;
+
+/**
+ * A SKILL.md read once per text and folder name, however often it is asked: an import's decision
+ * asks of every skill it brings, for its notes and for its members' agents, and is made twice (the
+ * read step records what it asks of the disk). Pure: the same text gives the same reading.
+ */
+export function skillReader(): SkillReader {
+  const readings = new Map<string, Map<string, SkillReading>>();
+  return (skillMd, dirName) => {
+    let inFolder = readings.get(dirName);
+    if (inFolder === undefined) readings.set(dirName, (inFolder = new Map()));
+    let reading = inFolder.get(skillMd);
+    if (reading === undefined) {
+      try {
+        reading = { validation: validateSkill({ frontmatter: parseSkill(skillMd).frontmatter, dirName }) };
+      } catch (error) {
+        reading = { error };
+      }
+      inFolder.set(skillMd, reading);
+    }
+    return reading;
+  };
+}
+
 /** A skill the plan writes, as discovery would list it from its SKILL.md (frontmatter only). */
-function plannedSkill(root: string, dirName: string, location: string, skillMd: string, scope: SkillScope, agent: string | undefined): DiscoveredSkill {
+function plannedSkill(reading: SkillReading, root: string, dirName: string, location: string, scope: SkillScope, agent: string | undefined): DiscoveredSkill {
   const file = resolveIn(root, location);
   const dir = file.slice(0, file.length - SKILL_FILE.length - 1);
   let skill: DiscoveredSkill;
-  try {
-    const result = validateSkill({ frontmatter: parseSkill(skillMd).frontmatter, dirName });
+  if ('validation' in reading) {
+    const result = reading.validation;
     const { fields } = result;
     skill = {
       file,
@@ -48,7 +77,8 @@ function plannedSkill(root: string, dirName: string, location: string, skillMd: 
       mcpServers: fields.mcpServers,
       disableModelInvocation: fields.disableModelInvocation,
     };
-  } catch (error) {
+  } else {
+    const { error } = reading;
     const fields = skillFields({});
     const message = error instanceof FrontmatterError ? error.detail : error instanceof Error ? error.message : String(error);
     skill = {
@@ -82,16 +112,18 @@ export interface SkillsAfterInput {
   kept: readonly DiscoveredSkill[];
   /** Where each built-in skill will live (owned.ts builtinSkillDirsOf on the new manifest). */
   builtins: BuiltinPlacement;
+  /** How a planned SKILL.md is read (default: each read afresh). */
+  read?: SkillReader;
 }
 
 /** The squad's skills (profile-input.ts SquadSkills) once the plan is applied. */
-export function squadSkillsAfter({ disk, planned, kept, builtins }: SkillsAfterInput): SquadSkills {
+export function squadSkillsAfter({ disk, planned, kept, builtins, read = skillReader() }: SkillsAfterInput): SquadSkills {
   const keptAt = new Map(kept.map((skill) => [skill.location, skill]));
   const listed = (dir: string, scopeOf: (dirName: string) => SkillScope, agent?: string): DiscoveredSkill[] =>
     disk.names(dir).flatMap((dirName) => {
       const location = `${dir}/${dirName}/${SKILL_FILE}`;
       const content = planned.get(location);
-      if (content !== undefined) return [plannedSkill(disk.root, dirName, location, text(content), scopeOf(dirName), agent)];
+      if (content !== undefined) return [plannedSkill(read(text(content), dirName), disk.root, dirName, location, scopeOf(dirName), agent)];
       const before = keptAt.get(location);
       return before === undefined ? [] : [{ ...before, scope: scopeOf(dirName) }];
     });

@@ -51,6 +51,7 @@ export {
   type ImportState,
   type ImportedAgent,
   type ImportedSkill,
+  type ScriptReview,
   type SkillRename,
   type SkillScope,
   type SkillSkip,

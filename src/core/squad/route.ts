@@ -202,7 +202,7 @@ type Target = Agent;
 /**
  * Suggest a member, a mode and skills for `task`, in this order of authority: an issue label that
  * names a member (`squad:{name}`, or routing.md's label rules); a human the task names and asks for
- * a yes (humanAskedToApprove); the kind of work the task's phrasing asks for, whatever its subject
+ * a yes, or the row of approvals (memberOfApproval); the kind of work the task's phrasing asks for, whatever its subject
  * (work-kind.ts): testing to whoever tests (memberOfTesting), a question of judgement to whoever
  * decides (memberOfDecision); a member whose role title names the task where the row it matched
  * holds it only in examples (memberOfRoleTitle); the routing.md row the task matches (memberOfRow:
@@ -251,11 +251,12 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
   const rowMatches = routableRowMatches(task, routing.rows, targets);
   const row = memberOfRow(rowMatches, memberRanking);
   const ranked = memberOfRanking(memberRanking, byName, (ids) => breakTie(ids, task, rowMatches, byName));
-  const titled = row && !row.weak ? memberOfRoleTitle(task, row, members) : undefined;
+  const titled = row ? memberOfRoleTitle(task, row, members) : undefined;
   const leadQuestion = lead ? workKindPhrase(task, 'lead-question') : undefined;
   const decided =
     memberOfLabel(options.labels ?? [], routing.labels, targets) ??
-    humanAskedToApprove(task, everyone) ??
+    memberOfApproval(task, everyone, routing.rows, targets) ??
+    memberOfReview(task, routing.rows, targets, lead) ??
     memberOfTesting(task, routing.rows, targets, members) ??
     memberOfDecision(task, routing.rows, targets, lead) ??
     titled ??
@@ -269,7 +270,8 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
       : undefined) ??
     // A row that holds one word of the task yields to a member whose own texts hold several.
     (ranked && (!row || taskWordCount(ranked.routedBy.words) >= 2) ? ranked : undefined) ??
-    row ??
+    // Asking a human blocks the work on a person: a row of a human decides only when it holds several words of the task.
+    (row && !row.target.human ? row : undefined) ??
     ranked ??
     memberOfImplementation(task, routing.rows, targets, members);
   const fallback = lead ?? members[0]!;
@@ -439,16 +441,24 @@ function rowEvidence(words: readonly string[]): number {
 const [IMPLEMENTATION_TERM] = tokenize('implementation') as [string];
 
 /**
- * Implementation work nothing else matched (work-kind.ts: an implementation verb first, or a bug
- * report) goes to whoever routing.md's "implementation" row names,
+ * Work nothing else matched (work-kind.ts: an implementation verb first, a bug report, or any
+ * request that is no question and no planning, reviewing or deciding for the lead) goes to whoever routing.md's "implementation" row names,
  * else to the one member whose role handles implementation (the Core Dev), not to the lead: the
  * lead takes architecture, scope and review.
  */
 function memberOfImplementation(task: string, rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[], members: readonly Agent[]): Decision | undefined {
   const verb = workKindPhrase(task, 'implementation')?.replace(/^\W*(?:please\s+)?/i, '');
-  const word = (verb ?? workKindPhrase(task, 'bug-report'))?.toLowerCase();
-  if (word === undefined) return undefined;
-  const asks = verb !== undefined ? `"${word}" asks for implementation work` : `"${word}" reports a bug to fix`;
+  const bug = verb === undefined ? workKindPhrase(task, 'bug-report') : undefined;
+  // A question, or planning, reviewing or deciding, is the lead's to triage; any other request is work to do.
+  if (verb === undefined && bug === undefined && workKindPhrase(task, 'triage') !== undefined) return undefined;
+  const word = (verb ?? bug)?.toLowerCase();
+  const asks =
+    verb !== undefined
+      ? `"${word}" asks for implementation work`
+      : bug !== undefined
+        ? `"${word}" reports a bug to fix`
+        : 'no row, role or charter names the task, and it asks for work to be done, not a question or a plan for the lead';
+  const words = word === undefined ? [] : [word];
   // A member to spawn: implementation work is never a question for a human.
   const spawnable = (r: RoutingRow) => targets(r.names).find((t) => !t.human);
   const row = rows.find((r) => tokenize(r.workType).includes(IMPLEMENTATION_TERM) && spawnable(r) !== undefined);
@@ -456,7 +466,7 @@ function memberOfImplementation(task: string, rows: readonly RoutingRow[], targe
     const target = spawnable(row)!;
     return {
       target,
-      routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words: [word], margin: 0 },
+      routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words, margin: 0 },
       why: `${asks}, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
     };
   }
@@ -465,7 +475,7 @@ function memberOfImplementation(task: string, rows: readonly RoutingRow[], targe
   const target = implementers[0]!;
   return {
     target,
-    routedBy: { source: 'charter', words: [word], margin: 0 },
+    routedBy: { source: 'charter', words, margin: 0 },
     why: `${asks}, which ${who(target)} handles by role`,
   };
 }
@@ -474,6 +484,35 @@ function memberOfImplementation(task: string, rows: readonly RoutingRow[], targe
 const TESTING_TERMS: ReadonlySet<string> = new Set(tokenize('tests testing tester qa'));
 /** The stems a routing.md row holds when it takes the team's decisions (not "architecture": a specialist's row may name theirs). */
 const DECISION_TERMS: ReadonlySet<string> = new Set(tokenize('decisions tradeoffs scope priorities'));
+
+/** The stems a routing.md work type holds when it takes code review ("Code review", "Review PRs"). */
+const REVIEW_TERMS: readonly string[] = tokenize('code review');
+const [PR_TERM] = tokenize('pr') as [string];
+
+/**
+ * A change to read and accept or send back (work-kind.ts: a PR, a branch, a diff) goes to whoever
+ * reviews code: the member of the first routing.md row whose work type names code review or PRs,
+ * else the lead. A review of a subject ("a security review of the install script") is no such task.
+ */
+function memberOfReview(task: string, rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[], lead: Agent | undefined): Decision | undefined {
+  const phrase = workKindPhrase(task, 'review');
+  if (phrase === undefined) return undefined;
+  const words = [phrase.toLowerCase()];
+  const row = rows.find((r) => {
+    const terms = tokenize(`${r.workType} ${r.examples}`);
+    return (REVIEW_TERMS.every((term) => tokenize(r.workType).includes(term)) || terms.includes(PR_TERM)) && targets(r.names).some((t) => !t.human);
+  });
+  if (row) {
+    const target = targets(row.names).find((t) => !t.human)!;
+    return {
+      target,
+      routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words, margin: 1 },
+      why: `"${phrase}" asks for a code review, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
+    };
+  }
+  if (lead === undefined) return undefined;
+  return { target: lead, routedBy: { source: 'default', words, margin: 0 }, why: `"${phrase}" asks for a code review, which is ${lead.displayName}'s (the lead)` };
+}
 
 /**
  * A task phrased as testing (work-kind.ts: tests asked for, behaviour to try, confirm or
@@ -524,23 +563,31 @@ function memberOfDecision(task: string, rows: readonly RoutingRow[], targets: (n
   return { target: lead, routedBy: { source: 'default', words, margin: 0 }, why: `"${phrase}" asks for a decision, which is ${lead.displayName}'s (the lead)` };
 }
 
-/** Words that ask someone for a yes: an approval, a sign-off, a go-ahead, a green light, a go-live. */
-const APPROVAL = /\bapprov\w*|\bsign[- ]?offs?\b|\bsay(?:s)? yes\b|\bgreen[- ]light\b|\bgo[- ]ahead\b|\bgo live\b|\bblessing\b/i;
-
 /**
- * A task that names a human member and asks for a yes (APPROVAL) is a question for that human,
- * whatever its other words: ask them, never spawn anyone for it. Only when one human is named.
+ * A task that asks for a yes (work-kind.ts: an approval, a sign-off, a go-ahead) is a question for
+ * the one human it names, else for the one member or human routing.md's rows of approvals name
+ * ("Product sign-off"), whatever its other words: ask a human, never spawn them.
  */
-function humanAskedToApprove(task: string, everyone: readonly Agent[]): Decision | undefined {
-  const approval = APPROVAL.exec(task);
-  if (!approval) return undefined;
+function memberOfApproval(task: string, everyone: readonly Agent[], rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[]): Decision | undefined {
+  const approval = workKindPhrase(task, 'approval');
+  if (approval === undefined) return undefined;
   const named = everyone.filter((agent) => agent.human && hasWord(task, agent.displayName));
-  if (named.length !== 1) return undefined;
-  const human = named[0]!;
+  if (named.length === 1) {
+    const human = named[0]!;
+    return {
+      target: human,
+      routedBy: { source: 'default', words: [human.displayName.toLowerCase(), approval.toLowerCase()], margin: 1 },
+      why: `the task names ${who(human)} and asks for a yes ("${approval}")`,
+    };
+  }
+  if (named.length > 1) return undefined;
+  const approving = rows.filter((r) => workKindPhrase(`${r.workType}; ${r.examples}`, 'approval') !== undefined && targets(r.names).length > 0);
+  if (new Set(approving.map((r) => targets(r.names)[0]!.name)).size !== 1) return undefined;
+  const row = approving[0]!;
   return {
-    target: human,
-    routedBy: { source: 'default', words: [human.displayName.toLowerCase(), approval[0].toLowerCase()], margin: 1 },
-    why: `the task names ${who(human)} and asks for a yes ("${approval[0]}")`,
+    target: targets(row.names)[0]!,
+    routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words: [approval.toLowerCase()], margin: 1 },
+    why: `"${approval}" asks for a yes, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
   };
 }
 
@@ -556,9 +603,9 @@ function memberOfRanking(ranking: readonly MemberScore[], byName: ReadonlyMap<st
   const broken = tied.length > 1 ? breakTie(tied.map((m) => m.id)) : undefined;
   if (tied.length > 1 && broken === undefined) return undefined;
   const top = broken ? tied.find((m) => m.id === broken.id)! : first;
-  // One word of charter boilerplate ("gets hard") is no evidence; the role, the ownership part or a skill is.
+  // Charter boilerplate alone ("gets hard", "final") is no evidence; the role, the ownership part or a skill is.
   const { charter = [], ...owned } = top.matches;
-  if (Object.keys(owned).length === 0 && charter.length < 2) return undefined;
+  if (Object.keys(owned).length === 0) return undefined;
   const target = byName.get(top.id)!;
   const words = [...new Set(Object.values(top.matches).flat())].sort();
   const next = ranking.find((m) => m.id !== top.id);
@@ -626,7 +673,8 @@ function memberOfRoleTitle(task: string, row: Decision, members: readonly Agent[
   const titled = members
     .filter((m) => m.name !== row.target.name)
     .map((member) => ({ member, words: roleTitleWords(member, task) }))
-    .filter(({ words }) => taskWordCount(words) >= 2)
+    // A row that holds one word of the task among its examples yields to a title naming one; a stronger row to a title naming two.
+    .filter(({ words }) => taskWordCount(words) >= (row.weak ? 1 : 2))
     .sort((a, b) => b.words.length - a.words.length);
   const [best, next] = titled;
   if (!best || (next && next.words.length === best.words.length)) return undefined;

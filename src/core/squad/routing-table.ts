@@ -144,6 +144,8 @@ const ROUTING_KEEPS: ReadonlySet<string> = new Set(['fix']);
 const HTTP_REQUEST = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:\/\S*|(?:routes?|endpoints?|requests?|handlers?|calls?)\b)/;
 /** A pull (or merge) request is a PR to review, not an HTTP request: routing tables write "PRs". */
 const PULL_REQUEST = /\b(?:pull|merge)[- ]requests?\b/gi;
+/** A lead time is how long something takes, not the Lead's work. */
+const LEAD_TIME = /\blead[- ]times?\b/gi;
 
 /**
  * Work domains: the words routing tables, roles and charters use for a kind of work (`names`), and
@@ -173,26 +175,28 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
       'quit quits quitting exit exits shutdown signal signals sigint sigterm cancel cancels cancelled canceled cancellation abort aborts aborted lifecycle stream streams streaming backpressure',
     phrases: ['event loop', 'in flight', 'child process', 'graceful shutdown'],
   },
-  { names: 'prompt', words: 'persona personas personality personalities tone voice wording phrasing greeting greetings reply replies' },
+  { names: 'prompt', words: 'persona personas personality personalities tone voice wording phrasing greeting greetings reply replies instruct instructed' },
   { names: 'extension', words: 'vscode ide editor editors sidebar webview', phrases: ['vs code', 'visual studio code', 'chat participant', 'command palette', 'status bar'] },
   {
     names: 'ui frontend',
     words:
       'screen screens button buttons dropdown modal dialog tooltip toast navbar menu tab tabs card cards spinner loader layout css html ' +
       'style styles styling restyle stylesheet theme dark component components responsive mobile animation animations hover click drag checkbox ' +
-      'accessibility a11y aria browser icon icons color colors colour colours font fonts view views autocomplete keyboard keystroke keystrokes input inputs scroll scrolling printable',
+      'skeleton placeholder heading headings spacing padding margin margins alignment accessibility a11y aria browser icon icons color colors colour colours font fonts view views autocomplete keyboard keystroke keystrokes input inputs scroll scrolling printable',
   },
   {
     names: 'tests',
-    words: 'coverage regression regressions flaky e2e spec specs fuzz fuzzing mock mocks stub stubs fixture fixtures assertion assertions qa repro reproduce',
-    phrases: ['edge case', 'corner case', 'try to break', 'invalid input', 'bad input'],
+    words:
+      'coverage regression regressions flaky e2e spec specs fuzz fuzzing mock mocks stub stubs fixture fixtures assertion assertions qa repro reproduce ' +
+      'untested playwright cypress selenium puppeteer jest vitest mocha pytest junit',
+    phrases: ['edge case', 'corner case', 'try to break', 'invalid input', 'bad input', 'end to end'],
   },
   {
     names: 'security',
     words:
       'secret secrets token tokens credential credentials vulnerability vulnerabilities vulnerable xss csrf injection auth authentication ' +
       'authorization password passwords permission permissions encrypt encryption encrypted cve exploit exploits attacker threat threats sanitize sanitise',
-    phrases: ['access token', 'api key'],
+    phrases: ['access token', 'api key', 'safe to ship', 'safe to run', 'shell commands', 'arbitrary code'],
   },
   {
     names: 'privacy pii',
@@ -202,15 +206,21 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
   {
     names: 'compliance',
     words: 'legal license licenses licensing licence policy policies',
-    phrases: ['terms of service', 'terms of use'],
+    phrases: ['terms of service', 'terms of use', 'allowed under', 's terms'],
   },
   {
     names: 'documentation',
     words:
-      'docs readme readmes guide guides tutorial tutorials blog article articles announcement announcements announce newsletter walkthrough screencast faq quickstart handbook wiki',
+      'docs readme readmes guide guides tutorial tutorials blog article articles announcement announcements announce newsletter walkthrough screencast video videos demo demos faq quickstart handbook wiki',
     phrases: ['getting started', 'quick start'],
   },
   { names: 'release', words: 'release releases changelog semver hotfix', phrases: ['release notes'] },
+  { names: 'git', words: 'commit commits branch branches rebase rebased reflog cherry tag tags', phrases: ['force push', 'force pushed', 'branch protection', 'protected branch'] },
+  {
+    names: 'distribution',
+    words: 'executable executables binary binaries installer installers tarball npx publish publishing',
+    phrases: ['global install', 'single file'],
+  },
   {
     names: 'ci devops',
     words: 'pipeline pipelines workflow workflows deploy deployment deployments docker dockerfile kubernetes k8s helm terraform infrastructure',
@@ -221,14 +231,22 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
     words:
       'latency throughput memory profiling profiler cpu bottleneck bottlenecks perf benchmark benchmarks optimize optimise optimization speed freeze freezes frozen stall stalls hang hangs lag',
   },
-  { names: 'refactoring', words: 'refactor rename renaming renames cleanup tidy simplify readability readable', phrases: ['clean up', 'dead code'] },
+  {
+    names: 'refactoring',
+    words: 'refactor rename renaming renames cleanup tidy simplify readability readable tangled untangle spaghetti duplicated duplication dedupe',
+    phrases: ['clean up', 'dead code', 'break up', 'break it up', 'split up', 'pull it out', 'pull out', 'shared helper'],
+  },
   {
     names: 'visual graphic',
     words:
       'draw drawing illustration illustrations illustrate logo logos icon icons badge badges banner artwork graphics mascot palette color colors colour colours ' +
       'font fonts typography branding brand svg avatar avatars sketch mockup mockups wireframe wireframes',
   },
-  { names: 'typescript', words: 'type types typing typings typecheck typechecking tsc', phrases: ['type error', 'compile error', 'compiler error'] },
+  {
+    names: 'typescript',
+    words: 'type types typing typings typecheck typechecking tsc tsconfig nouncheckedindexedaccess noimplicitany strictnullchecks generics generic',
+    phrases: ['type error', 'compile error', 'compiler error'],
+  },
   { names: 'review', words: 'pr prs' },
 ];
 
@@ -271,7 +289,7 @@ export type RoutingTerm = readonly [term: string, written: string];
  */
 export function routingTerms(task: string): RoutingTerm[] {
   const own = new Map<string, string>();
-  const written = phraseWords(task.replace(PULL_REQUEST, 'PR'));
+  const written = phraseWords(task.replace(PULL_REQUEST, 'PR').replace(LEAD_TIME, 'leadtime'));
   for (const word of written) {
     // "fix" is a stopword for skills but says who fixes bugs; "fixes" in a row reaches the same stem.
     const [term] = ROUTING_KEEPS.has(word) ? [word] : tokenize(word);

@@ -7,18 +7,28 @@
  * when nothing else matched. The phrasings are data, one table; this module reads no file.
  */
 
-export type WorkKind = 'testing' | 'decision' | 'lead-question' | 'implementation' | 'bug-report';
+export type WorkKind = 'approval' | 'review' | 'testing' | 'decision' | 'lead-question' | 'implementation' | 'bug-report' | 'triage';
 
 /**
  * How each kind of work is phrased, in the order route.ts consults them:
+ * - `approval`: asking someone for a yes (an approval, a sign-off, a go-ahead, a go-live);
+ * - `review`: a change to read and accept or send back (a PR, a branch, a diff), not a review of a subject ("a security review");
  * - `testing`: asking for tests, or for the behaviour to be tried, confirmed or reproduced;
  * - `decision`: a question of judgement (whether, which, enough, worth it), answered by the lead;
  * - `lead-question`: the lead's other subjects (architecture, scope, priorities, review), which
  *   yield to a routing.md row that names the subject;
  * - `implementation`: an implementation verb first ("Add pagination", "Send a receipt");
- * - `bug-report`: something misbehaves, or a fix is asked for at the end ("…; patch it").
+ * - `bug-report`: something misbehaves, or a fix is asked for at the end ("…; patch it");
+ * - `triage`: a question, or planning, reviewing or deciding: what nothing else matched goes to the
+ *   lead when it is one of these, to whoever implements otherwise.
  */
 export const WORK_KIND_PHRASES: Readonly<Record<WorkKind, readonly RegExp[]>> = {
+  approval: [
+    /\bapprov\w*|\bsign[- ]?offs?\b|\bsay(?:s)? yes\b|(?<=\b(?:a|the|final|your|their|our) )yes\b|\bgreen[- ]light\b|(?<=\b(?:the|a|your|their|our) )go[- ]ahead\b|\bgo-ahead\b|\bgo live\b|\bthumbs[- ]up\b|\bok(?:ay)? to (?:ship|release|launch)\b|\bgo\/no[- ]go\b|\bblessing\b/i,
+  ],
+  review: [
+    /\breview (?:it|this|that|the (?:pr|pull request|change|changes|branch|diff|patch))\b|\b(?:approve|accept) or reject\b|\blook (?:it )?over (?:the |this |that )?(?:pr|pull request|branch|changes|diff)\b|\bgive (?:it|the pr|this) a (?:critical )?read\b/i,
+  ],
   testing: [
     /\b(?:write|writes|writing|add|adds|adding|need|needs|missing|more|extra|new|unit|integration|e2e|end-to-end|regression|smoke)\s+(?:[\w'-]+\s+){0,3}?tests?\b(?!\s+(?:button|page|account|user|server|environment|mode|data|card|email)s?\b)/i,
     /\btests?\s+(?:that|for|which|proving|covering)\b/i,
@@ -26,15 +36,22 @@ export const WORK_KIND_PHRASES: Readonly<Record<WorkKind, readonly RegExp[]>> = 
     /\btry\b(?:\s+[\w'-]+){0,4}?\s+(?:odd|weird|strange|unusual|bad|invalid|malformed|huge|giant|empty|blank|random|extreme|garbage|hostile|broken|nasty|long|negative|unicode|special)\b/i,
     /\btry(?:ing)? to break\b|\bpoke (?:at|around)\b/i,
     /\b(?:what|anything|something|where it) (?:breaks|crashes|fails|falls over)\b|\bsee (?:if|whether) (?:it|anything|something) (?:breaks|crashes|fails|falls over|holds up)\b/i,
-    /\bwhat happens (?:when|if|with)\b/i,
+    /\bwhat happens\b|\band see (?:what|how|if|whether)\b/i,
     /\bdouble[- ]check\w*/i,
     /\bconfirm(?:s|ed)? (?:it|this|that|whether|if|the (?:bug|issue|crash|report|problem|fix))\b/i,
     /\breproduc\w*|\brepro\b/i,
     /\b(?:did|does|do|will)(?:n'?t| not) (?:break|regress)\b|\bstill (?:works?|passes|holds)\b/i,
     /\bverif(?:y|ies|ied)\s+(?:that|whether|if|it|the fix)\b/i,
+    /\b(?:browser|ui|e2e|end-to-end|unit|integration|smoke|snapshot|regression|load) tests?\b|\b(?:gaps?|holes?) in (?:the |our )?(?:tests?|coverage)\b|\btests?\b[^.?!]{0,60}?\b(?:enough|holes|gaps)\b/i,
+    /\b(?:nothing|no tests?) (?:covers?|tests?|checks)\b|\bcover (?:it|them|this|that|these|those)\b(?!\s+(?:up|in|with)\b)|\buntested\b/i,
   ],
   decision: [
-    /(?<=^\W*|[.?!;:]\s*)should\s+(?:we|i|the|our|this|that|it|they)\b/i,
+    /(?<=^\W*|[.?!;:]\s*)should\s+[\w'-]+/i,
+    /\bdo we\b[^.?!]{0,80}\bor\b|\bmake (?:the|a) call\b|\bgive (?:us|me) a direction\b/i,
+    /\bwhether\b[^.?!]{0,80}\bor\b|\bsettle (?:it|this|that|the)\b|\bcan'?t agree\b|\bdisagree (?:on|about|over|whether)\b/i,
+    /\b(?:are|is) we\b[^.?!]{0,80}\bor\b|\bpick (?:who|what|which)\b|\bcomes? first\b/i,
+    /\bwhere should\b|\bis (?:that|this|it) (?:a|the) direction\b/i,
+    /\bwhat(?:'s| is) the call\b|\bor a trap\b|\bwould\b[^.?!]{0,80}\bbe (?:a |an )?(?:good|bad|sane|smart|wise|reasonable|terrible)\b/i,
     /\b(?:is|are)\b[^.?!;]{0,60}?\b(?:enough|overkill|worth it|the right (?:call|choice|approach|tool))\b/i,
     /\bdo we (?:really )?(?:need|want)\b/i,
     /\bweigh(?:ing)? (?:it|them|this|that|up|the)\b/i,
@@ -46,8 +63,12 @@ export const WORK_KIND_PHRASES: Readonly<Record<WorkKind, readonly RegExp[]>> = 
   'lead-question': [
     /\barchitect\w*|\bsystem design\b|\btrade-?offs?\b|\bdecid(?:e|es|ing)\b|\b(?:technical|architecture|architectural|design) decisions?\b/i,
     /\btech(?:nology)? stack\b|\badrs?\b|\bscope\b|\bprioriti\w*|\broadmap\b|\bsprints?\b|\bbacklog\b|\bmilestones?\b/i,
-    /\bcode reviews?\b|\b(?:pull|merge)[- ]requests?\b|\bPRs?\b/i,
+    // A pull request to look at, not the pull requests CI runs on ("tests on pull requests from forks").
+    /\bcode reviews?\b|(?<!\b(?:on|from|for|in|of|with) )\b(?:(?:pull|merge)[- ]requests?|PRs?)\b/i,
     /\b(?:go|goes|get|gets|make it|makes it|belongs?) in(?:to)? (?:the |this |our )?(?:next |upcoming |coming |first )?(?:release|version|iteration|cycle)\b/i,
+    /\bdraw the line\b|\bwhat waits\b|\bwhat goes\b|\bcan'?t do (?:all|both)\b|\bmvp\b|\boverall design\b|\btech(?:nical)? choices?\b/i,
+    /\bfit into the (?:codebase|architecture|system|design|app)\b|\bwhere (?:does|should|would) (?:it|this|that) (?:live|go|fit)\b/i,
+    /\bcode quality\b|\bbefore (?:it|this) (?:can )?(?:merges?|goes in|lands)\b|\bthe author\b/i,
     /\b(?:defer|postpone|punt)\w*|\bwhat (?:to|should we|do we|we should) (?:build|ship|tackle|cut|drop) (?:next|first)\b/i,
   ],
   implementation: [
@@ -58,8 +79,13 @@ export const WORK_KIND_PHRASES: Readonly<Record<WorkKind, readonly RegExp[]>> = 
     /\bslips? through\b|\blets? (?:[\w'-]+ ){0,3}through\b/i,
     /\b(?:is|are|was|were|gets?|comes? out|shows?|returns?) (?:sometimes |always |often |still |now )?(?:wrong|broken|off by|missing|incorrect|empty|blank|stale|garbled)\b/i,
     /\b(?:doesn'?t|does not|don'?t|won'?t|can'?t|cannot|isn'?t|aren'?t|never) (?:work|save|load|show|appear|update|open|close|submit|send|arrive|render)\b/i,
-    /\bbugs?\b|\bbroken\b|\bregressed\b/i,
+    /\bbugs?\b|\bbroken\b|\bregressed\b|\bdoes nothing\b|\bnothing happens\b|\bget (?:it|this|that|them) working\b|\bsort (?:it|this|that|them) out\b/i,
     /[;,.:—-]\s*(?:please\s+)?(?:fix|patch|repair|sort out)\s+(?:it|this|that|them)\b/i,
+  ],
+  triage: [
+    /\?\s*$|^\W*(?:what|why|how|which|who|when|where|should|can|could|would|is|are|do|does|did|will)\b/i,
+    /^\W*(?:please\s+)?(?:plan|decide|prioriti[sz]e|rank|organi[sz]e|coordinate|schedule|estimate|triage|review|look over|go over|assess|evaluate|compare|propose|brainstorm|discuss|sketch|outline|lay out|work out|break down|pick|choose|write down)\b/i,
+    /\bshould\b|\bpick one\b|\bgood to merge\b|\bbefore (?:i|we|you|it) merges?\b|\binto tasks\b|\bconventions?\b/i,
   ],
 };
 
