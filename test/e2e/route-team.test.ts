@@ -47,8 +47,8 @@ describe('route on a fresh squad', () => {
     expect(paging.role).toBe('Backend Dev');
     expect(paging.routedBy.source).toBe('routing-table');
     expect(paging.routedBy.row?.workType).toBe('APIs, services, data access, server-side logic');
-    expect(paging.routedBy.words).toEqual(['GET /todos→api']);
-    expect(paging.reason).toMatch(/^routing\.md line \d+ routes "APIs, services, data access, server-side logic" to \w+ \(matched "GET \/todos→api"; margin 1\)/);
+    expect(paging.routedBy.words).toEqual(['pagination→api', 'GET /todos→api']);
+    expect(paging.reason).toMatch(/^routing\.md line \d+ routes "APIs, services, data access, server-side logic" to \w+ \(matched "pagination→api", "GET \/todos→api"; margin 1\)/);
   });
 
   it('sends "fix …" to the row of bug fixes, though "fix" is a stopword for skills', async () => {

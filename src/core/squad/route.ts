@@ -268,8 +268,8 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
           why: `"${leadQuestion}" is a question for ${lead.displayName} (the lead)`,
         }
       : undefined) ??
-    // A row that holds one word of the task yields to a member whose own texts hold several.
-    (ranked && (!row || taskWordCount(ranked.routedBy.words) >= 2) ? ranked : undefined) ??
+    // A row that holds one word of the task yields to another member whose own texts hold several (the row explains its own member better).
+    (ranked && (!row || (ranked.target.name !== row.target.name && taskWordCount(ranked.routedBy.words) >= 2)) ? ranked : undefined) ??
     // Asking a human blocks the work on a person: a row of a human decides only when it holds several words of the task.
     (row && !row.target.human ? row : undefined) ??
     ranked ??

@@ -161,19 +161,22 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
     names: 'database',
     words:
       'table tables index indexes query queries sql schema schemas migration migrations postgres postgresql mysql sqlite mariadb orm column columns ' +
-      'constraint constraints join joins transaction transactions prisma typeorm sequelize knex drizzle mongo mongodb redis dynamodb db nosql',
-    phrases: ['foreign key', 'primary key', 'stored procedure'],
+      'constraint constraints join joins transaction transactions prisma typeorm sequelize knex drizzle mongo mongodb redis dynamodb db nosql ' +
+      'upsert upserts deadlock deadlocks elasticsearch cassandra supabase firestore sqlalchemy activerecord backfill backfills',
+    phrases: ['foreign key', 'primary key', 'stored procedure', 'already stored', 'existing rows', 'existing records'],
   },
   {
     names: 'api',
-    words: 'endpoint endpoints rest graphql http response responses webhook webhooks grpc json payload payloads',
-    phrases: ['status code'],
+    words:
+      'endpoint endpoints rest graphql http response responses webhook webhooks grpc json payload payloads backend cors openapi swagger trpc rpc pagination paginate paginated',
+    phrases: ['status code', 'server side', 'rate limit', 'rate limits', 'rate limiting'],
   },
   {
     names: 'runtime',
     words:
-      'quit quits quitting exit exits shutdown signal signals sigint sigterm cancel cancels cancelled canceled cancellation abort aborts aborted lifecycle stream streams streaming backpressure',
-    phrases: ['event loop', 'in flight', 'child process', 'graceful shutdown'],
+      'quit quits quitting exit exits shutdown signal signals sigint sigterm cancel cancels cancelled canceled cancellation abort aborts aborted lifecycle stream streams streaming backpressure ' +
+      'reconnect reconnects reconnection disconnect disconnects disconnected orphan orphaned zombie timeout timeouts',
+    phrases: ['event loop', 'in flight', 'child process', 'graceful shutdown', 'ctrl c'],
   },
   { names: 'prompt', words: 'persona personas personality personalities tone voice wording phrasing greeting greetings reply replies instruct instructed' },
   { names: 'extension', words: 'vscode ide editor editors sidebar webview', phrases: ['vs code', 'visual studio code', 'chat participant', 'command palette', 'status bar'] },
@@ -182,20 +185,23 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
     words:
       'screen screens button buttons dropdown modal dialog tooltip toast navbar menu tab tabs card cards spinner loader layout css html ' +
       'style styles styling restyle stylesheet theme dark component components responsive mobile animation animations hover click drag checkbox ' +
-      'skeleton placeholder heading headings spacing padding margin margins alignment accessibility a11y aria browser icon icons color colors colour colours font fonts view views autocomplete keyboard keystroke keystrokes input inputs scroll scrolling printable',
+      'skeleton placeholder heading headings spacing padding margin margins alignment contrast grey gray print printing navigation nav form forms popup popover carousel slider toggle zoom flicker flickers flickering rerender rerenders ux ' +
+      'accessibility a11y aria browser icon icons color colors colour colours font fonts view views autocomplete keyboard keystroke keystrokes input inputs scroll scrolling printable',
+    phrases: ['light mode', 'dark mode', 'blank page', 'white page'],
   },
   {
     names: 'tests',
     words:
       'coverage regression regressions flaky e2e spec specs fuzz fuzzing mock mocks stub stubs fixture fixtures assertion assertions qa repro reproduce ' +
-      'untested playwright cypress selenium puppeteer jest vitest mocha pytest junit',
+      'untested playwright cypress selenium puppeteer jest vitest mocha pytest junit testcase testcases harness',
     phrases: ['edge case', 'corner case', 'try to break', 'invalid input', 'bad input', 'end to end'],
   },
   {
     names: 'security',
     words:
       'secret secrets token tokens credential credentials vulnerability vulnerabilities vulnerable xss csrf injection auth authentication ' +
-      'authorization password passwords permission permissions encrypt encryption encrypted cve exploit exploits attacker threat threats sanitize sanitise',
+      'authorization password passwords permission permissions encrypt encryption encrypted cve exploit exploits attacker threat threats sanitize sanitise ' +
+      'leak leaked leaks secure insecure harden hardening sandbox traversal ssrf rce csp oauth jwt mfa 2fa sso',
     phrases: ['access token', 'api key', 'safe to ship', 'safe to run', 'shell commands', 'arbitrary code'],
   },
   {
@@ -211,40 +217,50 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
   {
     names: 'documentation',
     words:
-      'docs readme readmes guide guides tutorial tutorials blog article articles announcement announcements announce newsletter walkthrough screencast video videos demo demos faq quickstart handbook wiki',
-    phrases: ['getting started', 'quick start'],
+      'docs readme readmes guide guides tutorial tutorials blog article articles announcement announcements announce newsletter walkthrough screencast video videos demo demos faq quickstart handbook wiki ' +
+      'piece essay explainer writeup jsdoc docstring docstrings',
+    phrases: ['getting started', 'quick start', 'write up', 'how to'],
   },
-  { names: 'release', words: 'release releases changelog semver hotfix', phrases: ['release notes'] },
-  { names: 'git', words: 'commit commits branch branches rebase rebased reflog cherry tag tags', phrases: ['force push', 'force pushed', 'branch protection', 'protected branch'] },
+  { names: 'release', words: 'release releases changelog semver hotfix prerelease', phrases: ['release notes', 'version bump', 'release candidate', 'cut a release'] },
+  {
+    names: 'git',
+    words: 'commit commits branch branches rebase rebased reflog cherry tag tags bisect stash submodule submodules gitignore gitattributes',
+    phrases: ['force push', 'force pushed', 'branch protection', 'protected branch', 'merge conflict', 'merge conflicts', 'squash merge'],
+  },
   {
     names: 'distribution',
-    words: 'executable executables binary binaries installer installers tarball npx publish publishing',
+    words: 'executable executables binary binaries installer installers tarball npx publish publishing homebrew brew winget chocolatey scoop deb rpm msi',
     phrases: ['global install', 'single file'],
   },
   {
     names: 'ci devops',
-    words: 'pipeline pipelines workflow workflows deploy deployment deployments docker dockerfile kubernetes k8s helm terraform infrastructure',
+    words:
+      'pipeline pipelines workflow workflows deploy deployment deployments docker dockerfile kubernetes k8s helm terraform infrastructure runner runners container containers nightly jenkins circleci buildkite',
     phrases: ['github actions'],
   },
   {
     names: 'performance',
     words:
-      'latency throughput memory profiling profiler cpu bottleneck bottlenecks perf benchmark benchmarks optimize optimise optimization speed freeze freezes frozen stall stalls hang hangs lag',
+      'latency throughput memory profiling profiler cpu bottleneck bottlenecks perf benchmark benchmarks optimize optimise optimization speed freeze freezes frozen stall stalls hang hangs lag ' +
+      'sluggish cache caching cached',
+    phrases: ['memory leak', 'load time', 'page load'],
   },
   {
     names: 'refactoring',
-    words: 'refactor rename renaming renames cleanup tidy simplify readability readable tangled untangle spaghetti duplicated duplication dedupe',
+    words: 'refactor rename renaming renames cleanup tidy simplify readability readable tangled untangle spaghetti duplicated duplication dedupe consolidate modularize',
     phrases: ['clean up', 'dead code', 'break up', 'break it up', 'split up', 'pull it out', 'pull out', 'shared helper'],
   },
   {
     names: 'visual graphic',
     words:
       'draw drawing illustration illustrations illustrate logo logos icon icons badge badges banner artwork graphics mascot palette color colors colour colours ' +
-      'font fonts typography branding brand svg avatar avatars sketch mockup mockups wireframe wireframes',
+      'font fonts typography branding brand svg avatar avatars sketch mockup mockups wireframe wireframes figma favicon favicons thumbnail thumbnails',
+    phrases: ['social preview', 'og image'],
   },
   {
     names: 'typescript',
-    words: 'type types typing typings typecheck typechecking tsc tsconfig nouncheckedindexedaccess noimplicitany strictnullchecks generics generic',
+    words:
+      'type types typing typings typecheck typechecking tsc tsconfig nouncheckedindexedaccess noimplicitany strictnullchecks generics generic nullable undefined esm commonjs cjs declaration declarations',
     phrases: ['type error', 'compile error', 'compiler error'],
   },
   { names: 'review', words: 'pr prs' },

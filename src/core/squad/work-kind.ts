@@ -24,10 +24,12 @@ export type WorkKind = 'approval' | 'review' | 'testing' | 'decision' | 'lead-qu
  */
 export const WORK_KIND_PHRASES: Readonly<Record<WorkKind, readonly RegExp[]>> = {
   approval: [
-    /\bapprov\w*|\bsign[- ]?offs?\b|\bsay(?:s)? yes\b|(?<=\b(?:a|the|final|your|their|our) )yes\b|\bgreen[- ]light\b|(?<=\b(?:the|a|your|their|our) )go[- ]ahead\b|\bgo-ahead\b|\bgo live\b|\bthumbs[- ]up\b|\bok(?:ay)? to (?:ship|release|launch)\b|\bgo\/no[- ]go\b|\bblessing\b/i,
+    /\bapprov\w*|\bsign[- ]?offs?\b|\bsay(?:s)? yes\b|(?<=\b(?:a|the|final|your|their|our) )yes\b|\bgreen[- ]light\b|(?<=\b(?:the|a|your|their|our) )go[- ]ahead\b|\bgo-ahead\b|\bgo live\b|\bthumbs[- ]up\b|(?<=\b(?:the|an|final|product|your|their|our) )ok(?:ay)?\b(?!\s+(?:button|key|link|dialog|box))|\bok(?:ay)? to (?:ship|release|launch)\b|\bgo\/no[- ]go\b|\bblessing\b/i,
   ],
   review: [
     /\breview (?:it|this|that|the (?:pr|pull request|change|changes|branch|diff|patch))\b|\b(?:approve|accept) or reject\b|\blook (?:it )?over (?:the |this |that )?(?:pr|pull request|branch|changes|diff)\b|\bgive (?:it|the pr|this) a (?:critical )?read\b/i,
+    /\b(?:up|ready) for (?:a )?review\b|\bsecond pair of eyes\b|\bapprove (?:it |this |them )?or (?:bounce|reject|send (?:it )?back|list)\b/i,
+    /\bgo (?:through|over) the (?:changes|diff|branch|pr|patch)\b|\bread the (?:diff|changes|patch)\b|\b(?:they|it)(?:'re| are| is|'s) any good\b/i,
   ],
   testing: [
     /\b(?:write|writes|writing|add|adds|adding|need|needs|missing|more|extra|new|unit|integration|e2e|end-to-end|regression|smoke)\s+(?:[\w'-]+\s+){0,3}?tests?\b(?!\s+(?:button|page|account|user|server|environment|mode|data|card|email)s?\b)/i,
@@ -36,7 +38,9 @@ export const WORK_KIND_PHRASES: Readonly<Record<WorkKind, readonly RegExp[]>> = 
     /\btry\b(?:\s+[\w'-]+){0,4}?\s+(?:odd|weird|strange|unusual|bad|invalid|malformed|huge|giant|empty|blank|random|extreme|garbage|hostile|broken|nasty|long|negative|unicode|special)\b/i,
     /\btry(?:ing)? to break\b|\bpoke (?:at|around)\b/i,
     /\b(?:what|anything|something|where it) (?:breaks|crashes|fails|falls over)\b|\bsee (?:if|whether) (?:it|anything|something) (?:breaks|crashes|fails|falls over|holds up)\b/i,
-    /\bwhat happens\b|\band see (?:what|how|if|whether)\b/i,
+    /\bwhat happens\b|\band see (?:what|how|if|whether)\b|\bprove (?:it|that|this)\b|\bsupposedly\b/i,
+    /\b(?:goes|went|go) wrong\b|\bdon'?t fix\b|\bshow it happening\b|\bcheck (?:that )?nothing\b|\blooks? broken\b|\bdoes anything (?:get|go|break)\b/i,
+    /\bwhat (?:does|do|would|will) (?:the |our |it )?[\w-]* ?(?:do|say|show) (?:when|if|with)\b/i,
     /\bdouble[- ]check\w*/i,
     /\bconfirm(?:s|ed)? (?:it|this|that|whether|if|the (?:bug|issue|crash|report|problem|fix))\b/i,
     /\breproduc\w*|\brepro\b/i,
@@ -49,7 +53,8 @@ export const WORK_KIND_PHRASES: Readonly<Record<WorkKind, readonly RegExp[]>> = 
     /(?<=^\W*|[.?!;:]\s*)should\s+[\w'-]+/i,
     /\bdo we\b[^.?!]{0,80}\bor\b|\bmake (?:the|a) call\b|\bgive (?:us|me) a direction\b/i,
     /\bwhether\b[^.?!]{0,80}\bor\b|\bsettle (?:it|this|that|the)\b|\bcan'?t agree\b|\bdisagree (?:on|about|over|whether)\b/i,
-    /\b(?:are|is) we\b[^.?!]{0,80}\bor\b|\bpick (?:who|what|which)\b|\bcomes? first\b/i,
+    /\b(?:are|is) we\b[^.?!]{0,80}\bor\b|\bpick (?:who|what|which)\b|\bcomes? first\b|\bis (?:it|this|that) worth\b/i,
+    /\b(?:what|which)\b[^.?!]{0,40}\b(?:build|ship|tackle|cut|drop|finish(?:ed)?|do|park) (?:next|first)\b|\bwhich (?:one|do we|should we)\b/i,
     /\bwhere should\b|\bis (?:that|this|it) (?:a|the) direction\b/i,
     /\bwhat(?:'s| is) the call\b|\bor a trap\b|\bwould\b[^.?!]{0,80}\bbe (?:a |an )?(?:good|bad|sane|smart|wise|reasonable|terrible)\b/i,
     /\b(?:is|are)\b[^.?!;]{0,60}?\b(?:enough|overkill|worth it|the right (?:call|choice|approach|tool))\b/i,
@@ -66,6 +71,7 @@ export const WORK_KIND_PHRASES: Readonly<Record<WorkKind, readonly RegExp[]>> = 
     // A pull request to look at, not the pull requests CI runs on ("tests on pull requests from forks").
     /\bcode reviews?\b|(?<!\b(?:on|from|for|in|of|with) )\b(?:(?:pull|merge)[- ]requests?|PRs?)\b/i,
     /\b(?:go|goes|get|gets|make it|makes it|belongs?) in(?:to)? (?:the |this |our )?(?:next |upcoming |coming |first )?(?:release|version|iteration|cycle)\b/i,
+    /\bin or out\b|\bfirst cut\b|\bleave (?:it |them |that )?for later\b|\bwhat we leave\b/i,
     /\bdraw the line\b|\bwhat waits\b|\bwhat goes\b|\bcan'?t do (?:all|both)\b|\bmvp\b|\boverall design\b|\btech(?:nical)? choices?\b/i,
     /\bfit into the (?:codebase|architecture|system|design|app)\b|\bwhere (?:does|should|would) (?:it|this|that) (?:live|go|fit)\b/i,
     /\bcode quality\b|\bbefore (?:it|this) (?:can )?(?:merges?|goes in|lands)\b|\bthe author\b/i,
