@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/core/doctor/doctor.js';
 import { readDoctorState } from '../../src/core/doctor/read.js';
 import { BIN, cleanupTempDirs, initSquad, runCli, runOk, writeFiles } from '../helpers/cli.js';
@@ -21,7 +21,13 @@ interface DoctorJson {
 const NOT_STARTING = 'mcp-server-not-starting';
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-describe('doctor and the registered squad server', () => {
+// Each test works in a squad of its own, and most of their time is servers starting (real processes):
+// the tests run side by side. The squad they copy is made once, before them.
+describe.concurrent('doctor and the registered squad server', () => {
+  beforeAll(async () => {
+    await initSquad();
+  });
+
   it("starts each registered server that runs create-squad and completes the handshake: the repository's own built CLI", async () => {
     const root = await initSquad();
     writeFiles(root, {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SKILLS_ALLOWLIST_PATH } from '../../src/core/skills/skill-scripts.js';
 import { type CliResult, REPO_ROOT, cleanupTempDirs, initSquad, runCli, tempDir, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
 import { promptSquad } from '../helpers/prompt-squad.js';
@@ -53,7 +53,13 @@ async function json(args: string[], cwd: string, input?: string): Promise<{ run:
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/skill-tests');
 
-describe('the --json envelope', () => {
+// Each test works in repositories of its own: the tests run side by side (skills test waits out a
+// case's time limit meanwhile). The squad they copy is made once, before them.
+describe.concurrent('the --json envelope', () => {
+  beforeAll(async () => {
+    await initSquad();
+  });
+
   it('every command that succeeds: ok, its data, warnings as objects', async () => {
     const fresh = tempRepo();
     const root = await initSquad();
@@ -113,9 +119,9 @@ describe('the --json envelope', () => {
     writeFiles(root, {
       [SKILLS_ALLOWLIST_PATH]: JSON.stringify({ skills: { '.github/skills/word-count': { scripts: 'all' }, '.github/skills/flaky-counter': { scripts: 'all' } } }),
     });
-    const passed = await json(['skills', 'test', 'word-count'], root);
+    // Both runs only read the squad (each case runs in a scratch copy): side by side.
+    const [passed, failed] = await Promise.all([json(['skills', 'test', 'word-count'], root), json(['skills', 'test', 'flaky-counter'], root)]);
     expect(passed.envelope).toMatchObject({ ok: true, data: { summary: { failed: 0 } } });
-    const failed = await json(['skills', 'test', 'flaky-counter'], root);
     expect(failed.run.code).toBe(1);
     expect(failed.envelope).toMatchObject({ ok: false, data: { summary: expect.objectContaining({ failed: expect.any(Number) }) } });
     expect(failed.envelope).not.toHaveProperty('error');

@@ -98,7 +98,9 @@ function failure(result: CallToolResult): string {
   return text(result);
 }
 
-describe('the MCP server: discovery', () => {
+// Every test reads the shared squad only, or works in a squad and client of its own: the tests run side
+// by side, so the waits (a lock held, a script's time limit) overlap with the rest.
+describe.concurrent('the MCP server: discovery', () => {
   it('offers every tool with an input and an output schema', async () => {
     const { client } = await shared();
     const { tools } = await client.listTools();
@@ -149,7 +151,7 @@ describe('the MCP server: discovery', () => {
   });
 });
 
-describe('the MCP server: read_skill', () => {
+describe.concurrent('the MCP server: read_skill', () => {
   it('returns SKILL.md with the list of its references, scripts and assets', async () => {
     const { client } = await shared();
     const result = await call(client, 'read_skill', { name: 'pdf-tools' });
@@ -226,7 +228,7 @@ describe('the MCP server: read_skill', () => {
   });
 });
 
-describe('the MCP server: the squad commands as tools', () => {
+describe.concurrent('the MCP server: the squad commands as tools', () => {
   it('build_spawn_prompt gives exactly what "create-squad prompt" prints, and its --json document', async () => {
     const { root, home, client } = await shared();
     const task = 'Add pagination to the orders endpoint.';
@@ -366,7 +368,7 @@ describe('the MCP server: the squad commands as tools', () => {
   });
 });
 
-describe('the MCP server: run_skill_script', () => {
+describe.concurrent('the MCP server: run_skill_script', () => {
   it('is off by default: a script runs only once the allowlist names it, and the refusal says how', async () => {
     const root = mcpSquad();
     const client = await connect(root, tempDir());
@@ -405,7 +407,7 @@ describe('the MCP server: run_skill_script', () => {
     expect(result.structuredContent).toMatchObject({ exitCode: 3, stderr: 'no such form\n', timedOut: false });
   });
 
-  it('a script that hangs is killed at the time limit, with what it started', async () => {
+  it('a script that hangs is killed at the time limit, with what it started', async ({ expect }) => {
     const root = mcpSquad();
     allowAll(root);
     // Room for a loaded machine to start the script (and its child) before the limit kills it.

@@ -14,7 +14,8 @@ import { findRecord, readSources, type SourceRecord } from '../../src/core/skill
 import { SKILL_LOCK_PATH, parseLockKey } from '../../src/core/skills/skill-lock.js';
 import { observeWrites } from '../../src/core/fs/fs-safe.js';
 import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
-import { commitAndPush, git, gitSource } from '../helpers/git-source.js';
+import { quickGitSource as gitSource } from '../helpers/git-fixture.js';
+import { commitAndPush, git } from '../helpers/git-source.js';
 import { debrisLeft } from '../helpers/debris.js';
 import { sampledWrites } from '../helpers/kill-matrix.js';
 
@@ -179,7 +180,9 @@ describe('skills add --force over a team skill of a squad not yet upgraded', () 
   });
 });
 
-describe('skills add from a git repository', () => {
+// Each test works in squads and sources of its own, and none counts writes (the kill matrices above and
+// in "skills update" do, and stay sequential): the tests run side by side, clones overlapping.
+describe.concurrent('skills add from a git repository', () => {
   it('clones a file:// repository, shallow, and records the URL, the folder inside and the commit', async () => {
     const { url, work } = gitSource({
       'README.md': '# skills\n',
@@ -316,7 +319,7 @@ describe('skills update', () => {
   });
 });
 
-describe('skills update from a recorded folder', () => {
+describe.concurrent('skills update from a recorded folder', () => {
   it('records a folder inside the repository relative to its root, so a copy of the repository updates from its own folder', async () => {
     const root = await squad();
     writeFiles(root, { 'vendor/skills/lint-rules/SKILL.md': validSkill('lint-rules') });
@@ -376,7 +379,7 @@ describe('skills update from a recorded folder', () => {
   });
 });
 
-describe('skills remove', () => {
+describe.concurrent('skills remove', () => {
   it('moves a team or agent skill whole into the backups', async () => {
     const root = await squad();
     const dir = collection();
@@ -473,7 +476,7 @@ describe('skills remove', () => {
   });
 });
 
-describe('what skills add, update and remove say is what they do', () => {
+describe.concurrent('what skills add, update and remove say is what they do', () => {
   /** Backups are named by the time of the run: a dry run's and the real run's differ only there. */
   const stampless = (text: string) => text.replace(/\.ai-team\/backups\/[^/\s]+\//g, '.ai-team/backups/<time>/');
   type Report = { changes: ChangeSummary; commit: string[]; dryRun: boolean };

@@ -10,7 +10,6 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { SkillsAddData } from '../../src/commands/skills-add.js';
 import { SCRATCH_PATTERN } from '../../src/core/fs/debris.js';
@@ -18,6 +17,7 @@ import { CLONE_PURPOSE, findRecord, readSources } from '../../src/core/skills/sk
 import { SKILL_LOCK_PATH, lockKey } from '../../src/core/skills/skill-lock.js';
 import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
 import { debrisLeft } from '../helpers/debris.js';
+import { quickGitSource } from '../helpers/git-fixture.js';
 
 afterAll(cleanupTempDirs);
 afterEach(() => {
@@ -34,20 +34,7 @@ function git(cwd: string, ...args: string[]): string {
 
 /** A bare repository (file:// URL) holding `files`, and `links` (path → target) committed as symlinks. */
 function gitSource(files: Record<string, string>, links: Record<string, string> = {}): string {
-  const base = tempDir('squad-hostile-git-');
-  const work = path.join(base, 'work');
-  fs.mkdirSync(work);
-  git(work, 'init', '-q', '-b', 'main');
-  writeFiles(work, files);
-  for (const [rel, target] of Object.entries(links)) {
-    fs.mkdirSync(path.dirname(path.join(work, rel)), { recursive: true });
-    fs.symlinkSync(target, path.join(work, rel));
-  }
-  git(work, 'add', '-A');
-  git(work, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'skills');
-  const bare = path.join(base, 'skills.git');
-  git(base, 'clone', '-q', '--bare', work, bare);
-  return pathToFileURL(bare).href;
+  return quickGitSource(files, links).url;
 }
 
 let plainSource: string | undefined;
@@ -180,7 +167,9 @@ describe('skills add of several skills, one refused while it is copied', () => {
   });
 });
 
-describe('skills update holds the recorded source to the rules of a typed one', () => {
+// Neither these tests nor the next describe's spy on node:fs or count writes, and each works in a squad
+// of its own (the git source they share is only read): they run side by side, clones overlapping.
+describe.concurrent('skills update holds the recorded source to the rules of a typed one', () => {
   async function addedFromGit(): Promise<{ root: string; url: string }> {
     const url = pdfSource();
     const root = await initSquad();
@@ -267,7 +256,7 @@ describe('skills update holds the recorded source to the rules of a typed one', 
   });
 });
 
-describe('a SKILL.md that is a link is refused before anything is written', () => {
+describe.concurrent('a SKILL.md that is a link is refused before anything is written', () => {
   const hint = "put the file itself in place of the link (copy what it points to into the skill's folder), then add the skill again; nothing was written";
 
   it('in a folder source', async () => {

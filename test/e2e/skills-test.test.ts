@@ -199,7 +199,9 @@ function probeCase(report: Report, name: string): Case {
   return report.skills.find((s) => s.name === 'sandbox-probe')!.cases.find((c) => c.name === name)!;
 }
 
-describe('skills test confinement', () => {
+// Each test works in a squad and folders of its own: the tests run side by side, and beside those above
+// (the time limits they wait out overlap).
+describe.concurrent('skills test confinement', () => {
   it('refuses a test-config env that would make another program run (BASH_ENV, NODE_OPTIONS, PATH, LD_PRELOAD…): the config is invalid and no payload runs', async () => {
     const marker = path.join(tempDir(), 'payload-ran');
     const smuggled: Record<string, (root: string) => string> = {
@@ -341,7 +343,7 @@ describe('skills test confinement', () => {
   });
 });
 
-describe('run_skill_script shares the confinement', () => {
+describe.concurrent('run_skill_script shares the confinement', () => {
   it('an agent-run script gets the same minimal environment and temporary HOME, in the repository folder, with the network as it is', async () => {
     const root = probeSquad();
     const skill = { dirName: 'sandbox-probe', dir: path.join(root, PROBE), location: `${PROBE}/SKILL.md` };

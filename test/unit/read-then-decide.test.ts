@@ -29,6 +29,7 @@ import { writeOriginalSquad } from '../helpers/original-squad.js';
 import { decideSquadDirMigration, planSquadDirMigration, readSquadDirState } from '../../src/core/squad/original/squad-dir.js';
 import { decideOriginalSkillConversions, planOriginalSkillConversions, readOriginalSkillFiles } from '../../src/core/squad/original/skill-migration.js';
 
+import { expectEqual } from '../helpers/fast-equal.js';
 import { withoutFileSystem, withoutFileSystemAsync } from '../helpers/no-fs.js';
 
 afterAll(cleanupTempDirs);
@@ -57,7 +58,7 @@ describe('doctor: read once, then pure checks', () => {
     const whole = await runDoctor(root, options);
     const state = await readDoctorState(root, options);
     const pure = withoutFileSystem(() => diagnose(state));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     // The squad above gives most groups something to say: the test is not vacuous.
     const codes = new Set(pure.findings.map((f) => f.code));
     for (const code of ['history-missing', 'layout-missing', 'agent-folder-invalid-name', 'casting-member-invalid', 'skill-name-invalid-chars']) {
@@ -93,7 +94,7 @@ describe('init: read once, then plan without the disk', () => {
     const state = readScaffoldState(root, owned);
     // Templates compile once per process: the first plan warmed them, as the command's own run would.
     const pure = await withoutFileSystemAsync(() => decideScaffold(state, { now, version }, owned));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     expect(pure.files.map((f) => f.path)).toContain('.ai-team/routing.md'); // removed above: planned again
   });
 
@@ -123,7 +124,7 @@ describe('hire: read once, then plan without the disk', () => {
     const whole = await planHire(root, { role: 'Tester', now });
     const state = readHireState(root);
     const pure = await withoutFileSystemAsync(() => decideHire(state, { role: 'Tester', now }));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     expect(pure.changes.some((c) => c.kind === 'create' && c.path.endsWith('/charter.md'))).toBe(true);
   });
 });
@@ -185,7 +186,7 @@ describe('upgrade: read once, then plan without the disk', () => {
     const whole = await planUpgrade(root, { now });
     const state = await readUpgradeState(root, { now });
     const pure = await withoutFileSystemAsync(() => decideUpgrade(state, { now }));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     check(pure);
     // The command reports the same plan (its backups are named by its own clock: compared by path).
     const data = (await runCli(['upgrade', '--dry-run', '--json'], { cwd: root })).data() as Record<string, unknown>;
@@ -234,14 +235,14 @@ describe("upgrade of the original Squad's layouts: read once, then plan without 
     writeFiles(root, { '.squad/agents/Dallas/charter.md': '# Dallas\n', '.github/workflows/squad.yml': 'on: push\njobs: { x: { steps: [{ run: cat .squad/team.md }] } }\n' });
     const state = readSquadDirState(root);
     const move = withoutFileSystem(() => decideSquadDirMigration(state, now));
-    expect(move).toEqual(planSquadDirMigration(root, now));
+    expectEqual(move, planSquadDirMigration(root, now));
     expect(move.move).toEqual({ from: '.squad', to: '.ai-team' });
     expect(move.renames).toEqual([{ from: '.ai-team/agents/Dallas', to: '.ai-team/agents/dallas' }]);
     expect(move.notes.some((note) => note.includes('.github/workflows/squad.yml'))).toBe(true);
 
     const files = readOriginalSkillFiles(root, '.squad');
     const conversions = withoutFileSystem(() => decideOriginalSkillConversions(files, { dir: '.squad', now }));
-    expect(conversions).toEqual(planOriginalSkillConversions(root, { dir: '.squad', now }));
+    expectEqual(conversions, planOriginalSkillConversions(root, { dir: '.squad', now }));
     expect(conversions.map((c) => c.path)).toEqual(['.ai-team/skills/dock-sync/SKILL.md', '.ai-team/skills/flaky-ride-tests/SKILL.md', '.ai-team/skills/map-tiles/SKILL.md']);
 
     // The command's dry run says the same (its backups are named by its own clock: left out).
@@ -289,7 +290,7 @@ describe('prompt: read, decide, read what was decided, render', () => {
     const options: SpawnPromptOptions = { root, agent: 'fenster', task: 'Add an index to the orders table', skillsBudget: 120, home: tempDir() };
     const whole = await buildSpawnPrompt(options);
     const { decision, selection, prompt } = await stepByStep(options);
-    expect(prompt).toEqual(whole);
+    expectEqual(prompt, whole);
     expect(decision.mode).toBe('standard');
     expect(decision.inline).toEqual([]);
     expect(selection.inlined).toEqual([]);
@@ -304,7 +305,7 @@ describe('prompt: read, decide, read what was decided, render', () => {
     const options: SpawnPromptOptions = { root, agent: 'fenster', task: 'Add an index to orders.', mode: 'lightweight', skills: ['database-schema', 'nope'], home: tempDir() };
     const whole = await buildSpawnPrompt(options);
     const { decision, selection, prompt } = await stepByStep(options);
-    expect(prompt).toEqual(whole);
+    expectEqual(prompt, whole);
     expect(prompt.mode).toBe('lightweight');
     expect(decision.inline.map((s) => s.name)).toEqual(['database-schema']);
     expect(selection.inlined.map((i) => [i.skill.name, i.body !== undefined])).toEqual([['database-schema', true]]);
@@ -322,7 +323,7 @@ describe('prompt: read, decide, read what was decided, render', () => {
     const options: SpawnPromptOptions = { root, agent: 'fenster', task: 'Decide the architecture of the whole system with Keaton', mode: 'lightweight', home: tempDir() };
     const whole = await buildSpawnPrompt(options);
     const { decision, prompt } = await stepByStep(options);
-    expect(prompt).toEqual(whole);
+    expectEqual(prompt, whole);
     expect(decision.mode).toBe('standard');
     expect(decision.inline).toEqual([]);
     expect(prompt.warnings.some((w) => w.code === 'lightweight-refused' && w.message.startsWith('lightweight mode refused'))).toBe(true);
