@@ -31,8 +31,8 @@
  * --src measures the sources (src/, loaded through vite, no build needed); --lib another checkout
  * (built: its index.js and dist/), e.g. an older commit; by default this checkout's build.
  * --check exits 1 when a skill metric of the held-out half misses its target (TARGETS), or a squad's
- * member accuracy misses MEMBER_TARGET, or a task of a human's row is not answered "ask"
- * (missedMemberTarget). --members-only measures the member tasks alone (no corpus needed). Without
+ * member accuracy on its tuned tasks misses MEMBER_TARGET, or a tuned task of a human's row is not
+ * answered "ask" (missedMemberTarget); held-out member accuracy is reported beside it, not enforced. --members-only measures the member tasks alone (no corpus needed). Without
  * the corpus it says so and exits 0, so the repository still builds and tests on its own.
  */
 import { spawnSync } from 'node:child_process';
@@ -466,25 +466,32 @@ async function main(args) {
 }
 
 /**
- * The member targets missed, as issue 29 sets them: on each squad measured, MEMBER_TARGET of its
- * realistic tasks (both halves) go to the member expected, and every task of a human's row answers
- * "ask". The held-out half's accuracy per squad is reported beside it (heldOutBelowTarget).
+ * The member targets missed on the tasks routing was tuned on: on each squad measured, MEMBER_TARGET
+ * of its `tune` tasks go to the member expected, and every `tune` task of a human's row answers
+ * "ask". A guard against routing losing what it learned. The held-out half is measured and
+ * reported (heldOutBelowTarget), never enforced: fixing a miss there to pass would tune on it.
  */
 export function missedMemberTarget(members) {
   if (members === undefined) return [];
   const missed = Object.entries(members.bySquad)
-    .filter(([, c]) => c.accuracy < MEMBER_TARGET)
-    .map(([squad, c]) => `member accuracy on ${squad} ${percent(c.accuracy)} < ${percent(MEMBER_TARGET)}`);
-  if (members.ask.right < members.ask.tasks) missed.push(`"ask" answered for ${members.ask.right} of ${members.ask.tasks} tasks of a human's row`);
+    .filter(([, c]) => c.halves.tune.accuracy < MEMBER_TARGET)
+    .map(([squad, c]) => `member accuracy on ${squad}'s tuned tasks ${percent(c.halves.tune.accuracy)} < ${percent(MEMBER_TARGET)}`);
+  const asks = members.rows.filter((r) => r.half === 'tune' && r.expect.ask !== undefined);
+  const asked = asks.filter((r) => r.right).length;
+  if (asked < asks.length) missed.push(`"ask" answered for ${asked} of ${asks.length} tuned tasks of a human's row`);
   return missed;
 }
 
-/** The squads whose held-out member tasks alone fall below MEMBER_TARGET (reported, not a --check failure). */
+/** The squads whose held-out member tasks fall below MEMBER_TARGET, and held-out tasks of a human's row not answered "ask" (reported, not a --check failure). */
 export function heldOutBelowTarget(members) {
   if (members === undefined) return [];
-  return Object.entries(members.bySquad)
+  const below = Object.entries(members.bySquad)
     .filter(([, c]) => c.halves['held-out'].tasks > 0 && c.halves['held-out'].accuracy < MEMBER_TARGET)
     .map(([squad, c]) => `held-out member accuracy on ${squad} ${percent(c.halves['held-out'].accuracy)} < ${percent(MEMBER_TARGET)}`);
+  const asks = members.rows.filter((r) => r.half === 'held-out' && r.expect.ask !== undefined);
+  const asked = asks.filter((r) => r.right).length;
+  if (asked < asks.length) below.push(`"ask" answered for ${asked} of ${asks.length} held-out tasks of a human's row`);
+  return below;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
