@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { confinedOpenSeams, openConfined, stateReadProblem, type ReadConfinement } from '../../src/core/fs/confined.js';
+import { confinedOpenSeams, openConfined, readStateHead, stateReadProblem, type ReadConfinement } from '../../src/core/fs/confined.js';
 import { cleanupTempDirs, tempDir, writeFiles } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
@@ -111,5 +111,16 @@ describe('openConfined', () => {
     fs.rmSync(path.dirname(file), { recursive: true });
     fs.symlinkSync(elsewhere, path.dirname(file));
     expect(() => openConfined(file, { root })).toThrow(expect.objectContaining({ code: 'unsafe-path' }));
+  });
+});
+
+describe('readStateHead', () => {
+  it('reads a file whole when it is shorter than the head, else exactly the head; nothing past either', () => {
+    const root = tempDir();
+    writeFiles(root, { '.ai-team/short.md': 'a charter\n', '.ai-team/long.md': `${'x'.repeat(100)}TAIL`, '.ai-team/empty.md': '' });
+    expect(readStateHead(root, '.ai-team/short.md', 4096)).toBe('a charter\n');
+    expect(readStateHead(root, '.ai-team/long.md', 100)).toBe('x'.repeat(100));
+    expect(readStateHead(root, '.ai-team/empty.md', 64)).toBe('');
+    expect(readStateHead(root, '.ai-team/missing.md', 64)).toBeUndefined();
   });
 });

@@ -80,9 +80,12 @@ export function readStateHead(root: string, relPath: string, maxBytes: number): 
     return undefined;
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) return undefined;
-    const head = Buffer.alloc(maxBytes);
-    const read = fs.readSync(fd, head, 0, maxBytes, 0);
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return undefined;
+    // No bigger than the file (a charter is a few KB; routing reads every member's): only the bytes read are decoded.
+    const length = stat.size > 0 && stat.size < maxBytes ? stat.size : maxBytes;
+    const head = Buffer.allocUnsafe(length);
+    const read = fs.readSync(fd, head, 0, length, 0);
     // A character cut at the end decodes as U+FFFD: harmless in a head that is only searched.
     return head.toString('utf8', 0, read);
   } catch {
