@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SquadError } from '../../src/core/base/errors.js';
-import { observeWrites, stagingWriter } from '../../src/core/fs/fs-safe.js';
+import { observeWrites, stagingFlushSeams, stagingWriter } from '../../src/core/fs/fs-safe.js';
 import { cleanupTempDirs, listFiles, tempDir } from '../helpers/cli.js';
 
 afterAll(cleanupTempDirs);
@@ -76,5 +76,47 @@ describe('stagingWriter', () => {
     expect(error.message).toBe('refusing to write linked/.staging-z: linked is a symlink that leads outside the repository');
     expect(fs.readdirSync(outside)).toEqual([]);
     expect(fs.readdirSync(root).sort()).toEqual(['linked']);
+  });
+});
+
+describe('stagingWriter.flush', () => {
+  it('flushes what it wrote to the disk, by one file-system flush or, without one, file by file and folder by folder', () => {
+    const fsyncs = (run: () => void): number => {
+      const sync = fs.fsyncSync;
+      let count = 0;
+      fs.fsyncSync = (fd: number) => {
+        count += 1;
+        sync(fd);
+      };
+      try {
+        run();
+      } finally {
+        fs.fsyncSync = sync;
+      }
+      return count;
+    };
+    const write = (staged: ReturnType<typeof stagingWriter>) => {
+      staged.write('team.md', '# Team\n');
+      staged.write('agents/ada/charter.md', '# Ada\n');
+    };
+    const root = tempDir();
+    const whole = stagingWriter(root, 'squad/.staging-a');
+    write(whole);
+    // Linux flushes the file system in one call (no fsync of ours); elsewhere each file and folder.
+    expect(fsyncs(() => whole.flush())).toBe(process.platform === 'linux' ? 0 : 5);
+
+    const before = stagingFlushSeams.syncCommand;
+    stagingFlushSeams.syncCommand = 'create-squad-no-such-command';
+    try {
+      const oneByOne = stagingWriter(root, 'squad/.staging-b');
+      write(oneByOne);
+      // Two files, and the three folders made: the staging folder, agents/, agents/ada/.
+      expect(fsyncs(() => oneByOne.flush())).toBe(5);
+      expect(fs.readFileSync(path.join(root, 'squad/.staging-b/agents/ada/charter.md'), 'utf8')).toBe('# Ada\n');
+    } finally {
+      stagingFlushSeams.syncCommand = before;
+    }
+    // Nothing written: nothing to flush.
+    expect(fsyncs(() => stagingWriter(root, 'squad/.staging-c').flush())).toBe(0);
   });
 });

@@ -96,6 +96,8 @@ function placeTree(root: string, change: Extract<Change, { kind: 'tree' }>, move
   try {
     const staged = stagingWriter(root, staging);
     for (const file of change.files) writeTreeFile(root, staging, staged, file);
+    // On the disk before it is in place: a power loss after the rename leaves the files written, never empty ones.
+    staged.flush();
     if (movedAway) moveAside(root, movedAway, activity, true);
     try {
       moveInside(root, staging, change.path);

@@ -464,6 +464,32 @@ function placeAtomically(root: string, relPath: string, options: WriteOptions, f
 export interface StagingWriter {
   /** Create `relPath` (inside the staging folder) with `data`; refused if anything stands there. */
   write(relPath: string, data: string | Uint8Array, options?: Pick<WriteOptions, 'mode'>): void;
+  /** Flush every file and folder written to the disk, before the staging folder is renamed into place (see flushStaged). */
+  flush(): void;
+}
+
+/** What flushStaged runs to flush a whole file system at once; a test points it at a missing command to take the fallback. */
+export const stagingFlushSeams = { syncCommand: 'sync' };
+
+type ChildProcess = typeof import('node:child_process');
+let childProcessModule: ChildProcess | undefined;
+
+/**
+ * Flush a staging folder's files and folders to the disk, so the folder renamed into place after
+ * a power loss holds what was written, never empty files. On Linux one `sync -f` flushes the
+ * folder's file system (syncfs: one call for thousands of files, where a flush per file costs
+ * about a third of a millisecond each); elsewhere, or when that fails, each file and folder is
+ * flushed on its own.
+ */
+function flushStaged(base: string, files: readonly string[], folders: readonly string[]): void {
+  if (files.length === 0 && folders.length === 0) return;
+  if (process.platform === 'linux') {
+    childProcessModule ??= createRequire(import.meta.url)('node:child_process') as ChildProcess;
+    const result = childProcessModule.spawnSync(stagingFlushSeams.syncCommand, ['-f', base], { stdio: 'ignore' });
+    if (result.error === undefined && result.status === 0) return;
+  }
+  for (const file of files) syncToDisk(file);
+  for (const folder of folders) syncToDisk(folder);
 }
 
 /** A checked repo-relative path with the platform's separators. */
@@ -511,7 +537,11 @@ export function stagingWriter(root: string, stagingRel: string): StagingWriter {
     made.set(rel, abs);
     return abs;
   };
+  const written: string[] = [];
   return {
+    flush() {
+      if (base !== undefined) flushStaged(base, written, [...made.values()]);
+    },
     write(relPath, data, options = {}) {
       const shown = `${stagingRel}/${relPath}`;
       const problem = relativePathProblem(relPath);
@@ -533,6 +563,7 @@ export function stagingWriter(root: string, stagingRel: string): StagingWriter {
       } catch (error) {
         throw toWriteError(error, shown);
       }
+      written.push(target);
       countWrite();
     },
   };
@@ -554,6 +585,8 @@ export function moveInside(root: string, fromRel: string, toRel: string): void {
   } catch (error) {
     throw toWriteError(error, toRel);
   }
+  // The folder that now names it, on the disk: a power loss after the move keeps the move.
+  syncToDisk(path.dirname(to));
   countWrite();
 }
 
