@@ -267,14 +267,18 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
 ];
 
 /** A task word's stem → the names of its domains' readings (stems, with the name as written). */
-const DOMAIN_OF: ReadonlyMap<string, readonly (readonly [stem: string, name: string])[]> = (() => {
+function domainsOf(): ReadonlyMap<string, readonly (readonly [stem: string, name: string])[]> {
+  if (domainsOfWords !== undefined) return domainsOfWords;
   const of = new Map<string, [string, string][]>();
   for (const { names, words } of WORK_DOMAINS) {
     const readings = names.split(' ').map((name) => [tokenize(name)[0]!, name] as [string, string]);
     for (const term of tokenize(words)) of.set(term, [...(of.get(term) ?? []), ...readings.filter(([r]) => r !== term)]);
   }
+  domainsOfWords = of;
   return of;
-})();
+}
+/** Stemmed on first use: commands that load routing without routing a task (prompt) never pay for the stems. */
+let domainsOfWords: ReadonlyMap<string, readonly (readonly [stem: string, name: string])[]> | undefined;
 
 /** A word of a task or a phrase as phrases compare it: its stem, or the word itself when it is a stopword ("up" of "clean up"). */
 function phraseKey(word: string): string {
@@ -289,10 +293,14 @@ function phraseWords(text: string): string[] {
     .filter((word) => word !== '');
 }
 
-/** The domains' phrases as keys (phraseKey), each with its domain's readings. */
-const DOMAIN_PHRASES: readonly { keys: readonly string[]; readings: readonly (readonly [string, string])[] }[] = WORK_DOMAINS.flatMap(({ names, phrases = [] }) =>
-  phrases.map((phrase) => ({ keys: phraseWords(phrase).map(phraseKey), readings: names.split(' ').map((name) => [tokenize(name)[0]!, name] as const) })),
-);
+/** The domains' phrases as keys (phraseKey), each with its domain's readings; made on first use, as domainsOf. */
+function domainPhrases(): readonly { keys: readonly string[]; readings: readonly (readonly [string, string])[] }[] {
+  domainPhraseKeys ??= WORK_DOMAINS.flatMap(({ names, phrases = [] }) =>
+    phrases.map((phrase) => ({ keys: phraseWords(phrase).map(phraseKey), readings: names.split(' ').map((name) => [tokenize(name)[0]!, name] as const) })),
+  );
+  return domainPhraseKeys;
+}
+let domainPhraseKeys: readonly { keys: readonly string[]; readings: readonly (readonly [string, string])[] }[] | undefined;
 
 /** One task word's readings: its own stem (as the task wrote the word), and the domain names it stands for. */
 export type RoutingTerm = readonly [term: string, written: string];
@@ -322,8 +330,8 @@ export function routingTerms(task: string): RoutingTerm[] {
       if (!own.has(term) && !readings.some(([t, w]) => t === term && w.split('→')[0] === written)) readings.push([term, label]);
     }
   };
-  for (const [term, written] of own) add(written, DOMAIN_OF.get(term) ?? []);
-  for (const { keys: phrase, readings: domains } of DOMAIN_PHRASES) {
+  for (const [term, written] of own) add(written, domainsOf().get(term) ?? []);
+  for (const { keys: phrase, readings: domains } of domainPhrases()) {
     for (let at = 0; at + phrase.length <= keys.length; at += 1) {
       if (phrase.every((key, i) => keys[at + i] === key)) {
         const last = at + phrase.length - 1;
