@@ -100,6 +100,8 @@ describe('stagingWriter.flush', () => {
       staged.write('agents/ada/charter.md', '# Ada\n');
     };
     const root = tempDir();
+    // The tests' folders may be in memory (tmpfs), which Linux skips: flushed as on a disk here.
+    stagingFlushSeams.skipMemoryFileSystems = false;
     const whole = stagingWriter(root, 'squad/.staging-a');
     write(whole);
     // Linux flushes the file system in one call (no fsync of ours); elsewhere each file and folder.
@@ -115,8 +117,35 @@ describe('stagingWriter.flush', () => {
       expect(fs.readFileSync(path.join(root, 'squad/.staging-b/agents/ada/charter.md'), 'utf8')).toBe('# Ada\n');
     } finally {
       stagingFlushSeams.syncCommand = before;
+      stagingFlushSeams.skipMemoryFileSystems = true;
     }
     // Nothing written: nothing to flush.
     expect(fsyncs(() => stagingWriter(root, 'squad/.staging-c').flush())).toBe(0);
+  });
+
+  it.runIf(process.platform === 'linux' && fs.existsSync('/dev/shm'))('leaves a folder in memory (tmpfs) alone: nothing there outlives a power loss', () => {
+    const root = fs.mkdtempSync('/dev/shm/create-squad-staging-');
+    try {
+      const staged = stagingWriter(root, 'squad/.staging-m');
+      staged.write('team.md', '# Team\n');
+      const before = stagingFlushSeams.syncCommand;
+      // A flush would fail loudly into the fallback; skipped, it runs nothing.
+      stagingFlushSeams.syncCommand = 'create-squad-no-such-command';
+      const sync = fs.fsyncSync;
+      let count = 0;
+      fs.fsyncSync = (fd: number) => {
+        count += 1;
+        sync(fd);
+      };
+      try {
+        staged.flush();
+      } finally {
+        fs.fsyncSync = sync;
+        stagingFlushSeams.syncCommand = before;
+      }
+      expect(count).toBe(0);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

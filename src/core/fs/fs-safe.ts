@@ -468,8 +468,22 @@ export interface StagingWriter {
   flush(): void;
 }
 
-/** What flushStaged runs to flush a whole file system at once; a test points it at a missing command to take the fallback. */
-export const stagingFlushSeams = { syncCommand: 'sync' };
+/**
+ * What flushStaged runs to flush a whole file system at once (a test points it at a missing command
+ * to take the fallback), and whether a file system in memory is skipped (a test turns it off).
+ */
+export const stagingFlushSeams = { syncCommand: 'sync', skipMemoryFileSystems: true };
+
+/** Linux's magic numbers of file systems kept in memory (tmpfs, ramfs): nothing there outlives a power loss to flush. */
+const MEMORY_FILE_SYSTEMS: ReadonlySet<number> = new Set([0x01021994, 0x858458f6]);
+
+function inMemory(absPath: string): boolean {
+  try {
+    return MEMORY_FILE_SYSTEMS.has(fs.statfsSync(absPath).type);
+  } catch {
+    return false;
+  }
+}
 
 type ChildProcess = typeof import('node:child_process');
 let childProcessModule: ChildProcess | undefined;
@@ -484,6 +498,7 @@ let childProcessModule: ChildProcess | undefined;
 function flushStaged(base: string, files: readonly string[], folders: readonly string[]): void {
   if (files.length === 0 && folders.length === 0) return;
   if (process.platform === 'linux') {
+    if (stagingFlushSeams.skipMemoryFileSystems && inMemory(base)) return;
     childProcessModule ??= createRequire(import.meta.url)('node:child_process') as ChildProcess;
     const result = childProcessModule.spawnSync(stagingFlushSeams.syncCommand, ['-f', base], { stdio: 'ignore' });
     if (result.error === undefined && result.status === 0) return;
