@@ -108,7 +108,7 @@ describe('stagingWriter.flush', () => {
     expect(fsyncs(() => whole.flush())).toBe(process.platform === 'linux' ? 0 : 5);
 
     const before = stagingFlushSeams.syncCommand;
-    stagingFlushSeams.syncCommand = 'create-squad-no-such-command';
+    stagingFlushSeams.syncCommand = '/nonexistent/create-squad-no-such-command';
     try {
       const oneByOne = stagingWriter(root, 'squad/.staging-b');
       write(oneByOne);
@@ -130,7 +130,7 @@ describe('stagingWriter.flush', () => {
       staged.write('team.md', '# Team\n');
       const before = stagingFlushSeams.syncCommand;
       // A flush would fail loudly into the fallback; skipped, it runs nothing.
-      stagingFlushSeams.syncCommand = 'create-squad-no-such-command';
+      stagingFlushSeams.syncCommand = '/nonexistent/create-squad-no-such-command';
       const sync = fs.fsyncSync;
       let count = 0;
       fs.fsyncSync = (fd: number) => {

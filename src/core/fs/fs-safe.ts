@@ -472,7 +472,10 @@ export interface StagingWriter {
  * What flushStaged runs to flush a whole file system at once (a test points it at a missing command
  * to take the fallback), and whether a file system in memory is skipped (a test turns it off).
  */
-export const stagingFlushSeams = { syncCommand: 'sync', skipMemoryFileSystems: true };
+export const stagingFlushSeams: { syncCommand: string | undefined; skipMemoryFileSystems: boolean } = { syncCommand: undefined, skipMemoryFileSystems: true };
+
+/** Where `sync` lives: named by its full path, never looked up in PATH, where a repository's own file could stand. */
+const SYNC_COMMANDS = ['/bin/sync', '/usr/bin/sync'];
 
 /** Linux's magic numbers of file systems kept in memory (tmpfs, ramfs): nothing there outlives a power loss to flush. */
 const MEMORY_FILE_SYSTEMS: ReadonlySet<number> = new Set([0x01021994, 0x858458f6]);
@@ -491,17 +494,20 @@ let childProcessModule: ChildProcess | undefined;
 /**
  * Flush a staging folder's files and folders to the disk, so the folder renamed into place after
  * a power loss holds what was written, never empty files. On Linux one `sync -f` flushes the
- * folder's file system (syncfs: one call for thousands of files, where a flush per file costs
- * about a third of a millisecond each); elsewhere, or when that fails, each file and folder is
- * flushed on its own.
+ * folder's file system (syncfs: one call for thousands of files, where a flush per file would cost
+ * an import more than the rest of its work; docs/budgets.md); elsewhere, or when that fails, each
+ * file and folder is flushed on its own.
  */
 function flushStaged(base: string, files: readonly string[], folders: readonly string[]): void {
   if (files.length === 0 && folders.length === 0) return;
   if (process.platform === 'linux') {
     if (stagingFlushSeams.skipMemoryFileSystems && inMemory(base)) return;
     childProcessModule ??= createRequire(import.meta.url)('node:child_process') as ChildProcess;
-    const result = childProcessModule.spawnSync(stagingFlushSeams.syncCommand, ['-f', base], { stdio: 'ignore' });
-    if (result.error === undefined && result.status === 0) return;
+    const command = stagingFlushSeams.syncCommand ?? SYNC_COMMANDS.find((file) => fs.existsSync(file));
+    if (command !== undefined) {
+      const result = childProcessModule.spawnSync(command, ['-f', base], { stdio: 'ignore' });
+      if (result.error === undefined && result.status === 0) return;
+    }
   }
   for (const file of files) syncToDisk(file);
   for (const folder of folders) syncToDisk(folder);
