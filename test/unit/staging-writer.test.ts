@@ -79,22 +79,24 @@ describe('stagingWriter', () => {
   });
 });
 
+/** How many times `run` flushes a file or folder to the disk (fs.fsyncSync). */
+function fsyncs(run: () => void): number {
+  const sync = fs.fsyncSync;
+  let count = 0;
+  fs.fsyncSync = (fd: number) => {
+    count += 1;
+    sync(fd);
+  };
+  try {
+    run();
+  } finally {
+    fs.fsyncSync = sync;
+  }
+  return count;
+}
+
 describe('stagingWriter.flush', () => {
   it('flushes what it wrote to the disk, by one file-system flush or, without one, file by file and folder by folder', () => {
-    const fsyncs = (run: () => void): number => {
-      const sync = fs.fsyncSync;
-      let count = 0;
-      fs.fsyncSync = (fd: number) => {
-        count += 1;
-        sync(fd);
-      };
-      try {
-        run();
-      } finally {
-        fs.fsyncSync = sync;
-      }
-      return count;
-    };
     const write = (staged: ReturnType<typeof stagingWriter>) => {
       staged.write('team.md', '# Team\n');
       staged.write('agents/ada/charter.md', '# Ada\n');
@@ -131,19 +133,11 @@ describe('stagingWriter.flush', () => {
       const before = stagingFlushSeams.syncCommand;
       // A flush would fail loudly into the fallback; skipped, it runs nothing.
       stagingFlushSeams.syncCommand = '/nonexistent/create-squad-no-such-command';
-      const sync = fs.fsyncSync;
-      let count = 0;
-      fs.fsyncSync = (fd: number) => {
-        count += 1;
-        sync(fd);
-      };
       try {
-        staged.flush();
+        expect(fsyncs(() => staged.flush())).toBe(0);
       } finally {
-        fs.fsyncSync = sync;
         stagingFlushSeams.syncCommand = before;
       }
-      expect(count).toBe(0);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -421,7 +421,7 @@ function memberOfRow({ matches, targetOf }: RowTargets, memberRanking: readonly 
     target,
     weak: rowEvidence(best.words) < 2,
     inWorkType: best.words.filter((word) => tokenize(word.split('→').pop()!).some((term) => tokenize(workType).includes(term))),
-    routedBy: { source: 'routing-table', row: { line, workType, routeTo }, words: best.words, margin },
+    routedBy: byRow(best.row, best.words, margin),
     why: `routing.md line ${line} routes "${workType}" to ${routeTo} (matched ${best.words.map((w) => `"${w}"`).join(', ')}; margin ${margin})`,
   };
 }
@@ -435,6 +435,11 @@ function rowEvidence(words: readonly string[]): number {
   const own = words.filter((word) => !word.includes('→'));
   const domains = new Set(words.filter((word) => word.includes('→') && !own.includes(word.split('→')[0]!)).map((word) => word.split('→').pop()));
   return own.length + domains.size;
+}
+
+/** How a routing.md row decided: its line, work type and Route To cell, the task words that led to it, the margin. */
+function byRow(row: RoutingRow, words: string[], margin: number): RoutedBy {
+  return { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words, margin };
 }
 
 /** The stem a routing.md work type or a role holds when it takes implementation work. */
@@ -466,7 +471,7 @@ function memberOfImplementation(task: string, rows: readonly RoutingRow[], targe
     const target = spawnable(row)!;
     return {
       target,
-      routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words, margin: 0 },
+      routedBy: byRow(row, words, 0),
       why: `${asks}, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
     };
   }
@@ -506,7 +511,7 @@ function memberOfReview(task: string, rows: readonly RoutingRow[], targets: (nam
     const target = targets(row.names).find((t) => !t.human)!;
     return {
       target,
-      routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words, margin: 1 },
+      routedBy: byRow(row, words, 1),
       why: `"${phrase}" asks for a code review, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
     };
   }
@@ -529,7 +534,7 @@ function memberOfTesting(task: string, rows: readonly RoutingRow[], targets: (na
     const target = spawnable(row)!;
     return {
       target,
-      routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words, margin: 1 },
+      routedBy: byRow(row, words, 1),
       why: `"${phrase}" asks for testing, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
     };
   }
@@ -555,7 +560,7 @@ function memberOfDecision(task: string, rows: readonly RoutingRow[], targets: (n
     const target = targets(row.names)[0]!;
     return {
       target,
-      routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words, margin: 1 },
+      routedBy: byRow(row, words, 1),
       why: `"${phrase}" asks for a decision, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
     };
   }
@@ -586,7 +591,7 @@ function memberOfApproval(task: string, everyone: readonly Agent[], rows: readon
   const row = approving[0]!;
   return {
     target: targets(row.names)[0]!,
-    routedBy: { source: 'routing-table', row: { line: row.line, workType: row.workType, routeTo: row.routeTo }, words: [approval.toLowerCase()], margin: 1 },
+    routedBy: byRow(row, [approval.toLowerCase()], 1),
     why: `"${approval}" asks for a yes, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
   };
 }
