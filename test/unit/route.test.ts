@@ -469,7 +469,7 @@ describe('routeTask follows routing.md, then what distinguishes members', () => 
 
   it('a row holding one word of the task yields to a lead question, and to a member whose own texts hold several', () => {
     const root = squad({ okafor: '# Okafor\n\n## What I Own\n\n- Services: queues, workers and retries\n' });
-    const lead = routeTask(root, 'Decide whether to keep the ledgers');
+    const lead = routeTask(root, 'Decide on the ledgers');
     expect(lead.agent).toBe('mercer');
     expect(lead.reason).toContain('"Decide" is a question for Mercer (the lead)');
     const owner = routeTask(root, 'Retries of the queue workers pile up in services');

@@ -236,4 +236,19 @@ describe('rankMembers', () => {
     const members = [member('ash', 'Billing', 'x', 'y'), member('bo', 'Lead', 'billing', 'y'), member('cy', 'Tester', 'x', 'billing')];
     expect(rankMembers(members, 'billing is off by a cent').map((m) => m.id)).toEqual(['ash', 'bo', 'cy']);
   });
+
+  it('two task words side by side as a member owns them name one thing of theirs; the same words apart in a list do not', () => {
+    const members = [
+      member('ash', 'Prompt Engineer', 'spawn templates and coordinator logic', 'y'),
+      member('bo', 'Core Dev', 'the spawn command; templates of the docs site', 'y'),
+      member('cy', 'Tester', 'x', 'y'),
+    ];
+    const [top, next] = rankMembers(members, 'Change the spawn template so decisions stay in view');
+    expect(top!.id).toBe('ash');
+    expect(top!.matches).toEqual({ owns: ['spawn template', 'spawn', 'template'].sort() });
+    // "spawn" and "template" each weigh the same for both; the pair alone tells them apart.
+    expect(next!.id).toBe('bo');
+    expect(next!.matches).toEqual({ owns: ['spawn', 'template'] });
+    expect(top!.score).toBeGreaterThan(next!.score);
+  });
 });

@@ -45,12 +45,19 @@ const CASES: Partial<Record<WorkKind, { is: [task: string, phrase: string][]; is
       ['What does the app do when the payment provider takes thirty seconds? Find out.', 'What does the app do when'],
       ['Are the webhook tests enough, or are there holes?', 'tests enough'],
       ['Our browser tests stop after login; carry them on to checkout', 'browser tests'],
+      ['Flood the search box with requests for a minute and tell me whether any come back empty', 'tell me whether any'],
+      ['Unplug the network halfway through an upload. Tell me where it gives up.', 'Tell me where it'],
+      ['Feed the parser truncated files and write down how it copes', 'write down how it copes'],
+      ["VAT changes in March. Make sure we'd catch it if a country's rate came out wrong", "we'd catch it if"],
+      ['Check that splitting a bill three ways gets every share right', 'Check that splitting a bill three ways gets every share right'],
     ],
     isNot: [
       'Add a test button to the admin page',
       'Check whether the payment provider supports refunds in euros',
       'Try the new logo on the landing page',
       'Confirm the release date with the shop owner',
+      "Read the pull request and tell me if it's good to merge",
+      'Check that the payment provider exposes refunds',
     ],
   },
   decision: {
@@ -74,12 +81,18 @@ const CASES: Partial<Record<WorkKind, { is: [task: string, phrase: string][]; is
       ['Are we building for solo developers or for whole companies?', 'Are we building for solo developers or'],
       ['Calorie goals, a barcode scanner or a kids menu: which do we build first?', 'which do we build first'],
       ['Is it worth rebuilding the CLI around plugins now?', 'Is it worth'],
+      ['Caching in the browser against asking the server each time: list what breaks with each and choose.', 'and choose.'],
+      ['Pick the three complaints worth fixing before the launch', 'Pick the three complaints worth'],
+      ['One wants enums, the other string unions. Break the tie.', 'Break the tie'],
+      ['A second query language next to SQL: is that something we would regret?', 'regret'],
     ],
     isNot: [
       'Let two agents argue out a disagreement before a decision is recorded',
       'How should we call the SDK to stream replies?',
       'Review what the analytics collect and whether we disclose it',
       'The form should remember the last value',
+      'Let shoppers choose one of their saved cards at checkout',
+      'Let people pick which theme the editor opens with',
     ],
   },
   'lead-question': {
@@ -92,8 +105,14 @@ const CASES: Partial<Record<WorkKind, { is: [task: string, phrase: string][]; is
       ['We promised three features and cannot do all three. What goes?', 'What goes'],
       ["Skim last week's merges and say where code quality is slipping", 'code quality'],
       ['Read the branch and tell the author what must change before it can merge', 'the author'],
+      ['Bulk editing: find what it touches and carve it into pieces of work', 'carve it into pieces'],
     ],
-    isNot: ['Speed up the cart page', 'CI never runs the tests on pull requests from forks'],
+    isNot: [
+      'Speed up the cart page',
+      'CI never runs the tests on pull requests from forks',
+      // How the team merges is a process to set up, not one change to review.
+      'PRs get merged while behind main; require them to be up to date first',
+    ],
   },
   implementation: {
     is: [

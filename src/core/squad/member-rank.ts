@@ -3,7 +3,8 @@
  * word counts by how few members hold it in the same kind of text, so a word every charter shares
  * ("prompt" in every charter of a squad of agents) weighs nothing there, though it still counts in
  * the one role that names it. The role title counts most, the charter's "what I own" part next,
- * charter boilerplate least; what a charter says its member does not handle is no evidence.
+ * charter boilerplate least; what a charter says its member does not handle is no evidence. Two task
+ * words side by side as a role or ownership part puts them ("spawn template") count once more.
  */
 import { tokenize } from '../base/text-match.js';
 import { routingTerms, termsBySource } from './routing-table.js';
@@ -55,6 +56,36 @@ function termSet(text: string): ReadonlySet<string> {
   return set;
 }
 
+/** Where a phrase ends: punctuation between two words makes them items of a list ("queues, workers"), not one thing. */
+const PHRASE_BREAK = /[^\p{L}\p{N}\s'-]+/u;
+
+/** The adjacent word pairs of `text` within each phrase: their stems' key ("spawn templat") and the words as written. */
+function wordPairs(text: string): [key: string, written: string][] {
+  return text
+    .toLowerCase()
+    .split(PHRASE_BREAK)
+    .flatMap((phrase) => {
+      const words = phrase.split(/[^\p{L}\p{N}]+/u).flatMap((word) => {
+        const [term] = tokenize(word);
+        return term === undefined ? [] : [[term, word] as const];
+      });
+      return words.slice(1).map(([term, word], i): [string, string] => [`${words[i]![0]} ${term}`, `${words[i]![1]} ${word}`]);
+    });
+}
+
+const pairSets = new Map<string, ReadonlySet<string>>();
+
+/** The word pairs of `text` as a set of keys ("spawn templates" and "memory profiling" in a role or what a member owns), kept as termSet keeps its terms. */
+function pairSet(text: string): ReadonlySet<string> {
+  let set = pairSets.get(text);
+  if (set === undefined) {
+    set = new Set(wordPairs(text).map(([key]) => key));
+    if (pairSets.size >= TERM_SETS_KEPT) pairSets.delete(pairSets.keys().next().value!);
+    pairSets.set(text, set);
+  }
+  return set;
+}
+
 /**
  * Members ranked for `task`, best first (equal scores keep input order). A word in the role, the
  * own skills and the charter counts in each; in the charter it counts once, at the ownership
@@ -71,6 +102,7 @@ export function rankMembers(members: readonly MemberTexts[], task: string, roleO
     skills: termSet(m.skills),
   }));
   const count = members.length;
+  const taskPairs = wordPairs(task);
   const scored = members.map((member, i) => {
     const own = sets[i]!;
     // Each term's credits: a word every member holds in that kind of text weighs nothing, and explains nothing either.
@@ -101,6 +133,16 @@ export function rankMembers(members: readonly MemberTexts[], task: string, roleO
       if (best === undefined) continue;
       score += best.total;
       for (const [field] of best.credits) (matches[field] ??= []).push(best.written);
+    }
+    // Two task words side by side as the member's role or ownership part puts them ("spawn template") name one thing of theirs: a piece of evidence beyond the two words.
+    const ownPairs = { role: pairSet(member.role), owns: pairSet(member.owns) };
+    for (const [key, written] of taskPairs) {
+      const field: Field | undefined = ownPairs.role.has(key) ? 'role' : ownPairs.owns.has(key) ? 'owns' : undefined;
+      if (field === undefined) continue;
+      const weight = MEMBER_FIELD_WEIGHTS[field] * rarity(members.filter((m) => pairSet(m.role).has(key) || pairSet(m.owns).has(key)).length, count);
+      if (weight <= 0) continue;
+      score += weight;
+      (matches[field] ??= []).push(written);
     }
     for (const words of Object.values(matches)) words.sort();
     return { id: member.id, score, matches: matches as Record<string, string[]> };

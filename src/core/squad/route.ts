@@ -14,7 +14,7 @@ import { isNamed, nameKey } from '../roster/members.js';
 import { charterParts, MEMBER_FIELD_WEIGHTS, rankMembers, type MemberScore, type MemberTexts } from './member-rank.js';
 import { GENERIC_WORDS, matchRoutingRows, parseRoutingTable, routingTerms, taskWordCount, termsBySource, type LabelRule, type RoutingRow, type RowMatch } from './routing-table.js';
 import { readTeamSynonyms } from './team-synonyms.js';
-import { workKindPhrase } from './work-kind.js';
+import { workKindMatch, workKindPhrase } from './work-kind.js';
 import { activatedSkills, rankSkills, skillConfidence, skillFields, type SkillConfidence, type SkillMatch } from './skill-rank.js';
 import type { SpawnMode } from '../base/spawn-modes.js';
 import { tokenize } from '../base/text-match.js';
@@ -253,12 +253,18 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
   const ranked = memberOfRanking(memberRanking, byName, (ids) => breakTie(ids, task, rowMatches, byName));
   const titled = row ? memberOfRoleTitle(task, row, members) : undefined;
   const leadQuestion = lead ? workKindPhrase(task, 'lead-question') : undefined;
+  // Testing and a decision in one task: a decision asked before the testing is what the task asks ("Should we cache…? Think through
+  // what goes wrong"); a decision about the tests themselves ("are the tests enough?") is testing.
+  const testing = () => memberOfTesting(task, routing.rows, targets, members);
+  const decision = () => memberOfDecision(task, routing.rows, targets, lead);
+  const asksDecision = workKindMatch(task, 'decision');
+  const asksTesting = workKindMatch(task, 'testing');
+  const decisionFirst = asksDecision !== undefined && (asksTesting === undefined || asksDecision.end <= asksTesting.index);
   const decided =
     memberOfLabel(options.labels ?? [], routing.labels, targets) ??
     memberOfApproval(task, everyone, routing.rows, targets) ??
     memberOfReview(task, routing.rows, targets, lead) ??
-    memberOfTesting(task, routing.rows, targets, members) ??
-    memberOfDecision(task, routing.rows, targets, lead) ??
+    (decisionFirst ? (decision() ?? testing()) : (testing() ?? decision())) ??
     titled ??
     (row && !row.weak ? row : undefined) ??
     (lead && leadQuestion

@@ -185,9 +185,10 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
     words:
       'screen screens button buttons dropdown modal dialog tooltip toast navbar menu tab tabs card cards spinner loader layout css html ' +
       'style styles styling restyle stylesheet theme dark component components responsive mobile animation animations hover click drag checkbox ' +
-      'skeleton placeholder heading headings spacing padding margin margins alignment contrast grey gray print printing navigation nav form forms popup popover carousel slider toggle zoom flicker flickers flickering rerender rerenders ux ' +
-      'accessibility a11y aria browser icon icons color colors colour colours font fonts view views autocomplete keyboard keystroke keystrokes input inputs scroll scrolling printable',
-    phrases: ['light mode', 'dark mode', 'blank page', 'white page'],
+      'skeleton placeholder heading headings spacing padding margin margins alignment contrast grey gray navigation nav form forms popup popover carousel slider toggle zoom flicker flickers flickering rerender rerenders ux ' +
+      'accessibility a11y aria browser icon icons color colors colour colours font fonts view views autocomplete keyboard keystroke keystrokes input inputs scroll scrolling printable ' +
+      'photo photos image images picture pictures thumbnail thumbnails fallback',
+    phrases: ['light mode', 'dark mode', 'blank page', 'white page', 'print view', 'print stylesheet', 'print preview', 'print layout'],
   },
   {
     names: 'tests',
@@ -199,15 +200,27 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
   {
     names: 'security',
     words:
-      'secret secrets token tokens credential credentials vulnerability vulnerabilities vulnerable xss csrf injection auth authentication ' +
-      'authorization password passwords permission permissions encrypt encryption encrypted cve exploit exploits attacker threat threats sanitize sanitise ' +
+      'secret secrets token tokens credential credentials vulnerability vulnerabilities vulnerable xss csrf injection auth authentication authz ' +
+      'password passwords permission permissions encrypt encryption encrypted cve exploit exploits attacker threat threats sanitize sanitise ' +
       'leak leaked leaks secure insecure harden hardening sandbox traversal ssrf rce csp oauth jwt mfa 2fa sso',
-    phrases: ['access token', 'api key', 'safe to ship', 'safe to run', 'shell commands', 'arbitrary code'],
+    phrases: ['authorization header', 'authorization check', 'authorization checks', 'access token', 'api key', 'safe to ship', 'safe to run', 'shell commands', 'arbitrary code'],
   },
   {
     names: 'privacy pii',
-    words: 'pii gdpr ccpa consent cookie cookies telemetry tracking tracker anonymize anonymise anonymous redact redaction',
-    phrases: ['user names', 'user data', 'personal data', 'personal emails', 'personal information', 'email addresses', 'ip addresses', 'phone numbers'],
+    words: 'pii gdpr ccpa consent cookie cookies telemetry tracker trackers anonymize anonymise anonymous redact redaction',
+    phrases: [
+      'tracking pixel',
+      'tracking script',
+      'user tracking',
+      'user names',
+      'user data',
+      'personal data',
+      'personal emails',
+      'personal information',
+      'email addresses',
+      'ip addresses',
+      'phone numbers',
+    ],
   },
   {
     names: 'compliance',
@@ -218,8 +231,13 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
     names: 'documentation',
     words:
       'docs readme readmes guide guides tutorial tutorials blog article articles announcement announcements announce newsletter walkthrough screencast video videos demo demos faq quickstart handbook wiki ' +
-      'piece essay explainer writeup jsdoc docstring docstrings',
+      'piece essay explainer writeup jsdoc docstring docstrings troubleshooting',
     phrases: ['getting started', 'quick start', 'write up', 'how to'],
+  },
+  {
+    names: 'messaging',
+    words: 'tagline taglines slogan slogans headline headlines marketing pitch',
+    phrases: ['elevator pitch', 'landing page', 'value proposition', 'talk about'],
   },
   { names: 'release', words: 'release releases changelog semver hotfix prerelease', phrases: ['release notes', 'version bump', 'release candidate', 'cut a release'] },
   {
@@ -242,8 +260,8 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
     names: 'performance',
     words:
       'latency throughput memory profiling profiler cpu bottleneck bottlenecks perf benchmark benchmarks optimize optimise optimization speed freeze freezes frozen stall stalls hang hangs lag ' +
-      'sluggish cache caching cached',
-    phrases: ['memory leak', 'load time', 'page load'],
+      'sluggish cache caching cached slow slower slowness slowly faster quicker startup milliseconds',
+    phrases: ['memory leak', 'load time', 'page load', 'start up', 'startup time', 'cold start'],
   },
   {
     names: 'refactoring',
@@ -254,14 +272,14 @@ const WORK_DOMAINS: readonly { names: string; words: string; phrases?: readonly 
     names: 'visual graphic',
     words:
       'draw drawing illustration illustrations illustrate logo logos icon icons badge badges banner artwork graphics mascot palette color colors colour colours ' +
-      'font fonts typography branding brand svg avatar avatars sketch mockup mockups wireframe wireframes figma favicon favicons thumbnail thumbnails',
+      'font fonts typography branding brand svg avatar avatars sketch mockup mockups wireframe wireframes figma favicon favicons thumbnail thumbnails portrait portraits style',
     phrases: ['social preview', 'og image'],
   },
   {
     names: 'typescript',
     words:
       'type types typing typings typecheck typechecking tsc tsconfig nouncheckedindexedaccess noimplicitany strictnullchecks generics generic nullable undefined esm commonjs cjs declaration declarations',
-    phrases: ['type error', 'compile error', 'compiler error'],
+    phrases: ['type error', 'compile error', 'compiler error', 'compiler config', 'compiler options', 'path alias', 'path aliases', 'module resolution'],
   },
   { names: 'review', words: 'pr prs' },
 ];

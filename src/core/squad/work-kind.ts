@@ -42,6 +42,11 @@ export const WORK_KIND_PHRASES: Readonly<Record<WorkKind, readonly RegExp[]>> = 
     /\b(?:goes|went|go) wrong\b|\bdon'?t fix\b|\bshow it happening\b|\bcheck (?:that )?nothing\b|\blooks? broken\b|\bdoes anything (?:get|go|break)\b/i,
     /\bwhat (?:does|do|would|will) (?:the |our |it )?[\w-]* ?(?:do|say|show) (?:when|if|with)\b/i,
     /\bdouble[- ]check\w*/i,
+    // Something is done to the product and the answer is how it copes: "…and tell me whether any get lost".
+    /\btell (?:me|us) (?:whether|if|where) (?:it|any|anything|something|they|the (?:app|page|site|server|api))\b(?![^.?!]{0,20}\b(?:good|safe|ready|ok|okay|fine|worth)\b)|\bwhere it (?:falls apart|gives up|chokes|struggles)\b/i,
+    /\b(?:write|note|jot) down how (?:it|they|the \w+) (?:copes?|cope|handles?|behaves?|reacts?|responds?)\b|\bhow (?:it|they) (?:copes?|holds? up)\b/i,
+    /\b(?:we'?d|we would|we'?ll|we will|would we|to) (?:catch|notice|spot) (?:it|that|this|them|any|a|an|the)\b[^.?!]{0,40}\b(?:if|when|before)\b/i,
+    /^\W*(?:please\s+)?(?:check|make sure|ensure)\s+(?:that\s+)?[^.?!]{0,120}?\b(?:right|correct|correctly|properly|as expected)\b/i,
     /\bconfirm(?:s|ed)? (?:it|this|that|whether|if|the (?:bug|issue|crash|report|problem|fix))\b/i,
     /\breproduc\w*|\brepro\b/i,
     /\b(?:did|does|do|will)(?:n'?t| not) (?:break|regress)\b|\bstill (?:works?|passes|holds)\b/i,
@@ -53,7 +58,7 @@ export const WORK_KIND_PHRASES: Readonly<Record<WorkKind, readonly RegExp[]>> = 
     /(?<=^\W*|[.?!;:]\s*)should\s+[\w'-]+/i,
     /\bdo we\b[^.?!]{0,80}\bor\b|\bmake (?:the|a) call\b|\bgive (?:us|me) a direction\b/i,
     /\bwhether\b[^.?!]{0,80}\bor\b|\bsettle (?:it|this|that|the)\b|\bcan'?t agree\b|\bdisagree (?:on|about|over|whether)\b/i,
-    /\b(?:are|is) we\b[^.?!]{0,80}\bor\b|\bpick (?:who|what|which)\b|\bcomes? first\b|\bis (?:it|this|that) worth\b/i,
+    /\b(?:are|is) we\b[^.?!]{0,80}\bor\b|(?<!\b(?:users?|people|customers?|shoppers?|members?|them|they|to|can|could) )\bpick (?:who|what|which)\b|\bcomes? first\b|\bis (?:it|this|that) worth\b/i,
     /\b(?:what|which)\b[^.?!]{0,40}\b(?:build|ship|tackle|cut|drop|finish(?:ed)?|do|park) (?:next|first)\b|\bwhich (?:one|do we|should we)\b/i,
     /\bwhere should\b|\bis (?:that|this|it) (?:a|the) direction\b/i,
     /\bwhat(?:'s| is) the call\b|\bor a trap\b|\bwould\b[^.?!]{0,80}\bbe (?:a |an )?(?:good|bad|sane|smart|wise|reasonable|terrible)\b/i,
@@ -64,12 +69,15 @@ export const WORK_KIND_PHRASES: Readonly<Record<WorkKind, readonly RegExp[]>> = 
     /\bpros and cons\b/i,
     /\bworth (?:it|doing|the (?:effort|cost|trouble|complexity))\b/i,
     /\b(?:which|what) (?:one|option|approach|library|framework|database|tool|stack) (?:should|is better|would)\b/i,
+    /\b(?:and|then) (?:choose|pick|decide)\s*(?:[.!?]|$)|(?<=^\W*|[.?!;:]\s*|\b(?:please|just) )(?:choose|pick|decide) (?:between|among|one|which|whether)\b|(?<=^\W*|[.?!;:]\s*)pick the (?:\w+ ){0,3}?(?:worth|most|best|ones?)\b/i,
+    /\bbreak the tie\b|\btie-?break\w*|\bregret\b|\bwhat we(?:'ll| will)? go with\b/i,
   ],
   'lead-question': [
     /\barchitect\w*|\bsystem design\b|\btrade-?offs?\b|\bdecid(?:e|es|ing)\b|\b(?:technical|architecture|architectural|design) decisions?\b/i,
     /\btech(?:nology)? stack\b|\badrs?\b|\bscope\b|\bprioriti\w*|\broadmap\b|\bsprints?\b|\bbacklog\b|\bmilestones?\b/i,
     // A pull request to look at, not the pull requests CI runs on ("tests on pull requests from forks").
-    /\bcode reviews?\b|(?<!\b(?:on|from|for|in|of|with) )\b(?:(?:pull|merge)[- ]requests?|PRs?)\b/i,
+    /\bcode reviews?\b|(?<!\b(?:on|from|for|in|of|with) )\b(?:(?:pull|merge)[- ]request|PR)\b(?!s)/i,
+    /\b(?:carve|split|break|cut|slice|divide|chop)\b[^.?!]{0,40}?\b(?:into|in) (?:\w+ )?(?:pieces|tasks|chunks|work items|issues|tickets|steps|milestones|phases|stories)\b/i,
     /\b(?:go|goes|get|gets|make it|makes it|belongs?) in(?:to)? (?:the |this |our )?(?:next |upcoming |coming |first )?(?:release|version|iteration|cycle)\b/i,
     /\bin or out\b|\bfirst cut\b|\bleave (?:it |them |that )?for later\b|\bwhat we leave\b/i,
     /\bdraw the line\b|\bwhat waits\b|\bwhat goes\b|\bcan'?t do (?:all|both)\b|\bmvp\b|\boverall design\b|\btech(?:nical)? choices?\b/i,
@@ -97,9 +105,14 @@ export const WORK_KIND_PHRASES: Readonly<Record<WorkKind, readonly RegExp[]>> = 
 
 /** The first phrase of `kind` the task holds, as the task wrote it; undefined when it holds none. */
 export function workKindPhrase(task: string, kind: WorkKind): string | undefined {
+  return workKindMatch(task, kind)?.phrase;
+}
+
+/** The first phrase of `kind` the task holds (by the table's order), with where it starts and ends in the task. */
+export function workKindMatch(task: string, kind: WorkKind): { phrase: string; index: number; end: number } | undefined {
   for (const pattern of WORK_KIND_PHRASES[kind]) {
     const found = pattern.exec(task);
-    if (found) return found[0].trim();
+    if (found) return { phrase: found[0].trim(), index: found.index, end: found.index + found[0].length };
   }
   return undefined;
 }
