@@ -117,13 +117,22 @@ function rankedSkillNames(route) {
   return (route.candidates ?? route.skills).map((s) => s.name);
 }
 
+const contexts = new Map();
+
+/** The squad at `root` read once for routing (readRouteContext), when the library measured has it (older checkouts read per task). */
+function contextOf(lib, root) {
+  if (lib.readRouteContext === undefined) return undefined;
+  if (!contexts.has(root)) contexts.set(root, lib.readRouteContext(root));
+  return contexts.get(root);
+}
+
 async function promptFor(lib, root, agent, task, mode, home) {
   return lib.buildSpawnPrompt({ root, agent, task, mode, home, env: {} });
 }
 
 async function measureTask(lib, squads, { task, skill, role, half }, home, ownSkills) {
-  const bare = lib.routeTask(squads.bare, task);
-  const route = lib.routeTask(squads.skilled, task);
+  const bare = lib.routeTask(squads.bare, task, { context: contextOf(lib, squads.bare) });
+  const route = lib.routeTask(squads.skilled, task, { context: contextOf(lib, squads.skilled) });
   const ranked = rankedSkillNames(route);
   const light = await promptFor(lib, squads.skilled, route.agent, task, 'lightweight', home);
   const standard = await promptFor(lib, squads.skilled, route.agent, task, 'standard', home);
@@ -304,7 +313,7 @@ function measureMembers(lib, checkout, squadFiles, memberTasks, bare, work) {
     for (const squad of memberTask.squads) {
       const root = rootOf(squad);
       if (root === undefined) skipped.add(squad);
-      else rows.push(memberRow(squad, memberTask, lib.routeTask(root, memberTask.task)));
+      else rows.push(memberRow(squad, memberTask, lib.routeTask(root, memberTask.task, { context: contextOf(lib, root) })));
     }
   }
   return summarizeMembers(rows, [...skipped]);
@@ -420,6 +429,7 @@ export async function evaluate({ lib, corpus, halves = HALVES, members = true, s
     const memberResult = members ? measureMembers(lib, checkout, file.squads ?? {}, file.memberTasks ?? [], squads.bare, work) : undefined;
     return { summary: summaries['held-out'], halves: summaries, rows, members: memberResult };
   } finally {
+    contexts.clear();
     fs.rmSync(work, { recursive: true, force: true });
   }
 }

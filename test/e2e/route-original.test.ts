@@ -11,7 +11,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { FRESH, memberRow, missedMemberTarget, readTasksFile, summarizeMembers } from '../../bench/route-eval.mjs';
-import { routeTask } from '../../src/core/squad/route.js';
+import { readRouteContext, routeTask } from '../../src/core/squad/route.js';
 import { cleanupTempDirs, initSquad, runCli } from '../helpers/cli.js';
 import { HAS_ORIGINAL_DATA, noteMissingData, upgradedOriginalSquad, type OriginalSquadName } from '../helpers/original-data.js';
 
@@ -51,8 +51,10 @@ async function holdsTargets(squad: string, root: string): Promise<void> {
   const tasks = file.memberTasks.filter((t) => t.squads.includes(squad));
   expect(tasks.length, `${squad} has member tasks`).toBeGreaterThanOrEqual(10);
   const rows = [];
+  // The squad read once for all its tasks, as a server answering many would.
+  const context = readRouteContext(root);
   for (const task of tasks) {
-    const route = routeTask(root, task.task);
+    const route = routeTask(root, task.task, { context });
     // A human is never spawned: nobody to start when the answer is "ask".
     if (route.ask) expect(route.agent, task.task).toBe('');
     rows.push({ ...memberRow(squad, task, route), reason: route.reason });

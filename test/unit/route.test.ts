@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSkills, type DiscoveredSkill } from '../../src/core/squad/discover.js';
-import { agentView, detectBroadTask, matchSkills, otherMemberNames, roleText, routeTask } from '../../src/core/squad/route.js';
+import { agentView, detectBroadTask, matchSkills, otherMemberNames, readRouteContext, roleText, routeTask } from '../../src/core/squad/route.js';
 import type { Agent } from '../../src/core/roster/roster.js';
 import { MIN_CLEAR_COVERAGE, MIN_CLEAR_MARGIN, describedUse, namedSkills, rankSkills, skillConfidence, type SkillMatch } from '../../src/core/squad/skill-rank.js';
 import { rankDocuments, stem, tokenize } from '../../src/core/base/text-match.js';
@@ -457,6 +457,16 @@ describe('routeTask follows routing.md, then what distinguishes members', () => 
     });
     return root;
   };
+
+  it('routes alike from one read of the squad (readRouteContext) and from a read per task; a read of another squad is not used', () => {
+    const root = squad({ okafor: '# Okafor\n\n## What I Own\n\n- Services: queues, workers and retries\n' });
+    const context = readRouteContext(root);
+    for (const task of ['Retries of the queue workers pile up', 'The date pickers on the services page are off by one', 'Discounts for schools', 'Decide on the ledgers']) {
+      expect(routeTask(root, task, { context }), task).toEqual(routeTask(root, task));
+    }
+    const other = squad({ lind: '# Lind\n\n## What I Own\n\n- Queues and workers\n' });
+    expect(routeTask(other, 'Retries of the queue workers pile up', { context }).agent).toBe('lind');
+  });
 
   it("a one-word charter match in boilerplate decides nothing; what a charter says its member doesn't handle is no evidence", () => {
     const root = squad({

@@ -194,6 +194,42 @@ export const MAX_CANDIDATES = 5;
 export interface RouteOptions {
   /** The issue's labels (`squad:baer`): a label naming a member routes the task to them. */
   labels?: readonly string[];
+  /** The squad as readRouteContext read it, for routing many tasks from one read; read anew when absent. */
+  context?: RouteContext;
+}
+
+/** What routing reads of a squad, read once: the roster, every skill, the team's synonyms, routing.md, each member's charter. */
+export interface RouteContext {
+  root: string;
+  everyone: readonly Agent[];
+  /** The members routing may choose (folders of their own, not the Scribe). */
+  members: readonly Agent[];
+  discovered: readonly DiscoveredSkill[];
+  synonyms: ReturnType<typeof readTeamSynonyms>;
+  routing: ReturnType<typeof parseRoutingTable>;
+  /** Member folder name → the charter cut into its ownership part and the rest. */
+  charters: ReadonlyMap<string, { owns: string; rest: string }>;
+}
+
+/** Read what routing needs of the squad at `root` (a squad is required). */
+export function readRouteContext(root: string): RouteContext {
+  requireSquad(root);
+  const everyone = listAgents(root);
+  const members = everyone.filter((agent) => agent.hasFolder && agent.name !== SCRIBE_AGENT);
+  return {
+    root,
+    everyone,
+    members,
+    discovered: members.length === 0 ? [] : discoverSkills(root).skills,
+    synonyms: readTeamSynonyms(root),
+    routing: parseRoutingTable(readStateText(root, squadPaths.routing) ?? ''),
+    charters: new Map(members.map((member) => [member.name, charterParts(readCharter(root, member))])),
+  };
+}
+
+/** A suggestion that spawns nobody (no member yet, or a human to ask): no agent, no skills. */
+function noSpawn(task: string, why: Pick<RouteSuggestion, 'reason' | 'matched' | 'routedBy' | 'ranking'> & Partial<Pick<RouteSuggestion, 'ask' | 'humans'>>): RouteSuggestion {
+  return { task, agent: '', displayName: '', role: undefined, mode: 'standard', skills: [], candidates: [], confidence: skillConfidence([]), ...why };
 }
 
 /** Someone a routing.md row, a label or the ranking can name: a member to spawn, or a human to ask. */
@@ -215,27 +251,21 @@ type Target = Agent;
  * multi-agent, and a skill that clearly and
  * specifically wins (skillConfidence and specificSkillWords).
  */
-/** A suggestion that spawns nobody (no member yet, or a human to ask): no agent, no skills. */
-function noSpawn(task: string, why: Pick<RouteSuggestion, 'reason' | 'matched' | 'routedBy' | 'ranking'> & Partial<Pick<RouteSuggestion, 'ask' | 'humans'>>): RouteSuggestion {
-  return { task, agent: '', displayName: '', role: undefined, mode: 'standard', skills: [], candidates: [], confidence: skillConfidence([]), ...why };
-}
 
 export function routeTask(root: string, task: string, options: RouteOptions = {}): RouteSuggestion {
-  requireSquad(root);
-  const everyone = listAgents(root);
-  const members = everyone.filter((agent) => agent.hasFolder && agent.name !== SCRIBE_AGENT);
+  const squad = options.context?.root === root ? options.context : readRouteContext(root);
+  const { everyone, members, discovered, routing } = squad;
   if (members.length === 0) {
     return noSpawn(task, { reason: 'the squad has no members yet', matched: false, routedBy: { source: 'default', words: [], margin: 0 }, ranking: [] });
   }
-  const discovered = discoverSkills(root).skills;
   // The team's own synonyms (.ai-team/synonyms.md) rank skills here as in prompt.
-  const rankContext = { synonyms: readTeamSynonyms(root) };
+  const rankContext = { synonyms: squad.synonyms };
   const calledFor = activatedSkills(rankSkills(task, promptableSkills(discovered), rankContext));
   // The implementation verb a task starts with says what kind of work it is: a role that takes that
   // work holds it, but charters use the same verbs for anything ("send it back with reasons").
   const verb = workKindPhrase(task, 'implementation');
   const memberRanking = rankMembers(
-    members.map((member) => memberTexts(root, member, calledFor)),
+    members.map((member) => memberTexts(member, squad.charters.get(member.name)!, calledFor)),
     task,
     verb === undefined ? [] : tokenize(verb),
   );
@@ -245,7 +275,6 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
     return { agent: member.name, displayName: member.displayName, role: member.role, score: round(hit.score), matches: hit.matches };
   });
 
-  const routing = parseRoutingTable(readStateText(root, squadPaths.routing) ?? '');
   const targets = (names: readonly string[]) => names.map((name) => resolveTarget(name, everyone)).filter((t): t is Target => t !== undefined);
   const lead = members.find(isLead);
   const rowMatches = routableRowMatches(task, routing.rows, targets);
@@ -722,9 +751,8 @@ function routedSkill(match: SkillMatch): RoutedSkill {
  * member's own skills among those the task calls for. A member is credited for holding the skills
  * a task needs, never for how many skills it holds.
  */
-function memberTexts(root: string, member: Agent, calledFor: readonly SkillMatch[]): MemberTexts {
+function memberTexts(member: Agent, { owns, rest }: { owns: string; rest: string }, calledFor: readonly SkillMatch[]): MemberTexts {
   const ownCalledFor = calledFor.filter((m) => m.skill.scope === 'agent' && m.skill.agent === member.name);
-  const { owns, rest } = charterParts(readCharter(root, member));
   return {
     id: member.name,
     role: roleText(member.role),

@@ -329,7 +329,14 @@ export type RoutingTerm = readonly [term: string, written: string];
  * phrase it ends stands for (WORK_DOMAINS, written "table→database"), and "api" for an HTTP request
  * line (`GET /todos`). A domain name the task writes itself is no extra reading.
  */
-export function routingTerms(task: string): RoutingTerm[] {
+export function routingTerms(task: string): readonly RoutingTerm[] {
+  // One route reads the task's terms for the ranking, the rows and each role title: made once per task.
+  if (lastTerms?.task !== task) lastTerms = { task, terms: readRoutingTerms(task) };
+  return lastTerms.terms;
+}
+let lastTerms: { task: string; terms: readonly RoutingTerm[] } | undefined;
+
+function readRoutingTerms(task: string): RoutingTerm[] {
   const own = new Map<string, string>();
   const written = phraseWords(task.replace(PULL_REQUEST, 'PR').replace(LEAD_TIME, 'leadtime'));
   for (const word of written) {
