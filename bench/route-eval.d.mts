@@ -56,6 +56,8 @@ export function heldOutBelowTarget(members: MemberEvalSummary | undefined): stri
 /** The `squads` value of the fresh squad (made by init). */
 export const FRESH: string;
 export function readTasksFile(): unknown;
+/** The kind of work of each tuned task (never the held-out half), for the learned model. */
+export function workKindExamples(file?: unknown): { task: string; kind: 'lead' | 'testing' | 'approval' | 'work' }[];
 /** One member task routed in `squad`: `route` is routeTask's suggestion or route's --json data. */
 export function memberRow(
   squad: string,

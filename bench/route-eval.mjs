@@ -399,6 +399,22 @@ export function readTasksFile() {
 }
 
 /**
+ * The kind of work each tuned task asks for, as the model of src/core/squad/work-kind-model.ts
+ * learns it (scripts/train-work-kinds.mjs): a human to ask is `approval`; the lead's or a tester's
+ * task (a default squad's role, or a member `memberKinds` names) `lead` or `testing`; any other
+ * member's `work`. Only the `tune` half: the held-out half is never learned from. A task several
+ * squads name counts once.
+ */
+export function workKindExamples(file = readTasksFile()) {
+  const kindOfRole = (role) => (role === 'Lead' ? 'lead' : role === 'Tester' ? 'testing' : 'work');
+  const kindOf = ({ expect }) => (expect.ask ? 'approval' : expect.role ? kindOfRole(expect.role) : (file.memberKinds?.[expect.member] ?? 'work'));
+  const examples = new Map();
+  for (const task of file.memberTasks ?? []) if (task.half === 'tune') examples.set(task.task, kindOf(task));
+  for (const task of file.tasks ?? []) if (task.half === 'tune' && !examples.has(task.task)) examples.set(task.task, kindOfRole(task.role));
+  return [...examples].map(([task, kind]) => ({ task, kind }));
+}
+
+/**
  * Measures the skill tasks of the halves asked for (both by default; none when `skills` is false,
  * which needs no corpus) and, unless `members` is false, the member tasks. `summary` is the
  * held-out half's when it was measured (the targets hold there).

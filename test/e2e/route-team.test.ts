@@ -212,6 +212,20 @@ describe('route on a fresh squad', () => {
     expect(byRole.reason).toMatch(/^"Write tests" asks for testing, which Hockney \(Tester\) does by role;/);
   });
 
+  it('reads a phrasing the table does not list by the kinds of work learned from tasks, when nearly sure, and says so', async () => {
+    const root = await initSquad(['--yes']);
+    // No phrase of work-kind.ts: without the learned kinds, both would be work for the Core Dev.
+    const ordered = await route(root, 'Put the three requests in order and explain why we chose that order.');
+    expect(ordered.role).toBe('Lead');
+    expect(ordered.reason).toMatch(
+      /^it reads as the lead's judgement \("[^"]+"(, "[^"]+"){0,2}: 99% by the kinds of work learned from tasks\), and routing\.md line \d+ routes "Architecture, scope, priorities, code review, technical decisions" to Keaton;/,
+    );
+    const tried = await route(root, 'Run the whole sign-up journey on a phone and write up every rough edge you hit.');
+    expect(tried.role).toBe('Tester');
+    expect(tried.reason).toContain('it reads as testing (');
+    expect(tried.routedBy.words.length).toBeGreaterThan(0);
+  });
+
   it("sends review, planning and either-or decisions to the lead though they name a row's domain", async () => {
     const root = await fullSquad();
     const cases: [task: string, word: string][] = [['Which endpoints go into this sprint?', 'sprint']];

@@ -14,7 +14,8 @@ import { isNamed, nameKey } from '../roster/members.js';
 import { charterParts, MEMBER_FIELD_WEIGHTS, rankMembers, type MemberScore, type MemberTexts } from './member-rank.js';
 import { GENERIC_WORDS, matchRoutingRows, parseRoutingTable, routingTerms, taskWordCount, termsBySource, type LabelRule, type RoutingRow, type RowMatch } from './routing-table.js';
 import { readTeamSynonyms } from './team-synonyms.js';
-import { workKindMatch, workKindPhrase } from './work-kind.js';
+import { workKindMatch, workKindPhrase, type WorkKind } from './work-kind.js';
+import { classifyWorkKind, LEARNED_KIND_CONFIDENCE, type LearnedKind, type LearnedKindGuess } from './work-kind-model.js';
 import { activatedSkills, rankSkills, skillConfidence, skillFields, type SkillConfidence, type SkillMatch } from './skill-rank.js';
 import type { SpawnMode } from '../base/spawn-modes.js';
 import { tokenize } from '../base/text-match.js';
@@ -240,7 +241,8 @@ type Target = Agent;
  * names a member (`squad:{name}`, or routing.md's label rules); a human the task names and asks for
  * a yes, or the row of approvals (memberOfApproval); the kind of work the task's phrasing asks for, whatever its subject
  * (work-kind.ts): testing to whoever tests (memberOfTesting), a question of judgement to whoever
- * decides (memberOfDecision); a member whose role title names the task where the row it matched
+ * decides (memberOfDecision), and the same for phrasings the table does not list when the kinds
+ * learned from tasks are nearly sure (work-kind-model.ts); a member whose role title names the task where the row it matched
  * holds it only in examples (memberOfRoleTitle); the routing.md row the task matches (memberOfRow:
  * its work type and examples, the words fewer rows hold counting more); the members' roles,
  * charters and own skills, by what distinguishes them (rankMembers, ties broken by breakTie); a
@@ -284,8 +286,15 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
   const leadQuestion = lead ? workKindPhrase(task, 'lead-question') : undefined;
   // Testing and a decision in one task: a decision asked before the testing is what the task asks ("Should we cache…? Think through
   // what goes wrong"); a decision about the tests themselves ("are the tests enough?") is testing.
-  const testing = () => memberOfTesting(task, routing.rows, targets, members);
-  const decision = () => memberOfDecision(task, routing.rows, targets, lead);
+  const testing = () => memberOfTesting(phraseReading(task, 'testing', 'testing'), routing.rows, targets, members);
+  const decision = () => memberOfDecision(phraseReading(task, 'decision', 'a decision'), routing.rows, targets, lead);
+  // Phrasings the table does not list: the kind learned from tasks, when it is nearly sure.
+  const learned = classifyWorkKind(task);
+  const leadQuestionDecision: Decision | undefined =
+    lead && leadQuestion
+      ? { target: lead, routedBy: { source: 'default', words: [leadQuestion.toLowerCase()], margin: 0 }, why: `"${leadQuestion}" is a question for ${lead.displayName} (the lead)` }
+      : undefined;
+  const sure = (kind: LearnedKind) => (learned.kind === kind && learned.probability >= LEARNED_KIND_CONFIDENCE ? learnedReading(learned) : undefined);
   const asksDecision = workKindMatch(task, 'decision');
   const asksTesting = workKindMatch(task, 'testing');
   const decisionFirst = asksDecision !== undefined && (asksTesting === undefined || asksDecision.end <= asksTesting.index);
@@ -294,21 +303,18 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
     memberOfApproval(task, everyone, routing.rows, targets) ??
     memberOfReview(task, routing.rows, targets, lead) ??
     (decisionFirst ? (decision() ?? testing()) : (testing() ?? decision())) ??
+    memberOfTesting(sure('testing'), routing.rows, targets, members) ??
+    // A question for the lead the table lists explains itself better than the learned words do.
+    (sure('lead') ? (leadQuestionDecision ?? memberOfDecision(sure('lead'), routing.rows, targets, lead)) : undefined) ??
     titled ??
     (row && !row.weak ? row : undefined) ??
-    (lead && leadQuestion
-      ? {
-          target: lead,
-          routedBy: { source: 'default' as const, words: [leadQuestion.toLowerCase()], margin: 0 },
-          why: `"${leadQuestion}" is a question for ${lead.displayName} (the lead)`,
-        }
-      : undefined) ??
+    (sure('work') ? undefined : leadQuestionDecision) ??
     // A row that holds one word of the task yields to another member whose own texts hold several (the row explains its own member better).
     (ranked && (!row || (ranked.target.name !== row.target.name && taskWordCount(ranked.routedBy.words) >= 2)) ? ranked : undefined) ??
     // Asking a human blocks the work on a person: a row of a human decides only when it holds several words of the task.
     (row && !row.target.human ? row : undefined) ??
     ranked ??
-    memberOfImplementation(task, routing.rows, targets, members);
+    memberOfImplementation(task, routing.rows, targets, members, sure('work'));
   const fallback = lead ?? members[0]!;
   const chosen = decided?.target ?? fallback;
   const routedBy = decided?.routedBy ?? { source: 'default' as const, words: [], margin: 0 };
@@ -362,6 +368,29 @@ export function routeTask(root: string, task: string, options: RouteOptions = {}
     candidates: skillRanking.slice(0, MAX_CANDIDATES).map((m) => ({ ...routedSkill(m), score: round(m.score) })),
     confidence,
     ...humansToAsk(task, everyone, broad),
+  };
+}
+
+/** How the kind of work was read: the words that tell it, and the start of a reason that says so. */
+interface KindReading {
+  words: string[];
+  says: string;
+}
+
+/** The kind of work as a phrase of work-kind.ts's table asks it ("try odd titles" asks for testing). */
+function phraseReading(task: string, kind: WorkKind, name: string): KindReading | undefined {
+  const phrase = workKindPhrase(task, kind);
+  return phrase === undefined ? undefined : { words: [phrase.toLowerCase()], says: `"${phrase}" asks for ${name}` };
+}
+
+const LEARNED_KIND_NAMES: Record<LearnedKind, string> = { lead: "the lead's judgement", testing: 'testing', approval: 'a yes', work: 'work to do' };
+
+/** The kind of work as the model learned from tasks reads it, with the features that told it. */
+function learnedReading(guess: LearnedKindGuess): KindReading {
+  const told = guess.evidence.map((words) => `"${words}"`).join(', ');
+  return {
+    words: guess.evidence,
+    says: `it reads as ${LEARNED_KIND_NAMES[guess.kind]} (${told || 'its wording'}: ${Math.floor(guess.probability * 100)}% by the kinds of work learned from tasks)`,
   };
 }
 
@@ -486,19 +515,27 @@ const [IMPLEMENTATION_TERM] = tokenize('implementation') as [string];
  * else to the one member whose role handles implementation (the Core Dev), not to the lead: the
  * lead takes architecture, scope and review.
  */
-function memberOfImplementation(task: string, rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[], members: readonly Agent[]): Decision | undefined {
+function memberOfImplementation(
+  task: string,
+  rows: readonly RoutingRow[],
+  targets: (names: readonly string[]) => Target[],
+  members: readonly Agent[],
+  learned: KindReading | undefined,
+): Decision | undefined {
   const verb = workKindPhrase(task, 'implementation')?.replace(/^\W*(?:please\s+)?/i, '');
   const bug = verb === undefined ? workKindPhrase(task, 'bug-report') : undefined;
   // A question, or planning, reviewing or deciding, is the lead's to triage; any other request is work to do.
-  if (verb === undefined && bug === undefined && workKindPhrase(task, 'triage') !== undefined) return undefined;
+  if (verb === undefined && bug === undefined && learned === undefined && workKindPhrase(task, 'triage') !== undefined) return undefined;
   const word = (verb ?? bug)?.toLowerCase();
   const asks =
     verb !== undefined
       ? `"${word}" asks for implementation work`
       : bug !== undefined
         ? `"${word}" reports a bug to fix`
-        : 'no row, role or charter names the task, and it asks for work to be done, not a question or a plan for the lead';
-  const words = word === undefined ? [] : [word];
+        : learned !== undefined
+          ? `no row, role or charter names the task, and ${learned.says}`
+          : 'no row, role or charter names the task, and it asks for work to be done, not a question or a plan for the lead';
+  const words = word === undefined ? (learned?.words ?? []) : [word];
   // A member to spawn: implementation work is never a question for a human.
   const spawnable = (r: RoutingRow) => targets(r.names).find((t) => !t.human);
   const row = rows.find((r) => tokenize(r.workType).includes(IMPLEMENTATION_TERM) && spawnable(r) !== undefined);
@@ -559,10 +596,14 @@ function memberOfReview(task: string, rows: readonly RoutingRow[], targets: (nam
  * reproduce) goes to whoever tests, whatever it tests: the member of the first routing.md row
  * whose work type names testing, else the one member whose role title does.
  */
-function memberOfTesting(task: string, rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[], members: readonly Agent[]): Decision | undefined {
-  const phrase = workKindPhrase(task, 'testing');
-  if (phrase === undefined) return undefined;
-  const words = [phrase.toLowerCase()];
+function memberOfTesting(
+  asked: KindReading | undefined,
+  rows: readonly RoutingRow[],
+  targets: (names: readonly string[]) => Target[],
+  members: readonly Agent[],
+): Decision | undefined {
+  if (asked === undefined) return undefined;
+  const { words, says } = asked;
   const spawnable = (r: RoutingRow) => targets(r.names).find((t) => !t.human);
   const row = rows.find((r) => tokenize(r.workType).some((term) => TESTING_TERMS.has(term)) && spawnable(r) !== undefined);
   if (row) {
@@ -570,13 +611,13 @@ function memberOfTesting(task: string, rows: readonly RoutingRow[], targets: (na
     return {
       target,
       routedBy: byRow(row, words, 1),
-      why: `"${phrase}" asks for testing, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
+      why: `${says}, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
     };
   }
   const testers = members.filter((m) => tokenize(m.role ?? '').some((term) => TESTING_TERMS.has(term)));
   if (testers.length !== 1) return undefined;
   const target = testers[0]!;
-  return { target, routedBy: { source: 'charter', words, margin: 1 }, why: `"${phrase}" asks for testing, which ${who(target)} does by role` };
+  return { target, routedBy: { source: 'charter', words, margin: 1 }, why: `${says}, which ${who(target)} does by role` };
 }
 
 /**
@@ -584,10 +625,14 @@ function memberOfTesting(task: string, rows: readonly RoutingRow[], targets: (na
  * gives its decisions: the one member (or human, to ask) that routing.md's rows of decisions,
  * trade-offs, architecture or scope name, else the lead.
  */
-function memberOfDecision(task: string, rows: readonly RoutingRow[], targets: (names: readonly string[]) => Target[], lead: Agent | undefined): Decision | undefined {
-  const phrase = workKindPhrase(task, 'decision');
-  if (phrase === undefined) return undefined;
-  const words = [phrase.toLowerCase()];
+function memberOfDecision(
+  asked: KindReading | undefined,
+  rows: readonly RoutingRow[],
+  targets: (names: readonly string[]) => Target[],
+  lead: Agent | undefined,
+): Decision | undefined {
+  if (asked === undefined) return undefined;
+  const { words, says } = asked;
   const deciding = rows.filter((r) => tokenize(`${r.workType} ${r.examples}`).some((term) => DECISION_TERMS.has(term)) && targets(r.names).length > 0);
   const named = new Set(deciding.map((r) => targets(r.names)[0]!.name));
   if (named.size === 1) {
@@ -596,11 +641,11 @@ function memberOfDecision(task: string, rows: readonly RoutingRow[], targets: (n
     return {
       target,
       routedBy: byRow(row, words, 1),
-      why: `"${phrase}" asks for a decision, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
+      why: `${says}, and routing.md line ${row.line} routes "${row.workType}" to ${row.routeTo}`,
     };
   }
   if (lead === undefined) return undefined;
-  return { target: lead, routedBy: { source: 'default', words, margin: 0 }, why: `"${phrase}" asks for a decision, which is ${lead.displayName}'s (the lead)` };
+  return { target: lead, routedBy: { source: 'default', words, margin: 0 }, why: `${says}, which is ${lead.displayName}'s (the lead)` };
 }
 
 /**

@@ -1,0 +1,137 @@
+/**
+ * The kind of work a task asks for, learned from how tasks are phrased: a naive Bayes model over the
+ * task's words and word pairs, trained on the routing evaluation's tuned tasks (bench/, never its
+ * held-out half) and shipped as counts in templates/routing/work-kinds.json. It reads the phrasings
+ * the hand-written table (work-kind.ts) does not list — "put them in order and explain why" is the
+ * lead's, "try each one against the app" testing — and route.ts trusts it only when it is nearly
+ * sure. Training and classifying share workKindFeatures, one source of truth.
+ */
+import * as v from 'valibot';
+import { stem } from '../base/text-match.js';
+import { lazySchema, mapping } from '../base/schema.js';
+import { checkedTemplateJson } from '../fs/templates.js';
+
+/** What a task asks of the team: the lead's judgement, testing, a human's yes, or work to do. */
+export const LEARNED_KINDS = ['lead', 'testing', 'approval', 'work'] as const;
+export type LearnedKind = (typeof LEARNED_KINDS)[number];
+
+export const WORK_KINDS_DATA_FILE = 'routing/work-kinds.json';
+
+/** A feature held by fewer training tasks than this is left out of the model: one task's wording is not a pattern. */
+const MIN_TASKS_PER_FEATURE = 2;
+/** How sure the model must be before routing follows it: chosen by cross-validation over the tuned tasks, where its guesses this sure were right about nine times in ten for the lead's and 95% for the others. */
+export const LEARNED_KIND_CONFIDENCE = 0.99;
+/** Additive smoothing of the counts. */
+const SMOOTHING = 0.5;
+
+const modelSchema = lazySchema(() =>
+  mapping(
+    v.object({
+      schema: v.literal(1),
+      about: v.string(),
+      kinds: v.tuple([v.literal('lead'), v.literal('testing'), v.literal('approval'), v.literal('work')]),
+      /** Training tasks per kind, in `kinds` order. */
+      tasks: v.array(v.number()),
+      /** Feature → how many training tasks of each kind hold it, in `kinds` order. */
+      features: v.record(v.string(), v.array(v.number())),
+    }),
+  ),
+);
+export type WorkKindModel = v.InferOutput<ReturnType<typeof modelSchema>>;
+
+/**
+ * The features of a task: its words (stemmed, stopwords kept: "should we" and "how do" say a lot
+ * here), each pair of neighbouring words, the first word, and whether it ends in a question mark.
+ */
+export function workKindFeatures(task: string): string[] {
+  return [...featuresAsWritten(task).keys()];
+}
+
+/** Each feature of the task (workKindFeatures) → the task's words it comes from, as written. */
+function featuresAsWritten(task: string): Map<string, string> {
+  const written = task.split(/[^\p{L}\p{N}'’]+/u).filter((word) => word.replace(/['’]/g, '') !== '');
+  const stems = written.map((word) => stem(word.toLowerCase().replace(/['’]/g, '')));
+  const features = new Map<string, string>();
+  stems.forEach((term, i) => {
+    if (!features.has(term)) features.set(term, written[i]!);
+  });
+  for (let i = 1; i < stems.length; i += 1) {
+    const pair = `${stems[i - 1]} ${stems[i]}`;
+    if (!features.has(pair)) features.set(pair, `${written[i - 1]} ${written[i]}`);
+  }
+  if (stems[0] !== undefined) features.set(`^${stems[0]}`, written[0]!);
+  if (/\?\s*$/.test(task)) features.set('?', '?');
+  return features;
+}
+
+/** A model counted from `examples`, features held by fewer than MIN_TASKS_PER_FEATURE tasks left out, sorted for a stable file. */
+export function trainWorkKindModel(examples: readonly { task: string; kind: LearnedKind }[], about: string): WorkKindModel {
+  const tasks = LEARNED_KINDS.map(() => 0);
+  const counts = new Map<string, number[]>();
+  for (const { task, kind } of examples) {
+    const k = LEARNED_KINDS.indexOf(kind);
+    tasks[k]! += 1;
+    for (const feature of workKindFeatures(task)) {
+      let row = counts.get(feature);
+      if (row === undefined) counts.set(feature, (row = LEARNED_KINDS.map(() => 0)));
+      row[k]! += 1;
+    }
+  }
+  const kept = [...counts].filter(([, row]) => row.reduce((a, b) => a + b, 0) >= MIN_TASKS_PER_FEATURE).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { schema: 1, about, kinds: [...LEARNED_KINDS], tasks, features: Object.fromEntries(kept) };
+}
+
+export interface LearnedKindGuess {
+  kind: LearnedKind;
+  /** The model's probability for `kind`, 0–1. */
+  probability: number;
+  /** The task's words (or pairs of words) that most favour `kind` over the others, as written, most first (at most three, no word twice). */
+  evidence: string[];
+}
+
+let shipped: WorkKindModel | undefined;
+
+/** The model shipped with the package. */
+export function shippedWorkKindModel(): WorkKindModel {
+  shipped ??= checkedTemplateJson(WORK_KINDS_DATA_FILE, modelSchema());
+  return shipped;
+}
+
+/** The kind `model` finds most likely for `task`, with its probability and the features that favour it. */
+export function classifyWorkKind(task: string, model: WorkKindModel = shippedWorkKindModel()): LearnedKindGuess {
+  const { occurrences, vocabulary } = totalsOf(model);
+  const total = model.tasks.reduce((a, b) => a + b, 0);
+  // P(feature | kind): the share of that kind's feature occurrences, smoothed over the vocabulary.
+  const logLikelihood = (feature: string, k: number) => Math.log((model.features[feature]![k]! + SMOOTHING) / (occurrences[k]! + SMOOTHING * vocabulary));
+  const features = featuresAsWritten(task);
+  const known = [...features.keys()].filter((feature) => Object.hasOwn(model.features, feature));
+  const logs = model.tasks.map((n, k) =>
+    known.reduce((score, feature) => score + logLikelihood(feature, k), Math.log((n + SMOOTHING) / (total + SMOOTHING * LEARNED_KINDS.length))),
+  );
+  const top = Math.max(...logs);
+  const shares = logs.map((score) => Math.exp(score - top));
+  const best = shares.indexOf(1);
+  // The features that favour the kind chosen most over the likeliest other kind.
+  const lean = (feature: string) => logLikelihood(feature, best) - Math.max(...LEARNED_KINDS.map((_, k) => (k === best ? Number.NEGATIVE_INFINITY : logLikelihood(feature, k))));
+  const evidence = known
+    .map((feature) => ({ feature, lean: lean(feature) }))
+    .filter(({ lean }) => lean > 0)
+    .sort((a, b) => b.lean - a.lean)
+    .map(({ feature }) => features.get(feature)!)
+    .filter((words, i, all) => all.indexOf(words) === i)
+    .slice(0, 3);
+  return { kind: LEARNED_KINDS[best]!, probability: 1 / shares.reduce((a, b) => a + b, 0), evidence };
+}
+
+const totals = new WeakMap<WorkKindModel, { occurrences: number[]; vocabulary: number }>();
+
+/** Feature occurrences per kind and the vocabulary's size, counted once per model. */
+function totalsOf(model: WorkKindModel): { occurrences: number[]; vocabulary: number } {
+  let known = totals.get(model);
+  if (known === undefined) {
+    const rows = Object.values(model.features);
+    known = { occurrences: LEARNED_KINDS.map((_, k) => rows.reduce((sum, row) => sum + row[k]!, 0)), vocabulary: rows.length };
+    totals.set(model, known);
+  }
+  return known;
+}
