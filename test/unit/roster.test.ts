@@ -24,10 +24,10 @@ Some text after.
 describe('parseRoster', () => {
   it('reads the members table', () => {
     expect(parseRoster(TEAM)).toEqual([
-      { name: 'keaton', displayName: 'Keaton', role: 'Lead', charter: '.ai-team/agents/keaton/charter.md', noCharter: false, status: '✅ Active', human: false },
-      { name: 'fenster', displayName: 'Fenster', role: 'Core Dev', charter: '.ai-team/agents/fenster/charter.md', noCharter: false, status: '✅ Active', human: false },
-      { name: 'dr-who', displayName: 'Dr. Who', role: 'Tester', charter: '.ai-team/agents/dr-who/charter.md', noCharter: false, status: '✅ Active', human: false },
-      { name: 'scribe', displayName: 'Scribe', role: 'Session Logger', charter: '.ai-team/agents/scribe/charter.md', noCharter: false, status: '📋 Silent', human: false },
+      { name: 'keaton', displayName: 'Keaton', role: 'Lead', charter: '.ai-team/agents/keaton/charter.md', noCharter: false, status: '✅ Active', human: false, background: false },
+      { name: 'fenster', displayName: 'Fenster', role: 'Core Dev', charter: '.ai-team/agents/fenster/charter.md', noCharter: false, status: '✅ Active', human: false, background: false },
+      { name: 'dr-who', displayName: 'Dr. Who', role: 'Tester', charter: '.ai-team/agents/dr-who/charter.md', noCharter: false, status: '✅ Active', human: false, background: false },
+      { name: 'scribe', displayName: 'Scribe', role: 'Session Logger', charter: '.ai-team/agents/scribe/charter.md', noCharter: false, status: '📋 Silent', human: false, background: true },
     ]);
   });
 
@@ -35,7 +35,7 @@ describe('parseRoster', () => {
     expect(parseRoster('| a | b |\n|---|---|\n| 1 | 2 |\n')).toEqual([]);
     expect(parseRoster('')).toEqual([]);
     expect(parseRoster('| Name | Role |\n|---|---|\n| | x |\n|Bob|Dev|')).toEqual([
-      { name: 'bob', displayName: 'Bob', role: 'Dev', charter: '.ai-team/agents/bob/charter.md', noCharter: false, status: '', human: false },
+      { name: 'bob', displayName: 'Bob', role: 'Dev', charter: '.ai-team/agents/bob/charter.md', noCharter: false, status: '', human: false, background: false },
     ]);
   });
 

@@ -458,6 +458,19 @@ describe('routeTask follows routing.md, then what distinguishes members', () => 
     return root;
   };
 
+  it('never gives a task to a member who runs in the background on their own (🔄 Monitor, 📋 Silent), whatever their charter says', () => {
+    const root = tempDir();
+    writeFiles(root, {
+      '.ai-team/team.md': '| Name | Role | Charter | Status |\n|---|---|---|---|\n| Mercer | Lead | x | ✅ |\n| Lind | Frontend Dev | x | ✅ |\n| Ralph | Work Monitor | x | 🔄 Monitor |\n',
+      '.ai-team/agents/mercer/charter.md': '# Mercer\n',
+      '.ai-team/agents/lind/charter.md': '# Lind\n\n## What I Own\n\n- Screens\n',
+      '.ai-team/agents/ralph/charter.md': '# Ralph\n\n## What I Own\n\n- Progress of the work queue, progress bars of the board, stalled steps\n',
+    });
+    const route = routeTask(root, 'Show a progress bar over the upload steps');
+    expect(route.agent).not.toBe('ralph');
+    expect(route.ranking.map((r) => r.agent)).not.toContain('ralph');
+  });
+
   it('routes alike from one read of the squad (readRouteContext) and from a read per task; a read of another squad is not used', () => {
     const root = squad({ okafor: '# Okafor\n\n## What I Own\n\n- Services: queues, workers and retries\n' });
     const context = readRouteContext(root);

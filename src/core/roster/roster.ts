@@ -41,6 +41,8 @@ export interface RosterMember {
   status: string;
   /** A person on the team (Status 👤 Human): listed and routable for a decision, never spawned, no folder. */
   human: boolean;
+  /** A member who runs on their own in the background (Status 🔄 Monitor or 📋 Silent: the original Squad's Ralph, the Scribe): never routed a task. */
+  background: boolean;
 }
 
 export interface Agent {
@@ -51,6 +53,8 @@ export interface Agent {
   hasFolder: boolean;
   /** A human member (see RosterMember.human); absent means no. */
   human?: boolean;
+  /** Works in the background on their own (see RosterMember.background); absent means no. */
+  background?: boolean;
 }
 
 /**
@@ -66,6 +70,8 @@ const AGENT_FROM_CHARTER = (() => {
 const NO_CHARTER = /^(?:[—–-]+|n\/a|none)$/i;
 /** A Status cell that says the member is a person (the original Squad writes "👤 Human"). */
 const HUMAN_STATUS = /👤|\bhuman\b/i;
+/** A Status cell that says the member works in the background on their own (the original Squad writes "🔄 Monitor", "📋 Silent"). */
+const BACKGROUND_STATUS = /🔄|📋|\b(?:monitor|silent)\b/i;
 /** A section whose tables describe the coordinator, not members (the original Squad's `## Coordinator`). */
 const COORDINATOR_SECTION = /\bcoordinator\b/i;
 
@@ -168,6 +174,7 @@ function rosterMember(record: TableRecord): RosterMember | undefined {
     noCharter,
     status,
     human,
+    background: BACKGROUND_STATUS.test(status),
   };
 }
 
@@ -210,6 +217,7 @@ export function agentsOf(roster: readonly RosterMember[], folderNames: readonly 
       inRoster: true,
       hasFolder: folders.has(member.name),
       human: member.human,
+      background: member.background,
     });
   }
   for (const folder of folders) {

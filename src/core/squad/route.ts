@@ -216,7 +216,8 @@ export interface RouteContext {
 export function readRouteContext(root: string): RouteContext {
   requireSquad(root);
   const everyone = listAgents(root);
-  const members = everyone.filter((agent) => agent.hasFolder && agent.name !== SCRIBE_AGENT);
+  // The Scribe and members who run on their own in the background (the original Squad's Ralph) are never given a task.
+  const members = everyone.filter((agent) => agent.hasFolder && agent.name !== SCRIBE_AGENT && !agent.background);
   return {
     root,
     everyone,
@@ -412,7 +413,7 @@ interface Decision {
  */
 function resolveTarget(name: string, everyone: readonly Agent[]): Target | undefined {
   const key = nameKey(name.replace(/^@/, ''));
-  const routable = everyone.filter((a) => a.human || (a.hasFolder && a.name !== SCRIBE_AGENT));
+  const routable = everyone.filter((a) => a.human || (a.hasFolder && a.name !== SCRIBE_AGENT && !a.background));
   const named = routable.find((a) => isNamed(a, key));
   if (named) return named;
   if (everyone.some((a) => isNamed(a, key))) return undefined;
