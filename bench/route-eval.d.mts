@@ -58,6 +58,10 @@ export const FRESH: string;
 export function readTasksFile(): unknown;
 /** The kind of work of each tuned task (never the held-out half), for the learned model. */
 export function workKindExamples(file?: unknown): { task: string; kind: 'lead' | 'testing' | 'approval' | 'work' }[];
+/** The domains the specialists' model tells apart, `general` last. */
+export function workDomainClasses(file?: unknown): string[];
+/** The domain of each tuned member task (never the held-out half), for the specialists' model. */
+export function workDomainExamples(file?: unknown): { task: string; kind: string }[];
 /** One member task routed in `squad`: `route` is routeTask's suggestion or route's --json data. */
 export function memberRow(
   squad: string,

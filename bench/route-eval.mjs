@@ -414,6 +414,25 @@ export function workKindExamples(file = readTasksFile()) {
   return [...examples].map(([task, kind]) => ({ task, kind }));
 }
 
+/** Every domain of memberDomains, and `general` for the tasks of members it does not name. */
+export function workDomainClasses(file = readTasksFile()) {
+  return [...new Set(Object.values(file.memberDomains ?? {})), 'general'];
+}
+
+/**
+ * The domain of each tuned member task (never the held-out half): the domain memberDomains gives its
+ * member (a specialist of the original squads: "security", "release git ci"), `general` for any
+ * other member's (a lead, a tester, a developer of everything) or a human's. A task several squads
+ * name counts once.
+ */
+export function workDomainExamples(file = readTasksFile()) {
+  const examples = new Map();
+  for (const { task, half, expect } of file.memberTasks ?? []) {
+    if (half === 'tune') examples.set(task, file.memberDomains?.[expect.member] ?? 'general');
+  }
+  return [...examples].map(([task, kind]) => ({ task, kind }));
+}
+
 /**
  * Measures the skill tasks of the halves asked for (both by default; none when `skills` is false,
  * which needs no corpus) and, unless `members` is false, the member tasks. `summary` is the

@@ -458,10 +458,27 @@ describe('routeTask follows routing.md, then what distinguishes members', () => 
     return root;
   };
 
+  it("reads a specialist's domain the wording tells, learned from tasks, when no listed word does: shown as (words)→domain", () => {
+    const root = tempDir();
+    writeFiles(root, {
+      '.ai-team/team.md': '| Name | Role | Charter | Status |\n|---|---|---|---|\n| Mercer | Lead | x | ✅ |\n| Okafor | Core Dev | x | ✅ |\n| Ines | DevRel | x | ✅ |\n',
+      '.ai-team/agents/mercer/charter.md': '# Mercer\n',
+      '.ai-team/agents/okafor/charter.md': '# Okafor\n\n## What I Own\n\n- Features and fixes\n',
+      '.ai-team/agents/ines/charter.md': '# Ines\n\n## What I Own\n\n- Documentation and messaging\n',
+    });
+    const route = routeTask(root, 'Write a launch post people will want to share');
+    expect(route.agent).toBe('ines');
+    expect(
+      route.routedBy.words.some((word) => /^\(.+\)→(?:documentation|messaging)$/.test(word)),
+      route.reason,
+    ).toBe(true);
+  });
+
   it('never gives a task to a member who runs in the background on their own (🔄 Monitor, 📋 Silent), whatever their charter says', () => {
     const root = tempDir();
     writeFiles(root, {
-      '.ai-team/team.md': '| Name | Role | Charter | Status |\n|---|---|---|---|\n| Mercer | Lead | x | ✅ |\n| Lind | Frontend Dev | x | ✅ |\n| Ralph | Work Monitor | x | 🔄 Monitor |\n',
+      '.ai-team/team.md':
+        '| Name | Role | Charter | Status |\n|---|---|---|---|\n| Mercer | Lead | x | ✅ |\n| Lind | Frontend Dev | x | ✅ |\n| Ralph | Work Monitor | x | 🔄 Monitor |\n',
       '.ai-team/agents/mercer/charter.md': '# Mercer\n',
       '.ai-team/agents/lind/charter.md': '# Lind\n\n## What I Own\n\n- Screens\n',
       '.ai-team/agents/ralph/charter.md': '# Ralph\n\n## What I Own\n\n- Progress of the work queue, progress bars of the board, stalled steps\n',

@@ -239,7 +239,7 @@ describe('rankMembers', () => {
 
   it('two task words side by side as a member owns them name one thing of theirs; the same words apart in a list do not', () => {
     const members = [
-      member('ash', 'Prompt Engineer', 'spawn templates and coordinator logic', 'y'),
+      member('ash', 'Agent Author', 'spawn templates and coordinator logic', 'y'),
       member('bo', 'Core Dev', 'the spawn command; templates of the docs site', 'y'),
       member('cy', 'Tester', 'x', 'y'),
     ];

@@ -1,9 +1,20 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readTasksFile, workKindExamples } from '../../bench/route-eval.mjs';
-import { WORK_KINDS_ABOUT } from '../../scripts/train-work-kinds.mjs';
+import { readTasksFile, workDomainClasses, workDomainExamples, workKindExamples } from '../../bench/route-eval.mjs';
+import { WORK_DOMAINS_ABOUT, WORK_KINDS_ABOUT } from '../../scripts/train-work-kinds.mjs';
 import { templatePath } from '../../src/core/fs/templates.js';
-import { classifyWorkKind, shippedWorkKindModel, trainWorkKindModel, workKindFeatures, WORK_KINDS_DATA_FILE } from '../../src/core/squad/work-kind-model.js';
+import {
+  classifyWorkDomain,
+  classifyWorkKind,
+  GENERAL_DOMAIN,
+  shippedWorkDomainModel,
+  shippedWorkKindModel,
+  trainTaskModel,
+  trainWorkKindModel,
+  workKindFeatures,
+  WORK_DOMAINS_DATA_FILE,
+  WORK_KINDS_DATA_FILE,
+} from '../../src/core/squad/work-kind-model.js';
 
 describe('workKindFeatures', () => {
   it('holds the stemmed words with stopwords, the pairs of neighbours, the first word and a closing question mark', () => {
@@ -59,15 +70,39 @@ describe('classifyWorkKind', () => {
   });
 });
 
-describe('the shipped model', () => {
-  it('is what the tuned tasks of the evaluation teach, never its held-out half: run `npm run train:routing` after changing them', () => {
-    const examples = workKindExamples();
-    const { memberTasks } = readTasksFile() as { memberTasks: { task: string; half: string }[] };
-    const heldOut = new Set(memberTasks.filter((t) => t.half === 'held-out').map((t) => t.task));
+describe('classifyWorkDomain', () => {
+  it("tells a specialist's domain from a general task, with the classes it was given", () => {
+    const model = trainTaskModel(
+      [
+        { task: 'Rotate the leaked token and scrub it from the logs', kind: 'security' },
+        { task: 'Scrub the leaked password from the history', kind: 'security' },
+        { task: 'Draw a friendlier mascot for the readme', kind: 'visual graphic' },
+        { task: 'Draw icons for the three plans', kind: 'visual graphic' },
+        { task: 'Add a retry to the upload', kind: GENERAL_DOMAIN },
+        { task: 'Add a filter to the list', kind: GENERAL_DOMAIN },
+      ],
+      ['security', 'visual graphic', GENERAL_DOMAIN],
+      'a test model',
+    );
+    expect(classifyWorkDomain('The leaked key is in the logs: scrub it', model)).toMatchObject({ kind: 'security' });
+    expect(classifyWorkDomain('Draw a banner', model)).toMatchObject({ kind: 'visual graphic' });
+    expect(() => trainTaskModel([{ task: 'x', kind: 'nope' }], ['security', GENERAL_DOMAIN], 'x')).toThrow(/unknown kind "nope"/);
+  });
+});
+
+describe('the shipped models', () => {
+  const { memberTasks } = readTasksFile() as { memberTasks: { task: string; half: string }[] };
+  const heldOut = new Set(memberTasks.filter((t) => t.half === 'held-out').map((t) => t.task));
+
+  it('are what the tuned tasks of the evaluation teach, never its held-out half: run `npm run train:routing` after changing them', () => {
     expect(heldOut.size).toBeGreaterThan(0);
-    expect(examples.filter((e) => heldOut.has(e.task))).toEqual([]);
-    const file = fs.readFileSync(templatePath(WORK_KINDS_DATA_FILE), 'utf8');
-    expect(file).toBe(`${JSON.stringify(trainWorkKindModel(examples, WORK_KINDS_ABOUT))}\n`);
-    expect(shippedWorkKindModel().tasks.reduce((a, b) => a + b, 0)).toBe(examples.length);
+    const kinds = workKindExamples();
+    expect(kinds.filter((e) => heldOut.has(e.task))).toEqual([]);
+    expect(fs.readFileSync(templatePath(WORK_KINDS_DATA_FILE), 'utf8')).toBe(`${JSON.stringify(trainWorkKindModel(kinds, WORK_KINDS_ABOUT))}\n`);
+    expect(shippedWorkKindModel().tasks.reduce((a, b) => a + b, 0)).toBe(kinds.length);
+    const domains = workDomainExamples();
+    expect(domains.filter((e) => heldOut.has(e.task))).toEqual([]);
+    expect(fs.readFileSync(templatePath(WORK_DOMAINS_DATA_FILE), 'utf8')).toBe(`${JSON.stringify(trainTaskModel(domains, workDomainClasses(), WORK_DOMAINS_ABOUT))}\n`);
+    expect(shippedWorkDomainModel().kinds.at(-1)).toBe(GENERAL_DOMAIN);
   });
 });

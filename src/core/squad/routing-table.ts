@@ -8,6 +8,7 @@
  */
 import { findTables, locatedRecords, type TableRecord } from '../base/md-table.js';
 import { tokenize } from '../base/text-match.js';
+import { classifyWorkDomain, GENERAL_DOMAIN, LEARNED_KIND_CONFIDENCE } from './work-kind-model.js';
 
 export interface RoutingRow {
   /** The row's line in routing.md, counted from 1. */
@@ -366,6 +367,14 @@ function readRoutingTerms(task: string): RoutingTerm[] {
   }
   const request = HTTP_REQUEST.exec(task);
   if (request) add(request[0], [[tokenize('api')[0]!, 'api']]);
+  // A specialist's domain the task's wording tells when no listed word does, learned from tasks: read through the word that tells it most.
+  const learned = classifyWorkDomain(task);
+  if (learned.kind !== GENERAL_DOMAIN && learned.probability >= LEARNED_KIND_CONFIDENCE && learned.evidence[0] !== undefined) {
+    add(
+      `(${learned.evidence[0].toLowerCase()})`,
+      learned.kind.split(' ').map((name) => [tokenize(name)[0]!, name] as const),
+    );
+  }
   return [...terms, ...readings];
 }
 

@@ -4,7 +4,10 @@
  * held-out half) and shipped as counts in templates/routing/work-kinds.json. It reads the phrasings
  * the hand-written table (work-kind.ts) does not list — "put them in order and explain why" is the
  * lead's, "try each one against the app" testing — and route.ts trusts it only when it is nearly
- * sure. Training and classifying share workKindFeatures, one source of truth.
+ * sure. A second model, of the same make, learns the domain of a specialist's task from the
+ * original squads' specialists (security, prompts, release…: templates/routing/work-domains.json),
+ * which routing adds to the domain words the task's own words stand for (routing-table.ts).
+ * Training and classifying share workKindFeatures, one source of truth.
  */
 import * as v from 'valibot';
 import { stem } from '../base/text-match.js';
@@ -16,6 +19,9 @@ export const LEARNED_KINDS = ['lead', 'testing', 'approval', 'work'] as const;
 export type LearnedKind = (typeof LEARNED_KINDS)[number];
 
 export const WORK_KINDS_DATA_FILE = 'routing/work-kinds.json';
+export const WORK_DOMAINS_DATA_FILE = 'routing/work-domains.json';
+/** The class of the domains model for a task of no specialist's domain (a lead's, a tester's, a developer of everything's). */
+export const GENERAL_DOMAIN = 'general';
 
 /** A feature held by fewer training tasks than this is left out of the model: one task's wording is not a pattern. */
 const MIN_TASKS_PER_FEATURE = 2;
@@ -29,7 +35,8 @@ const modelSchema = lazySchema(() =>
     v.object({
       schema: v.literal(1),
       about: v.string(),
-      kinds: v.tuple([v.literal('lead'), v.literal('testing'), v.literal('approval'), v.literal('work')]),
+      /** The classes the model tells apart: kinds of work, or domains (each a domain's names, space-separated). */
+      kinds: v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.minLength(2)),
       /** Training tasks per kind, in `kinds` order. */
       tasks: v.array(v.number()),
       /** Feature → how many training tasks of each kind hold it, in `kinds` order. */
@@ -37,7 +44,7 @@ const modelSchema = lazySchema(() =>
     }),
   ),
 );
-export type WorkKindModel = v.InferOutput<ReturnType<typeof modelSchema>>;
+export type TaskModel = v.InferOutput<ReturnType<typeof modelSchema>>;
 
 /**
  * The features of a task: its words (stemmed, stopwords kept: "should we" and "how do" say a lot
@@ -64,55 +71,82 @@ function featuresAsWritten(task: string): Map<string, string> {
   return features;
 }
 
-/** A model counted from `examples`, features held by fewer than MIN_TASKS_PER_FEATURE tasks left out, sorted for a stable file. */
-export function trainWorkKindModel(examples: readonly { task: string; kind: LearnedKind }[], about: string): WorkKindModel {
-  const tasks = LEARNED_KINDS.map(() => 0);
+/** The kinds-of-work model counted from `examples` (trainTaskModel over LEARNED_KINDS). */
+export function trainWorkKindModel(examples: readonly { task: string; kind: LearnedKind }[], about: string): TaskModel {
+  return trainTaskModel(examples, LEARNED_KINDS, about);
+}
+
+/** A model counted from `examples` of `kinds`, features held by fewer than MIN_TASKS_PER_FEATURE tasks left out, sorted for a stable file. */
+export function trainTaskModel(examples: readonly { task: string; kind: string }[], kinds: readonly string[], about: string): TaskModel {
+  const tasks = kinds.map(() => 0);
   const counts = new Map<string, number[]>();
   for (const { task, kind } of examples) {
-    const k = LEARNED_KINDS.indexOf(kind);
+    const k = kinds.indexOf(kind);
+    if (k < 0) throw new Error(`a training task of an unknown kind "${kind}": ${task}`);
     tasks[k]! += 1;
     for (const feature of workKindFeatures(task)) {
       let row = counts.get(feature);
-      if (row === undefined) counts.set(feature, (row = LEARNED_KINDS.map(() => 0)));
+      if (row === undefined) counts.set(feature, (row = kinds.map(() => 0)));
       row[k]! += 1;
     }
   }
   const kept = [...counts].filter(([, row]) => row.reduce((a, b) => a + b, 0) >= MIN_TASKS_PER_FEATURE).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { schema: 1, about, kinds: [...LEARNED_KINDS], tasks, features: Object.fromEntries(kept) };
+  return { schema: 1, about, kinds: [...kinds], tasks, features: Object.fromEntries(kept) };
 }
 
-export interface LearnedKindGuess {
-  kind: LearnedKind;
+export interface LearnedKindGuess<K extends string = LearnedKind> {
+  kind: K;
   /** The model's probability for `kind`, 0–1. */
   probability: number;
   /** The task's words (or pairs of words) that most favour `kind` over the others, as written, most first (at most three, no word twice). */
   evidence: string[];
 }
 
-let shipped: WorkKindModel | undefined;
+const shipped = new Map<string, TaskModel>();
 
-/** The model shipped with the package. */
-export function shippedWorkKindModel(): WorkKindModel {
-  shipped ??= checkedTemplateJson(WORK_KINDS_DATA_FILE, modelSchema());
-  return shipped;
+/** A model shipped with the package, read once. */
+function shippedModel(file: string): TaskModel {
+  let model = shipped.get(file);
+  if (model === undefined) shipped.set(file, (model = checkedTemplateJson(file, modelSchema())));
+  return model;
+}
+
+/** The kinds-of-work model shipped with the package. */
+export function shippedWorkKindModel(): TaskModel {
+  return shippedModel(WORK_KINDS_DATA_FILE);
+}
+
+/** The specialists' domains model shipped with the package. */
+export function shippedWorkDomainModel(): TaskModel {
+  return shippedModel(WORK_DOMAINS_DATA_FILE);
+}
+
+/** The domain `model` (the shipped one by default) finds most likely for `task`: its names, space-separated. */
+export function classifyWorkDomain(task: string, model: TaskModel = shippedWorkDomainModel()): LearnedKindGuess<string> {
+  return classifyTask(task, model);
 }
 
 /** The kind `model` finds most likely for `task`, with its probability and the features that favour it. */
-export function classifyWorkKind(task: string, model: WorkKindModel = shippedWorkKindModel()): LearnedKindGuess {
+export function classifyWorkKind(task: string, model: TaskModel = shippedWorkKindModel()): LearnedKindGuess {
+  const guess = classifyTask(task, model);
+  if (!(LEARNED_KINDS as readonly string[]).includes(guess.kind)) throw new Error(`the kinds-of-work model has a kind route does not know: ${guess.kind}`);
+  return guess as LearnedKindGuess;
+}
+
+/** The class `model` finds most likely for `task`, with its probability and the words that favour it. */
+function classifyTask(task: string, model: TaskModel): LearnedKindGuess<string> {
   const { occurrences, vocabulary } = totalsOf(model);
   const total = model.tasks.reduce((a, b) => a + b, 0);
   // P(feature | kind): the share of that kind's feature occurrences, smoothed over the vocabulary.
   const logLikelihood = (feature: string, k: number) => Math.log((model.features[feature]![k]! + SMOOTHING) / (occurrences[k]! + SMOOTHING * vocabulary));
   const features = featuresAsWritten(task);
   const known = [...features.keys()].filter((feature) => Object.hasOwn(model.features, feature));
-  const logs = model.tasks.map((n, k) =>
-    known.reduce((score, feature) => score + logLikelihood(feature, k), Math.log((n + SMOOTHING) / (total + SMOOTHING * LEARNED_KINDS.length))),
-  );
+  const logs = model.tasks.map((n, k) => known.reduce((score, feature) => score + logLikelihood(feature, k), Math.log((n + SMOOTHING) / (total + SMOOTHING * model.kinds.length))));
   const top = Math.max(...logs);
   const shares = logs.map((score) => Math.exp(score - top));
   const best = shares.indexOf(1);
   // The features that favour the kind chosen most over the likeliest other kind.
-  const lean = (feature: string) => logLikelihood(feature, best) - Math.max(...LEARNED_KINDS.map((_, k) => (k === best ? Number.NEGATIVE_INFINITY : logLikelihood(feature, k))));
+  const lean = (feature: string) => logLikelihood(feature, best) - Math.max(...model.kinds.map((_, k) => (k === best ? Number.NEGATIVE_INFINITY : logLikelihood(feature, k))));
   const evidence = known
     .map((feature) => ({ feature, lean: lean(feature) }))
     .filter(({ lean }) => lean > 0)
@@ -120,17 +154,17 @@ export function classifyWorkKind(task: string, model: WorkKindModel = shippedWor
     .map(({ feature }) => features.get(feature)!)
     .filter((words, i, all) => all.indexOf(words) === i)
     .slice(0, 3);
-  return { kind: LEARNED_KINDS[best]!, probability: 1 / shares.reduce((a, b) => a + b, 0), evidence };
+  return { kind: model.kinds[best]!, probability: 1 / shares.reduce((a, b) => a + b, 0), evidence };
 }
 
-const totals = new WeakMap<WorkKindModel, { occurrences: number[]; vocabulary: number }>();
+const totals = new WeakMap<TaskModel, { occurrences: number[]; vocabulary: number }>();
 
 /** Feature occurrences per kind and the vocabulary's size, counted once per model. */
-function totalsOf(model: WorkKindModel): { occurrences: number[]; vocabulary: number } {
+function totalsOf(model: TaskModel): { occurrences: number[]; vocabulary: number } {
   let known = totals.get(model);
   if (known === undefined) {
     const rows = Object.values(model.features);
-    known = { occurrences: LEARNED_KINDS.map((_, k) => rows.reduce((sum, row) => sum + row[k]!, 0)), vocabulary: rows.length };
+    known = { occurrences: model.kinds.map((_, k) => rows.reduce((sum, row) => sum + row[k]!, 0)), vocabulary: rows.length };
     totals.set(model, known);
   }
   return known;
