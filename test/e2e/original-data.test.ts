@@ -169,7 +169,8 @@ async function checkSquad(name: OriginalSquadName, dir: string): Promise<void> {
   const roster = parseRoster(read(upgraded.pristine, `${dir}/team.md`));
   const registry = JSON.parse(read(upgraded.pristine, `${dir}/casting/registry.json`)) as { agents: Record<string, { universe: string }> };
   const universe = Object.values(registry.agents)[0]!.universe;
-  const workers = roster.filter((m) => !m.noCharter && m.name !== 'scribe');
+  // Members who do the work: not the Scribe, nor a member who runs in the background (Ralph, 🔄 Monitor), whom route never ranks.
+  const workers = roster.filter((m) => !m.noCharter && m.name !== 'scribe' && !m.background);
   expect(roster.map((m) => m.displayName)).not.toContain('Squad');
   expect(roster.map((m) => m.displayName)).not.toContain('Copilot');
 

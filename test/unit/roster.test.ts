@@ -25,9 +25,36 @@ describe('parseRoster', () => {
   it('reads the members table', () => {
     expect(parseRoster(TEAM)).toEqual([
       { name: 'keaton', displayName: 'Keaton', role: 'Lead', charter: '.ai-team/agents/keaton/charter.md', noCharter: false, status: '✅ Active', human: false, background: false },
-      { name: 'fenster', displayName: 'Fenster', role: 'Core Dev', charter: '.ai-team/agents/fenster/charter.md', noCharter: false, status: '✅ Active', human: false, background: false },
-      { name: 'dr-who', displayName: 'Dr. Who', role: 'Tester', charter: '.ai-team/agents/dr-who/charter.md', noCharter: false, status: '✅ Active', human: false, background: false },
-      { name: 'scribe', displayName: 'Scribe', role: 'Session Logger', charter: '.ai-team/agents/scribe/charter.md', noCharter: false, status: '📋 Silent', human: false, background: true },
+      {
+        name: 'fenster',
+        displayName: 'Fenster',
+        role: 'Core Dev',
+        charter: '.ai-team/agents/fenster/charter.md',
+        noCharter: false,
+        status: '✅ Active',
+        human: false,
+        background: false,
+      },
+      {
+        name: 'dr-who',
+        displayName: 'Dr. Who',
+        role: 'Tester',
+        charter: '.ai-team/agents/dr-who/charter.md',
+        noCharter: false,
+        status: '✅ Active',
+        human: false,
+        background: false,
+      },
+      {
+        name: 'scribe',
+        displayName: 'Scribe',
+        role: 'Session Logger',
+        charter: '.ai-team/agents/scribe/charter.md',
+        noCharter: false,
+        status: '📋 Silent',
+        human: false,
+        background: true,
+      },
     ]);
   });
 
