@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE, acquireSquadLock, isStaleLock, readLockOwner } from '../../src/core/fs/lock.js';
 import { parseRoster } from '../../src/core/roster/roster.js';
 import { agentSkillDir, nativeTeamSkillDir, squadPaths } from '../../src/core/base/paths.js';
-import { BIN, cleanupTempDirs, cliResult, hashTree, initSquad, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
+import { BIN, cleanupTempDirs, cliResult, hashTree, runCli, tempDir, tempRepo, validSkill, writeFiles, type CliResult } from '../helpers/cli.js';
+import { sharedInitSquad as initSquad } from '../helpers/shared-init.js';
 
 afterAll(cleanupTempDirs);
 

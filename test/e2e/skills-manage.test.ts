@@ -13,9 +13,10 @@ import type { ChangeSummary } from '../../src/core/base/plan.js';
 import { findRecord, readSources, type SourceRecord } from '../../src/core/skills/skill-sources.js';
 import { SKILL_LOCK_PATH, parseLockKey } from '../../src/core/skills/skill-lock.js';
 import { observeWrites } from '../../src/core/fs/fs-safe.js';
-import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
-import { quickGitSource as gitSource } from '../helpers/git-fixture.js';
-import { commitAndPush, git } from '../helpers/git-source.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { sharedInitSquad as initSquad } from '../helpers/shared-init.js';
+import { quickCommitAndPush, quickGitSource as gitSource } from '../helpers/git-fixture.js';
+import { git } from '../helpers/git-source.js';
 import { debrisLeft } from '../helpers/debris.js';
 import { sampledWrites } from '../helpers/kill-matrix.js';
 
@@ -210,8 +211,9 @@ describe.concurrent('skills add from a git repository', () => {
   });
 
   it('takes a branch (#ref or --ref) and a folder inside (--path), and a repository that is one skill', async () => {
-    const { url, work } = gitSource({ 'SKILL.md': validSkill('release-notes'), 'references/format.md': '# Format\n' });
-    commitAndPush(work, { 'SKILL.md': validSkill('release-notes', 'Use when writing release notes (beta).') }, 'beta');
+    const source = gitSource({ 'SKILL.md': validSkill('release-notes'), 'references/format.md': '# Format\n' });
+    const { url } = source;
+    quickCommitAndPush(source, { 'SKILL.md': validSkill('release-notes', 'Use when writing release notes (beta).') }, 'beta');
     const root = await squad();
     const beta = (await run(root, ['skills', 'add', `${url}#beta`, '--json'])).data<SkillsAddData>();
     expect(beta).toMatchObject({ name: 'release-notes', files: ['SKILL.md', 'references/format.md'], git: [] });
@@ -275,11 +277,12 @@ describe('skills update', () => {
   });
 
   it('fetches a git source again, at the new commit', async () => {
-    const { url, work } = gitSource({ 'skills/pdf/SKILL.md': validSkill('pdf') });
+    const source = gitSource({ 'skills/pdf/SKILL.md': validSkill('pdf') });
+    const { url, work } = source;
     const first = git(work, 'rev-parse', 'HEAD');
     const root = await squad();
     await run(root, ['skills', 'add', url, '--agent', 'fenster']);
-    const second = commitAndPush(work, { 'skills/pdf/SKILL.md': validSkill('pdf', 'Use when handling PDF files (v2).') });
+    const second = quickCommitAndPush(source, { 'skills/pdf/SKILL.md': validSkill('pdf', 'Use when handling PDF files (v2).') });
     const data = (await run(root, ['skills', 'update', 'pdf', '--agent', 'fenster', '--json'])).data<SkillsUpdateData>();
     expect(data).toMatchObject({ destination: '.ai-team/agents/fenster/skills/pdf', from: first, to: second, unchanged: false });
     expect(sources(root)['.ai-team/agents/fenster/skills/pdf']).toMatchObject({ commit: second, source: `${url} --path skills/pdf` });

@@ -6,7 +6,6 @@
  * No network: local folders and local git repositories made here. Faults are injected by spying
  * on node:fs in-process (tests may run as root, where a read-only folder does not stop a write).
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,9 +14,10 @@ import type { SkillsAddData } from '../../src/commands/skills-add.js';
 import { SCRATCH_PATTERN } from '../../src/core/fs/debris.js';
 import { CLONE_PURPOSE, findRecord, readSources } from '../../src/core/skills/skill-sources.js';
 import { SKILL_LOCK_PATH, lockKey } from '../../src/core/skills/skill-lock.js';
-import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { sharedInitSquad as initSquad } from '../helpers/shared-init.js';
 import { debrisLeft } from '../helpers/debris.js';
-import { quickGitSource } from '../helpers/git-fixture.js';
+import { quickCommitAndPush, quickGitSource } from '../helpers/git-fixture.js';
 
 afterAll(cleanupTempDirs);
 afterEach(() => {
@@ -25,12 +25,6 @@ afterEach(() => {
 });
 
 const SECRET = 'PRIVATE-KEY: this line must never reach the repository';
-
-function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout.trim();
-}
 
 /** A bare repository (file:// URL) holding `files`, and `links` (path → target) committed as symlinks. */
 function gitSource(files: Record<string, string>, links: Record<string, string> = {}): string {
@@ -361,15 +355,11 @@ describe('an install whose record cannot be written says what happened', () => {
     expect(oneLine(folder.stderr)).toMatch(/^✗ updated api-style in \.github\/skills\/api-style\/; could not record its source in skills-lock\.json: /);
     expect(fs.readFileSync(path.join(root, SKILL_LOCK_PATH), 'utf8')).toBe(recorded);
 
-    const url = gitSource({ 'skills/pdf/SKILL.md': validSkill('pdf') });
+    const pdf = quickGitSource({ 'skills/pdf/SKILL.md': validSkill('pdf') });
+    const url = pdf.url;
     vi.restoreAllMocks();
     await runOk(root, ['skills', 'add', url]);
-    const work = path.join(path.dirname(new URL(url).pathname), 'work');
-    writeFiles(work, { 'skills/pdf/references/new.md': '# new\n' });
-    git(work, 'add', '-A');
-    git(work, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'more');
-    git(work, 'push', '-q', new URL(url).pathname, 'HEAD:main');
-    const commit = git(work, 'rev-parse', 'HEAD');
+    const commit = quickCommitAndPush(pdf, { 'skills/pdf/references/new.md': '# new\n' });
     failRecordWrites();
     const result = await runCli(['skills', 'update', 'pdf'], { cwd: root });
     expect(result.code).toBe(1);

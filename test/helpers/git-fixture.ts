@@ -72,3 +72,36 @@ export function quickGitSource(files: Record<string, string>, links: Record<stri
   appendConfig(path.join(work, '.git'), `[remote "origin"]\n\turl = ${bare}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`);
   return { url: pathToFileURL(bare).href, work, bare };
 }
+
+/** Copy the objects of `fromObjects` that `toObjects` lacks (loose objects, pack files): what a push sends. */
+function copyMissingObjects(fromObjects: string, toObjects: string): void {
+  for (const entry of fs.readdirSync(fromObjects, { withFileTypes: true })) {
+    const from = path.join(fromObjects, entry.name);
+    const to = path.join(toObjects, entry.name);
+    if (entry.isDirectory()) {
+      fs.mkdirSync(to, { recursive: true });
+      copyMissingObjects(from, to);
+    } else if (entry.isFile() && !fs.existsSync(to)) fs.copyFileSync(from, to);
+  }
+}
+
+/**
+ * Commit `files` in the `work` clone of a `quickGitSource` and push them to `branch` of its bare
+ * repository; the new commit. What `commitAndPush` (test/helpers/git-source.ts) does, with only
+ * `git add` and `git commit` run: the push is the new objects copied into the bare repository and
+ * its branch set to the commit, as a fast-forward push to a file:// remote leaves them.
+ */
+export function quickCommitAndPush(source: { work: string; bare: string }, files: Record<string, string>, branch = 'main'): string {
+  writeFiles(source.work, files);
+  git(source.work, 'add', '-A');
+  git(source.work, 'commit', '-qm', 'change');
+  const gitDir = path.join(source.work, '.git');
+  const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+  const commit = head.startsWith('ref: ') ? fs.readFileSync(path.join(gitDir, head.slice(5)), 'utf8').trim() : head;
+  if (!/^[0-9a-f]{40}$/.test(commit)) throw new Error(`quickCommitAndPush: HEAD of ${source.work} is not a commit: ${commit}`);
+  copyMissingObjects(path.join(gitDir, 'objects'), path.join(source.bare, 'objects'));
+  const ref = path.join(source.bare, 'refs', 'heads', branch);
+  fs.mkdirSync(path.dirname(ref), { recursive: true });
+  fs.writeFileSync(ref, `${commit}\n`);
+  return commit;
+}

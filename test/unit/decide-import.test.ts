@@ -17,9 +17,11 @@ import { applyPlan } from '../../src/core/fs/apply-plan.js';
 import { LOCK_FILE } from '../../src/core/fs/lock.js';
 import { decideImport, readImportState } from '../../src/core/portable/import.js';
 import { memberProfilePath } from '../../src/core/squad/agents/member-profile.js';
-import { cleanupTempDirs, hashTree, initSquad, listFiles, runCli, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, listFiles, runCli, tempRepo, validSkill, writeFiles } from '../helpers/cli.js';
+import { sharedInitSquad as initSquad } from '../helpers/shared-init.js';
 import { withoutFileSystem, withoutFileSystemAsync } from '../helpers/no-fs.js';
-import { sourceExport } from '../helpers/portable.js';
+import { sharedSourceExport as sourceExport } from '../helpers/shared-source.js';
+import { expectEqual } from '../helpers/fast-equal.js';
 
 afterAll(cleanupTempDirs);
 
@@ -100,7 +102,7 @@ describe('decideImport: an import decided off the disk', () => {
     const state = await readImportState(root, file);
     const whole = await decideImport(state, { now });
     const pure = await withoutFileSystemAsync(() => decideImport(state, { now }));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     // The staged squad whole, then the files outside it, the agents, and the marker's removal last.
     expect(pure.changes[0]).toMatchObject({ kind: 'tree', path: squadPaths.root });
     expect(pure.changes.at(-1)).toEqual({ kind: 'remove', path: IMPORT_MARKER_PATH });
@@ -126,7 +128,7 @@ describe('decideImport: an import decided off the disk', () => {
     await expect(decideImport(state, { now })).rejects.toThrow(/^this repository already has a squad \(1 member, 0 learned skills\)/);
     const whole = await decideImport(state, { now, force: true });
     const pure = await withoutFileSystemAsync(() => decideImport(state, { now, force: true }));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     const archive = '.ai-team-archive-2026-03-04T05-06-07-000Z';
     expect(pure.changes.slice(0, 2).map((change) => change.kind)).toEqual(['move', 'tree']);
     expect(pure.changes[0]).toEqual({ kind: 'move', from: squadPaths.root, to: archive });
@@ -155,7 +157,7 @@ describe('decideImport: an import decided off the disk', () => {
     expect(state.unfinished).toBeDefined();
     const whole = await decideImport(state, { now });
     const pure = await withoutFileSystemAsync(() => decideImport(state, { now }));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     expect(pure.changes.some((change) => change.kind === 'tree')).toBe(false);
     expect(pure.changes.at(-1)).toEqual({ kind: 'remove', path: IMPORT_MARKER_PATH });
     expect(pure.report.notes).toContain('finished the import of this file that was interrupted after its new .ai-team/ was in place');

@@ -16,7 +16,8 @@ import { decideInit } from '../../src/core/scaffold/init-plan.js';
 import { readInitState, readMcpRegistrationState } from '../../src/core/scaffold/init-state.js';
 import { decideMcpRegistration, type LocalInstall, type McpFiles } from '../../src/core/scaffold/mcp-register.js';
 import { readContextState } from '../../src/core/scaffold/project-context.js';
-import { cleanupTempDirs, initSquad, runOk, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, runOk, tempDir, tempRepo, writeFiles } from '../helpers/cli.js';
+import { sharedInitSquad as initSquad } from '../helpers/shared-init.js';
 import { withoutFileSystem, withoutFileSystemAsync } from '../helpers/no-fs.js';
 
 afterAll(cleanupTempDirs);

@@ -17,8 +17,10 @@ import { planRehire, planRetire, readMemberChangeState } from '../../src/core/te
 import { decideRoleChange } from '../../src/core/team/role-change-plan.js';
 import { planRoleChange } from '../../src/core/team/role-change.js';
 import type { MemberChangeData } from '../../src/commands/member-change.js';
-import { cleanupTempDirs, hashTree, initSquad, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, runCli, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { sharedInitSquad as initSquad } from '../helpers/shared-init.js';
 import { withoutFileSystemAsync } from '../helpers/no-fs.js';
+import { expectEqual } from '../helpers/fast-equal.js';
 
 afterAll(cleanupTempDirs);
 
@@ -82,7 +84,7 @@ describe('retire: read once, then decide without the disk', () => {
     const whole = await planRetire(root, 'hockney', now); // warms the templates, as the command's own run would
     const state = readMemberChangeState(root, 'retire', 'hockney');
     const pure = await withoutFileSystemAsync(() => decideRetire(state, { now }));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     // The agent moves after team.md, into the folder the retire moved a step before.
     expect(pure.changes.at(-1)).toEqual({ kind: 'move', from: memberProfilePath('hockney'), to: keptAgent('hockney') });
     expect(pure.changes.at(-2)).toMatchObject({ kind: 'replace', path: squadPaths.team });
@@ -124,7 +126,7 @@ describe('rehire: read once, then decide without the disk', () => {
     const whole = await planRehire(root, 'fenster', now);
     const state = readMemberChangeState(root, 'rehire', 'fenster');
     const pure = await withoutFileSystemAsync(() => decideRehire(state, { now }));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     expect(pure.changes).toContainEqual({ kind: 'move', from: alumniDir('fenster'), to: agentDir('fenster') });
     // Restored as it is: it is what the member, with the skill that comes back with its folder, gets now.
     expect(pure.agentProfiles).toEqual([{ action: 'restore', path: memberProfilePath('fenster'), from: `${agentDir('fenster')}/fenster.agent.md` }]);
@@ -167,7 +169,7 @@ describe('role: read once, then decide without the disk', () => {
     const whole = await planRoleChange(root, 'hockney', 'Lead', now);
     const state = readMemberChangeState(root, 'role', 'hockney');
     const pure = await withoutFileSystemAsync(() => decideRoleChange(state, { role: 'Lead', now }));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     expect(pure.backup).toBe(`${squadPaths.backups}/2026-01-02T03-04-05-000Z/${charterPath('hockney')}`);
     // The tailored charter is backed up right before it is replaced.
     const backup = pure.changes.findIndex((c) => c.kind === 'backup');

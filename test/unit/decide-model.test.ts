@@ -6,7 +6,8 @@ import { charterModel, modelNameProblem, resolveModel, type ModelSources } from 
 import { decideMemberModel, decideSquadModel } from '../../src/core/team/model-change.js';
 import { readSquadModelState } from '../../src/core/team/model-state.js';
 import { readMemberChangeState } from '../../src/core/team/retire.js';
-import { cleanupTempDirs, initSquad, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, writeFiles } from '../helpers/cli.js';
+import { sharedInitSquad as initSquad } from '../helpers/shared-init.js';
 import { withoutFileSystemAsync } from '../helpers/no-fs.js';
 
 afterAll(cleanupTempDirs);

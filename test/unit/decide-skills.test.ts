@@ -16,7 +16,8 @@ import { findRecord, readSources, sourceRecord } from '../../src/core/skills/ski
 import { SKILL_LOCK_PATH, hashSkillFiles } from '../../src/core/skills/skill-lock.js';
 import { decideSkillsAdd, decideSkillsRemove, decideSkillsUpdate, type SkillToAdd } from '../../src/core/team/skill-change-plan.js';
 import { readSkillsAddState, readSkillsRemoveState, readSkillsUpdateState } from '../../src/core/team/skill-change-state.js';
-import { cleanupTempDirs, initSquad, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, runOk, tempDir, validSkill, writeFiles } from '../helpers/cli.js';
+import { sharedInitSquad as initSquad } from '../helpers/shared-init.js';
 import { withoutFileSystem, withoutFileSystemAsync } from '../helpers/no-fs.js';
 import { normalized, stampless } from '../helpers/changes.js';
 

@@ -13,8 +13,10 @@ import { memberProfilePath } from '../../src/core/squad/agents/member-profile.js
 import { decideStandingRule } from '../../src/core/team/standing-rules.js';
 import { decideTeach } from '../../src/core/team/teach.js';
 import { planStandingRule, planTeach, readRuleState, readTeachState } from '../../src/core/team/teach-state.js';
-import { cleanupTempDirs, hashTree, initSquad, runCli, writeFiles } from '../helpers/cli.js';
+import { cleanupTempDirs, hashTree, runCli, writeFiles } from '../helpers/cli.js';
+import { sharedInitSquad as initSquad } from '../helpers/shared-init.js';
 import { withoutFileSystem, withoutFileSystemAsync } from '../helpers/no-fs.js';
+import { expectEqual } from '../helpers/fast-equal.js';
 
 afterAll(cleanupTempDirs);
 
@@ -36,7 +38,7 @@ describe('decideTeach: a skill decided off the disk', () => {
     const whole = await planTeach(root, options);
     const state = readTeachState(root, options);
     const pure = await withoutFileSystemAsync(() => decideTeach(state, options));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     // The agent that lists the skill first, the skill last: a rerun after a kill in between finishes.
     expect(pure.changes.map((change) => change.kind)).toEqual(['replace', 'create']);
     expect(pure.changes.map((change) => ('path' in change ? change.path : ''))).toEqual([memberProfilePath(member!), pure.path]);
@@ -50,7 +52,7 @@ describe('decideTeach: a skill decided off the disk', () => {
     const whole = await planTeach(root, options);
     const state = readTeachState(root, options);
     const pure = await withoutFileSystemAsync(() => decideTeach(state, options));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     const summary = summarizeChanges(pure.changes);
     expect(summary.backedUp).toEqual([{ path: memberProfilePath(first!), backup: expect.stringMatching(/^\.ai-team\/backups\/[^/]+\/\.github\/agents\//) }]);
     expect(summary.created).toEqual([`${pure.dir}/SKILL.md`]);
@@ -97,7 +99,7 @@ describe('decideStandingRule: a rule decided off the disk', () => {
     const whole = planStandingRule(root, 'Use tabs for indentation', member);
     const state = readRuleState(root, member);
     const pure = withoutFileSystem(() => decideStandingRule(state, 'Use tabs for indentation'));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     const charter = `.ai-team/agents/${member}/charter.md`;
     expect(pure.changes).toEqual([{ kind: 'replace', path: charter, content: pure.content, base: fs.readFileSync(path.join(root, charter)) }]);
   });
@@ -107,7 +109,7 @@ describe('decideStandingRule: a rule decided off the disk', () => {
     const fresh = readRuleState(root, undefined);
     const first = withoutFileSystem(() => decideStandingRule(fresh, 'Never commit to main'));
     expect(first.changes).toEqual([{ kind: 'create', path: '.ai-team/rules.md', content: first.content }]);
-    expect(first).toEqual(planStandingRule(root, 'Never commit to main', undefined));
+    expectEqual(first, planStandingRule(root, 'Never commit to main', undefined));
     writeFiles(root, { '.ai-team/rules.md': first.content! });
     const before = hashTree(root);
     const state = readRuleState(root, undefined);

@@ -17,6 +17,7 @@ import { readUpgradeState } from '../../src/core/scaffold/upgrade-state.js';
 import { cleanupTempDirs, hashTree, runCli, tempRepo, writeFiles } from '../helpers/cli.js';
 import { withoutFileSystem, withoutFileSystemAsync } from '../helpers/no-fs.js';
 import { writeOriginalSquad } from '../helpers/original-squad.js';
+import { expectEqual } from '../helpers/fast-equal.js';
 
 afterAll(cleanupTempDirs);
 
@@ -37,7 +38,7 @@ describe('decideUpgrade', () => {
     const whole = await planUpgrade(root, { now }); // first: the templates the migrations render are loaded (and kept) by then
     const state = await readUpgradeState(root, { now });
     const pure = await withoutFileSystemAsync(() => decideUpgrade(state, { now }));
-    expect(pure).toEqual(whole);
+    expectEqual(pure, whole);
     const converted = pure.originalSkills.map((c) => c.path);
     expect(converted).toContain('.ai-team/agents/parker/skills/dock-retries/SKILL.md');
     expect(converted).toContain('.ai-team/skills/dock-sync/SKILL.md');
@@ -74,7 +75,7 @@ describe("the original Squad's .squad/ folder", () => {
     const root = dotSquad();
     const state = readSquadDirState(root);
     const plan = withoutFileSystem(() => decideSquadDirMigration(state, now));
-    expect(plan).toEqual(planSquadDirMigration(root, now));
+    expectEqual(plan, planSquadDirMigration(root, now));
     const team = read(root, '.squad/team.md');
     expect(plan.changes).toEqual([
       { kind: 'move', from: '.squad', to: '.ai-team' },
@@ -102,7 +103,7 @@ describe("the original Squad's .squad/ folder", () => {
     const root = dotSquad();
     const files = readOriginalSkillFiles(root, '.squad');
     const conversions = withoutFileSystem(() => decideOriginalSkillConversions(files, { dir: '.squad', now }));
-    expect(conversions).toEqual(planOriginalSkillConversions(root, { dir: '.squad', now }));
+    expectEqual(conversions, planOriginalSkillConversions(root, { dir: '.squad', now }));
     for (const conversion of conversions) {
       expect(conversion.path).toMatch(/^\.ai-team\/skills\//);
       expect(conversion.backup).toMatch(new RegExp(`^\\.ai-team/backups/[^/]+/${conversion.path.replace(/\./g, '\\.')}$`));
