@@ -30,18 +30,28 @@ export const LEARNED_KIND_CONFIDENCE = 0.99;
 /** Additive smoothing of the counts. */
 const SMOOTHING = 0.5;
 
+/**
+ * A model as shipped: the features, and their counts as one flat list (a feature's row of one count
+ * per kind, rows in `features` order). Flat lists parse several times faster than an object of
+ * thousands of keys, and every route reads both models.
+ */
 const modelSchema = lazySchema(() =>
   mapping(
-    v.object({
-      schema: v.literal(1),
-      about: v.string(),
-      /** The classes the model tells apart: kinds of work, or domains (each a domain's names, space-separated). */
-      kinds: v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.minLength(2)),
-      /** Training tasks per kind, in `kinds` order. */
-      tasks: v.array(v.number()),
-      /** Feature → how many training tasks of each kind hold it, in `kinds` order. */
-      features: v.record(v.string(), v.array(v.number())),
-    }),
+    v.pipe(
+      v.object({
+        schema: v.literal(2),
+        about: v.string(),
+        /** The classes the model tells apart: kinds of work, or domains (each a domain's names, space-separated). */
+        kinds: v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.minLength(2)),
+        /** Training tasks per kind, in `kinds` order. */
+        tasks: v.array(v.pipe(v.number(), v.integer(), v.minValue(0))),
+        /** The features training tasks held (MIN_TASKS_PER_FEATURE of them at least), sorted. */
+        features: v.custom<string[]>((value) => Array.isArray(value) && value.every((feature) => typeof feature === 'string'), 'a list of features'),
+        /** How many training tasks of each kind hold each feature: features.length × kinds.length counts. */
+        counts: v.custom<number[]>((value) => Array.isArray(value) && value.every((count) => Number.isInteger(count) && count >= 0), 'a list of whole numbers'),
+      }),
+      v.check((model) => model.tasks.length === model.kinds.length && model.counts.length === model.features.length * model.kinds.length, 'one count per feature and kind'),
+    ),
   ),
 );
 export type TaskModel = v.InferOutput<ReturnType<typeof modelSchema>>;
@@ -91,7 +101,7 @@ export function trainTaskModel(examples: readonly { task: string; kind: string }
     }
   }
   const kept = [...counts].filter(([, row]) => row.reduce((a, b) => a + b, 0) >= MIN_TASKS_PER_FEATURE).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { schema: 1, about, kinds: [...kinds], tasks, features: Object.fromEntries(kept) };
+  return { schema: 2, about, kinds: [...kinds], tasks, features: kept.map(([feature]) => feature), counts: kept.flatMap(([, row]) => row) };
 }
 
 export interface LearnedKindGuess<K extends string = LearnedKind> {
@@ -135,12 +145,13 @@ export function classifyWorkKind(task: string, model: TaskModel = shippedWorkKin
 
 /** The class `model` finds most likely for `task`, with its probability and the words that favour it. */
 function classifyTask(task: string, model: TaskModel): LearnedKindGuess<string> {
-  const { occurrences, vocabulary } = totalsOf(model);
+  const { occurrences, vocabulary, rowOf } = indexOf(model);
+  const width = model.kinds.length;
   const total = model.tasks.reduce((a, b) => a + b, 0);
   // P(feature | kind): the share of that kind's feature occurrences, smoothed over the vocabulary.
-  const logLikelihood = (feature: string, k: number) => Math.log((model.features[feature]![k]! + SMOOTHING) / (occurrences[k]! + SMOOTHING * vocabulary));
+  const logLikelihood = (feature: string, k: number) => Math.log((model.counts[rowOf.get(feature)! * width + k]! + SMOOTHING) / (occurrences[k]! + SMOOTHING * vocabulary));
   const features = featuresAsWritten(task);
-  const known = [...features.keys()].filter((feature) => Object.hasOwn(model.features, feature));
+  const known = [...features.keys()].filter((feature) => rowOf.has(feature));
   const logs = model.tasks.map((n, k) => known.reduce((score, feature) => score + logLikelihood(feature, k), Math.log((n + SMOOTHING) / (total + SMOOTHING * model.kinds.length))));
   const top = Math.max(...logs);
   const shares = logs.map((score) => Math.exp(score - top));
@@ -157,15 +168,25 @@ function classifyTask(task: string, model: TaskModel): LearnedKindGuess<string> 
   return { kind: model.kinds[best]!, probability: 1 / shares.reduce((a, b) => a + b, 0), evidence };
 }
 
-const totals = new WeakMap<TaskModel, { occurrences: number[]; vocabulary: number }>();
+const indexes = new WeakMap<TaskModel, { occurrences: number[]; vocabulary: number; rowOf: Map<string, number> }>();
 
-/** Feature occurrences per kind and the vocabulary's size, counted once per model. */
-function totalsOf(model: TaskModel): { occurrences: number[]; vocabulary: number } {
-  let known = totals.get(model);
+/** Each feature's row, feature occurrences per kind and the vocabulary's size, made once per model. */
+function indexOf(model: TaskModel): { occurrences: number[]; vocabulary: number; rowOf: Map<string, number> } {
+  let known = indexes.get(model);
   if (known === undefined) {
-    const rows = Object.values(model.features);
-    known = { occurrences: model.kinds.map((_, k) => rows.reduce((sum, row) => sum + row[k]!, 0)), vocabulary: rows.length };
-    totals.set(model, known);
+    const width = model.kinds.length;
+    const occurrences = model.kinds.map(() => 0);
+    model.counts.forEach((count, i) => {
+      occurrences[i % width]! += count;
+    });
+    known = { occurrences, vocabulary: model.features.length, rowOf: new Map(model.features.map((feature, row) => [feature, row])) };
+    indexes.set(model, known);
   }
   return known;
+}
+
+/** The counts of `feature` per kind in `model`, undefined when the model does not hold it. */
+export function featureCounts(model: TaskModel, feature: string): number[] | undefined {
+  const row = indexOf(model).rowOf.get(feature);
+  return row === undefined ? undefined : model.counts.slice(row * model.kinds.length, (row + 1) * model.kinds.length);
 }
