@@ -78,3 +78,5 @@ export function evaluate(options: {
   skills?: boolean;
   checkout?: string;
 }): Promise<{ summary: RouteEvalSummary | undefined; halves: Partial<Record<RouteEvalHalf, RouteEvalSummary>>; rows: unknown[]; members: MemberEvalSummary | undefined }>;
+/** A source module of this checkout loaded through vite (no build); `close` stops vite. */
+export function loadSourceModule(file: string): Promise<{ module: Record<string, unknown>; close: () => Promise<void> }>;

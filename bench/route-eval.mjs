@@ -469,18 +469,24 @@ export async function evaluate({ lib, corpus, halves = HALVES, members = true, s
   }
 }
 
+/** A source module of this checkout (`/src/index.ts`) loaded through vite, no build needed; `close` stops vite. */
+export async function loadSourceModule(file) {
+  const { createServer } = await import('vite');
+  const server = await createServer({
+    root: REPO_ROOT,
+    logLevel: 'error',
+    appType: 'custom',
+    server: { middlewareMode: true, hmr: false, ws: false },
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  return { module: await server.ssrLoadModule(file), close: () => server.close() };
+}
+
 /** The library to measure: the sources through vite (--src), another checkout's build (--lib), or this one's. */
 async function loadLibrary(args) {
   if (args.includes('--src')) {
-    const { createServer } = await import('vite');
-    const server = await createServer({
-      root: REPO_ROOT,
-      logLevel: 'error',
-      appType: 'custom',
-      server: { middlewareMode: true, hmr: false, ws: false },
-      optimizeDeps: { noDiscovery: true, include: [] },
-    });
-    return { lib: await server.ssrLoadModule('/src/index.ts'), checkout: REPO_ROOT, close: () => server.close() };
+    const { module, close } = await loadSourceModule('/src/index.ts');
+    return { lib: module, checkout: REPO_ROOT, close };
   }
   const checkout = path.resolve(option(args, '--lib', REPO_ROOT));
   return { lib: await import(pathToFileURL(path.join(checkout, 'index.js')).href), checkout, close: async () => {} };

@@ -2,12 +2,11 @@
 // Learn the kinds of work, and the specialists' domains, from the routing evaluation's tuned tasks
 // (bench/route-eval-tasks.json, never its held-out half) into templates/routing/work-kinds.json and
 // work-domains.json, which route reads. Run after changing the tuned tasks: `npm run train:routing`.
-// Loads the sources through vite (no build).
+// Loads the sources through vite (no build), as `npm run eval:route` does.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
-import { workDomainClasses, workDomainExamples, workKindExamples } from '../bench/route-eval.mjs';
+import { loadSourceModule, workDomainClasses, workDomainExamples, workKindExamples } from '../bench/route-eval.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 /** What the model files say of themselves; the test that holds the files to the tasks uses the same words. */
@@ -25,21 +24,15 @@ function write(file, model, examples) {
 }
 
 async function main() {
-  const server = await createServer({
-    root,
-    logLevel: 'error',
-    appType: 'custom',
-    server: { middlewareMode: true, hmr: false, ws: false },
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
+  const { module, close } = await loadSourceModule('/src/core/squad/work-kind-model.ts');
   try {
-    const { trainTaskModel, trainWorkKindModel, WORK_DOMAINS_DATA_FILE, WORK_KINDS_DATA_FILE } = await server.ssrLoadModule('/src/core/squad/work-kind-model.ts');
+    const { trainTaskModel, trainWorkKindModel, WORK_DOMAINS_DATA_FILE, WORK_KINDS_DATA_FILE } = module;
     const kinds = workKindExamples();
     write(WORK_KINDS_DATA_FILE, trainWorkKindModel(kinds, WORK_KINDS_ABOUT), kinds);
     const domains = workDomainExamples();
     write(WORK_DOMAINS_DATA_FILE, trainTaskModel(domains, workDomainClasses(), WORK_DOMAINS_ABOUT), domains);
   } finally {
-    await server.close();
+    await close();
   }
 }
 
